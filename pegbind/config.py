@@ -1,0 +1,359 @@
+"""Binding configuration: ``pegbind.toml``, ``[tool.pegbind]`` in pyproject.toml, or CLI flags.
+
+Input: a TOML file (or a mapping from the CLI).  Output: one
+:class:`BindingConfig` per ``[[binding]]`` table (or the single top table).
+Unknown keys and wrong types are :class:`~pegbind.diagnostics.ConfigError`
+diagnostics naming the key and the file; relative paths are resolved against
+the folder of the file that names them.
+"""
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Mapping
+
+from .diagnostics import ConfigError, Coord, Diagnostic
+
+try:  # Python 3.11+
+    import tomllib as _toml
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as _toml  # type: ignore[no-redef]
+
+BACKENDS = ("cython", "cffi", "ctypes")
+PARAM_ROLES = ("in", "out", "inout", "in-array", "out-bytes", "out-array", "len")
+
+
+@dataclass(frozen=True, slots=True)
+class ParamRole:
+    """How one parameter is presented to Python (``out``, ``in-array(len)`` ...)."""
+
+    role: str  #: one of :data:`PARAM_ROLES`
+    length: str | None = None  #: the parameter holding the length, for array/bytes roles
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorPolicy:
+    """Return values that mean failure turn into exceptions.
+
+    A function whose C return type is ``return_type`` raises when the value is
+    not ``success`` (a constant name or an integer); the exception class is the
+    subclass named after the error constant (constants matching ``codes``).
+    """
+
+    return_type: str  #: C type name, e.g. ``CK_RV``
+    success: str | int  #: e.g. ``CKR_OK`` or 0
+    codes: str = "*"  #: glob over constant names that are error codes, e.g. ``CKR_*``
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionRule:
+    """Per-function settings, matched against the C function name by ``pattern`` (glob)."""
+
+    pattern: str
+    params: Mapping[str, ParamRole] = field(default_factory=dict)  #: parameter name -> role
+    release_gil: bool | None = None
+    errors: bool | None = None  #: apply the module's error policy (None: default)
+
+    def matches(self, name: str) -> bool:
+        return fnmatch.fnmatchcase(name, self.pattern)
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionTable:
+    """Functions reached through a table returned by a getter (``C_GetFunctionList``)."""
+
+    getter: str
+    struct: str
+
+
+@dataclass(frozen=True, slots=True)
+class BindingConfig:
+    """One binding: which headers, how to read them, what to generate and how to load it."""
+
+    name: str  #: Python module name of the generated binding
+    headers: tuple[Path, ...]
+    include_dirs: tuple[Path, ...] = ()
+    defines: Mapping[str, str | None] = field(default_factory=dict)  #: NAME -> value (None: ``1``)
+    undefines: tuple[str, ...] = ()
+    target: str = "linux-x86_64"
+    backends: tuple[str, ...] = ("cython",)
+    link: tuple[str, ...] = ()  #: libraries for link-time binding (``-l`` names)
+    library_dirs: tuple[Path, ...] = ()
+    sources: tuple[Path, ...] = ()  #: extra C sources compiled into the extension
+    load: str = "link"  #: ``"link"`` (link time) or ``"dynamic"`` (``load(path)``)
+    function_table: FunctionTable | None = None
+    include: tuple[str, ...] = ("*",)  #: globs of names to bind
+    exclude: tuple[str, ...] = ()  #: globs of names to leave out
+    strip_prefix: str = ""
+    functions: tuple[FunctionRule, ...] = ()
+    error_policy: ErrorPolicy | None = None
+    release_gil: bool = False  #: default for every function
+    skip_includes: tuple[str, ...] = ()  #: ``<...>`` headers that may be missing
+    output_dir: Path = Path("build/pegbind")
+    source: str = "<command line>"  #: the file this config came from, for messages
+
+    def rules_for(self, function: str) -> list[FunctionRule]:
+        """The rules matching ``function``, in file order (later ones win on conflicts)."""
+        return [rule for rule in self.functions if rule.matches(function)]
+
+    def selects(self, name: str) -> bool:
+        """Whether ``name`` passes the include/exclude globs."""
+        included = any(fnmatch.fnmatchcase(name, pat) for pat in self.include)
+        return included and not any(fnmatch.fnmatchcase(name, pat) for pat in self.exclude)
+
+
+# --------------------------------------------------------------------------
+# Loading
+# --------------------------------------------------------------------------
+
+_SIMPLE_KEYS: dict[str, tuple[type, ...]] = {
+    "name": (str,),
+    "headers": (list, str),
+    "include_dirs": (list, str),
+    "defines": (dict, list),
+    "undefines": (list,),
+    "target": (str,),
+    "backends": (list, str),
+    "link": (list, str),
+    "library_dirs": (list, str),
+    "sources": (list, str),
+    "load": (str,),
+    "function_table": (dict,),
+    "include": (list, str),
+    "exclude": (list, str),
+    "strip_prefix": (str,),
+    "functions": (list, dict),
+    "error_policy": (dict,),
+    "release_gil": (bool,),
+    "skip_includes": (list, str),
+    "output_dir": (str,),
+}
+
+
+class _Reader:
+    """Checks one TOML table against the schema, collecting every problem."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.problems: list[Diagnostic] = []
+
+    def fail(self, key: str, message: str) -> None:
+        self.problems.append(Diagnostic(Coord(self.source, 1, 1) if self.source else None, f"{key}: {message}"))
+
+    def strings(self, key: str, value: Any) -> tuple[str, ...]:
+        if isinstance(value, str):
+            return (value,)
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.fail(key, "expected a string or a list of strings")
+            return ()
+        return tuple(value)
+
+
+def _type_name(types: tuple[type, ...]) -> str:
+    names = {str: "a string", list: "a list", dict: "a table", bool: "true or false"}
+    return " or ".join(names[t] for t in types)
+
+
+def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str, prefix: str = "") -> BindingConfig:
+    """Build a :class:`BindingConfig` from one TOML table; raise ConfigError listing every problem."""
+    reader = _Reader(source)
+    for key, value in table.items():
+        expected = _SIMPLE_KEYS.get(key)
+        if expected is None:
+            known = ", ".join(sorted(_SIMPLE_KEYS))
+            reader.fail(prefix + key, f"unknown key (known keys: {known})")
+        elif not isinstance(value, expected) or (expected == (list, str) and isinstance(value, bool)):
+            reader.fail(prefix + key, f"expected {_type_name(expected)}, got {type(value).__name__}")
+    if reader.problems:
+        raise ConfigError(reader.problems)
+
+    def paths(key: str) -> tuple[Path, ...]:
+        return tuple(_resolve(base_dir, p) for p in reader.strings(prefix + key, table.get(key, [])))
+
+    values: dict[str, Any] = {"source": source}
+    if "name" not in table:
+        reader.fail(prefix + "name", "missing (the Python module name of the binding)")
+    else:
+        values["name"] = table["name"]
+        if not str(table["name"]).isidentifier():
+            reader.fail(prefix + "name", f"{table['name']!r} is not a valid Python module name")
+    values["headers"] = paths("headers")
+    if not values["headers"]:
+        reader.fail(prefix + "headers", "at least one header is required")
+    for key in ("include_dirs", "library_dirs", "sources"):
+        values[key] = paths(key)
+    for key in ("undefines", "link", "include", "exclude", "skip_includes"):
+        if key in table:
+            values[key] = reader.strings(prefix + key, table[key])
+    if "backends" in table:
+        backends = reader.strings(prefix + "backends", table["backends"])
+        for backend in backends:
+            if backend not in BACKENDS:
+                reader.fail(prefix + "backends", f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
+        values["backends"] = backends
+    values["defines"] = _defines(reader, prefix + "defines", table.get("defines", {}))
+    for key in ("target", "strip_prefix"):
+        if key in table:
+            values[key] = table[key]
+    if "target" in table:
+        from .target import get_target
+
+        try:
+            get_target(table["target"])
+        except KeyError as exc:
+            reader.fail(prefix + "target", str(exc.args[0]))
+    if "load" in table:
+        if table["load"] not in ("link", "dynamic"):
+            reader.fail(prefix + "load", f"expected \"link\" or \"dynamic\", got {table['load']!r}")
+        values["load"] = table["load"]
+    if "release_gil" in table:
+        values["release_gil"] = table["release_gil"]
+    if "output_dir" in table:
+        values["output_dir"] = _resolve(base_dir, table["output_dir"])
+    if "function_table" in table:
+        values["function_table"] = _function_table(reader, prefix + "function_table", table["function_table"])
+    if "error_policy" in table:
+        values["error_policy"] = _error_policy(reader, prefix + "error_policy", table["error_policy"])
+    if "functions" in table:
+        values["functions"] = _function_rules(reader, prefix + "functions", table["functions"])
+    if reader.problems:
+        raise ConfigError(reader.problems)
+    return BindingConfig(**values)
+
+
+def _resolve(base_dir: Path, value: str) -> Path:
+    path = Path(value).expanduser()
+    return path if path.is_absolute() else base_dir / path
+
+
+def _defines(reader: _Reader, key: str, value: Any) -> dict[str, str | None]:
+    """``{NAME = "value"}``, ``{NAME = true}`` or ``["NAME", "NAME=value"]``."""
+    result: dict[str, str | None] = {}
+    if isinstance(value, list):
+        for item in reader.strings(key, value):
+            name, sep, text = item.partition("=")
+            result[name] = text if sep else None
+        return result
+    for name, text in value.items():
+        if text is True:
+            result[name] = None
+        elif isinstance(text, (str, int)) and not isinstance(text, bool):
+            result[name] = str(text)
+        else:
+            reader.fail(f"{key}.{name}", "expected a string, an integer or true")
+    return result
+
+
+def _function_table(reader: _Reader, key: str, value: Mapping[str, Any]) -> FunctionTable | None:
+    unknown = set(value) - {"getter", "struct"}
+    for extra in sorted(unknown):
+        reader.fail(f"{key}.{extra}", "unknown key (known keys: getter, struct)")
+    for needed in ("getter", "struct"):
+        if not isinstance(value.get(needed), str):
+            reader.fail(f"{key}.{needed}", "expected a string")
+    if reader.problems:
+        return None
+    return FunctionTable(value["getter"], value["struct"])
+
+
+def _error_policy(reader: _Reader, key: str, value: Mapping[str, Any]) -> ErrorPolicy | None:
+    unknown = set(value) - {"return_type", "success", "codes"}
+    for extra in sorted(unknown):
+        reader.fail(f"{key}.{extra}", "unknown key (known keys: codes, return_type, success)")
+    if not isinstance(value.get("return_type"), str):
+        reader.fail(f"{key}.return_type", "expected a string (the C return type, e.g. \"CK_RV\")")
+    success = value.get("success", 0)
+    if not isinstance(success, (str, int)) or isinstance(success, bool):
+        reader.fail(f"{key}.success", "expected a constant name or an integer")
+    codes = value.get("codes", "*")
+    if not isinstance(codes, str):
+        reader.fail(f"{key}.codes", "expected a glob string, e.g. \"CKR_*\"")
+    if reader.problems:
+        return None
+    return ErrorPolicy(value["return_type"], success, codes)
+
+
+def parse_role(text: str) -> ParamRole:
+    """``"out"`` -> ParamRole("out"); ``"in-array(count)"`` -> ParamRole("in-array", "count")."""
+    text = text.strip()
+    role, sep, rest = text.partition("(")
+    role = role.strip()
+    length = rest.rstrip(")").strip() if sep else None
+    if role not in PARAM_ROLES or (sep and not rest.endswith(")")) or (sep and not length):
+        raise ValueError(text)
+    return ParamRole(role, length)
+
+
+def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule, ...]:
+    # Accept an array of tables ([[functions]] with ``match``) or a table keyed by glob.
+    if isinstance(value, dict):
+        items = [dict(v, match=k) if isinstance(v, dict) else v for k, v in value.items()]
+    else:
+        items = value
+    rules = []
+    for number, item in enumerate(items):
+        where = f"{key}[{number}]"
+        if not isinstance(item, dict):
+            reader.fail(where, "expected a table")
+            continue
+        for extra in sorted(set(item) - {"match", "params", "release_gil", "errors"}):
+            reader.fail(f"{where}.{extra}", "unknown key (known keys: errors, match, params, release_gil)")
+        pattern = item.get("match")
+        if not isinstance(pattern, str):
+            reader.fail(f"{where}.match", "expected a glob string naming functions")
+            continue
+        roles: dict[str, ParamRole] = {}
+        params = item.get("params", {})
+        if not isinstance(params, dict):
+            reader.fail(f"{where}.params", "expected a table of parameter name = role")
+            params = {}
+        for pname, ptext in params.items():
+            try:
+                roles[pname] = parse_role(ptext) if isinstance(ptext, str) else parse_role("")
+            except ValueError:
+                reader.fail(
+                    f"{where}.params.{pname}",
+                    f"unknown role {ptext!r} (roles: in, out, inout, in-array(LEN), out-bytes(LEN), out-array(LEN), len)",
+                )
+        for flag in ("release_gil", "errors"):
+            if flag in item and not isinstance(item[flag], bool):
+                reader.fail(f"{where}.{flag}", "expected true or false")
+        rules.append(FunctionRule(pattern, roles, item.get("release_gil"), item.get("errors")))
+    return tuple(rules)
+
+
+def load_config(path: str | Path) -> list[BindingConfig]:
+    """Every binding in ``pegbind.toml`` or in ``[tool.pegbind]`` of a pyproject.toml."""
+    path = Path(path)
+    try:
+        data = _toml.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: configuration file not found") from None
+    except _toml.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", 1) or 1
+        col = getattr(exc, "colno", 1) or 1
+        message = str(exc).split(" (at line")[0]
+        raise ConfigError(Diagnostic(Coord(str(path), line, col), f"invalid TOML: {message}")) from None
+    if path.name == "pyproject.toml":
+        data = data.get("tool", {}).get("pegbind")
+        if data is None:
+            raise ConfigError(f"{path}: no [tool.pegbind] table")
+    base_dir = path.parent
+    if "binding" in data:
+        extra = sorted(set(data) - {"binding"})
+        if extra:
+            raise ConfigError(
+                Diagnostic(Coord(str(path), 1, 1), f"{extra[0]}: put binding settings inside [[binding]] tables")
+            )
+        tables = data["binding"]
+        if not isinstance(tables, list):
+            raise ConfigError(Diagnostic(Coord(str(path), 1, 1), "binding: expected [[binding]] tables"))
+        return [
+            binding_from_table(t, base_dir=base_dir, source=str(path), prefix=f"binding[{i}].")
+            for i, t in enumerate(tables)
+        ]
+    return [binding_from_table(data, base_dir=base_dir, source=str(path))]
+
+
+CONFIG_KEYS = tuple(f.name for f in fields(BindingConfig) if f.name != "source")

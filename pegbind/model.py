@@ -1,0 +1,429 @@
+"""The model: immutable declarations of one binding, the only thing later layers see.
+
+Input: built by ``pegbind.parse`` from the preprocessed token stream.
+Output: read by ``target`` (layouts), ``passes`` (model -> model), ``emit``
+(templates) and ``verify``.  Nothing here imports parsimonious.
+
+Two families of values live here:
+
+* **type expressions** (:class:`CType` subclasses) — values compared by
+  content; every one prints itself back as C with :meth:`CType.to_c`;
+* **declarations** (:class:`Function`, :class:`Record`, :class:`Enum`,
+  :class:`Typedef`, :class:`Constant`, :class:`Variable`) — each carries the
+  :class:`~pegbind.diagnostics.Coord` of its name and its doc comment.
+
+Declarations refer to each other *by name* through the :class:`Module`
+registry (a :class:`TypedefRef` names a typedef, a :class:`RecordRef` names a
+record or enum by its registry key), so opaque and self-referential structs
+need no object cycles.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterator, Literal, Union
+
+from .diagnostics import Coord, Diagnostic
+
+Qualifier = Literal["const", "volatile", "restrict"]
+RecordKind = Literal["struct", "union"]
+
+#: Canonical spellings of the arithmetic and void types, as ``Primitive.name``.
+PRIMITIVE_NAMES = frozenset(
+    {
+        "void",
+        "_Bool",
+        "char",
+        "signed char",
+        "unsigned char",
+        "short",
+        "unsigned short",
+        "int",
+        "unsigned int",
+        "long",
+        "unsigned long",
+        "long long",
+        "unsigned long long",
+        "__int128",
+        "unsigned __int128",
+        "float",
+        "double",
+        "long double",
+    }
+)
+
+
+def _qualified(quals: tuple[str, ...], text: str) -> str:
+    return " ".join((*quals, text)) if quals else text
+
+
+def _join(base: str, declarator: str) -> str:
+    """``base`` then ``declarator``, one space apart, none before ``[``."""
+    if not declarator:
+        return base
+    if declarator[0] == "[":
+        return base + declarator
+    return f"{base} {declarator}"
+
+
+class CType:
+    """A C type expression.  Subclasses are frozen dataclasses with ``quals``."""
+
+    __slots__ = ()
+    quals: tuple[str, ...]
+
+    def to_c(self, declarator: str = "") -> str:
+        """This type as C, declaring ``declarator`` (``""`` for an abstract type name).
+
+        ``Pointer(Primitive("char", ("const",))).to_c("s")`` is ``"const char *s"``;
+        ``.to_c()`` is ``"const char *"``.
+        """
+        raise TypeError(f"{type(self).__name__} is not a concrete C type")
+
+    def with_quals(self, *quals: str) -> "CType":
+        """The same type with ``quals`` added (duplicates dropped, order kept)."""
+        merged = tuple(dict.fromkeys((*self.quals, *quals)))
+        return replace(self, quals=merged)  # type: ignore[type-var]
+
+    def unqualified(self) -> "CType":
+        return replace(self, quals=()) if self.quals else self  # type: ignore[type-var]
+
+    @property
+    def is_const(self) -> bool:
+        return "const" in self.quals
+
+    def __str__(self) -> str:
+        return self.to_c()
+
+
+@dataclass(frozen=True, slots=True)
+class Primitive(CType):
+    """An arithmetic type or ``void``; ``name`` is one of :data:`PRIMITIVE_NAMES`."""
+
+    name: str
+    quals: tuple[str, ...] = ()
+
+    def to_c(self, declarator: str = "") -> str:
+        return _join(_qualified(self.quals, self.name), declarator)
+
+    @property
+    def is_void(self) -> bool:
+        return self.name == "void"
+
+    @property
+    def is_floating(self) -> bool:
+        return self.name in ("float", "double", "long double")
+
+    @property
+    def is_unsigned(self) -> bool:
+        """True for unsigned integer types (``_Bool`` included; ``char`` depends on the target)."""
+        return self.name.startswith("unsigned") or self.name == "_Bool"
+
+
+@dataclass(frozen=True, slots=True)
+class TypedefRef(CType):
+    """A use of a typedef name, e.g. ``CK_ULONG``; resolved through ``Module.typedefs``."""
+
+    name: str
+    quals: tuple[str, ...] = ()
+
+    def to_c(self, declarator: str = "") -> str:
+        return _join(_qualified(self.quals, self.name), declarator)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRef(CType):
+    """A use of a struct, union or enum; ``key`` is its key in the module registry.
+
+    ``tag`` is the C tag, or None for an untagged record, whose ``key`` is the
+    typedef name that introduced it or, for an anonymous member, a synthetic
+    ``"struct <anonymous at FILE:LINE:COL>"``.
+    """
+
+    kind: Literal["struct", "union", "enum"]
+    tag: str | None
+    key: str
+    quals: tuple[str, ...] = ()
+
+    def to_c(self, declarator: str = "") -> str:
+        # An untagged record cannot be named in C; emitters that need its
+        # body print the Record itself.  The key keeps the text unambiguous.
+        name = f"{self.kind} {self.tag}" if self.tag is not None else self.key
+        return _join(_qualified(self.quals, name), declarator)
+
+
+@dataclass(frozen=True, slots=True)
+class Pointer(CType):
+    """``target *quals``."""
+
+    target: CType
+    quals: tuple[str, ...] = ()
+
+    def to_c(self, declarator: str = "") -> str:
+        inner = "*" + (" ".join(self.quals) + " " if self.quals else "") + declarator
+        inner = inner.rstrip() if not declarator else inner
+        if isinstance(self.target, (Array, FunctionType)):
+            inner = f"({inner})"
+        return self.target.to_c(inner)
+
+
+@dataclass(frozen=True, slots=True)
+class Array(CType):
+    """``element[length]``; ``length`` None for ``[]`` (flexible or incomplete)."""
+
+    element: CType
+    length: int | None
+    quals: tuple[str, ...] = ()  # always empty: C puts array qualifiers on the element
+
+    def to_c(self, declarator: str = "") -> str:
+        size = "" if self.length is None else str(self.length)
+        return self.element.to_c(f"{declarator}[{size}]")
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter of a function or function type."""
+
+    name: str | None  #: None for an unnamed parameter
+    type: CType  #: as declared (array and function parameters are *not* adjusted here)
+    coord: Coord | None = field(default=None, compare=False)
+
+    def to_c(self) -> str:
+        return self.type.to_c(self.name or "")
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionType(CType):
+    """A function type ``ret (params)``; a function pointer is ``Pointer(FunctionType(...))``."""
+
+    ret: CType
+    params: tuple[Param, ...]
+    variadic: bool = False
+    quals: tuple[str, ...] = ()
+
+    def to_c(self, declarator: str = "") -> str:
+        return self.ret.to_c(f"{declarator}({self.params_to_c()})")
+
+    def params_to_c(self) -> str:
+        parts = [p.to_c() for p in self.params]
+        if self.variadic:
+            parts.append("...")
+        return ", ".join(parts) if parts else "void"
+
+
+Type = Union[Primitive, TypedefRef, RecordRef, Pointer, Array, FunctionType]
+
+
+# --------------------------------------------------------------------------
+# Declarations
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A function declared (not necessarily defined) by a header."""
+
+    name: str
+    ret: CType
+    params: tuple[Param, ...]  #: empty for ``f(void)``
+    variadic: bool = False
+    coord: Coord | None = field(default=None, compare=False)
+    doc: str = field(default="", compare=False)  #: the header's comment, markers stripped
+
+    @property
+    def type(self) -> FunctionType:
+        return FunctionType(self.ret, self.params, self.variadic)
+
+    def to_c(self) -> str:
+        return self.type.to_c(self.name) + ";"
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """A member of a struct or union."""
+
+    name: str | None  #: None for an anonymous struct/union member or an unnamed bitfield
+    type: CType
+    bit_width: int | None = None  #: set for bitfields (0 for ``int : 0``)
+    aligned: int | None = None  #: ``__attribute__((aligned(N)))`` on the member
+    packed: bool = False  #: ``__attribute__((packed))`` on the member
+    coord: Coord | None = field(default=None, compare=False)
+    doc: str = field(default="", compare=False)
+
+    def to_c(self) -> str:
+        text = self.type.to_c(self.name or "")
+        if self.bit_width is not None:
+            text += f" : {self.bit_width}"
+        return text + ";"
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A struct or union; ``fields`` None when only declared (opaque)."""
+
+    kind: RecordKind
+    tag: str | None  #: the C tag, None when untagged
+    key: str  #: registry key: ``"struct TAG"``, else the typedef name, else synthetic
+    fields: tuple[Field, ...] | None
+    #: ``#pragma pack`` value in force at the definition (None: natural alignment)
+    pack: int | None = None
+    packed: bool = False  #: ``__attribute__((packed))`` on the record
+    aligned: int | None = None  #: ``__attribute__((aligned(N)))`` on the record
+    coord: Coord | None = field(default=None, compare=False)
+    doc: str = field(default="", compare=False)
+
+    @property
+    def is_opaque(self) -> bool:
+        return self.fields is None
+
+    @property
+    def ref(self) -> RecordRef:
+        return RecordRef(self.kind, self.tag, self.key)
+
+
+@dataclass(frozen=True, slots=True)
+class EnumMember:
+    """One enumerator with its computed value."""
+
+    name: str
+    value: int
+    coord: Coord | None = field(default=None, compare=False)
+    doc: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Enum:
+    """An enumeration; ``members`` empty for a forward declaration."""
+
+    tag: str | None
+    key: str  #: registry key: ``"enum TAG"``, else the typedef name, else synthetic
+    members: tuple[EnumMember, ...]
+    packed: bool = False  #: ``__attribute__((packed))``: smallest fitting type
+    coord: Coord | None = field(default=None, compare=False)
+    doc: str = field(default="", compare=False)
+
+    @property
+    def ref(self) -> RecordRef:
+        return RecordRef("enum", self.tag, self.key)
+
+
+@dataclass(frozen=True, slots=True)
+class Typedef:
+    """``typedef type name;``"""
+
+    name: str
+    type: CType
+    coord: Coord | None = field(default=None, compare=False)
+    doc: str = field(default="", compare=False)
+
+    def to_c(self) -> str:
+        return f"typedef {self.type.to_c(self.name)};"
+
+
+@dataclass(frozen=True, slots=True)
+class Constant:
+    """A named constant: an object-like macro that evaluates, or (for dumps) an enumerator.
+
+    ``value`` is an ``int`` or ``float`` for arithmetic constants, a ``str``
+    for string-literal macros (decoded as UTF-8) and ``bytes`` where the
+    literal is not valid UTF-8.
+    """
+
+    name: str
+    value: int | float | str | bytes
+    type: CType  #: the C type of the expression (e.g. ``unsigned long`` for ``~0UL``)
+    expansion: str = field(default="", compare=False)  #: the macro's replacement text
+    coord: Coord | None = field(default=None, compare=False)
+    doc: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Variable:
+    """An ``extern`` object declaration."""
+
+    name: str
+    type: CType
+    coord: Coord | None = field(default=None, compare=False)
+    doc: str = field(default="", compare=False)
+
+
+Declaration = Union[Function, Record, Enum, Typedef, Constant, Variable]
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """Everything one binding knows, in source order, with lookup by name.
+
+    Registries are keyed by C name (records and enums by ``key``).
+    """
+
+    target: str  #: target name, e.g. ``"linux-x86_64"``
+    functions: tuple[Function, ...] = ()
+    records: tuple[Record, ...] = ()
+    enums: tuple[Enum, ...] = ()
+    typedefs: tuple[Typedef, ...] = ()
+    constants: tuple[Constant, ...] = ()
+    variables: tuple[Variable, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
+    _index: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index: dict[tuple[str, str], Declaration] = {}
+        for kind, items in (
+            ("function", self.functions),
+            ("record", self.records),
+            ("enum", self.enums),
+            ("typedef", self.typedefs),
+            ("constant", self.constants),
+            ("variable", self.variables),
+        ):
+            for item in items:
+                name = item.key if kind in ("record", "enum") else item.name  # type: ignore[union-attr]
+                index[(kind, name)] = item
+        object.__setattr__(self, "_index", index)
+
+    # -- lookups -----------------------------------------------------------
+    def function(self, name: str) -> Function:
+        return self._index[("function", name)]
+
+    def record(self, key: str) -> Record:
+        return self._index[("record", key)]
+
+    def enum(self, key: str) -> Enum:
+        return self._index[("enum", key)]
+
+    def typedef(self, name: str) -> Typedef:
+        return self._index[("typedef", name)]
+
+    def constant(self, name: str) -> Constant:
+        return self._index[("constant", name)]
+
+    def get(self, kind: str, name: str) -> Declaration | None:
+        """The declaration of ``kind`` (function, record, enum, typedef, constant, variable)."""
+        return self._index.get((kind, name))
+
+    def declarations(self) -> Iterator[Declaration]:
+        yield from self.typedefs
+        yield from self.records
+        yield from self.enums
+        yield from self.functions
+        yield from self.constants
+        yield from self.variables
+
+    def resolve(self, ctype: CType) -> CType:
+        """Follow typedefs until a non-typedef type; qualifiers of every level are kept."""
+        quals: tuple[str, ...] = ()
+        seen = set()
+        while isinstance(ctype, TypedefRef):
+            if ctype.name in seen:
+                break
+            seen.add(ctype.name)
+            quals += ctype.quals
+            target = self.get("typedef", ctype.name)
+            if target is None:
+                return ctype
+            ctype = target.type  # type: ignore[union-attr]
+        return ctype.with_quals(*quals) if quals else ctype
+
+    def replace(self, **changes) -> "Module":
+        """A copy with some registries replaced (passes use this)."""
+        return replace(self, **changes)

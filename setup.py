@@ -1,0 +1,31 @@
+"""Packaging glue that pyproject.toml cannot express on its own.
+
+The grammars and templates live in top-level folders so that they read as
+first-class parts of the project; here they are mapped into the wheel as the
+data packages ``pegbind.grammars`` and ``pegbind.templates``.
+``pegbind/resources.py`` finds them in either place.
+"""
+from setuptools import setup
+
+setup(
+    packages=[
+        "pegbind",
+        "pegbind.preprocess",
+        "pegbind.parse",
+        "pegbind.passes",
+        "pegbind.emit",
+        "pegbind.grammars",
+        "pegbind.templates",
+    ],
+    package_dir={
+        "pegbind": "pegbind",
+        "pegbind.grammars": "grammars",
+        "pegbind.templates": "templates",
+    },
+    package_data={
+        "pegbind": ["include/*.h", "include/*/*.h", "runtime/*"],
+        "pegbind.grammars": ["*.ppeg"],
+        "pegbind.templates": ["*/*.jinja"],
+    },
+    include_package_data=False,
+)
