@@ -1,0 +1,159 @@
+"""Preprocessing layer, step 1: text -> pp-tokens (C11 5.1.1.2 phases 1-3, 6.4).
+
+In: the text of one file and its name.  Out: :class:`LexedFile` — the tokens grouped
+into logical lines (directives are line-based), the comments kept aside for
+documentation, and the lexical problems found (unterminated comment).
+
+``grammars/tokens.ppeg`` is the definition of the token set.  Running parsimonious
+once per token would cost far too much on headers of thousands of lines, so
+:func:`_compiled_lexer` reads the grammar's ordered alternatives (``_`` first, then
+``pp_token``) and joins their regex leaves into one alternation with a named group
+per leaf; ``re.finditer`` then walks a whole file in C.  PEG ordered choice and the
+regex alternation pick the same branch, so the grammar and the lexer cannot drift.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from parsimonious.expressions import OneOf, Regex
+from parsimonious.grammar import Grammar
+
+from ..diagnostics import Coord, Diagnostic
+from ..resources import read_grammar
+from .token import Token, TokenKind
+
+# Backslash-newline (phase 2); GCC also accepts blanks between the two, with a warning.
+_SPLICE = re.compile(r"\\[ \t\f\v]*\r?\n")
+_NEWLINE = re.compile(r"\n")
+
+#: regex leaf of tokens.ppeg -> Token.kind
+_KIND_OF_LEAF: dict[str, TokenKind] = {
+    "NUMBER": "number",
+    "CHAR": "char",
+    "STRING": "string",
+    "IDENTIFIER": "identifier",
+    "PUNCT": "punct",
+    "UNTERMINATED": "other",
+    "OTHER": "other",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """A comment as written, with where it starts and ends."""
+
+    text: str  #: the raw text, markers included (``/* ... */`` or ``// ...``)
+    start: Coord
+    end_line: int  #: physical line of its last character
+    trailing: bool  #: a token precedes it on its first line (``int x; /* x */``)
+
+
+@dataclass(slots=True)
+class LexedFile:
+    """One file cut into logical lines of tokens."""
+
+    file: str
+    lines: list[list[Token]] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+
+
+@functools.cache
+def token_grammar() -> Grammar:
+    """tokens.ppeg as a parsimonious grammar (also used by the tests to cross-check)."""
+    return Grammar(read_grammar("tokens"))
+
+
+@functools.cache
+def _compiled_lexer() -> re.Pattern[str]:
+    grammar = token_grammar()
+    branches: list[str] = []
+    for rule_name in ("_", "pp_token"):
+        rule = grammar[rule_name]
+        assert isinstance(rule, OneOf)
+        for member in rule.members:
+            assert isinstance(member, Regex), f"tokens.ppeg: {member.name} must be a regex leaf"
+            pattern = member.re.pattern
+            if member.re.flags & re.DOTALL:
+                pattern = f"(?s:{pattern})"
+            branches.append(f"(?P<{member.name}>{pattern})")
+    return re.compile("|".join(branches))
+
+
+def is_unterminated(token: Token) -> bool:
+    """True for the "other" token GCC makes of a quote that never closes on its line."""
+    if token.kind != "other":
+        return False
+    text = token.text.lstrip("u8UL")
+    return text[:1] in ("'", '"') and len(token.text) - len(text) <= 2
+
+
+def lex(text: str, file: str) -> LexedFile:
+    """Cut ``text`` (the content of ``file``) into logical lines of pp-tokens."""
+    result = LexedFile(file)
+    # Phase 2: remember where splices were, so coordinates point at physical lines.
+    splice_at: list[int] = []  # logical offsets at which a splice was removed
+    splice_shift: list[int] = []  # characters removed up to and including that splice
+    if "\\" in text and _SPLICE.search(text):
+        pieces: list[str] = []
+        last = removed = 0
+        for m in _SPLICE.finditer(text):
+            pieces.append(text[last : m.start()])
+            splice_at.append(m.start() - removed)
+            removed += m.end() - m.start()
+            splice_shift.append(removed)
+            last = m.end()
+        pieces.append(text[last:])
+        logical = "".join(pieces)
+    else:
+        logical = text
+    line_ends = [m.end() for m in _NEWLINE.finditer(text)]
+
+    def coord_of(offset: int) -> tuple[int, int]:
+        if splice_at:
+            k = bisect_right(splice_at, offset)
+            if k:
+                offset += splice_shift[k - 1]
+        line = bisect_right(line_ends, offset)
+        start = line_ends[line - 1] if line else 0
+        return line + 1, offset - start + 1
+
+    lines = result.lines
+    current: list[Token] = []
+    space = False
+    last_token_line = 0
+    for m in _compiled_lexer().finditer(logical):
+        leaf = m.lastgroup
+        if leaf == "NEWLINE":
+            if current:
+                lines.append(current)
+                current = []
+            space = True
+            continue
+        if leaf == "SPACE":
+            space = True
+            continue
+        if leaf in ("LINE_COMMENT", "BLOCK_COMMENT", "UNTERMINATED_COMMENT"):
+            space = True
+            line, col = coord_of(m.start())
+            start = Coord(file, line, col)
+            end_line = coord_of(m.end() - 1)[0]
+            result.comments.append(Comment(m.group(), start, end_line, last_token_line == line))
+            if leaf == "UNTERMINATED_COMMENT":
+                result.problems.append(Diagnostic(start, "unterminated comment"))
+            continue
+        line, col = coord_of(m.start())
+        current.append(Token(_KIND_OF_LEAF[leaf], m.group(), Coord(file, line, col), (), space))  # type: ignore[index]
+        last_token_line = line
+        space = False
+    if current:
+        lines.append(current)
+    return result
+
+
+def tokenize(text: str, file: str) -> list[Token]:
+    """The pp-tokens of ``text`` (C11 6.4), comments dropped, coordinates exact (1-based)."""
+    return [token for line in lex(text, file).lines for token in line]
