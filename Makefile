@@ -1,0 +1,40 @@
+# Two commands do all set-up on a fresh Debian machine:
+#   make demo   - generate, build and call a binding end to end
+#   make test   - the whole test suite
+# Both install what they need (Debian packages, then a .venv) and are idempotent.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+SYSTEM_STAMP := $(VENV)/.system-packages
+VENV_STAMP := $(VENV)/.installed
+
+.PHONY: demo test test-quick setup system-packages clean
+
+demo: setup
+	$(PY) examples/demo/run_demo.py
+
+test: setup
+	$(PY) -m pytest -n 2 -q
+
+# The quick subset: everything except the compile-heavy tests.
+test-quick: setup
+	$(PY) -m pytest -n 2 -q -m "not slow"
+
+setup: $(VENV_STAMP)
+
+system-packages:
+	bash scripts/install-system-packages.sh
+
+$(SYSTEM_STAMP): scripts/install-system-packages.sh
+	bash scripts/install-system-packages.sh
+	mkdir -p $(VENV) && touch $@
+
+$(VENV_STAMP): $(SYSTEM_STAMP) pyproject.toml setup.py
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache demo-out

@@ -1,0 +1,306 @@
+"""The ``pegbind`` command line (also ``python -m pegbind``).
+
+Input: argv.  Output: files, JSON or reports on stdout, diagnostics on
+stderr, and the exit status: 0 success, 1 diagnostics (bad header, config,
+compiler disagreement), 2 usage.  Flags mirror the configuration keys one to
+one; a ``--config`` file (or ``pegbind.toml`` / ``[tool.pegbind]`` found in
+the current folder) supplies the same keys.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from . import __version__
+from .config import BACKENDS, BindingConfig, ErrorPolicy, FunctionRule, FunctionTable, load_config, parse_role
+from .diagnostics import ConfigError, Diagnostic, PegbindError
+from .target import DEFAULT_TARGET, TARGETS
+
+EXIT_OK, EXIT_DIAGNOSTICS, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors exit with status 2 and our own wording."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _add_binding_flags(parser: argparse.ArgumentParser) -> None:
+    """Flags that mirror the configuration keys (DESIGN §3)."""
+    parser.add_argument("headers", nargs="*", metavar="HEADER", help="C headers to read (config key: headers)")
+    parser.add_argument("--config", "-c", metavar="FILE", help="pegbind.toml or pyproject.toml with [tool.pegbind]")
+    parser.add_argument("--binding", metavar="NAME", help="with a config of several [[binding]] tables: the one to use")
+    parser.add_argument("--name", "-n", help="Python module name (default: the first header's stem)")
+    parser.add_argument("-I", "--include-dir", dest="include_dirs", action="append", default=[], metavar="DIR")
+    parser.add_argument("-D", "--define", dest="defines", action="append", default=[], metavar="NAME[=VALUE]")
+    parser.add_argument("-U", "--undefine", dest="undefines", action="append", default=[], metavar="NAME")
+    parser.add_argument("--target", choices=sorted(TARGETS), help=f"data model and predefines (default {DEFAULT_TARGET})")
+    parser.add_argument("--backend", dest="backends", action="append", choices=BACKENDS, help="repeatable (default cython)")
+    parser.add_argument("-l", "--link", action="append", default=[], metavar="LIB", help="link against libLIB")
+    parser.add_argument("-L", "--library-dir", dest="library_dirs", action="append", default=[], metavar="DIR")
+    parser.add_argument("--source", dest="sources", action="append", default=[], metavar="FILE.c")
+    parser.add_argument("--load", choices=("link", "dynamic"), help="link time (default) or load(path) at run time")
+    parser.add_argument("--function-table", metavar="GETTER:STRUCT", help="e.g. C_GetFunctionList:CK_FUNCTION_LIST")
+    parser.add_argument("--include", action="append", default=[], metavar="GLOB", help="names to bind (default *)")
+    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="names to leave out")
+    parser.add_argument("--strip-prefix", metavar="PREFIX")
+    parser.add_argument("--error-policy", metavar="RETURN_TYPE:SUCCESS[:CODES]", help="e.g. CK_RV:CKR_OK:CKR_*")
+    parser.add_argument(
+        "--function", dest="functions", action="append", default=[], metavar="GLOB:PARAM=ROLE[,...]",
+        help="parameter roles for matching functions, e.g. 'C_GetSlotList:pSlotList=out-array(pulCount)'",
+    )
+    parser.add_argument("--release-gil", action="store_true", default=None, help="release the GIL in every call")
+    parser.add_argument("--skip-include", dest="skip_includes", action="append", default=[], metavar="HEADER")
+    parser.add_argument("-o", "--output-dir", metavar="DIR")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="pegbind",
+        description="Generate Python bindings (Cython, cffi, ctypes) from raw C headers.",
+    )
+    parser.add_argument("--version", action="version", version=f"pegbind {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    generate = commands.add_parser("generate", help="write the binding's sources", description="Write the generated sources.")
+    _add_binding_flags(generate)
+    generate.add_argument("--templates", action="append", default=[], metavar="DIR", help="template folder searched first")
+
+    build = commands.add_parser("build", help="generate and compile in place", description="Generate, then compile the extension.")
+    _add_binding_flags(build)
+    build.add_argument("--templates", action="append", default=[], metavar="DIR", help="template folder searched first")
+
+    dump = commands.add_parser("dump", help="print the model (or preprocessed text)", description="Print the model as JSON.")
+    _add_binding_flags(dump)
+    dump.add_argument(
+        "--stage", choices=("model", "preprocessed"), default="model",
+        help="model: JSON of the declarations (default); preprocessed: expanded text with line markers",
+    )
+
+    verify = commands.add_parser(
+        "verify", help="compare the model with the real compiler",
+        description="Compile a probe with the C compiler and compare every constant, size, alignment and offset.",
+    )
+    _add_binding_flags(verify)
+    verify.add_argument("--cc", default="gcc", help="the compiler used as the oracle (default gcc)")
+    return parser
+
+
+# --------------------------------------------------------------------------
+# Flags -> BindingConfig
+# --------------------------------------------------------------------------
+
+
+def _split_pair(flag: str, text: str, parts: int) -> list[str]:
+    pieces = text.split(":")
+    if len(pieces) < parts:
+        raise ConfigError(Diagnostic(None, f"{flag}: expected {parts} parts separated by ':', got {text!r}"))
+    return pieces
+
+
+def _function_rule(text: str) -> FunctionRule:
+    pattern, sep, roles_text = text.partition(":")
+    if not sep or not pattern:
+        raise ConfigError(Diagnostic(None, f"--function: expected GLOB:PARAM=ROLE[,...], got {text!r}"))
+    roles = {}
+    for item in filter(None, (part.strip() for part in _split_roles(roles_text))):
+        name, eq, role = item.partition("=")
+        try:
+            roles[name.strip()] = parse_role(role)
+        except ValueError:
+            raise ConfigError(Diagnostic(None, f"--function: unknown role {role!r} for parameter {name!r}")) from None
+        if not eq:
+            raise ConfigError(Diagnostic(None, f"--function: expected PARAM=ROLE, got {item!r}"))
+    return FunctionRule(pattern, roles)
+
+
+def _split_roles(text: str) -> list[str]:
+    """Split at commas outside parentheses: ``a=out,b=in-array(n)``."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    return parts
+
+
+def _config_from_args(args: argparse.Namespace) -> BindingConfig:
+    """The binding described by ``--config`` (or a config found here) overridden by flags."""
+    base = _base_config(args)
+    changes: dict = {}
+    cwd = Path.cwd()
+    if args.headers:
+        changes["headers"] = tuple(Path(h) for h in args.headers)
+    if base is None and not args.headers:
+        raise ConfigError(
+            Diagnostic(None, "no headers given and no pegbind.toml or [tool.pegbind] here (try: pegbind COMMAND HEADER.h)")
+        )
+    for key in ("include_dirs", "library_dirs", "sources"):
+        values = getattr(args, key)
+        if values:
+            changes[key] = (*(getattr(base, key) if base else ()), *(cwd / Path(v) for v in values))
+    for key in ("undefines", "link", "skip_includes"):
+        values = getattr(args, key)
+        if values:
+            changes[key] = (*(getattr(base, key) if base else ()), *values)
+    if args.include:
+        changes["include"] = tuple(args.include)
+    if args.exclude:
+        changes["exclude"] = (*(base.exclude if base else ()), *args.exclude)
+    if args.defines:
+        defines = dict(base.defines) if base else {}
+        for item in args.defines:
+            name, sep, value = item.partition("=")
+            defines[name] = value if sep else None
+        changes["defines"] = defines
+    for key in ("target", "load", "strip_prefix", "release_gil"):
+        value = getattr(args, key)
+        if value is not None:
+            changes[key] = value
+    if args.backends:
+        changes["backends"] = tuple(dict.fromkeys(args.backends))
+    if args.output_dir:
+        changes["output_dir"] = cwd / args.output_dir
+    if args.function_table:
+        getter, struct = _split_pair("--function-table", args.function_table, 2)[:2]
+        changes["function_table"] = FunctionTable(getter, struct)
+    if args.error_policy:
+        pieces = _split_pair("--error-policy", args.error_policy, 2)
+        success: str | int = int(pieces[1], 0) if pieces[1].lstrip("-").isdigit() else pieces[1]
+        changes["error_policy"] = ErrorPolicy(pieces[0], success, pieces[2] if len(pieces) > 2 else "*")
+    if args.functions:
+        changes["functions"] = (*(base.functions if base else ()), *(_function_rule(t) for t in args.functions))
+    if args.name:
+        changes["name"] = args.name
+    if base is None:
+        name = changes.pop("name", None) or Path(args.headers[0]).stem.replace("-", "_").replace(".", "_")
+        if not name.isidentifier():
+            raise ConfigError(Diagnostic(None, f"--name: {name!r} is not a valid Python module name"))
+        return BindingConfig(name=name, headers=changes.pop("headers"), **changes)
+    from dataclasses import replace
+
+    return replace(base, **changes)
+
+
+def _base_config(args: argparse.Namespace) -> BindingConfig | None:
+    path: Path | None = Path(args.config) if args.config else None
+    if path is None and not args.headers:
+        for candidate in (Path("pegbind.toml"), Path("pyproject.toml")):
+            if candidate.is_file() and (candidate.name != "pyproject.toml" or "[tool.pegbind" in candidate.read_text()):
+                path = candidate
+                break
+    if path is None:
+        return None
+    bindings = load_config(path)
+    if args.binding:
+        for binding in bindings:
+            if binding.name == args.binding:
+                return binding
+        names = ", ".join(b.name for b in bindings)
+        raise ConfigError(Diagnostic(None, f"--binding: no binding named {args.binding!r} in {path} (there are: {names})"))
+    if len(bindings) > 1:
+        names = ", ".join(b.name for b in bindings)
+        raise ConfigError(Diagnostic(None, f"{path} holds several bindings ({names}): choose one with --binding"))
+    return bindings[0]
+
+
+# --------------------------------------------------------------------------
+# Commands
+# --------------------------------------------------------------------------
+
+
+def _cmd_generate(args: argparse.Namespace, config: BindingConfig) -> int:
+    from .pipeline import generate_sources
+
+    for path in generate_sources(config, template_dirs=[Path(t) for t in args.templates]):
+        print(path)
+    return EXIT_OK
+
+
+def _cmd_build(args: argparse.Namespace, config: BindingConfig) -> int:
+    from .pipeline import build_extension
+
+    for path in build_extension(config, template_dirs=[Path(t) for t in args.templates]):
+        print(path)
+    return EXIT_OK
+
+
+def _cmd_dump(args: argparse.Namespace, config: BindingConfig) -> int:
+    from .pipeline import preprocess_binding, read_binding
+
+    if args.stage == "preprocessed":
+        from .preprocess import render_preprocessed
+
+        sys.stdout.write(render_preprocessed(preprocess_binding(config)))
+        return EXIT_OK
+    from .dump import dump_json
+
+    read = read_binding(config, strict=False)
+    sys.stdout.write(dump_json(read))
+    errors = [d for d in read.module.diagnostics if d.severity == "error"]
+    if errors:
+        _report(errors)
+        return EXIT_DIAGNOSTICS
+    return EXIT_OK
+
+
+def _cmd_verify(args: argparse.Namespace, config: BindingConfig) -> int:
+    from .pipeline import read_binding
+    from .verify import verify
+
+    read = read_binding(config)
+    report = verify(
+        read.module,
+        headers=config.headers,
+        include_dirs=config.include_dirs,
+        defines=config.defines,
+        target=read.target,
+        origin=read.preprocessed.origin,
+        compiler=args.cc,
+    )
+    print(report.format())
+    return EXIT_DIAGNOSTICS if report.mismatches else EXIT_OK
+
+
+_COMMANDS = {
+    "generate": _cmd_generate,
+    "build": _cmd_build,
+    "dump": _cmd_dump,
+    "verify": _cmd_verify,
+}
+
+
+def _report(diagnostics: Sequence[Diagnostic]) -> None:
+    from .diagnostics import render_all
+
+    print(render_all(diagnostics), file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``pegbind`` script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        config = _config_from_args(args)
+        return _COMMANDS[args.command](args, config)
+    except PegbindError as exc:
+        _report(exc.diagnostics)
+        return EXIT_DIAGNOSTICS
+    except KeyboardInterrupt:
+        print("pegbind: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

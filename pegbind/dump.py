@@ -1,0 +1,134 @@
+"""``pegbind dump``: the model as JSON, the oracle model tests assert on.
+
+Input: a :class:`~pegbind.pipeline.ReadResult`.  Output: a JSON-ready dict
+(DESIGN §5) holding only declarations written in the named headers and the
+headers they include outside pegbind's standard headers and the system's.
+Type spellings are C as written in the header (typedef names kept), with
+single spaces (``const char *``).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Diagnostic, PegbindError
+from .model import Constant, Module, Record
+from .pipeline import ReadResult
+
+
+def _where(coord) -> dict[str, Any]:
+    return {"header": Path(coord.file).name, "line": coord.line} if coord is not None else {}
+
+
+def _diagnostic_json(d: Diagnostic) -> dict[str, Any]:
+    entry: dict[str, Any] = {"severity": d.severity, "message": d.message}
+    if d.coord is not None:
+        entry = {"file": d.coord.file, "line": d.coord.line, "col": d.coord.col, **entry}
+    return entry
+
+
+def _enum_constants(module: Module, read: ReadResult) -> dict[str, dict[str, Any]]:
+    from .target import enum_type
+
+    result: dict[str, dict[str, Any]] = {}
+    int_max = 2 ** (8 * read.target.size_of("int") - 1) - 1
+    for enum in module.enums:
+        if enum.coord is None or not read.is_user_file(enum.coord.file):
+            continue
+        underlying = enum_type(module, enum, read.target)
+        for member in enum.members:
+            # C11 6.4.4.3: an enumerator has type int; GCC gives values outside
+            # int's range the enumeration's underlying type instead.
+            ctype = "int" if -int_max - 1 <= member.value <= int_max else underlying
+            result[member.name] = {"value": member.value, "type": ctype, "header": _where(member.coord or enum.coord)["header"]}
+    return result
+
+
+def _constant_json(constant: Constant) -> dict[str, Any]:
+    return {"value": constant.value, "type": constant.type.to_c(), **{"header": _where(constant.coord).get("header")}}
+
+
+def _record_json(module: Module, record: Record, read: ReadResult) -> dict[str, Any]:
+    from .target import record_layout
+
+    entry: dict[str, Any] = {"kind": record.kind}
+    if record.fields is None:
+        entry["opaque"] = True
+        return entry
+    try:
+        layout = record_layout(module, record.key, read.target)
+    except PegbindError as exc:
+        entry["error"] = exc.diagnostics[0].message if exc.diagnostics else str(exc)
+        layout = None
+    if layout is not None:
+        entry["size"] = layout.size
+        entry["align"] = layout.align
+    fields = []
+    for index, field in enumerate(record.fields):
+        item: dict[str, Any] = {"name": field.name, "type": field.type.to_c()}
+        if layout is not None:
+            placed = layout.fields[index]
+            item["offset"] = placed.offset
+            if field.bit_width is not None:
+                item["bits"] = field.bit_width
+                item["bit_offset"] = placed.bit_offset
+        fields.append(item)
+    entry["fields"] = fields
+    return entry
+
+
+def dump_model(read: ReadResult) -> dict[str, Any]:
+    """The JSON object of DESIGN §5 for one read binding."""
+    module = read.module
+    user = read.is_user_file
+
+    def mine(decl) -> bool:
+        return decl.coord is not None and user(decl.coord.file)
+
+    functions = {
+        f.name: {
+            "ret": f.ret.to_c(),
+            "args": [[p.name, p.type.to_c()] for p in f.params],
+            "variadic": f.variadic,
+            **_where(f.coord),
+        }
+        for f in module.functions
+        if mine(f)
+    }
+    constants: dict[str, Any] = {}
+    string_macros: dict[str, Any] = {}
+    for constant in module.constants:
+        if not mine(constant):
+            continue
+        if isinstance(constant.value, str):
+            string_macros[constant.name] = constant.value
+        elif isinstance(constant.value, bytes):
+            string_macros[constant.name] = constant.value.decode("latin-1")
+        else:
+            constants[constant.name] = _constant_json(constant)
+    constants.update(_enum_constants(module, read))
+    records = {r.key: _record_json(module, r, read) for r in module.records if mine(r)}
+    typedefs = {t.name: t.type.to_c() for t in module.typedefs if mine(t)}
+    variables = {v.name: {"type": v.type.to_c(), **_where(v.coord)} for v in module.variables if mine(v)}
+    diagnostics = [
+        _diagnostic_json(d)
+        for d in (*read.preprocessed.diagnostics, *module.diagnostics)
+        if d.coord is None or user(d.coord.file)
+    ]
+    result = {
+        "target": read.target.name,
+        "functions": functions,
+        "constants": constants,
+        "string_macros": string_macros,
+        "records": records,
+        "typedefs": typedefs,
+        "variables": variables,
+        "diagnostics": diagnostics,
+    }
+    return result
+
+
+def dump_json(read: ReadResult) -> str:
+    """:func:`dump_model` as indented JSON text (keys in source order)."""
+    return json.dumps(dump_model(read), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,113 @@
+"""The ordered pipeline: preprocess -> parse -> model -> passes -> emit -> build.
+
+Input: a :class:`~pegbind.config.BindingConfig`.  Output, depending on how far
+a caller goes: the preprocessed stream, the model, generated source files, or
+a compiled extension.  The CLI and the setuptools hook both drive bindings
+through here, so every front end runs the same phases in the same order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+from .config import BindingConfig
+from .diagnostics import ParseError
+from .model import Module
+from .target import TargetInfo, get_target
+
+if TYPE_CHECKING:  # the preprocessor's result type; imported lazily at run time
+    from .preprocess import PreprocessResult
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    """What reading a binding's headers produced."""
+
+    config: BindingConfig
+    target: TargetInfo
+    preprocessed: "PreprocessResult"
+    module: Module
+
+    def is_user_file(self, file: str) -> bool:
+        """True for the named headers and what they include outside standard/system headers."""
+        return self.preprocessed.origin(file) == "user"
+
+
+def preprocess_binding(config: BindingConfig) -> "PreprocessResult":
+    """Phase 1: the expanded token stream of the binding's headers."""
+    from .preprocess import preprocess
+
+    return preprocess(
+        [str(h) for h in config.headers],
+        include_dirs=[str(d) for d in config.include_dirs],
+        defines=dict(config.defines),
+        undefines=list(config.undefines),
+        target=config.target,
+        skip_includes=list(config.skip_includes),
+    )
+
+
+def read_binding(config: BindingConfig, *, strict: bool = True) -> ReadResult:
+    """Phases 1-2: preprocess and parse into the model.
+
+    With ``strict`` (generate, build), any error diagnostic of the parser
+    raises :class:`ParseError`; ``dump`` passes ``strict=False`` to show
+    the model together with its diagnostics.
+    """
+    from .parse import parse_declarations
+
+    target = get_target(config.target)
+    preprocessed = preprocess_binding(config)
+    module = parse_declarations(preprocessed, target)
+    if strict:
+        errors = [d for d in module.diagnostics if d.severity == "error"]
+        if errors:
+            raise ParseError(errors)
+    return ReadResult(config, target, preprocessed, module)
+
+
+def generate_sources(
+    config: BindingConfig,
+    *,
+    backends: Sequence[str] | None = None,
+    out_dir: Path | None = None,
+    template_dirs: Sequence[Path] = (),
+    read: ReadResult | None = None,
+) -> list[Path]:
+    """Phases 1-5: write the generated sources of every requested backend; returns their paths."""
+    from .emit import generate
+    from .passes import run_passes
+
+    read = read or read_binding(config)
+    binding = run_passes(read.module, config, read.target)
+    out_dir = Path(out_dir or config.output_dir)
+    written: list[Path] = []
+    for backend in backends or config.backends:
+        written.extend(generate(binding, config, backend=backend, out_dir=out_dir, template_dirs=template_dirs))
+    return written
+
+
+def build_extension(
+    config: BindingConfig,
+    *,
+    out_dir: Path | None = None,
+    template_dirs: Sequence[Path] = (),
+) -> list[Path]:
+    """Phases 1-6: generate, then compile what needs compiling; returns the built artefacts.
+
+    The Cython backend is compiled into an extension module; cffi/ctypes
+    backends are built the way their emitters define (see ``pegbind.build``).
+    """
+    from .build import build
+
+    out_dir = Path(out_dir or config.output_dir)
+    read = read_binding(config)
+    built: list[Path] = []
+    for backend in config.backends:
+        files = generate_sources(config, backends=[backend], out_dir=out_dir, template_dirs=template_dirs, read=read)
+        if backend == "cython":
+            built.append(build(config, files, out_dir))
+        else:
+            built.extend(files)
+    return built
