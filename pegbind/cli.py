@@ -9,6 +9,7 @@ the current folder) supplies the same keys.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -300,6 +301,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # a defect in pegbind itself: say so in one line, not a traceback
+        if os.environ.get("PEGBIND_DEBUG"):
+            raise
+        print(
+            f"pegbind: internal error: {type(exc).__name__}: {exc} "
+            "(please report it; set PEGBIND_DEBUG=1 to see the traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_DIAGNOSTICS
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,6 +9,7 @@ the folder of the file that names them.
 from __future__ import annotations
 
 import fnmatch
+import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
@@ -323,18 +324,32 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
     return tuple(rules)
 
 
+def _toml_diagnostic(path: Path, text: str, exc: Exception) -> Diagnostic:
+    """Locate a TOML syntax error; tomllib puts the place only in its message."""
+    message = str(exc)
+    found = re.search(r" \(at line (\d+), column (\d+)\)$", message)
+    if found:
+        line, col = int(found.group(1)), int(found.group(2))
+        message = message[: found.start()]
+    else:
+        # "(at end of document)": point just past the last character.
+        lines = text.splitlines() or [""]
+        line, col = len(lines), len(lines[-1]) + 1
+        message = message.replace(" (at end of document)", " at end of file")
+    return Diagnostic(Coord(str(path), line, col), f"invalid TOML: {message}")
+
+
 def load_config(path: str | Path) -> list[BindingConfig]:
     """Every binding in ``pegbind.toml`` or in ``[tool.pegbind]`` of a pyproject.toml."""
     path = Path(path)
     try:
-        data = _toml.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: configuration file not found") from None
+    try:
+        data = _toml.loads(text)
     except _toml.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", 1) or 1
-        col = getattr(exc, "colno", 1) or 1
-        message = str(exc).split(" (at line")[0]
-        raise ConfigError(Diagnostic(Coord(str(path), line, col), f"invalid TOML: {message}")) from None
+        raise ConfigError(_toml_diagnostic(path, text, exc)) from None
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("pegbind")
         if data is None:

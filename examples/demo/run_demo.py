@@ -8,13 +8,15 @@
 """
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-OUT = ROOT / "demo-out"
+# make demo writes to demo-out/; the test suite points this elsewhere.
+OUT = Path(os.environ.get("PEGBIND_DEMO_OUT", ROOT / "demo-out"))
 
 
 def step(text: str) -> None:
@@ -42,9 +44,10 @@ def main() -> int:
     run(["gcc", "-shared", "-fPIC", "-O2", str(HERE / "vecmath.c"), "-o", str(OUT / "lib" / "libvecmath.so"), "-lm"])
 
     step("2. pegbind reads vecmath.h and builds a Cython extension")
-    run([sys.executable, "-m", "pegbind", "build", "--config", str(HERE / "pegbind.toml")])
+    run([sys.executable, "-m", "pegbind", "build", "--config", str(HERE / "pegbind.toml"),
+         "-o", str(OUT), "-L", str(OUT / "lib")])
     for path in sorted(OUT.glob("vecmath.*")):
-        print(f"  generated {path.relative_to(ROOT)}")
+        print(f"  generated {path.name}")
 
     step("3. Import the generated module and call the C library")
     sys.path.insert(0, str(OUT))

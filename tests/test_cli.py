@@ -1,0 +1,116 @@
+"""The command line as a user meets it: help, usage errors, dump, diagnostics, exit codes."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import EXAMPLES, run_pegbind
+
+VECMATH = EXAMPLES / "demo" / "vecmath.h"
+
+
+@pytest.mark.parametrize("command", [[], ["generate"], ["build"], ["dump"], ["verify"]])
+def test_help_for_every_command(command):
+    result = run_pegbind(*command, "--help")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("usage: pegbind")
+
+
+def test_usage_errors_exit_2():
+    result = run_pegbind("frobnicate")
+    assert result.returncode == 2
+    assert "invalid choice: 'frobnicate'" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert run_pegbind("dump", "--target", "pdp11", "x.h").returncode == 2
+
+
+def test_no_headers_and_no_config_is_a_diagnostic(tmp_path):
+    result = run_pegbind("generate", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.startswith("error: no headers given and no pegbind.toml")
+
+
+def test_bad_config_key_is_named(tmp_path):
+    config = tmp_path / "pegbind.toml"
+    config.write_text('name = "m"\nheaders = ["m.h"]\nbackend = "cython"\n')
+    result = run_pegbind("generate", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{config.name}:1:1: error: backend: unknown key")
+    assert "Traceback" not in result.stderr
+
+
+def test_dump_of_the_example_header():
+    result = run_pegbind("dump", str(VECMATH))
+    assert result.returncode == 0, result.stderr
+    model = json.loads(result.stdout)
+    assert model["target"] == "linux-x86_64"
+    assert model["functions"]["vm_add"] == {
+        "ret": "int32_t",
+        "args": [["a", "int32_t"], ["b", "int32_t"]],
+        "variadic": False,
+        "header": "vecmath.h",
+        "line": 32,
+    }
+    assert model["functions"]["vm_distance"]["args"] == [["a", "const vm_point *"], ["b", "const vm_point *"]]
+    assert model["functions"]["vm_version"] == {
+        "ret": "const char *", "args": [], "variadic": False, "header": "vecmath.h", "line": 50,
+    }
+    assert sorted(model["functions"]) == [
+        "vm_add", "vm_checksum", "vm_distance", "vm_fill", "vm_midpoint", "vm_scale", "vm_version",
+    ]
+    constants = model["constants"]
+    assert constants["VECMATH_VERSION_MAJOR"] == {"value": 1, "type": "int", "header": "vecmath.h"}
+    assert constants["VECMATH_ALL_FLAGS"]["value"] == 18446744073709551615
+    assert constants["VECMATH_ALL_FLAGS"]["type"] == "unsigned long"
+    assert constants["VECMATH_MAX_POINTS"]["value"] == 1024
+    assert constants["VM_ERR_RANGE"] == {"value": -1, "type": "int", "header": "vecmath.h"}
+    assert model["string_macros"] == {"VECMATH_VERSION": "1.2"}
+    assert model["records"]["struct vm_point"] == {
+        "kind": "struct",
+        "size": 16,
+        "align": 8,
+        "fields": [{"name": "x", "type": "double", "offset": 0}, {"name": "y", "type": "double", "offset": 8}],
+    }
+    assert model["typedefs"]["vm_point"] == "struct vm_point"
+    assert model["typedefs"]["vm_status"] == "enum vm_status"
+    # Declarations of pegbind's own <stdint.h> are not the user's: they stay out.
+    assert "uint32_t" not in model["typedefs"]
+
+
+def test_dump_win64_changes_unsigned_long():
+    result = run_pegbind("dump", "--target", "win-x86_64", str(VECMATH))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["constants"]["VECMATH_ALL_FLAGS"]["value"] == 4294967295
+
+
+def test_syntax_error_names_file_line_and_column(tmp_path):
+    header = tmp_path / "broken.h"
+    header.write_text("int ok(int a);\nint broken(int a int b);\n")
+    result = run_pegbind("generate", "broken.h", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    first_line = result.stderr.splitlines()[0]
+    assert first_line == "broken.h:2:18: error: expected ',' or ')' in parameter list, found 'int'"
+    assert result.stderr.splitlines()[1:3] == [
+        "  2 | int broken(int a int b);",
+        "    |                  ^",
+    ]
+
+
+def test_missing_include_is_a_diagnostic(tmp_path):
+    header = tmp_path / "top.h"
+    header.write_text('#include "nowhere.h"\nint f(void);\n')
+    result = run_pegbind("dump", "top.h", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.startswith("top.h:1:10: error: 'nowhere.h' file not found")
+    assert "Traceback" not in result.stderr
+
+
+def test_dump_preprocessed_has_line_markers(tmp_path):
+    (tmp_path / "inner.h").write_text("#define TWICE(x) ((x) * 2)\n")
+    (tmp_path / "outer.h").write_text('#include "inner.h"\n\nint table[TWICE(21)];\n')
+    result = run_pegbind("dump", "--stage", "preprocessed", "outer.h", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert '# 1 "inner.h"' in result.stdout or '"./inner.h"' in result.stdout
+    assert "int table[((21) * 2)];" in result.stdout

@@ -1,0 +1,30 @@
+"""Every example under examples/ has a README and runs to completion."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import EXAMPLES, ROOT
+
+EXAMPLE_DIRS = sorted(p for p in EXAMPLES.iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("example", EXAMPLE_DIRS, ids=lambda p: p.name)
+def test_example_has_readme(example):
+    assert (example / "README.md").is_file()
+
+
+@pytest.mark.slow
+def test_demo_runs_end_to_end(tmp_path):
+    env = dict(os.environ, PEGBIND_DEMO_OUT=str(tmp_path / "demo-out"), PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, str(EXAMPLES / "demo" / "run_demo.py")], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert "vecmath.vm_add(2, 40)" in out and "-> 42" in out
+    assert "vecmath.vm_add(2**40, 1)" in out and "raises OverflowError" in out
+    assert "Traceback" not in out + result.stderr
