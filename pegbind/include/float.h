@@ -1,0 +1,67 @@
+/* float.h: pegbind's own compact, target-aware version (C11 5.2.4.2.2). */
+#ifndef __PEGBIND_FLOAT_H
+#define __PEGBIND_FLOAT_H
+
+/* float and double are IEEE binary32/binary64 on every target we model;
+   the decimal literals carry one digit more than needed to round exactly. */
+#define FLT_RADIX 2
+#define FLT_ROUNDS 1
+#ifdef __i386__
+#define FLT_EVAL_METHOD 2
+#else
+#define FLT_EVAL_METHOD 0
+#endif
+
+#define FLT_MANT_DIG 24
+#define FLT_DIG 6
+#define FLT_DECIMAL_DIG 9
+#define FLT_MIN_EXP (-125)
+#define FLT_MAX_EXP 128
+#define FLT_MIN_10_EXP (-37)
+#define FLT_MAX_10_EXP 38
+#define FLT_HAS_SUBNORM 1
+#define FLT_MAX 3.402823466e+38F
+#define FLT_MIN 1.175494351e-38F
+#define FLT_EPSILON 1.192092896e-7F
+#define FLT_TRUE_MIN 1.401298464e-45F
+
+#define DBL_MANT_DIG 53
+#define DBL_DIG 15
+#define DBL_DECIMAL_DIG 17
+#define DBL_MIN_EXP (-1021)
+#define DBL_MAX_EXP 1024
+#define DBL_MIN_10_EXP (-307)
+#define DBL_MAX_10_EXP 308
+#define DBL_HAS_SUBNORM 1
+#define DBL_MAX 1.79769313486231571e+308
+#define DBL_MIN 2.22507385850720138e-308
+#define DBL_EPSILON 2.22044604925031308e-16
+#define DBL_TRUE_MIN 4.94065645841246544e-324
+
+/* long double: IEEE binary128 on aarch64, the x87 80-bit format elsewhere. */
+#define LDBL_MIN_EXP (-16381)
+#define LDBL_MAX_EXP 16384
+#define LDBL_MIN_10_EXP (-4931)
+#define LDBL_MAX_10_EXP 4932
+#define LDBL_HAS_SUBNORM 1
+#ifdef __aarch64__
+#define LDBL_MANT_DIG 113
+#define LDBL_DIG 33
+#define LDBL_DECIMAL_DIG 36
+#define DECIMAL_DIG 36
+#define LDBL_MAX 1.189731495357231765085759326628007016e+4932L
+#define LDBL_MIN 3.362103143112093506262677817321752603e-4932L
+#define LDBL_EPSILON 1.925929944387235853055977942584927319e-34L
+#define LDBL_TRUE_MIN 6.475175119438025110924438958227646552e-4966L
+#else
+#define LDBL_MANT_DIG 64
+#define LDBL_DIG 18
+#define LDBL_DECIMAL_DIG 21
+#define DECIMAL_DIG 21
+#define LDBL_MAX 1.189731495357231765021e+4932L
+#define LDBL_MIN 3.362103143112093506263e-4932L
+#define LDBL_EPSILON 1.084202172485504434007e-19L
+#define LDBL_TRUE_MIN 3.645199531882474602528e-4951L
+#endif
+
+#endif /* __PEGBIND_FLOAT_H */

@@ -1,0 +1,380 @@
+"""pegbind's own standard headers (pegbind/include) checked against gcc and glibc.
+
+These headers are what the preprocessor reads for ``<stdint.h>``, ``<stdio.h>``
+and friends instead of the system's, so they must describe the same ABI.  The
+compiler is the oracle and the tests do not depend on pegbind's preprocessor:
+
+* a probe per header prints the value and C type of every object-like macro the
+  header defines, and the size, alignment and kind of every typedef, record and
+  record member; it is built once against the system headers and once with
+  ``gcc -nostdinc -isystem pegbind/include``, and both outputs must agree line
+  by line (natively, with ``-m32`` for ILP32, and with ``-funsigned-char`` for
+  the plain-char signedness of aarch64);
+* every prototype of ours is asserted ``__builtin_types_compatible_p`` with the
+  system's declaration of the same function;
+* each header compiles alone under ``-std=c99 -pedantic-errors`` and
+  ``-std=c11 -Wall -Werror``, and mixes with glibc headers we do not replace;
+* for the targets we cannot compile for (aarch64, win-x86_64), the headers are
+  preprocessed with exactly the predefines of :mod:`pegbind.target`, and the
+  limits and typedef widths must follow that target's data model.
+"""
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from pegbind.resources import standard_include_dir
+from pegbind.target import TARGETS, TargetInfo
+
+INCLUDE = standard_include_dir()
+HEADERS = sorted(p.relative_to(INCLUDE).as_posix() for p in INCLUDE.rglob("*.h"))
+OURS = ["-nostdinc", "-isystem", str(INCLUDE)]
+
+pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is the oracle and is not installed")
+
+#: Types our headers declare without a body, as glibc does.
+OPAQUE_TYPES = {"FILE"}
+#: Names of double-underscore macros that the standard makes public.
+PUBLIC_RESERVED_MACROS = {"__bool_true_false_are_defined", "__alignas_is_defined", "__alignof_is_defined"}
+#: Member names that are macros for a nested member in both implementations.
+EXTRA_MEMBERS = {"struct in6_addr": ["s6_addr"]}
+#: Macros that expand to a keyword or operator rather than an expression:
+#: their replacement text is compared instead of a value.
+TOKEN_MACRO = re.compile(r"^(_Bool|_Alignas|_Alignof|_Noreturn|_Static_assert|_Thread_local|[&|^~!=]+)$")
+
+# The probe prints through its own declarations so it needs no header itself.
+PROBE_PRELUDE = r"""
+int printf(const char *, ...);
+static int pb_streq(const char *a, const char *b) { while (*a && *a == *b) { a++; b++; } return *a == *b; }
+#define PB_KIND(x) _Generic((x), _Bool: "_Bool", char: "char", signed char: "signed char", \
+  unsigned char: "unsigned char", short: "short", unsigned short: "unsigned short", int: "int", \
+  unsigned int: "unsigned int", long: "long", unsigned long: "unsigned long", long long: "long long", \
+  unsigned long long: "unsigned long long", float: "float", double: "double", \
+  long double: "long double", char *: "char *", const char *: "const char *", void *: "void *", \
+  default: "other")
+static void pb_show(const char *kind, ...)
+{
+  __builtin_va_list ap;
+  __builtin_va_start(ap, kind);
+  printf("%s ", kind);
+  if (pb_streq(kind, "unsigned int")) printf("%u", __builtin_va_arg(ap, unsigned int));
+  else if (pb_streq(kind, "long")) printf("%ld", __builtin_va_arg(ap, long));
+  else if (pb_streq(kind, "unsigned long")) printf("%lu", __builtin_va_arg(ap, unsigned long));
+  else if (pb_streq(kind, "long long")) printf("%lld", __builtin_va_arg(ap, long long));
+  else if (pb_streq(kind, "unsigned long long")) printf("%llu", __builtin_va_arg(ap, unsigned long long));
+  else if (pb_streq(kind, "float") || pb_streq(kind, "double")) printf("%a", __builtin_va_arg(ap, double));
+  else if (pb_streq(kind, "long double")) printf("%La", __builtin_va_arg(ap, long double));
+  else if (pb_streq(kind, "char *") || pb_streq(kind, "const char *")) printf("\"%s\"", __builtin_va_arg(ap, const char *));
+  else if (pb_streq(kind, "void *")) printf("%s", __builtin_va_arg(ap, void *) ? "nonnull" : "null");
+  else if (!pb_streq(kind, "other")) printf("%d", __builtin_va_arg(ap, int));
+  printf("\n");
+  __builtin_va_end(ap);
+}
+"""
+
+
+def run_gcc(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["gcc", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+# --- what a header declares, read from its preprocessed text --------------------------
+
+TOKEN = re.compile(r"[A-Za-z_]\w*|\d\w*|\S")
+KEYWORDS = {"struct", "union", "enum", "typedef", "extern", "const", "volatile", "__extension__", "__restrict",
+            "restrict", "signed", "unsigned", "int", "char", "short", "long", "float", "double", "void", "_Bool"}
+
+
+def _strip_attributes(tokens: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if tokens[i] in ("__attribute__", "__asm__", "__asm"):
+            depth, i = 0, i + 1
+            while i < len(tokens):
+                depth += {"(": 1, ")": -1}.get(tokens[i], 0)
+                i += 1
+                if depth == 0:
+                    break
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
+def _drop_groups(tokens: list[str], open_: str, close: str) -> list[str]:
+    out, depth = [], 0
+    for tok in tokens:
+        if tok == open_:
+            depth += 1
+        elif tok == close:
+            depth -= 1
+        elif depth == 0:
+            out.append(tok)
+    return out
+
+
+def _split(tokens: list[str], sep: str) -> list[list[str]]:
+    """Split at ``sep`` outside braces, parentheses and brackets."""
+    parts, current, depth = [], [], 0
+    for tok in tokens:
+        if tok in "({[":
+            depth += 1
+        elif tok in ")}]":
+            depth -= 1
+        if tok == sep and depth == 0:
+            parts.append(current)
+            current = []
+        else:
+            current.append(tok)
+    if current:
+        parts.append(current)
+    return parts
+
+
+def _declarator_name(tokens: list[str]) -> str | None:
+    tokens = _drop_groups(_drop_groups(tokens, "{", "}"), "[", "]")
+    if ":" in tokens:  # bit-field width
+        tokens = tokens[: tokens.index(":")]
+    if tokens and tokens[-1] == ")":  # function pointer: drop the parameter list
+        depth = 0
+        for i in range(len(tokens) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(tokens[i], 0)
+            if depth == 0:
+                tokens = tokens[:i]
+                break
+    names = [t for t in tokens if re.match(r"[A-Za-z_]\w*$", t) and t not in KEYWORDS]
+    return names[-1] if names else None
+
+
+def _members(body: list[str]) -> list[str]:
+    names = []
+    for decl in _split(body, ";"):
+        for declarator in _split(decl, ","):
+            name = _declarator_name(declarator)
+            if name and not name.startswith("__"):
+                names.append(name)
+    return names
+
+
+@dataclass
+class Declared:
+    """Public typedefs and records of a header, with the members of each record."""
+
+    types: list[str] = field(default_factory=list)
+    members: dict[str, list[str]] = field(default_factory=dict)
+
+
+def declared_in(preprocessed: str) -> Declared:
+    found = Declared()
+    for statement in _split(_strip_attributes(TOKEN.findall(preprocessed)), ";"):
+        body: list[str] | None = None
+        record: str | None = None
+        if "{" in statement:
+            start = statement.index("{")
+            head = statement[:start]
+            if head[-2:-1] in (["struct"], ["union"]):
+                record = " ".join(head[-2:])
+            depth = 0
+            for end in range(start, len(statement)):
+                depth += {"{": 1, "}": -1}.get(statement[end], 0)
+                if depth == 0:
+                    break
+            body = statement[start + 1 : end]
+        if "typedef" in statement:
+            name = _declarator_name(statement)
+            if name and not name.startswith("_"):
+                found.types.append(name)
+                if body is not None and record is None:
+                    record = name
+        if record and body is not None and not record.split()[-1].startswith("_"):
+            found.types.append(record)
+            found.members[record] = _members(body) + EXTRA_MEMBERS.get(record, [])
+        elif record and body is not None and "typedef" in statement:
+            # A private tag behind a public typedef (struct __jmp_buf_tag): members via the typedef.
+            typedef_name = _declarator_name(statement)
+            if typedef_name and not typedef_name.startswith("_") and "[" not in statement[statement.index("}"):]:
+                found.members[typedef_name] = _members(body)
+    found.types = list(dict.fromkeys(found.types))
+    return found
+
+
+# --- the probes -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Config:
+    """One way of running gcc: the flags and whether it can be used here."""
+
+    name: str
+    flags: tuple[str, ...]
+
+
+CONFIGS = {
+    "native": Config("native", ()),
+    "m32": Config("m32", ("-m32",)),
+    "unsigned-char": Config("unsigned-char", ("-funsigned-char",)),
+}
+
+
+@functools.cache
+def config_skip_reason(config: str) -> str | None:
+    """Why this gcc configuration cannot build and run programs here, or None."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp, "t.c")
+        source.write_text("#include <stdio.h>\nint main(void) { return puts(\"\") < 0; }\n")
+        result = run_gcc([*CONFIGS[config].flags, "t.c", "-o", "t"], Path(tmp))
+        if result.returncode != 0:
+            return f"gcc {' '.join(CONFIGS[config].flags)} cannot build programs here (install gcc-multilib): " + (
+                result.stderr.strip().splitlines() or ["?"]
+            )[-1]
+    return None
+
+
+def _macros(header: str, flags: list[str], tmp: Path) -> dict[str, str]:
+    """Object-like macros defined after including ``header`` (minus the predefined ones)."""
+    source = tmp / "macros.c"
+    source.write_text(f"#include <{header}>\n")
+    defined = run_gcc([*flags, "-dM", "-E", source.name], tmp)
+    assert defined.returncode == 0, defined.stderr
+    empty = tmp / "empty.c"
+    empty.write_text("")
+    predefined = set(run_gcc([*flags, "-dM", "-E", empty.name], tmp).stdout.splitlines())
+    table = {}
+    for line in defined.stdout.splitlines():
+        if line in predefined:
+            continue
+        match = re.match(r"#define ([A-Za-z_]\w*)(\(| |$)(.*)", line)
+        if match and match.group(2) != "(":
+            table[match.group(1)] = match.group(3).strip()
+    return table
+
+
+def _public(name: str) -> bool:
+    if name in PUBLIC_RESERVED_MACROS:
+        return True
+    return not name.startswith("__") and not name.endswith("_H")
+
+
+@dataclass
+class HeaderProbe:
+    """Both outputs of one header's probe, or why one of them could not be built."""
+
+    ours: dict[str, str]
+    system: dict[str, str]
+    error: str | None = None
+
+
+def _run_probe(source: str, flags: list[str], tmp: Path, tag: str) -> tuple[dict[str, str], str | None]:
+    path = tmp / f"probe_{tag}.c"
+    path.write_text(source)
+    exe = tmp / f"probe_{tag}"
+    built = run_gcc([*flags, "-std=gnu11", "-w", path.name, "-o", exe.name], tmp)
+    if built.returncode != 0:
+        return {}, f"{tag} probe does not compile:\n{built.stderr}"
+    ran = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    if ran.returncode != 0:
+        return {}, f"{tag} probe exited with {ran.returncode}"
+    lines: dict[str, str] = {}
+    for line in ran.stdout.splitlines():
+        key, _, value = line.partition("=")
+        lines[key] = value
+    return lines, None
+
+
+def probe_source(header: str, macros: dict[str, str], declared: Declared, system_macros: set[str]) -> str:
+    lines = [f"#include <{header}>", PROBE_PRELUDE, "int main(void)", "{"]
+    for name, text in macros.items():
+        if TOKEN_MACRO.match(text):
+            continue
+        # A macro glibc lacks would not compile in the system probe; it is reported as missing.
+        lines.append(f"#ifdef {name}")
+        lines.append(f'  printf("macro {name}="); pb_show(PB_KIND({name}), {name});')
+        lines.append("#else")
+        lines.append(f'  printf("macro {name}=undefined\\n");')
+        lines.append("#endif")
+    for type_name in declared.types:
+        if type_name in OPAQUE_TYPES:
+            continue
+        lines.append(
+            f'  printf("type {type_name}=size %lu align %lu kind %s\\n", (unsigned long)sizeof({type_name}),'
+            f" (unsigned long)_Alignof({type_name}), PB_KIND(*({type_name} *)0));"
+        )
+    for record, members in declared.members.items():
+        for member in members:
+            lines.append(
+                f'  printf("member {record}.{member}=offset %lu size %lu kind %s\\n",'
+                f" (unsigned long)__builtin_offsetof({record}, {member}),"
+                f" (unsigned long)sizeof((({record} *)0)->{member}), PB_KIND((({record} *)0)->{member}));"
+            )
+    lines += ["  return 0;", "}", ""]
+    return "\n".join(lines)
+
+
+def _probe_header(header: str, config: Config) -> HeaderProbe:
+    with tempfile.TemporaryDirectory(prefix="pegbind-std-") as name:
+        tmp = Path(name)
+        flags = list(config.flags)
+        macros = {k: v for k, v in _macros(header, [*flags, *OURS], tmp).items() if _public(k)}
+        system_macros = set(_macros(header, flags, tmp))
+        source = tmp / "decl.c"
+        source.write_text(f"#include <{header}>\n")
+        pre = run_gcc([*flags, *OURS, "-E", "-P", source.name], tmp)
+        assert pre.returncode == 0, pre.stderr
+        declared = declared_in(pre.stdout)
+        text = probe_source(header, macros, declared, system_macros)
+        ours, error = _run_probe(text, [*flags, *OURS], tmp, "ours")
+        system, system_error = _run_probe(text, flags, tmp, "system")
+        # Token macros are compared by their replacement text.
+        system_table = _macros(header, flags, tmp)
+        for name, replacement in macros.items():
+            if TOKEN_MACRO.match(replacement):
+                ours[f"macro {name}"] = replacement
+                system[f"macro {name}"] = system_table.get(name, "undefined")
+        return HeaderProbe(ours, system, error or system_error)
+
+
+@functools.cache
+def probes(config: str) -> dict[str, HeaderProbe]:
+    """Every header's probe for one configuration, built in parallel once per session."""
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = pool.map(lambda h: _probe_header(h, CONFIGS[config]), HEADERS)
+        return dict(zip(HEADERS, results))
+
+
+def _compare(header: str, config: str) -> None:
+    reason = config_skip_reason(config)
+    if reason:
+        pytest.skip(reason)
+    probe = probes(config)[header]
+    assert probe.error is None, probe.error
+    mismatches = [
+        f"{key}: ours {value!r}, system {probe.system.get(key, 'missing')!r}"
+        for key, value in probe.ours.items()
+        if probe.system.get(key) != value
+    ]
+    assert not mismatches, f"<{header}> differs from the system's ({config}):\n" + "\n".join(mismatches)
+
+
+@pytest.mark.parametrize("header", HEADERS)
+def test_values_and_layouts_match_system_native(header: str) -> None:
+    _compare(header, "native")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("header", HEADERS)
+def test_values_and_layouts_match_system_ilp32(header: str) -> None:
+    _compare(header, "m32")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("header", ["limits.h", "stdint.h", "wchar.h"])
+def test_values_match_system_with_unsigned_char(header: str) -> None:
+    _compare(header, "unsigned-char")
