@@ -1,0 +1,143 @@
+"""Passes: the parsed model -> the binding model the emitters render.
+
+Input: a :class:`~pegbind.model.Module`, the :class:`~pegbind.config.BindingConfig`
+and the :class:`~pegbind.target.TargetInfo`.  Output: a frozen
+:class:`~pegbind.passes.binding.BindingModel`.  The whole pipeline is the
+:data:`PIPELINE` table below, run in order; each pass reads the state the
+previous ones left and returns a new one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+from ..config import BindingConfig
+from ..diagnostics import Diagnostic
+from ..model import Function, Module
+from ..target import TargetInfo
+from .binding import (
+    BindingModel,
+    ConstantBinding,
+    EnumBinding,
+    ErrorCheck,
+    FieldBinding,
+    FunctionBinding,
+    ParamBinding,
+    RecordBinding,
+    ReturnBinding,
+)
+from .naming import assign_names, python_identifier
+from .order import order_types
+from .plan import plan_functions, plan_records
+from .select import is_synthetic, select_declarations
+
+__all__ = [
+    "BindingModel", "ConstantBinding", "EnumBinding", "ErrorCheck", "FieldBinding", "FunctionBinding",
+    "ParamBinding", "RecordBinding", "ReturnBinding", "PIPELINE", "run_passes", "python_identifier",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class PassState:
+    """What the passes have worked out so far."""
+
+    module: Module
+    config: BindingConfig
+    target: TargetInfo
+    names: dict = field(default_factory=dict)
+    type_order: tuple[tuple[str, str], ...] = ()
+    functions: tuple[FunctionBinding, ...] = ()
+    declared_only: tuple[Function, ...] = ()
+    records: tuple[RecordBinding, ...] = ()
+    layouts: dict[str, Any] = field(default_factory=dict)
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def _select(state: PassState) -> PassState:
+    return replace(state, module=select_declarations(state.module, state.config))
+
+
+def _name(state: PassState) -> PassState:
+    names, warnings = assign_names(state.module, state.config.strip_prefix)
+    return replace(state, names=names, diagnostics=state.diagnostics + tuple(warnings))
+
+
+def _order(state: PassState) -> PassState:
+    return replace(state, type_order=order_types(state.module))
+
+
+def _plan_records(state: PassState) -> PassState:
+    records, dropped = plan_records(state.module, state.names, state.target)
+    return replace(state, records=tuple(records), diagnostics=state.diagnostics + tuple(dropped))
+
+
+def _plan_functions(state: PassState) -> PassState:
+    bound, declared_only, dropped = plan_functions(state.module, state.config, state.names)
+    return replace(
+        state, functions=tuple(bound), declared_only=tuple(declared_only),
+        diagnostics=state.diagnostics + tuple(dropped),
+    )
+
+
+def _layout(state: PassState) -> PassState:
+    # Layouts are computed by pegbind.target when it offers record_layout;
+    # backends that compile against the real header (Cython) do not need them.
+    from .. import target as target_module
+
+    record_layout = getattr(target_module, "record_layout", None)
+    if record_layout is None:
+        return state
+    layouts = {}
+    problems = []
+    for record in state.module.records:
+        if record.is_opaque or is_synthetic(record.key):
+            continue
+        try:
+            layouts[record.key] = record_layout(state.module, record.key, state.target)
+        except (KeyError, ValueError, TypeError) as exc:
+            problems.append(Diagnostic(record.coord, f"no layout for {record.key}: {exc}", "warning"))
+    return replace(state, layouts=layouts, diagnostics=state.diagnostics + tuple(problems))
+
+
+#: The passes, in the order they run.
+PIPELINE: tuple[tuple[str, Callable[[PassState], PassState]], ...] = (
+    ("select", _select),
+    ("name", _name),
+    ("order", _order),
+    ("plan-records", _plan_records),
+    ("plan-functions", _plan_functions),
+    ("layout", _layout),
+)
+
+
+def run_passes(module: Module, config: BindingConfig, target: TargetInfo) -> BindingModel:
+    """Run :data:`PIPELINE` over ``module`` and package the result."""
+    state = PassState(module, config, target)
+    for _name_of_pass, run in PIPELINE:
+        state = run(state)
+    names = state.names
+    enums = tuple(
+        EnumBinding(
+            enum,
+            names.get(("enum", enum.key)),
+            tuple((names[("member", m.name)], m.value) for m in enum.members),
+        )
+        for enum in state.module.enums
+    )
+    constants = tuple(
+        ConstantBinding(c, names[("constant", c.name)]) for c in state.module.constants
+    )
+    return BindingModel(
+        name=config.name,
+        module=state.module,
+        target=target,
+        headers=tuple(path.name for path in config.headers),
+        functions=state.functions,
+        records=state.records,
+        enums=enums,
+        constants=constants,
+        type_order=state.type_order,
+        layouts=dict(state.layouts),
+        declared_only=state.declared_only,
+        diagnostics=state.diagnostics,
+    )

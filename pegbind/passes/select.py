@@ -1,0 +1,103 @@
+"""Pass ``select``: keep the declarations the config asks for, plus the types they need.
+
+Input: the parsed :class:`~pegbind.model.Module` and the include/exclude globs.
+Output: a smaller Module.  Declarations read from pegbind's own standard
+headers are never bound for themselves (the user did not write them) but
+stay when a kept declaration uses their types (``uint32_t``, ``size_t``).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from ..config import BindingConfig
+from ..model import Array, CType, Enum, FunctionType, Module, Pointer, Record, RecordRef, TypedefRef
+from ..resources import standard_include_dir
+
+
+def is_synthetic(key: str) -> bool:
+    """Whether a record/enum key names an anonymous member type (no C name at all)."""
+    return "<" in key
+
+
+def referenced_types(ctype: CType) -> Iterator[tuple[str, str]]:
+    """(``"typedef"`` | ``"record"``, name-or-key) of every named type ``ctype`` mentions."""
+    if isinstance(ctype, TypedefRef):
+        yield ("typedef", ctype.name)
+    elif isinstance(ctype, RecordRef):
+        yield ("enum" if ctype.kind == "enum" else "record", ctype.key)
+    elif isinstance(ctype, (Pointer, Array)):
+        yield from referenced_types(ctype.target if isinstance(ctype, Pointer) else ctype.element)
+    elif isinstance(ctype, FunctionType):
+        yield from referenced_types(ctype.ret)
+        for param in ctype.params:
+            yield from referenced_types(param.type)
+
+
+def _from_standard_headers(decl) -> bool:
+    coord = getattr(decl, "coord", None)
+    if coord is None:
+        return False
+    try:
+        Path(coord.file).resolve().relative_to(standard_include_dir().resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def _record_name(decl: Record | Enum) -> str:
+    return decl.tag if decl.tag is not None else decl.key
+
+
+def select_declarations(module: Module, config: BindingConfig) -> Module:
+    """The declarations ``config.selects`` and the closure of the types they use."""
+
+    def wanted(decl, name: str) -> bool:
+        return config.selects(name) and not _from_standard_headers(decl)
+
+    functions = tuple(f for f in module.functions if wanted(f, f.name))
+    variables = tuple(v for v in module.variables if wanted(v, v.name))
+    enums_kept = {
+        e.key
+        for e in module.enums
+        if not _from_standard_headers(e)
+        and (config.selects(_record_name(e)) or any(config.selects(m.name) for m in e.members))
+    }
+    member_names = {m.name for e in module.enums if e.key in enums_kept for m in e.members}
+    # An enumerator may also be listed as a constant (dumps do that); the enum binds it.
+    constants = tuple(
+        c for c in module.constants if wanted(c, c.name) and c.name not in member_names
+    )
+    roots: list[tuple[str, str]] = [("enum", key) for key in enums_kept]
+    roots += [("record", r.key) for r in module.records if wanted(r, _record_name(r))]
+    roots += [("typedef", t.name) for t in module.typedefs if wanted(t, t.name)]
+    for function in functions:
+        roots += referenced_types(function.type)
+    for variable in variables:
+        roots += referenced_types(variable.type)
+
+    # Closure over the type graph: a kept record needs its field types, a
+    # typedef its target.
+    kept: set[tuple[str, str]] = set()
+    pending = list(roots)
+    while pending:
+        node = pending.pop()
+        if node in kept:
+            continue
+        decl = module.get(*node)
+        if decl is None:
+            continue
+        kept.add(node)
+        if isinstance(decl, Record):
+            for member in decl.fields or ():
+                pending += referenced_types(member.type)
+        elif node[0] == "typedef":
+            pending += referenced_types(decl.type)  # type: ignore[union-attr]
+    return module.replace(
+        functions=functions,
+        variables=variables,
+        constants=constants,
+        records=tuple(r for r in module.records if ("record", r.key) in kept),
+        enums=tuple(e for e in module.enums if ("enum", e.key) in kept),
+        typedefs=tuple(t for t in module.typedefs if ("typedef", t.name) in kept),
+    )
