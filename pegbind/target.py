@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
+from .diagnostics import Coord, Diagnostic, PegbindError
+from .model import Array, CType, Enum, Field, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
+
 DEFAULT_TARGET = "linux-x86_64"
 
 
@@ -234,3 +237,411 @@ def get_target(name: str | None) -> TargetInfo:
     except KeyError:
         choices = ", ".join(sorted(TARGETS))
         raise KeyError(f"unknown target {name!r} (choose one of: {choices})") from None
+
+
+# ==========================================================================
+# Record layout
+# ==========================================================================
+#
+# Sizes, alignments and offsets of the model's types, computed the way GCC
+# lays them out for the target: the SysV psABI (x86_64, AArch64, i386) with
+# GCC's bitfield rules, or the Microsoft rules for runs of bitfields when
+# ``TargetInfo.ms_bitfields`` is set.  Everything is computed in *bits*
+# internally because bitfields are placed bit by bit.
+
+
+class LayoutError(PegbindError):
+    """A type has no size: incomplete, opaque, a function, or unknown."""
+
+
+@dataclass(frozen=True, slots=True)
+class FieldLayout:
+    """Where one member of a record sits.
+
+    For a bitfield, ``offset`` is the byte holding its first bit, and
+    ``bit_offset`` its first bit counted from the start of the record
+    (little-endian bit numbering, as GCC allocates on every target we know).
+    ``size`` and ``align`` are those of the declared type, ``align`` after
+    ``#pragma pack``/``packed``/``aligned`` took effect.
+    """
+
+    name: str | None  #: None for an anonymous member or unnamed bitfield
+    offset: int  #: bytes from the start of the record
+    bit_offset: int | None  #: bits from the start of the record; bitfields only
+    bit_width: int | None  #: bitfields only
+    size: int  #: bytes (0 for a flexible array member)
+    align: int  #: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class RecordLayout:
+    """Size, alignment and member placement of one complete struct or union."""
+
+    key: str  #: the record's registry key
+    size: int
+    align: int
+    fields: tuple[FieldLayout, ...]  #: one per declared member, in declaration order
+    #: for members that are themselves records: their layouts, by index in ``fields``
+    members: Mapping[int, "RecordLayout"] = field(default_factory=dict, compare=False)
+
+    def flat_fields(self, *, nested: bool = False) -> list[tuple[str, FieldLayout]]:
+        """(path, layout) of every named member reachable as ``offsetof(T, path)``.
+
+        Members of anonymous struct/union members appear under their own names
+        at their absolute offsets, as C lets code name them directly.  With
+        ``nested``, members of named record members are included too, as
+        dotted paths (``hdr.len``) — GCC's ``offsetof`` accepts those.
+        """
+        result: list[tuple[str, FieldLayout]] = []
+        self._flatten("", 0, nested, result)
+        return result
+
+    def _flatten(self, prefix: str, base: int, nested: bool, out: list[tuple[str, FieldLayout]]) -> None:
+        for index, placed in enumerate(self.fields):
+            shifted = _shift(placed, base)
+            inner = self.members.get(index)
+            if placed.name is None:
+                if inner is not None:  # anonymous member: its names belong to us
+                    inner._flatten(prefix, shifted.offset, nested, out)
+                continue
+            out.append((prefix + placed.name, shifted))
+            if nested and inner is not None:
+                inner._flatten(f"{prefix}{placed.name}.", shifted.offset, nested, out)
+
+
+def _shift(placed: FieldLayout, base: int) -> FieldLayout:
+    if base == 0:
+        return placed
+    bit = None if placed.bit_offset is None else placed.bit_offset + 8 * base
+    return FieldLayout(placed.name, placed.offset + base, bit, placed.bit_width, placed.size, placed.align)
+
+
+#: Builtin typedef names a compiler knows without a declaration: (size, align) per target.
+def _builtin_size_align(name: str, target: TargetInfo) -> tuple[int, int] | None:
+    if name != "__builtin_va_list":
+        return None
+    if target.name == "linux-x86_64":
+        return (24, 8)  # struct __va_list_tag[1]: two unsigned and two pointers
+    if target.name == "linux-aarch64":
+        return (32, 8)  # struct __va_list: three pointers and two ints
+    return (target.pointer_size, target.pointer_size)  # a plain char * (i386, Windows)
+
+
+def _fits(value: int, bits: int, signed: bool) -> bool:
+    if signed:
+        return -(1 << (bits - 1)) <= value < (1 << (bits - 1))
+    return 0 <= value < (1 << bits)
+
+
+def enum_type(module: Module, enum: Enum, target: TargetInfo) -> str:
+    """The primitive GCC gives ``enum``: its size, alignment and signedness.
+
+    ``unsigned int`` when no value is negative and all fit, else ``int`` when
+    all fit; values beyond 32 bits (a GNU extension) take the 64-bit type,
+    ``long`` where it has 64 bits, else ``long long``.  A packed enum takes
+    the smallest of char/short/int/64-bit that holds every value.
+    """
+    values = [m.value for m in enum.members] or [0]
+    signed = min(values) < 0
+    wide = "long" if target.size_of("long") == 8 else "long long"
+    ladder = ["char", "short", "int", wide] if enum.packed else ["int", wide]
+    for base in ladder:
+        bits = 8 * target.size_of(base)
+        if all(_fits(v, bits, signed) for v in values):
+            if base == "char":
+                return "signed char" if signed else "unsigned char"
+            return base if signed else f"unsigned {base}"
+    # Beyond 64 bits GCC warns and uses the widest type; so do we.
+    return f"{wide}" if signed else f"unsigned {wide}"
+
+
+def enum_constant_type(module: Module, enum: Enum, value: int, target: TargetInfo) -> str:
+    """The type of an enumerator with ``value``: ``int`` when it fits (C11 6.4.4.3), else the enum's type."""
+    if _fits(value, 8 * target.size_of("int"), True):
+        return "int"
+    return enum_type(module, enum, target)
+
+
+# Layouts are cached per module object; the module itself is kept in the cache
+# entry so its id cannot be reused by another object while the entry lives.
+_CACHE_MODULES = 8
+_layout_cache: dict[int, tuple[Module, dict[tuple[str, str], RecordLayout]]] = {}
+
+
+def _cache_for(module: Module) -> dict[tuple[str, str], RecordLayout]:
+    entry = _layout_cache.get(id(module))
+    if entry is not None and entry[0] is module:
+        return entry[1]
+    while len(_layout_cache) >= _CACHE_MODULES:
+        _layout_cache.pop(next(iter(_layout_cache)))
+    table: dict[tuple[str, str], RecordLayout] = {}
+    _layout_cache[id(module)] = (module, table)
+    return table
+
+
+def size_align(module: Module, ctype: CType, target: TargetInfo) -> tuple[int, int]:
+    """(size, alignment) in bytes of ``ctype`` as a member of a record on ``target``.
+
+    Raises :class:`LayoutError` for void, function, opaque or otherwise
+    incomplete types and for unknown typedef names.
+    """
+    return _Layouter(module, target).size_align(ctype, None)
+
+
+def record_layout(module: Module, key: str, target: TargetInfo) -> RecordLayout:
+    """The layout of the record registered under ``key`` (cached per module, key and target)."""
+    return _Layouter(module, target).record(key, None)
+
+
+def layouts(module: Module, target: TargetInfo) -> dict[str, RecordLayout]:
+    """The layout of every complete record of ``module`` whose layout can be computed, by key."""
+    result: dict[str, RecordLayout] = {}
+    for record in module.records:
+        if record.fields is None:
+            continue
+        try:
+            result[record.key] = record_layout(module, record.key, target)
+        except LayoutError:
+            continue  # a member of incomplete type; callers asking for it get the error
+    return result
+
+
+class _Layouter:
+    """One layout computation; remembers what it is working on to catch cycles."""
+
+    def __init__(self, module: Module, target: TargetInfo):
+        self.module = module
+        self.target = target
+        self.cache = _cache_for(module)
+        self.in_progress: set[str] = set()
+
+    def fail(self, coord: Coord | None, message: str) -> LayoutError:
+        return LayoutError(Diagnostic(coord, message))
+
+    # -- any type ----------------------------------------------------------
+    def size_align(self, ctype: CType, coord: Coord | None) -> tuple[int, int]:
+        seen: set[str] = set()
+        while isinstance(ctype, TypedefRef):
+            typedef = self.module.get("typedef", ctype.name)
+            if typedef is None:
+                builtin = _builtin_size_align(ctype.name, self.target)
+                if builtin is not None:
+                    return builtin
+                raise self.fail(coord, f"unknown type name '{ctype.name}'")
+            if ctype.name in seen:
+                raise self.fail(typedef.coord, f"typedef '{ctype.name}' refers to itself")
+            seen.add(ctype.name)
+            coord = typedef.coord or coord  # type: ignore[union-attr]
+            ctype = typedef.type  # type: ignore[union-attr]
+        if isinstance(ctype, Primitive):
+            if ctype.name == "void":
+                raise self.fail(coord, "'void' has no size")
+            if ctype.name not in self.target.sizes:
+                raise self.fail(coord, f"'{ctype.name}' is not available on {self.target.name}")
+            return self.target.sizes[ctype.name]
+        if isinstance(ctype, Pointer):
+            return self.target.sizes["pointer"]
+        if isinstance(ctype, Array):
+            if ctype.length is None:
+                raise self.fail(coord, f"array '{ctype.to_c()}' has no size")
+            size, align = self.size_align(ctype.element, coord)
+            return size * ctype.length, align
+        if isinstance(ctype, FunctionType):
+            raise self.fail(coord, f"function type '{ctype.to_c()}' has no size")
+        if isinstance(ctype, RecordRef):
+            if ctype.kind == "enum":
+                enum = self.module.get("enum", ctype.key)
+                if not isinstance(enum, Enum) or not enum.members:
+                    raise self.fail(coord, f"'{ctype.to_c()}' is an incomplete enum")
+                return self.target.sizes[enum_type(self.module, enum, self.target)]
+            placed = self.record(ctype.key, coord)
+            return placed.size, placed.align
+        raise self.fail(coord, f"no layout for type '{ctype}'")
+
+    # -- records -----------------------------------------------------------
+    def record(self, key: str, coord: Coord | None) -> RecordLayout:
+        cached = self.cache.get((key, self.target.name))
+        if cached is not None:
+            return cached
+        record = self.module.get("record", key)
+        if not isinstance(record, Record):
+            raise self.fail(coord, f"'{key}' is not declared")
+        if record.fields is None:
+            raise self.fail(coord or record.coord, f"'{key}' is an incomplete type (declared but never defined)")
+        if key in self.in_progress:
+            raise self.fail(record.coord, f"'{key}' contains itself")
+        self.in_progress.add(key)
+        try:
+            placed = _RecordBuilder(self, record).build()
+        finally:
+            self.in_progress.discard(key)
+        self.cache[(key, self.target.name)] = placed
+        return placed
+
+
+def _round_up(value: int, multiple: int) -> int:
+    return -(-value // multiple) * multiple
+
+
+class _RecordBuilder:
+    """Places the members of one record, in bits, by GCC's rules for the target."""
+
+    def __init__(self, layouter: _Layouter, record: Record):
+        self.layouter = layouter
+        self.record = record
+        self.pack = record.pack or None  # ``#pragma pack()`` (0) means natural alignment
+        self.bitpos = 0  #: next free bit (structs)
+        self.size_bits = 0  #: bits used so far (max over members for unions)
+        self.align = 1  #: record alignment so far, bytes
+        # Microsoft bitfield runs: start bit, type size in bits, bits left
+        self.run: tuple[int, int] | None = None
+        self.run_left = 0
+
+    def build(self) -> RecordLayout:
+        record = self.record
+        fields = record.fields or ()
+        placed: list[FieldLayout] = []
+        members: dict[int, RecordLayout] = {}
+        for index, member in enumerate(fields):
+            flexible = isinstance(self.resolve(member.type), Array) and self.resolve(member.type).length is None  # type: ignore[union-attr]
+            if flexible:
+                if record.kind == "struct" and index != len(fields) - 1:
+                    raise self.layouter.fail(member.coord, f"flexible array member '{member.name}' not at end of struct")
+                element = self.resolve(member.type).element  # type: ignore[union-attr]
+                size, type_align = 0, self.layouter.size_align(element, member.coord)[1]
+            else:
+                size, type_align = self.layouter.size_align(member.type, member.coord)
+            inner = self.resolve(member.type)
+            if isinstance(inner, RecordRef) and inner.kind != "enum":
+                members[index] = self.layouter.record(inner.key, member.coord)
+            if member.bit_width is not None:
+                placed.append(self.place_bitfield(member, size, type_align))
+            else:
+                placed.append(self.place_plain(member, size, type_align))
+        if self.run is not None:  # a trailing Microsoft run occupies its whole unit
+            self.close_run()
+        end = self.size_bits if record.kind == "union" else max(self.size_bits, self.bitpos)
+        align = max(self.align, record.aligned or 1)
+        size = _round_up(_round_up(end, 8) // 8, align)
+        return RecordLayout(record.key, size, align, tuple(placed), members)
+
+    def resolve(self, ctype: CType) -> CType:
+        return self.layouter.module.resolve(ctype)
+
+    def is_packed(self, member: Field, type_align: int) -> bool:
+        # Since GCC 4.4 a packed record packs even char bitfields bit by bit;
+        # for ordinary char-aligned members packing changes nothing.
+        return member.packed or self.record.packed
+
+    def start_bit(self, align_bytes: int) -> int:
+        return 0 if self.record.kind == "union" else _round_up(self.bitpos, 8 * align_bytes)
+
+    def occupy(self, start: int, bits: int) -> None:
+        if self.record.kind == "union":
+            self.size_bits = max(self.size_bits, bits)
+        else:
+            self.bitpos = start + bits
+            self.size_bits = max(self.size_bits, self.bitpos)
+
+    # -- ordinary members --------------------------------------------------
+    # A packed member keeps only an explicit aligned(N) (GCC ignores the type's
+    # alignment then, even if N is smaller); #pragma pack caps even aligned(N).
+    def place_plain(self, member: Field, size: int, type_align: int) -> FieldLayout:
+        if self.run is not None:
+            self.close_run()
+        if self.is_packed(member, type_align):
+            align = member.aligned or 1
+        else:
+            align = max(type_align, member.aligned or 1)
+        if self.pack is not None:
+            align = min(align, self.pack)
+        start = self.start_bit(align)
+        self.occupy(start, 8 * size)
+        self.align = max(self.align, align)
+        return FieldLayout(member.name, start // 8, None, None, size, align)
+
+    # -- bitfields ---------------------------------------------------------
+    def place_bitfield(self, member: Field, size: int, type_align: int) -> FieldLayout:
+        if self.layouter.target.ms_bitfields:
+            return self.place_ms_bitfield(member, size, type_align)
+        width = member.bit_width or 0
+        unit = 8 * type_align
+        if width == 0:
+            # ``T : 0`` moves the next member to a unit boundary of T; neither
+            # #pragma pack nor packed weakens it, and being unnamed it does not
+            # raise the record's alignment.
+            start = self.start_bit(type_align)
+            if self.record.kind == "struct":
+                self.bitpos = start
+            return FieldLayout(member.name, start // 8, start, 0, size, type_align)
+        packed = self.is_packed(member, type_align)
+        effective = type_align
+        if self.pack is not None:
+            effective = min(effective, self.pack)
+        elif packed:
+            effective = 1
+        start = 0 if self.record.kind == "union" else self.bitpos  # bitfields go bit by bit
+        if member.aligned:
+            user = min(member.aligned, self.pack) if self.pack is not None else member.aligned
+            start = self.start_bit(user)
+            effective = max(effective, user)
+        if self.record.kind == "struct" and not packed and self.pack is None:
+            # A bitfield may not span more alignment units of its type than the
+            # type itself has (only i386 long long, 8 bytes 4-aligned, may span two).
+            offset = start % unit
+            if (offset + width + unit - 1) // unit > (8 * size) // unit:
+                start = _round_up(start, unit)
+        self.occupy(start, width)
+        if member.name is not None:
+            self.align = max(self.align, effective)
+        return FieldLayout(member.name, start // 8, start, width, size, effective)
+
+    def close_run(self) -> None:
+        assert self.run is not None
+        first, unit_bits = self.run
+        self.bitpos = first + unit_bits
+        self.size_bits = max(self.size_bits, self.bitpos)
+        self.run = None
+
+    def place_ms_bitfield(self, member: Field, size: int, type_align: int) -> FieldLayout:
+        """Microsoft rules: a run of bitfields shares one unit of the declared type's size.
+
+        A bitfield continues the current run only when its type has the same
+        size and it fits in the bits left; otherwise the run's unit is used up
+        and a new unit, aligned for the type, starts.  ``T : 0`` ends a run and
+        aligns to T, but is ignored when no bitfield precedes it.  Unlike SysV,
+        unnamed bitfields count for the record's alignment.
+        """
+        width = member.bit_width or 0
+        align = type_align
+        if self.pack is not None:
+            align = min(align, self.pack)
+        elif self.is_packed(member, type_align):
+            align = 1
+        unit_bits = 8 * size
+        if width == 0:
+            if self.run is None:
+                return FieldLayout(member.name, self.bitpos // 8, self.bitpos, 0, size, align)
+            self.close_run()
+            start = self.start_bit(align)
+            self.bitpos = start if self.record.kind == "struct" else self.bitpos
+            self.align = max(self.align, align)
+            return FieldLayout(member.name, start // 8, start, 0, size, align)
+        if self.record.kind == "union":
+            self.size_bits = max(self.size_bits, unit_bits)
+            self.align = max(self.align, align)
+            return FieldLayout(member.name, 0, 0, width, size, align)
+        if self.run is not None and self.run[1] == unit_bits and width <= self.run_left:
+            start = self.run[0] + unit_bits - self.run_left
+            self.run_left -= width
+        else:
+            if self.run is not None:
+                self.close_run()
+            first = self.start_bit(align)
+            self.run = (first, unit_bits)
+            self.run_left = unit_bits - width
+            start = first
+        self.bitpos = start + width
+        self.size_bits = max(self.size_bits, self.run[0] + unit_bits)
+        self.align = max(self.align, align)
+        return FieldLayout(member.name, start // 8, start, width, size, align)
