@@ -1,0 +1,122 @@
+"""The parse layer: preprocessed tokens -> the frozen :class:`pegbind.model.Module`.
+
+In: a :class:`~pegbind.preprocess.engine.PreprocessResult` (expanded tokens,
+macro table, comments, ``#pragma pack`` regions) and the target.  Out: a
+``Module`` with every function, record, enum, typedef, variable and typed
+constant, plus diagnostics for whatever could not be bound (each with its
+reason and ``file:line:col`` in the original header).
+
+Phases, in order: :mod:`.split` (cut at top-level ``;``) -> :mod:`.walker`
+(``grammars/declarations.ppeg`` -> syntax nodes) -> :mod:`.builder` (syntax
+-> model, constant expressions through :mod:`.constants`) -> object-like
+macros evaluated as constants (:func:`macro_constants`).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ..model import Constant, Module
+from ..preprocess.token import Token
+from ..target import TargetInfo
+from .builder import CommentLookup, ModuleBuilder
+from .constants import NotConstant, Value
+from .split import split_declarations
+from .walker import SyntaxProblem, parse_syntax
+
+if TYPE_CHECKING:  # the preprocessor is only needed for its result's shape
+    from ..preprocess.engine import PreprocessResult
+
+__all__ = ["parse_declarations", "parse_tokens", "evaluate_constant", "Value"]
+
+
+def _read_declarations(
+    tokens: Sequence[Token],
+    target: TargetInfo,
+    comments: CommentLookup | None = None,
+    pack_changes: Sequence[tuple[int, int | None]] = (),
+) -> ModuleBuilder:
+    builder = ModuleBuilder(target, comments=comments, pack_changes=pack_changes)
+    for piece in split_declarations(tokens):
+        builder.add_piece(piece)
+    return builder
+
+
+def parse_tokens(
+    tokens: Sequence[Token],
+    target: TargetInfo,
+    *,
+    comments: CommentLookup | None = None,
+    pack_changes: Sequence[tuple[int, int | None]] = (),
+) -> Module:
+    """Declarations only (no macro constants): for tests and callers without a macro table."""
+    return _read_declarations(tokens, target, comments, pack_changes).module()
+
+
+def parse_declarations(pp: "PreprocessResult", target: TargetInfo) -> Module:
+    """The whole parse step: declarations, docs, pack regions, then user macros as constants."""
+    builder = _read_declarations(pp.tokens, target, pp.comments, pp.pack_changes)
+    macro_constants(pp, builder)
+    return builder.module()
+
+
+def _spelling(tokens: Sequence[Token]) -> str:
+    return "".join((" " if i and t.space_before else "") + t.text for i, t in enumerate(tokens))
+
+
+def _evaluate(tokens: Sequence[Token], builder: ModuleBuilder) -> Value | str:
+    if not tokens:
+        return "its body is empty"
+    node = parse_syntax(tokens, "macro_expression")
+    if isinstance(node, SyntaxProblem):
+        text = _spelling(tokens)
+        return f"expands to '{text if len(text) <= 60 else text[:57] + '...'}'"
+    try:
+        return builder.evaluator.evaluate(node)
+    except NotConstant as problem:
+        return problem.reason
+
+
+def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
+    """Every user object-like macro, in definition order, as a Constant or a note saying why not."""
+    for macro in pp.macros.definitions.values():
+        if macro.origin != "user" or not macro.function_like:
+            continue
+        builder.diagnostics.append(_note(macro, "it is a function-like macro"))
+    for macro in pp.macros.object_like(origin="user"):
+        result = _evaluate(pp.expand(list(macro.body)), builder)
+        if isinstance(result, str):
+            builder.diagnostics.append(_note(macro, result))
+            continue
+        doc = builder.comments.doc_before(macro.coord) or builder.comments.doc_after(macro.coord) if builder.comments else ""
+        builder.constants[macro.name] = Constant(
+            macro.name, result.value, result.ctype, _spelling(macro.body), macro.coord, doc
+        )
+
+
+def _note(macro: Any, reason: str):
+    from ..diagnostics import Diagnostic
+
+    return Diagnostic(macro.coord, f"macro {macro.name} is not a constant: {reason}", "note")
+
+
+def evaluate_constant(tokens: Sequence[Token], module_so_far: Module, target: TargetInfo) -> Value | str:
+    """The typed value of a constant expression written as ``tokens`` (already macro-expanded),
+    with the enumerators, typedefs and records of ``module_so_far`` in scope; or why it is not one."""
+    builder = ModuleBuilder(target)
+    builder.records = {r.key: r for r in module_so_far.records}
+    builder.typedefs = {t.name: t for t in module_so_far.typedefs}
+    builder.enums = {e.key: e for e in module_so_far.enums}
+    for enum in module_so_far.enums:
+        for member in enum.members:
+            builder.values[member.name] = _enumerator_value(member.value, builder)
+    return _evaluate(tokens, builder)
+
+
+def _enumerator_value(value: int, builder: ModuleBuilder) -> Value:
+    from ..model import Primitive
+    from .constants import fits
+
+    prim = next(p for p in ("int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long")
+                if fits(value, p, builder.target) or p == "unsigned long long")
+    return Value(value, prim, Primitive(prim))
+

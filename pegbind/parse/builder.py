@@ -1,0 +1,510 @@
+"""Parse layer, step 2: syntax nodes -> the frozen model, declaration by declaration.
+
+In: :class:`~pegbind.parse.split.Piece` values (parsed with
+:func:`~pegbind.parse.walker.parse_syntax`), an optional comment index for
+docs and the ``#pragma pack`` changes.  Out: :meth:`ModuleBuilder.module`, a
+:class:`pegbind.model.Module` with every dropped declaration listed in its
+diagnostics.
+
+Registry order: a record or enum sits at the position where it was *first
+mentioned* (forward declaration, use through a pointer, or definition); a
+later definition fills in the fields without moving it, so one key maps to one
+:class:`~pegbind.model.Record`.  Untagged records take the name of the first
+plain typedef name declared with them (``typedef struct {...} A, *PA;`` ->
+``"A"``), otherwise ``"struct <anonymous at FILE:LINE:COL>"``.
+
+``__builtin_va_list`` (and any other unknown identifier used as a type) stays
+a :class:`~pegbind.model.TypedefRef` with no typedef behind it;
+``Module.resolve`` returns such a reference unchanged.
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import Counter
+from typing import Protocol, Sequence
+
+from ..diagnostics import Coord, Diagnostic, Severity
+from ..model import (
+    Array, CType, Enum, EnumMember, Field, Function, FunctionType, Module, Param, Pointer,
+    Primitive, Record, RecordRef, Typedef, TypedefRef, Variable, Constant,
+)
+from ..preprocess.token import Token
+from ..target import TargetInfo
+from . import syntax as s
+from .constants import Evaluator, NotConstant, Value, fits
+from .split import Piece
+from .walker import SyntaxProblem, parse_syntax
+
+
+class CommentLookup(Protocol):
+    def doc_before(self, coord: Coord) -> str: ...
+
+    def doc_after(self, coord: Coord) -> str: ...
+
+
+class Dropped(Exception):
+    """A declaration cannot go into the model; the message says why."""
+
+    def __init__(self, message: str, token: Token | None, severity: Severity = "error"):
+        super().__init__(message)
+        self.message = message
+        self.token = token
+        self.severity = severity
+
+
+#: sorted words of a basic type specifier (``signed`` and ``int`` folded) -> canonical name
+_BASIC: dict[tuple[str, ...], str] = {}
+
+
+def _register_basic() -> None:
+    spellings = {
+        "void": ["void"],
+        "_Bool": ["_Bool"],
+        "char": ["char"],
+        "signed char": ["signed char"],
+        "unsigned char": ["unsigned char"],
+        "int": ["int", "signed", "signed int"],
+        "unsigned int": ["unsigned", "unsigned int"],
+        "long": ["long", "long int", "signed long", "signed long int"],
+        "unsigned long": ["unsigned long", "unsigned long int"],
+        "long long": ["long long", "long long int", "signed long long", "signed long long int", "__int64",
+                      "signed __int64"],
+        "unsigned long long": ["unsigned long long", "unsigned long long int", "unsigned __int64"],
+        "__int128": ["__int128", "signed __int128"],
+        "unsigned __int128": ["unsigned __int128"],
+        "float": ["float"],
+        "double": ["double"],
+        "long double": ["long double"],
+        "short": ["short", "short int", "signed short", "signed short int", "__int16", "signed __int16"],
+        "unsigned short": ["unsigned short", "unsigned short int", "unsigned __int16"],
+    }
+    spellings["int"] += ["__int32", "signed __int32"]
+    spellings["unsigned int"] += ["unsigned __int32"]
+    spellings["signed char"] += ["__int8", "signed __int8"]
+    spellings["unsigned char"] += ["unsigned __int8"]
+    for name, forms in spellings.items():
+        for form in forms:
+            _BASIC[tuple(sorted(form.split()))] = name
+
+
+_register_basic()
+_SIGNED_SPELLINGS = {"__signed__": "signed", "__signed": "signed"}
+_UNSUPPORTED = {
+    "_Complex": "complex types", "__complex__": "complex types", "_Imaginary": "imaginary types",
+    "_Float128": "_Float128", "_Float64x": "_Float64x", "_Float64": "_Float64", "_Float32x": "_Float32x",
+    "_Float32": "_Float32", "_Float16": "_Float16", "__float128": "__float128", "__bf16": "__bf16",
+    "_Decimal32": "decimal floating types", "_Decimal64": "decimal floating types",
+    "_Decimal128": "decimal floating types",
+}
+
+
+def primitive_name(words: Sequence[Token]) -> str:
+    """The canonical name of a basic type written as ``words`` (``long unsigned int`` -> ``unsigned long``)."""
+    spelled = [_SIGNED_SPELLINGS.get(w.text, w.text) for w in words]
+    for word, token in zip(spelled, words):
+        if word in _UNSUPPORTED:
+            raise Dropped(f"unsupported type: {_UNSUPPORTED[word]} have no binding", token, "warning")
+    name = _BASIC.get(tuple(sorted(spelled)))
+    if name is None:
+        raise Dropped(f"invalid combination of type specifiers '{' '.join(w.text for w in words)}'", words[0])
+    return name
+
+
+class ModuleBuilder:
+    """Accumulates declarations in source order; also the evaluator's :class:`~.constants.Scope`."""
+
+    def __init__(
+        self,
+        target: TargetInfo,
+        *,
+        comments: CommentLookup | None = None,
+        pack_changes: Sequence[tuple[int, int | None]] = (),
+    ):
+        self.target = target
+        self.comments = comments
+        self._pack_at = [index for index, _ in pack_changes]
+        self._pack_value = [value for _, value in pack_changes]
+        self.records: dict[str, Record] = {}
+        self.enums: dict[str, Enum] = {}
+        self.typedefs: dict[str, Typedef] = {}
+        self.functions: dict[str, Function] = {}
+        self.variables: dict[str, Variable] = {}
+        self.constants: dict[str, Constant] = {}
+        self.values: dict[str, Value] = {}
+        self.diagnostics: list[Diagnostic] = []
+        self.evaluator = Evaluator(self)
+        self._piece: Piece | None = None
+
+    # -- results ---------------------------------------------------------------
+    def module(self) -> Module:
+        return Module(
+            self.target.name,
+            functions=tuple(self.functions.values()),
+            records=tuple(self.records.values()),
+            enums=tuple(self.enums.values()),
+            typedefs=tuple(self.typedefs.values()),
+            constants=tuple(self.constants.values()),
+            variables=tuple(self.variables.values()),
+            diagnostics=tuple(self.diagnostics),
+        )
+
+    def report(self, message: str, token: Token | None, severity: Severity = "error") -> None:
+        coord = token.coord if token is not None else None
+        note = token.origin_note() if token is not None else ""
+        self.diagnostics.append(Diagnostic(coord, message + note, severity))
+
+    def doc(self, first: Token | None, last: Token | None = None) -> str:
+        if self.comments is None:
+            return ""
+        text = self.comments.doc_before(first.coord) if first is not None else ""
+        if not text and last is not None:
+            text = self.comments.doc_after(last.coord)
+        return text
+
+    # -- Scope for the evaluator -------------------------------------------------
+    def value_of(self, name: str) -> Value | None:
+        return self.values.get(name)
+
+    def type_of(self, type_name: s.TypeName) -> CType:
+        try:
+            base = self.base_type(type_name.specifiers, None)
+            if type_name.declarator is None:
+                return base
+            return self.apply(type_name.declarator, base)[1]
+        except Dropped as problem:
+            raise NotConstant(problem.message, problem.token) from None
+
+    def resolve(self, ctype: CType) -> CType:
+        seen: set[str] = set()
+        quals: tuple[str, ...] = ()
+        while isinstance(ctype, TypedefRef) and ctype.name not in seen:
+            seen.add(ctype.name)
+            found = self.typedefs.get(ctype.name)
+            if found is None:
+                break
+            quals += ctype.quals
+            ctype = found.type
+        return ctype.with_quals(*quals) if quals else ctype
+
+    def size_align(self, ctype: CType, token: Token) -> tuple[int, int]:
+        resolved = self.resolve(ctype)
+        if isinstance(resolved, Primitive):
+            if resolved.name not in self.target.sizes:
+                raise NotConstant(f"'{resolved.name}' does not exist on {self.target.name}", token)
+            return self.target.sizes[resolved.name]
+        if isinstance(resolved, Pointer):
+            return self.target.sizes["pointer"]
+        if isinstance(resolved, Array):
+            if resolved.length is None:
+                raise NotConstant(f"sizeof of the incomplete array type '{ctype.to_c()}'", token)
+            size, align = self.size_align(resolved.element, token)
+            return size * resolved.length, align
+        if isinstance(resolved, RecordRef) and resolved.kind == "enum":
+            return self.target.sizes["int"]
+        if isinstance(resolved, RecordRef):
+            record = self.records.get(resolved.key)
+            if record is None or record.fields is None:
+                raise NotConstant(f"sizeof of the incomplete type '{ctype.to_c()}'", token)
+            return self._record_layout(resolved, token)
+        if isinstance(resolved, FunctionType):
+            raise NotConstant("sizeof applied to a function type", token)
+        raise NotConstant(f"the size of '{ctype.to_c()}' is unknown (no typedef of that name)", token)
+
+    def _record_layout(self, ctype: CType, token: Token) -> tuple[int, int]:
+        try:
+            from ..target import size_align  # type: ignore[attr-defined]
+        except ImportError:
+            raise NotConstant(f"sizeof('{ctype.to_c()}') needs record layouts, which are not available", token) from None
+        try:
+            return size_align(self.module(), ctype, self.target)
+        except Exception as problem:  # layout reports its own problems; here they only explain
+            raise NotConstant(f"no layout for '{ctype.to_c()}': {problem}", token) from None
+
+    def offset_of(self, ctype: CType, member: str, token: Token) -> int:
+        try:
+            from ..target import offset_of  # type: ignore[attr-defined]
+        except ImportError:
+            raise NotConstant("offsetof needs record layouts, which are not available", token) from None
+        try:
+            return offset_of(self.module(), ctype, member, self.target)
+        except Exception as problem:
+            raise NotConstant(f"no offset for '{member}' in '{ctype.to_c()}': {problem}", token) from None
+
+    def int_value(self, expr: s.Expr, what: str) -> int:
+        try:
+            return self.evaluator.int_value(expr)
+        except NotConstant as problem:
+            raise Dropped(f"{what} is not an integer constant: {problem.reason}", problem.token) from None
+
+    # -- pieces ----------------------------------------------------------------
+    def add_piece(self, piece: Piece) -> None:
+        """Parse one piece of the stream and add what it declares."""
+        self._piece = piece
+        tokens = piece.tokens
+        if piece.kind == "unbalanced":
+            self.report("unexpected '}' (no '{' is open)", tokens[0])
+            return
+        if piece.kind == "unterminated":
+            self.report("expected ';' at end of input", tokens[-1])
+            return
+        if piece.kind == "definition":
+            # Parse the head as a declaration, to name what is skipped.
+            brace = next(i for i, t in enumerate(tokens) if t.text == "{")
+            semi = Token("punct", ";", tokens[brace].coord)
+            tokens = (*tokens[:brace], semi)
+        result = parse_syntax(tokens)
+        if isinstance(result, SyntaxProblem):
+            token = result.token if result.token is not None else tokens[-1]
+            self.report(result.message, token)
+            return
+        try:
+            if isinstance(result, s.StaticAssert):
+                self.static_assert(result)
+            elif piece.kind == "definition":
+                self.definition(result)
+            else:
+                self.declaration(result)
+        except Dropped as problem:
+            self.report(problem.message, problem.token or tokens[0], problem.severity)
+
+    def static_assert(self, node: s.StaticAssert) -> None:
+        try:
+            holds = self.evaluator.int_value(node.condition)
+        except NotConstant as problem:
+            self.report(f"static assertion not checked: {problem.reason}", node.token, "note")
+            return
+        if not holds:
+            self.report("static assertion failed", node.token, "warning")
+
+    def definition(self, node: s.Declaration) -> None:
+        names = [d.declarator.name_token for d in node.declarators]
+        name = names[0].text if names and names[0] is not None else "?"
+        self.report(
+            f"skipped the definition of function '{name}': function bodies in headers are not bound",
+            names[0] if names and names[0] is not None else node.specifiers.first, "note",
+        )
+
+    def declaration(self, node: s.Declaration) -> None:
+        # BNF: declaration = decl_specifiers init_declarator_list? ';'
+        specs = node.specifiers
+        typedef = "typedef" in specs.storage
+        base = self.base_type(specs, self._naming_declarator(node) if typedef else None, node.last)
+        for init in node.declarators:
+            name_token, ctype = self.apply(init.declarator, base)
+            if name_token is None:
+                raise Dropped("expected a name in this declarator", specs.first)
+            name = name_token.text
+            doc = self.doc(specs.first, node.last)
+            if typedef:
+                self.add_typedef(Typedef(name, ctype, name_token.coord, doc), name_token)
+                continue
+            resolved = self.resolve(ctype)
+            if isinstance(resolved, FunctionType):
+                if name not in self.functions:
+                    self.functions[name] = Function(
+                        name, resolved.ret, resolved.params, resolved.variadic, name_token.coord, doc
+                    )
+                continue
+            if "static" in specs.storage:
+                self.report(f"skipped the static variable '{name}': it has no external linkage", name_token, "note")
+                continue
+            if name not in self.variables:
+                self.variables[name] = Variable(name, ctype, name_token.coord, doc)
+
+    def add_typedef(self, typedef: Typedef, token: Token) -> None:
+        previous = self.typedefs.get(typedef.name)
+        if previous is None:
+            self.typedefs[typedef.name] = typedef
+        elif previous.type != typedef.type:
+            self.report(
+                f"conflicting types for typedef '{typedef.name}': '{typedef.type.to_c()}' "
+                f"after '{previous.type.to_c()}' at {previous.coord}", token,
+            )
+
+    @staticmethod
+    def _naming_declarator(node: s.Declaration) -> str | None:
+        """The typedef name that names an untagged record declared with it."""
+        for init in node.declarators:
+            d = init.declarator
+            if d.name is not None and not d.pointers and not d.suffixes:
+                return d.name.text
+        return None
+
+    # -- types -----------------------------------------------------------------
+    def base_type(self, specs: s.Specifiers, typedef_key: str | None, last: Token | None = None) -> CType:
+        """The type named by declaration specifiers (C11 6.7.2), qualifiers included."""
+        base: CType
+        if specs.record is not None:
+            base = self.record_type(specs.record, typedef_key, specs.first, last)
+        elif specs.enum is not None:
+            base = self.enum_type(specs.enum, typedef_key, specs.first, last)
+        elif specs.typeof is not None:
+            raise Dropped("unsupported type: __typeof__ is not supported", specs.typeof, "warning")
+        elif specs.typedef_name is not None:
+            if specs.basic:
+                raise Dropped(
+                    f"'{specs.basic[0].text}' cannot be combined with the type name '{specs.typedef_name.text}'",
+                    specs.basic[0],
+                )
+            base = TypedefRef(specs.typedef_name.text)
+        else:
+            base = Primitive(primitive_name(specs.basic))
+        if (specs.record is not None or specs.enum is not None) and specs.basic:
+            raise Dropped(f"'{specs.basic[0].text}' cannot be combined with a struct, union or enum", specs.basic[0])
+        return base.with_quals(*specs.quals) if specs.quals else base
+
+    def apply(self, declarator: s.Declarator, base: CType) -> tuple[Token | None, CType]:
+        """The declared name and type: pointers bind first, then suffixes, then the inner declarator (C11 6.7.6)."""
+        ctype = base
+        for quals in declarator.pointers:
+            ctype = Pointer(ctype, quals)
+        for suffix in reversed(declarator.suffixes):
+            if isinstance(suffix, s.ArraySuffix):
+                length = None
+                if suffix.length is not None:
+                    length = self.int_value(suffix.length, "the array length")
+                    if length < 0:
+                        raise Dropped(f"the array length {length} is negative", suffix.token)
+                ctype = Array(ctype, length)
+            else:
+                ctype = FunctionType(ctype, self.parameters(suffix), suffix.variadic)
+        if declarator.inner is not None:
+            return self.apply(declarator.inner, ctype)
+        return declarator.name, ctype
+
+    def parameters(self, suffix: s.ParamsSuffix) -> tuple[Param, ...]:
+        params: list[Param] = []
+        for param in suffix.params:
+            base = self.base_type(param.specifiers, None)
+            if param.declarator is None:
+                name, ctype = None, base
+            else:
+                name, ctype = self.apply(param.declarator, base)
+            params.append(Param(name.text if name else None, ctype, (name or param.specifiers.first).coord))
+        # `f(void)`: one unnamed parameter of type void means no parameters (C11 6.7.6.3p10)
+        if len(params) == 1 and params[0].name is None and params[0].type == Primitive("void"):
+            return ()
+        return tuple(params)
+
+    def _layout_attributes(self, attributes: Sequence[s.Attribute]) -> tuple[bool, int | None]:
+        packed = False
+        aligned: int | None = None
+        for attribute in attributes:
+            if attribute.kind == "packed":
+                packed = True
+                continue
+            if attribute.value is None:
+                value = 16  # bare `aligned`: the largest alignment the target ever needs
+            elif isinstance(attribute.value, s.TypeName):
+                value = self.size_align(self.type_of(attribute.value), attribute.token)[1]
+            else:
+                value = self.int_value(attribute.value, "the alignment")
+            aligned = max(aligned or 0, value)
+        return packed, aligned
+
+    def _pack(self, token: Token | None) -> int | None:
+        if token is None or self._piece is None or not self._pack_at:
+            return None
+        offset = next((i for i, t in enumerate(self._piece.tokens) if t is token), 0)
+        position = bisect_right(self._pack_at, self._piece.start + offset) - 1
+        return self._pack_value[position] if position >= 0 else None
+
+    def record_type(self, spec: s.RecordSpec, typedef_key: str | None, first: Token, last: Token | None) -> RecordRef:
+        # BNF: record_specifier = ('struct' | 'union') noise* (IDENTIFIER noise* record_body? | record_body)
+        kind = spec.kind
+        tag = spec.tag.text if spec.tag is not None else None
+        where = spec.tag or spec.keyword
+        if tag is not None:
+            key = f"{kind} {tag}"
+        else:
+            key = typedef_key or f"{kind} <anonymous at {spec.keyword.coord}>"
+        ref = RecordRef(kind, tag, key)  # type: ignore[arg-type]
+        existing = self.records.get(key)
+        if spec.members is None:
+            if existing is None:
+                self.records[key] = Record(kind, tag, key, None, coord=where.coord, doc=self.doc(first))  # type: ignore[arg-type]
+            return ref
+        if existing is not None and existing.fields is not None:
+            fields = self.fields(spec.members)
+            if fields != existing.fields:
+                raise Dropped(f"redefinition of '{key}' with different members (first at {existing.coord})", where)
+            return ref
+        if existing is None:
+            # placeholder: keeps the position of the first mention, and lets members point back at it
+            self.records[key] = Record(kind, tag, key, None, coord=where.coord)  # type: ignore[arg-type]
+        fields = self.fields(spec.members)
+        packed, aligned = self._layout_attributes(spec.attributes)
+        self.records[key] = Record(
+            kind, tag, key, fields, self._pack(spec.lbrace), packed, aligned,  # type: ignore[arg-type]
+            coord=where.coord, doc=(existing.doc if existing is not None and existing.doc else "") or self.doc(first),
+        )
+        return ref
+
+    def fields(self, members: Sequence[s.MemberDeclaration | s.StaticAssert]) -> tuple[Field, ...]:
+        # BNF: member_declaration = decl_specifiers member_declarators? ';'
+        fields: list[Field] = []
+        for member in members:
+            if isinstance(member, s.StaticAssert):
+                self.static_assert(member)
+                continue
+            specs = member.specifiers
+            base = self.base_type(specs, None)
+            if not member.declarators:
+                record = specs.record
+                if record is not None and record.tag is None and record.members is not None:
+                    # C11 6.7.2.1p13: an anonymous struct or union member
+                    packed, aligned = self._layout_attributes(specs.attributes)
+                    fields.append(Field(None, base, None, aligned, packed, record.keyword.coord,
+                                        self.doc(specs.first, member.last)))
+                continue
+            for item in member.declarators:
+                name: Token | None = None
+                ctype = base
+                if item.declarator is not None:
+                    name, ctype = self.apply(item.declarator, base)
+                width = None
+                if item.bit_width is not None:
+                    width = self.int_value(item.bit_width, "the bit-field width")
+                    if width < 0 or (width == 0 and name is not None):
+                        raise Dropped(f"invalid bit-field width {width}", (name or item.first))
+                elif name is None:
+                    raise Dropped("expected a member name", item.first)
+                packed, aligned = self._layout_attributes((*specs.attributes, *item.attributes))
+                fields.append(Field(
+                    name.text if name else None, ctype, width, aligned, packed,
+                    (name or item.first).coord, self.doc(specs.first if item is member.declarators[0] else item.first, item.last),
+                ))
+        return tuple(fields)
+
+    def enum_type(self, spec: s.EnumSpec, typedef_key: str | None, first: Token, last: Token | None) -> RecordRef:
+        # BNF: enum_specifier = 'enum' noise* (IDENTIFIER noise* enum_body? | enum_body)
+        tag = spec.tag.text if spec.tag is not None else None
+        where = spec.tag or spec.keyword
+        key = f"enum {tag}" if tag is not None else (typedef_key or f"enum <anonymous at {spec.keyword.coord}>")
+        ref = RecordRef("enum", tag, key)
+        existing = self.enums.get(key)
+        if spec.members is None:
+            if existing is None:
+                self.enums[key] = Enum(tag, key, (), coord=where.coord, doc=self.doc(first))
+            return ref
+        if existing is not None and existing.members:
+            return ref  # the same header read twice; enumerators are already known
+        members: list[EnumMember] = []
+        previous = -1
+        for enumerator in spec.members:
+            # BNF: enumerator = IDENTIFIER noise* ('=' constant_expression)?
+            if enumerator.value is not None:
+                value = self.int_value(enumerator.value, f"the value of '{enumerator.name.text}'")
+            else:
+                value = previous + 1
+            previous = value
+            # C11 6.7.2.2p3: enumerators are ints; gcc widens the ones that do not fit
+            prim = next(p for p in ("int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long")
+                        if fits(value, p, self.target) or p == "unsigned long long")
+            self.values[enumerator.name.text] = Value(value, prim, Primitive(prim))
+            members.append(EnumMember(enumerator.name.text, value, enumerator.name.coord,
+                                      self.doc(enumerator.name, enumerator.last)))
+        packed, _ = self._layout_attributes(spec.attributes)
+        self.enums[key] = Enum(tag, key, tuple(members), packed, where.coord,
+                               (existing.doc if existing is not None else "") or self.doc(first))
+        return ref

@@ -1,0 +1,258 @@
+"""Parse layer, intermediate: what one declaration *says*, before it means anything.
+
+In: built by :mod:`pegbind.parse.walker` from a parsimonious tree of
+``grammars/declarations.ppeg``.  Out: read by :mod:`pegbind.parse.builder`
+(declarations -> model) and :mod:`pegbind.parse.constants` (expressions ->
+typed values).  Every node keeps the :class:`~pegbind.preprocess.token.Token`
+it started at, so diagnostics point at the original header.
+
+Expressions stay unevaluated here because their meaning depends on what was
+declared before (enumerators, typedefs for casts and ``sizeof``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from ..preprocess.token import Token
+
+# --------------------------------------------------------------------------
+# Expressions (C11 6.5)
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """An integer or floating constant, still spelled as a pp-number."""
+
+    token: Token
+
+
+@dataclass(frozen=True, slots=True)
+class CharConstant:
+    token: Token
+
+
+@dataclass(frozen=True, slots=True)
+class StringLiteral:
+    """Adjacent string literals, concatenated later (C11 5.1.1.2 phase 6)."""
+
+    tokens: tuple[Token, ...]
+
+    @property
+    def token(self) -> Token:
+        return self.tokens[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """An identifier used as a value (enumerator, or something that is not constant)."""
+
+    token: Token
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    op: str
+    operand: "Expr"
+    token: Token
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    op: str
+    left: "Expr"
+    right: "Expr"
+    token: Token  #: the operator
+
+
+@dataclass(frozen=True, slots=True)
+class Conditional:
+    condition: "Expr"
+    if_true: "Expr"
+    if_false: "Expr"
+    token: Token
+
+
+@dataclass(frozen=True, slots=True)
+class Comma:
+    items: tuple["Expr", ...]
+    token: Token
+
+
+@dataclass(frozen=True, slots=True)
+class Cast:
+    type_name: "TypeName"
+    operand: "Expr"
+    token: Token  #: the opening parenthesis
+
+
+@dataclass(frozen=True, slots=True)
+class SizeofType:
+    type_name: "TypeName"
+    token: Token
+    alignof: bool = False  #: ``_Alignof(T)`` rather than ``sizeof(T)``
+
+
+@dataclass(frozen=True, slots=True)
+class SizeofExpr:
+    operand: "Expr"
+    token: Token
+
+
+@dataclass(frozen=True, slots=True)
+class Offsetof:
+    type_name: "TypeName"
+    member: str
+    token: Token
+
+
+@dataclass(frozen=True, slots=True)
+class NonConstant:
+    """A construct that can never be a constant expression (call, subscript, ``++`` ...)."""
+
+    what: str  #: e.g. "a function call"
+    token: Token
+
+
+Expr = Union[
+    Number, CharConstant, StringLiteral, Name, Unary, Binary, Conditional, Comma, Cast,
+    SizeofType, SizeofExpr, Offsetof, NonConstant,
+]
+
+
+# --------------------------------------------------------------------------
+# Declarations (C11 6.7)
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """A layout attribute kept from the noise: ``packed`` or ``aligned(N)``."""
+
+    kind: str  #: "packed" or "aligned"
+    value: "Expr | TypeName | None"  #: for aligned: N, a type (``_Alignas(T)``), or None (maximum)
+    token: Token
+
+
+@dataclass(frozen=True, slots=True)
+class RecordSpec:
+    """``struct|union [tag] [{ members }]``."""
+
+    kind: str
+    tag: Token | None
+    members: "tuple[MemberDeclaration | StaticAssert, ...] | None"  #: None without a body
+    attributes: tuple[Attribute, ...]
+    keyword: Token
+    lbrace: Token | None
+
+
+@dataclass(frozen=True, slots=True)
+class Enumerator:
+    name: Token
+    value: "Expr | None"
+    last: Token  #: last token of the enumerator (for trailing comments)
+
+
+@dataclass(frozen=True, slots=True)
+class EnumSpec:
+    tag: Token | None
+    members: tuple[Enumerator, ...] | None  #: None without a body
+    attributes: tuple[Attribute, ...]
+    keyword: Token
+
+
+@dataclass(frozen=True, slots=True)
+class Specifiers:
+    """Declaration specifiers with the one type specifier picked out."""
+
+    storage: tuple[str, ...]
+    quals: tuple[str, ...]
+    basic: tuple[Token, ...]  #: ``unsigned``, ``long`` ... in written order
+    record: RecordSpec | None
+    enum: EnumSpec | None
+    typedef_name: Token | None
+    typeof: Token | None  #: ``__typeof__(...)`` (not supported: the builder says so)
+    attributes: tuple[Attribute, ...]
+    first: Token
+
+
+@dataclass(frozen=True, slots=True)
+class ArraySuffix:
+    length: "Expr | None"
+    token: Token
+
+
+@dataclass(frozen=True, slots=True)
+class ParamsSuffix:
+    params: "tuple[ParamSyntax, ...]"
+    variadic: bool
+    token: Token
+
+
+Suffix = Union[ArraySuffix, ParamsSuffix]
+
+
+@dataclass(frozen=True, slots=True)
+class Declarator:
+    """``pointers head suffixes`` where head is a name, a nested declarator, or nothing."""
+
+    pointers: tuple[tuple[str, ...], ...]  #: qualifiers of each ``*``, left to right
+    name: Token | None
+    inner: "Declarator | None"
+    suffixes: tuple[Suffix, ...]
+    attributes: tuple[Attribute, ...] = ()
+
+    @property
+    def name_token(self) -> Token | None:
+        if self.name is not None:
+            return self.name
+        return self.inner.name_token if self.inner is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class ParamSyntax:
+    specifiers: Specifiers
+    declarator: Declarator | None
+
+
+@dataclass(frozen=True, slots=True)
+class TypeName:
+    specifiers: Specifiers
+    declarator: Declarator | None
+
+
+@dataclass(frozen=True, slots=True)
+class InitDeclarator:
+    declarator: Declarator
+    attributes: tuple[Attribute, ...]
+    has_initializer: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MemberDeclarator:
+    declarator: Declarator | None
+    bit_width: "Expr | None"
+    attributes: tuple[Attribute, ...]
+    first: Token
+    last: Token
+
+
+@dataclass(frozen=True, slots=True)
+class MemberDeclaration:
+    specifiers: Specifiers
+    declarators: tuple[MemberDeclarator, ...]
+    last: Token
+
+
+@dataclass(frozen=True, slots=True)
+class StaticAssert:
+    condition: "Expr"
+    token: Token
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    specifiers: Specifiers
+    declarators: tuple[InitDeclarator, ...]
+    last: Token

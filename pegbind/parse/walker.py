@@ -1,0 +1,629 @@
+"""Parse layer, step 1: tokens of one declaration -> :mod:`~pegbind.parse.syntax` nodes.
+
+In: a slice of the preprocessed token stream (one top-level declaration, or
+one macro body).  Out: a :class:`~pegbind.parse.syntax.Declaration` /
+:class:`~pegbind.parse.syntax.StaticAssert` or an expression node, or a
+:class:`SyntaxProblem` locating the first token the grammar could not take.
+
+parsimonious parses strings, so the tokens' spellings are joined with single
+spaces and :class:`TokenText` maps every character offset back to its token
+(and so to the original ``file:line:col``).
+"""
+from __future__ import annotations
+
+import functools
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from parsimonious.exceptions import IncompleteParseError, ParseError as PegParseError
+from parsimonious.expressions import OneOf, Quantifier, Sequence as PegSequence
+from parsimonious.grammar import Grammar
+from parsimonious.nodes import Node, NodeVisitor
+
+from ..preprocess.token import Token
+from ..resources import read_grammar
+from . import syntax as s
+
+
+@functools.cache
+def declaration_grammar() -> Grammar:
+    """``grammars/declarations.ppeg``, compiled once per process."""
+    return Grammar(read_grammar("declarations"))
+
+
+class TokenText:
+    """The space-joined text of some tokens, with offset -> token lookup."""
+
+    __slots__ = ("tokens", "text", "_starts")
+
+    def __init__(self, tokens: Sequence[Token]):
+        self.tokens = tuple(tokens)
+        starts: list[int] = []
+        pieces: list[str] = []
+        offset = 0
+        for token in self.tokens:
+            starts.append(offset)
+            pieces.append(token.text)
+            offset += len(token.text) + 1
+        self._starts = starts
+        self.text = " ".join(pieces) + " "
+
+    def token_at(self, offset: int) -> Token:
+        index = max(0, bisect_right(self._starts, offset) - 1)
+        return self.tokens[min(index, len(self.tokens) - 1)]
+
+    def index_at(self, offset: int) -> int:
+        return max(0, bisect_right(self._starts, offset) - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class SyntaxProblem:
+    """Where and why the grammar stopped."""
+
+    token: Token | None  #: the first token not accepted; None at the end of the input
+    message: str
+
+
+#: grammar rule -> how a reader would name it in "expected ..."
+_EXPECTED = {
+    "SEMI": "';'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "RPAREN": "')'",
+    "LPAREN": "'('",
+    "RBRACE": "'}'",
+    "LBRACE": "'{'",
+    "RBRACKET": "']'",
+    "IDENTIFIER": "an identifier",
+    "type_specifier": "a type specifier",
+    "decl_specifiers": "a type specifier",
+    "declarator": "a declarator",
+    "parameter": "a parameter declaration",
+    "constant_expression": "an expression",
+    "conditional_expression": "an expression",
+    "expression": "an expression",
+    "primary_expression": "an expression",
+    "member_declaration": "a member declaration or '}'",
+    "enumerator": "an enumerator",
+    "init_declarator": "a declarator",
+}
+
+
+def _describe(error: PegParseError, text: TokenText, ending: str) -> SyntaxProblem:
+    at_end = error.pos >= len(text.text.rstrip())
+    token = None if at_end else text.token_at(error.pos)
+    name = getattr(error.expr, "name", "") or ""
+    expected = _EXPECTED.get(name)
+    if expected is None:
+        literal = getattr(error.expr, "literal", None)
+        expected = f"'{literal}'" if literal else "a declaration"
+    if token is None:
+        return SyntaxProblem(None, f"expected {expected} at end of {ending}")
+    return SyntaxProblem(token, f"expected {expected} before '{token.text}'")
+
+
+def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
+    """Parse ``tokens`` with ``rule``; a syntax node, or a :class:`SyntaxProblem`."""
+    text = TokenText(tokens)
+    grammar = declaration_grammar()
+    ending = "declaration" if rule == "declaration" else "expression"
+    try:
+        tree = grammar[rule].parse(text.text)
+    except IncompleteParseError as error:
+        token = text.token_at(error.pos)
+        return SyntaxProblem(token, f"unexpected '{token.text}' after the end of the {ending}")
+    except PegParseError as error:
+        return _describe(error, text, ending)
+    return SyntaxWalker(text).visit(tree)
+
+
+def _flatten_attributes(items: Any) -> tuple[s.Attribute, ...]:
+    """Attributes out of a (possibly nested) list of visited noise."""
+    found: list[s.Attribute] = []
+    stack = [items]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, s.Attribute):
+            found.append(item)
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return tuple(found)
+
+
+_QUALIFIER_SPELLING = {
+    "__restrict": "restrict",
+    "__restrict__": "restrict",
+    "__const": "const",
+    "__const__": "const",
+    "__volatile": "volatile",
+    "__volatile__": "volatile",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    """A keyword leaf: what kind of specifier it is, and its token."""
+
+    kind: str  # storage, qual, basic, typedef, typeof, noise
+    text: str
+    token: Token
+
+
+@dataclass(frozen=True, slots=True)
+class _Head:
+    name: Token | None
+    inner: s.Declarator | None
+
+
+@dataclass(frozen=True, slots=True)
+class _BitWidth:
+    expr: s.Expr
+
+
+@dataclass(frozen=True, slots=True)
+class _Tagged:
+    tag: Token
+    attributes: tuple[s.Attribute, ...]
+    body: Any
+
+
+@dataclass(frozen=True, slots=True)
+class _Body:
+    items: Any
+    attributes: tuple[s.Attribute, ...]
+    lbrace: Token
+
+
+class SyntaxWalker(NodeVisitor):
+    """Bottom-up visitor of declarations.ppeg, one ``visit_<rule>`` per rule in grammar order."""
+
+    def __init__(self, text: TokenText):
+        self.source = text
+
+    def tok(self, node: Node) -> Token:
+        return self.source.token_at(node.start)
+
+    def last_tok(self, node: Node) -> Token:
+        return self.source.token_at(max(node.start, node.end - 2))
+
+    def generic_visit(self, node: Node, visited_children: list[Any]) -> Any:
+        # Anonymous groups: a choice yields its branch, sequences and
+        # repetitions their children; literal leaves themselves.
+        if isinstance(node.expr, OneOf):
+            return visited_children[0]
+        if isinstance(node.expr, (PegSequence, Quantifier)):
+            return visited_children
+        return node
+
+    # -- entry points --------------------------------------------------------
+    # declaration = _ declaration_body
+    def visit_declaration(self, node: Node, visited_children: list[Any]) -> Any:
+        _, body = visited_children
+        return body
+
+    # declaration_body = static_assert / simple_declaration
+    def visit_declaration_body(self, node: Node, visited_children: list[Any]) -> Any:
+        return visited_children[0]
+
+    # macro_expression = _ expression
+    def visit_macro_expression(self, node: Node, visited_children: list[Any]) -> Any:
+        _, expr = visited_children
+        return expr
+
+    # -- declarations --------------------------------------------------------
+    # simple_declaration = decl_specifiers init_declarator_list? SEMI
+    def visit_simple_declaration(self, node: Node, visited_children: list[Any]) -> s.Declaration:
+        specifiers, declarators, _ = visited_children
+        return s.Declaration(specifiers, tuple(declarators[0]) if declarators else (), self.last_tok(node))
+
+    # init_declarator_list = init_declarator (COMMA init_declarator)*
+    def visit_init_declarator_list(self, node: Node, visited_children: list[Any]) -> list[s.InitDeclarator]:
+        first, rest = visited_children
+        return [first, *(item for _, item in rest)]
+
+    # init_declarator = declarator noise* initializer?
+    def visit_init_declarator(self, node: Node, visited_children: list[Any]) -> s.InitDeclarator:
+        declarator, noise, initializer = visited_children
+        attributes = declarator.attributes + _flatten_attributes(noise)
+        return s.InitDeclarator(declarator, attributes, bool(initializer))
+
+    # static_assert = STATIC_ASSERT LPAREN constant_expression (COMMA string_literal)? RPAREN SEMI
+    def visit_static_assert(self, node: Node, visited_children: list[Any]) -> s.StaticAssert:
+        _, _, condition, _, _, _ = visited_children
+        return s.StaticAssert(condition, self.tok(node))
+
+    # decl_specifiers = specifier* type_specifier specifier_or_basic*
+    def visit_decl_specifiers(self, node: Node, visited_children: list[Any]) -> s.Specifiers:
+        before, core, after = visited_children
+        storage: list[str] = []
+        quals: list[str] = []
+        basic: list[Token] = []
+        attributes: list[s.Attribute] = []
+        record = enum = None
+        typedef_name = typeof = None
+        for item in (*before, core, *after):
+            if isinstance(item, _Word):
+                if item.kind == "storage":
+                    storage.append(item.text)
+                elif item.kind == "qual":
+                    quals.append(item.text)
+                elif item.kind == "basic":
+                    basic.append(item.token)
+                elif item.kind == "typedef":
+                    typedef_name = item.token
+                elif item.kind == "typeof":
+                    typeof = item.token
+            elif isinstance(item, Token):  # the IDENTIFIER branch of type_specifier: a typedef name
+                typedef_name = item
+            elif isinstance(item, s.RecordSpec):
+                record = item
+            elif isinstance(item, s.EnumSpec):
+                enum = item
+            else:
+                attributes.extend(_flatten_attributes(item))
+        return s.Specifiers(
+            tuple(dict.fromkeys(storage)), tuple(dict.fromkeys(quals)), tuple(basic), record, enum,
+            typedef_name, typeof, tuple(attributes), self.tok(node),
+        )
+
+    # specifier = STORAGE / QUALIFIER / noise
+    def visit_specifier(self, node: Node, visited_children: list[Any]) -> Any:
+        return visited_children[0]
+
+    # specifier_or_basic = specifier / BASIC_TYPE
+    def visit_specifier_or_basic(self, node: Node, visited_children: list[Any]) -> Any:
+        return visited_children[0]
+
+    # type_specifier = record_specifier / enum_specifier / BASIC_TYPE / typeof_specifier / IDENTIFIER
+    def visit_type_specifier(self, node: Node, visited_children: list[Any]) -> Any:
+        return visited_children[0]
+
+    # typeof_specifier = TYPEOF LPAREN (type_name / expression) RPAREN
+    def visit_typeof_specifier(self, node: Node, visited_children: list[Any]) -> _Word:
+        return _Word("typeof", "typeof", self.tok(node))
+
+    # record_specifier = RECORD_KW noise* (record_tagged / record_body)
+    def visit_record_specifier(self, node: Node, visited_children: list[Any]) -> s.RecordSpec:
+        keyword, noise, rest = visited_children
+        attributes = list(_flatten_attributes(noise))
+        tag = None
+        body = rest
+        if isinstance(rest, _Tagged):
+            tag = rest.tag
+            attributes.extend(rest.attributes)
+            body = rest.body
+        members = None
+        lbrace = None
+        if isinstance(body, _Body):
+            members = tuple(item for item in body.items if item is not None)
+            attributes.extend(body.attributes)
+            lbrace = body.lbrace
+        return s.RecordSpec(keyword.text, tag, members, tuple(attributes), keyword.token, lbrace)
+
+    # record_tagged = IDENTIFIER noise* record_body?
+    def visit_record_tagged(self, node: Node, visited_children: list[Any]) -> _Tagged:
+        tag, noise, body = visited_children
+        return _Tagged(tag, _flatten_attributes(noise), body[0] if body else None)
+
+    # record_body = LBRACE member_declaration* RBRACE noise*
+    def visit_record_body(self, node: Node, visited_children: list[Any]) -> _Body:
+        _, members, _, noise = visited_children
+        return _Body(members, _flatten_attributes(noise), self.tok(node))
+
+    # member_declaration = static_assert / SEMI / decl_specifiers member_declarators? SEMI
+    def visit_member_declaration(self, node: Node, visited_children: list[Any]) -> Any:
+        item = visited_children[0]
+        if isinstance(item, s.StaticAssert) or item is None:
+            return item
+        specifiers, declarators, _ = item
+        return s.MemberDeclaration(specifiers, tuple(declarators[0]) if declarators else (), self.last_tok(node))
+
+    # member_declarators = member_declarator (COMMA member_declarator)*
+    def visit_member_declarators(self, node: Node, visited_children: list[Any]) -> list[s.MemberDeclarator]:
+        first, rest = visited_children
+        return [first, *(item for _, item in rest)]
+
+    # member_declarator = (declarator bit_width? / bit_width) noise*
+    def visit_member_declarator(self, node: Node, visited_children: list[Any]) -> s.MemberDeclarator:
+        body, noise = visited_children
+        attributes = _flatten_attributes(noise)
+        if isinstance(body, _BitWidth):
+            return s.MemberDeclarator(None, body.expr, attributes, self.tok(node), self.last_tok(node))
+        declarator, width = body
+        return s.MemberDeclarator(
+            declarator, width[0].expr if width else None, declarator.attributes + attributes,
+            self.tok(node), self.last_tok(node),
+        )
+
+    # bit_width = COLON constant_expression
+    def visit_bit_width(self, node: Node, visited_children: list[Any]) -> _BitWidth:
+        _, expr = visited_children
+        return _BitWidth(expr)
+
+    # enum_specifier = ENUM_KW noise* (enum_tagged / enum_body)
+    def visit_enum_specifier(self, node: Node, visited_children: list[Any]) -> s.EnumSpec:
+        keyword, noise, rest = visited_children
+        attributes = list(_flatten_attributes(noise))
+        tag = None
+        body = rest
+        if isinstance(rest, _Tagged):
+            tag = rest.tag
+            attributes.extend(rest.attributes)
+            body = rest.body
+        members = None
+        if isinstance(body, _Body):
+            members = tuple(body.items)
+            attributes.extend(body.attributes)
+        return s.EnumSpec(tag, members, tuple(attributes), keyword.token)
+
+    # enum_tagged = IDENTIFIER noise* enum_body?
+    def visit_enum_tagged(self, node: Node, visited_children: list[Any]) -> _Tagged:
+        tag, noise, body = visited_children
+        return _Tagged(tag, _flatten_attributes(noise), body[0] if body else None)
+
+    # enum_body = LBRACE enumerator_list? RBRACE noise*
+    def visit_enum_body(self, node: Node, visited_children: list[Any]) -> _Body:
+        _, members, _, noise = visited_children
+        return _Body(members[0] if members else [], _flatten_attributes(noise), self.tok(node))
+
+    # enumerator_list = enumerator (COMMA enumerator)* COMMA?
+    def visit_enumerator_list(self, node: Node, visited_children: list[Any]) -> list[s.Enumerator]:
+        first, rest, _ = visited_children
+        return [first, *(item for _, item in rest)]
+
+    # enumerator = IDENTIFIER noise* (ASSIGN constant_expression)?
+    def visit_enumerator(self, node: Node, visited_children: list[Any]) -> s.Enumerator:
+        name, _, value = visited_children
+        return s.Enumerator(name, value[0][1] if value else None, self.last_tok(node))
+
+    # declarator = (pointer+ direct_declarator?) / direct_declarator
+    def visit_declarator(self, node: Node, visited_children: list[Any]) -> s.Declarator:
+        body = visited_children[0]
+        if isinstance(body, s.Declarator):
+            return body
+        pointers, direct = body
+        if direct:
+            inner = direct[0]
+            return s.Declarator(tuple(pointers) + inner.pointers, inner.name, inner.inner, inner.suffixes,
+                                inner.attributes)
+        return s.Declarator(tuple(pointers), None, None, ())
+
+    # pointer = STAR (QUALIFIER / noise)*
+    def visit_pointer(self, node: Node, visited_children: list[Any]) -> tuple[str, ...]:
+        _, items = visited_children
+        return tuple(dict.fromkeys(item.text for item in items if isinstance(item, _Word)))
+
+    # direct_declarator = (declarator_head declarator_suffix*) / declarator_suffix+
+    def visit_direct_declarator(self, node: Node, visited_children: list[Any]) -> s.Declarator:
+        body = visited_children[0]
+        if body and isinstance(body[0], _Head):
+            head, suffixes = body
+            return s.Declarator((), head.name, head.inner, tuple(suffixes))
+        return s.Declarator((), None, None, tuple(body))
+
+    # declarator_head = IDENTIFIER / (LPAREN noise* declarator RPAREN)
+    def visit_declarator_head(self, node: Node, visited_children: list[Any]) -> _Head:
+        body = visited_children[0]
+        if isinstance(body, Token):
+            return _Head(body, None)
+        _, _, inner, _ = body
+        return _Head(None, inner)
+
+    # declarator_suffix = array_suffix / parameter_suffix
+    def visit_declarator_suffix(self, node: Node, visited_children: list[Any]) -> s.Suffix:
+        return visited_children[0]
+
+    # array_suffix = LBRACKET (QUALIFIER / STATIC)* (STAR_LENGTH / constant_expression)? RBRACKET
+    def visit_array_suffix(self, node: Node, visited_children: list[Any]) -> s.ArraySuffix:
+        _, _, length, _ = visited_children
+        value = length[0] if length else None
+        # `[*]` (a VLA of unspecified size) has no length either.
+        return s.ArraySuffix(None if isinstance(value, (Node, list)) else value, self.tok(node))
+
+    # parameter_suffix = LPAREN parameter_list? RPAREN noise*
+    def visit_parameter_suffix(self, node: Node, visited_children: list[Any]) -> s.ParamsSuffix:
+        _, params, _, _ = visited_children
+        if not params:
+            return s.ParamsSuffix((), False, self.tok(node))
+        items, variadic = params[0]
+        return s.ParamsSuffix(tuple(items), variadic, self.tok(node))
+
+    # parameter_list = ELLIPSIS / (parameter (COMMA parameter)* (COMMA ELLIPSIS)?)
+    def visit_parameter_list(self, node: Node, visited_children: list[Any]) -> tuple[list[s.ParamSyntax], bool]:
+        body = visited_children[0]
+        if not isinstance(body, list):
+            return [], True
+        first, rest, ellipsis = body
+        return [first, *(item for _, item in rest)], bool(ellipsis)
+
+    # parameter = decl_specifiers declarator? noise*
+    def visit_parameter(self, node: Node, visited_children: list[Any]) -> s.ParamSyntax:
+        specifiers, declarator, _ = visited_children
+        return s.ParamSyntax(specifiers, declarator[0] if declarator else None)
+
+    # type_name = decl_specifiers declarator?
+    def visit_type_name(self, node: Node, visited_children: list[Any]) -> s.TypeName:
+        specifiers, declarator = visited_children
+        return s.TypeName(specifiers, declarator[0] if declarator else None)
+
+    # -- noise ---------------------------------------------------------------
+    # noise = attribute / declspec / asm_label / alignas / NOISE_WORD
+    def visit_noise(self, node: Node, visited_children: list[Any]) -> list[s.Attribute]:
+        item = visited_children[0]
+        return item if isinstance(item, list) and all(isinstance(a, s.Attribute) for a in item) else []
+
+    # attribute = ATTRIBUTE LPAREN LPAREN attribute_item? (COMMA attribute_item?)* RPAREN RPAREN
+    def visit_attribute(self, node: Node, visited_children: list[Any]) -> list[s.Attribute]:
+        _, _, _, first, rest, _, _ = visited_children
+        items = [*first, *(item for _, optional in rest for item in optional)]
+        return [item for item in items if isinstance(item, s.Attribute)]
+
+    # attribute_item = (ALIGNED (LPAREN constant_expression RPAREN)?) / (ATTRIBUTE_NAME balanced_parens?)
+    def visit_attribute_item(self, node: Node, visited_children: list[Any]) -> s.Attribute | None:
+        word, argument = visited_children[0]
+        if word == "aligned":
+            return s.Attribute("aligned", argument[0][1] if argument else None, self.tok(node))
+        if word in ("packed", "__packed__"):
+            return s.Attribute("packed", None, self.tok(node))
+        return None
+
+    # declspec = DECLSPEC balanced_parens
+    def visit_declspec(self, node: Node, visited_children: list[Any]) -> list[s.Attribute]:
+        return []
+
+    # asm_label = ASM (QUALIFIER / NOISE_WORD)* balanced_parens
+    def visit_asm_label(self, node: Node, visited_children: list[Any]) -> list[s.Attribute]:
+        return []
+
+    # alignas = ALIGNAS LPAREN (type_name / constant_expression) RPAREN
+    def visit_alignas(self, node: Node, visited_children: list[Any]) -> list[s.Attribute]:
+        _, _, value, _ = visited_children
+        return [s.Attribute("aligned", value, self.tok(node))]
+
+    # -- expressions ---------------------------------------------------------
+    # expression = conditional_expression (COMMA conditional_expression)*
+    def visit_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
+        first, rest = visited_children
+        if not rest:
+            return first
+        return s.Comma((first, *(item for _, item in rest)), self.tok(node))
+
+    # constant_expression = conditional_expression
+    def visit_constant_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
+        return visited_children[0]
+
+    # conditional_expression = logical_or_expression (QUESTION expression COLON conditional_expression)?
+    def visit_conditional_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
+        condition, rest = visited_children
+        if not rest:
+            return condition
+        question, if_true, _, if_false = rest[0]
+        return s.Conditional(condition, if_true, if_false, question.token)
+
+    def _fold(self, node: Node, visited_children: list[Any]) -> s.Expr:
+        # left-associative binary operators (C11 6.5.5-6.5.14)
+        left, rest = visited_children
+        for operator, right in rest:
+            left = s.Binary(operator.text, left, right, operator.token)
+        return left
+
+    # logical_or_expression = logical_and_expression (OROR logical_and_expression)* ... and the
+    # other binary levels down to multiplicative_expression, all folded to the left.
+    visit_logical_or_expression = _fold
+    visit_logical_and_expression = _fold
+    visit_bit_or_expression = _fold
+    visit_bit_xor_expression = _fold
+    visit_bit_and_expression = _fold
+    visit_equality_expression = _fold
+    visit_relational_expression = _fold
+    visit_shift_expression = _fold
+    visit_additive_expression = _fold
+    visit_multiplicative_expression = _fold
+
+    # cast_expression = (LPAREN type_name RPAREN cast_expression) / unary_expression
+    def visit_cast_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
+        body = visited_children[0]
+        if isinstance(body, list):
+            _, type_name, _, operand = body
+            return s.Cast(type_name, operand, self.tok(node))
+        return body
+
+    # unary_expression = (UNARY_OP cast_expression) / sizeof_expression / alignof_expression / postfix_expression
+    def visit_unary_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
+        body = visited_children[0]
+        if isinstance(body, list):
+            operator, operand = body
+            if operator.text in ("++", "--"):
+                return s.NonConstant(f"'{operator.text}'", operator.token)
+            return s.Unary(operator.text, operand, operator.token)
+        return body
+
+    # sizeof_expression = SIZEOF ((LPAREN type_name RPAREN) / unary_expression)
+    def visit_sizeof_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
+        _, operand = visited_children
+        if isinstance(operand, list):
+            return s.SizeofType(operand[1], self.tok(node))
+        return s.SizeofExpr(operand, self.tok(node))
+
+    # alignof_expression = ALIGNOF LPAREN type_name RPAREN
+    def visit_alignof_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
+        _, _, type_name, _ = visited_children
+        return s.SizeofType(type_name, self.tok(node), alignof=True)
+
+    # postfix_expression = primary_expression postfix_suffix*
+    def visit_postfix_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
+        primary, suffixes = visited_children
+        if suffixes:
+            return suffixes[0]
+        return primary
+
+    # postfix_suffix = (LBRACKET expression RBRACKET) / (LPAREN arguments? RPAREN) / (MEMBER_OP IDENTIFIER) / INCREMENT_OP
+    def visit_postfix_suffix(self, node: Node, visited_children: list[Any]) -> s.NonConstant:
+        token = self.tok(node)
+        what = {"[": "an array subscript", "(": "a function call", "++": "'++'", "--": "'--'"}
+        return s.NonConstant(what.get(token.text, "a member access"), token)
+
+    # primary_expression = number / char_literal / string_literal / offsetof / IDENTIFIER / (LPAREN expression RPAREN)
+    def visit_primary_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
+        body = visited_children[0]
+        if isinstance(body, list):
+            return body[1]
+        if isinstance(body, Token):
+            return s.Name(body)
+        return body
+
+    # offsetof = OFFSETOF LPAREN type_name COMMA member_designator RPAREN
+    def visit_offsetof(self, node: Node, visited_children: list[Any]) -> s.Expr:
+        _, _, type_name, _, member, _ = visited_children
+        return s.Offsetof(type_name, member, self.tok(node))
+
+    # member_designator = IDENTIFIER ((MEMBER_OP IDENTIFIER) / (LBRACKET constant_expression RBRACKET))*
+    def visit_member_designator(self, node: Node, visited_children: list[Any]) -> str:
+        return node.text.replace(" ", "")
+
+    # number = NUMBER _
+    def visit_number(self, node: Node, visited_children: list[Any]) -> s.Number:
+        return s.Number(self.tok(node))
+
+    # char_literal = CHAR _
+    def visit_char_literal(self, node: Node, visited_children: list[Any]) -> s.CharConstant:
+        return s.CharConstant(self.tok(node))
+
+    # string_literal = (STRING _)+
+    def visit_string_literal(self, node: Node, visited_children: list[Any]) -> s.StringLiteral:
+        return s.StringLiteral(tuple(self.tok(child) for child in node.children))
+
+    # -- leaves --------------------------------------------------------------
+    def _word(kind: str):  # type: ignore[misc]
+        def visit(self: "SyntaxWalker", node: Node, visited_children: list[Any]) -> _Word:
+            text = node.text.strip()
+            if kind == "qual":
+                text = _QUALIFIER_SPELLING.get(text, text)
+            return _Word(kind, text, self.tok(node))
+        return visit
+
+    visit_STORAGE = _word("storage")
+    visit_QUALIFIER = _word("qual")
+    visit_BASIC_TYPE = _word("basic")
+    visit_NOISE_WORD = _word("noise")
+    visit_RECORD_KW = _word("record")
+    visit_ENUM_KW = _word("enum")
+    visit_ALIGNED = lambda self, node, children: "aligned"  # noqa: E731
+
+    def visit_ATTRIBUTE_NAME(self, node: Node, visited_children: list[Any]) -> str:
+        return node.text.strip()
+
+    def visit_IDENTIFIER(self, node: Node, visited_children: list[Any]) -> Token:
+        return self.tok(node)
+
+    def visit_SEMI(self, node: Node, visited_children: list[Any]) -> None:
+        return None
+
+    def _operator(self, node: Node, visited_children: list[Any]) -> _Word:
+        return _Word("operator", node.text.strip(), self.tok(node))
+
+    visit_OROR = visit_ANDAND = visit_BITOR = visit_CARET = visit_BITAND = _operator
+    visit_EQUALITY_OP = visit_RELATIONAL_OP = visit_SHIFT_OP = visit_ADDITIVE_OP = _operator
+    visit_MULTIPLICATIVE_OP = visit_UNARY_OP = visit_QUESTION = visit_INCREMENT_OP = _operator
+    del _word
