@@ -1,0 +1,393 @@
+"""Preprocessing layer, step 3: the value of an #if / #elif expression (C11 6.10.1).
+
+In: the expression's tokens after macro expansion (``defined`` and the ``__has_*``
+operators already replaced by 0/1 by the expander).  Out: an int, or an
+:class:`ExpressionError` with the message and the offending token.
+
+Arithmetic is done as a 64-bit compiler does it: every value is intmax_t or
+uintmax_t (6.10.1p4), the usual arithmetic conversions make a mixed operation
+unsigned (so ``-1 < 0u`` is false), signed results wrap like GCC's.  The walker is
+bottom-up (NodeVisitor), so an operand that must not be evaluated — the right of
+``0 && x``, the other branch of ``?:`` — is still visited; an error found there
+(division by zero) is a :class:`_Poison` value that only becomes an error if the
+operator actually uses it.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from parsimonious.exceptions import ParseError as GrammarParseError
+from parsimonious.grammar import Grammar
+from parsimonious.nodes import Node, NodeVisitor
+
+from ..resources import read_grammar
+from .token import Token
+
+_BITS = 64
+_MASK = (1 << _BITS) - 1
+_SIGN = 1 << (_BITS - 1)
+INTMAX_MAX = _SIGN - 1
+
+
+class ExpressionError(Exception):
+    """An #if expression that cannot be evaluated; ``token`` is where, if known."""
+
+    def __init__(self, message: str, token: Token | None = None):
+        super().__init__(message)
+        self.message = message
+        self.token = token
+
+
+@dataclass(frozen=True, slots=True)
+class _Value:
+    value: int
+    unsigned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Poison:
+    """An error in an operand; it becomes the result only if that operand is used."""
+
+    message: str
+
+
+_Result = _Value | _Poison
+_TRUE = _Value(1)
+_FALSE = _Value(0)
+
+
+def _wrap(value: int, unsigned: bool) -> _Value:
+    value &= _MASK
+    if not unsigned and value & _SIGN:
+        value -= 1 << _BITS
+    return _Value(value, unsigned)
+
+
+@functools.cache
+def expression_grammar() -> Grammar:
+    return Grammar(read_grammar("cexpr"))
+
+
+_INTEGER = re.compile(r"(0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)")
+_SUFFIXES = {"", "u", "l", "ul", "lu", "ll", "ull", "llu"}
+
+
+def integer_constant(text: str) -> _Value:
+    """A pp-number as an #if operand (6.4.4.1); raises ExpressionError for floats and bad suffixes."""
+    m = _INTEGER.fullmatch(text)
+    if m is None:
+        if re.fullmatch(r"(0[xX][0-9A-Fa-f.]*[pP][+-]?\d+|[0-9.]+([eE][+-]?\d+)?)[fFlL]?", text) and not text.isdigit():
+            raise ExpressionError("floating constant in preprocessor expression")
+        digits = re.match(r"0[xX][0-9A-Fa-f]*|0[bB][01]*|[0-9]*", text).group()  # type: ignore[union-attr]
+        raise ExpressionError(f'invalid suffix "{text[len(digits):]}" on integer constant')
+    digits, suffix = m.groups()
+    folded = suffix.lower()
+    if folded not in _SUFFIXES or (("ll" in folded) and suffix.replace("u", "").replace("U", "") not in ("ll", "LL")):
+        raise ExpressionError(f'invalid suffix "{suffix}" on integer constant')
+    if digits[:2] in ("0x", "0X"):
+        value = int(digits, 16)
+    elif digits[:2] in ("0b", "0B"):
+        value = int(digits[2:], 2)
+    elif digits.startswith("0"):
+        value = int(digits, 8)
+    else:
+        value = int(digits)
+    if value > _MASK:
+        raise ExpressionError("integer constant is too large for its type")
+    return _Value(value, "u" in folded or value > INTMAX_MAX)
+
+
+_SIMPLE_ESCAPES = {"n": 10, "t": 9, "v": 11, "b": 8, "r": 13, "f": 12, "a": 7, "\\": 92, "'": 39, '"': 34, "?": 63, "e": 27, "E": 27}
+
+
+def char_constant(text: str, char_signed: bool) -> _Value:
+    """A character constant's value (6.4.4.4) as GCC computes it for the target."""
+    prefix, _, body = text.partition("'")
+    body = body[:-1]
+    units: list[int] = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch != "\\":
+            units.extend(ch.encode("utf-8") if not prefix else [ord(ch)])
+            i += 1
+            continue
+        nxt = body[i + 1]
+        if nxt in _SIMPLE_ESCAPES:
+            units.append(_SIMPLE_ESCAPES[nxt])
+            i += 2
+        elif nxt in "01234567":
+            m = re.match(r"[0-7]{1,3}", body[i + 1 :])
+            units.append(int(m.group(), 8))  # type: ignore[union-attr]
+            i += 1 + len(m.group())  # type: ignore[union-attr]
+        elif nxt == "x":
+            m = re.match(r"[0-9A-Fa-f]+", body[i + 2 :])
+            if m is None:
+                raise ExpressionError("\\x used with no following hex digits")
+            units.append(int(m.group(), 16))
+            i += 2 + len(m.group())
+        elif nxt in "uU":
+            width = 4 if nxt == "u" else 8
+            units.append(int(body[i + 2 : i + 2 + width], 16))
+            i += 2 + width
+        else:
+            units.append(ord(nxt))
+            i += 2
+    if not units:
+        raise ExpressionError("empty character constant")
+    if prefix:  # wide: the last unit, as wchar_t / char16_t / char32_t (int-sized on Linux)
+        return _wrap(units[-1], prefix in ("u", "U"))
+    if len(units) == 1:
+        value = units[0] & 0xFF
+        if char_signed and value > 127:
+            value -= 256
+        return _Value(value)
+    # Multi-character constant: GCC shifts each byte in, and the result is an int.
+    value = 0
+    for unit in units:
+        value = ((value << 8) | (unit & 0xFF)) & 0xFFFFFFFF
+    if value & 0x80000000:
+        value -= 1 << 32
+    return _Value(value)
+
+
+def _arith(op: str, a: _Value, b: _Value) -> _Result:
+    unsigned = a.unsigned or b.unsigned
+    x = a.value & _MASK if unsigned else a.value
+    y = b.value & _MASK if unsigned else b.value
+    if op == "*":
+        return _wrap(x * y, unsigned)
+    if op in ("/", "%"):
+        if y == 0:
+            return _Poison("division by zero in #if")
+        quotient = abs(x) // abs(y)
+        if (x < 0) != (y < 0):
+            quotient = -quotient
+        return _wrap(quotient if op == "/" else x - y * quotient, unsigned)
+    if op == "+":
+        return _wrap(x + y, unsigned)
+    if op == "-":
+        return _wrap(x - y, unsigned)
+    if op in ("<<", ">>"):
+        # The result has the left operand's type; a negative count shifts the other way.
+        count = b.value if not b.unsigned else b.value & _MASK
+        left = op == "<<"
+        if count < 0:
+            left, count = not left, -count
+        value = a.value & _MASK if a.unsigned else a.value
+        if left:
+            return _wrap(value << count if count < _BITS else 0, a.unsigned)
+        return _wrap(value >> count if count < _BITS else (-1 if value < 0 else 0), a.unsigned)
+    if op == "<":
+        return _Value(int(x < y))
+    if op == ">":
+        return _Value(int(x > y))
+    if op == "<=":
+        return _Value(int(x <= y))
+    if op == ">=":
+        return _Value(int(x >= y))
+    if op == "==":
+        return _Value(int(x == y))
+    if op == "!=":
+        return _Value(int(x != y))
+    if op == "&":
+        return _wrap(x & y, unsigned)
+    if op == "^":
+        return _wrap(x ^ y, unsigned)
+    if op == "|":
+        return _wrap(x | y, unsigned)
+    raise AssertionError(op)
+
+
+class ExpressionVisitor(NodeVisitor):
+    """Evaluates a cexpr.ppeg tree; every visit returns a _Value or a _Poison."""
+
+    unwrapped_exceptions = (ExpressionError,)
+
+    def __init__(self, char_signed: bool):
+        self.char_signed = char_signed
+
+    # expression = _ comma_expr _ END
+    def visit_expression(self, node: Node, visited_children: list) -> _Result:
+        _b1, value, _b2, _end = visited_children
+        return value
+
+    # comma_expr = conditional (_ "," _ conditional)*
+    def visit_comma_expr(self, node: Node, visited_children: list) -> _Result:
+        first, rest = visited_children
+        value = first
+        for _b1, _comma, _b2, operand in rest if isinstance(rest, list) else ():
+            if isinstance(value, _Poison):
+                return value
+            value = operand
+        return value
+
+    # conditional = logical_or (_ "?" _ comma_expr _ ":" _ conditional)?
+    def visit_conditional(self, node: Node, visited_children: list) -> _Result:
+        condition, branches = visited_children
+        if not isinstance(branches, list):
+            return condition
+        (_b1, _q, _b2, when_true, _b3, _colon, _b4, when_false), = branches
+        if isinstance(condition, _Poison):
+            return condition
+        chosen, other = (when_true, when_false) if condition.value else (when_false, when_true)
+        if isinstance(chosen, _Poison):
+            return chosen
+        unsigned = chosen.unsigned or (isinstance(other, _Value) and other.unsigned)
+        return _wrap(chosen.value, unsigned)
+
+    def _fold(self, visited_children: list) -> _Result:
+        first, rest = visited_children
+        value = first
+        for _b1, op, _b2, operand in rest if isinstance(rest, list) else ():
+            if isinstance(value, _Poison):
+                return value
+            if isinstance(operand, _Poison):
+                value = operand
+                continue
+            value = _arith(op if isinstance(op, str) else op.text, value, operand)
+        return value
+
+    # logical_or = logical_and (_ "||" _ logical_and)*
+    def visit_logical_or(self, node: Node, visited_children: list) -> _Result:
+        first, rest = visited_children
+        value = first
+        for _b1, _op, _b2, operand in rest if isinstance(rest, list) else ():
+            if isinstance(value, _Poison):
+                return value
+            if value.value:
+                return _TRUE  # short circuit: the right operand is not evaluated
+            value = operand if isinstance(operand, _Poison) else _Value(int(operand.value != 0))
+        return value
+
+    # logical_and = bit_or (_ "&&" _ bit_or)*
+    def visit_logical_and(self, node: Node, visited_children: list) -> _Result:
+        first, rest = visited_children
+        value = first
+        for _b1, _op, _b2, operand in rest if isinstance(rest, list) else ():
+            if isinstance(value, _Poison):
+                return value
+            if not value.value:
+                return _FALSE  # short circuit
+            value = operand if isinstance(operand, _Poison) else _Value(int(operand.value != 0))
+        return value
+
+    # bit_or = bit_xor (_ BIT_OR _ bit_xor)*
+    def visit_bit_or(self, node: Node, visited_children: list) -> _Result:
+        return self._fold(visited_children)
+
+    # bit_xor = bit_and (_ "^" _ bit_and)*
+    def visit_bit_xor(self, node: Node, visited_children: list) -> _Result:
+        return self._fold(visited_children)
+
+    # bit_and = equality (_ BIT_AND _ equality)*
+    def visit_bit_and(self, node: Node, visited_children: list) -> _Result:
+        return self._fold(visited_children)
+
+    # equality = relational (_ EQUALITY_OP _ relational)*
+    def visit_equality(self, node: Node, visited_children: list) -> _Result:
+        return self._fold(visited_children)
+
+    # relational = shift (_ RELATIONAL_OP _ shift)*
+    def visit_relational(self, node: Node, visited_children: list) -> _Result:
+        return self._fold(visited_children)
+
+    # shift = additive (_ SHIFT_OP _ additive)*
+    def visit_shift(self, node: Node, visited_children: list) -> _Result:
+        return self._fold(visited_children)
+
+    # additive = multiplicative (_ ADDITIVE_OP _ multiplicative)*
+    def visit_additive(self, node: Node, visited_children: list) -> _Result:
+        return self._fold(visited_children)
+
+    # multiplicative = unary (_ MULTIPLICATIVE_OP _ unary)*
+    def visit_multiplicative(self, node: Node, visited_children: list) -> _Result:
+        return self._fold(visited_children)
+
+    # unary = (UNARY_OP _ unary) / primary
+    def visit_unary(self, node: Node, visited_children: list) -> _Result:
+        (branch,) = visited_children
+        if not isinstance(branch, list):
+            return branch
+        op, _blank, operand = branch
+        if isinstance(operand, _Poison):
+            return operand
+        if op == "-":
+            return _wrap(-operand.value, operand.unsigned)
+        if op == "~":
+            return _wrap(~operand.value, operand.unsigned)
+        if op == "!":
+            return _Value(int(operand.value == 0))
+        return operand
+
+    # primary = NUMBER / CHAR / IDENTIFIER / parenthesized
+    def visit_primary(self, node: Node, visited_children: list) -> _Result:
+        (value,) = visited_children
+        return value
+
+    # parenthesized = "(" _ comma_expr _ ")"
+    def visit_parenthesized(self, node: Node, visited_children: list) -> _Result:
+        _open, _b1, value, _b2, _close = visited_children
+        return value
+
+    def visit_NUMBER(self, node: Node, visited_children: list) -> _Result:
+        return integer_constant(node.text)
+
+    def visit_CHAR(self, node: Node, visited_children: list) -> _Result:
+        return char_constant(node.text, self.char_signed)
+
+    # 6.10.1p4: identifiers left after expansion are replaced by 0.
+    def visit_IDENTIFIER(self, node: Node, visited_children: list) -> _Result:
+        return _FALSE
+
+    def visit_UNARY_OP(self, node: Node, visited_children: list) -> str:
+        return node.text
+
+    def generic_visit(self, node: Node, visited_children: list) -> object:
+        return visited_children or node
+
+
+@functools.lru_cache(maxsize=4096)
+def _evaluate_text(text: str, char_signed: bool) -> tuple[int | None, str | None, int]:
+    """(value, error message, error offset) for a joined expression text."""
+    if not text.strip():
+        return None, "#if with no expression", 0
+    try:
+        tree = expression_grammar().parse(text)
+    except GrammarParseError as err:
+        return None, None, err.pos
+    try:
+        result = ExpressionVisitor(char_signed).visit(tree)
+    except ExpressionError as err:
+        return None, err.message, -1
+    if isinstance(result, _Poison):
+        return None, result.message, -1
+    return result.value, None, 0
+
+
+def evaluate(tokens: list[Token], *, char_signed: bool = True) -> int:
+    """The value of an expanded #if expression; raises :class:`ExpressionError`."""
+    starts: list[int] = []
+    parts: list[str] = []
+    offset = 0
+    for token in tokens:
+        starts.append(offset)
+        parts.append(token.text)
+        offset += len(token.text) + 1
+    value, message, where = _evaluate_text(" ".join(parts), char_signed)
+    if value is not None:
+        return value
+    if message is not None:
+        return _raise(message, None)
+    # A grammar failure: name the token at (or just before) the failure offset.
+    index = max((i for i, start in enumerate(starts) if start <= where), default=0)
+    if where >= offset - 1 or not tokens:
+        raise ExpressionError("invalid #if expression: unexpected end of expression", tokens[-1] if tokens else None)
+    bad = tokens[index]
+    raise ExpressionError(f'invalid #if expression: unexpected "{bad.text}"', bad)
+
+
+def _raise(message: str, token: Token | None) -> int:
+    raise ExpressionError(message, token)

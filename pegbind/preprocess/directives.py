@@ -1,0 +1,313 @@
+"""Preprocessing layer, step 2: one directive line -> :class:`Directive` (C11 6.10).
+
+In: the tokens of a logical line that starts with ``#`` (from :mod:`.lexer`).
+Out: a :class:`Directive` naming what it is and holding the original tokens of its
+parts (macro name, parameters, body, expression, header name), or a diagnostic.
+
+The line is rebuilt as text (one space where the source had white space) and parsed
+with ``grammars/directives.ppeg``; node offsets map back to the tokens, so every
+part keeps its coordinates.  The parse of a given text is cached: headers such as
+NSS's pkcs11f.h are read several times and repeat the same lines.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from parsimonious.exceptions import ParseError as GrammarParseError
+from parsimonious.grammar import Grammar
+from parsimonious.nodes import Node, NodeVisitor
+
+from ..diagnostics import Coord
+from ..resources import read_grammar
+from .token import Token
+
+
+@dataclass(frozen=True, slots=True)
+class Directive:
+    """A parsed directive; the token fields are the original tokens of the line."""
+
+    kind: str  #: define, undef, include, include_next, import, if, ifdef, ifndef, elif, else,
+    #: endif, line, error, warning, pragma, ident, null, unknown
+    hash_token: Token  #: the '#'
+    name_token: Token | None  #: the directive name ("define", ...); None for the null directive
+    identifier: Token | None = None  #: macro name of define/undef/ifdef/ifndef
+    params: tuple[str, ...] | None = None  #: parameters of a function-like macro
+    variadic: bool = False  #: the last parameter is ``...`` or ``name...``
+    header: str | None = None  #: ``"x.h"`` or ``<x.h>`` as written
+    rest: tuple[Token, ...] = ()  #: body, expression, message or include tokens
+
+    @property
+    def coord(self) -> Coord:
+        return self.hash_token.coord
+
+
+class DirectiveSyntaxError(Exception):
+    """A directive line that directives.ppeg rejects; ``coord`` says where."""
+
+    def __init__(self, message: str, coord: Coord):
+        super().__init__(message)
+        self.message = message
+        self.coord = coord
+
+
+@functools.cache
+def directive_grammar() -> Grammar:
+    return Grammar(read_grammar("directives"))
+
+
+# What the visitor returns for a line: (kind, identifier offset, params, variadic,
+# header text, offset where `rest` starts).  Offsets are into the rebuilt text.
+_Shape = tuple[str, int | None, tuple[str, ...] | None, bool, str | None, int]
+
+
+class DirectiveVisitor(NodeVisitor):
+    """Walks a directives.ppeg tree bottom-up into a :data:`_Shape`."""
+
+    grammar = None  # set per use; the grammar is shared through directive_grammar()
+    unwrapped_exceptions = (DirectiveSyntaxError,)
+
+    # directive = "#" _ directive_body
+    def visit_directive(self, node: Node, visited_children: list) -> _Shape:
+        _hash, _blank, body = visited_children
+        return body
+
+    # directive_body = define / undef / include / ... / unknown
+    def visit_directive_body(self, node: Node, visited_children: list) -> _Shape:
+        (body,) = visited_children
+        return body
+
+    # define = "define" !IDCHAR _ IDENTIFIER macro_params? rest
+    def visit_define(self, node: Node, visited_children: list) -> _Shape:
+        _kw, _not, _blank, name, params, rest = visited_children
+        if params:
+            (names, variadic), = params
+            return ("define", name, names, variadic, None, rest)
+        return ("define", name, None, False, None, rest)
+
+    # macro_params = "(" _ param_list? ")"
+    def visit_macro_params(self, node: Node, visited_children: list) -> tuple[tuple[str, ...], bool]:
+        _open, _blank, params, _close = visited_children
+        if not params:
+            return (), False
+        (names,) = params
+        variadic = any(n.endswith("...") for n in names)
+        if any(n.endswith("...") for n in names[:-1]):
+            raise DirectiveSyntaxError("'...' must be the last macro parameter", None)  # type: ignore[arg-type]
+        cleaned = tuple("__VA_ARGS__" if n == "..." else n.removesuffix("...") for n in names)
+        return cleaned, variadic
+
+    # param_list = (param _ "," _)* param _
+    def visit_param_list(self, node: Node, visited_children: list) -> list[str]:
+        leading, last, _blank = visited_children
+        return [item[0] for item in leading] + [last]
+
+    # param = ELLIPSIS / named_variadic / IDENTIFIER
+    def visit_param(self, node: Node, visited_children: list) -> str:
+        return node.text.replace(" ", "").replace("\t", "")
+
+    # undef = "undef" !IDCHAR _ IDENTIFIER rest
+    def visit_undef(self, node: Node, visited_children: list) -> _Shape:
+        _kw, _not, _blank, name, rest = visited_children
+        return ("undef", name, None, False, None, rest)
+
+    # include = INCLUDE_KEYWORD !IDCHAR _ (header_name / rest)
+    def visit_include(self, node: Node, visited_children: list) -> _Shape:
+        keyword, _not, _blank, (target,) = visited_children
+        if isinstance(target, tuple):  # header_name: (text, rest offset)
+            header, rest = target
+            return (keyword, None, None, False, header, rest)
+        return (keyword, None, None, False, None, target)
+
+    # header_name = (Q_HEADER_NAME / H_HEADER_NAME) _ rest
+    def visit_header_name(self, node: Node, visited_children: list) -> tuple[str, int]:
+        (name,), _blank, rest = visited_children
+        return (name.text, rest)
+
+    # INCLUDE_KEYWORD = ~r"include_next|include|import"
+    def visit_INCLUDE_KEYWORD(self, node: Node, visited_children: list) -> str:
+        return node.text
+
+    # ifdef = "ifdef" !IDCHAR _ IDENTIFIER rest
+    def visit_ifdef(self, node: Node, visited_children: list) -> _Shape:
+        _kw, _not, _blank, name, rest = visited_children
+        return ("ifdef", name, None, False, None, rest)
+
+    # ifndef = "ifndef" !IDCHAR _ IDENTIFIER rest
+    def visit_ifndef(self, node: Node, visited_children: list) -> _Shape:
+        _kw, _not, _blank, name, rest = visited_children
+        return ("ifndef", name, None, False, None, rest)
+
+    def _keyword_rest(self, kind: str, visited_children: list) -> _Shape:
+        return (kind, None, None, False, None, visited_children[-1])
+
+    # if = "if" !IDCHAR rest
+    def visit_if(self, node: Node, visited_children: list) -> _Shape:
+        return self._keyword_rest("if", visited_children)
+
+    # elif = "elif" !IDCHAR rest
+    def visit_elif(self, node: Node, visited_children: list) -> _Shape:
+        return self._keyword_rest("elif", visited_children)
+
+    # else = "else" !IDCHAR rest
+    def visit_else(self, node: Node, visited_children: list) -> _Shape:
+        return self._keyword_rest("else", visited_children)
+
+    # endif = "endif" !IDCHAR rest
+    def visit_endif(self, node: Node, visited_children: list) -> _Shape:
+        return self._keyword_rest("endif", visited_children)
+
+    # line = "line" !IDCHAR rest
+    def visit_line(self, node: Node, visited_children: list) -> _Shape:
+        return self._keyword_rest("line", visited_children)
+
+    # error = "error" !IDCHAR rest
+    def visit_error(self, node: Node, visited_children: list) -> _Shape:
+        return self._keyword_rest("error", visited_children)
+
+    # warning = "warning" !IDCHAR rest
+    def visit_warning(self, node: Node, visited_children: list) -> _Shape:
+        return self._keyword_rest("warning", visited_children)
+
+    # pragma = "pragma" !IDCHAR rest
+    def visit_pragma(self, node: Node, visited_children: list) -> _Shape:
+        return self._keyword_rest("pragma", visited_children)
+
+    # ident = ~r"ident|sccs" !IDCHAR rest
+    def visit_ident(self, node: Node, visited_children: list) -> _Shape:
+        return self._keyword_rest("ident", visited_children)
+
+    # null_directive = _ END
+    def visit_null_directive(self, node: Node, visited_children: list) -> _Shape:
+        return ("null", None, None, False, None, node.end)
+
+    # unknown = IDENTIFIER rest
+    def visit_unknown(self, node: Node, visited_children: list) -> _Shape:
+        return ("unknown", None, None, False, None, visited_children[-1])
+
+    # rest = _ ~r".*"
+    def visit_rest(self, node: Node, visited_children: list) -> int:
+        return node.children[1].start
+
+    # IDENTIFIER = ~r"[A-Za-z_$][A-Za-z0-9_$]*"  (its offset; the token is looked up later)
+    def visit_IDENTIFIER(self, node: Node, visited_children: list) -> int:
+        return node.start
+
+    def generic_visit(self, node: Node, visited_children: list) -> object:
+        # Sequences give their children; an unmatched `?` gives [] so it tests false.
+        if node.children:
+            return visited_children
+        return node if node.text else []
+
+
+@functools.lru_cache(maxsize=8192)
+def _shape_of(text: str) -> _Shape | tuple[str, int]:
+    """Parse one rebuilt directive text; ("!", offset) when the grammar rejects it."""
+    try:
+        tree = directive_grammar().parse(text)
+    except GrammarParseError as err:
+        return ("!", err.pos)
+    try:
+        return DirectiveVisitor().visit(tree)
+    except DirectiveSyntaxError:
+        return ("!...", 0)
+
+
+def rebuild(tokens: list[Token]) -> tuple[str, dict[int, int]]:
+    """The text of a token line and the map offset -> token index."""
+    parts: list[str] = []
+    starts: dict[int, int] = {}
+    offset = 0
+    for index, token in enumerate(tokens):
+        if index and token.space_before:
+            parts.append(" ")
+            offset += 1
+        starts[offset] = index
+        parts.append(token.text)
+        offset += len(token.text)
+    starts[offset] = len(tokens)
+    return "".join(parts), starts
+
+
+_MESSAGES = {
+    "define": "macro names must be identifiers",
+    "undef": "macro names must be identifiers",
+    "ifdef": "no macro name given in #ifdef directive",
+    "ifndef": "no macro name given in #ifndef directive",
+    "include": "#include expects \"FILENAME\" or <FILENAME>",
+    "include_next": "#include_next expects \"FILENAME\" or <FILENAME>",
+}
+
+
+def parse_directive(tokens: list[Token]) -> Directive:
+    """Parse a logical line whose first token is ``#``; raises :class:`DirectiveSyntaxError`."""
+    text, starts = rebuild(tokens)
+    shape = _shape_of(text)
+    hash_token = tokens[0]
+    name_token = tokens[1] if len(tokens) > 1 else None
+    if shape[0] in ("!", "!..."):
+        where = name_token or hash_token
+        if shape[0] == "!...":
+            raise DirectiveSyntaxError("'...' must be the last macro parameter", where.coord)
+        name = name_token.text if name_token is not None else ""
+        if name == "define" and len(tokens) > 2 and tokens[2].kind == "identifier":
+            raise DirectiveSyntaxError("expected parameter name, found \"" + _found(tokens, starts, shape[1]) + "\"", tokens[2].coord)
+        message = _MESSAGES.get(name, f"malformed #{name} directive")
+        bad = tokens[2] if len(tokens) > 2 else where
+        raise DirectiveSyntaxError(message, bad.coord)
+    kind, ident_at, params, variadic, header, rest_at = shape  # type: ignore[misc]
+    identifier = tokens[starts[ident_at]] if ident_at is not None else None
+    rest = tuple(tokens[starts.get(rest_at, len(tokens)) :])
+    return Directive(kind, hash_token, name_token if kind != "null" else None, identifier, params, variadic, header, rest)
+
+
+def _found(tokens: list[Token], starts: dict[int, int], offset: int) -> str:
+    for at in sorted(starts, reverse=True):
+        if at <= offset and starts[at] < len(tokens):
+            return tokens[starts[at]].text
+    return ""
+
+
+# ---- #pragma pack ---------------------------------------------------------------------------
+
+
+class PackVisitor(NodeVisitor):
+    """Walks pack_pragma into (action, value): action is "set", "push", "pop" or "show"."""
+
+    # pack_pragma = _ "pack" _ "(" _ pack_args? ")" _ END
+    def visit_pack_pragma(self, node: Node, visited_children: list) -> tuple[str, int | None]:
+        _b1, _kw, _b2, _open, _b3, args, _close, _b4, _end = visited_children
+        if not args:
+            return ("set", None)
+        (found,) = args
+        return found
+
+    # pack_args = pack_action? pack_label? pack_value? _
+    def visit_pack_args(self, node: Node, visited_children: list) -> tuple[str, int | None]:
+        action, _label, value, _blank = visited_children
+        number = value[0] if value else None
+        return (action[0] if action else "set", number)
+
+    # pack_action = ~r"push|pop|show" _ ","? _
+    def visit_pack_action(self, node: Node, visited_children: list) -> str:
+        return node.children[0].text
+
+    # pack_value = NUMBER _
+    def visit_pack_value(self, node: Node, visited_children: list) -> int:
+        return int(node.children[0].text, 0)
+
+    def generic_visit(self, node: Node, visited_children: list) -> object:
+        # Sequences give their children; an unmatched `?` gives [] so it tests false.
+        if node.children:
+            return visited_children
+        return node if node.text else []
+
+
+@functools.lru_cache(maxsize=256)
+def parse_pack(text: str) -> tuple[str, int | None] | None:
+    """``#pragma`` text after "pragma" -> (action, value), or None if it is not ``pack(...)``."""
+    try:
+        tree = directive_grammar()["pack_pragma"].parse(text)
+        return PackVisitor().visit(tree)
+    except (GrammarParseError, ValueError):
+        return None

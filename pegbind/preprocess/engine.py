@@ -1,0 +1,562 @@
+"""Preprocessing layer, the driver: headers -> :class:`PreprocessResult` (C11 6.10).
+
+In: header paths, -I folders, -D/-U, the target, headers to skip.
+Out: the expanded token stream, the macro table with its history, the comment
+index, the ``#pragma pack`` regions and the diagnostics.  Several headers form one
+translation unit, as if a file held ``#include "h1"`` ``#include "h2"``.
+
+The walk is iterative: a stack of open files, each with its logical lines and its
+stack of conditional groups, so a file including itself stops at the depth limit
+with an error instead of exhausting Python's recursion.  Text lines of active
+groups gather until the next directive and are expanded together; an invocation
+whose argument list is still open at a directive waits for the following lines, as
+GCC lets arguments span directives.
+
+``__has_*`` policy (kept deliberately small and consistent with GCC 12 in C mode):
+``__has_include``/``__has_include_next`` search like ``#include``;
+``__has_attribute(x)`` is 1 for the GNU attributes listed in :data:`GNU_ATTRIBUTES`
+(``__x__`` spelling too), else 0; ``__has_builtin(x)`` is 1 for
+:data:`GNU_BUILTINS`; ``__has_c_attribute``, ``__has_cpp_attribute``,
+``__has_feature`` and ``__has_extension`` are 0.  ``defined`` is true for the first
+four of these operators, as in GCC 12, and false for ``__has_feature`` and
+``__has_extension``, which GCC 12 does not have.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Mapping, Sequence
+
+from ..diagnostics import Coord, Diagnostic, DiagnosticSink, PreprocessError
+from ..target import get_target
+from .cexpr import ExpressionError, evaluate
+from .comments import CommentIndex
+from .directives import Directive, DirectiveSyntaxError, parse_directive, parse_pack, rebuild
+from .includes import IncludeResolver, read_source
+from .lexer import LexedFile, is_unterminated, lex, tokenize
+from .macros import (
+    HAS_OPERATORS,
+    ExpansionAborted,
+    ExpansionHooks,
+    Expander,
+    Macro,
+    MacroTable,
+    validate_body,
+)
+from .token import Token
+
+#: nesting of #include beyond which a file is not opened (a guard-less file including itself)
+MAX_INCLUDE_DEPTH = 200
+
+GNU_ATTRIBUTES = frozenset(
+    """aligned alloc_size always_inline artificial cold const constructor deprecated destructor
+    error format format_arg gnu_inline hot leaf malloc may_alias mode no_instrument_function
+    noinline nonnull noreturn nothrow packed pure returns_nonnull section sentinel transparent_union
+    unavailable unused used vector_size visibility warn_unused_result warning weak alias cleanup
+    fallthrough access nonstring noclone noipa flatten""".split()
+)
+GNU_BUILTINS = frozenset(
+    """__builtin_va_start __builtin_va_end __builtin_va_arg __builtin_va_copy __builtin_va_list
+    __builtin_offsetof __builtin_expect __builtin_constant_p __builtin_types_compatible_p
+    __builtin_choose_expr __builtin_unreachable __builtin_trap __builtin_bswap16 __builtin_bswap32
+    __builtin_bswap64""".split()
+)
+
+_CONDITIONALS = frozenset({"if", "ifdef", "ifndef", "elif", "else", "endif"})
+_DYNAMIC = frozenset({"__FILE__", "__LINE__", "__COUNTER__", "__INCLUDE_LEVEL__", "__DATE__", "__TIME__",
+                      "__TIMESTAMP__", "__BASE_FILE__"})
+# Output must be deterministic: the clock macros are fixed strings.
+_FIXED = {"__DATE__": '"Jan  1 1970"', "__TIME__": '"00:00:00"', "__TIMESTAMP__": '"Thu Jan  1 00:00:00 1970"'}
+
+Origin = Literal["user", "standard", "system"]
+
+
+@dataclass
+class _Group:
+    """One #if ... #endif group of the file being read."""
+
+    directive: str  #: "if", "ifdef" or "ifndef" (for "unterminated #ifdef")
+    coord: Coord
+    parent_active: bool
+    taken: bool  #: some branch has been taken
+    active: bool  #: the current branch is being read
+    seen_else: bool = False
+
+
+@dataclass
+class _Frame:
+    """An open file."""
+
+    path: str
+    origin: str
+    lines: list[list[Token]]
+    include_site: Coord | None  #: the #include that opened it
+    chain_index: int  #: where the search chain found it (-1: includer's folder or named)
+    index: int = 0
+    groups: list[_Group] = field(default_factory=list)
+    line_delta: int = 0  #: set by #line
+    presumed_name: str | None = None  #: set by #line "name"
+    guard: str | None = None  #: macro of a possible include guard
+    guard_group: _Group | None = None
+    guard_closed_at: int = -1  #: line index after the guard's #endif
+
+    @property
+    def active(self) -> bool:
+        return self.groups[-1].active if self.groups else True
+
+
+@dataclass
+class PreprocessResult:
+    """Everything the preprocessor found out about one translation unit."""
+
+    tokens: list[Token]
+    macros: MacroTable
+    comments: CommentIndex
+    #: (index in tokens from which it holds, #pragma pack value or None for the default)
+    pack_changes: list[tuple[int, int | None]]
+    diagnostics: list[Diagnostic]
+    files: list[str]  #: every file opened, in the order first opened
+    _engine: "_Engine" = field(repr=False, compare=False)
+    #: #pragma lines kept for the rendered text: (token index, text after "pragma", coord)
+    pragmas: list[tuple[int, str, Coord]] = field(default_factory=list)
+
+    def expand(self, tokens: Sequence[Token]) -> list[Token]:
+        """Macro-expand ``tokens`` with the final macro table (problems are ignored)."""
+        expander = Expander(self.macros, DiagnosticSink(), self._engine.hooks)
+        return expander.expand(tokens)
+
+    def origin(self, file: str) -> Origin:
+        """"user", "standard" (pegbind/include) or "system" for a file of this run."""
+        return self._engine.resolver.origin(file)  # type: ignore[return-value]
+
+
+class _Engine:
+    def __init__(self, include_dirs: Sequence[str | Path], target: str | None, skip_includes: Sequence[str]):
+        self.target = get_target(target)
+        self.sink = DiagnosticSink()
+        self.resolver = IncludeResolver([str(d) for d in include_dirs], self.target.name)
+        self.skip = set(skip_includes)
+        self.table = MacroTable()
+        self.comments = CommentIndex()
+        self.output: list[Token] = []
+        self.frames: list[_Frame] = []
+        self.lexed: dict[str, LexedFile] = {}
+        self.files: list[str] = []
+        self.once: set[str] = set()
+        self.guards: dict[str, str] = {}
+        self.counter = 0
+        self.base_file = ""
+        self.pack: int | None = None
+        self.pack_stack: list[int | None] = []
+        self.pack_changes: list[tuple[int, int | None]] = []
+        self.pragmas: list[tuple[int, str, Coord]] = []
+        builtin = frozenset(_DYNAMIC | (HAS_OPERATORS - {"__has_feature", "__has_extension"}))
+        self.hooks = ExpansionHooks(self._dynamic, builtin, self._has_operator, self._pragma_operator)
+        self.expander = Expander(self.table, self.sink, self.hooks, self._included_from)
+        self.pending: list = []  # text items waiting for expansion
+        self._chunk_base = 0  # output index where the chunk being expanded starts
+
+    # ---- diagnostics ---------------------------------------------------------------------------
+
+    def _included_from(self) -> tuple[Coord, ...]:
+        return tuple(f.include_site for f in reversed(self.frames) if f.include_site is not None)
+
+    def error(self, coord: Coord | None, message: str, **extra) -> None:
+        self.sink.error(coord, message, included_from=self._included_from(), **extra)
+
+    def warning(self, coord: Coord | None, message: str, **extra) -> None:
+        self.sink.warning(coord, message, included_from=self._included_from(), **extra)
+
+    # ---- macros from the target and the command line -------------------------------------------
+
+    def predefine(self, defines: Mapping[str, str | None], undefines: Sequence[str]) -> None:
+        for name, value in self.target.predefines.items():
+            self._define_text(name, value, "<built-in>", "builtin")
+        for name, value in defines.items():
+            self._define_text(name, "1" if value is None else value, "<command-line>", "command-line")
+        for name in undefines:
+            self.table.undef(name, Coord("<command-line>", 1, 1))
+
+    def _define_text(self, name: str, value: str, file: str, origin: str) -> None:
+        tokens = tokenize(f"#define {name} {value}", file)
+        try:
+            directive = parse_directive(tokens)
+        except DirectiveSyntaxError as err:
+            self.error(err.coord, err.message)
+            return
+        self._define(directive, origin)
+
+    # ---- the walk -------------------------------------------------------------------------------
+
+    def run(self, headers: Sequence[str | Path]) -> None:
+        for header in headers:
+            path = str(header)
+            if not self.base_file:
+                self.base_file = path
+            if not os.path.isfile(path):
+                self.error(None, f"'{path}' file not found")
+                continue
+            self.resolver.register(path, "user")
+            self._open(path, "user", None, -1)
+            self._walk()
+
+    def _open(self, path: str, origin: str, site: Coord | None, chain_index: int) -> None:
+        lexed = self.lexed.get(path)
+        if lexed is None:
+            try:
+                text = read_source(path)
+            except OSError as err:
+                self.error(site, f"cannot read '{path}': {err.strerror}")
+                return
+            lexed = self.lexed[path] = lex(text, path)
+            self.files.append(path)
+            self.comments.add(lexed.comments)
+            for problem in lexed.problems:
+                self.sink.add(Diagnostic(problem.coord, problem.message, problem.severity,
+                                         included_from=((site,) if site else ()) + self._included_from()))
+        self.frames.append(_Frame(path, origin, lexed.lines, site, chain_index))
+
+    def _walk(self) -> None:
+        frames = self.frames
+        while frames:
+            frame = frames[-1]
+            lines = frame.lines
+            if frame.index >= len(lines):
+                self._close(frame)
+                continue
+            line = lines[frame.index]
+            frame.index += 1
+            first = line[0]
+            if first.kind == "punct" and (first.text == "#" or first.text == "%:"):
+                if frame.guard_closed_at >= 0:
+                    frame.guard = None  # something follows the guard's #endif
+                if self.pending:
+                    self._flush(final=False)
+                self._directive(frame, line)
+                continue
+            if frame.guard_closed_at >= 0:
+                frame.guard = None  # text after the guard's #endif
+            if not frame.active:
+                continue
+            for token in line:
+                if token.kind == "other" and is_unterminated(token):
+                    quote = token.text.lstrip("u8UL")[0]
+                    self.error(token.coord, f"missing terminating {quote} character")
+            self.pending.extend((token, frozenset()) for token in line)
+
+    def _flush(self, *, final: bool) -> None:
+        items = self.pending
+        self.pending = []
+        self._chunk_base = len(self.output)
+        out, leftover = self.expander.expand_items(items, final=final)
+        self.output.extend(token for token, _ in out)
+        self.pending = leftover
+
+    def _close(self, frame: _Frame) -> None:
+        if self.pending:
+            self._flush(final=True)
+        for group in frame.groups:
+            self.error(group.coord, f"unterminated #{group.directive}")
+        if frame.guard is not None and frame.guard_closed_at == len(frame.lines):
+            self.guards[os.path.realpath(frame.path)] = frame.guard
+        self.frames.pop()
+
+    # ---- directives -----------------------------------------------------------------------------
+
+    def _directive(self, frame: _Frame, line: list[Token]) -> None:
+        name = line[1].text if len(line) > 1 else ""
+        if name in _CONDITIONALS:
+            self._conditional(frame, name, line)
+            return
+        if not frame.active:
+            return
+        try:
+            directive = parse_directive(line)
+        except DirectiveSyntaxError as err:
+            self.error(err.coord, err.message)
+            return
+        kind = directive.kind
+        if kind == "define":
+            self._define(directive, frame.origin)
+        elif kind == "undef":
+            assert directive.identifier is not None
+            self.table.undef(directive.identifier.text, directive.identifier.coord)
+        elif kind in ("include", "include_next", "import"):
+            self._include(frame, directive)
+        elif kind == "pragma":
+            self._pragma(frame, directive)
+        elif kind == "error":
+            self.error(directive.name_token.coord if directive.name_token else directive.coord,  # type: ignore[union-attr]
+                       "#error " + rebuild(list(directive.rest))[0] if directive.rest else "#error")
+        elif kind == "warning":
+            self.warning(directive.name_token.coord if directive.name_token else directive.coord,  # type: ignore[union-attr]
+                         "#warning " + rebuild(list(directive.rest))[0] if directive.rest else "#warning")
+        elif kind == "line":
+            self._line(frame, directive)
+        elif kind == "unknown":
+            assert directive.name_token is not None
+            self.error(directive.name_token.coord, f"invalid preprocessing directive #{directive.name_token.text}")
+        # ident / sccs / the null directive: nothing to do.
+
+    def _define(self, directive: Directive, origin: str) -> None:
+        name_token = directive.identifier
+        assert name_token is not None
+        if name_token.text == "defined":
+            self.error(name_token.coord, '"defined" cannot be used as a macro name')
+            return
+        problem = validate_body(directive.params, directive.variadic, directive.rest)
+        if problem is not None:
+            self.error(problem[0].coord, problem[1])
+            return
+        for token in directive.rest:
+            if token.kind == "other" and is_unterminated(token):
+                quote = token.text.lstrip("u8UL")[0]
+                self.error(token.coord, f"missing terminating {quote} character")
+        macro = Macro(name_token.text, directive.params, directive.variadic, directive.rest, name_token.coord, origin)
+        previous = self.table.define(macro)
+        if previous is not None:
+            self.warning(name_token.coord, f'"{macro.name}" redefined',
+                         notes=(f"{previous.coord}: note: this is the location of the previous definition",))
+
+    def _conditional(self, frame: _Frame, name: str, line: list[Token]) -> None:
+        groups = frame.groups
+        coord = line[0].coord
+        if name in ("if", "ifdef", "ifndef"):
+            parent_active = frame.active
+            value = False
+            guard_name = None
+            if parent_active:
+                value, guard_name = self._condition(frame, name, line)
+            group = _Group(name, coord, parent_active, value, parent_active and value)
+            groups.append(group)
+            # An include guard: the file's first line is #ifndef X (or #if !defined X).
+            if frame.index == 1 and guard_name is not None and len(groups) == 1:
+                frame.guard = guard_name
+                frame.guard_group = group
+            return
+        if not groups:
+            self.error(line[1].coord, f"#{name} without #if")
+            return
+        group = groups[-1]
+        if name == "endif":
+            groups.pop()
+            if group is frame.guard_group and frame.guard is not None:
+                frame.guard_closed_at = frame.index
+            return
+        if group is frame.guard_group:
+            frame.guard = None
+        if group.seen_else:
+            self.error(line[1].coord, f"#{name} after #else")
+            return
+        if name == "else":
+            group.seen_else = True
+            group.active = group.parent_active and not group.taken
+            group.taken = True
+            return
+        # elif: evaluated only when no earlier branch was taken
+        if group.parent_active and not group.taken:
+            value, _ = self._condition(frame, "if", line)
+            group.active = value
+            group.taken = value
+        else:
+            group.active = False
+
+    def _condition(self, frame: _Frame, name: str, line: list[Token]) -> tuple[bool, str | None]:
+        """(value, macro name if this could be an include guard)."""
+        if name in ("ifdef", "ifndef"):
+            if len(line) < 3 or line[2].kind != "identifier":
+                self.error(line[1].coord, f"no macro name given in #{name} directive")
+                return False, None
+            target = line[2].text
+            defined = target in self.table.definitions or target in self.hooks.builtin_names
+            return (defined if name == "ifdef" else not defined), (target if name == "ifndef" else None)
+        rest = line[2:]
+        if not rest:
+            self.error(line[1].coord, f"#{line[1].text} with no expression")
+            return False, None
+        guard = None
+        texts = [t.text for t in rest]
+        if texts[:2] == ["!", "defined"] and (len(texts) == 3 or (len(texts) == 5 and texts[2] == "(" and texts[4] == ")")):
+            guard = texts[2] if len(texts) == 3 else texts[3]
+        errors_before = len(self.sink.items)
+        try:
+            expanded = self.expander.expand(rest, in_if=True)
+        except ExpansionAborted:
+            return False, None
+        if len(self.sink.items) != errors_before and self.sink.has_errors:
+            return False, None
+        try:
+            value = evaluate(expanded, char_signed=self.target.char_signed)
+        except ExpressionError as err:
+            where = err.token.coord if err.token is not None and not err.token.expansion else line[1].coord
+            self.error(where, err.message)
+            return False, None
+        return value != 0, guard
+
+    def _include(self, frame: _Frame, directive: Directive) -> None:
+        site = directive.coord
+        header = directive.header
+        if header is None:
+            expanded = self.expander.expand(directive.rest)
+            header = _header_from_tokens(expanded)
+            if header is None:
+                self.error(directive.name_token.coord if directive.name_token else site,  # type: ignore[union-attr]
+                           f'#{directive.kind} expects "FILENAME" or <FILENAME>')
+                return
+        quoted = header[0] == '"'
+        name = header[1:-1]
+        if name in self.skip or header in self.skip:
+            return
+        next_after = None
+        if directive.kind == "include_next":
+            next_after = frame.chain_index if frame.chain_index >= 0 else self.resolver.chain_index_of(frame.path)
+            if next_after is None:
+                next_after = -1
+        found = self.resolver.find(name, quoted, frame.path, frame.origin, next_after)
+        if found is None:
+            self.error(directive.rest[0].coord if directive.rest and directive.header is None else site, f"'{name}' file not found")
+            return
+        path, chain_index, origin = found
+        real = os.path.realpath(path)
+        if real in self.once:
+            return
+        if directive.kind == "import":
+            self.once.add(real)
+        guard = self.guards.get(real)
+        if guard is not None and guard in self.table.definitions:
+            return  # guarded and already read: reading it again would produce nothing
+        if len(self.frames) >= MAX_INCLUDE_DEPTH:
+            self.error(site, f"#include nested depth {len(self.frames)} exceeds maximum of {MAX_INCLUDE_DEPTH}")
+            return
+        self.resolver.register(path, origin)
+        self._open(path, origin, site, chain_index)
+
+    def _pragma(self, frame: _Frame, directive: Directive) -> None:
+        text = rebuild(list(directive.rest))[0]
+        self._apply_pragma(text, directive.coord, len(self.output))
+
+    def _apply_pragma(self, text: str, coord: Coord, position: int) -> None:
+        self.pragmas.append((position, text, coord))
+        if text.strip() == "once":
+            if self.frames:
+                self.once.add(os.path.realpath(self.frames[-1].path))
+            return
+        pack = parse_pack(" " + text)
+        if pack is None:
+            return
+        action, value = pack
+        if action == "show":
+            return
+        if action == "push":
+            self.pack_stack.append(self.pack)
+            if value is not None:
+                self.pack = value
+        elif action == "pop":
+            self.pack = self.pack_stack.pop() if self.pack_stack else None
+            if value is not None:
+                self.pack = value
+        else:
+            self.pack = value
+        self.pack_changes.append((position, self.pack))
+
+    def _line(self, frame: _Frame, directive: Directive) -> None:
+        expanded = self.expander.expand(directive.rest)
+        if not expanded or expanded[0].kind != "number" or not expanded[0].text.isdigit():
+            self.error(directive.coord, '"#line" requires a positive integer argument')
+            return
+        next_physical = directive.rest[-1].coord.line + 1
+        frame.line_delta = int(expanded[0].text) - next_physical
+        if len(expanded) > 1 and expanded[1].kind == "string":
+            frame.presumed_name = expanded[1].text[1:-1]
+
+    # ---- hooks of the expander ----------------------------------------------------------------
+
+    def _dynamic(self, token: Token) -> Token | None:
+        name = token.text
+        if name not in _DYNAMIC:
+            return None
+        frame = self.frames[-1] if self.frames else None
+        if name == "__LINE__":
+            site = token.expansion[0].site if token.expansion else token.coord
+            value = str(site.line + (frame.line_delta if frame else 0))
+            return Token("number", value, token.coord, token.expansion, token.space_before)
+        if name in ("__FILE__", "__BASE_FILE__"):
+            path = self.base_file if name == "__BASE_FILE__" or frame is None else (frame.presumed_name or frame.path)
+            text = '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            return Token("string", text, token.coord, token.expansion, token.space_before)
+        if name == "__COUNTER__":
+            value = str(self.counter)
+            self.counter += 1
+            return Token("number", value, token.coord, token.expansion, token.space_before)
+        if name == "__INCLUDE_LEVEL__":
+            return Token("number", str(max(len(self.frames) - 1, 0)), token.coord, token.expansion, token.space_before)
+        return Token("string", _FIXED[name], token.coord, token.expansion, token.space_before)
+
+    def _has_operator(self, name: str, args: list[Token], token: Token) -> int:
+        if name in ("__has_include", "__has_include_next"):
+            header = _header_from_tokens(args) or _header_from_tokens(self.expander.expand(args))
+            if header is None:
+                self.error(token.coord, f'operator "{name}" requires a header-name')
+                return 0
+            frame = self.frames[-1] if self.frames else None
+            next_after = None
+            if name == "__has_include_next" and frame is not None:
+                next_after = frame.chain_index if frame.chain_index >= 0 else self.resolver.chain_index_of(frame.path)
+                if next_after is None:
+                    next_after = -1
+            found = self.resolver.find(header[1:-1], header[0] == '"', frame.path if frame else None,
+                                       frame.origin if frame else "user", next_after)
+            return int(found is not None)
+        if not args or args[0].kind != "identifier":
+            return 0
+        word = args[0].text
+        if name == "__has_attribute":
+            plain = word[2:-2] if word.startswith("__") and word.endswith("__") and len(word) > 4 else word
+            return int(len(args) == 1 and plain in GNU_ATTRIBUTES)
+        if name == "__has_builtin":
+            return int(word in GNU_BUILTINS)
+        return 0
+
+    def _pragma_operator(self, text: str, site: Token, position: int) -> None:
+        coord = site.expansion[0].site if site.expansion else site.coord
+        self._apply_pragma(text, coord, self._chunk_base + position)
+
+
+def _header_from_tokens(tokens: Sequence[Token]) -> str | None:
+    """``"x.h"`` or ``<x.h>`` from the tokens of a macro-expanded #include (6.10.2p4)."""
+    if not tokens:
+        return None
+    if tokens[0].kind == "string" and tokens[0].text.startswith('"'):
+        return tokens[0].text
+    if tokens[0].text == "<":
+        parts: list[str] = []
+        for index, token in enumerate(tokens[1:], 1):
+            if token.text == ">":
+                return "<" + "".join(parts) + ">"
+            if index > 1 and token.space_before:
+                parts.append(" ")
+            parts.append(token.text)
+    return None
+
+
+def preprocess(
+    headers: Sequence[str | Path],
+    *,
+    include_dirs: Sequence[str | Path] = (),
+    defines: Mapping[str, str | None] = {},
+    undefines: Sequence[str] = (),
+    target: str | None = None,
+    skip_includes: Sequence[str] = (),
+) -> PreprocessResult:
+    """Preprocess ``headers`` as one translation unit; raises PreprocessError on any error."""
+    engine = _Engine(include_dirs, target, skip_includes)
+    engine.predefine(defines, undefines)
+    engine.run(headers)
+    result = PreprocessResult(
+        engine.output, engine.table, engine.comments, engine.pack_changes, engine.sink.items,
+        engine.files, engine, engine.pragmas,
+    )
+    if engine.sink.has_errors:
+        raise PreprocessError(engine.sink.items)
+    return result

@@ -1,0 +1,528 @@
+"""Preprocessing layer, step 4: the macro table and macro expansion (C11 6.10.3).
+
+In: tokens (from :mod:`.lexer`), the definitions made by ``#define``/``#undef``.
+Out: expanded tokens, each carrying its :class:`~.token.ExpansionFrame` chain, and
+diagnostics for wrong invocations.
+
+Expansion follows Prosser's hide-set algorithm, which gives the results the
+standard prints in 6.10.3.5: every token travels with the set of macro names it
+must not expand again; an object-like macro adds its name to its body's sets, a
+function-like one adds its name to ``HS(name) & HS(')')``.  The rescanning loop is
+iterative (an explicit stack holding the rest of the input, so a function-like
+name produced by a body can take its arguments from the text that follows, as GCC
+does); only the full expansion of an argument (6.10.3.1) recurses, bounded by
+:data:`MAX_NESTING`.  A budget of :data:`MAX_EXPANSION_TOKENS` produced tokens per
+top-level expansion stops macros whose expansion explodes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+from ..diagnostics import Coord, DiagnosticSink
+from .lexer import tokenize
+from .token import ExpansionFrame, Token
+
+#: tokens a single top-level expansion may produce before it is stopped with an error
+MAX_EXPANSION_TOKENS = 1_000_000
+#: depth of arguments inside arguments (each level expands an argument fully first)
+MAX_NESTING = 200
+
+_EMPTY: frozenset[str] = frozenset()
+# A placemarker (6.10.3.3p2) and the pending ## operator inside a substitution.
+_PLACEMARKER = None
+_PASTE = "##"
+
+_Item = tuple[Token, frozenset[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Macro:
+    """One macro definition."""
+
+    name: str
+    params: tuple[str, ...] | None  #: None for an object-like macro; ``__VA_ARGS__`` for ``...``
+    variadic: bool
+    body: tuple[Token, ...]  #: the replacement list as written
+    coord: Coord  #: where the name was written in its #define (or a pseudo-file for -D)
+    origin: str  #: "user", "standard", "system", "builtin" (target) or "command-line" (-D)
+
+    @property
+    def function_like(self) -> bool:
+        return self.params is not None
+
+    def same_definition(self, other: Macro) -> bool:
+        """6.10.3p2: identical parameters and replacement lists, white space separations included."""
+        if (self.params, self.variadic) != (other.params, other.variadic) or len(self.body) != len(other.body):
+            return False
+        return all(
+            a.text == b.text and (i == 0 or a.space_before == b.space_before)
+            for i, (a, b) in enumerate(zip(self.body, other.body))
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MacroEvent:
+    """One change to the table, in the order the preprocessor met them."""
+
+    action: str  #: "define", "redefine" or "undef"
+    name: str
+    macro: Macro | None  #: the new definition (None for undef)
+    coord: Coord
+
+
+@dataclass
+class MacroTable:
+    """Final definitions by name, plus the full history of defines and undefs."""
+
+    definitions: dict[str, Macro] = field(default_factory=dict)
+    history: list[MacroEvent] = field(default_factory=list)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.definitions
+
+    def __getitem__(self, name: str) -> Macro:
+        return self.definitions[name]
+
+    def get(self, name: str) -> Macro | None:
+        return self.definitions.get(name)
+
+    def define(self, macro: Macro) -> Macro | None:
+        """Add or replace; returns the previous definition when it differs (a redefinition)."""
+        previous = self.definitions.pop(macro.name, None)
+        # Re-inserting keeps the dict in order of (last) definition.
+        self.definitions[macro.name] = macro
+        action = "define" if previous is None else "redefine"
+        self.history.append(MacroEvent(action, macro.name, macro, macro.coord))
+        if previous is not None and not previous.same_definition(macro):
+            return previous
+        return None
+
+    def undef(self, name: str, coord: Coord) -> None:
+        self.definitions.pop(name, None)
+        self.history.append(MacroEvent("undef", name, None, coord))
+
+    def object_like(self, origin: str | None = "user") -> list[Macro]:
+        """Object-like macros (of that origin; None for all) in order of definition."""
+        return [m for m in self.definitions.values() if m.params is None and (origin is None or m.origin == origin)]
+
+
+class ExpansionAborted(Exception):
+    """Raised inside the expander when a limit is hit; the diagnostic is already recorded."""
+
+
+@dataclass
+class ExpansionHooks:
+    """What the expander asks the driver: dynamic macros, #if operators, _Pragma."""
+
+    #: __FILE__, __LINE__, ... -> the token replacing ``token``; None when not dynamic
+    dynamic: Callable[[Token], Token | None] = lambda token: None
+    #: names that ``defined`` reports although they are not in the table (__FILE__, __has_include ...)
+    builtin_names: frozenset[str] = _EMPTY
+    #: ``__has_include``-style operator: (operator name, argument tokens) -> value
+    has_operator: Callable[[str, list[Token], Token], int] = lambda name, args, token: 0
+    #: ``_Pragma("...")`` met at the top level: (pragma text, site, output position)
+    pragma: Callable[[str, Token, int], None] = lambda text, site, position: None
+
+
+HAS_OPERATORS = frozenset(
+    {
+        "__has_include", "__has_include_next", "__has_attribute", "__has_cpp_attribute",
+        "__has_c_attribute", "__has_builtin", "__has_feature", "__has_extension",
+    }
+)
+
+
+class Expander:
+    """Macro expansion with hide sets over one :class:`MacroTable`."""
+
+    def __init__(self, table: MacroTable, sink: DiagnosticSink, hooks: ExpansionHooks | None = None,
+                 included_from: Callable[[], tuple[Coord, ...]] = tuple):
+        self.table = table
+        self.sink = sink
+        self.hooks = hooks or ExpansionHooks()
+        self.included_from = included_from
+        self._budget = 0
+        self._depth = 0
+
+    # ---- public entry points ---------------------------------------------------------------
+
+    def expand(self, tokens: Sequence[Token], *, in_if: bool = False) -> list[Token]:
+        """Fully macro-expand ``tokens`` (as text at the top level of a file)."""
+        output, _ = self.expand_items([(t, _EMPTY) for t in tokens], final=True, in_if=in_if)
+        return [token for token, _ in output]
+
+    def expand_items(self, items: list[_Item], *, final: bool, in_if: bool = False) -> tuple[list[_Item], list[_Item]]:
+        """Expand top-level text; when ``final`` is False, an invocation whose arguments run
+        past the end is handed back unexpanded (second value) so more lines can follow."""
+        self._budget = 0
+        self._depth = 0
+        try:
+            return self._rescan(items, top=True, final=final, in_if=in_if)
+        except ExpansionAborted:
+            return [], []
+
+    # ---- the rescanning loop (6.10.3.4) -------------------------------------------------------
+
+    def _rescan(self, items: list[_Item], *, top: bool, final: bool, in_if: bool) -> tuple[list[_Item], list[_Item]]:
+        stack = items[::-1]  # the next token is stack[-1]
+        out: list[_Item] = []
+        definitions = self.table.definitions
+        while stack:
+            item = stack.pop()
+            token, hide = item
+            if token.kind != "identifier":
+                out.append(item)
+                continue
+            name = token.text
+            if in_if and (name == "defined" or name in HAS_OPERATORS):
+                out.append((self._if_operator(token, stack), _EMPTY))
+                continue
+            macro = definitions.get(name)
+            if macro is None:
+                if name == "_Pragma" and top:
+                    if self._pragma_operator(token, stack, len(out)):
+                        continue
+                dynamic = self.hooks.dynamic(token)
+                out.append((dynamic, hide) if dynamic is not None else item)
+                continue
+            if name in hide:
+                out.append(item)  # painted blue: never expanded again (6.10.3.4p2)
+                continue
+            if macro.params is None:
+                replacement = self._substitute(macro, token, None, hide | {name}, in_if)
+                stack.extend(reversed(replacement))
+                continue
+            # Function-like: only a following '(' makes an invocation (6.10.3p10).
+            if not stack:
+                if top and not final:
+                    return out, [item]
+                out.append(item)
+                continue
+            following = stack[-1][0]
+            if following.text != "(" or following.kind != "punct":
+                out.append(item)
+                continue
+            consumed: list[_Item] = []
+            arguments = self._collect_arguments(stack, consumed)
+            if arguments is None:
+                if top and not final:
+                    return out, [item, *consumed]
+                self._error(token, f'unterminated argument list invoking macro "{name}"')
+                out.append(item)
+                out.extend(consumed)
+                continue
+            args, commas, closing_hide = arguments
+            args = self._check_argument_count(macro, token, args, commas)
+            if args is None:
+                out.append(item)
+                continue
+            new_hide = (hide & closing_hide) | {name}
+            replacement = self._substitute(macro, token, args, new_hide, in_if)
+            stack.extend(reversed(replacement))
+        return out, []
+
+    def _collect_arguments(self, stack: list[_Item], consumed: list[_Item]) -> tuple[list[list[_Item]], list[_Item], frozenset[str]] | None:
+        """Pop ``( args )`` off the stack; None if the input ends first (consumed keeps what was taken)."""
+        consumed.append(stack.pop())  # the '('
+        args: list[list[_Item]] = [[]]
+        commas: list[_Item] = []  # the separators, kept for the variable arguments
+        depth = 1
+        while stack:
+            item = stack.pop()
+            consumed.append(item)
+            token = item[0]
+            if token.kind == "punct":
+                text = token.text
+                if text == "(":
+                    depth += 1
+                elif text == ")":
+                    depth -= 1
+                    if depth == 0:
+                        return args, commas, item[1]
+                elif text == "," and depth == 1:
+                    commas.append(item)
+                    args.append([])
+                    continue
+            args[-1].append(item)
+        return None  # the input ended first; everything taken is in ``consumed``
+
+    def _check_argument_count(self, macro: Macro, token: Token, args: list[list[_Item]],
+                              commas: list[_Item]) -> list[list[_Item]] | None:
+        params = macro.params or ()
+        name = macro.name
+        if macro.variadic:
+            named = len(params) - 1
+            if len(args) > named + 1:
+                # The variable part keeps its commas.
+                rest: list[_Item] = []
+                for index, arg in enumerate(args[named:]):
+                    if index:
+                        rest.append(commas[named + index - 1])
+                    rest.extend(arg)
+                args = args[:named] + [rest]
+            if len(args) == named and named > 0:
+                args = args + [[]]  # GNU: the variable arguments may be left out entirely
+            if len(args) < len(params):
+                self._error(token, f'macro "{name}" requires at least {named} argument{_s(named)}, but only {len(args)} given')
+                return None
+            return args
+        if not params:
+            if len(args) == 1 and not args[0]:
+                return []
+            self._error(token, f'macro "{name}" passed {len(args)} argument{_s(len(args))}, but takes just 0')
+            return None
+        if len(args) < len(params):
+            self._error(token, f'macro "{name}" requires {len(params)} argument{_s(len(params))}, but only {len(args)} given')
+            return None
+        if len(args) > len(params):
+            self._error(token, f'macro "{name}" passed {len(args)} arguments, but takes just {len(params)}')
+            return None
+        return args
+
+    # ---- substitution, # and ## (6.10.3.1 - 6.10.3.3) -----------------------------------------
+
+    def _substitute(self, macro: Macro, site: Token, args: list[list[_Item]] | None,
+                    hide: frozenset[str], in_if: bool) -> list[_Item]:
+        frames = site.expansion + (ExpansionFrame(macro.name, site.coord),)
+        body = macro.body
+        self._spend(len(body), site)
+        params = {p: i for i, p in enumerate(macro.params)} if macro.params else {}
+        expanded_cache: dict[int, list[_Item]] = {}
+        va_index = len(params) - 1 if macro.variadic else -1
+        seq: list = []  # tokens (as items), _PLACEMARKER, or _PASTE markers
+        skip_paren_at = -1  # the ')' closing a __VA_OPT__( ... ) being kept
+        count = len(body)
+        i = 0
+        while i < count:
+            tok = body[i]
+            text = tok.text
+            kind = tok.kind
+            if i == skip_paren_at:
+                i += 1
+                continue
+            if kind == "punct" and text in ("#", "%:") and args is not None and i + 1 < count and body[i + 1].text in params:
+                arg = args[params[body[i + 1].text]]
+                seq.append((self._stringify(arg, tok, frames), _EMPTY))
+                i += 2
+                continue
+            if kind == "punct" and text in ("##", "%:%:"):
+                nxt = body[i + 1]
+                if (args is not None and va_index >= 0 and nxt.text == macro.params[va_index]  # type: ignore[index]
+                        and seq and seq[-1] is not _PLACEMARKER and seq[-1] is not _PASTE and seq[-1][0].text == ","):
+                    # GNU ", ## __VA_ARGS__": drop the comma when there are no variable arguments.
+                    va = args[va_index]
+                    if not va:
+                        seq.pop()
+                    else:
+                        seq.extend(va)
+                    i += 2
+                    continue
+                seq.append(_PASTE)
+                i += 1
+                continue
+            if args is not None and kind == "identifier":
+                if text == "__VA_OPT__" and va_index >= 0 and i + 1 < count and body[i + 1].text == "(":
+                    close = _matching_paren(body, i + 1)
+                    if self._has_variable_arguments(args[va_index], in_if):
+                        skip_paren_at = close
+                        i += 2
+                    else:
+                        seq.append(_PLACEMARKER)
+                        i = close + 1
+                    continue
+                index = params.get(text)
+                if index is not None:
+                    arg = args[index]
+                    next_is_paste = i + 1 < count and body[i + 1].text in ("##", "%:%:")
+                    if next_is_paste or (seq and seq[-1] is _PASTE):
+                        if arg:
+                            seq.extend(arg)
+                        else:
+                            seq.append(_PLACEMARKER)
+                    else:
+                        expanded = expanded_cache.get(index)
+                        if expanded is None:
+                            expanded = self._expand_argument(arg, site, in_if)
+                            expanded_cache[index] = expanded
+                        if expanded:
+                            first_token, first_hide = expanded[0]
+                            if first_token.space_before != tok.space_before:
+                                first_token = _respaced(first_token, tok.space_before)
+                            seq.append((first_token, first_hide))
+                            seq.extend(expanded[1:])
+                        else:
+                            seq.append(_PLACEMARKER)
+                    i += 1
+                    continue
+            seq.append((Token(kind, text, tok.coord, frames, tok.space_before), _EMPTY))
+            i += 1
+        result = self._paste_all(seq) if _PASTE in seq else [x for x in seq if x is not _PLACEMARKER]
+        if result:
+            first, first_hide = result[0]
+            if first.space_before != site.space_before:
+                result[0] = (_respaced(first, site.space_before), first_hide)
+        self._spend(len(result), site)
+        return [(token, item_hide | hide) if item_hide else (token, hide) for token, item_hide in result]
+
+    def _paste_all(self, seq: list) -> list[_Item]:
+        out: list = []
+        j = 0
+        while j < len(seq):
+            element = seq[j]
+            if element is _PASTE and out and j + 1 < len(seq):
+                left = out.pop()
+                right = seq[j + 1]
+                j += 2
+                if right is _PASTE:  # "a ## ## b": the second ## is an operand
+                    continue
+                if left is _PLACEMARKER:
+                    out.append(right)
+                elif right is _PLACEMARKER:
+                    out.append(left)
+                else:
+                    out.extend(self._paste(left, right))
+                continue
+            if element is not _PASTE:
+                out.append(element)
+            j += 1
+        return [x for x in out if x is not _PLACEMARKER]
+
+    def _paste(self, left: _Item, right: _Item) -> list[_Item]:
+        lt, rt = left[0], right[0]
+        text = lt.text + rt.text
+        pieces = tokenize(text, lt.coord.file)
+        hide = left[1] | right[1]
+        if len(pieces) == 1 and pieces[0].text == text:
+            return [(Token(pieces[0].kind, text, lt.coord, lt.expansion, lt.space_before), hide)]
+        self._error(lt, f'pasting "{lt.text}" and "{rt.text}" does not give a valid preprocessing token')
+        return [left, right]
+
+    def _stringify(self, arg: list[_Item], hash_token: Token, frames: tuple[ExpansionFrame, ...]) -> Token:
+        parts: list[str] = []
+        for index, (token, _hide) in enumerate(arg):
+            if index and token.space_before:
+                parts.append(" ")
+            text = token.text
+            if token.kind in ("string", "char") or (token.kind == "other" and text[:1] in "'\""):
+                text = text.replace("\\", "\\\\").replace('"', '\\"')
+            parts.append(text)
+        return Token("string", '"' + "".join(parts) + '"', hash_token.coord, frames, hash_token.space_before)
+
+    def _expand_argument(self, arg: list[_Item], site: Token, in_if: bool) -> list[_Item]:
+        if not arg:
+            return []
+        self._depth += 1
+        if self._depth > MAX_NESTING:
+            self._error(site, f"macro arguments nested more than {MAX_NESTING} levels deep")
+            raise ExpansionAborted
+        try:
+            expanded, _ = self._rescan(arg, top=False, final=True, in_if=in_if)
+        finally:
+            self._depth -= 1
+        return expanded
+
+    def _has_variable_arguments(self, arg: list[_Item], in_if: bool) -> bool:
+        return bool(arg) and bool(self._rescan(arg, top=False, final=True, in_if=in_if)[0])
+
+    def _spend(self, count: int, site: Token) -> None:
+        self._budget += count
+        if self._budget > MAX_EXPANSION_TOKENS:
+            outermost = site.expansion[0].macro if site.expansion else site.text
+            root = Token(site.kind, site.text, site.expansion[0].site, ()) if site.expansion else site
+            self._error(root, f'expansion of macro "{outermost}" exceeds {MAX_EXPANSION_TOKENS} tokens')
+            raise ExpansionAborted
+
+    # ---- operators of #if: defined, __has_include, __has_attribute ... --------------------------
+
+    def _if_operator(self, token: Token, stack: list[_Item]) -> Token:
+        name = token.text
+        if name == "defined":
+            parenthesized = bool(stack) and stack[-1][0].text == "("
+            if parenthesized:
+                stack.pop()
+            if not stack or stack[-1][0].kind != "identifier":
+                self._error(token, 'operator "defined" requires an identifier')
+                raise ExpansionAborted
+            target = stack.pop()[0].text
+            if parenthesized:
+                if not stack or stack[-1][0].text != ")":
+                    self._error(token, 'missing \')\' after "defined"')
+                    raise ExpansionAborted
+                stack.pop()
+            value = int(target in self.table.definitions or target in self.hooks.builtin_names)
+            return Token("number", str(value), token.coord, token.expansion, token.space_before)
+        if not stack or stack[-1][0].text != "(":
+            self._error(token, f'missing \'(\' after "{name}"')
+            raise ExpansionAborted
+        stack.pop()
+        inner: list[Token] = []
+        depth = 1
+        while stack:
+            item = stack.pop()[0]
+            if item.text == "(":
+                depth += 1
+            elif item.text == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            inner.append(item)
+        else:
+            self._error(token, f'missing \')\' after "{name}" operand')
+            raise ExpansionAborted
+        value = self.hooks.has_operator(name, inner, token)
+        return Token("number", str(value), token.coord, token.expansion, token.space_before)
+
+    def _pragma_operator(self, token: Token, stack: list[_Item], position: int) -> bool:
+        """``_Pragma ( string-literal )`` (6.10.9): hand the destringized text to the driver."""
+        if len(stack) < 3 or stack[-1][0].text != "(" or stack[-2][0].kind != "string" or stack[-3][0].text != ")":
+            return False
+        stack.pop()
+        literal = stack.pop()[0]
+        stack.pop()
+        body = literal.text[literal.text.index('"') + 1 : -1]
+        self.hooks.pragma(body.replace('\\"', '"').replace("\\\\", "\\"), token, position)
+        return True
+
+    def _error(self, token: Token, message: str) -> None:
+        site = token.expansion[0].site if token.expansion else token.coord
+        note = token.origin_note()
+        self.sink.error(site, message + note, included_from=self.included_from())
+
+
+def _matching_paren(body: Sequence[Token], open_at: int) -> int:
+    depth = 0
+    for index in range(open_at, len(body)):
+        if body[index].text == "(":
+            depth += 1
+        elif body[index].text == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+    return len(body) - 1
+
+
+def _respaced(token: Token, space_before: bool) -> Token:
+    return Token(token.kind, token.text, token.coord, token.expansion, space_before)
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
+
+
+def validate_body(params: tuple[str, ...] | None, variadic: bool, body: Iterable[Token]) -> tuple[Token, str] | None:
+    """Constraint checks of a #define (6.10.3p5, 6.10.3.2p1, 6.10.3.3p1): (token, message) or None."""
+    tokens = list(body)
+    if tokens and tokens[0].text in ("##", "%:%:"):
+        return tokens[0], "'##' cannot appear at either end of a macro expansion"
+    if tokens and tokens[-1].text in ("##", "%:%:"):
+        return tokens[-1], "'##' cannot appear at either end of a macro expansion"
+    names = set(params or ())
+    for index, token in enumerate(tokens):
+        if token.kind == "identifier" and token.text == "__VA_ARGS__" and not (variadic and "__VA_ARGS__" in names):
+            return token, "__VA_ARGS__ can only appear in the expansion of a C99 variadic macro"
+        if params is not None and token.text in ("#", "%:") and token.kind == "punct":
+            following = tokens[index + 1] if index + 1 < len(tokens) else None
+            if following is None or (following.text not in names and following.text != "__VA_OPT__"):
+                return token, "'#' is not followed by a macro parameter"
+    return None
