@@ -13,6 +13,7 @@ macros evaluated as constants (:func:`macro_constants`).
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..model import Constant, Module
@@ -85,12 +86,19 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
     for macro in pp.macros.object_like(origin="user"):
         result = _evaluate(pp.expand(list(macro.body)), builder)
         if isinstance(result, str):
+            unknown = _UNKNOWN_NAME.match(result)
+            named = pp.macros.get(unknown.group(1)) if unknown else None
+            if named is not None and named.function_like:
+                result = f"'{named.name}' is a function-like macro named without arguments"
             builder.diagnostics.append(_note(macro, result))
             continue
         doc = builder.comments.doc_before(macro.coord) or builder.comments.doc_after(macro.coord) if builder.comments else ""
         builder.constants[macro.name] = Constant(
             macro.name, result.value, result.ctype, _spelling(macro.body), macro.coord, doc
         )
+
+
+_UNKNOWN_NAME = re.compile(r"'(\w+)' is not a constant\Z")
 
 
 def _note(macro: Any, reason: str):

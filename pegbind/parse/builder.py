@@ -23,7 +23,7 @@ from bisect import bisect_right
 from collections import Counter
 from typing import Protocol, Sequence
 
-from ..diagnostics import Coord, Diagnostic, Severity
+from ..diagnostics import Coord, Diagnostic, PegbindError, Severity
 from ..model import (
     Array, CType, Enum, EnumMember, Field, Function, FunctionType, Module, Param, Pointer,
     Primitive, Record, RecordRef, Typedef, TypedefRef, Variable, Constant,
@@ -211,24 +211,27 @@ class ModuleBuilder:
         raise NotConstant(f"the size of '{ctype.to_c()}' is unknown (no typedef of that name)", token)
 
     def _record_layout(self, ctype: CType, token: Token) -> tuple[int, int]:
-        try:
-            from ..target import size_align  # type: ignore[attr-defined]
-        except ImportError:
-            raise NotConstant(f"sizeof('{ctype.to_c()}') needs record layouts, which are not available", token) from None
+        from ..target import size_align
+
         try:
             return size_align(self.module(), ctype, self.target)
-        except Exception as problem:  # layout reports its own problems; here they only explain
+        except PegbindError as problem:  # layout reports its own problems; here they only explain
             raise NotConstant(f"no layout for '{ctype.to_c()}': {problem}", token) from None
 
     def offset_of(self, ctype: CType, member: str, token: Token) -> int:
+        from ..target import record_layout
+
+        resolved = self.resolve(ctype)
+        if not isinstance(resolved, RecordRef) or resolved.kind == "enum":
+            raise NotConstant(f"offsetof applied to '{ctype.to_c()}', which is not a struct or union", token)
         try:
-            from ..target import offset_of  # type: ignore[attr-defined]
-        except ImportError:
-            raise NotConstant("offsetof needs record layouts, which are not available", token) from None
-        try:
-            return offset_of(self.module(), ctype, member, self.target)
-        except Exception as problem:
-            raise NotConstant(f"no offset for '{member}' in '{ctype.to_c()}': {problem}", token) from None
+            layout = record_layout(self.module(), resolved.key, self.target)
+        except PegbindError as problem:
+            raise NotConstant(f"no layout for '{ctype.to_c()}': {problem}", token) from None
+        for name, placed in layout.flat_fields(nested=True):
+            if name == member:
+                return placed.offset
+        raise NotConstant(f"'{ctype.to_c()}' has no member '{member}'", token)
 
     def int_value(self, expr: s.Expr, what: str) -> int:
         try:

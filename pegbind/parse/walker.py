@@ -94,7 +94,7 @@ def _describe(error: PegParseError, text: TokenText, ending: str) -> SyntaxProbl
     at_end = error.pos >= len(text.text.rstrip())
     token = None if at_end else text.token_at(error.pos)
     name = getattr(error.expr, "name", "") or ""
-    expected = _EXPECTED.get(name)
+    expected = _EXPECTED.get(name) or ("an expression" if name.endswith("_expression") else None)
     if expected is None:
         literal = getattr(error.expr, "literal", None)
         expected = f"'{literal}'" if literal else "a declaration"

@@ -1,0 +1,320 @@
+"""Per-rule tests of grammars/declarations.ppeg through the parse layer: C snippet -> exact model."""
+from __future__ import annotations
+
+import pytest
+
+from pegbind.model import (
+    Array, Enum, EnumMember, Field, Function, FunctionType, Module, Param, Pointer, Primitive,
+    Record, RecordRef, Typedef, TypedefRef, Variable,
+)
+from pegbind.parse import parse_tokens
+from pegbind.parse.split import split_declarations
+from pegbind.preprocess import tokenize
+from pegbind.target import get_target
+
+LP64 = get_target("linux-x86_64")
+INT = Primitive("int")
+CHAR = Primitive("char")
+VOID = Primitive("void")
+ULONG = Primitive("unsigned long")
+
+
+def parse(source: str, target=LP64) -> Module:
+    return parse_tokens(tokenize(source, "t.h"), target)
+
+
+def clean(source: str, target=LP64) -> Module:
+    module = parse(source, target)
+    assert [d.headline() for d in module.diagnostics if d.severity != "note"] == []
+    return module
+
+
+def headlines(module: Module) -> list[str]:
+    return [d.headline() for d in module.diagnostics]
+
+
+# -- typedefs and primitive spellings ---------------------------------------
+
+@pytest.mark.parametrize(
+    "spelling, canonical",
+    [
+        ("long unsigned int", "unsigned long"),
+        ("unsigned", "unsigned int"),
+        ("signed", "int"),
+        ("short signed int", "short"),
+        ("char", "char"),
+        ("signed char", "signed char"),
+        ("int long long unsigned", "unsigned long long"),
+        ("long double", "long double"),
+        ("_Bool", "_Bool"),
+        ("__int128 unsigned", "unsigned __int128"),
+        ("__signed__ long", "long"),
+    ],
+)
+def test_primitive_spellings_are_normalised(spelling, canonical):
+    module = clean(f"typedef {spelling} T;")
+    assert module.typedefs == (Typedef("T", Primitive(canonical)),)
+
+
+def test_typedef_with_several_declarators():
+    module = clean("typedef unsigned long CK_ULONG, *CK_ULONG_PTR, CK_ARR[4];")
+    assert module.typedefs == (
+        Typedef("CK_ULONG", ULONG),
+        Typedef("CK_ULONG_PTR", Pointer(ULONG)),
+        Typedef("CK_ARR", Array(ULONG, 4)),
+    )
+
+
+def test_typedef_of_function_type_and_function_pointer():
+    module = clean("typedef int fn_t(int, char **); typedef void (*cb_t)(void *ctx, ...);")
+    assert module.typedefs == (
+        Typedef("fn_t", FunctionType(INT, (Param(None, INT), Param(None, Pointer(Pointer(CHAR)))))),
+        Typedef("cb_t", Pointer(FunctionType(VOID, (Param("ctx", Pointer(VOID)),), variadic=True))),
+    )
+
+
+def test_qualifiers_and_gnu_spellings():
+    module = clean("typedef const volatile int * __restrict__ const p_t; typedef char *__restrict q_t;")
+    assert module.typedefs == (
+        Typedef("p_t", Pointer(Primitive("int", ("const", "volatile")), ("restrict", "const"))),
+        Typedef("q_t", Pointer(CHAR, ("restrict",))),
+    )
+
+
+def test_builtin_va_list_is_an_unresolved_typedef_ref():
+    module = clean("typedef __builtin_va_list __gnuc_va_list; int vf(const char *f, __gnuc_va_list ap);")
+    assert module.typedef("__gnuc_va_list").type == TypedefRef("__builtin_va_list")
+    assert module.resolve(TypedefRef("__gnuc_va_list")) == TypedefRef("__builtin_va_list")
+
+
+def test_unsupported_types_are_diagnosed_and_skipped():
+    module = parse("typedef _Complex double cd; _Float128 f(void); int ok(void);")
+    assert headlines(module) == [
+        "t.h:1:9: warning: unsupported type: complex types have no binding",
+        "t.h:1:29: warning: unsupported type: _Float128 have no binding",
+    ]
+    assert [f.name for f in module.functions] == ["ok"]
+
+
+# -- records ------------------------------------------------------------------
+
+def test_struct_with_bitfields_anonymous_members_and_flexible_array():
+    module = clean(
+        "struct S { int a : 3; unsigned : 0; union { int b; float c; }; char name[10]; int tail[]; };"
+    )
+    anonymous = "union <anonymous at t.h:1:37>"
+    assert module.record("struct S") == Record("struct", "S", "struct S", (
+        Field("a", INT, 3),
+        Field(None, Primitive("unsigned int"), 0),
+        Field(None, RecordRef("union", None, anonymous)),
+        Field("name", Array(CHAR, 10)),
+        Field("tail", Array(INT, None)),
+    ))
+    assert module.record(anonymous).fields == (Field("b", INT), Field("c", Primitive("float")))
+
+
+def test_forward_declaration_then_definition_keeps_first_position():
+    module = clean(
+        "struct node; typedef struct node node_t; struct other { int x; };"
+        "struct node { struct node *next; node_t *prev; };"
+    )
+    assert [r.key for r in module.records] == ["struct node", "struct other"]
+    assert module.record("struct node").fields == (
+        Field("next", Pointer(RecordRef("struct", "node", "struct node"))),
+        Field("prev", Pointer(TypedefRef("node_t"))),
+    )
+    assert module.record("struct node").coord.col == 73  # the definition's tag, not the forward one (8)
+
+
+def test_opaque_record_stays_opaque():
+    module = clean("typedef struct sqlite3 sqlite3; int sqlite3_close(sqlite3 *db);")
+    assert module.record("struct sqlite3").is_opaque
+    assert module.typedef("sqlite3").type == RecordRef("struct", "sqlite3", "struct sqlite3")
+
+
+def test_untagged_record_is_named_by_its_typedef():
+    module = clean("typedef struct { int x; } point, *point_ptr;")
+    assert module.record("point") == Record("struct", None, "point", (Field("x", INT),))
+    assert module.typedef("point_ptr").type == Pointer(RecordRef("struct", None, "point"))
+
+
+def test_record_declared_inside_a_parameter_list():
+    module = clean("void f(struct timeval *tv, union { int i; } u);")
+    assert module.record("struct timeval").is_opaque
+    assert module.function("f").params[1].type == RecordRef("union", None, "union <anonymous at t.h:1:28>")
+
+
+def test_packed_and_aligned_attributes():
+    module = clean(
+        "struct __attribute__((packed)) A { char c; int i __attribute__((aligned(8))); };"
+        "struct B { _Alignas(16) char c; } __attribute__((__aligned__(2 * 4)));"
+    )
+    assert module.record("struct A").packed and module.record("struct A").aligned is None
+    assert module.record("struct A").fields[1] == Field("i", INT, aligned=8)
+    assert module.record("struct B").aligned == 8
+    assert module.record("struct B").fields[0].aligned == 16
+
+
+# -- enums --------------------------------------------------------------------
+
+def test_enum_values_reference_earlier_members_and_constant_expressions():
+    module = clean(
+        "typedef unsigned long CK_ULONG;"
+        "enum E { A, B = 1 << 4, C, D = (CK_ULONG)3 + C, E2 = sizeof(int) > 2 ? -1 : 1, F = 'a', };"
+    )
+    assert module.enum("enum E") == Enum("E", "enum E", (
+        EnumMember("A", 0), EnumMember("B", 16), EnumMember("C", 17), EnumMember("D", 20),
+        EnumMember("E2", -1), EnumMember("F", 97),
+    ))
+
+
+def test_untagged_enum_in_typedef_and_anonymous_enum():
+    module = clean("typedef enum { RED, GREEN } color; enum { MAX = GREEN + 10 };")
+    assert module.enum("color").members == (EnumMember("RED", 0), EnumMember("GREEN", 1))
+    assert module.enums[1].key == "enum <anonymous at t.h:1:36>"
+    assert module.enums[1].members == (EnumMember("MAX", 11),)
+
+
+# -- functions and variables --------------------------------------------------
+
+def test_function_forms():
+    module = clean(
+        "int f(void); int g(); int printf(const char *fmt, ...);"
+        "void h(int a[3], int (*cb)(int), char **, unsigned);"
+        "extern int (*signal(int sig, void (*handler)(int)))(int);"
+    )
+    assert module.function("f") == Function("f", INT, ())
+    assert module.function("g") == Function("g", INT, ())
+    assert module.function("printf") == Function("printf", INT, (Param("fmt", Pointer(Primitive("char", ("const",)))),), True)
+    assert module.function("h").params == (
+        Param("a", Array(INT, 3)),
+        Param("cb", Pointer(FunctionType(INT, (Param(None, INT),)))),
+        Param(None, Pointer(Pointer(CHAR))),
+        Param(None, Primitive("unsigned int")),
+    )
+    handler = Pointer(FunctionType(VOID, (Param(None, INT),)))
+    assert module.function("signal") == Function(
+        "signal", Pointer(FunctionType(INT, (Param(None, INT),))), (Param("sig", INT), Param("handler", handler))
+    )
+
+
+def test_function_declared_through_a_function_typedef():
+    module = clean("typedef int handler_fn(int); handler_fn on_event;")
+    assert module.function("on_event") == Function("on_event", INT, (Param(None, INT),))
+
+
+def test_extern_variables_and_extern_c_blocks():
+    module = clean('extern "C" { extern const char *const names[]; int counter; }\nextern "C" int z(void);')
+    assert module.variables == (
+        Variable("names", Array(Pointer(Primitive("char", ("const",)), ("const",)), None)),
+        Variable("counter", INT),
+    )
+    assert [f.name for f in module.functions] == ["z"]
+
+
+def test_noise_is_skipped_everywhere():
+    module = clean(
+        "__extension__ typedef long long ll;"
+        "extern void *xmalloc(unsigned long n) __attribute__((__malloc__, __alloc_size__(1))) __asm__(\"_xm\");"
+        "_Noreturn void die(void) __attribute__ ((noreturn));"
+        "__declspec(dllimport) int __stdcall win(int);"
+        "_Static_assert(sizeof(int) == 4, \"int\");"
+        "int __inline__ __attribute__((unused)) plain(int);"
+    )
+    assert [f.name for f in module.functions] == ["xmalloc", "die", "win", "plain"]
+    assert module.typedef("ll").type == Primitive("long long")
+
+
+def test_inline_definitions_are_skipped_with_a_note():
+    module = parse("static inline int twice(int x) { return 2 * x; }\nint after(void);")
+    assert [f.name for f in module.functions] == ["after"]
+    assert headlines(module) == [
+        "t.h:1:19: note: skipped the definition of function 'twice': function bodies in headers are not bound"
+    ]
+
+
+def test_static_variable_is_skipped_with_a_note():
+    module = parse("static const int limit = 5;")
+    assert module.variables == ()
+    assert headlines(module) == ["t.h:1:18: note: skipped the static variable 'limit': it has no external linkage"]
+
+
+# -- errors ----------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "source, message",
+    [
+        ("int f(int x;\nint ok(void);", "t.h:1:12: error: expected ')' before ';'"),
+        ("struct S { int a int b; };\nint ok(void);", "t.h:1:18: error: expected ';' before 'int'"),
+        ("int a[2 +];\nint ok(void);", "t.h:1:10: error: expected an expression before ']'"),
+        ("int x = ;\nint ok(void);", "t.h:1:9: error: expected an expression before ';'"),
+        ("enum { A = B };\nint ok(void);", "t.h:1:12: error: the value of 'A' is not an integer constant: 'B' is not a constant"),
+        ("int v[1/0];\nint ok(void);", "t.h:1:8: error: the array length is not an integer constant: division by zero"),
+        ("int ok(void);\nint last(void)", "t.h:2:14: error: expected ';' at end of input"),
+        ("}\nint ok(void);", "t.h:1:1: error: unexpected '}' (no '{' is open)"),
+    ],
+)
+def test_syntax_errors_are_located_and_parsing_continues(source, message):
+    module = parse(source)
+    assert headlines(module) == [message]
+    assert module.function("ok").name == "ok"
+
+
+def test_errors_in_expanded_tokens_name_the_macro():
+    from pegbind.preprocess.token import ExpansionFrame, Token
+    from pegbind.diagnostics import Coord
+
+    tokens = tokenize("int f(int x;", "t.h")
+    frame = (ExpansionFrame("DECLARE", Coord("main.h", 7, 1)),)
+    tokens = [Token(t.kind, t.text, t.coord, frame, t.space_before) for t in tokens]
+    module = parse_tokens(tokens, LP64)
+    assert headlines(module) == ["t.h:1:12: error: expected ')' before ';' (in expansion of DECLARE from main.h:7:1)"]
+
+
+# -- splitting ------------------------------------------------------------------
+
+def test_split_cuts_at_top_level_semicolons_and_definitions():
+    tokens = tokenize(
+        'extern "C" {\nstruct A { int a; };\nstatic int f(void) { return 0; }\n'
+        "struct __attribute__((packed)) B { int b; };\n}\n;", "t.h"
+    )
+    pieces = split_declarations(tokens)
+    assert [(p.kind, " ".join(t.text for t in p.tokens)) for p in pieces] == [
+        ("declaration", "struct A { int a ; } ;"),
+        ("definition", "static int f ( void ) { return 0 ; }"),
+        ("declaration", "struct __attribute__ ( ( packed ) ) B { int b ; } ;"),
+    ]
+
+
+# -- to_c round trips -----------------------------------------------------------
+
+ROUND_TRIP = """
+typedef unsigned long CK_ULONG;
+typedef CK_ULONG *CK_ULONG_PTR;
+typedef int (*cmp_t)(const void *a, const void *b);
+typedef char name_t[32];
+typedef void (*table_t[4])(int);
+struct pair { int a; long b : 7; char *const *c; int (*fp)(void); double m[2][3]; };
+extern int (*signal(int sig, void (*handler)(int)))(int);
+int printf(const char *fmt, ...);
+void qsort(void *base, unsigned long n, unsigned long size, cmp_t cmp);
+extern const char *const names[];
+int (*get_table(void))[4];
+"""
+
+
+def _as_c(module: Module) -> str:
+    lines = [t.to_c() for t in module.typedefs]
+    for record in module.records:
+        body = " ".join(f.to_c() for f in record.fields or ())
+        lines.append(f"{record.kind} {record.tag} {{ {body} }};")
+    lines += [f.to_c() for f in module.functions]
+    lines += [f"extern {v.type.to_c(v.name)};" for v in module.variables]
+    return "\n".join(lines)
+
+
+def test_to_c_round_trip_gives_the_same_model():
+    first = clean(ROUND_TRIP)
+    second = clean(_as_c(first))
+    assert second == first
+    assert _as_c(second) == _as_c(first)
