@@ -213,12 +213,13 @@ class Expander:
                 out.extend(consumed)
                 continue
             args, commas, closing_hide = arguments
-            args = self._check_argument_count(macro, token, args, commas)
-            if args is None:
+            checked = self._check_argument_count(macro, token, args, commas)
+            if checked is None:
                 out.append(item)
                 continue
+            args, va_absent = checked
             new_hide = (hide & closing_hide) | {name}
-            replacement = self._substitute(macro, token, args, new_hide, in_if)
+            replacement = self._substitute(macro, token, args, new_hide, in_if, va_absent)
             stack.extend(reversed(replacement))
         return out, []
 
@@ -248,7 +249,9 @@ class Expander:
         return None  # the input ended first; everything taken is in ``consumed``
 
     def _check_argument_count(self, macro: Macro, token: Token, args: list[list[_Item]],
-                              commas: list[_Item]) -> list[list[_Item]] | None:
+                              commas: list[_Item]) -> tuple[list[list[_Item]], bool] | None:
+        """The arguments, one list per parameter, and whether the variable ones were left out
+        (GNU: ``F(a)`` for ``F(a, ...)``, or ``F()`` for ``F(...)``), or None after an error."""
         params = macro.params or ()
         name = macro.name
         if macro.variadic:
@@ -261,15 +264,17 @@ class Expander:
                         rest.append(commas[named + index - 1])
                     rest.extend(arg)
                 args = args[:named] + [rest]
+            absent = named == 0 and not args[0]
             if len(args) == named and named > 0:
                 args = args + [[]]  # GNU: the variable arguments may be left out entirely
+                absent = True
             if len(args) < len(params):
                 self._error(token, f'macro "{name}" requires at least {named} argument{_s(named)}, but only {len(args)} given')
                 return None
-            return args
+            return args, absent
         if not params:
             if len(args) == 1 and not args[0]:
-                return []
+                return [], False
             self._error(token, f'macro "{name}" passed {len(args)} argument{_s(len(args))}, but takes just 0')
             return None
         if len(args) < len(params):
@@ -278,12 +283,12 @@ class Expander:
         if len(args) > len(params):
             self._error(token, f'macro "{name}" passed {len(args)} arguments, but takes just {len(params)}')
             return None
-        return args
+        return args, False
 
     # ---- substitution, # and ## (6.10.3.1 - 6.10.3.3) -----------------------------------------
 
     def _substitute(self, macro: Macro, site: Token, args: list[list[_Item]] | None,
-                    hide: frozenset[str], in_if: bool) -> list[_Item]:
+                    hide: frozenset[str], in_if: bool, va_absent: bool = False) -> list[_Item]:
         frames = site.expansion + (ExpansionFrame(macro.name, site.coord),)
         body = macro.body
         self._spend(len(body), site)
@@ -310,9 +315,10 @@ class Expander:
                 nxt = body[i + 1]
                 if (args is not None and va_index >= 0 and nxt.text == macro.params[va_index]  # type: ignore[index]
                         and seq and seq[-1] is not _PLACEMARKER and seq[-1] is not _PASTE and seq[-1][0].text == ","):
-                    # GNU ", ## __VA_ARGS__": drop the comma when there are no variable arguments.
+                    # GNU ", ## __VA_ARGS__": drop the comma when the variable arguments were
+                    # left out (an empty one given explicitly keeps it, as GCC does).
                     va = args[va_index]
-                    if not va:
+                    if va_absent:
                         seq.pop()
                     else:
                         seq.extend(va)
