@@ -1,0 +1,440 @@
+"""``pegbind verify``: the real compiler checks the model.
+
+Layer: after the model and ``target`` layouts; reads a :class:`~pegbind.model.Module`
+and the binding's headers, include folders and defines.  Out: a
+:class:`VerifyReport` listing every disagreement between pegbind and the
+compiler.
+
+A C probe is rendered from ``templates/probe/probe.c.jinja``.  It includes the
+real headers with the system's real standard headers (not pegbind's own), is
+compiled once and run; it prints, for every declaration from the user's
+headers, what the compiler knows: value and type of each integer and floating
+constant (macros and enumerators), the bytes of each string macro, size and
+alignment of each complete record and typedef, the offset of each member and
+the first bit and width of each bitfield.  When a check does not compile (a
+macro that is not an expression to the compiler, say), the compiler's error
+is traced back to that check through the ``/*@ID*/`` marker on its line; the
+check is reported and the probe rebuilt without it.
+"""
+from __future__ import annotations
+
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Mapping, Sequence
+
+from .diagnostics import Diagnostic, VerifyError
+from .emit.env import make_environment
+from .model import Array, Constant, CType, Enum, Module, Pointer, Primitive, Record, RecordRef
+from .resources import standard_include_dir
+from .target import LayoutError, RecordLayout, TargetInfo, enum_constant_type, enum_type, record_layout, size_align
+
+Origin = Callable[[str], str]
+
+#: The primitive names the probe's _Generic can tell apart; anything else prints as "other".
+_PROBE_TYPE_NAMES = frozenset(
+    {
+        "_Bool", "char", "signed char", "unsigned char", "short", "unsigned short", "int", "unsigned int",
+        "long", "unsigned long", "long long", "unsigned long long", "float", "double", "long double",
+    }
+)
+_UNSIGNED_NAMES = frozenset({"_Bool", "unsigned char", "unsigned short", "unsigned int", "unsigned long",
+                             "unsigned long long", "pointer"})
+#: Folders whose headers are the system's, not the user's, when no origin function is given.
+_SYSTEM_DIRS = ("/usr/include", "/usr/local/include", "/usr/lib/gcc")
+#: How many times a probe is rebuilt after dropping checks that did not compile.
+_MAX_REBUILDS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """One disagreement: what was checked, pegbind's answer and the compiler's."""
+
+    what: str  #: e.g. ``"constant CKA_VENDOR_DEFINED"`` or ``"record struct z_stream_s: size"``
+    pegbind: str
+    gcc: str
+
+    def __str__(self) -> str:
+        return f"{self.what}: pegbind {self.pegbind}, gcc {self.gcc}"
+
+
+@dataclass
+class VerifyReport:
+    """The outcome of one verification run."""
+
+    target: str
+    compiler: str
+    mismatches: list[Mismatch] = field(default_factory=list)
+    checked: int = 0  #: number of individual facts compared
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+    def format(self) -> str:
+        """Each mismatch on its own line, then a one-line summary."""
+        lines = [str(m) for m in self.mismatches]
+        verdict = "OK" if self.ok else f"{len(self.mismatches)} mismatch{'es' if len(self.mismatches) != 1 else ''}"
+        lines.append(f"verify {self.target} with {self.compiler}: {self.checked} checked, {verdict}")
+        return "\n".join(lines)
+
+
+@dataclass
+class _Check:
+    """One probe line: what to print and how to read and judge the answer."""
+
+    id: int
+    kind: str  #: int, float, string, size, offset, bits
+    what: str  #: the label of a mismatch
+    expr: str  #: C expression or type name
+    expected: str  #: pegbind's answer, spelled as the mismatch shows it
+    guard: str | None = None  #: macro name tested with #ifdef
+    path: str = ""  #: member path for offset and bits
+    #: for size checks: label and expected value of the alignment half
+    align_what: str = ""
+    align_expected: str = ""
+
+    def context(self) -> dict[str, object]:
+        return {"id": self.id, "kind": self.kind, "expr": self.expr, "guard": self.guard, "path": self.path}
+
+
+# --------------------------------------------------------------------------
+# Which compiler flags reach the requested target
+# --------------------------------------------------------------------------
+def host_target() -> str | None:
+    """The pegbind target name of the machine we run on, or None if it is not one of ours."""
+    machine = platform.machine().lower()
+    if sys.platform.startswith("linux"):
+        return {"x86_64": "linux-x86_64", "amd64": "linux-x86_64", "aarch64": "linux-aarch64",
+                "arm64": "linux-aarch64", "i386": "linux-i386", "i686": "linux-i386"}.get(machine)
+    if sys.platform == "win32" and machine in ("amd64", "x86_64"):
+        return "win-x86_64"
+    return None
+
+
+def _target_flags(compiler: str, target: TargetInfo) -> list[str]:
+    """Flags that make ``compiler`` build and run programs for ``target``, or a VerifyError."""
+    host = host_target()
+    if target.name == host:
+        return []
+    if target.name == "linux-i386" and host == "linux-x86_64":
+        trial = subprocess.run([compiler, "-m32", "-x", "c", "-", "-o", os.devnull],
+                               input="int main(void) { return 0; }\n", capture_output=True, text=True)
+        if trial.returncode == 0:
+            return ["-m32"]
+        raise VerifyError(f"verifying {target.name} needs '{compiler} -m32', which cannot build 32-bit programs "
+                          "here (install the compiler's multilib support)")
+    raise VerifyError(f"verifying {target.name} needs a compiler that builds and runs programs for {target.name}; "
+                      f"this machine is {host or platform.machine()}")
+
+
+# --------------------------------------------------------------------------
+# pegbind's side of each check
+# --------------------------------------------------------------------------
+def default_origin(headers: Sequence[str | Path], include_dirs: Sequence[str | Path]) -> Origin:
+    """An origin function for callers without a preprocessor result.
+
+    The named headers and files under the given include folders are "user";
+    pegbind's own headers are "standard"; the compiler's folders "system";
+    anything else "user".
+    """
+    named = {os.path.realpath(h) for h in headers}
+    user_dirs = [os.path.realpath(d) + os.sep for d in include_dirs]
+    std = os.path.realpath(standard_include_dir()) + os.sep
+
+    def origin(file: str) -> str:
+        real = os.path.realpath(file)
+        if real in named or any(real.startswith(d) for d in user_dirs):
+            return "user"
+        if real.startswith(std):
+            return "standard"
+        if any(real.startswith(d + os.sep) for d in _SYSTEM_DIRS):
+            return "system"
+        return "user"
+
+    return origin
+
+
+def _type_name(module: Module, ctype: CType, target: TargetInfo) -> str:
+    """The probe's name for ``ctype``: a primitive name, "pointer" or "other"."""
+    resolved = module.resolve(ctype)
+    if isinstance(resolved, Primitive):
+        if resolved.name == "char":
+            return "char"
+        return resolved.name if resolved.name in _PROBE_TYPE_NAMES else "other"
+    if isinstance(resolved, RecordRef) and resolved.kind == "enum":
+        enum = module.get("enum", resolved.key)
+        if isinstance(enum, Enum) and enum.members:
+            return enum_type(module, enum, target)
+    if isinstance(resolved, Pointer):
+        return "pointer"
+    return "other"
+
+
+def _value_text(value: int | float, type_name: str) -> str:
+    return f"{value!r} ({type_name})"
+
+
+def _string_elements(value: str | bytes, element: int) -> list[int]:
+    if isinstance(value, bytes):
+        return list(value)
+    if element == 1:
+        return list(value.encode("utf-8"))
+    return [ord(ch) for ch in value]
+
+
+def _record_spelling(module: Module, record: Record) -> str | None:
+    """How C names ``record``: ``struct tag``, or the typedef of an untagged one; None if it cannot be named."""
+    if record.tag is not None:
+        return f"{record.kind} {record.tag}"
+    typedef = module.get("typedef", record.key)
+    if typedef is not None and module.resolve(typedef.type.unqualified()) == record.ref:  # type: ignore[union-attr]
+        return record.key
+    return None
+
+
+class _Plan:
+    """The checks of one probe, numbered in the order they are printed."""
+
+    def __init__(self, module: Module, target: TargetInfo, origin: Origin):
+        self.module = module
+        self.target = target
+        self.origin = origin
+        self.checks: list[_Check] = []
+        self.mismatches: list[Mismatch] = []  # found before compiling (pegbind cannot answer)
+
+    def add(self, **kwargs) -> None:
+        self.checks.append(_Check(id=len(self.checks), **kwargs))
+
+    def is_user(self, coord) -> bool:
+        return coord is not None and self.origin(coord.file) == "user"
+
+    def build(self) -> "_Plan":
+        enumerator_names = self.plan_enums()
+        for constant in self.module.constants:
+            if constant.name not in enumerator_names and self.is_user(constant.coord):
+                self.plan_constant(constant)
+        for record in self.module.records:
+            if record.fields is not None and self.is_user(record.coord):
+                self.plan_record(record)
+        for typedef in self.module.typedefs:
+            if self.is_user(typedef.coord):
+                try:
+                    size, align = size_align(self.module, typedef.type, self.target)
+                except LayoutError:
+                    continue  # functions, void, opaque records: nothing to measure
+                what = f"typedef {typedef.name}"
+                self.add(kind="size", what=f"{what}: size", expr=typedef.name, expected=str(size),
+                         align_what=f"{what}: align", align_expected=str(align))
+        return self
+
+    def plan_enums(self) -> set[str]:
+        names: set[str] = set()
+        for enum in self.module.enums:
+            if not self.is_user(enum.coord):
+                continue
+            for member in enum.members:
+                names.add(member.name)
+                ctype = enum_constant_type(self.module, enum, member.value, self.target)
+                self.add(kind="int", what=f"constant {member.name}", expr=member.name,
+                         expected=_value_text(member.value, ctype))
+        return names
+
+    def plan_constant(self, constant: Constant) -> None:
+        value = constant.value
+        what = f"constant {constant.name}"
+        if isinstance(value, (str, bytes)):
+            element = 1
+            resolved = self.module.resolve(constant.type)
+            if isinstance(resolved, Array):
+                try:
+                    element = size_align(self.module, resolved.element, self.target)[0]
+                except LayoutError:
+                    element = 1
+            expected = f"{element}:{_string_elements(value, element)!r}"
+            self.add(kind="string", what=what, expr=constant.name, expected=expected, guard=constant.name)
+        elif isinstance(value, bool) or isinstance(value, int):
+            type_name = _type_name(self.module, constant.type, self.target)
+            self.add(kind="int", what=what, expr=constant.name, expected=_value_text(int(value), type_name),
+                     guard=constant.name)
+        elif isinstance(value, float):
+            type_name = _type_name(self.module, constant.type, self.target)
+            self.add(kind="float", what=what, expr=constant.name, expected=_value_text(value, type_name),
+                     guard=constant.name)
+
+    def plan_record(self, record: Record) -> None:
+        spelled = _record_spelling(self.module, record)
+        if spelled is None:
+            return  # anonymous members are checked through their parent's offsets
+        what = f"record {spelled}"
+        try:
+            layout: RecordLayout = record_layout(self.module, record.key, self.target)
+        except LayoutError as exc:
+            self.mismatches.append(Mismatch(f"{what}: layout", f"cannot lay it out ({exc.diagnostics[0].message})",
+                                            "laid it out"))
+            return
+        self.add(kind="size", what=f"{what}: size", expr=spelled, expected=str(layout.size),
+                 align_what=f"{what}: align", align_expected=str(layout.align))
+        for path, placed in layout.flat_fields():
+            if placed.bit_width is None:
+                self.add(kind="offset", what=f"{what}: offset of {path}", expr=spelled, path=path,
+                         expected=str(placed.offset))
+            elif placed.bit_width > 0:
+                self.add(kind="bits", what=f"{what}: bits of {path}", expr=spelled, path=path,
+                         expected=f"{placed.bit_offset}+{placed.bit_width}")
+
+
+# --------------------------------------------------------------------------
+# The compiler's side
+# --------------------------------------------------------------------------
+def _include_spelling(path: str | Path) -> str:
+    return str(Path(path).resolve()).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _define_flags(defines: Mapping[str, str | None] | Iterable[str]) -> list[str]:
+    if isinstance(defines, Mapping):
+        return [f"-D{name}" if value is None else f"-D{name}={value}" for name, value in defines.items()]
+    return [f"-D{item}" for item in defines]
+
+
+_MARKER = re.compile(r"/\*@(\d+)\*/\s*$")
+
+
+def _failing_checks(source: str, stderr: str, probe: Path) -> set[int]:
+    """Ids of the checks whose lines the compiler's messages point at."""
+    markers: dict[int, int] = {}
+    for number, line in enumerate(source.splitlines(), start=1):
+        found = _MARKER.search(line)
+        if found:
+            markers[number] = int(found.group(1))
+    name = re.escape(probe.name)
+    failing: set[int] = set()
+    for line_no in re.findall(rf"(?:^|[\s/]){name}:(\d+):", stderr, flags=re.MULTILINE):
+        check = markers.get(int(line_no))
+        if check is not None:
+            failing.add(check)
+    return failing
+
+
+def _compile_and_run(compiler: str, flags: list[str], checks: list[_Check], includes: list[str],
+                     workdir: Path) -> tuple[dict[int, list[str]], dict[int, str]]:
+    """Compile the probe (dropping checks that do not compile) and run it.
+
+    Returns the probe's answers by check id and, for dropped checks, the
+    compiler's first error message.
+    """
+    template = make_environment().get_template("probe/probe.c.jinja")
+    probe = workdir / "pegbind_probe.c"
+    exe = workdir / "pegbind_probe"
+    dropped: dict[int, str] = {}
+    live = list(checks)
+    for _ in range(_MAX_REBUILDS):
+        source = template.render(includes=includes, checks=[c.context() for c in live])
+        probe.write_text(source, encoding="utf-8")
+        built = subprocess.run([compiler, *flags, "-w", "-o", str(exe), str(probe)],
+                               capture_output=True, text=True, cwd=workdir)
+        if built.returncode == 0:
+            break
+        failing = _failing_checks(source, built.stderr, probe)
+        if not failing:
+            raise VerifyError(Diagnostic(None, f"the probe does not compile with {compiler}:\n{built.stderr.strip()}"))
+        first_error = _first_error(built.stderr)
+        for check_id in failing:
+            dropped[check_id] = first_error
+        live = [c for c in live if c.id not in failing]
+    else:
+        raise VerifyError(f"the probe still does not compile with {compiler} after {_MAX_REBUILDS} attempts")
+    ran = subprocess.run([str(exe)], capture_output=True, text=True, cwd=workdir)
+    if ran.returncode != 0:
+        raise VerifyError(f"the probe built by {compiler} failed with status {ran.returncode}: {ran.stderr.strip()}")
+    answers: dict[int, list[str]] = {}
+    for line in ran.stdout.splitlines():
+        check_id, _, rest = line.partition("|")
+        answers[int(check_id)] = rest.split("|")
+    return answers, dropped
+
+
+def _first_error(stderr: str) -> str:
+    for line in stderr.splitlines():
+        if ": error: " in line:
+            return line.split(": error: ", 1)[1].strip()
+    return "does not compile"
+
+
+def _judge(check: _Check, answer: list[str] | None, report: VerifyReport) -> None:
+    """Compare one answer with pegbind's expectation, adding mismatches to ``report``."""
+    if answer is None:
+        report.mismatches.append(Mismatch(check.what, check.expected, "printed nothing"))
+        return
+    kind, *values = answer
+    if kind == "undefined":
+        report.checked += 1
+        report.mismatches.append(Mismatch(check.what, check.expected, "<not defined>"))
+        return
+    if kind == "size":
+        report.checked += 2
+        if values[0] != check.expected:
+            report.mismatches.append(Mismatch(check.what, check.expected, values[0]))
+        if values[1] != check.align_expected:
+            report.mismatches.append(Mismatch(check.align_what, check.align_expected, values[1]))
+        return
+    report.checked += 1
+    if kind == "int":
+        type_name, as_signed, as_unsigned = values
+        value = int(as_unsigned) if type_name in _UNSIGNED_NAMES else int(as_signed)
+        got = _value_text(value, type_name)
+    elif kind == "float":
+        type_name, hex_value = values
+        got = _value_text(float.fromhex(hex_value), type_name)
+    elif kind == "string":
+        element, items = values
+        got = f"{element}:{[int(x, 16) for x in items.split(',') if x]!r}"
+    elif kind == "offset":
+        got = values[0]
+    elif kind == "bits":
+        got = f"{values[0]}+{values[1]}"
+    else:
+        got = "|".join(answer)
+    if got != check.expected:
+        report.mismatches.append(Mismatch(check.what, check.expected, got))
+
+
+def verify(
+    module: Module,
+    *,
+    headers: Sequence[str | Path],
+    include_dirs: Sequence[str | Path] = (),
+    defines: Mapping[str, str | None] | Iterable[str] = (),
+    target: TargetInfo,
+    origin: Origin | None = None,
+    compiler: str = "gcc",
+) -> VerifyReport:
+    """Compare every constant, size, alignment and offset of ``module`` with ``compiler``.
+
+    ``origin`` tells which files are the user's ("user"); only their
+    declarations are checked.  Raises :class:`VerifyError` when the compiler
+    is missing, cannot target ``target``, or the headers themselves do not
+    compile.
+    """
+    found = shutil.which(compiler)
+    if found is None:
+        raise VerifyError(f"compiler '{compiler}' not found on PATH")
+    flags = _target_flags(found, target)
+    flags += [f"-I{Path(d).resolve()}" for d in include_dirs] + _define_flags(defines)
+    plan = _Plan(module, target, origin or default_origin(headers, include_dirs)).build()
+    report = VerifyReport(target.name, compiler, list(plan.mismatches))
+    includes = [_include_spelling(h) for h in headers]
+    with tempfile.TemporaryDirectory(prefix="pegbind-verify-") as tmp:
+        answers, dropped = _compile_and_run(found, flags, plan.checks, includes, Path(tmp))
+    for check in plan.checks:
+        if check.id in dropped:
+            report.mismatches.append(Mismatch(check.what, check.expected, f"<does not compile: {dropped[check.id]}>"))
+            continue
+        _judge(check, answers.get(check.id), report)
+    return report
