@@ -35,7 +35,8 @@ from pegbind.resources import standard_include_dir
 from pegbind.target import TARGETS, TargetInfo
 
 INCLUDE = standard_include_dir()
-HEADERS = sorted(p.relative_to(INCLUDE).as_posix() for p in INCLUDE.rglob("*.h"))
+#: The public headers; ``_pegbind_types.h`` is our internal helper and has no system counterpart.
+HEADERS = sorted(p.relative_to(INCLUDE).as_posix() for p in INCLUDE.rglob("*.h") if not p.name.startswith("_"))
 OURS = ["-nostdinc", "-isystem", str(INCLUDE)]
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is the oracle and is not installed")

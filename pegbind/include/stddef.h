@@ -4,15 +4,11 @@
 
 /* The types follow the compiler's predefined spellings, so every target
    gets its own data model (LP64, ILP32 or LLP64) from one text. */
-#ifndef __PEGBIND_SIZE_T
-#define __PEGBIND_SIZE_T
-typedef __SIZE_TYPE__ size_t;
-#endif
+#define __PEGBIND_NEED_size_t
+#define __PEGBIND_NEED_wchar_t
+#define __PEGBIND_NEED_NULL
+#include <_pegbind_types.h>
 typedef __PTRDIFF_TYPE__ ptrdiff_t;
-#ifndef __PEGBIND_WCHAR_T
-#define __PEGBIND_WCHAR_T
-typedef __WCHAR_TYPE__ wchar_t;
-#endif
 
 /* The strictest fundamental alignment.  Inside records i386 aligns long long
    and long double to 4 only, so the members carry their full alignment
@@ -25,9 +21,6 @@ typedef struct {
 #endif
 } max_align_t;
 
-#ifndef NULL
-#define NULL ((void *)0)
-#endif
 #define offsetof(type, member) __builtin_offsetof(type, member)
 
 #endif /* __PEGBIND_STDDEF_H */

@@ -3,22 +3,10 @@
 #define __PEGBIND_STDINT_H
 
 /* Exact-width types.  64 bits is long on LP64 and long long elsewhere, as
-   the compiler's __INT64_TYPE__ says.  The _BITS_STDINT_* names are glibc's
-   guards for the same typedefs, so its bits/ headers do not repeat them. */
-#ifndef _BITS_STDINT_INTN_H
-#define _BITS_STDINT_INTN_H 1
-typedef signed char int8_t;
-typedef short int16_t;
-typedef int int32_t;
-__extension__ typedef __INT64_TYPE__ int64_t;
-#endif
-#ifndef _BITS_STDINT_UINTN_H
-#define _BITS_STDINT_UINTN_H 1
-typedef unsigned char uint8_t;
-typedef unsigned short uint16_t;
-typedef unsigned int uint32_t;
-__extension__ typedef __UINT64_TYPE__ uint64_t;
-#endif
+   the compiler's __INT64_TYPE__ says; sys/types.h shares the signed ones. */
+#define __PEGBIND_NEED_intN_t
+#define __PEGBIND_NEED_uintN_t
+#include <_pegbind_types.h>
 
 typedef signed char int_least8_t;
 typedef short int_least16_t;
