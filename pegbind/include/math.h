@@ -13,12 +13,12 @@ typedef double double_t;
 
 /* Plain constant expressions (no builtins) so that any C reader can
    evaluate them: an overflowing product is infinity, 0/0 a quiet NaN.  The
-   cast to double matters on i386, where the product is computed in long
-   double and would not overflow. */
-#define HUGE_VAL ((double)(1e300 * 1e300))
-#define HUGE_VALF ((float)HUGE_VAL)
-#define HUGE_VALL ((long double)HUGE_VAL)
-#define INFINITY ((float)(1e300 * 1e300))
+   product overflows long double, not just double, because i386 evaluates
+   double expressions in x87 long double precision. */
+#define HUGE_VALL (1e4000L * 1e4000L)
+#define HUGE_VAL ((double)HUGE_VALL)
+#define HUGE_VALF ((float)HUGE_VALL)
+#define INFINITY ((float)HUGE_VALL)
 #define NAN (-(0.0F / 0.0F))
 
 #define FP_NAN 0
