@@ -33,6 +33,9 @@ def clean_comment(raw: str) -> str:
         rest = [line for line in lines[1:] if line.strip()]
         if rest and all(_STAR_PREFIX.match(line) for line in rest):
             lines = [lines[0]] + [_STAR_PREFIX.sub("", line) for line in lines[1:]]
+            if not lines[0].strip():
+                # "/**" alone on its line: the text starts below, dedent it as one block.
+                return textwrap.dedent("\n".join(lines)).strip("\n").rstrip()
     lines = [line.rstrip() for line in lines]
     while lines and not lines[0].strip():
         lines.pop(0)

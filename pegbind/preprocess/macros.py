@@ -269,7 +269,7 @@ class Expander:
                 args = args + [[]]  # GNU: the variable arguments may be left out entirely
                 absent = True
             if len(args) < len(params):
-                self._error(token, f'macro "{name}" requires at least {named} argument{_s(named)}, but only {len(args)} given')
+                self._error(token, f'macro "{name}" requires {len(params)} arguments, but only {len(args)} given')
                 return None
             return args, absent
         if not params:
@@ -363,7 +363,7 @@ class Expander:
                     continue
             seq.append((Token(kind, text, tok.coord, frames, tok.space_before), _EMPTY))
             i += 1
-        result = self._paste_all(seq) if _PASTE in seq else [x for x in seq if x is not _PLACEMARKER]
+        result = self._paste_all(seq, site) if _PASTE in seq else [x for x in seq if x is not _PLACEMARKER]
         if result:
             first, first_hide = result[0]
             if first.space_before != site.space_before:
@@ -371,7 +371,7 @@ class Expander:
         self._spend(len(result), site)
         return [(token, item_hide | hide) if item_hide else (token, hide) for token, item_hide in result]
 
-    def _paste_all(self, seq: list) -> list[_Item]:
+    def _paste_all(self, seq: list, site: Token) -> list[_Item]:
         out: list = []
         j = 0
         while j < len(seq):
@@ -387,21 +387,21 @@ class Expander:
                 elif right is _PLACEMARKER:
                     out.append(left)
                 else:
-                    out.extend(self._paste(left, right))
+                    out.extend(self._paste(left, right, site))
                 continue
             if element is not _PASTE:
                 out.append(element)
             j += 1
         return [x for x in out if x is not _PLACEMARKER]
 
-    def _paste(self, left: _Item, right: _Item) -> list[_Item]:
+    def _paste(self, left: _Item, right: _Item, site: Token) -> list[_Item]:
         lt, rt = left[0], right[0]
         text = lt.text + rt.text
         pieces = tokenize(text, lt.coord.file)
         hide = left[1] | right[1]
         if len(pieces) == 1 and pieces[0].text == text:
             return [(Token(pieces[0].kind, text, lt.coord, lt.expansion, lt.space_before), hide)]
-        self._error(lt, f'pasting "{lt.text}" and "{rt.text}" does not give a valid preprocessing token')
+        self._error(site, f'pasting "{lt.text}" and "{rt.text}" does not give a valid preprocessing token')
         return [left, right]
 
     def _stringify(self, arg: list[_Item], hash_token: Token, frames: tuple[ExpansionFrame, ...]) -> Token:

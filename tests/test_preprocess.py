@@ -1,0 +1,288 @@
+"""Preprocessor: the C11 6.10.3.5 examples, the result API, and exact error messages."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pegbind.preprocess import PreprocessError, preprocess, render_preprocessed, tokenize
+
+
+def run(tmp_path: Path, text: str, name: str = "t.h", **options):
+    header = tmp_path / name
+    header.write_text(text)
+    return preprocess([header], **options)
+
+
+def texts(tokens) -> list[str]:
+    return [t.text for t in tokens]
+
+
+def errors_of(tmp_path: Path, text: str, name: str = "t.h", **options) -> str:
+    with pytest.raises(PreprocessError) as info:
+        run(tmp_path, text, name, **options)
+    return info.value.render(excerpt=False)
+
+
+# ---- C11 6.10.3.5: the results the standard prints -------------------------------------------
+
+EXAMPLE_3 = r"""
+#define x 3
+#define f(a) f(x * (a))
+#undef x
+#define x 2
+#define g f
+#define z z[0]
+#define h g(~
+#define m(a) a(w)
+#define w 0,1
+#define t(a) a
+#define p() int
+#define q(x) x
+#define r(x,y) x ## y
+#define str(x) # x
+f(y+1) + f(f(z)) % t(t(g)(0) + t)(1);
+g(x+(3,4)-w) | h 5) & m
+(f)^m(m);
+p() i[q()] = { q(1), r(2,3), r(4,), r(,5), r(,) };
+char c[2][6] = { str(hello), str() };
+"""
+RESULT_3 = r"""
+f(2 * (y+1)) + f(2 * (f(2 * (z[0])))) % f(2 * (0)) + t(1);
+f(2 * (2+(3,4)-0,1)) | f(2 * (~ 5)) & f(2 * (0,1))^m(0,1);
+int i[] = { 1, 23, 4, 5, };
+char c[2][6] = { "hello", "" };
+"""
+
+EXAMPLE_4 = r"""
+#define str(s) # s
+#define xstr(s) str(s)
+#define debug(s, t) printf("x" # s "= %d, x" # t "= %s", \
+ x ## s, x ## t)
+#define INCFILE(n) vers ## n
+#define glue(a, b) a ## b
+#define xglue(a, b) glue(a, b)
+#define HIGHLOW "hello"
+#define LOW LOW ", world"
+debug(1, 2);
+fputs(str(strncmp("abc\0d", "abc", '\4') // this goes away
+ == 0) str(: @\n), s);
+xstr(INCFILE(2).h)
+glue(HIGH, LOW);
+xglue(HIGH, LOW)
+"""
+RESULT_4 = r"""
+printf("x" "1" "= %d, x" "2" "= %s", x1, x2);
+fputs("strncmp(\"abc\\0d\", \"abc\", '\\4') == 0" ": @\n", s);
+"vers2.h"
+"hello";
+"hello" ", world"
+"""
+
+EXAMPLE_5 = r"""
+#define t(x,y,z) x ## y ## z
+int j[] = { t(1,2,3), t(,4,5), t(6,,7), t(8,9,),
+ t(10,,), t(,11,), t(,,12), t(,,) };
+"""
+RESULT_5 = "int j[] = { 123, 45, 67, 89, 10, 11, 12, };"
+
+EXAMPLE_7 = r"""
+#define debug(...) fprintf(stderr, __VA_ARGS__)
+#define showlist(...) puts(#__VA_ARGS__)
+#define report(test, ...) ((test)?puts(#test):\
+ printf(__VA_ARGS__))
+debug("Flag");
+debug("X = %d\n", x);
+showlist(The first, second, and third items.);
+report(x>y, "x is %d but y is %d", x, y);
+"""
+RESULT_7 = r"""
+fprintf(stderr, "Flag");
+fprintf(stderr, "X = %d\n", x);
+puts("The first, second, and third items.");
+((x>y)?puts("x>y"): printf("x is %d but y is %d", x, y));
+"""
+
+
+@pytest.mark.parametrize(
+    "source,expected",
+    [(EXAMPLE_3, RESULT_3), (EXAMPLE_4, RESULT_4), (EXAMPLE_5, RESULT_5), (EXAMPLE_7, RESULT_7)],
+    ids=["example3", "example4", "example5", "example7"],
+)
+def test_c11_examples(tmp_path: Path, source: str, expected: str) -> None:
+    result = run(tmp_path, source)
+    assert texts(result.tokens) == texts(tokenize(expected, "expected"))
+
+
+# ---- the result API -------------------------------------------------------------------------
+
+
+def test_tokens_know_their_coordinates_and_expansions(tmp_path: Path) -> None:
+    result = run(tmp_path, "#define ONE 1\n#define F(x) (x + ONE)\nint a = F(2);\n")
+    tokens = result.tokens
+    assert texts(tokens) == ["int", "a", "=", "(", "2", "+", "1", ")", ";"]
+    paren, two, one = tokens[3], tokens[4], tokens[6]
+    assert (paren.coord.line, paren.coord.col) == (2, 14)
+    assert [f.macro for f in paren.expansion] == ["F"] and paren.expansion[0].site.line == 3
+    assert (two.coord.line, two.coord.col, two.expansion) == (3, 11, ())
+    assert [f.macro for f in one.expansion] == ["F", "ONE"]
+    assert one.origin_note().startswith(" (in expansion of F from ")
+
+
+def test_macro_table_history_and_object_like(tmp_path: Path) -> None:
+    result = run(tmp_path, "#define A 1\n#define B(x) x\n#define C 3\n#undef A\n#define A 2\n#define C 3\n")
+    macros = result.macros
+    assert [(e.action, e.name) for e in macros.history if e.coord.file.endswith("t.h")] == [
+        ("define", "A"), ("define", "B"), ("define", "C"), ("undef", "A"), ("define", "A"), ("redefine", "C"),
+    ]
+    assert [m.name for m in macros.object_like(origin="user")] == ["A", "C"]
+    assert macros["B"].params == ("x",) and macros["A"].origin == "user"
+    assert texts(result.expand(tokenize("A + B(C)", "x"))) == ["2", "+", "3"]
+    assert macros["__x86_64__"].origin == "builtin"
+
+
+def test_incompatible_redefinition_is_a_warning(tmp_path: Path) -> None:
+    result = run(tmp_path, "#define A 1\n#define A 2\nA\n")
+    assert texts(result.tokens) == ["2"]
+    assert [d.headline() for d in result.diagnostics] == [f"{tmp_path}/t.h:2:9: warning: \"A\" redefined"]
+
+
+def test_origins_user_standard_system(tmp_path: Path) -> None:
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "lib.h").write_text("int lib;\n")
+    result = run(tmp_path, '#include "lib.h"\n#include <stddef.h>\n#include <zlib.h>\n', include_dirs=[tmp_path / "inc"])
+    origins = {Path(f).name: result.origin(f) for f in result.files}
+    assert origins["t.h"] == "user" and origins["lib.h"] == "user"
+    assert origins["stddef.h"] == "standard"
+    assert origins["zlib.h"] == "system" and origins["zconf.h"] == "system"
+
+
+def test_comment_index(tmp_path: Path) -> None:
+    source = "/**\n * The x.\n *   indented\n */\nint x;\n// one\n// two\nint y; /* the y */\n\n/* far */\n\nint z;\n"
+    result = run(tmp_path, source)
+    by_name = {t.text: t.coord for t in result.tokens}
+    assert result.comments.doc_before(by_name["x"]) == "The x.\n  indented"
+    assert result.comments.doc_before(by_name["y"]) == "one\ntwo"
+    assert result.comments.doc_after(by_name["y"]) == "the y"
+    assert result.comments.doc_before(by_name["z"]) == ""
+
+
+def test_pragma_pack_regions(tmp_path: Path) -> None:
+    source = (
+        "struct a { int x; };\n#pragma pack(push, 1)\nstruct b { int x; };\n#pragma pack(2)\nstruct c;\n"
+        "#pragma pack(pop)\nstruct d;\n#define PACK(n) _Pragma(\"pack(\" #n \")\")\n_Pragma(\"pack(4)\") struct e;\n"
+        "#pragma pack()\nstruct f;\n#pragma pack(push, cryptoki, 8)\n#pragma pack(pop, cryptoki)\n"
+    )
+    result = run(tmp_path, source)
+    index = {t.text: i for i, t in enumerate(result.tokens) if t.text in "bcdef"}
+    assert result.pack_changes == [
+        (index["b"] - 1, 1), (index["c"] - 1, 2), (index["d"] - 1, None), (index["e"] - 1, 4),
+        (index["f"] - 1, None), (len(result.tokens), 8), (len(result.tokens), None),
+    ]
+    assert "_Pragma" not in texts(result.tokens)
+
+
+def test_render_has_gcc_line_markers(tmp_path: Path) -> None:
+    result = run(tmp_path, "#define X 1\n\nint a = X;\n\n\n\n\n\n\n\n\n\n\n\nint b;\n")
+    rendered = render_preprocessed(result)
+    assert rendered == f'# 3 "{tmp_path}/t.h"\nint a = 1;\n# 15 "{tmp_path}/t.h"\nint b;\n'
+
+
+def test_dynamic_macros_are_deterministic(tmp_path: Path) -> None:
+    source = "__LINE__ __FILE__ __COUNTER__ __COUNTER__ __INCLUDE_LEVEL__ __DATE__ __TIME__\n#line 100\n__LINE__\n"
+    result = run(tmp_path, source)
+    assert texts(result.tokens) == ["1", f'"{tmp_path}/t.h"', "0", "1", "0", '"Jan  1 1970"', '"00:00:00"', "100"]
+
+
+def test_defines_undefines_and_target(tmp_path: Path) -> None:
+    source = "A B __x86_64__ __aarch64__ __SIZEOF_LONG__ _WIN32\n"
+    result = run(tmp_path, source, defines={"A": None, "B": "x y"}, undefines=["__x86_64__"])
+    assert texts(result.tokens) == ["1", "x", "y", "__x86_64__", "__aarch64__", "8", "_WIN32"]
+    win = run(tmp_path, source, target="win-x86_64")
+    assert texts(win.tokens) == ["A", "B", "1", "__aarch64__", "4", "1"]
+
+
+def test_skip_includes_and_include_next(tmp_path: Path) -> None:
+    for folder, text in (("one", '#include_next <n.h>\nint one;\n'), ("two", "int two;\n")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "n.h").write_text(text)
+    result = run(tmp_path, '#include <missing.h>\n#include <n.h>\n', include_dirs=[tmp_path / "one", tmp_path / "two"],
+                 skip_includes=["missing.h"])
+    assert texts(result.tokens) == ["int", "two", ";", "int", "one", ";"]
+
+
+def test_function_like_invocation_spanning_a_directive(tmp_path: Path) -> None:
+    result = run(tmp_path, "#define F(a, b) a + b\nF(1,\n#define TWO 2\nTWO)\n")
+    assert texts(result.tokens) == ["1", "+", "2"]
+
+
+# ---- errors: exact text ---------------------------------------------------------------------
+
+ERROR_CASES = [
+    ("#if 1\nint a;\n", "t.h:1:1: error: unterminated #if"),
+    ("#ifdef A\n#else\n", "t.h:1:1: error: unterminated #ifdef"),
+    ("#endif\n", "t.h:1:2: error: #endif without #if"),
+    ("#else\n", "t.h:1:2: error: #else without #if"),
+    ("#elif 1\n", "t.h:1:2: error: #elif without #if"),
+    ("#if 1\n#else\n#else\n#endif\n", "t.h:3:2: error: #else after #else"),
+    ("#if 0\n#else\n#elif 1\n#endif\n", "t.h:3:2: error: #elif after #else"),
+    ("#foo bar\n", "t.h:1:2: error: invalid preprocessing directive #foo"),
+    ("#define F(a, b) a\nF(1)\n", 't.h:2:1: error: macro "F" requires 2 arguments, but only 1 given'),
+    ("#define F(a) a\nF(1, 2)\n", 't.h:2:1: error: macro "F" passed 2 arguments, but takes just 1'),
+    ("#define F(a, b, ...) a\nF(1)\n", 't.h:2:1: error: macro "F" requires 3 arguments, but only 1 given'),
+    ("#define F(a) a\nF(1, (2)\n", 't.h:2:1: error: unterminated argument list invoking macro "F"'),
+    ("int a; /* open\n", "t.h:1:8: error: unterminated comment"),
+    ("char c = 'x;\n", "t.h:1:10: error: missing terminating ' character"),
+    ('char *s = "abc;\n', 't.h:1:11: error: missing terminating " character'),
+    ('#include "nowhere.h"\n', "t.h:1:1: error: 'nowhere.h' file not found"),
+    ("#define A ## b\n", "t.h:1:11: error: '##' cannot appear at either end of a macro expansion"),
+    ("#define A(x) x ##\n", "t.h:1:16: error: '##' cannot appear at either end of a macro expansion"),
+    ("#define A(x) # y\n", "t.h:1:14: error: '#' is not followed by a macro parameter"),
+    ("#if 1 +\n#endif\n", "t.h:1:7: error: invalid #if expression: unexpected end of expression"),
+    ("#if 1 2\n#endif\n", 't.h:1:7: error: invalid #if expression: unexpected "2"'),
+    ("#if 1 / 0\n#endif\n", "t.h:1:2: error: division by zero in #if"),
+    ("#if defined\n#endif\n", 't.h:1:5: error: operator "defined" requires an identifier'),
+    ("#if defined(\n#endif\n", 't.h:1:5: error: operator "defined" requires an identifier'),
+    ("#define A __VA_ARGS__\n", "t.h:1:11: error: __VA_ARGS__ can only appear in the expansion of a C99 variadic macro"),
+    ("#error stop here\n", "t.h:1:2: error: #error stop here"),
+    ("#define cat(a, b) a ## b\ncat(., +)\n", 't.h:2:1: error: pasting "." and "+" does not give a valid preprocessing token'),
+]
+
+
+@pytest.mark.parametrize("source,message", ERROR_CASES, ids=[m.split("error: ")[1][:40] for _, m in ERROR_CASES])
+def test_error_messages(tmp_path: Path, source: str, message: str) -> None:
+    rendered = errors_of(tmp_path, source).replace(f"{tmp_path}/", "")
+    assert message in rendered.splitlines(), rendered
+
+
+def test_error_in_included_file_names_the_include_chain(tmp_path: Path) -> None:
+    (tmp_path / "inner.h").write_text("#endif\n")
+    rendered = errors_of(tmp_path, '\n#include "inner.h"\n').replace(f"{tmp_path}/", "")
+    assert rendered.splitlines() == ["In file included from t.h:2:1:", "inner.h:1:2: error: #endif without #if"]
+
+
+def test_warning_directive_is_kept_not_raised(tmp_path: Path) -> None:
+    result = run(tmp_path, "#warning careful now\nint x;\n")
+    assert [d.headline() for d in result.diagnostics] == [f"{tmp_path}/t.h:1:2: warning: #warning careful now"]
+
+
+def test_self_including_file_stops_at_the_depth_limit(tmp_path: Path) -> None:
+    rendered = errors_of(tmp_path, '#include "t.h"\n')
+    assert "t.h:1:1: error: #include nested depth 200 exceeds maximum of 200" in rendered.replace(f"{tmp_path}/", "")
+
+
+def test_exploding_macro_is_stopped(tmp_path: Path) -> None:
+    lines = ["#define A0 x x x x x x x x x x"]
+    lines += [f"#define A{i} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1}" for i in range(1, 9)]
+    rendered = errors_of(tmp_path, "\n".join(lines) + "\nA8\n")
+    assert 't.h:10:1: error: expansion of macro "A8" exceeds 1000000 tokens' in rendered.replace(f"{tmp_path}/", "")
+
+
+def test_deeply_nested_arguments_do_not_overflow(tmp_path: Path) -> None:
+    rendered = errors_of(tmp_path, "#define F(x) x\n" + "F(" * 300 + "1" + ")" * 300 + "\n")
+    assert "macro arguments nested more than 200 levels deep" in rendered
+
+
+def test_skipped_groups_are_not_checked(tmp_path: Path) -> None:
+    result = run(tmp_path, "#if 0\n#bogus\nchar c = 'x;\n#if garbage ((\n#endif\n#else\nint ok;\n#endif\n")
+    assert texts(result.tokens) == ["int", "ok", ";"]
