@@ -103,6 +103,7 @@ class FieldBinding:
     record_key: str | None = None  #: for ``record`` / ``record_array``
     length: int | None = None  #: array length
     element: CType | None = None  #: array element type
+    element_kind: str | None = None  #: ``int``/``bool``/``float`` for arithmetic arrays
     bit_width: int | None = None
     #: inclusive range accepted on assignment for bitfields (None: the C type's range)
     bit_range: tuple[int, int] | None = None

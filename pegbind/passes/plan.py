@@ -195,8 +195,10 @@ def plan_field(module: Module, names: dict, member: Field, path: str, target: Ta
         if isinstance(element, Primitive) and element.name in _CHARS:
             kind = "char_array" if element.name == "char" else "byte_array"
             return FieldBinding(path, py_name, member.type, kind, length=resolved.length, element=resolved.element)  # type: ignore[arg-type]
-        if _arithmetic(element) is not None:
-            return FieldBinding(path, py_name, member.type, "array", length=resolved.length, element=resolved.element)
+        element_kind = _arithmetic(element)
+        if element_kind is not None:
+            return FieldBinding(path, py_name, member.type, "array", length=resolved.length,
+                                element=resolved.element, element_kind=element_kind)
         if isinstance(element, RecordRef) and not is_synthetic(element.key) and _has_class(module, names, element):
             return FieldBinding(path, py_name, member.type, "record_array", record_key=element.key,
                                 length=resolved.length, element=resolved.element)

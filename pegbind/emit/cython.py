@@ -1,0 +1,284 @@
+"""Cython spelling of the binding model: the filters the ``templates/cython/`` files use.
+
+Input: model types and binding values.  Output: strings of Cython source
+(declarations, Python literals, docstrings, stub annotations).  Templates hold
+only loops and conditionals; every spelling decision lives here, tested in
+``tests/test_emit_cython_filters.py``.
+
+Naming on the Cython side: the generated ``<name>.pxd`` declares each C
+declaration under a prefixed Cython name with its real C name as the cname
+string (``int32_t _c_demo_add "demo_add"(...)``), so the Python wrappers
+and classes in ``<name>.pyx`` can take the plain names.  The prefixes keep the
+four C name spaces apart: ``_c_`` ordinary identifiers, ``_cs_`` struct tags,
+``_cu_`` union tags, ``_ce_`` enum tags.
+"""
+from __future__ import annotations
+
+import math
+
+from ..model import Array, CType, Function, FunctionType, Module, Pointer, Primitive, RecordRef, TypedefRef
+from ..passes.binding import FieldBinding, FunctionBinding, ParamBinding
+
+_TAG_PREFIX = {"struct": "_cs_", "union": "_cu_", "enum": "_ce_"}
+#: Qualifiers Cython understands; the others only matter to the C compiler,
+#: which sees the real header anyway.
+_KEPT_QUALS = ("const",)
+
+
+class SpellingError(ValueError):
+    """A C type Cython cannot spell (``__int128``)."""
+
+
+def cy_name(name: str) -> str:
+    """The Cython name of an ordinary C identifier (function, typedef, enumerator)."""
+    return "_c_" + name
+
+
+def cy_record_name(ref: RecordRef) -> str:
+    """The Cython name of a struct/union/enum: by tag, else by the typedef name that is its key."""
+    if ref.tag is not None:
+        return _TAG_PREFIX[ref.kind] + ref.tag
+    return "_c_" + ref.key
+
+
+def cy_record_cname(ref: RecordRef) -> str:
+    """The cname string: the tag (Cython adds ``struct``/``union``/``enum``) or the typedef name."""
+    return ref.tag if ref.tag is not None else ref.key
+
+
+def _quals(quals: tuple[str, ...]) -> str:
+    kept = [q for q in quals if q in _KEPT_QUALS]
+    return " ".join(kept) + " " if kept else ""
+
+
+def _join(base: str, declarator: str) -> str:
+    if not declarator:
+        return base
+    if declarator[0] == "[":
+        return base + declarator
+    return f"{base} {declarator}"
+
+
+def cy_decl(ctype: CType, declarator: str = "") -> str:
+    """``ctype`` declaring ``declarator`` in Cython syntax (``""`` for an abstract type).
+
+    ``cy_decl(Pointer(Primitive("char", ("const",))), "s")`` is ``"const char *s"``;
+    typedef and record names get their Cython prefix.
+    """
+    if isinstance(ctype, Primitive):
+        if ctype.name in ("__int128", "unsigned __int128"):
+            raise SpellingError(f"Cython has no {ctype.name} type")
+        name = "bint" if ctype.name == "_Bool" else ctype.name
+        return _join(_quals(ctype.quals) + name, declarator)
+    if isinstance(ctype, TypedefRef):
+        return _join(_quals(ctype.quals) + cy_name(ctype.name), declarator)
+    if isinstance(ctype, RecordRef):
+        return _join(_quals(ctype.quals) + cy_record_name(ctype), declarator)
+    if isinstance(ctype, Pointer):
+        inner = "*" + ("const " if "const" in ctype.quals else "") + declarator
+        inner = inner.rstrip()
+        if isinstance(ctype.target, (Array, FunctionType)):
+            inner = f"({inner})"
+        return cy_decl(ctype.target, inner)
+    if isinstance(ctype, Array):
+        size = "" if ctype.length is None else str(ctype.length)
+        return cy_decl(ctype.element, f"{declarator}[{size}]")
+    if isinstance(ctype, FunctionType):
+        params = [cy_decl(p.type) for p in ctype.params]
+        if ctype.variadic:
+            params.append("...")
+        return cy_decl(ctype.ret, f"{declarator}({', '.join(params)})")
+    raise SpellingError(f"cannot spell {ctype!r} in Cython")
+
+
+def cy_named_decl(ctype: CType, cython_name: str, c_name: str) -> str:
+    """A declaration of ``cython_name`` bound to the C symbol ``c_name`` (cname string)."""
+    return cy_decl(ctype, f'{cython_name} "{c_name}"')
+
+
+def cy_function_decl(function: Function, param_names: tuple[str, ...] | None = None) -> str:
+    """The extern declaration of a function; parameters unnamed unless names are given."""
+    params = [
+        cy_decl(p.type, param_names[i] if param_names else "") for i, p in enumerate(function.params)
+    ]
+    if function.variadic:
+        params.append("...")
+    return cy_decl(function.ret, f'{cy_name(function.name)} "{function.name}"({", ".join(params)})')
+
+
+def cy_can_spell(ctype: CType) -> bool:
+    try:
+        cy_decl(ctype)
+    except SpellingError:
+        return False
+    return True
+
+
+def py_literal(value: int | float | str | bytes) -> str:
+    """A Python literal with exactly ``value`` (computed by the model, never a C expression)."""
+    if isinstance(value, bool):
+        return repr(int(value))
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "float('nan')"
+        if math.isinf(value):
+            return "float('inf')" if value > 0 else "-float('inf')"
+        return repr(value)
+    if isinstance(value, (int, str, bytes)):
+        return repr(value)
+    raise TypeError(f"no Python literal for {value!r}")
+
+
+_PY_TYPES = {
+    "int": "int",
+    "bool": "bool",
+    "float": "float",
+    "cstring": "_Buffer | None",
+    "buffer": "_Buffer | None",
+    "writable_buffer": "_WritableBuffer | None",
+    "string": "bytes | None",
+    "void": "None",
+}
+
+
+def py_annotation(kind: str, record_class: str | None = None) -> str:
+    """The stub annotation for a value of ``kind`` (record kinds name the class)."""
+    if kind == "record":
+        return str(record_class)
+    if kind == "record_ptr":
+        return f"{record_class} | None"
+    return _PY_TYPES[kind]
+
+
+def py_signature(binding: FunctionBinding, classes: dict[str, str]) -> str:
+    """``name(a: int, b: bytes | None, /) -> int`` with ``classes`` mapping record key -> class."""
+    params = [f"{p.py_name}: {py_annotation(p.kind, classes.get(p.record_key or ''))}" for p in binding.inputs]
+    if params:
+        params.append("/")
+    ret = py_annotation(binding.ret.kind, classes.get(binding.ret.record_key or ""))
+    return f"{binding.py_name}({', '.join(params)}) -> {ret}"
+
+
+def py_docstring(binding: FunctionBinding, classes: dict[str, str]) -> str:
+    """The wrapper's docstring as a Python string literal: signature, header comment, C prototype."""
+    parts = [py_signature(binding, classes)]
+    if binding.function.doc.strip():
+        parts.append(binding.function.doc.strip())
+    parts.append("C: " + binding.function.to_c())
+    return repr("\n\n".join(parts))
+
+
+def py_string(text: str) -> str:
+    """Any text as a Python string literal."""
+    return repr(text)
+
+
+def param_error(param: ParamBinding, wanted: str) -> str:
+    """The start of the TypeError message for a wrong argument, as a Python literal."""
+    return repr(f"argument {param.index + 1} ({param.py_name}) must be {wanted}, not ")
+
+
+def banner(headers: tuple[str, ...], version: str) -> str:
+    """The first line of every generated file (no timestamp, no build-machine paths)."""
+    return f"Generated by pegbind {version} from {', '.join(headers)} — do not edit."
+
+
+def _adjusted(ctype: CType) -> CType:
+    # C adjusts an array parameter to a pointer; a top-level const would
+    # forbid assigning the local the wrapper converts into.
+    if isinstance(ctype, Array):
+        return Pointer(ctype.element)
+    return ctype.unqualified() if isinstance(ctype, (Primitive, TypedefRef, RecordRef, Pointer)) else ctype
+
+
+def cy_local(param: ParamBinding) -> str:
+    """The declaration of the C local a parameter is converted into (``_pb_a<index>``)."""
+    return cy_decl(_adjusted(param.ctype), f"_pb_a{param.index}")
+
+
+def cy_var(ctype: CType, name: str) -> str:
+    """A local variable of ``ctype`` that can be assigned (top-level qualifiers dropped)."""
+    return cy_decl(_adjusted(ctype), name)
+
+
+def call_args(binding: FunctionBinding) -> str:
+    """The C locals a wrapper passes, in C parameter order."""
+    return ", ".join(f"_pb_a{param.index}" for param in binding.params)
+
+
+def cy_cast(ctype: CType) -> str:
+    """``<T>`` cast text for a parameter's adjusted type."""
+    return f"<{cy_decl(_adjusted(ctype))}>"
+
+
+def cy_pointer_to(ctype: CType) -> str:
+    """The abstract type ``T *`` for ``ctype``."""
+    return cy_decl(Pointer(_adjusted(ctype)))
+
+
+def cy_def_params(binding: FunctionBinding, classes: dict[str, str]) -> str:
+    """The parameter list of a wrapper: positional-only; record kinds typed so Cython checks them."""
+    parts = []
+    for param in binding.inputs:
+        if param.kind == "record":
+            parts.append(f"{classes[param.record_key or '']} {param.py_name} not None")
+        elif param.kind == "record_ptr":
+            parts.append(f"{classes[param.record_key or '']} {param.py_name}")
+        else:
+            parts.append(param.py_name)
+    if parts:
+        parts.append("/")
+    return ", ".join(parts)
+
+
+_FIELD_TYPES = {
+    "int": "int", "bool": "bool", "float": "float", "char_array": "bytes", "byte_array": "bytes",
+    "string": "bytes | None", "pointer": "int | None",
+}
+
+
+def field_annotation(binding: FieldBinding, classes: dict[str, str], module: Module) -> str:
+    """The stub annotation of a record field."""
+    if binding.kind == "record":
+        return classes[binding.record_key or ""]
+    if binding.kind == "record_array":
+        return f"list[{classes[binding.record_key or '']}]"
+    if binding.kind == "array":
+        element = module.resolve(binding.element) if binding.element is not None else None
+        floating = isinstance(element, Primitive) and element.is_floating
+        return "list[float]" if floating else "list[int]"
+    return _FIELD_TYPES[binding.kind]
+
+
+def cy_field_decl(binding: FieldBinding) -> str:
+    """A member line of an extern struct: Cython name, the C name as cname when they differ.
+
+    Bitfields are declared as plain members: Cython only reads and assigns
+    them, and the C compiler, which sees the real header, does the masking.
+    """
+    name = binding.py_name if binding.py_name == binding.path else f'{binding.py_name} "{binding.path}"'
+    return cy_decl(binding.ctype, name)
+
+
+FILTERS = {
+    "cy_decl": cy_decl,
+    "cy_named_decl": cy_named_decl,
+    "cy_name": cy_name,
+    "cy_record_name": cy_record_name,
+    "cy_record_cname": cy_record_cname,
+    "cy_function_decl": cy_function_decl,
+    "py_literal": py_literal,
+    "py_annotation": py_annotation,
+    "py_signature": py_signature,
+    "py_docstring": py_docstring,
+    "py_string": py_string,
+    "param_error": param_error,
+    "cy_local": cy_local,
+    "cy_cast": cy_cast,
+    "cy_var": cy_var,
+    "call_args": call_args,
+    "cy_pointer_to": cy_pointer_to,
+    "cy_def_params": cy_def_params,
+    "field_annotation": field_annotation,
+    "cy_field_decl": cy_field_decl,
+}
