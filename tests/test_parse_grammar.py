@@ -318,3 +318,32 @@ def test_to_c_round_trip_gives_the_same_model():
     second = clean(_as_c(first))
     assert second == first
     assert _as_c(second) == _as_c(first)
+
+
+# -- through the preprocessor: pack regions and doc comments --------------------
+
+def test_pragma_pack_in_force_at_the_opening_brace_and_docs(tmp_path):
+    from pegbind.parse import parse_declarations
+    from pegbind.preprocess.engine import preprocess
+
+    header = tmp_path / "p.h"
+    header.write_text(
+        "#pragma pack(push, 1)\n"
+        "/** A packed pair. */\n"
+        "struct P {\n"
+        "    char c; /**< the tag */\n"
+        "    int i;\n"
+        "};\n"
+        "#pragma pack(pop)\n"
+        "struct Q { char c; int i; };\n"
+        "/* Adds. */\n"
+        "int add(int a, int b);\n"
+        "enum { ONE = 1 /* first */ };\n"
+    )
+    module = parse_declarations(preprocess([header], target="linux-x86_64"), LP64)
+    assert module.record("struct P").pack == 1
+    assert module.record("struct Q").pack is None
+    assert module.record("struct P").doc == "A packed pair."
+    assert module.record("struct P").fields[0].doc == "the tag"
+    assert module.function("add").doc == "Adds."
+    assert module.enums[0].members[0].doc == "first"
