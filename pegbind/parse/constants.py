@@ -498,8 +498,10 @@ class Evaluator:
 
     def _eval_SizeofExpr(self, expr: s.SizeofExpr) -> Value:
         operand = self.evaluate(expr.operand)
-        if operand.prim is None:
-            return self._size_value(operand.ctype.length or 0)  # type: ignore[union-attr]
+        if operand.prim is None:  # a string literal: its array type knows the size
+            length = operand.ctype.length if isinstance(operand.ctype, Array) else None
+            return self._size_value((length or 0) * self.target.sizes[operand.ctype.element.name][0]  # type: ignore[union-attr]
+                                    if length else 0)
         return self._size_value(self.target.sizes[operand.prim][0])
 
     def _eval_Offsetof(self, expr: s.Offsetof) -> Value:
