@@ -18,7 +18,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from parsimonious.exceptions import ParseError as GrammarParseError
+from parsimonious.exceptions import ParseError as GrammarParseError, VisitationError
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
@@ -362,6 +362,8 @@ def _evaluate_text(text: str, char_signed: bool) -> tuple[int | None, str | None
         result = ExpressionVisitor(char_signed).visit(tree)
     except ExpressionError as err:
         return None, err.message, -1
+    except VisitationError:  # a malformed escape in a character constant, say
+        return None, "invalid #if expression", -1
     if isinstance(result, _Poison):
         return None, result.message, -1
     return result.value, None, 0

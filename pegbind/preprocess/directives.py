@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from parsimonious.exceptions import ParseError as GrammarParseError
+from parsimonious.exceptions import ParseError as GrammarParseError, VisitationError
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
@@ -209,7 +209,7 @@ def _shape_of(text: str) -> _Shape | tuple[str, int]:
         return ("!", err.pos)
     try:
         return DirectiveVisitor().visit(tree)
-    except DirectiveSyntaxError:
+    except (DirectiveSyntaxError, VisitationError):
         return ("!...", 0)
 
 

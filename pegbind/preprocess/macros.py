@@ -155,12 +155,15 @@ class Expander:
     def expand_items(self, items: list[_Item], *, final: bool, in_if: bool = False) -> tuple[list[_Item], list[_Item]]:
         """Expand top-level text; when ``final`` is False, an invocation whose arguments run
         past the end is handed back unexpanded (second value) so more lines can follow."""
+        saved = self._budget, self._depth  # a hook may expand while an expansion runs
         self._budget = 0
         self._depth = 0
         try:
             return self._rescan(items, top=True, final=final, in_if=in_if)
         except ExpansionAborted:
             return [], []
+        finally:
+            self._budget, self._depth = saved
 
     # ---- the rescanning loop (6.10.3.4) -------------------------------------------------------
 
