@@ -50,6 +50,8 @@ EXTRA_MEMBERS = {"struct in6_addr": ["s6_addr"]}
 #: Macros that expand to a keyword or operator rather than an expression:
 #: their replacement text is compared instead of a value.
 TOKEN_MACRO = re.compile(r"^(_Bool|_Alignas|_Alignof|_Noreturn|_Static_assert|_Thread_local|[&|^~!=]+)$")
+#: Macros naming a nested member (``s6_addr``): checked as members, not values.
+MEMBER_MACRO = re.compile(r"^[A-Za-z_]\w*\.[A-Za-z_.\w]*$")
 
 # The probe prints through its own declarations so it needs no header itself.
 PROBE_PRELUDE = r"""
@@ -293,7 +295,7 @@ def _run_probe(source: str, flags: list[str], tmp: Path, tag: str) -> tuple[dict
 def probe_source(header: str, macros: dict[str, str], declared: Declared, system_macros: set[str]) -> str:
     lines = [f"#include <{header}>", PROBE_PRELUDE, "int main(void)", "{"]
     for name, text in macros.items():
-        if TOKEN_MACRO.match(text):
+        if TOKEN_MACRO.match(text) or MEMBER_MACRO.match(text):
             continue
         # A macro glibc lacks would not compile in the system probe; it is reported as missing.
         lines.append(f"#ifdef {name}")
