@@ -503,17 +503,16 @@ class _RecordBuilder:
         placed: list[FieldLayout] = []
         members: dict[int, RecordLayout] = {}
         for index, member in enumerate(fields):
-            flexible = isinstance(self.resolve(member.type), Array) and self.resolve(member.type).length is None  # type: ignore[union-attr]
-            if flexible:
+            declared = self.resolve(member.type)
+            if isinstance(declared, Array) and declared.length is None:
+                # A flexible array member: no size of its own, but its alignment counts.
                 if record.kind == "struct" and index != len(fields) - 1:
                     raise self.layouter.fail(member.coord, f"flexible array member '{member.name}' not at end of struct")
-                element = self.resolve(member.type).element  # type: ignore[union-attr]
-                size, type_align = 0, self.layouter.size_align(element, member.coord)[1]
+                size, type_align = 0, self.layouter.size_align(declared.element, member.coord)[1]
             else:
                 size, type_align = self.layouter.size_align(member.type, member.coord)
-            inner = self.resolve(member.type)
-            if isinstance(inner, RecordRef) and inner.kind != "enum":
-                members[index] = self.layouter.record(inner.key, member.coord)
+            if isinstance(declared, RecordRef) and declared.kind != "enum":
+                members[index] = self.layouter.record(declared.key, member.coord)
             if member.bit_width is not None:
                 placed.append(self.place_bitfield(member, size, type_align))
             else:

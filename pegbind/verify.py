@@ -61,7 +61,10 @@ class Mismatch:
     gcc: str
 
     def __str__(self) -> str:
-        return f"{self.what}: pegbind {self.pegbind}, gcc {self.gcc}"
+        # "constant X: pegbind 1 (int), gcc 2 (int)" but "record S: size pegbind 8, gcc 16":
+        # a label that already names an aspect after its colon reads on without another.
+        separator = " " if ": " in self.what else ": "
+        return f"{self.what}{separator}pegbind {self.pegbind}, gcc {self.gcc}"
 
 
 @dataclass
@@ -306,19 +309,29 @@ def _define_flags(defines: Mapping[str, str | None] | Iterable[str]) -> list[str
 _MARKER = re.compile(r"/\*@(\d+)\*/\s*$")
 
 
-def _failing_checks(source: str, stderr: str, probe: Path) -> set[int]:
-    """Ids of the checks whose lines the compiler's messages point at."""
+def _failing_checks(source: str, stderr: str, probe: Path) -> dict[int, str]:
+    """Check id -> the compiler's error, for every check whose line the messages point at.
+
+    An error inside a header reached through a macro is followed by notes
+    ("in expansion of macro ...") naming the probe line; each probe line is
+    charged with the error most recently reported.
+    """
     markers: dict[int, int] = {}
     for number, line in enumerate(source.splitlines(), start=1):
         found = _MARKER.search(line)
         if found:
             markers[number] = int(found.group(1))
-    name = re.escape(probe.name)
-    failing: set[int] = set()
-    for line_no in re.findall(rf"(?:^|[\s/]){name}:(\d+):", stderr, flags=re.MULTILINE):
-        check = markers.get(int(line_no))
-        if check is not None:
-            failing.add(check)
+    located = re.compile(rf"(?:^|[\s/]){re.escape(probe.name)}:(\d+):")
+    failing: dict[int, str] = {}
+    last_error = "does not compile"
+    for line in stderr.splitlines():
+        if ": error: " in line:
+            last_error = line.split(": error: ", 1)[1].strip()
+        found = located.search(line)
+        if found:
+            check = markers.get(int(found.group(1)))
+            if check is not None:
+                failing.setdefault(check, last_error)
     return failing
 
 
@@ -337,16 +350,15 @@ def _compile_and_run(compiler: str, flags: list[str], checks: list[_Check], incl
     for _ in range(_MAX_REBUILDS):
         source = template.render(includes=includes, checks=[c.context() for c in live])
         probe.write_text(source, encoding="utf-8")
+        # The C locale keeps the compiler's messages in plain ASCII quotes for the report.
         built = subprocess.run([compiler, *flags, "-w", "-o", str(exe), str(probe)],
-                               capture_output=True, text=True, cwd=workdir)
+                               capture_output=True, text=True, cwd=workdir, env={**os.environ, "LC_ALL": "C"})
         if built.returncode == 0:
             break
         failing = _failing_checks(source, built.stderr, probe)
         if not failing:
             raise VerifyError(Diagnostic(None, f"the probe does not compile with {compiler}:\n{built.stderr.strip()}"))
-        first_error = _first_error(built.stderr)
-        for check_id in failing:
-            dropped[check_id] = first_error
+        dropped.update(failing)
         live = [c for c in live if c.id not in failing]
     else:
         raise VerifyError(f"the probe still does not compile with {compiler} after {_MAX_REBUILDS} attempts")
@@ -355,16 +367,9 @@ def _compile_and_run(compiler: str, flags: list[str], checks: list[_Check], incl
         raise VerifyError(f"the probe built by {compiler} failed with status {ran.returncode}: {ran.stderr.strip()}")
     answers: dict[int, list[str]] = {}
     for line in ran.stdout.splitlines():
-        check_id, _, rest = line.partition("|")
-        answers[int(check_id)] = rest.split("|")
+        number, _, rest = line.partition("|")
+        answers[int(number)] = rest.split("|")
     return answers, dropped
-
-
-def _first_error(stderr: str) -> str:
-    for line in stderr.splitlines():
-        if ": error: " in line:
-            return line.split(": error: ", 1)[1].strip()
-    return "does not compile"
 
 
 def _judge(check: _Check, answer: list[str] | None, report: VerifyReport) -> None:

@@ -176,7 +176,7 @@ def record_to_c(module: Module, record: Record) -> str:
     return text
 
 
-def _probe_text(module: Module, names: list[Record], enums: list[Enum]) -> str:
+def _probe_text(module: Module, target, names: list[Record], enums: list[Enum]) -> str:
     lines = ["#include <stdio.h>", "#include <stddef.h>", "#include <string.h>", ""]
     for record in module.records:
         if record.tag is not None:
@@ -199,7 +199,7 @@ def _probe_text(module: Module, names: list[Record], enums: list[Enum]) -> str:
         "int main(void) {",
     ]
     for record in names:
-        layout = record_layout(module, record.key, _CURRENT_TARGET[0])
+        layout = record_layout(module, record.key, target)
         spelled = f"{record.kind} {record.tag}"
         lines.append(f'  printf("R|{spelled}|%zu|%zu\\n", sizeof({spelled}), _Alignof({spelled}));')
         for path, placed in layout.flat_fields():
@@ -216,10 +216,6 @@ def _probe_text(module: Module, names: list[Record], enums: list[Enum]) -> str:
             lines.append(f'  printf("K|{member.name}|%s\\n", TYPE_NAME({member.name}));')
     lines += ["  return 0;", "}", ""]
     return "\n".join(lines)
-
-
-# The probe text is generated for one target at a time.
-_CURRENT_TARGET: list = [None]
 
 
 def _run_probe(tmp: Path, source: str, flags: list[str]) -> dict[tuple[str, ...], tuple[str, ...]]:
@@ -270,8 +266,7 @@ def _gcc_facts(tmp_path_factory, target_name: str, flags: list[str], records: li
                enums: list[Enum]):
     target = get_target(target_name)
     module = _module(helpers + records, enums)
-    _CURRENT_TARGET[0] = target
-    source = _probe_text(module, records, enums)
+    source = _probe_text(module, target, records, enums)
     return module, target, _run_probe(tmp_path_factory.mktemp(target_name), source, flags)
 
 

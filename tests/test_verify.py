@@ -1,0 +1,284 @@
+"""``pegbind verify`` against gcc: agreement, each kind of mismatch, and the real headers."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pegbind.diagnostics import Coord, VerifyError
+from pegbind.model import (
+    Array,
+    Constant,
+    Enum,
+    EnumMember,
+    Field,
+    Module,
+    Pointer,
+    Primitive,
+    Record,
+    RecordRef,
+    Typedef,
+    TypedefRef,
+)
+from pegbind.target import get_target
+from pegbind.verify import Mismatch, default_origin, host_target, verify
+
+pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is the oracle and is not installed")
+
+HEADER = """\
+#ifndef SAMPLE_H
+#define SAMPLE_H
+#include <stddef.h>
+#define SAMPLE_COUNT 42
+#define SAMPLE_MASK (~0UL)
+#define SAMPLE_NEG (-7)
+#define SAMPLE_NAME "sample-1.0"
+#define SAMPLE_RATIO 0.25
+typedef unsigned long sample_ulong;
+#define SAMPLE_TYPED ((sample_ulong)0x80000000)
+enum sample_kind { SAMPLE_A, SAMPLE_B = 5, SAMPLE_BIG = 0x80000000 };
+struct sample_rec {
+    char tag;
+    sample_ulong size;
+    unsigned int flag : 1;
+    unsigned int level : 4;
+    short pair[2];
+    union { int i; double d; };
+    size_t len;
+};
+typedef struct { char c; int n; } sample_anon;
+typedef void (*sample_cb)(int);
+#endif
+"""
+
+
+def _coord(header: Path, line_text: str) -> Coord:
+    for number, line in enumerate(HEADER.splitlines(), start=1):
+        if line_text in line:
+            return Coord(str(header), number, line.index(line_text) + 1)
+    raise AssertionError(line_text)
+
+
+def _module(header: Path, *, count: int = 42, level_bits: int = 4, pair_type: str = "short",
+            extra_constants: tuple[Constant, ...] = ()) -> Module:
+    """The model of HEADER, as a correct parser would build it (with knobs to make it wrong)."""
+    at = lambda text: _coord(header, text)  # noqa: E731
+    anon_union = Record("union", None, "union <anonymous at sample.h:18:5>",
+                        (Field("i", Primitive("int")), Field("d", Primitive("double"))), coord=at("union {"))
+    rec = Record("struct", "sample_rec", "struct sample_rec", (
+        Field("tag", Primitive("char")),
+        Field("size", TypedefRef("sample_ulong")),
+        Field("flag", Primitive("unsigned int"), 1),
+        Field("level", Primitive("unsigned int"), level_bits),
+        Field("pair", Array(Primitive(pair_type), 2)),
+        Field(None, anon_union.ref),
+        Field("len", TypedefRef("size_t")),
+    ), coord=at("struct sample_rec {"))
+    anon = Record("struct", None, "sample_anon", (Field("c", Primitive("char")), Field("n", Primitive("int"))),
+                  coord=at("typedef struct {"))
+    # size_t comes from a standard header: no coord in the user's file, so it is not checked itself.
+    typedefs = (
+        Typedef("size_t", Primitive("unsigned long"), coord=Coord("/usr/include/stddef.h", 1, 1)),
+        Typedef("sample_ulong", Primitive("unsigned long"), coord=at("typedef unsigned long")),
+        Typedef("sample_anon", anon.ref, coord=at("sample_anon;")),
+        Typedef("sample_cb", Pointer(Primitive("void")), coord=at("sample_cb")),
+    )
+    enum = Enum("sample_kind", "enum sample_kind", (
+        EnumMember("SAMPLE_A", 0), EnumMember("SAMPLE_B", 5), EnumMember("SAMPLE_BIG", 0x80000000),
+    ), coord=at("enum sample_kind"))
+    constants = (
+        Constant("SAMPLE_COUNT", count, Primitive("int"), coord=at("SAMPLE_COUNT")),
+        Constant("SAMPLE_MASK", 2**64 - 1, Primitive("unsigned long"), coord=at("SAMPLE_MASK")),
+        Constant("SAMPLE_NEG", -7, Primitive("int"), coord=at("SAMPLE_NEG")),
+        Constant("SAMPLE_NAME", "sample-1.0", Array(Primitive("char"), 11), coord=at("SAMPLE_NAME")),
+        Constant("SAMPLE_RATIO", 0.25, Primitive("double"), coord=at("SAMPLE_RATIO")),
+        Constant("SAMPLE_TYPED", 0x80000000, TypedefRef("sample_ulong"), coord=at("SAMPLE_TYPED")),
+        *extra_constants,
+    )
+    return Module("linux-x86_64", records=(anon_union, rec, anon), enums=(enum,), typedefs=typedefs,
+                  constants=constants)
+
+
+@pytest.fixture
+def header(tmp_path: Path) -> Path:
+    path = tmp_path / "sample.h"
+    path.write_text(HEADER)
+    return path
+
+
+native_only = pytest.mark.skipif(host_target() != "linux-x86_64", reason="the hand-built model is for linux-x86_64")
+
+
+@native_only
+def test_agreeing_model_has_no_mismatches(header):
+    report = verify(_module(header), headers=[header], target=get_target("linux-x86_64"))
+    assert report.mismatches == [], report.format()
+    # 6 macros + 3 enumerators; struct: size+align, 6 offsets (tag size pair i d len) and 2 bitfields;
+    # sample_anon: size+align and 2 offsets; typedefs sample_ulong, sample_anon, sample_cb: size+align each
+    assert report.checked == 6 + 3 + (2 + 6 + 2) + (2 + 2) + 3 * 2
+    assert report.format().endswith(f"verify linux-x86_64 with gcc: {report.checked} checked, OK")
+
+
+@native_only
+def test_wrong_constant_and_field_type_are_reported(header):
+    module = _module(header, count=43, pair_type="int")
+    report = verify(module, headers=[header], target=get_target("linux-x86_64"))
+    # short pair[2] sits at 18 and the 8-aligned union at 24; as int pair[2] they would be at 20 and 32.
+    assert [str(m) for m in report.mismatches] == [
+        "constant SAMPLE_COUNT: pegbind 43 (int), gcc 42 (int)",
+        "record struct sample_rec: size pegbind 48, gcc 40",
+        "record struct sample_rec: offset of pair pegbind 20, gcc 18",
+        "record struct sample_rec: offset of i pegbind 32, gcc 24",
+        "record struct sample_rec: offset of d pegbind 32, gcc 24",
+        "record struct sample_rec: offset of len pegbind 40, gcc 32",
+    ]
+    lines = report.format().splitlines()
+    assert lines[:-1] == [str(m) for m in report.mismatches]
+    assert lines[-1] == f"verify linux-x86_64 with gcc: {report.checked} checked, 6 mismatches"
+
+
+@native_only
+def test_wrong_bitfield_width_and_undefined_macro(header):
+    module = _module(header, level_bits=5, extra_constants=(
+        Constant("SAMPLE_MISSING", 1, Primitive("int"), coord=Coord(str(header), 4, 9)),
+    ))
+    report = verify(module, headers=[header], target=get_target("linux-x86_64"))
+    # flag is bit 128 (after the 8-byte size member), level follows at 129
+    assert [str(m) for m in report.mismatches] == [
+        "constant SAMPLE_MISSING: pegbind 1 (int), gcc <not defined>",
+        "record struct sample_rec: bits of level pegbind 129+5, gcc 129+4",
+    ]
+
+
+@native_only
+def test_type_of_constant_is_compared(header):
+    good = _module(header)
+    wrong = Constant("SAMPLE_MASK", 2**64 - 1, Primitive("unsigned long long"), coord=good.constant("SAMPLE_MASK").coord)
+    module = good.replace(constants=tuple(wrong if c.name == "SAMPLE_MASK" else c for c in good.constants))
+    report = verify(module, headers=[header], target=get_target("linux-x86_64"))
+    assert [str(m) for m in report.mismatches] == [
+        "constant SAMPLE_MASK: pegbind 18446744073709551615 (unsigned long long), "
+        "gcc 18446744073709551615 (unsigned long)"
+    ]
+
+
+@native_only
+def test_string_and_float_mismatches(header):
+    good = _module(header)
+    swapped = {
+        "SAMPLE_NAME": Constant("SAMPLE_NAME", "sample-2.0", Array(Primitive("char"), 11)),
+        "SAMPLE_RATIO": Constant("SAMPLE_RATIO", 0.5, Primitive("float")),
+    }
+    constants = tuple(
+        Constant(c.name, swapped[c.name].value, swapped[c.name].type, coord=c.coord) if c.name in swapped else c
+        for c in good.constants
+    )
+    report = verify(good.replace(constants=constants), headers=[header], target=get_target("linux-x86_64"))
+    found = {m.what: m for m in report.mismatches}
+    assert set(found) == {"constant SAMPLE_NAME", "constant SAMPLE_RATIO"}
+    assert found["constant SAMPLE_RATIO"] == Mismatch("constant SAMPLE_RATIO", "0.5 (float)", "0.25 (double)")
+    assert found["constant SAMPLE_NAME"].pegbind != found["constant SAMPLE_NAME"].gcc
+
+
+@native_only
+def test_check_that_does_not_compile_is_reported_and_the_rest_still_run(header, tmp_path):
+    # The model believes a typedef name is an integer constant: gcc cannot evaluate it.
+    module = _module(header, extra_constants=(
+        Constant("sample_ulong", 3, Primitive("int"), coord=Coord(str(header), 9, 23)),
+    ))
+    report = verify(module, headers=[header], target=get_target("linux-x86_64"))
+    # A typedef is no macro, so #ifdef hides it: gcc reports it undefined.
+    assert [m.what for m in report.mismatches] == ["constant sample_ulong"]
+    # An enumerator that is really a typedef does reach the compiler and fails to compile.
+    bogus = Enum("bogus", "enum bogus", (EnumMember("sample_anon", 1),), coord=Coord(str(header), 21, 1))
+    report = verify(module.replace(enums=(*module.enums, bogus), constants=_module(header).constants),
+                    headers=[header], target=get_target("linux-x86_64"))
+    assert len(report.mismatches) == 1
+    assert report.mismatches[0].what == "constant sample_anon"
+    assert report.mismatches[0].gcc.startswith("<does not compile: expected expression")
+    assert report.checked > 20  # everything else was still compared
+
+
+def test_only_user_declarations_are_checked(header):
+    origin = default_origin([header], [])
+    assert origin(str(header)) == "user"
+    assert origin("/usr/include/stdio.h") == "system"
+    module = _module(header)
+    everything_system = verify(module, headers=[header], target=get_target(host_target() or "linux-x86_64"),
+                               origin=lambda file: "system")
+    assert everything_system.checked == 0 and everything_system.mismatches == []
+
+
+def test_headers_that_do_not_compile_are_an_error(tmp_path):
+    broken = tmp_path / "broken.h"
+    broken.write_text("struct s { int x };;; this is not C\n")
+    module = Module("linux-x86_64", constants=(Constant("X", 1, Primitive("int"), coord=Coord(str(broken), 1, 1)),))
+    with pytest.raises(VerifyError) as caught:
+        verify(module, headers=[broken], target=get_target(host_target() or "linux-x86_64"))
+    assert "does not compile" in str(caught.value)
+
+
+def test_foreign_target_is_an_error_not_a_pass(header):
+    foreign = "linux-aarch64" if host_target() != "linux-aarch64" else "linux-x86_64"
+    with pytest.raises(VerifyError) as caught:
+        verify(_module(header), headers=[header], target=get_target(foreign))
+    assert f"verifying {foreign} needs" in str(caught.value)
+
+
+def test_missing_compiler_is_an_error(header):
+    with pytest.raises(VerifyError, match="not found"):
+        verify(_module(header), headers=[header], target=get_target("linux-x86_64"), compiler="no-such-cc-here")
+
+
+def _m32_works() -> bool:
+    trial = subprocess.run(["gcc", "-m32", "-x", "c", "-", "-o", "/dev/null"], input="int main(void){return 0;}",
+                           capture_output=True, text=True)
+    return trial.returncode == 0
+
+
+@pytest.mark.skipif(host_target() != "linux-x86_64" or not _m32_works(), reason="needs gcc -m32 on x86_64")
+def test_i386_through_m32(header):
+    module = _module(header)
+    i386 = get_target("linux-i386")
+    # On ILP32 ~0UL is 32 bits wide; the model built for LP64 says otherwise.
+    report = verify(module, headers=[header], target=i386)
+    found = {m.what: m for m in report.mismatches}
+    assert found["constant SAMPLE_MASK"] == Mismatch(
+        "constant SAMPLE_MASK", "18446744073709551615 (unsigned long)", "4294967295 (unsigned long)")
+    # size_t and sample_ulong are 4 bytes there, and the model's layout follows the target
+    assert "record struct sample_rec: size" not in found
+    assert "typedef sample_ulong: size" not in found
+
+
+# --------------------------------------------------------------------------
+# The real headers, read by pegbind's own preprocessor and parser
+# --------------------------------------------------------------------------
+REAL_HEADERS = [
+    pytest.param(["/usr/include/zlib.h"], [], id="zlib"),
+    pytest.param(["/usr/include/sqlite3.h"], [], id="sqlite3"),
+    pytest.param(["/usr/include/nss/pkcs11.h"], ["/usr/include/nss", "/usr/include/nspr"], id="nss-pkcs11"),
+    pytest.param(["/usr/include/softhsm/pkcs11.h"], [], id="softhsm-pkcs11"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target_name", ["linux-x86_64", "linux-i386"])
+@pytest.mark.parametrize("headers, include_dirs", REAL_HEADERS)
+def test_real_headers_agree_with_gcc(headers, include_dirs, target_name):
+    for path in headers + include_dirs:
+        if not Path(path).exists():
+            pytest.skip(f"{path} is not installed")
+    if target_name != host_target() and not (target_name == "linux-i386" and host_target() == "linux-x86_64"
+                                             and _m32_works()):
+        pytest.skip(f"no compiler for {target_name} here")
+    from pegbind.parse import parse_declarations
+    from pegbind.preprocess import preprocess
+
+    target = get_target(target_name)
+    preprocessed = preprocess(headers, include_dirs=include_dirs, target=target.name)
+    module = parse_declarations(preprocessed, target)
+    report = verify(module, headers=headers, include_dirs=include_dirs, target=target, origin=preprocessed.origin)
+    assert report.mismatches == [], report.format()
+    assert report.checked > 100
