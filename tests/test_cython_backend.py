@@ -1,0 +1,268 @@
+"""The Cython backend end to end: demo.h -> generated module -> compiled -> called from Python.
+
+One compile per session (the module fixture); every test then calls the
+module as a user would.  The model of demo.h is built by hand
+(tests/clib/demo_model.py) so this suite does not depend on the parser.
+"""
+from __future__ import annotations
+
+import array
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+from clib.demo_model import HEADER, SOURCE, demo_module
+from pegbind.build import build
+from pegbind.config import BindingConfig
+from pegbind.emit import generate
+from pegbind.passes import run_passes
+from pegbind.target import get_target
+
+pytestmark = pytest.mark.slow
+
+MODULE_NAME = "pegbind_demo_cy"
+
+
+@pytest.fixture(scope="session")
+def libdemo(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("libdemo")
+    subprocess.run(
+        ["gcc", "-Wall", "-Werror", "-shared", "-fPIC", "-O1", str(SOURCE), "-o", str(folder / "libdemo.so")],
+        check=True,
+    )
+    return folder
+
+
+@pytest.fixture(scope="session")
+def demo(libdemo, tmp_path_factory):
+    out = tmp_path_factory.mktemp("demo_cy")
+    config = BindingConfig(name=MODULE_NAME, headers=(HEADER,), link=("demo",), library_dirs=(libdemo,))
+    binding = run_passes(demo_module(), config, get_target("linux-x86_64"))
+    files = generate(binding, config, out_dir=out)
+    module_path = build(config, files, out)
+    assert module_path.parent == out
+    sys.path.insert(0, str(out))
+    try:
+        yield importlib.import_module(MODULE_NAME)
+    finally:
+        sys.path.remove(str(out))
+
+
+# ---- integers --------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "bits, signed",
+    [(8, True), (8, False), (16, True), (16, False), (32, True), (32, False), (64, True), (64, False)],
+)
+def test_integer_widths_accept_their_whole_range_and_nothing_more(demo, bits, signed):
+    add = getattr(demo, f"demo_add_{'i' if signed else 'u'}{bits}")
+    low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    assert add(high, 0) == high
+    assert add(low, 0) == low
+    assert add(high - 5, 2) == high - 3
+    with pytest.raises(OverflowError):
+        add(high + 1, 0)
+    with pytest.raises(OverflowError):
+        add(0, low - 1)
+
+
+def test_wrong_integer_types_raise_type_error(demo):
+    for bad in ("x", 1.5, None, b"1", [1]):
+        with pytest.raises(TypeError, match=r"argument 1 \(a\) must be an integer"):
+            demo.demo_add_i32(bad, 1)
+    # bool is an int subclass in Python, as for every C-int conversion in CPython
+    assert demo.demo_add_i32(True, True) == 2
+
+
+def test_passing_two_to_the_64_overflows(demo):
+    with pytest.raises(OverflowError):
+        demo.demo_add_u64(2**64, 0)
+    assert demo.demo_echo_ull(2**64 - 1) == 2**64 - 1
+    assert demo.demo_echo_long(-(2**63)) == -(2**63)
+
+
+def test_parameters_are_positional_only_and_counted(demo):
+    with pytest.raises(TypeError):
+        demo.demo_add_i32(a=1, b=2)
+    with pytest.raises(TypeError):
+        demo.demo_add_i32(1)
+    with pytest.raises(TypeError):
+        demo.demo_add_i32(1, 2, 3)
+
+
+def test_bool_and_float_values(demo):
+    assert demo.demo_is_even(4) is True
+    assert demo.demo_is_even(3) is False
+    assert demo.demo_scale_f(1.5, 2) == 3.0
+    assert demo.demo_scale_d(1, 0.25) == 0.25
+    with pytest.raises(TypeError):
+        demo.demo_scale_d("1", 2.0)
+
+
+# ---- buffers and strings -----------------------------------------------------
+
+def test_const_buffer_accepts_any_readable_buffer(demo):
+    assert demo.demo_checksum(b"abc", 3) == 97 + 98 + 99
+    assert demo.demo_checksum(bytearray(b"\x01\x02"), 2) == 3
+    assert demo.demo_checksum(memoryview(b"\xff\xff\xff")[1:], 2) == 510
+    assert demo.demo_checksum(array.array("B", [5, 6]), 2) == 11
+    assert demo.demo_checksum(None, 0) == 0
+    with pytest.raises(TypeError):
+        demo.demo_checksum("abc", 3)
+    with pytest.raises(TypeError):
+        demo.demo_checksum(17, 3)
+
+
+def test_const_char_pointer_takes_bytes_buffers_or_none_but_not_str(demo):
+    assert demo.demo_length(b"hello") == 5
+    assert demo.demo_length(b"") == 0
+    # a bytearray is copied with a terminating NUL, so strlen stops in bounds
+    assert demo.demo_length(bytearray(b"xyz")) == 3
+    assert demo.demo_length(memoryview(b"abcdef")[2:4]) == 2
+    assert demo.demo_length(None) == -1
+    with pytest.raises(TypeError, match=r"must be bytes, a buffer or None, not str"):
+        demo.demo_length("hello")
+
+
+def test_mutable_pointer_needs_a_writable_buffer(demo):
+    target = bytearray(5)
+    demo.demo_fill(target, 3, 0x41)
+    assert target == bytearray(b"AAA\x00\x00")
+    view = memoryview(bytearray(4))
+    demo.demo_fill(view, 4, 1)
+    assert view.tobytes() == b"\x01" * 4
+    with pytest.raises(TypeError, match=r"argument 1 \(out\) must be a writable contiguous buffer, not bytes"):
+        demo.demo_fill(b"read-only", 3, 0)
+    with pytest.raises(TypeError):
+        demo.demo_fill(memoryview(b"abc"), 3, 0)
+
+
+def test_typed_out_pointer_checks_the_buffer_holds_one_element(demo):
+    out = array.array("q", [0])
+    demo.demo_square(-12, out)
+    assert out[0] == 144
+    with pytest.raises(ValueError, match=r"needs at least 8 bytes, got 4"):
+        demo.demo_square(3, bytearray(4))
+
+
+def test_string_returns_are_bytes_or_none(demo):
+    assert demo.demo_version() == b"1.2.3"
+    assert demo.demo_maybe_name(1) == b"named"
+    assert demo.demo_maybe_name(-1) is None
+
+
+# ---- constants, enums, names ---------------------------------------------------
+
+def test_constants_have_exact_values(demo):
+    assert demo.DEMO_ALL_BITS == 18446744073709551615
+    assert demo.DEMO_NAME == "demo"
+    assert demo.DEMO_SCALE == 2.5
+    assert demo.DEMO_MIN == -7
+
+
+def test_enums_are_int_enums_and_module_attributes(demo):
+    assert issubclass(demo.demo_color, __import__("enum").IntEnum)
+    assert demo.demo_color.DEMO_GREEN == 5
+    assert demo.DEMO_BLUE is demo.demo_color.DEMO_BLUE
+    assert demo.demo_flag.DEMO_FLAG_B == 0x40000000
+    assert demo.demo_color_code(demo.DEMO_BLUE) == 60
+    assert demo.demo_color_code(5) == 50
+
+
+def test_keyword_named_function_is_renamed(demo):
+    assert demo.lambda_(41) == 42
+    assert not hasattr(demo, "demo_printf")  # variadic: declared, not wrapped
+
+
+def test_docstrings_carry_signature_comment_and_prototype(demo):
+    doc = demo.demo_checksum.__doc__
+    assert doc.splitlines()[0] == "demo_checksum(data: _Buffer | None, len_: int, /) -> int"
+    assert "Sum of the bytes of data[0..len)." in doc
+    assert "C: uint32_t demo_checksum(const void *data, size_t len);" in doc
+
+
+# ---- records -------------------------------------------------------------------
+
+def test_record_keyword_constructor_attributes_bytes_and_sizeof(demo):
+    p = demo.point(x=3, y=-4)
+    assert (p.x, p.y) == (3, -4)
+    assert bytes(p) == (3).to_bytes(4, "little") + (-4).to_bytes(4, "little", signed=True)
+    assert demo.point.sizeof == 8 and p.sizeof == 8
+    assert repr(p) == "point_t(x=3, y=-4)"
+    assert demo.point_t is demo.point
+    with pytest.raises(TypeError):
+        demo.point(3, 4)
+    with pytest.raises(TypeError):
+        demo.point(z=1)
+    with pytest.raises(OverflowError):
+        p.x = 2**31
+    with pytest.raises(TypeError):
+        p.y = "1"
+    assert demo.point.from_bytes(bytes(p)).y == -4
+    with pytest.raises(ValueError):
+        demo.point.from_bytes(b"short")
+
+
+def test_functions_take_record_instances_or_none(demo):
+    p = demo.point(x=3, y=4)
+    assert demo.demo_point_sum(p) == 7
+    assert demo.demo_point_sum(None) == -1
+    demo.demo_point_scale(p, 10)
+    assert (p.x, p.y) == (30, 40)
+    with pytest.raises(TypeError):
+        demo.demo_point_sum(b"\x00" * 8)
+    assert demo.demo_point_norm1(demo.point(x=-5, y=2)) == 7
+    with pytest.raises(TypeError):
+        demo.demo_point_norm1(None)
+    made = demo.demo_make_point(1, -2)
+    assert isinstance(made, demo.point) and (made.x, made.y) == (1, -2)
+
+
+def test_record_field_kinds(demo):
+    s = demo.demo_shape(
+        label=b"hi", coords=[1, 2, 3], i=7, flags=5, delta=-3, weight=0.5,
+        corners=[demo.point(x=1, y=1), demo.point(x=3, y=4)],
+    )
+    assert demo.demo_shape.sizeof == 64
+    assert s.label == b"hi" and s.coords == [1, 2, 3] and s.i == 7
+    assert (s.flags, s.delta, s.weight) == (5, -3, 0.5)
+    assert demo.demo_shape_area(s) == 3.0  # (3-1) * (4-1) * 0.5
+    # nested records are views into the same memory
+    origin = s.origin
+    origin.x = 9
+    assert s.origin.x == 9
+    s.corners[1].y = 5
+    assert demo.demo_shape_area(s) == 4.0
+    del s
+    assert origin.x == 9  # the view keeps its owner alive
+    t = demo.demo_shape()
+    t.origin = demo.point(x=-1, y=-2)
+    assert (t.origin.x, t.origin.y) == (-1, -2)
+    with pytest.raises(ValueError):
+        t.label = b"123456789"
+    with pytest.raises(ValueError):
+        t.coords = [1, 2, 3, 4]
+    with pytest.raises(OverflowError):
+        t.flags = 8
+    with pytest.raises(OverflowError):
+        t.delta = -9
+    with pytest.raises(TypeError):
+        t.origin = 5
+    assert "label=b''" in repr(t)
+
+
+def test_anonymous_union_members_share_storage(demo):
+    s = demo.demo_shape(f=1.0)
+    assert s.i == 0x3F800000
+
+
+def test_rebuilding_an_unchanged_binding_does_not_recompile(demo, libdemo, tmp_path_factory):
+    out = __import__("pathlib").Path(demo.__file__).parent
+    config = BindingConfig(name=MODULE_NAME, headers=(HEADER,), link=("demo",), library_dirs=(libdemo,))
+    files = [out / f"{MODULE_NAME}{suffix}" for suffix in (".pxd", ".pyx", ".pyi")]
+    module_path = __import__("pathlib").Path(demo.__file__)
+    before = module_path.stat().st_mtime_ns
+    assert build(config, files, out) == module_path
+    assert module_path.stat().st_mtime_ns == before
