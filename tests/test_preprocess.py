@@ -245,6 +245,10 @@ ERROR_CASES = [
     ("#if defined(\n#endif\n", 't.h:1:5: error: operator "defined" requires an identifier'),
     ("#define A __VA_ARGS__\n", "t.h:1:11: error: __VA_ARGS__ can only appear in the expansion of a C99 variadic macro"),
     ("#error stop here\n", "t.h:1:2: error: #error stop here"),
+    ("#define F(a, 1) a\n", 't.h:1:14: error: expected parameter name, found "1"'),
+    ("#define 3 x\n", "t.h:1:9: error: macro names must be identifiers"),
+    ("#include\n", 't.h:1:2: error: #include expects "FILENAME" or <FILENAME>'),
+    ("#ifdef\n#endif\n", "t.h:1:2: error: no macro name given in #ifdef directive"),
     ("#define cat(a, b) a ## b\ncat(., +)\n", 't.h:2:1: error: pasting "." and "+" does not give a valid preprocessing token'),
 ]
 

@@ -77,13 +77,21 @@ class DirectiveVisitor(NodeVisitor):
         (body,) = visited_children
         return body
 
-    # define = "define" !IDCHAR _ IDENTIFIER macro_params? rest
+    # define = "define" !IDCHAR _ IDENTIFIER (function_like / object_like)
     def visit_define(self, node: Node, visited_children: list) -> _Shape:
-        _kw, _not, _blank, name, params, rest = visited_children
-        if params:
-            (names, variadic), = params
-            return ("define", name, names, variadic, None, rest)
-        return ("define", name, None, False, None, rest)
+        _kw, _not, _blank, name, (tail,) = visited_children
+        params, variadic, rest = tail
+        return ("define", name, params, variadic, None, rest)
+
+    # function_like = macro_params rest
+    def visit_function_like(self, node: Node, visited_children: list) -> tuple[tuple[str, ...], bool, int]:
+        (names, variadic), rest = visited_children
+        return names, variadic, rest
+
+    # object_like = !"(" rest
+    def visit_object_like(self, node: Node, visited_children: list) -> tuple[None, bool, int]:
+        _not, rest = visited_children
+        return None, False, rest
 
     # macro_params = "(" _ param_list? ")"
     def visit_macro_params(self, node: Node, visited_children: list) -> tuple[tuple[str, ...], bool]:
@@ -245,13 +253,16 @@ def parse_directive(tokens: list[Token]) -> Directive:
     shape = _shape_of(text)
     hash_token = tokens[0]
     name_token = tokens[1] if len(tokens) > 1 else None
+    if shape[0] == "unknown" and name_token is not None and name_token.text in _KNOWN:
+        shape = ("!", 0)  # a known directive that its own rule rejected
     if shape[0] in ("!", "!..."):
         where = name_token or hash_token
         if shape[0] == "!...":
             raise DirectiveSyntaxError("'...' must be the last macro parameter", where.coord)
         name = name_token.text if name_token is not None else ""
         if name == "define" and len(tokens) > 2 and tokens[2].kind == "identifier":
-            raise DirectiveSyntaxError("expected parameter name, found \"" + _found(tokens, starts, shape[1]) + "\"", tokens[2].coord)
+            bad = _bad_parameter(tokens[3:])
+            raise DirectiveSyntaxError(f'expected parameter name, found "{bad.text}"', bad.coord)
         message = _MESSAGES.get(name, f"malformed #{name} directive")
         bad = tokens[2] if len(tokens) > 2 else where
         raise DirectiveSyntaxError(message, bad.coord)
@@ -261,11 +272,24 @@ def parse_directive(tokens: list[Token]) -> Directive:
     return Directive(kind, hash_token, name_token if kind != "null" else None, identifier, params, variadic, header, rest)
 
 
-def _found(tokens: list[Token], starts: dict[int, int], offset: int) -> str:
-    for at in sorted(starts, reverse=True):
-        if at <= offset and starts[at] < len(tokens):
-            return tokens[starts[at]].text
-    return ""
+_KNOWN = frozenset(
+    "define undef include include_next import ifdef ifndef if elif else endif line error warning pragma ident sccs".split()
+)
+
+
+def _bad_parameter(tokens: list[Token]) -> Token:
+    """The first token of a parameter list ``( a , b )`` that is out of place."""
+    expect_name = True
+    for token in tokens[1:]:
+        if expect_name and (token.kind == "identifier" or token.text == "..."):
+            expect_name = False
+        elif not expect_name and token.text == ",":
+            expect_name = True
+        elif not expect_name and token.text == ")":
+            continue
+        else:
+            return token
+    return tokens[-1] if tokens else Token("punct", ")", Coord("<directive>", 0, 0))
 
 
 # ---- #pragma pack ---------------------------------------------------------------------------

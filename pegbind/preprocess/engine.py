@@ -173,8 +173,8 @@ class _Engine:
     def predefine(self, defines: Mapping[str, str | None], undefines: Sequence[str]) -> None:
         for name, value in self.target.predefines.items():
             self._define_text(name, value, "<built-in>", "builtin")
-        for name, value in defines.items():
-            self._define_text(name, "1" if value is None else value, "<command-line>", "command-line")
+        for name, given in defines.items():
+            self._define_text(name, "1" if given is None else given, "<command-line>", "command-line")
         for name in undefines:
             self.table.undef(name, Coord("<command-line>", 1, 1))
 
