@@ -381,3 +381,103 @@ def test_values_and_layouts_match_system_ilp32(header: str) -> None:
 @pytest.mark.parametrize("header", ["limits.h", "stdint.h", "wchar.h"])
 def test_values_match_system_with_unsigned_char(header: str) -> None:
     _compare(header, "unsigned-char")
+
+
+# --- prototypes ---------------------------------------------------------------------------
+
+AUX_LINE = re.compile(r"/\* (?P<file>[^:]+):\d+:NC \*/ extern (?P<decl>.*);$")
+
+
+def _our_prototypes(header: str, flags: list[str], tmp: Path) -> dict[str, str]:
+    """Function name -> the declaration gcc reconstructs (-aux-info) from our header."""
+    source = tmp / "decls.c"
+    source.write_text(f"#include <{header}>\n")
+    aux = tmp / "decls.aux"
+    result = run_gcc([*flags, *OURS, "-fsyntax-only", f"-aux-info={aux.name}", source.name], tmp)
+    assert result.returncode == 0, result.stderr
+    prototypes = {}
+    for line in aux.read_text().splitlines():
+        match = AUX_LINE.match(line)
+        if not match or not Path(match["file"]).resolve().is_relative_to(INCLUDE.resolve()):
+            continue
+        decl = match["decl"].replace("__va_list_tag *", "__builtin_va_list")
+        name = re.search(r"(\w+) \(", decl)
+        assert name, decl
+        prototypes[name.group(1)] = decl
+    return prototypes
+
+
+def _prototype_check(header: str, config: str) -> None:
+    reason = config_skip_reason(config)
+    if reason:
+        pytest.skip(reason)
+    flags = list(CONFIGS[config].flags)
+    with tempfile.TemporaryDirectory(prefix="pegbind-proto-") as name:
+        tmp = Path(name)
+        prototypes = _our_prototypes(header, flags, tmp)
+        if not prototypes:
+            pytest.skip(f"<{header}> declares no functions")
+        # Our declaration, spelt with public type names, becomes a function type in a
+        # translation unit that sees only the system's header.
+        lines = [f"#include <{header}>"]
+        for function, decl in prototypes.items():
+            typedef = re.sub(rf"\b{function} \(", f"pb_type_{function} (", decl, count=1)
+            lines.append(f"typedef {typedef};")
+            lines.append(
+                f"_Static_assert(__builtin_types_compatible_p(__typeof__({function}), pb_type_{function}),"
+                f' "{function}: ours is {decl}");'
+            )
+        source = tmp / "compat.c"
+        source.write_text("\n".join(lines) + "\n")
+        result = run_gcc([*flags, "-std=gnu11", "-fsyntax-only", source.name], tmp)
+        assert result.returncode == 0, f"<{header}> prototypes differ from the system's:\n{result.stderr}"
+
+
+@pytest.mark.parametrize("header", HEADERS)
+def test_prototypes_compatible_with_system_native(header: str) -> None:
+    _prototype_check(header, "native")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("header", HEADERS)
+def test_prototypes_compatible_with_system_ilp32(header: str) -> None:
+    _prototype_check(header, "m32")
+
+
+# --- strictness and coexistence -------------------------------------------------------------
+
+STRICT_MODES = {
+    "c99-pedantic": ["-std=c99", "-pedantic-errors", "-Wall", "-Werror"],
+    "c11-wall": ["-std=c11", "-Wall", "-Wextra", "-Werror"],
+}
+
+
+@pytest.mark.parametrize("mode", sorted(STRICT_MODES))
+@pytest.mark.parametrize("header", HEADERS)
+def test_header_compiles_alone_in_strict_modes(header: str, mode: str, tmp_path: Path) -> None:
+    # Included twice to exercise the include guard (and assert.h's deliberate lack of one).
+    (tmp_path / "strict.c").write_text(f"#include <{header}>\n#include <{header}>\nint pb_unused;\n")
+    result = run_gcc([*OURS, *STRICT_MODES[mode], "-fsyntax-only", "strict.c"], tmp_path)
+    assert result.returncode == 0, result.stderr
+
+
+def _system_include_dirs() -> list[str]:
+    """gcc's own search list for <...>, minus its private include directory."""
+    result = subprocess.run(["gcc", "-E", "-v", "-x", "c", "-"], input="", capture_output=True, text=True)
+    lines = result.stderr.splitlines()
+    start = lines.index("#include <...> search starts here:") + 1
+    dirs = [line.strip() for line in lines[start : lines.index("End of search list.")]]
+    return [d for d in dirs if "/gcc/" not in d]
+
+
+@pytest.mark.parametrize("order", ["ours-first", "system-first"])
+def test_mixes_with_system_headers_we_do_not_replace(order: str, tmp_path: Path) -> None:
+    # pthread.h, sched.h, sys/uio.h, sys/stat.h and netdb.h come from glibc and pull in
+    # our stddef.h/time.h/... plus glibc's bits/; nothing may be defined twice.
+    ours = "".join(f"#include <{h}>\n" for h in HEADERS)
+    theirs = "".join(f"#include <{h}>\n" for h in ("pthread.h", "sched.h", "sys/uio.h", "sys/stat.h", "netdb.h"))
+    text = ours + theirs if order == "ours-first" else theirs + ours
+    (tmp_path / "mix.c").write_text(text + "int pb_unused;\n")
+    after = [arg for d in _system_include_dirs() for arg in ("-idirafter", d)]
+    result = run_gcc([*OURS, *after, "-std=gnu11", "-Wall", "-Werror", "-fsyntax-only", "mix.c"], tmp_path)
+    assert result.returncode == 0, result.stderr

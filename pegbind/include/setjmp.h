@@ -13,7 +13,10 @@ int _setjmp(jmp_buf __env, void *__frame);
 void longjmp(jmp_buf __env, int __val) __attribute__((__noreturn__));
 #else
 /* The register save area is opaque; its size is the target's (glibc
-   layout: registers, a flag, and the signal mask for sigsetjmp). */
+   layout: registers, a flag, and the signal mask for sigsetjmp).  The guard
+   is glibc's, whose <pthread.h> defines the same record. */
+#ifndef __jmp_buf_tag_defined
+#define __jmp_buf_tag_defined 1
 struct __jmp_buf_tag {
 #if defined(__x86_64__)
   long __jmpbuf[8];
@@ -29,6 +32,7 @@ struct __jmp_buf_tag {
   unsigned long __saved_mask[32];
 #endif
 };
+#endif
 typedef struct __jmp_buf_tag jmp_buf[1];
 typedef struct __jmp_buf_tag sigjmp_buf[1];
 
