@@ -50,11 +50,11 @@ def test_dump_of_the_example_header():
         "args": [["a", "int32_t"], ["b", "int32_t"]],
         "variadic": False,
         "header": "vecmath.h",
-        "line": 32,
+        "line": 29,
     }
     assert model["functions"]["vm_distance"]["args"] == [["a", "const vm_point *"], ["b", "const vm_point *"]]
     assert model["functions"]["vm_version"] == {
-        "ret": "const char *", "args": [], "variadic": False, "header": "vecmath.h", "line": 50,
+        "ret": "const char *", "args": [], "variadic": False, "header": "vecmath.h", "line": 47,
     }
     assert sorted(model["functions"]) == [
         "vm_add", "vm_checksum", "vm_distance", "vm_fill", "vm_midpoint", "vm_scale", "vm_version",
@@ -91,7 +91,7 @@ def test_syntax_error_names_file_line_and_column(tmp_path):
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     first_line = result.stderr.splitlines()[0]
-    assert first_line == "broken.h:2:18: error: expected ',' or ')' in parameter list, found 'int'"
+    assert first_line == "broken.h:2:18: error: expected ')' before 'int'"
     assert result.stderr.splitlines()[1:3] == [
         "  2 | int broken(int a int b);",
         "    |                  ^",
@@ -108,9 +108,10 @@ def test_missing_include_is_a_diagnostic(tmp_path):
 
 
 def test_dump_preprocessed_has_line_markers(tmp_path):
-    (tmp_path / "inner.h").write_text("#define TWICE(x) ((x) * 2)\n")
+    (tmp_path / "inner.h").write_text("#define TWICE(x) ((x) * 2)\ntypedef int twice_t;\n")
     (tmp_path / "outer.h").write_text('#include "inner.h"\n\nint table[TWICE(21)];\n')
     result = run_pegbind("dump", "--stage", "preprocessed", "outer.h", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert '# 1 "inner.h"' in result.stdout or '"./inner.h"' in result.stdout
-    assert "int table[((21) * 2)];" in result.stdout
+    lines = result.stdout.splitlines()
+    assert lines.index('# 2 "inner.h"') < lines.index("typedef int twice_t;")
+    assert lines.index("typedef int twice_t;") < lines.index('# 3 "outer.h"') < lines.index("int table[((21) * 2)];")

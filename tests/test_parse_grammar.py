@@ -347,3 +347,14 @@ def test_pragma_pack_in_force_at_the_opening_brace_and_docs(tmp_path):
     assert module.record("struct P").fields[0].doc == "the tag"
     assert module.function("add").doc == "Adds."
     assert module.enums[0].members[0].doc == "first"
+
+
+def test_variable_length_array_parameters_have_unknown_lengths():
+    # C11 6.7.6.2: a parameter's array length need not be constant.
+    module = clean("void set(int rows, int cols, double m[rows][cols], int v[static 4]);")
+    m = module.function("set").params[2]
+    assert m.type == Array(Array(Primitive("double"), None), None)
+    bad = parse("int cols; double table[cols];")
+    assert [d.message for d in bad.diagnostics if d.severity == "error"] == [
+        "the array length is not an integer constant: 'cols' is not a constant"
+    ]

@@ -356,15 +356,21 @@ class ModuleBuilder:
             raise Dropped(f"'{specs.basic[0].text}' cannot be combined with a struct, union or enum", specs.basic[0])
         return base.with_quals(*specs.quals) if specs.quals else base
 
-    def apply(self, declarator: s.Declarator, base: CType) -> tuple[Token | None, CType]:
-        """The declared name and type: pointers bind first, then suffixes, then the inner declarator (C11 6.7.6)."""
+    def apply(self, declarator: s.Declarator, base: CType, *, in_parameter: bool = False) -> tuple[Token | None, CType]:
+        """The declared name and type: pointers bind first, then suffixes, then the inner declarator (C11 6.7.6).
+
+        ``in_parameter``: a parameter may be a variable length array (``double m[rows][cols]``,
+        C11 6.7.6.2); a length that is not a constant is then recorded as unknown.
+        """
         ctype = base
         for quals in declarator.pointers:
             ctype = Pointer(ctype, quals)
         for suffix in reversed(declarator.suffixes):
             if isinstance(suffix, s.ArraySuffix):
                 length = None
-                if suffix.length is not None:
+                if suffix.length is not None and in_parameter and not self.evaluator.is_constant(suffix.length):
+                    length = None
+                elif suffix.length is not None:
                     length = self.int_value(suffix.length, "the array length")
                     if length < 0:
                         raise Dropped(f"the array length {length} is negative", suffix.token)
@@ -372,7 +378,7 @@ class ModuleBuilder:
             else:
                 ctype = FunctionType(ctype, self.parameters(suffix), suffix.variadic)
         if declarator.inner is not None:
-            return self.apply(declarator.inner, ctype)
+            return self.apply(declarator.inner, ctype, in_parameter=in_parameter)
         return declarator.name, ctype
 
     def parameters(self, suffix: s.ParamsSuffix) -> tuple[Param, ...]:
@@ -382,7 +388,7 @@ class ModuleBuilder:
             if param.declarator is None:
                 name, ctype = None, base
             else:
-                name, ctype = self.apply(param.declarator, base)
+                name, ctype = self.apply(param.declarator, base, in_parameter=True)
             params.append(Param(name.text if name else None, ctype, (name or param.specifiers.first).coord))
         # `f(void)`: one unnamed parameter of type void means no parameters (C11 6.7.6.3p10)
         if len(params) == 1 and params[0].name is None and params[0].type == Primitive("void"):

@@ -349,6 +349,14 @@ class Evaluator:
             raise NotConstant("not an integer constant expression", _token_of(expr))
         return int(result.value)
 
+    def is_constant(self, expr: s.Expr) -> bool:
+        """Whether ``expr`` is an integer constant expression here."""
+        try:
+            self.int_value(expr)
+        except NotConstant:
+            return False
+        return True
+
     def evaluate(self, expr: s.Expr) -> Value:
         method = getattr(self, f"_eval_{type(expr).__name__}")
         return method(expr)
