@@ -266,3 +266,10 @@ def test_rebuilding_an_unchanged_binding_does_not_recompile(demo, libdemo, tmp_p
     before = module_path.stat().st_mtime_ns
     assert build(config, files, out) == module_path
     assert module_path.stat().st_mtime_ns == before
+
+
+def test_model_layouts_agree_with_the_compiled_sizes(demo):
+    binding = run_passes(demo_module(), BindingConfig(name=MODULE_NAME, headers=(HEADER,)), get_target("linux-x86_64"))
+    assert binding.layouts, "pegbind.target.record_layout should give every record a layout"
+    assert binding.layouts["struct point"].size == demo.point.sizeof
+    assert binding.layouts["demo_shape"].size == demo.demo_shape.sizeof

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from ..config import BindingConfig
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, PegbindError
 from ..model import Function, Module
 from ..target import TargetInfo
 from .binding import (
@@ -94,7 +94,7 @@ def _layout(state: PassState) -> PassState:
             continue
         try:
             layouts[record.key] = record_layout(state.module, record.key, state.target)
-        except (KeyError, ValueError, TypeError) as exc:
+        except (PegbindError, KeyError, ValueError, TypeError) as exc:
             problems.append(Diagnostic(record.coord, f"no layout for {record.key}: {exc}", "warning"))
     return replace(state, layouts=layouts, diagnostics=state.diagnostics + tuple(problems))
 
