@@ -15,6 +15,7 @@ four C name spaces apart: ``_c_`` ordinary identifiers, ``_cs_`` struct tags,
 from __future__ import annotations
 
 import math
+from typing import Any, Callable
 
 from ..model import Array, CType, Function, FunctionType, Module, Pointer, Primitive, RecordRef, TypedefRef
 from ..passes.binding import FieldBinding, FunctionBinding, ParamBinding
@@ -260,7 +261,7 @@ def cy_field_decl(binding: FieldBinding) -> str:
     return cy_decl(binding.ctype, name)
 
 
-FILTERS = {
+FILTERS: dict[str, Callable[..., Any]] = {
     "cy_decl": cy_decl,
     "cy_named_decl": cy_named_decl,
     "cy_name": cy_name,
