@@ -202,6 +202,26 @@ def _record_spelling(module: Module, record: Record) -> str | None:
     return None
 
 
+def _const_bitfields(module: Module, record: Record, prefix: str, const: bool, seen: set[str]) -> set[str]:
+    """Paths of bitfields the probe cannot assign to (const, or inside a const member)."""
+    found: set[str] = set()
+    if record.key in seen:
+        return found
+    seen = seen | {record.key}
+    for member in record.fields or ():
+        resolved = module.resolve(member.type)
+        is_const = const or resolved.is_const
+        path = prefix + member.name if member.name else prefix.rstrip(".")
+        if member.bit_width is not None and is_const and member.name:
+            found.add(path)
+        if isinstance(resolved, RecordRef) and resolved.kind != "enum":
+            inner = module.get("record", resolved.key)
+            if isinstance(inner, Record):
+                inner_prefix = f"{path}." if path else ""
+                found |= _const_bitfields(module, inner, inner_prefix, is_const, seen)
+    return found
+
+
 class _Plan:
     """The checks of one probe, numbered in the order they are printed."""
 
@@ -242,6 +262,11 @@ class _Plan:
         for enum in self.module.enums:
             if not self.is_user(enum.coord):
                 continue
+            if enum.tag is not None and enum.members:
+                what = f"enum {enum.tag}"
+                size, align = self.target.sizes[enum_type(self.module, enum, self.target)]
+                self.add(kind="size", what=f"{what}: size", expr=what, expected=str(size),
+                         align_what=f"{what}: align", align_expected=str(align))
             for member in enum.members:
                 names.add(member.name)
                 ctype = enum_constant_type(self.module, enum, member.value, self.target)
@@ -284,11 +309,13 @@ class _Plan:
             return
         self.add(kind="size", what=f"{what}: size", expr=spelled, expected=str(layout.size),
                  align_what=f"{what}: align", align_expected=str(layout.align))
-        for path, placed in layout.flat_fields():
+        read_only = _const_bitfields(self.module, record, "", False, set())
+        # Dotted paths reach into untagged named members, which have no other way to be checked.
+        for path, placed in layout.flat_fields(nested=True):
             if placed.bit_width is None:
                 self.add(kind="offset", what=f"{what}: offset of {path}", expr=spelled, path=path,
                          expected=str(placed.offset))
-            elif placed.bit_width > 0:
+            elif placed.bit_width > 0 and path not in read_only:
                 self.add(kind="bits", what=f"{what}: bits of {path}", expr=spelled, path=path,
                          expected=f"{placed.bit_offset}+{placed.bit_width}")
 

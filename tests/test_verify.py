@@ -115,9 +115,10 @@ native_only = pytest.mark.skipif(host_target() != "linux-x86_64", reason="the ha
 def test_agreeing_model_has_no_mismatches(header):
     report = verify(_module(header), headers=[header], target=get_target("linux-x86_64"))
     assert report.mismatches == [], report.format()
-    # 6 macros + 3 enumerators; struct: size+align, 6 offsets (tag size pair i d len) and 2 bitfields;
-    # sample_anon: size+align and 2 offsets; typedefs sample_ulong, sample_anon, sample_cb: size+align each
-    assert report.checked == 6 + 3 + (2 + 6 + 2) + (2 + 2) + 3 * 2
+    # 6 macros + 3 enumerators + size/align of the enum; struct: size+align, 6 offsets (tag size pair
+    # i d len) and 2 bitfields; sample_anon: size+align and 2 offsets; typedefs sample_ulong,
+    # sample_anon, sample_cb: size+align each
+    assert report.checked == 6 + 3 + 2 + (2 + 6 + 2) + (2 + 2) + 3 * 2
     assert report.format().endswith(f"verify linux-x86_64 with gcc: {report.checked} checked, OK")
 
 
@@ -192,7 +193,8 @@ def test_check_that_does_not_compile_is_reported_and_the_rest_still_run(header, 
     # A typedef is no macro, so #ifdef hides it: gcc reports it undefined.
     assert [m.what for m in report.mismatches] == ["constant sample_ulong"]
     # An enumerator that is really a typedef does reach the compiler and fails to compile.
-    bogus = Enum("bogus", "enum bogus", (EnumMember("sample_anon", 1),), coord=Coord(str(header), 21, 1))
+    bogus = Enum(None, "enum <anonymous at sample.h:21:1>", (EnumMember("sample_anon", 1),),
+                 coord=Coord(str(header), 21, 1))
     report = verify(module.replace(enums=(*module.enums, bogus), constants=_module(header).constants),
                     headers=[header], target=get_target("linux-x86_64"))
     assert len(report.mismatches) == 1
@@ -282,3 +284,22 @@ def test_real_headers_agree_with_gcc(headers, include_dirs, target_name):
     report = verify(module, headers=headers, include_dirs=include_dirs, target=target, origin=preprocessed.origin)
     assert report.mismatches == [], report.format()
     assert report.checked > 100
+
+
+@native_only
+def test_const_bitfields_are_measured_by_offset_only(tmp_path):
+    # The probe finds a bitfield's bits by assigning to it, which a const member forbids.
+    header = tmp_path / "ro.h"
+    header.write_text("struct ro { const unsigned a : 3; unsigned b : 4; struct { const int c : 2; } in; };\n")
+    at = Coord(str(header), 1, 8)
+    inner = Record("struct", None, "struct <anonymous at ro.h:1:62>",
+                   (Field("c", Primitive("int", ("const",)), 2),), coord=at)
+    ro = Record("struct", "ro", "struct ro", (
+        Field("a", Primitive("unsigned int", ("const",)), 3),
+        Field("b", Primitive("unsigned int"), 4),
+        Field("in", inner.ref),
+    ), coord=at)
+    report = verify(Module("linux-x86_64", records=(inner, ro)), headers=[header], target=get_target("linux-x86_64"))
+    assert report.mismatches == [], report.format()
+    # size+align, bits of b, offset of in; a and in.c are skipped
+    assert report.checked == 4
