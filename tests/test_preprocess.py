@@ -234,7 +234,7 @@ ERROR_CASES = [
     ("int a; /* open\n", "t.h:1:8: error: unterminated comment"),
     ("char c = 'x;\n", "t.h:1:10: error: missing terminating ' character"),
     ('char *s = "abc;\n', 't.h:1:11: error: missing terminating " character'),
-    ('#include "nowhere.h"\n', "t.h:1:1: error: 'nowhere.h' file not found"),
+    ('#include "nowhere.h"\n', "t.h:1:10: error: 'nowhere.h' file not found"),
     ("#define A ## b\n", "t.h:1:11: error: '##' cannot appear at either end of a macro expansion"),
     ("#define A(x) x ##\n", "t.h:1:16: error: '##' cannot appear at either end of a macro expansion"),
     ("#define A(x) # y\n", "t.h:1:14: error: '#' is not followed by a macro parameter"),

@@ -36,6 +36,7 @@ class Directive:
     variadic: bool = False  #: the last parameter is ``...`` or ``name...``
     header: str | None = None  #: ``"x.h"`` or ``<x.h>`` as written
     rest: tuple[Token, ...] = ()  #: body, expression, message or include tokens
+    header_token: Token | None = None  #: first token of a literal header name (diagnostics point here)
 
     @property
     def coord(self) -> Coord:
@@ -269,7 +270,10 @@ def parse_directive(tokens: list[Token]) -> Directive:
     kind, ident_at, params, variadic, header, rest_at = shape  # type: ignore[misc]
     identifier = tokens[starts[ident_at]] if ident_at is not None else None
     rest = tuple(tokens[starts.get(rest_at, len(tokens)) :])
-    return Directive(kind, hash_token, name_token if kind != "null" else None, identifier, params, variadic, header, rest)
+    header_token = tokens[2] if header is not None and len(tokens) > 2 else None
+    return Directive(
+        kind, hash_token, name_token if kind != "null" else None, identifier, params, variadic, header, rest, header_token
+    )
 
 
 _KNOWN = frozenset(

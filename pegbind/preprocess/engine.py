@@ -415,7 +415,9 @@ class _Engine:
                 next_after = -1
         found = self.resolver.find(name, quoted, frame.path, frame.origin, next_after)
         if found is None:
-            self.error(directive.rest[0].coord if directive.rest and directive.header is None else site, f"'{name}' file not found")
+            # Point at the header name, as gcc and clang do.
+            named = directive.header_token if directive.header is not None else (directive.rest or (None,))[0]
+            self.error(named.coord if named is not None else site, f"'{name}' file not found")
             return
         path, chain_index, origin = found
         real = os.path.realpath(path)
