@@ -481,3 +481,93 @@ def test_mixes_with_system_headers_we_do_not_replace(order: str, tmp_path: Path)
     after = [arg for d in _system_include_dirs() for arg in ("-idirafter", d)]
     result = run_gcc([*OURS, *after, "-std=gnu11", "-Wall", "-Werror", "-fsyntax-only", "mix.c"], tmp_path)
     assert result.returncode == 0, result.stderr
+
+
+# --- every target, through exactly the predefines pegbind's preprocessor will use ----------
+
+SPELLINGS = {
+    "signed char": "signed char", "unsigned char": "unsigned char", "char": "char",
+    "short": "short", "short int": "short", "unsigned short": "unsigned short", "short unsigned int": "unsigned short",
+    "int": "int", "unsigned int": "unsigned int", "unsigned": "unsigned int",
+    "long": "long", "long int": "long", "unsigned long": "unsigned long", "long unsigned int": "unsigned long",
+    "long long": "long long", "long long int": "long long",
+    "unsigned long long": "unsigned long long", "long long unsigned int": "unsigned long long",
+}
+TYPEDEF_LINE = re.compile(r"^(?:__extension__ )?typedef (?:__extension__ )?([a-z ]+?) (\w+);$", re.M)
+
+
+def _preprocess_for(target: TargetInfo, text: str, tmp: Path) -> subprocess.CompletedProcess[str]:
+    defines = [f"-D{name}={value}" for name, value in target.predefines.items()]
+    (tmp / "target.c").write_text(text)
+    return run_gcc(["-undef", *OURS, *defines, "-E", "-P", "target.c"], tmp)
+
+
+def _typedefs_for(target: TargetInfo, tmp: Path) -> dict[str, str]:
+    result = _preprocess_for(target, "".join(f"#include <{h}>\n" for h in HEADERS), tmp)
+    assert result.returncode == 0, result.stderr
+    return {name: SPELLINGS[spelling] for spelling, name in TYPEDEF_LINE.findall(result.stdout) if spelling in SPELLINGS}
+
+
+def _wchar_param(name: str) -> object:
+    target = TARGETS[name]
+    predefined = target.predefines["__WCHAR_TYPE__"]
+    if SPELLINGS.get(predefined) != target.wchar_type:
+        return pytest.param(name, marks=pytest.mark.xfail(
+            strict=True, reason=f"pegbind/target.py: {name} predefines __WCHAR_TYPE__ {predefined!r} "
+            f"but its wchar_type is {target.wchar_type!r}"))
+    return name
+
+
+@pytest.mark.parametrize("target_name", sorted(TARGETS))
+def test_typedef_widths_follow_target_data_model(target_name: str, tmp_path: Path) -> None:
+    target = TARGETS[target_name]
+    typedefs = _typedefs_for(target, tmp_path)
+    pointer = target.pointer_size
+    expected = {
+        "int8_t": 1, "int16_t": 2, "int32_t": 4, "int64_t": 8, "uint8_t": 1, "uint16_t": 2, "uint32_t": 4,
+        "uint64_t": 8, "int_least64_t": 8, "int_fast8_t": 1, "int_fast64_t": 8, "intmax_t": 8, "uintmax_t": 8,
+        "intptr_t": pointer, "uintptr_t": pointer, "size_t": pointer, "ptrdiff_t": pointer, "ssize_t": pointer,
+        "register_t": pointer, "char16_t": 2, "char32_t": 4, "sig_atomic_t": 4, "socklen_t": 4,
+        "wchar_t": int(target.predefines["__SIZEOF_WCHAR_T__"]),
+        "wint_t": int(target.predefines["__SIZEOF_WINT_T__"]),
+        "time_t": 8 if target_name.startswith("win") else target.size_of("long"),
+        "off_t": target.size_of("long"),
+    }
+    widths = {name: target.size_of(typedefs[name]) for name in expected if name in typedefs}
+    assert widths == expected
+    assert typedefs["size_t"] == target.size_type
+    assert typedefs["ptrdiff_t"] == target.ptrdiff_type
+    assert typedefs["int64_t"] == target.int64_type
+
+
+@pytest.mark.parametrize("target_name", [_wchar_param(name) for name in sorted(TARGETS)])
+def test_wchar_t_is_the_targets(target_name: str, tmp_path: Path) -> None:
+    target = TARGETS[target_name]
+    assert _typedefs_for(target, tmp_path)["wchar_t"] == target.wchar_type
+
+
+@pytest.mark.parametrize("target_name", sorted(TARGETS))
+def test_limits_follow_target_data_model(target_name: str, tmp_path: Path) -> None:
+    target = TARGETS[target_name]
+
+    def smax(size: int) -> int:
+        return 2 ** (8 * size - 1) - 1
+
+    long, pointer = target.size_of("long"), target.pointer_size
+    expected = {
+        "CHAR_MIN": 0 if not target.char_signed else -128, "CHAR_MAX": 127 if target.char_signed else 255,
+        "LONG_MAX": smax(long), "LONG_MIN": -smax(long) - 1, "ULONG_MAX": 2 ** (8 * long) - 1,
+        "SIZE_MAX": 2 ** (8 * pointer) - 1, "PTRDIFF_MAX": smax(pointer), "PTRDIFF_MIN": -smax(pointer) - 1,
+        "INTPTR_MAX": smax(pointer), "UINTPTR_MAX": 2 ** (8 * pointer) - 1, "SSIZE_MAX": smax(pointer),
+        "INT64_MAX": smax(8), "INT64_MIN": -smax(8) - 1, "UINT64_MAX": 2**64 - 1, "INTMAX_MAX": smax(8),
+        "UINT32_MAX": 2**32 - 1, "INT_MIN": -(2**31), "LLONG_MIN": -(2**63), "ULLONG_MAX": 2**64 - 1,
+        "INT_FAST8_MAX": 127, "UINT8_MAX": 255, "INT16_MIN": -32768,
+        "INT64_C(1)": 1, "UINT64_C(0) - 1": 2**64 - 1,
+    }
+    lines = [f"#include <{h}>" for h in ("limits.h", "stdint.h")]
+    for expr, value in expected.items():
+        # The preprocessor computes in intmax_t/uintmax_t: compare in the right signedness.
+        literal = f"{value}U" if value > smax(8) else (f"({value + 1} - 1)" if value < 0 else str(value))
+        lines.append(f'#if ({expr}) != {literal}\n#error "{expr} is not {value}"\n#endif')
+    result = _preprocess_for(target, "\n".join(lines) + "\n", tmp_path)
+    assert result.returncode == 0, result.stderr
