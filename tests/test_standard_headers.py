@@ -126,7 +126,9 @@ def _drop_groups(tokens: list[str], open_: str, close: str) -> list[str]:
 
 def _split(tokens: list[str], sep: str) -> list[list[str]]:
     """Split at ``sep`` outside braces, parentheses and brackets."""
-    parts, current, depth = [], [], 0
+    parts: list[list[str]] = []
+    current: list[str] = []
+    depth = 0
     for tok in tokens:
         if tok in "({[":
             depth += 1
@@ -292,7 +294,7 @@ def _run_probe(source: str, flags: list[str], tmp: Path, tag: str) -> tuple[dict
     return lines, None
 
 
-def probe_source(header: str, macros: dict[str, str], declared: Declared, system_macros: set[str]) -> str:
+def probe_source(header: str, macros: dict[str, str], declared: Declared) -> str:
     lines = [f"#include <{header}>", PROBE_PRELUDE, "int main(void)", "{"]
     for name, text in macros.items():
         if TOKEN_MACRO.match(text) or MEMBER_MACRO.match(text):
@@ -326,13 +328,12 @@ def _probe_header(header: str, config: Config) -> HeaderProbe:
         tmp = Path(name)
         flags = list(config.flags)
         macros = {k: v for k, v in _macros(header, [*flags, *OURS], tmp).items() if _public(k)}
-        system_macros = set(_macros(header, flags, tmp))
         source = tmp / "decl.c"
         source.write_text(f"#include <{header}>\n")
         pre = run_gcc([*flags, *OURS, "-E", "-P", source.name], tmp)
         assert pre.returncode == 0, pre.stderr
         declared = declared_in(pre.stdout)
-        text = probe_source(header, macros, declared, system_macros)
+        text = probe_source(header, macros, declared)
         ours, error = _run_probe(text, [*flags, *OURS], tmp, "ours")
         system, system_error = _run_probe(text, flags, tmp, "system")
         # Token macros are compared by their replacement text.
