@@ -125,6 +125,19 @@ def _cases() -> tuple[list[Record], list[Record]]:
     add(S("aligned_rec", F("char", "c"), aligned=32))
     add(S("aligned_bf", F("char", "c"), F("int", "b", 3, aligned=8), F("char", "e")))
     add(S("packed_aligned_rec", F("char", "c"), F("int", "i"), packed=True, aligned=4))
+    # combinations: packed record inside a natural one, anonymous struct in a union,
+    # GNU zero-length arrays, aligned union members, bitfields of enum type
+    packed_inner = S("packed_inner", F("char", "c"), F("long long", "x"), packed=True)
+    helpers.append(packed_inner)
+    add(S("holds_packed", F("char", "a"), F(ref(packed_inner), "p"), F("int", "b")))
+    anon_in_union = S(None, F("char", "lo"), F("int", "hi", 12))
+    helpers.append(anon_in_union)
+    add(U("union_anon", F(ref(anon_in_union), None), F("long long", "all")))
+    add(S("zero_len", F("short", "n"), F(Array(P("long long"), 0), "tail")))
+    add(U("union_aligned", F("char", "c", aligned=16), F("int", "i")))
+    add(S("bf_enum", F("char", "c"), F(RecordRef("enum", "e_small", "enum e_small"), "k", 2),
+          F(RecordRef("enum", "e_neg", "enum e_neg"), "n", 4)))
+    add(S("bf_array_of", F("char", "c"), F(Array(ref(inner), 2), "two"), F("unsigned int", "f", 7)))
     return helpers, tops
 
 
@@ -178,13 +191,13 @@ def record_to_c(module: Module, record: Record) -> str:
 
 def _probe_text(module: Module, target, names: list[Record], enums: list[Enum]) -> str:
     lines = ["#include <stdio.h>", "#include <stddef.h>", "#include <string.h>", ""]
-    for record in module.records:
-        if record.tag is not None:
-            lines.append(record_to_c(module, record))
     for enum in enums:
         attrs = " __attribute__((packed))" if enum.packed else ""
         body = ", ".join(f"{m.name} = {m.value}" for m in enum.members)
         lines.append(f"enum{attrs} {enum.tag} {{ {body} }};")
+    for record in module.records:
+        if record.tag is not None:
+            lines.append(record_to_c(module, record))
     lines += [
         "#define TYPE_NAME(x) _Generic((x), char: \"char\", signed char: \"signed char\", "
         "unsigned char: \"unsigned char\", short: \"short\", unsigned short: \"unsigned short\", "
