@@ -157,6 +157,8 @@ def _build_targets() -> dict[str, TargetInfo]:
 
     aarch64 = _linux_predefines(8, 8, 16)
     aarch64.update({"__aarch64__": "1", "__ARM_64BIT_STATE": "1", "__CHAR_UNSIGNED__": "1", "__AARCH64EL__": "1"})
+    # The AArch64 psABI makes wchar_t unsigned int (x86 keeps int).
+    aarch64.update({"__WCHAR_TYPE__": "unsigned int", "__WCHAR_MAX__": "0xffffffffU", "__WCHAR_MIN__": "0U"})
 
     i386 = _linux_predefines(4, 4, 12)
     i386.update({"__i386__": "1", "__i386": "1", "i386": "1", "__i686__": "1"})
