@@ -318,8 +318,8 @@ def _shift(placed: FieldLayout, base: int) -> FieldLayout:
     return FieldLayout(placed.name, placed.offset + base, bit, placed.bit_width, placed.size, placed.align)
 
 
-#: Builtin typedef names a compiler knows without a declaration: (size, align) per target.
 def _builtin_size_align(name: str, target: TargetInfo) -> tuple[int, int] | None:
+    """(size, align) of a builtin type name the compiler knows without a declaration, else None."""
     if name != "__builtin_va_list":
         return None
     if target.name == "linux-x86_64":
@@ -598,7 +598,8 @@ class _RecordBuilder:
         return FieldLayout(member.name, start // 8, start, width, size, effective)
 
     def close_run(self) -> None:
-        assert self.run is not None
+        if self.run is None:
+            return
         first, unit_bits = self.run
         self.bitpos = first + unit_bits
         self.size_bits = max(self.size_bits, self.bitpos)
