@@ -19,10 +19,11 @@ from .diagnostics import ConfigError, Coord, Diagnostic
 try:  # Python 3.11+
     import tomllib as _toml
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as _toml  # type: ignore[no-redef]
+    import tomli as _toml  # type: ignore[no-redef,import-not-found]
 
 BACKENDS = ("cython", "cffi", "ctypes")
-PARAM_ROLES = ("in", "out", "inout", "in-array", "out-bytes", "out-array", "len")
+#: ``null``: not exposed to Python, always passed as NULL / 0 (e.g. PKCS#11's ``pReserved``)
+PARAM_ROLES = ("in", "out", "inout", "in-array", "out-bytes", "out-array", "len", "null")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,9 @@ class FunctionRule:
     params: Mapping[str, ParamRole] = field(default_factory=dict)  #: parameter name -> role
     release_gil: bool | None = None
     errors: bool | None = None  #: apply the module's error policy (None: default)
+    #: pointer parameters that must not be NULL: ``None`` from Python raises TypeError
+    #: (``("*",)`` for every pointer parameter); the header's ``__attribute__((nonnull))`` adds to it
+    nonnull: tuple[str, ...] = ()
 
     def matches(self, name: str) -> bool:
         return fnmatch.fnmatchcase(name, self.pattern)
@@ -298,8 +302,8 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
         if not isinstance(item, dict):
             reader.fail(where, "expected a table")
             continue
-        for extra in sorted(set(item) - {"match", "params", "release_gil", "errors"}):
-            reader.fail(f"{where}.{extra}", "unknown key (known keys: errors, match, params, release_gil)")
+        for extra in sorted(set(item) - {"match", "params", "release_gil", "errors", "nonnull"}):
+            reader.fail(f"{where}.{extra}", "unknown key (known keys: errors, match, nonnull, params, release_gil)")
         pattern = item.get("match")
         if not isinstance(pattern, str):
             reader.fail(f"{where}.match", "expected a glob string naming functions")
@@ -315,12 +319,17 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
             except ValueError:
                 reader.fail(
                     f"{where}.params.{pname}",
-                    f"unknown role {ptext!r} (roles: in, out, inout, in-array(LEN), out-bytes(LEN), out-array(LEN), len)",
+                    f"unknown role {ptext!r} (roles: in, out, inout, in-array(LEN), out-bytes(LEN), out-array(LEN), len, null)",
                 )
         for flag in ("release_gil", "errors"):
             if flag in item and not isinstance(item[flag], bool):
                 reader.fail(f"{where}.{flag}", "expected true or false")
-        rules.append(FunctionRule(pattern, roles, item.get("release_gil"), item.get("errors")))
+        nonnull: tuple[str, ...] = ()
+        if item.get("nonnull") is True:
+            nonnull = ("*",)
+        elif "nonnull" in item:
+            nonnull = reader.strings(f"{where}.nonnull", item["nonnull"])
+        rules.append(FunctionRule(pattern, roles, item.get("release_gil"), item.get("errors"), nonnull))
     return tuple(rules)
 
 

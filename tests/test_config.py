@@ -35,6 +35,12 @@ error_policy = { return_type = "CK_RV", success = "CKR_OK", codes = "CKR_*" }
 match = "C_GetSlotList"
 params = { pSlotList = "out-array(pulCount)", pulCount = "len" }
 release_gil = true
+nonnull = ["pulCount"]
+
+[[functions]]
+match = "C_Open*"
+params = { pApplication = "null" }
+nonnull = true
 """,
     )
     (binding,) = load_config(path)
@@ -51,7 +57,10 @@ release_gil = true
     assert rule.params["pSlotList"] == ParamRole("out-array", "pulCount")
     assert rule.params["pulCount"] == ParamRole("len")
     assert rule.release_gil is True
+    assert rule.nonnull == ("pulCount",)
     assert binding.rules_for("C_Login") == []
+    (open_rule,) = binding.rules_for("C_OpenSession")
+    assert open_rule.params["pApplication"] == ParamRole("null") and open_rule.nonnull == ("*",)
 
 
 def test_several_bindings_and_pyproject(tmp_path):

@@ -77,7 +77,8 @@ def main() -> int:
     show("vecmath.vm_add('two', 1)", namespace)
     show("vecmath.vm_scale(-1, 2)", namespace)
     show("vecmath.vm_fill(b'read-only', 4, 0)", namespace)
-    show("vecmath.vm_distance(None, None)", namespace)
+    print("  None is passed as NULL; this library checks for it and says so:")
+    show("vecmath.vm_midpoint(None, None, mid)", namespace)
     print("\nhelp(vecmath.vm_checksum) shows the header's comment:")
     print("  " + (vecmath.vm_checksum.__doc__ or "").strip().replace("\n", "\n  "))
     return 0
