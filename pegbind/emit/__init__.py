@@ -13,20 +13,26 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable
 
-from .. import __version__
+import importlib
+from types import ModuleType
+
 from ..config import BindingConfig
 from ..diagnostics import PegbindError
-from ..model import RecordRef
 from ..passes.binding import BindingModel
-from . import cython as cython_filters
-from .env import make_environment, register_filters
+from .env import make_environment
 
-register_filters(cython_filters.FILTERS)
+#: backend name -> the module under ``pegbind.emit`` that defines it.  Each such
+#: module provides ``FILTERS`` (registered in the Jinja environment),
+#: ``OUTPUTS`` ((template, output suffix) pairs, rendered in order) and
+#: ``context(binding) -> dict`` (what its templates see).
+BACKEND_MODULES = {"cython": "cython"}
 
-#: backend -> (template, output suffix) pairs, rendered in this order.
-OUTPUTS: dict[str, tuple[tuple[str, str], ...]] = {
-    "cython": (("cython/cython.pxd.jinja", ".pxd"), ("cython/cython.pyx.jinja", ".pyx"), ("cython/cython.pyi.jinja", ".pyi")),
-}
+
+def backend_module(backend: str) -> ModuleType:
+    """The emitter module of ``backend``; PegbindError for an unknown one."""
+    if backend not in BACKEND_MODULES:
+        raise PegbindError(f"backend {backend!r} has no templates (available: {', '.join(sorted(BACKEND_MODULES))})")
+    return importlib.import_module(f".{BACKEND_MODULES[backend]}", __name__)
 
 
 def write_if_changed(path: Path, text: str) -> bool:
@@ -49,53 +55,6 @@ def write_if_changed(path: Path, text: str) -> bool:
     return True
 
 
-def cython_context(binding: BindingModel) -> dict[str, Any]:
-    """What the Cython templates see: the binding plus declaration lists in emission order."""
-    module = binding.module
-    classes = {r.record.key: r.py_name for r in binding.records}
-    fields = {r.record.key: r.fields for r in binding.records}
-    types = []
-    for kind, key in binding.type_order:
-        decl = module.get(kind, key)
-        if kind == "typedef":
-            target = decl.type  # type: ignore[union-attr]
-            # ``typedef struct {...} name`` is declared by the record itself.
-            if isinstance(target, RecordRef) and target.tag is None and target.key == key:
-                continue
-            if not cython_filters.cy_can_spell(target):
-                continue
-        elif kind == "enum" and not decl.members:  # type: ignore[union-attr]
-            continue
-        types.append((kind, decl))
-    forward = [
-        r for r in module.records if r.tag is not None and not r.is_opaque and ("record", r.key) in binding.type_order
-    ]
-    wrapped = {f.function.name for f in binding.functions}
-    declared = [
-        f for f in module.functions
-        if (f.name in wrapped or f in binding.declared_only) and cython_filters.cy_can_spell(f.type)
-    ]
-    order = {key: index for index, (kind, key) in enumerate(binding.type_order) if kind == "record"}
-    records = sorted(binding.records, key=lambda r: order.get(r.record.key, len(order)))
-    aliases = [(alias, r.py_name) for r in records for alias in r.aliases]
-    return {
-        "binding": binding,
-        "banner": cython_filters.banner(binding.headers, __version__),
-        "headers": binding.headers,
-        "types": types,
-        "forward": forward,
-        "fields": fields,
-        "declared": declared,
-        "classes": classes,
-        "records": records,
-        "aliases": aliases,
-        "functions": binding.functions,
-        "enums": binding.enums,
-        "constants": binding.constants,
-        "has_errors": any(f.error is not None for f in binding.functions),
-    }
-
-
 def generate(
     binding: BindingModel,
     config: BindingConfig,
@@ -104,13 +63,13 @@ def generate(
     template_dirs: Iterable[str | Path] = (),
 ) -> list[Path]:
     """Render ``backend``'s templates for ``binding`` into ``out_dir``; return the file paths."""
-    if backend not in OUTPUTS:
-        raise PegbindError(f"backend {backend!r} has no templates (available: {', '.join(sorted(OUTPUTS))})")
+    emitter = backend_module(backend)
     out_dir = Path(out_dir) if out_dir is not None else Path(config.output_dir)
     env = make_environment(template_dirs)
-    context = cython_context(binding)
+    env.filters.update(emitter.FILTERS)
+    context = emitter.context(binding)
     paths = []
-    for template, suffix in OUTPUTS[backend]:
+    for template, suffix in emitter.OUTPUTS:
         text = env.get_template(template).render(context)
         path = out_dir / f"{binding.name}{suffix}"
         write_if_changed(path, text)

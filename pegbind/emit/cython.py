@@ -18,7 +18,8 @@ import math
 from typing import Any, Callable
 
 from ..model import Array, CType, Function, FunctionType, Module, Pointer, Primitive, RecordRef, TypedefRef
-from ..passes.binding import FieldBinding, FunctionBinding, ParamBinding
+from .. import __version__
+from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding
 
 _TAG_PREFIX = {"struct": "_cs_", "union": "_cu_", "enum": "_ce_"}
 #: Qualifiers Cython understands; the others only matter to the C compiler,
@@ -283,3 +284,62 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "field_annotation": field_annotation,
     "cy_field_decl": cy_field_decl,
 }
+
+
+# --------------------------------------------------------------------------
+# The backend: what the Cython templates see and which files they make
+# --------------------------------------------------------------------------
+
+#: (template, output suffix) pairs, rendered in this order.
+OUTPUTS = (
+    ("cython/cython.pxd.jinja", ".pxd"),
+    ("cython/cython.pyx.jinja", ".pyx"),
+    ("cython/cython.pyi.jinja", ".pyi"),
+)
+
+
+def context(binding: BindingModel) -> dict[str, Any]:
+    """What the Cython templates see: the binding plus declaration lists in emission order."""
+    module = binding.module
+    classes = {r.record.key: r.py_name for r in binding.records}
+    fields = {r.record.key: r.fields for r in binding.records}
+    types = []
+    for kind, key in binding.type_order:
+        decl = module.get(kind, key)
+        if kind == "typedef":
+            target = decl.type  # type: ignore[union-attr]
+            # ``typedef struct {...} name`` is declared by the record itself.
+            if isinstance(target, RecordRef) and target.tag is None and target.key == key:
+                continue
+            if not cy_can_spell(target):
+                continue
+        elif kind == "enum" and not decl.members:  # type: ignore[union-attr]
+            continue
+        types.append((kind, decl))
+    forward = [
+        r for r in module.records if r.tag is not None and not r.is_opaque and ("record", r.key) in binding.type_order
+    ]
+    wrapped = {f.function.name for f in binding.functions}
+    declared = [
+        f for f in module.functions
+        if (f.name in wrapped or f in binding.declared_only) and cy_can_spell(f.type)
+    ]
+    order = {key: index for index, (kind, key) in enumerate(binding.type_order) if kind == "record"}
+    records = sorted(binding.records, key=lambda r: order.get(r.record.key, len(order)))
+    aliases = [(alias, r.py_name) for r in records for alias in r.aliases]
+    return {
+        "binding": binding,
+        "banner": banner(binding.headers, __version__),
+        "headers": binding.headers,
+        "types": types,
+        "forward": forward,
+        "fields": fields,
+        "declared": declared,
+        "classes": classes,
+        "records": records,
+        "aliases": aliases,
+        "functions": binding.functions,
+        "enums": binding.enums,
+        "constants": binding.constants,
+        "has_errors": any(f.error is not None for f in binding.functions),
+    }
