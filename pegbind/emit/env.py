@@ -15,6 +15,7 @@ import jinja2
 
 from ..resources import templates_dir
 
+
 def make_environment(extra_dirs: Iterable[str | Path] = ()) -> jinja2.Environment:
     """A strict environment over the user folders (first) and the built-in templates."""
     search = [str(Path(d)) for d in extra_dirs] + [str(templates_dir())]
