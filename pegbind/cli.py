@@ -223,7 +223,7 @@ def _base_config(args: argparse.Namespace) -> BindingConfig | None:
 def _cmd_generate(args: argparse.Namespace, config: BindingConfig) -> int:
     from .pipeline import generate_sources
 
-    for path in generate_sources(config, template_dirs=[Path(t) for t in args.templates]):
+    for path in generate_sources(config, template_dirs=[Path(t) for t in args.templates], report=_warn):
         print(path)
     return EXIT_OK
 
@@ -231,7 +231,7 @@ def _cmd_generate(args: argparse.Namespace, config: BindingConfig) -> int:
 def _cmd_build(args: argparse.Namespace, config: BindingConfig) -> int:
     from .pipeline import build_extension
 
-    for path in build_extension(config, template_dirs=[Path(t) for t in args.templates]):
+    for path in build_extension(config, template_dirs=[Path(t) for t in args.templates], report=_warn):
         print(path)
     return EXIT_OK
 
@@ -279,6 +279,11 @@ _COMMANDS = {
     "dump": _cmd_dump,
     "verify": _cmd_verify,
 }
+
+
+def _warn(diagnostic: Diagnostic) -> None:
+    """A finding that does not stop the command (e.g. a function left out, with the reason)."""
+    print(diagnostic.render(excerpt=False), file=sys.stderr)
 
 
 def _report(diagnostics: Sequence[Diagnostic]) -> None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from .config import BindingConfig
-from .diagnostics import ParseError
+from .diagnostics import Diagnostic, ParseError
 from .model import Module
 from .target import TargetInfo, get_target
 
@@ -74,13 +74,21 @@ def generate_sources(
     out_dir: Path | None = None,
     template_dirs: Sequence[Path] = (),
     read: ReadResult | None = None,
+    report: Callable[[Diagnostic], None] | None = None,
 ) -> list[Path]:
-    """Phases 1-5: write the generated sources of every requested backend; returns their paths."""
+    """Phases 1-5: write the generated sources of every requested backend; returns their paths.
+
+    ``report`` receives what the passes left out of the binding and why
+    (warnings; nothing is dropped silently).
+    """
     from .emit import generate
     from .passes import run_passes
 
     read = read or read_binding(config)
     binding = run_passes(read.module, config, read.target)
+    if report is not None:
+        for diagnostic in binding.diagnostics:
+            report(diagnostic)
     out_dir = Path(out_dir or config.output_dir)
     written: list[Path] = []
     for backend in backends or config.backends:
@@ -93,6 +101,7 @@ def build_extension(
     *,
     out_dir: Path | None = None,
     template_dirs: Sequence[Path] = (),
+    report: Callable[[Diagnostic], None] | None = None,
 ) -> list[Path]:
     """Phases 1-6: generate, then compile what needs compiling; returns the built artefacts.
 
@@ -104,8 +113,11 @@ def build_extension(
     out_dir = Path(out_dir or config.output_dir)
     read = read_binding(config)
     built: list[Path] = []
-    for backend in config.backends:
-        files = generate_sources(config, backends=[backend], out_dir=out_dir, template_dirs=template_dirs, read=read)
+    for index, backend in enumerate(config.backends):
+        files = generate_sources(
+            config, backends=[backend], out_dir=out_dir, template_dirs=template_dirs, read=read,
+            report=report if index == 0 else None,  # the passes' findings are the same for every backend
+        )
         if backend == "cython":
             built.append(build(config, files, out_dir))
         else:
