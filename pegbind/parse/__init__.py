@@ -20,7 +20,7 @@ from ..model import Constant, Module
 from ..preprocess.token import Token
 from ..target import TargetInfo
 from .builder import CommentLookup, ModuleBuilder
-from .constants import NotConstant, Value
+from .constants import NotConstant, Value, char_constant, number
 from .split import split_declarations
 from .walker import SyntaxProblem, parse_syntax
 
@@ -64,9 +64,29 @@ def _spelling(tokens: Sequence[Token]) -> str:
     return "".join((" " if i and t.space_before else "") + t.text for i, t in enumerate(tokens))
 
 
+def _single_literal(tokens: Sequence[Token]) -> Token | None:
+    """The one number or character constant of a body such as ``0x10UL`` or ``((5))``."""
+    start, end = 0, len(tokens)
+    while end - start >= 3 and tokens[start].text == "(" and tokens[end - 1].text == ")":
+        start, end = start + 1, end - 1
+    if end - start == 1 and tokens[start].kind in ("number", "char"):
+        return tokens[start]
+    return None
+
+
 def _evaluate(tokens: Sequence[Token], builder: ModuleBuilder) -> Value | str:
     if not tokens:
         return "its body is empty"
+    # Most constants of real headers are one literal (PKCS#11 has over a thousand):
+    # typing it directly gives the same Value as the grammar, without a parse.
+    literal = _single_literal(tokens)
+    if literal is not None:
+        try:
+            if literal.kind == "number":
+                return number(literal.text, builder.target)
+            return char_constant(literal.text, builder.target)
+        except NotConstant:
+            pass  # the grammar path words the reason with its location
     node = parse_syntax(tokens, "macro_expression")
     if isinstance(node, SyntaxProblem):
         text = _spelling(tokens)
