@@ -9,7 +9,7 @@ from clib.demo_model import HEADER, demo_module
 from pegbind.config import BindingConfig, FunctionRule, ParamRole
 from pegbind.diagnostics import Coord
 from pegbind.emit import generate, write_if_changed
-from pegbind.model import Field, Function, Module, Param, Pointer, Primitive, Record, RecordRef, Typedef, TypedefRef
+from pegbind.model import Field, Function, FunctionType, Module, Param, Pointer, Primitive, Record, RecordRef, Typedef, TypedefRef
 from pegbind.passes import PIPELINE, run_passes
 from pegbind.target import get_target
 
@@ -21,7 +21,9 @@ def _config(**changes) -> BindingConfig:
 
 
 def test_pipeline_is_one_named_table():
-    assert [name for name, _ in PIPELINE] == ["select", "name", "order", "plan-records", "plan-functions", "layout"]
+    assert [name for name, _ in PIPELINE] == [
+        "select", "name", "order", "plan-records", "plan-handles", "plan-loading", "plan-errors", "plan-functions", "layout",
+    ]
 
 
 def test_generating_twice_is_byte_identical_and_keeps_mtimes(tmp_path):
@@ -89,23 +91,30 @@ def test_strip_prefix_and_renames():
 
 
 def test_unsupported_functions_are_reported_with_a_reason():
-    opaque = Record("struct", "handle", "struct handle", None)
+    callback = Pointer(FunctionType(Primitive("void"), ()))
     module = Module(
         "linux-x86_64",
         functions=(
-            Function("open_handle", Pointer(opaque.ref), (), coord=Coord("h.h", 3, 1)),
-            Function("use", Primitive("int"), (Param("h", Pointer(opaque.ref)),), coord=Coord("h.h", 4, 1)),
+            Function("on_event", Primitive("int"), (Param("cb", callback),), coord=Coord("h.h", 3, 1)),
+            Function("count", Primitive("int"), (Param("n", Primitive("int")),), coord=Coord("h.h", 4, 1)),
             Function("take", Primitive("int"), (Param("x", Primitive("int")),), coord=Coord("h.h", 5, 1)),
+            Function("fill", Primitive("int"), (Param("buf", Pointer(Primitive("char"))),), coord=Coord("h.h", 6, 1)),
         ),
-        records=(opaque,),
     )
-    binding = run_passes(module, _config(functions=(FunctionRule("take", {"x": ParamRole("out")}),)), TARGET)
+    rules = (
+        FunctionRule("take", {"x": ParamRole("out")}),
+        FunctionRule("count", {"n": ParamRole("len")}),
+        FunctionRule("fill", {"buf": ParamRole("out-bytes", "size")}),
+    )
+    binding = run_passes(module, _config(functions=rules), TARGET)
     assert binding.functions == ()
     messages = [d.headline() for d in binding.diagnostics]
     assert messages == [
-        "h.h:3:1: warning: function 'open_handle' is not wrapped: returning struct handle * has no default Python conversion",
-        "h.h:4:1: warning: function 'use' is not wrapped: parameter 1 (h): a pointer to the opaque struct handle has no Python type yet",
-        "h.h:5:1: warning: function 'take' is not wrapped: parameter role 'out' is not supported by this backend version",
+        "h.h:3:1: warning: function 'on_event' is not wrapped: parameter 1 (cb): void (*)(void) has no default Python conversion",
+        "h.h:4:1: warning: function 'count' is not wrapped: parameter 1 (n) has role 'len' but measures nothing: "
+        "name it in an array role or write len(NAME)",
+        "h.h:5:1: warning: function 'take' is not wrapped: parameter 1 (x): role 'out' needs a pointer, not int",
+        "h.h:6:1: warning: function 'fill' is not wrapped: parameter 1 (buf): no parameter 'size' for its out-bytes role",
     ]
 
 

@@ -20,20 +20,24 @@ from .binding import (
     ConstantBinding,
     EnumBinding,
     ErrorCheck,
+    ErrorClasses,
     FieldBinding,
     FunctionBinding,
+    FunctionTableBinding,
+    HandleBinding,
     ParamBinding,
     RecordBinding,
     ReturnBinding,
 )
 from .naming import assign_names, python_identifier
 from .order import order_types
-from .plan import plan_functions, plan_records
+from .plan import plan_error_classes, plan_function_table, plan_functions, plan_handles, plan_records
 from .select import is_synthetic, select_declarations
 
 __all__ = [
-    "BindingModel", "ConstantBinding", "EnumBinding", "ErrorCheck", "FieldBinding", "FunctionBinding",
-    "ParamBinding", "RecordBinding", "ReturnBinding", "PIPELINE", "run_passes", "python_identifier",
+    "BindingModel", "ConstantBinding", "EnumBinding", "ErrorCheck", "ErrorClasses", "FieldBinding", "FunctionBinding",
+    "FunctionTableBinding", "HandleBinding", "ParamBinding", "RecordBinding", "ReturnBinding", "PIPELINE",
+    "run_passes", "python_identifier",
 ]
 
 
@@ -49,6 +53,9 @@ class PassState:
     functions: tuple[FunctionBinding, ...] = ()
     declared_only: tuple[Function, ...] = ()
     records: tuple[RecordBinding, ...] = ()
+    handles: tuple[HandleBinding, ...] = ()
+    function_table: FunctionTableBinding | None = None
+    errors: ErrorClasses | None = None
     layouts: dict[str, Any] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
 
@@ -71,8 +78,20 @@ def _plan_records(state: PassState) -> PassState:
     return replace(state, records=tuple(records), diagnostics=state.diagnostics + tuple(dropped))
 
 
+def _plan_handles(state: PassState) -> PassState:
+    return replace(state, handles=tuple(plan_handles(state.module, state.names)))
+
+
+def _plan_loading(state: PassState) -> PassState:
+    return replace(state, function_table=plan_function_table(state.module, state.config))
+
+
+def _plan_errors(state: PassState) -> PassState:
+    return replace(state, errors=plan_error_classes(state.module, state.config, state.names))
+
+
 def _plan_functions(state: PassState) -> PassState:
-    bound, declared_only, dropped = plan_functions(state.module, state.config, state.names)
+    bound, declared_only, dropped = plan_functions(state.module, state.config, state.names, state.function_table)
     return replace(
         state, functions=tuple(bound), declared_only=tuple(declared_only),
         diagnostics=state.diagnostics + tuple(dropped),
@@ -105,6 +124,9 @@ PIPELINE: tuple[tuple[str, Callable[[PassState], PassState]], ...] = (
     ("name", _name),
     ("order", _order),
     ("plan-records", _plan_records),
+    ("plan-handles", _plan_handles),
+    ("plan-loading", _plan_loading),
+    ("plan-errors", _plan_errors),
     ("plan-functions", _plan_functions),
     ("layout", _layout),
 )
@@ -140,4 +162,8 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo) -> Bin
         layouts=dict(state.layouts),
         declared_only=state.declared_only,
         diagnostics=state.diagnostics,
+        load="dynamic" if config.load == "dynamic" else "link",
+        function_table=state.function_table,
+        handles=state.handles,
+        errors=state.errors,
     )

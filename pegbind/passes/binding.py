@@ -8,7 +8,25 @@ The C declarations stay in :attr:`BindingModel.module` untouched; this layer
 adds the Python side: the Python name of each declaration, how each
 parameter, return value and record field crosses the language boundary (a
 *kind*, backend-neutral, so cffi and ctypes read the same plan), the error
-policy per function and the dependency order of type declarations.
+policy per function, how the library is reached (link time, ``dlopen``, or a
+function table) and the dependency order of type declarations.
+
+How a wrapper behaves, whatever the backend (DESIGN section 4):
+
+* The Python caller passes :attr:`FunctionBinding.inputs`, positional-only,
+  in C parameter order.
+* Before the call each parameter gets its C value from its role
+  (:class:`ParamBinding`); ``len`` parameters are filled from the array they
+  measure, ``null`` ones are NULL/0.
+* When :attr:`FunctionBinding.probe` is set the function is called twice: first
+  with NULL for every ``out-bytes``/``out-array`` buffer and 0 in the length
+  it points at (the C function stores the length it needs), then with buffers
+  of that many elements; the results are cut to the length stored by the
+  second call.  The error policy applies to both calls.
+* The Python result is :attr:`FunctionBinding.results`: the C return value
+  when :attr:`FunctionBinding.returns_value`, then ``out``/``inout``/
+  ``out-bytes``/``out-array`` values in parameter order.  No value: ``None``;
+  one value: that value; several: a tuple.
 """
 from __future__ import annotations
 
@@ -25,23 +43,56 @@ from ..target import TargetInfo
 #: * ``int`` / ``bool`` / ``float`` — arithmetic values (enums are ``int``);
 #: * ``cstring`` — ``const char *`` in: ``bytes`` or any buffer (copied with a
 #:   terminating NUL unless it is ``bytes``), ``None`` for NULL;
-#: * ``buffer`` — other ``const`` data pointers: any readable buffer or ``None``;
+#: * ``buffer`` — other ``const`` data pointers: any readable buffer or ``None``
+#:   (also the elements of an ``in-array`` of bytes, whatever the constness);
 #: * ``writable_buffer`` — non-``const`` data pointers: a writable buffer or ``None``;
 #: * ``record_ptr`` — pointer to a struct/union: an instance of its class or ``None``;
 #: * ``record`` — a struct/union by value: an instance of its class;
+#: * ``handle`` — pointer to an opaque (incomplete) struct: an instance of its
+#:   handle class (:class:`HandleBinding`) or ``None`` for NULL;
 #: * ``string`` — returned ``char *``: ``bytes`` (``None`` for NULL);
+#: * ``bytes`` — the result of an ``out-bytes`` parameter;
+#: * ``null`` — a ``null``-role parameter: not seen from Python, always NULL/0;
 #: * ``void`` — no value (returns only).
 ValueKind = Literal[
-    "int", "bool", "float", "cstring", "buffer", "writable_buffer", "record_ptr", "record", "string", "void"
+    "int", "bool", "float", "cstring", "buffer", "writable_buffer", "record_ptr", "record", "handle",
+    "string", "bytes", "null", "void",
 ]
 
 #: How a record field is presented (see :class:`FieldBinding`).
-FieldKind = Literal["int", "bool", "float", "char_array", "byte_array", "array", "record_array", "record", "string", "pointer"]
+FieldKind = Literal[
+    "int", "bool", "float", "char_array", "byte_array", "array", "record_array", "record", "string",
+    "pointer", "data_pointer", "function_pointer", "handle",
+]
+
+#: The roles whose value the Python caller passes.
+INPUT_ROLES = ("in", "inout", "in-array")
+#: The roles whose value is part of the Python result.
+OUTPUT_ROLES = ("out", "inout", "out-bytes", "out-array")
 
 
 @dataclass(frozen=True, slots=True)
 class ParamBinding:
-    """One C parameter and how the Python caller supplies it."""
+    """One C parameter and how the Python caller supplies it.
+
+    What ``kind`` and ``element`` describe depends on ``role.role``:
+
+    ========== ========================================= =================================
+    role       ``kind``                                  ``element``
+    ========== ========================================= =================================
+    in         the value passed (any :data:`ValueKind`)   pointed-to type of buffer kinds
+    out        the pointed-to value: ``int``/``bool``/    the pointed-to type (the wrapper
+    inout      ``float``/``record``/``handle``            allocates one of it)
+    in-array   each element: ``int``/``bool``/``float``/  the element type (the wrapper
+               ``record``/``handle``; ``buffer`` for      allocates ``len(seq)`` of them;
+               byte elements (any readable buffer)        none for ``buffer``)
+    out-array  each element: ``int``/``bool``/``float``/  the element type
+               ``record``/``handle``
+    out-bytes  ``bytes``                                  the element type (1 byte for void)
+    len        ``int``                                    pointed-to type if ``by_pointer``
+    null       ``null``                                   None
+    ========== ========================================= =================================
+    """
 
     index: int  #: position in the C parameter list
     c_name: str | None  #: the name in the header (None when unnamed)
@@ -49,17 +100,34 @@ class ParamBinding:
     ctype: CType  #: the declared C type
     role: ParamRole  #: ``in`` unless a config rule says otherwise
     kind: ValueKind
-    #: registry key of the record for ``record``/``record_ptr``
+    #: registry key of the record for ``record``/``record_ptr``/``handle`` kinds
     record_key: str | None = None
-    #: the pointed-to type for buffer kinds (None for ``void``): the wrapper
-    #: checks the buffer holds at least one element of it
+    #: see the table above
     element: CType | None = None
+    #: ``None`` from Python raises TypeError (config ``nonnull`` or ``__attribute__((nonnull))``);
+    #: only set on pointer parameters the caller passes
+    nonnull: bool = False
+    #: for ``in-array``/``out-array``/``out-bytes``: index of the ``len`` parameter (None: no length)
+    length: int | None = None
+    #: for ``len``: index of the parameter it measures
+    length_of: int | None = None
+    #: for ``len``: the C parameter points at the length (in/out: the size probe);
+    #: otherwise it is the length itself
+    by_pointer: bool = False
+    #: for a ``len`` of an ``out-bytes``/``out-array`` that is not a pointer: the
+    #: caller passes the number of elements wanted (e.g. ``C_GenerateRandom(s, 32)``)
+    is_input: bool = False
+
+    @property
+    def passed(self) -> bool:
+        """Whether the Python caller passes this parameter."""
+        return self.role.role in INPUT_ROLES or self.is_input
 
 
 @dataclass(frozen=True, slots=True)
 class ReturnBinding:
     ctype: CType
-    kind: ValueKind
+    kind: ValueKind  #: ``int``/``bool``/``float``/``record``/``handle``/``string``/``void``
     record_key: str | None = None
 
 
@@ -81,11 +149,38 @@ class FunctionBinding:
     ret: ReturnBinding
     error: ErrorCheck | None = None
     release_gil: bool = False
+    #: dynamic loading with a function table: the C member of the table struct
+    #: this function is called through (None: resolved by its symbol name, or
+    #: linked at build time)
+    table_field: str | None = None
 
     @property
     def inputs(self) -> tuple[ParamBinding, ...]:
         """The parameters the Python caller passes, in order."""
-        return tuple(p for p in self.params if p.role.role in ("in", "inout", "in-array"))
+        return tuple(p for p in self.params if p.passed)
+
+    @property
+    def outputs(self) -> tuple[ParamBinding, ...]:
+        """The parameters whose values follow the return value in the result, in order."""
+        return tuple(p for p in self.params if p.role.role in OUTPUT_ROLES)
+
+    @property
+    def returns_value(self) -> bool:
+        """Whether the C return value is part of the result (not void, not consumed by the error policy)."""
+        return self.ret.kind != "void" and self.error is None
+
+    @property
+    def result_count(self) -> int:
+        """How many values the Python result holds (0: None, 1: the value, more: a tuple)."""
+        return int(self.returns_value) + len(self.outputs)
+
+    @property
+    def probe(self) -> bool:
+        """Whether the two-call size probe applies (an out buffer whose length is a pointer)."""
+        return any(
+            p.role.role in ("out-bytes", "out-array") and p.length is not None and self.params[p.length].by_pointer
+            for p in self.params
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,13 +189,20 @@ class FieldBinding:
 
     ``path`` is the C member name; members of anonymous struct/union members
     are lifted into their parent (C11 6.7.2.1p13 lets C name them directly).
+
+    Pointer members: ``string`` (``char *``, read as bytes), ``data_pointer``
+    (other object pointers: read as the address int or None; assigned from a
+    buffer object, which the record keeps alive, an int address, or None),
+    ``function_pointer`` (read as the address int or None), ``handle``
+    (pointer to an opaque struct: read as a handle object or None, assigned a
+    handle or None), ``pointer`` (anything else: address int, read only).
     """
 
     path: str
     py_name: str
     ctype: CType  #: the declared type
     kind: FieldKind
-    record_key: str | None = None  #: for ``record`` / ``record_array``
+    record_key: str | None = None  #: for ``record`` / ``record_array`` / ``handle``
     length: int | None = None  #: array length
     element: CType | None = None  #: array element type
     element_kind: str | None = None  #: ``int``/``bool``/``float`` for arithmetic arrays
@@ -121,6 +223,20 @@ class RecordBinding:
 
 
 @dataclass(frozen=True, slots=True)
+class HandleBinding:
+    """An opaque (incomplete) struct/union, seen from Python through pointers to it.
+
+    Its class wraps the address: ``repr`` shows the class and address,
+    ``int(h)`` is the address, two handles are equal when their addresses and
+    classes are; only functions return new ones.
+    """
+
+    record: Record
+    py_name: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class EnumBinding:
     enum: Enum
     py_name: str | None  #: the IntEnum class name (None for an untagged, untypedef'd enum)
@@ -131,6 +247,38 @@ class EnumBinding:
 class ConstantBinding:
     constant: Constant
     py_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorClasses:
+    """The exceptions of a module with an error policy.
+
+    One base class ``Error(Exception)`` with ``.code`` and ``.function``; one
+    subclass per error code, named after its constant, reachable as
+    ``errors.<NAME>`` and through the dict ``errors_by_code`` (code -> class).
+    The message reads ``C_Login failed: CKR_PIN_INCORRECT (0xa0)``.
+    """
+
+    policy: ErrorPolicy
+    success: int
+    #: (class name, C constant name, value): constants matching ``policy.codes``,
+    #: the first of each value, the success value left out, in source order
+    codes: tuple[tuple[str, str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionTableBinding:
+    """``load(path)`` reaches functions through a table a getter fills (PKCS#11's ``C_GetFunctionList``).
+
+    The getter is looked up by name with ``dlsym``; it is either
+    ``R getter(T **table)`` (``returns_table`` False; the error policy applies
+    to ``R``) or ``T *getter(void)`` (``returns_table`` True).
+    """
+
+    getter: Function
+    struct_key: str  #: registry key of the table's struct
+    returns_table: bool
+    error: ErrorCheck | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,9 +300,27 @@ class BindingModel:
     #: functions declared to the C side but given no Python wrapper (variadic ...)
     declared_only: tuple[Function, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
+    #: ``"link"``: functions are module attributes, linked at build time;
+    #: ``"dynamic"``: ``load(path) -> Library`` (``dlopen`` with RTLD_NOW |
+    #: RTLD_LOCAL) and the functions are methods of the Library
+    load: Literal["link", "dynamic"] = "link"
+    function_table: FunctionTableBinding | None = None
+    handles: tuple[HandleBinding, ...] = ()
+    errors: ErrorClasses | None = None
 
     def record_binding(self, key: str) -> RecordBinding | None:
         for binding in self.records:
             if binding.record.key == key:
                 return binding
         return None
+
+    def handle_binding(self, key: str) -> HandleBinding | None:
+        for binding in self.handles:
+            if binding.record.key == key:
+                return binding
+        return None
+
+
+#: Names every generated module defines itself; C declarations that would take
+#: them are renamed by the naming pass (``load`` -> ``load_``).
+MODULE_NAMES = frozenset({"load", "Library", "Error", "errors", "errors_by_code"})

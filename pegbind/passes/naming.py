@@ -14,6 +14,7 @@ import keyword
 
 from ..diagnostics import Diagnostic
 from ..model import Enum, Module, Record, RecordRef
+from .binding import MODULE_NAMES
 from .select import is_synthetic
 
 #: Words Cython reserves on top of Python's keywords, and its type names
@@ -68,10 +69,12 @@ def assign_names(module: Module, strip_prefix: str) -> tuple[dict[tuple[str, str
 
     Keys are ``("function", name)``, ``("record", key)``, ``("enum", key)``,
     ``("member", name)``, ``("constant", name)`` and ``("alias", C name)`` for
-    the extra names of a record or enum class.
+    the extra names of a record or enum class.  Opaque records get a
+    ``("record", key)`` name as well: the name of their handle class.
     """
     names: dict[tuple[str, str], str] = {}
-    taken: set[str] = set()
+    # The module's own names (load, Library, Error ...) are never given away.
+    taken: set[str] = set(MODULE_NAMES)
     warnings: list[Diagnostic] = []
 
     def claim(key: tuple[str, str], c_name: str, coord) -> str:
@@ -94,8 +97,7 @@ def assign_names(module: Module, strip_prefix: str) -> tuple[dict[tuple[str, str
         claim(("function", function.name), function.name, function.coord)
     for kind, decls in (("record", module.records), ("enum", module.enums)):
         for decl in decls:
-            if kind == "record" and decl.is_opaque:  # type: ignore[union-attr]
-                continue
+            # opaque records are named too: their handle class takes the name
             c_names = record_class_names(module, decl)
             if not c_names:
                 continue

@@ -1,7 +1,8 @@
 """Passes ``plan-functions`` and ``plan-records``: how each value crosses the boundary.
 
 Input: the selected Module, the Python names and the config's per-function
-rules.  Output: :class:`~pegbind.passes.binding.FunctionBinding` and
+rules (parameter roles, GIL release, error policy, nonnull) and loading
+settings.  Output: :class:`~pegbind.passes.binding.FunctionBinding` and
 :class:`~pegbind.passes.binding.RecordBinding` values, and a diagnostic for
 every function or field left out, saying why.  The classification is
 backend-neutral: every backend reads the same *kind* for a parameter.
@@ -9,16 +10,27 @@ backend-neutral: every backend reads the same *kind* for a parameter.
 from __future__ import annotations
 
 from ..config import BindingConfig, ParamRole
-from ..diagnostics import Diagnostic
-from ..model import Array, CType, Field, Function, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
+from ..diagnostics import ConfigError, Coord, Diagnostic
+from ..model import Array, CType, Field, Function, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
 from ..target import TargetInfo
-from .binding import ErrorCheck, FieldBinding, FunctionBinding, ParamBinding, RecordBinding, ReturnBinding
+from .binding import (
+    ErrorCheck,
+    ErrorClasses,
+    FieldBinding,
+    FunctionBinding,
+    FunctionTableBinding,
+    HandleBinding,
+    ParamBinding,
+    RecordBinding,
+    ReturnBinding,
+)
 from .naming import field_identifier, python_identifier
 from .select import is_synthetic
 
 _CHARS = ("char", "signed char", "unsigned char")
-#: Roles this version turns into wrappers; the config already rejects unknown ones.
-SUPPORTED_ROLES = ("in",)
+_POINTER_KINDS = ("cstring", "buffer", "writable_buffer", "record_ptr", "handle")
+#: Roles that take a length parameter, and the element kinds each accepts.
+_SEQUENCE_ROLES = ("in-array", "out-array", "out-bytes")
 
 
 class Unsupported(Exception):
@@ -43,6 +55,34 @@ def _has_class(module: Module, names: dict, ref: RecordRef) -> bool:
     return record is not None and not record.is_opaque and ("record", ref.key) in names  # type: ignore[union-attr]
 
 
+def handle_key(module: Module, names: dict, ctype: CType) -> str | None:
+    """The record key when ``ctype`` points to an opaque struct/union with a handle class."""
+    resolved = module.resolve(ctype)
+    if not isinstance(resolved, Pointer):
+        return None
+    target = module.resolve(resolved.target)
+    if isinstance(target, RecordRef) and target.kind != "enum":
+        record = module.get("record", target.key)
+        if record is not None and record.is_opaque and ("record", target.key) in names:  # type: ignore[union-attr]
+            return target.key
+    return None
+
+
+def _pointee(module: Module, ctype: CType) -> CType | None:
+    """The pointed-to type of a pointer (or adjusted array) parameter, else None."""
+    resolved = module.resolve(ctype)
+    if isinstance(resolved, Array):
+        return resolved.element
+    if isinstance(resolved, Pointer):
+        return resolved.target
+    return None
+
+
+def _is_bytes_element(module: Module, element: CType) -> bool:
+    resolved = module.resolve(element)
+    return isinstance(resolved, Primitive) and (resolved.name in _CHARS or resolved.is_void)
+
+
 def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str | None, CType | None]:
     """(kind, record key, buffer element) for a parameter of the ``in`` role."""
     resolved = module.resolve(ctype)
@@ -56,11 +96,14 @@ def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str 
             return "record", resolved.key, None
         raise Unsupported(f"{resolved.to_c()} is opaque or has no class")
     if isinstance(resolved, Pointer):
+        key = handle_key(module, names, resolved)
+        if key is not None:
+            return "handle", key, None
         target = module.resolve(resolved.target)
         if isinstance(target, RecordRef) and target.kind != "enum":
             if _has_class(module, names, target):
                 return "record_ptr", target.key, None
-            raise Unsupported(f"a pointer to the opaque {target.to_c()} has no Python type yet")
+            raise Unsupported(f"a pointer to {target.to_c()} has no Python type")
         if isinstance(target, Primitive) and target.name == "char" and target.is_const:
             return "cstring", None, target
         if isinstance(target, Primitive) and target.is_void:
@@ -68,6 +111,20 @@ def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str 
         if _arithmetic(target) is not None:
             return ("buffer" if target.is_const else "writable_buffer"), None, target
     raise Unsupported(f"{ctype.to_c()} has no default Python conversion")
+
+
+def classify_value(module: Module, names: dict, ctype: CType) -> tuple[str, str | None]:
+    """(kind, record key) of a value the wrapper allocates: an out value or an array element."""
+    resolved = module.resolve(ctype)
+    kind = _arithmetic(resolved)
+    if kind is not None:
+        return kind, None
+    if isinstance(resolved, RecordRef) and resolved.kind != "enum" and _has_class(module, names, resolved):
+        return "record", resolved.key
+    key = handle_key(module, names, resolved)
+    if key is not None:
+        return "handle", key
+    raise Unsupported(f"{ctype.to_c()} values have no Python conversion")
 
 
 def classify_return(module: Module, names: dict, ctype: CType) -> tuple[str, str | None]:
@@ -80,6 +137,9 @@ def classify_return(module: Module, names: dict, ctype: CType) -> tuple[str, str
     if isinstance(resolved, RecordRef) and _has_class(module, names, resolved):
         return "record", resolved.key
     if isinstance(resolved, Pointer):
+        key = handle_key(module, names, resolved)
+        if key is not None:
+            return "handle", key
         target = module.resolve(resolved.target)
         if isinstance(target, Primitive) and target.name in _CHARS:
             return "string", None
@@ -99,43 +159,136 @@ def _resolve_success(module: Module, value: str | int) -> int:
     raise Unsupported(f"error_policy.success names {value!r}, which is not an integer constant")
 
 
-def plan_function(module: Module, config: BindingConfig, names: dict, function: Function) -> FunctionBinding:
+def error_check(module: Module, config: BindingConfig, ret: CType) -> ErrorCheck | None:
+    """The error policy for a function returning ``ret`` (None when it does not apply)."""
+    policy = config.error_policy
+    if policy is None:
+        return None
+    if isinstance(ret, TypedefRef) and ret.name == policy.return_type or ret.to_c() == policy.return_type:
+        return ErrorCheck(policy, _resolve_success(module, policy.success))
+    return None
+
+
+def _plan_param(module: Module, names: dict, index: int, ctype: CType, role: ParamRole) -> tuple[str, str | None, CType | None]:
+    """(kind, record key, element) of one parameter in its role; see the table in ParamBinding."""
+    what = role.role
+    if what == "in":
+        return classify_param(module, names, ctype)
+    if what == "null":
+        resolved = module.resolve(ctype)
+        if isinstance(resolved, (Pointer, Array)) or _arithmetic(resolved) is not None:
+            return "null", None, None
+        raise Unsupported(f"role 'null' needs a pointer or an integer, not {ctype.to_c()}")
+    element = _pointee(module, ctype)
+    if element is None:
+        raise Unsupported(f"role {what!r} needs a pointer, not {ctype.to_c()}")
+    if what == "len":
+        if _arithmetic(module.resolve(ctype)) == "int":
+            return "int", None, None
+        if _arithmetic(module.resolve(element)) == "int":
+            return "int", None, element
+        raise Unsupported(f"role 'len' needs an integer or a pointer to one, not {ctype.to_c()}")
+    if what == "out-bytes":
+        if _is_bytes_element(module, element) or _arithmetic(module.resolve(element)) is not None:
+            return "bytes", None, element
+        raise Unsupported(f"role 'out-bytes' needs a pointer to bytes or numbers, not {ctype.to_c()}")
+    if what == "in-array" and _is_bytes_element(module, element):
+        return "buffer", None, None
+    kind, key = classify_value(module, names, element)
+    return kind, key, element
+
+
+def plan_function(
+    module: Module, config: BindingConfig, names: dict, function: Function, table_fields: frozenset[str] = frozenset()
+) -> FunctionBinding:
     """The wrapper plan of one function; raises :class:`Unsupported` when it cannot be wrapped."""
     if function.variadic:
         raise Unsupported("variadic functions cannot be called with a fixed signature")
     roles: dict[str, ParamRole] = {}
+    nonnull: set[str] = set()
     release_gil = config.release_gil
     errors = None
     for rule in config.rules_for(function.name):
         roles.update(rule.params)
+        nonnull.update(rule.nonnull)
         if rule.release_gil is not None:
             release_gil = rule.release_gil
         if rule.errors is not None:
             errors = rule.errors
+    attribute_nonnull = getattr(function, "nonnull", ())
+    by_name = {p.name: i for i, p in enumerate(function.params) if p.name}
+    # Roles naming parameters this function lacks are ignored: a glob rule
+    # (``C_*``) applies its roles where the names fit.
+    param_roles = [roles.get(p.name or "", ParamRole("in")) for p in function.params]
+
+    # Lengths: a parameter named by an array role measures it, whatever its own role says.
+    length: dict[int, int] = {}
+    length_of: dict[int, int] = {}
+    for index, role in enumerate(param_roles):
+        target_name = None
+        if role.role in _SEQUENCE_ROLES and role.length:
+            target_name = role.length
+        elif role.role == "len" and role.length:
+            target_name = role.length
+        if target_name is None:
+            continue
+        if target_name not in by_name:
+            raise Unsupported(f"parameter {index + 1} ({function.params[index].name}): no parameter {target_name!r} "
+                              f"for its {role.role} role")
+        other = by_name[target_name]
+        measured, measure = (index, other) if role.role != "len" else (other, index)
+        if role.role == "len" and param_roles[measured].role not in ("in", *_SEQUENCE_ROLES):
+            raise Unsupported(f"parameter {index + 1} ({function.params[index].name}) measures {target_name!r}, "
+                              f"whose role {param_roles[measured].role!r} has no length")
+        if length.get(measured, measure) != measure or length_of.get(measure, measured) != measured:
+            raise Unsupported(f"parameter {function.params[measure].name!r} cannot measure two parameters")
+        length[measured] = measure
+        length_of[measure] = measured
+        param_roles[measure] = ParamRole("len", function.params[measured].name)
+    for index, role in enumerate(param_roles):
+        if role.role == "len" and index not in length_of:
+            raise Unsupported(f"parameter {index + 1} ({function.params[index].name}) has role 'len' but measures "
+                              "nothing: name it in an array role or write len(NAME)")
+        if role.role in ("out-array", "out-bytes") and index not in length:
+            raise Unsupported(f"parameter {index + 1} ({function.params[index].name}): role {role.role!r} "
+                              "needs a length parameter, e.g. out-bytes(pulLen)")
+
     module_names = set(names.values())
     params = []
-    used: set[str] = set()
+    used: set[str] = {"self"}  # wrappers may be methods of the Library
     for index, param in enumerate(function.params):
-        role = roles.get(param.name or "", ParamRole("in"))
-        if role.role not in SUPPORTED_ROLES:
-            raise Unsupported(f"parameter role {role.role!r} is not supported by this backend version")
+        role = param_roles[index]
         try:
-            kind, key, element = classify_param(module, names, param.type)
+            kind, key, element = _plan_param(module, names, index, param.type, role)
         except Unsupported as exc:
             raise Unsupported(f"parameter {index + 1} ({param.name or 'unnamed'}): {exc}") from None
+        if index in length_of and role.role == "len":
+            measured_role = param_roles[length_of[index]].role
+            measured_kind = _plan_param(module, names, length_of[index], function.params[length_of[index]].type,
+                                        param_roles[length_of[index]])[0]
+            if measured_role == "in" and measured_kind not in ("buffer", "writable_buffer"):
+                raise Unsupported(f"parameter {index + 1} ({param.name}) measures {function.params[length_of[index]].name!r}, "
+                                  "which is not a buffer")
         # A parameter may not hide a module-level name the wrapper body needs (a class, a function).
         py_name = python_identifier(param.name) if param.name else f"arg{index}"
         while py_name in module_names or py_name in used:
             py_name += "_"
         used.add(py_name)
-        params.append(ParamBinding(index, param.name, py_name, param.type, role, kind, key, element))  # type: ignore[arg-type]
+        by_pointer = role.role == "len" and element is not None
+        is_input = (
+            role.role == "len" and not by_pointer and param_roles[length_of[index]].role in ("out-array", "out-bytes")
+        )
+        passed = role.role in ("in", "inout", "in-array")
+        is_nonnull = passed and (kind in _POINTER_KINDS or role.role == "in-array") and (
+            "*" in nonnull or (param.name or "") in nonnull or index + 1 in attribute_nonnull
+        )
+        params.append(ParamBinding(
+            index, param.name, py_name, param.type, role, kind, key, element,  # type: ignore[arg-type]
+            nonnull=is_nonnull, length=length.get(index), length_of=length_of.get(index) if role.role == "len" else None,
+            by_pointer=by_pointer, is_input=is_input,
+        ))
     ret_kind, ret_key = classify_return(module, names, function.ret)
-    check = None
-    policy = config.error_policy
-    if policy is not None and errors is not False:
-        ret = function.ret
-        if isinstance(ret, TypedefRef) and ret.name == policy.return_type or ret.to_c() == policy.return_type:
-            check = ErrorCheck(policy, _resolve_success(module, policy.success))
+    check = error_check(module, config, function.ret) if errors is not False else None
     return FunctionBinding(
         function,
         names[("function", function.name)],
@@ -143,20 +296,123 @@ def plan_function(module: Module, config: BindingConfig, names: dict, function: 
         ReturnBinding(function.ret, ret_kind, ret_key),  # type: ignore[arg-type]
         check,
         release_gil,
+        function.name if function.name in table_fields else None,
     )
 
 
-def plan_functions(module: Module, config: BindingConfig, names: dict) -> tuple[list[FunctionBinding], list[Function], list[Diagnostic]]:
+def table_function_fields(module: Module, struct_key: str) -> frozenset[str]:
+    """The members of a function table struct that hold function pointers."""
+    record = module.get("record", struct_key)
+    found = set()
+    for member in getattr(record, "fields", None) or ():
+        resolved = module.resolve(member.type)
+        if member.name and isinstance(resolved, Pointer) and isinstance(module.resolve(resolved.target), FunctionType):
+            found.add(member.name)
+    return frozenset(found)
+
+
+def plan_functions(
+    module: Module, config: BindingConfig, names: dict, table: FunctionTableBinding | None = None
+) -> tuple[list[FunctionBinding], list[Function], list[Diagnostic]]:
     """Wrapper plans, the functions only declared, and why each of those was left out."""
+    table_fields = table_function_fields(module, table.struct_key) if table is not None else frozenset()
     bound, declared_only, dropped = [], [], []
     for function in module.functions:
+        if table is not None and function.name == table.getter.name:
+            continue  # load() calls it; the Library has no method for it
         try:
-            bound.append(plan_function(module, config, names, function))
+            bound.append(plan_function(module, config, names, function, table_fields))
         except Unsupported as exc:
             dropped.append(Diagnostic(function.coord, f"function {function.name!r} is not wrapped: {exc}", "warning"))
             if function.variadic:
                 declared_only.append(function)
     return bound, declared_only, dropped
+
+
+def plan_function_table(module: Module, config: BindingConfig) -> FunctionTableBinding | None:
+    """Check ``function_table`` against the headers: the getter's shape and the struct it fills."""
+    table = config.function_table
+    if table is None:
+        return None
+    where = Coord(config.source, 1, 1)
+    if config.load != "dynamic":
+        raise ConfigError(Diagnostic(where, "function_table: needs load = \"dynamic\""))
+    getter = module.get("function", table.getter)
+    if getter is None:
+        raise ConfigError(Diagnostic(where, f"function_table.getter: the headers declare no function {table.getter!r} "
+                                            "(or include/exclude leave it out)"))
+    struct = module.get("typedef", table.struct)
+    struct_type = module.resolve(struct.type) if struct is not None else None  # type: ignore[union-attr]
+    if not isinstance(struct_type, RecordRef):
+        for key in (table.struct, f"struct {table.struct}"):
+            if module.get("record", key) is not None:
+                struct_type = module.get("record", key).ref  # type: ignore[union-attr]
+                break
+    if not isinstance(struct_type, RecordRef) or struct_type.kind != "struct":
+        raise ConfigError(Diagnostic(where, f"function_table.struct: {table.struct!r} is not a struct of the headers"))
+    key = struct_type.key
+
+    def points_to_table(ctype: CType, depth: int) -> bool:
+        for _ in range(depth):
+            resolved = module.resolve(ctype)
+            if not isinstance(resolved, Pointer):
+                return False
+            ctype = resolved.target
+        resolved = module.resolve(ctype)
+        return isinstance(resolved, RecordRef) and resolved.key == key
+
+    function = getter  # type: Function  # type: ignore[assignment]
+    if len(function.params) == 1 and points_to_table(function.params[0].type, 2):  # type: ignore[union-attr]
+        return FunctionTableBinding(function, key, False, error_check(module, config, function.ret))  # type: ignore[arg-type]
+    if not function.params and points_to_table(function.ret, 1):  # type: ignore[union-attr]
+        return FunctionTableBinding(function, key, True)  # type: ignore[arg-type]
+    raise ConfigError(Diagnostic(
+        function.coord or where,  # type: ignore[union-attr]
+        f"function_table.getter: {table.getter} must be 'R {table.getter}({table.struct} **)' or "
+        f"'{table.struct} *{table.getter}(void)'",
+    ))
+
+
+def plan_handles(module: Module, names: dict) -> list[HandleBinding]:
+    """A handle class for each opaque struct/union that has a name."""
+    from .naming import record_class_names
+
+    handles = []
+    for record in module.records:
+        if record.is_opaque and ("record", record.key) in names:
+            aliases = tuple(
+                names[("alias", alias)] for alias in record_class_names(module, record)[1:] if ("alias", alias) in names
+            )
+            handles.append(HandleBinding(record, names[("record", record.key)], aliases))
+    return handles
+
+
+def plan_error_classes(module: Module, config: BindingConfig, names: dict) -> ErrorClasses | None:
+    """The exception subclasses: one per error-code constant, the first of each value."""
+    import fnmatch
+
+    policy = config.error_policy
+    if policy is None:
+        return None
+    try:
+        success = _resolve_success(module, policy.success)
+    except Unsupported as exc:
+        raise ConfigError(Diagnostic(Coord(config.source, 1, 1), str(exc))) from None
+    candidates: list[tuple[Coord | None, str, int, str]] = []
+    for constant in module.constants:
+        if isinstance(constant.value, int) and not isinstance(constant.value, bool):
+            candidates.append((constant.coord, constant.name, constant.value, names.get(("constant", constant.name), "")))
+    for enum in module.enums:
+        for member in enum.members:
+            candidates.append((member.coord, member.name, member.value, names.get(("member", member.name), "")))
+    candidates.sort(key=lambda c: (c[0].file, c[0].line, c[0].col) if c[0] is not None else ("", 0, 0))
+    seen: set[int] = {success}
+    codes = []
+    for _coord, c_name, value, _py_name in candidates:
+        if fnmatch.fnmatchcase(c_name, policy.codes) and value not in seen:
+            seen.add(value)
+            codes.append((python_identifier(c_name), c_name, value))
+    return ErrorClasses(policy, success, tuple(codes))
 
 
 def _bit_range(module: Module, member: Field, target: TargetInfo) -> tuple[int, int] | None:
@@ -207,6 +463,14 @@ def plan_field(module: Module, names: dict, member: Field, path: str, target: Ta
         target_type = module.resolve(resolved.target)
         if isinstance(target_type, Primitive) and target_type.name == "char":
             return FieldBinding(path, py_name, member.type, "string")
+        if isinstance(target_type, FunctionType):
+            return FieldBinding(path, py_name, member.type, "function_pointer")
+        key = handle_key(module, names, resolved)
+        if key is not None:
+            return FieldBinding(path, py_name, member.type, "handle", record_key=key)
+        if isinstance(target_type, (Primitive, RecordRef)) or isinstance(target_type, Pointer):
+            # data: assignable from a buffer the record keeps alive
+            return FieldBinding(path, py_name, member.type, "data_pointer")
         return FieldBinding(path, py_name, member.type, "pointer")
     raise Unsupported(f"{member.type.to_c()} has no Python conversion")
 
