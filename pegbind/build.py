@@ -1,4 +1,4 @@
-"""Build: generated Cython sources -> an importable extension module.
+"""Build: generated sources -> an importable module, per backend.
 
 Input: the :class:`~pegbind.config.BindingConfig` (headers, include and
 library folders, libraries, defines, extra C sources) and the files written
@@ -11,10 +11,19 @@ Cython runs as ``python -m cython`` and the system C compiler (``$CC``, else
 ``cc``) is called directly: the flags are few, and a failure then shows the
 compiler's text unfiltered.  A stamp file records a digest of the inputs and
 the commands, so an unchanged binding is not compiled again.
+
+The cffi backend (``<name>_build.py`` + ``<name>.py``) is compiled by cffi
+itself in API mode: the generated builder gives the ``FFI`` with its ``cdef``,
+and :func:`build_cffi` adds the include/library options of the config and
+calls ``compile``.  In ABI mode (``load = "dynamic"``) and for ctypes nothing
+is compiled; both record the libraries to load in ``<name>.link.json``
+beside the module, which the generated module reads at import.
 """
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import json
 import os
 import shlex
 import subprocess
@@ -65,7 +74,102 @@ def compiler_command(config: BindingConfig, c_file: Path, output: Path, include_
     return command
 
 
-def build(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
+def backend_of(files: list[Path]) -> str:
+    """Which backend wrote ``files``: its outputs have distinct suffixes."""
+    names = [Path(f).name for f in files]
+    if any(name.endswith(".pyx") for name in names):
+        return "cython"
+    if any(name.endswith("_build.py") for name in names):
+        return "cffi"
+    if any(name.endswith(".py") for name in names):
+        return "ctypes"
+    raise BuildError(f"cannot tell which backend generated {names}")
+
+
+def build(config: BindingConfig, files: list[Path], out_dir: Path, backend: str | None = None) -> Path:
+    """Build the generated ``files`` into ``out_dir``; return the path of the importable module.
+
+    Cython: cythonize and compile the .pyx.  cffi: compile the out-of-line
+    module (API mode).  ctypes: nothing to compile.  ``backend`` defaults to
+    the one whose outputs ``files`` are.
+    """
+    backend = backend or backend_of(files)
+    if backend == "cffi":
+        return build_cffi(config, files, out_dir)
+    if backend == "ctypes":
+        return build_ctypes(config, files, out_dir)
+    return build_cython(config, files, out_dir)
+
+
+def write_link_spec(config: BindingConfig, out_dir: Path) -> Path:
+    """``<name>.link.json``: the libraries (and folders) a ctypes/cffi-ABI module opens at import."""
+    path = Path(out_dir) / f"{config.name}.link.json"
+    spec = {"link": list(config.link), "library_dirs": [str(Path(d).resolve()) for d in config.library_dirs]}
+    text = json.dumps(spec, indent=1, sort_keys=True) + "\n"
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+    return path
+
+
+def _one(files: list[Path], suffix: str, what: str) -> Path:
+    found = [Path(f) for f in files if str(f).endswith(suffix)]
+    if len(found) != 1:
+        raise BuildError(f"expected one generated {what} among {[str(f) for f in files]}")
+    return found[0]
+
+
+def build_ctypes(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
+    """ctypes needs no compiler: record where the libraries are and return the module."""
+    module = _one([f for f in files if not str(f).endswith("_build.py")], ".py", "ctypes module (.py)")
+    write_link_spec(config, Path(out_dir))
+    return module
+
+
+def build_cffi(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
+    """Compile the cffi out-of-line module ``_<name>_cffi`` from the generated ``<name>_build.py``."""
+    builder_file = _one(files, "_build.py", "cffi builder (_build.py)")
+    wrapper = _one([f for f in files if f != builder_file], ".py", "cffi wrapper module (.py)")
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_link_spec(config, out_dir)
+    spec = importlib.util.spec_from_file_location(f"_pegbind_builder_{config.name}", builder_file)
+    if spec is None or spec.loader is None:
+        raise BuildError(f"cannot load {builder_file}")
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    if not getattr(builder, "API_MODE", True):
+        return wrapper  # ABI mode: the wrapper dlopens the library itself
+    include_dirs = list(dict.fromkeys([*(Path(h).resolve().parent for h in config.headers), *config.include_dirs]))
+    options = {
+        "include_dirs": [str(d) for d in include_dirs],
+        "libraries": list(config.link),
+        "library_dirs": [str(Path(d).resolve()) for d in config.library_dirs],
+        "extra_link_args": [f"-Wl,-rpath,{Path(d).resolve()}" for d in config.library_dirs],
+        "extra_compile_args": ["-w"],
+        "define_macros": [(name, value) for name, value in config.defines.items()],
+        "undef_macros": list(config.undefines),
+        "sources": [str(Path(s).resolve()) for s in config.sources],
+    }
+    digest = hashlib.sha256(json.dumps(options, sort_keys=True).encode())
+    for path in [builder_file, *config.headers, *config.sources]:
+        try:
+            digest.update(Path(path).read_bytes())
+        except OSError:
+            digest.update(str(path).encode())
+    stamp = out_dir / f".{config.name}.cffi-stamp"
+    existing = sorted(out_dir.glob(f"{builder.MODULE}.*.so")) + sorted(out_dir.glob(f"{builder.MODULE}.*.pyd"))
+    if existing and stamp.exists() and stamp.read_text() == digest.hexdigest():
+        return wrapper
+    ffi = builder.make_ffi(**options)
+    try:
+        ffi.compile(tmpdir=str(out_dir), verbose=False)
+    except Exception as exc:  # cffi raises VerificationError / distutils errors with the compiler's text
+        raise BuildError(f"cffi compile of {builder.MODULE} failed: {exc}") from None
+    stamp.write_text(digest.hexdigest())
+    return wrapper
+
+
+def build_cython(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
     """Cythonize and compile ``files`` (the generated .pyx/.pxd/.pyi) into ``out_dir``; return the module path."""
     pyx = [Path(f) for f in files if str(f).endswith(".pyx")]
     if len(pyx) != 1:

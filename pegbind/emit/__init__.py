@@ -25,7 +25,7 @@ from .env import make_environment
 #: module provides ``FILTERS`` (registered in the Jinja environment),
 #: ``OUTPUTS`` ((template, output suffix) pairs, rendered in order) and
 #: ``context(binding) -> dict`` (what its templates see).
-BACKEND_MODULES = {"cython": "cython"}
+BACKEND_MODULES = {"cython": "cython", "cffi": "cffi_backend", "ctypes": "ctypes_backend"}
 
 
 def backend_module(backend: str) -> ModuleType:
