@@ -21,14 +21,13 @@ import os
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from softhsm_session import (  # noqa: E402  (this folder, added just above)
-    BACKENDS, SOFTHSM_MODULE, USER_PIN, BuildFailed, SoftHSMHome, Template, build_command, build_module,
-    decode_ulong, get_attributes, import_module, initialize, session, token_slots,
+    BACKENDS, SOFTHSM_MODULE, SPEED_CALLS, USER_PIN, BuildFailed, SoftHSMHome, Template, build_command, build_module,
+    decode_ulong, get_attributes, import_module, initialize, per_call_ns, session, speed_calls, token_slots,
 )
 
 WIDTH = 62
@@ -185,33 +184,6 @@ def scenario(p11, lib, sess: int) -> None:
 # --------------------------------------------------------------------------
 
 
-def speed_calls(p11, lib, sess: int) -> dict[str, object]:
-    """The timed calls, the same for every backend (and for the C floor of the benchmark)."""
-    sha256 = p11.CK_MECHANISM(mechanism=p11.CKM_SHA256)
-    data = bytes(64)
-
-    def digest() -> None:
-        lib.C_DigestInit(sess, sha256)
-        lib.C_Digest(sess, data)
-
-    return {
-        "C_GetInfo()": lib.C_GetInfo,
-        "C_GenerateRandom(16)": lambda: lib.C_GenerateRandom(sess, 16),
-        "C_DigestInit+C_Digest(64 B)": digest,
-    }
-
-
-def per_call_ns(call, calls: int, rounds: int) -> list[float]:
-    """Nanoseconds per call, one figure per round."""
-    figures = []
-    for _ in range(rounds):
-        start = time.perf_counter_ns()
-        for _ in range(calls):
-            call()
-        figures.append((time.perf_counter_ns() - start) / calls)
-    return figures
-
-
 def speed_table(scratch: Path, out: Path, family: str, rounds: int) -> None:
     step("Time a few calls through each backend pegbind offers (median of rounds, microseconds per call).",
          "Each backend gets its own copy of SoftHSM, so each has its own library state.")
@@ -234,7 +206,7 @@ def speed_table(scratch: Path, out: Path, family: str, rounds: int) -> None:
                 for label, call in speed_calls(p11, lib, sess).items()
             }
         lib.C_Finalize()
-    labels = ["C_GetInfo()", "C_GenerateRandom(16)", "C_DigestInit+C_Digest(64 B)"]
+    labels = list(SPEED_CALLS)
     print(f"    {'backend':<10}" + "".join(f"{label:>30}" for label in labels))
     for backend, figures in results.items():
         if isinstance(figures, str):

@@ -16,6 +16,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,3 +216,42 @@ def get_attributes(p11: ModuleType, lib: Any, handle: int, sess: int, kinds: Seq
     lib.C_GetAttributeValue(sess, handle, filled.attributes)
     return {kind: bytes(buffer[: attribute.ulValueLen])
             for kind, buffer, attribute in zip(kinds, filled.buffers, filled.attributes)}
+
+
+# --------------------------------------------------------------------------
+# Timing (the demo's speed table and benchmarks/pkcs11_softhsm.py)
+# --------------------------------------------------------------------------
+
+#: label -> what benchmarks/pkcs11_floor.c prints for the same call
+SPEED_CALLS = {
+    "C_GetInfo()": "C_GetInfo",
+    "C_GenerateRandom(16)": "C_GenerateRandom",
+    "C_DigestInit+C_Digest(64 B)": "C_Digest",
+}
+
+
+def speed_calls(p11: ModuleType, lib: Any, sess: int) -> dict[str, Any]:
+    """The timed calls, the same for every backend and for the C floor."""
+    sha256 = p11.CK_MECHANISM(mechanism=p11.CKM_SHA256)
+    data = bytes(64)
+
+    def digest() -> None:
+        lib.C_DigestInit(sess, sha256)
+        lib.C_Digest(sess, data)
+
+    return {
+        "C_GetInfo()": lib.C_GetInfo,
+        "C_GenerateRandom(16)": lambda: lib.C_GenerateRandom(sess, 16),
+        "C_DigestInit+C_Digest(64 B)": digest,
+    }
+
+
+def per_call_ns(call: Any, calls: int, rounds: int) -> list[float]:
+    """Nanoseconds per call, one figure per round of ``calls`` calls."""
+    figures = []
+    for _ in range(rounds):
+        start = time.perf_counter_ns()
+        for _ in range(calls):
+            call()
+        figures.append((time.perf_counter_ns() - start) / calls)
+    return figures
