@@ -1,0 +1,425 @@
+"""Benchmark: the cost of one call through each generated backend, beside hand-written code.
+
+Run from the repository root:  python benchmarks/call_overhead.py [--rounds N] [--number N]
+
+Three C functions (a scalar call, a 64-byte buffer call, a struct out-parameter
+call) are compiled into a small library; pegbind builds a binding of it with
+every backend, and the same functions are also called through hand-written
+minimal ctypes and cffi (API mode) code.  The floor is ``operator.add(a, b)``:
+a C-implemented Python call of the same shape that does no work.
+
+All candidates are measured interleaved -- each round times every candidate
+once, in a rotating order -- so machine noise (other processes on a shared
+2-core host) lands on all of them alike.  One sample is the mean ns per call
+over ``--number`` calls of a tight loop, minus the same loop with no call in
+it; reported are the median and p99 over ``--rounds`` samples.  A backend that
+fails to build is reported with its error and left out.
+
+Output: a table on stdout, ``benchmarks/call_overhead.png`` (a bar chart) and
+the figures written into the "Call overhead" section of benchmarks/README.md.
+"""
+from __future__ import annotations
+
+import argparse
+import ctypes
+import dataclasses
+import importlib
+import itertools
+import operator
+import os
+import platform
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pegbind.config import BindingConfig, FunctionRule, ParamRole  # noqa: E402
+from pegbind.pipeline import build_extension  # noqa: E402
+
+BACKENDS = ("cython", "cffi", "ctypes")
+CALLS = ("scalar", "buffer", "struct out")
+
+HEADER = """\
+/* bench.h: three calls whose cost is almost all in crossing from Python to C. */
+#include <stddef.h>
+#include <stdint.h>
+
+struct point {
+    int32_t x;
+    int32_t y;
+};
+
+/* a + b */
+int bench_add(int a, int b);
+/* Sum of buf[0..n). */
+uint32_t bench_sum(const uint8_t *buf, size_t n);
+/* Fill *out with a fixed point. */
+void bench_get_point(struct point *out);
+"""
+
+SOURCE = """\
+#include "bench.h"
+
+int bench_add(int a, int b) { return a + b; }
+
+uint32_t bench_sum(const uint8_t *buf, size_t n)
+{
+    uint32_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += buf[i];
+    return total;
+}
+
+void bench_get_point(struct point *out)
+{
+    out->x = 3;
+    out->y = -4;
+}
+"""
+
+CDEF = """\
+struct point { int32_t x; int32_t y; };
+int bench_add(int a, int b);
+uint32_t bench_sum(const uint8_t *buf, size_t n);
+void bench_get_point(struct point *out);
+"""
+
+
+@dataclasses.dataclass
+class Candidate:
+    """One way to make one of the three calls: ``run(n)`` returns the ns spent on n calls."""
+
+    call: str
+    label: str
+    run: Callable[[int], int]
+    samples: list[float] = dataclasses.field(default_factory=list)
+
+
+def timing_loop(function: Callable, args: tuple) -> Callable[[int], int]:
+    """A loop calling ``function(*args)`` n times, compiled for that arity so no ``*`` unpacking is timed."""
+    names = ", ".join(f"a{i}" for i in range(len(args)))
+    defaults = "".join(f", a{i}=a{i}" for i in range(len(args)))
+    source = (
+        f"def run(n, f=f{defaults}, repeat=repeat, clock=clock):\n"
+        f"    start = clock()\n"
+        f"    for _ in repeat(None, n):\n"
+        f"        f({names})\n"
+        f"    return clock() - start\n"
+    )
+    scope = {"f": function, "repeat": itertools.repeat, "clock": time.perf_counter_ns}
+    scope.update({f"a{i}": arg for i, arg in enumerate(args)})
+    exec(source, scope)  # noqa: S102 - our own fixed template, for a loop without call indirection
+    return scope["run"]
+
+
+def empty_loop(n: int, repeat=itertools.repeat, clock=time.perf_counter_ns) -> int:
+    start = clock()
+    for _ in repeat(None, n):
+        pass
+    return clock() - start
+
+
+def build_library(folder: Path) -> Path:
+    (folder / "bench.h").write_text(HEADER)
+    (folder / "bench.c").write_text(SOURCE)
+    subprocess.run(
+        ["gcc", "-shared", "-fPIC", "-O2", str(folder / "bench.c"), "-o", str(folder / "libbench.so")], check=True
+    )
+    return folder / "libbench.so"
+
+
+def generated_candidates(folder: Path, data: bytes) -> tuple[list[Candidate], dict[str, str]]:
+    """Candidates of every backend that builds; backend -> why it did not, for the others."""
+    found, failed = [], {}
+    for backend in BACKENDS:
+        name = f"bench_{backend}"
+        config = BindingConfig(
+            name=name,
+            headers=(folder / "bench.h",),
+            link=("bench",),
+            library_dirs=(folder,),
+            backends=(backend,),
+            functions=(FunctionRule("bench_get_point", {"out": ParamRole("out")}),),
+        )
+        out = folder / name
+        try:
+            build_extension(config, out_dir=out)
+            sys.path.insert(0, str(out))
+            try:
+                module = importlib.import_module(name)
+            finally:
+                sys.path.remove(str(out))
+            # One checked call each: a binding that returns wrong answers is not timed.
+            assert module.bench_add(2, 40) == 42, "bench_add(2, 40)"
+            assert module.bench_sum(data, len(data)) == sum(data), "bench_sum(data, 64)"
+            point = module.bench_get_point()
+            assert (point.x, point.y) == (3, -4), "bench_get_point()"
+        except Exception as exc:  # noqa: BLE001 - any failure: report it and go on with the others
+            failed[backend] = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
+            continue
+        found += [
+            Candidate("scalar", backend, timing_loop(module.bench_add, (2, 40))),
+            Candidate("buffer", backend, timing_loop(module.bench_sum, (data, len(data)))),
+            Candidate("struct out", backend, timing_loop(module.bench_get_point, ())),
+        ]
+    return found, failed
+
+
+def hand_ctypes_candidates(library: Path, data: bytes) -> list[Candidate]:
+    """The least ctypes code that makes each call correctly: argtypes/restype set once."""
+    lib = ctypes.CDLL(str(library))
+    add = lib.bench_add
+    add.argtypes, add.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+    total = lib.bench_sum
+    total.argtypes, total.restype = [ctypes.c_char_p, ctypes.c_size_t], ctypes.c_uint32
+    get_point = lib.bench_get_point
+
+    class Point(ctypes.Structure):
+        _fields_ = [("x", ctypes.c_int32), ("y", ctypes.c_int32)]
+
+    get_point.argtypes, get_point.restype = [ctypes.POINTER(Point)], None
+    byref = ctypes.byref
+
+    def point() -> Point:
+        out = Point()
+        get_point(byref(out))
+        return out
+
+    assert add(2, 40) == 42 and total(data, len(data)) == sum(data) and point().y == -4
+    return [
+        Candidate("scalar", "hand ctypes", timing_loop(add, (2, 40))),
+        Candidate("buffer", "hand ctypes", timing_loop(total, (data, len(data)))),
+        Candidate("struct out", "hand ctypes", timing_loop(point, ())),
+    ]
+
+
+def hand_cffi_candidates(folder: Path, data: bytes) -> list[Candidate]:
+    """The least cffi API-mode code: one cdef, set_source, compile; calls straight into ``lib``."""
+    import cffi
+
+    builder = cffi.FFI()
+    builder.cdef(CDEF)
+    builder.set_source(
+        "_bench_hand_cffi", '#include "bench.h"', include_dirs=[str(folder)], libraries=["bench"],
+        library_dirs=[str(folder)], extra_link_args=[f"-Wl,-rpath,{folder}"],
+    )
+    builder.compile(tmpdir=str(folder / "hand_cffi"), verbose=False)
+    sys.path.insert(0, str(folder / "hand_cffi"))
+    try:
+        compiled = importlib.import_module("_bench_hand_cffi")
+    finally:
+        sys.path.remove(str(folder / "hand_cffi"))
+    ffi, lib = compiled.ffi, compiled.lib
+    add, total, get_point = lib.bench_add, lib.bench_sum, lib.bench_get_point
+    new, from_buffer = ffi.new, ffi.from_buffer
+
+    def checksum(buf: bytes, n: int) -> int:
+        return total(from_buffer("uint8_t[]", buf), n)
+
+    def point():
+        out = new("struct point *")
+        get_point(out)
+        return out
+
+    assert add(2, 40) == 42 and checksum(data, len(data)) == sum(data) and point().y == -4
+    return [
+        Candidate("scalar", "hand cffi", timing_loop(add, (2, 40))),
+        Candidate("buffer", "hand cffi", timing_loop(checksum, (data, len(data)))),
+        Candidate("struct out", "hand cffi", timing_loop(point, ())),
+    ]
+
+
+def measure(candidates: list[Candidate], rounds: int, number: int) -> list[float]:
+    """Fill each candidate's samples (net ns per call); returns the empty loop's ns per iteration."""
+    for candidate in candidates:  # warm up: first calls fill caches and finish lazy set-up
+        candidate.run(number)
+    loop_samples = []
+    for round_number in range(rounds):
+        # Rotate the order each round so no candidate always runs right after another's cache effects.
+        shift = round_number % len(candidates)
+        order = candidates[shift:] + candidates[:shift]
+        loop_ns = empty_loop(number) / number
+        loop_samples.append(loop_ns)
+        for candidate in order:
+            candidate.samples.append(candidate.run(number) / number - loop_ns)
+    return loop_samples
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+# --------------------------------------------------------------------------
+# A bar chart as PNG: matplotlib when importable, else a small writer of our own
+# --------------------------------------------------------------------------
+
+PALETTE = {
+    "floor": (120, 120, 120), "cython": (31, 119, 180), "cffi": (44, 160, 44), "ctypes": (214, 39, 40),
+    "hand cffi": (152, 223, 138), "hand ctypes": (255, 152, 150),
+}
+
+
+def write_png(path: Path, width: int, height: int, pixels: list[bytearray]) -> None:
+    """An 8-bit RGB PNG from rows of ``width * 3`` bytes: signature, IHDR, one IDAT, IEND."""
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    raw = b"".join(b"\x00" + bytes(row) for row in pixels)  # filter type 0 on every row
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9))
+                     + chunk(b"IEND", b""))
+
+
+def draw_chart(path: Path, table: dict[str, dict[str, tuple[float, float]]], labels: list[str]) -> None:
+    """Grouped bars (one group per call, one bar per candidate, height = median, tick = p99)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        plt = None
+    if plt is not None:
+        figure, axes = plt.subplots(figsize=(9, 4.5))
+        width = 0.8 / len(labels)
+        for index, label in enumerate(labels):
+            xs = [c + index * width for c in range(len(CALLS)) if label in table[CALLS[c]]]
+            ys = [table[call][label][0] for call in CALLS if label in table[call]]
+            errors = [table[call][label][1] - table[call][label][0] for call in CALLS if label in table[call]]
+            axes.bar(xs, ys, width, yerr=[[0] * len(errors), errors], label=label,
+                     color=[tuple(v / 255 for v in PALETTE[label])])
+        axes.set_xticks([c + 0.4 - width / 2 for c in range(len(CALLS))], CALLS)
+        axes.set_ylabel("ns per call (median, p99 whisker)")
+        axes.legend()
+        figure.tight_layout()
+        figure.savefig(path, dpi=100)
+        return
+    width, height, margin = 720, 360, 20
+    pixels = [bytearray(b"\xff" * (width * 3)) for _ in range(height)]
+
+    def fill(x0: int, y0: int, x1: int, y1: int, colour: tuple[int, int, int]) -> None:
+        for y in range(max(0, y0), min(height, y1)):
+            row = pixels[y]
+            for x in range(max(0, x0), min(width, x1)):
+                row[3 * x:3 * x + 3] = bytes(colour)
+
+    top = max(p99 for column in table.values() for _, p99 in column.values()) or 1.0
+    plot_height = height - 2 * margin - 30  # room under the bars for the legend strip
+    group_width = (width - 2 * margin) // len(CALLS)
+    bar_width = max(4, (group_width - 20) // len(labels))
+    for group, call in enumerate(CALLS):
+        for index, label in enumerate(labels):
+            if label not in table[call]:
+                continue
+            median, p99 = table[call][label]
+            x0 = margin + group * group_width + 10 + index * bar_width
+            bottom = margin + plot_height
+            fill(x0, bottom - int(plot_height * median / top), x0 + bar_width - 2, bottom, PALETTE[label])
+            tick = bottom - int(plot_height * p99 / top)
+            fill(x0 + bar_width // 2 - 1, tick, x0 + bar_width // 2 + 1, bottom - int(plot_height * median / top),
+                 (0, 0, 0))
+    fill(margin, margin + plot_height, width - margin, margin + plot_height + 1, (0, 0, 0))
+    for index, label in enumerate(labels):  # the legend: colour swatches in the order of the table's columns
+        x0 = margin + index * 60
+        fill(x0, height - margin - 12, x0 + 40, height - margin, PALETTE[label])
+    write_png(path, width, height, pixels)
+
+
+# --------------------------------------------------------------------------
+# Report
+# --------------------------------------------------------------------------
+
+README_BEGIN = "<!-- call_overhead: begin (written by benchmarks/call_overhead.py) -->"
+README_END = "<!-- call_overhead: end -->"
+
+
+def report(candidates: list[Candidate], failed: dict[str, str], loop_ns: float, args: argparse.Namespace) -> str:
+    table: dict[str, dict[str, tuple[float, float]]] = {call: {} for call in CALLS}
+    for candidate in candidates:
+        table[candidate.call][candidate.label] = (statistics.median(candidate.samples),
+                                                  percentile(candidate.samples, 0.99))
+    labels = [label for label in ("floor", "cython", "cffi", "ctypes", "hand cffi", "hand ctypes")
+              if any(label in column for column in table.values())]
+    lines = [
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared with other work while measuring), "
+        f"{platform.python_implementation()} {platform.python_version()}; {args.rounds} rounds x {args.number} "
+        f"calls, interleaved; the empty loop ({loop_ns:.1f} ns per iteration) is subtracted.",
+        "",
+        "| call | candidate | median ns | p99 ns | x floor | x hand-written |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    floor = table["scalar"]["floor"][0]
+    for call in CALLS:
+        for label in labels:
+            if label not in table[call]:
+                continue
+            median, p99 = table[call][label]
+            hand = table[call].get(f"hand {label}") if label in ("cffi", "ctypes") else None
+            versus_hand = f"{median / hand[0]:.2f}" if hand else ""
+            lines.append(f"| {call} | {label} | {median:.1f} | {p99:.1f} | {median / floor:.2f} | {versus_hand} |")
+    if failed:
+        lines.append("")
+    for backend, why in failed.items():
+        lines.append(f"- {backend}: not measured, the build failed: {why}")
+    draw_chart(Path(args.chart), table, labels)
+    return "\n".join(lines)
+
+
+def update_readme(path: Path, text: str) -> None:
+    """Replace the generated part of the "Call overhead" section, leaving the rest of the file alone."""
+    current = path.read_text(encoding="utf-8") if path.exists() else ""
+    block = f"{README_BEGIN}\n{text}\n{README_END}"
+    if README_BEGIN in current and README_END in current:
+        head, rest = current.split(README_BEGIN, 1)
+        current = head + block + rest.split(README_END, 1)[1]
+    else:
+        current = current.rstrip("\n") + ("\n\n" if current else "") + "## Call overhead\n\n" + block + "\n"
+    path.write_text(current, encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=300)
+    parser.add_argument("--number", type=int, default=2000, help="calls per sample")
+    parser.add_argument("--chart", default=str(ROOT / "benchmarks" / "call_overhead.png"))
+    parser.add_argument("--readme", default=str(ROOT / "benchmarks" / "README.md"))
+    parser.add_argument("--no-readme", action="store_true", help="print the table only")
+    args = parser.parse_args()
+
+    data = bytes(range(64))
+    with tempfile.TemporaryDirectory(prefix="pegbind-bench-") as temp:
+        folder = Path(temp)
+        library = build_library(folder)
+        candidates, failed = generated_candidates(folder, data)
+        for backend, why in failed.items():
+            print(f"{backend}: build failed, not measured: {why}", file=sys.stderr)
+        candidates += hand_ctypes_candidates(library, data)
+        try:
+            candidates += hand_cffi_candidates(folder, data)
+        except Exception as exc:  # noqa: BLE001 - e.g. no compiler for cffi: still measure the rest
+            failed["hand cffi"] = f"{type(exc).__name__}: {exc}"
+            print(f"hand-written cffi: not measured: {exc}", file=sys.stderr)
+        candidates.append(Candidate("scalar", "floor", timing_loop(operator.add, (2, 40))))
+        # The floor is one function; the same samples head each call's rows for the ratios.
+        loop_ns = statistics.median(measure(candidates, args.rounds, args.number))
+    floor = next(c for c in candidates if c.label == "floor")
+    for call in CALLS[1:]:
+        candidates.append(dataclasses.replace(floor, call=call))
+    text = report(candidates, failed, loop_ns, args)
+    print(text)
+    if not args.no_readme:
+        update_readme(Path(args.readme), text)
+
+
+if __name__ == "__main__":
+    main()
