@@ -118,8 +118,6 @@ def build_extension(
             config, backends=[backend], out_dir=out_dir, template_dirs=template_dirs, read=read,
             report=report if index == 0 else None,  # the passes' findings are the same for every backend
         )
-        if backend == "cython":
-            built.append(build(config, files, out_dir))
-        else:
-            built.extend(files)
+        # Cython and cffi (API mode) compile; ctypes records where its libraries are.
+        built.append(build(config, files, out_dir, backend=backend))
     return built

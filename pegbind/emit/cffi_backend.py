@@ -24,7 +24,7 @@ from .. import __version__
 from ..model import Array, CType, Field, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
 from ..passes.binding import BindingModel, FunctionBinding, ParamBinding
 from ..passes.select import is_synthetic
-from .ctypes_backend import arg_label, arg_spec, element_size, field_plans, link_spec, ordered_records
+from .ctypes_backend import arg_label, arg_spec, element_size, field_plans, link_spec, ordered_records, wrappable
 from .cython import banner, py_docstring, py_literal, py_string
 
 #: Type names cffi declares itself (``cffi.model.PrimitiveType`` and
@@ -129,7 +129,7 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
             text = f"typedef {body} {key};" if decl.tag is None and typedef is not None else body + ";"  # type: ignore[union-attr]
             pieces.append((text, "any"))
     for function in binding.functions:
-        if not _mentions_unspellable(module, function.function.type):
+        if not _mentions_unspellable(module, function.function.type) and wrappable(binding, function):
             pieces.append((function.function.to_c(), "any"))
     chunks: list[CdefChunk] = []
     current: list[str] = []
@@ -173,11 +173,16 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
     name = param.py_name
     size = element_size(binding.module, binding.target, param.element)
     label = repr(arg_label(param))
+    # A nonnull parameter's None is swapped for a non-buffer, so the helper
+    # fails and the slow path says "must not be None".
+    value = f"({name} if {name} is not None else _MISSING)" if param.nonnull else name
     if param.kind == "buffer":
-        call = f"_pb_rbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r})"
+        call = f"_pb_rbuf({value}, {size}, {label}, {buffer_array_type(binding, param)!r})"
         return f"{name} if {name}.__class__ is bytes else {call}" if size == 0 else call
     if param.kind == "writable_buffer":
-        return f"_pb_wbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r})"
+        return f"_pb_wbuf({value}, {size}, {label}, {buffer_array_type(binding, param)!r})"
+    if param.kind == "record_ptr" and param.nonnull:
+        return f"{name}._p"
     if param.kind == "record_ptr":
         return f"_NULL if {name} is None else {name}._p"
     if param.kind == "record":
@@ -188,7 +193,7 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
 def call_plans(binding: BindingModel, classes: dict[str, str]) -> list[CallPlan]:
     plans = []
     for function in binding.functions:
-        if _mentions_unspellable(binding.module, function.function.type):
+        if _mentions_unspellable(binding.module, function.function.type) or not wrappable(binding, function):
             continue
         specs = ", ".join(arg_spec(binding, classes, p) for p in function.inputs)
         plans.append(CallPlan(

@@ -93,8 +93,15 @@ def arg_spec(binding: BindingModel, classes: dict[str, str], param: ParamBinding
 
     ``(kind, label, ...)``: ``("int", label, lo, hi)``, ``("bool", label)``,
     ``("float", label)``, ``("cstring", label)``, ``("buffer", label, min)``,
-    ``("writable_buffer", label, min)``, ``("record", label, Class, nullable)``.
+    ``("writable_buffer", label, min)``, ``("record", label, Class, nullable)``;
+    a ``nonnull`` parameter's spec is wrapped as ``("nonnull", label, spec)``.
     """
+    if param.nonnull:
+        return f"('nonnull', {arg_label(param)!r}, {_plain_spec(binding, classes, param)})"
+    return _plain_spec(binding, classes, param)
+
+
+def _plain_spec(binding: BindingModel, classes: dict[str, str], param: ParamBinding) -> str:
     label = repr(arg_label(param))
     kind = param.kind
     if kind == "int":
@@ -105,7 +112,7 @@ def arg_spec(binding: BindingModel, classes: dict[str, str], param: ParamBinding
     if kind in ("buffer", "writable_buffer"):
         return f"('{kind}', {label}, {element_size(binding.module, binding.target, param.element)})"
     if kind in ("record", "record_ptr"):
-        return f"('record', {label}, {classes[param.record_key or '']}, {kind == 'record_ptr'})"
+        return f"('record', {label}, {classes[param.record_key or '']}, {kind == 'record_ptr' and not param.nonnull})"
     raise CtypesSpellingError(f"no argument spec for kind {kind!r}")
 
 
@@ -323,6 +330,8 @@ class CallPlan:
 def fast_guard(binding: BindingModel, param: ParamBinding) -> str:
     """The cheap check an argument must pass before the plain call (ranges ctypes does not check)."""
     name = param.py_name
+    if param.nonnull:
+        return f"{name} is not None"
     if param.kind == "int":
         lo, hi = integer_range(binding.module, binding.target, param.ctype)
         return f"{lo} <= {name} <= {hi}"
@@ -348,9 +357,26 @@ def ctypes_arg(binding: BindingModel, param: ParamBinding) -> str:
     return name
 
 
+#: Parameter kinds and roles the dynamic backends wrap in this version; other
+#: functions are left out of the module (see :func:`wrappable`).
+SUPPORTED_KINDS = ("int", "bool", "float", "cstring", "buffer", "writable_buffer", "record_ptr", "record")
+SUPPORTED_RETURNS = ("int", "bool", "float", "record", "string", "void")
+
+
+def wrappable(binding: BindingModel, function: FunctionBinding) -> bool:
+    """Whether the cffi/ctypes wrappers cover ``function``: link-time loading, ``in`` roles, plain kinds."""
+    if binding.load != "link" or function.table_field is not None:
+        return False
+    return function.ret.kind in SUPPORTED_RETURNS and all(
+        p.role.role == "in" and p.kind in SUPPORTED_KINDS for p in function.params
+    )
+
+
 def call_plans(binding: BindingModel, speller: CtypesSpeller, classes: dict[str, str]) -> list[CallPlan]:
     plans = []
     for function in binding.functions:
+        if not wrappable(binding, function):
+            continue
         try:
             argtypes = tuple(speller.argtype(p) for p in function.params)
             restype = speller.restype(function)
