@@ -139,6 +139,7 @@ _PY_TYPES = {
     "buffer": "_Buffer | None",
     "writable_buffer": "_WritableBuffer | None",
     "string": "bytes | None",
+    "bytes": "bytes",
     "void": "None",
 }
 
@@ -147,18 +148,51 @@ def py_annotation(kind: str, record_class: str | None = None) -> str:
     """The stub annotation for a value of ``kind`` (record kinds name the class)."""
     if kind == "record":
         return str(record_class)
-    if kind == "record_ptr":
+    if kind in ("record_ptr", "handle"):
         return f"{record_class} | None"
     return _PY_TYPES[kind]
 
 
-def py_signature(binding: FunctionBinding, classes: dict[str, str]) -> str:
+def _not_none(annotation: str, param: ParamBinding) -> str:
+    return annotation.removesuffix(" | None") if param.nonnull else annotation
+
+
+def param_annotation(param: ParamBinding, classes: dict[str, str]) -> str:
+    """The stub annotation of a parameter the caller passes, after its role."""
+    cls = classes.get(param.record_key or "")
+    if param.role.role == "len":
+        return "int"
+    if param.role.role == "in-array":
+        if param.kind == "buffer":
+            element = "_Buffer"
+        else:
+            element = f"Sequence[{py_annotation(param.kind, cls)}]"
+        return element if param.nonnull else f"{element} | None"
+    if param.role.role == "inout":
+        return py_annotation(param.kind, cls)
+    return _not_none(py_annotation(param.kind, cls), param)
+
+
+def result_annotation(binding: FunctionBinding, classes: dict[str, str]) -> str:
+    """The stub annotation of a wrapper's result: None, one value, or a tuple."""
+    parts = []
+    if binding.returns_value:
+        parts.append(py_annotation(binding.ret.kind, classes.get(binding.ret.record_key or "")))
+    for param in binding.outputs:
+        value = py_annotation(param.kind, classes.get(param.record_key or ""))
+        parts.append(f"list[{value}]" if param.role.role == "out-array" else value)
+    if not parts:
+        return "None"
+    return parts[0] if len(parts) == 1 else f"tuple[{', '.join(parts)}]"
+
+
+def py_signature(binding: FunctionBinding, classes: dict[str, str], method: bool = False) -> str:
     """``name(a: int, b: bytes | None, /) -> int`` with ``classes`` mapping record key -> class."""
-    params = [f"{p.py_name}: {py_annotation(p.kind, classes.get(p.record_key or ''))}" for p in binding.inputs]
+    params = ["self"] if method else []
+    params += [f"{p.py_name}: {param_annotation(p, classes)}" for p in binding.inputs]
     if params:
         params.append("/")
-    ret = py_annotation(binding.ret.kind, classes.get(binding.ret.record_key or ""))
-    return f"{binding.py_name}({', '.join(params)}) -> {ret}"
+    return f"{binding.py_name}({', '.join(params)}) -> {result_annotation(binding, classes)}"
 
 
 def py_docstring(binding: FunctionBinding, classes: dict[str, str]) -> str:
@@ -218,14 +252,15 @@ def cy_pointer_to(ctype: CType) -> str:
     return cy_decl(Pointer(_adjusted(ctype)))
 
 
-def cy_def_params(binding: FunctionBinding, classes: dict[str, str]) -> str:
-    """The parameter list of a wrapper: positional-only; record kinds typed so Cython checks them."""
-    parts = []
+def cy_def_params(binding: FunctionBinding, classes: dict[str, str], method: bool = False) -> str:
+    """The parameter list of a wrapper: positional-only; record and handle kinds typed so Cython checks them."""
+    parts = ["self"] if method else []
     for param in binding.inputs:
-        if param.kind == "record":
-            parts.append(f"{classes[param.record_key or '']} {param.py_name} not None")
-        elif param.kind == "record_ptr":
-            parts.append(f"{classes[param.record_key or '']} {param.py_name}")
+        typed = param.role.role in ("in", "inout") and param.kind in ("record", "record_ptr", "handle")
+        if typed:
+            # records by value are never None; a NULL pointer is None unless nonnull (checked in the body)
+            suffix = " not None" if param.kind == "record" else ""
+            parts.append(f"{classes[param.record_key or '']} {param.py_name}{suffix}")
         else:
             parts.append(param.py_name)
     if parts:
@@ -233,9 +268,48 @@ def cy_def_params(binding: FunctionBinding, classes: dict[str, str]) -> str:
     return ", ".join(parts)
 
 
+def cy_sizeof(ctype: CType | None) -> str:
+    """``sizeof(T)`` for an element type; 1 for ``void`` (a byte buffer)."""
+    if ctype is None or (isinstance(ctype, Primitive) and ctype.is_void):
+        return "1"
+    return f"sizeof({cy_decl(_adjusted(ctype))})"
+
+
+def cy_fp_typedef(function: Function, name: str) -> str:
+    """A ``ctypedef`` of a pointer to ``function``'s type, callable without the GIL."""
+    return f"ctypedef {cy_decl(Pointer(function.type), name)} noexcept nogil"
+
+
+def is_const_target(ctype: CType, module: Module) -> bool:
+    """Whether a pointer parameter points to const data (arrays of records are then not copied back)."""
+    resolved = module.resolve(ctype)
+    target = resolved.target if isinstance(resolved, Pointer) else resolved.element if isinstance(resolved, Array) else None
+    return target is not None and "const" in module.resolve(target).quals
+
+
+def table_member(binding: BindingModel, function: FunctionBinding) -> str:
+    """The Cython name of the function table member ``function`` is called through."""
+    table = binding.function_table
+    record = binding.record_binding(table.struct_key) if table is not None else None
+    for member in record.fields if record is not None else ():
+        if member.path == function.table_field:
+            return member.py_name
+    raise SpellingError(f"no member {function.table_field!r} in the function table")
+
+
+def result_tuple(binding: FunctionBinding) -> str:
+    """The expression a wrapper returns: the locals holding its results, one or a tuple."""
+    names = ["_pb_ret"] if binding.returns_value else []
+    names += [f"_pb_res{p.index}" for p in binding.outputs]
+    if not names:
+        return "None"
+    return names[0] if len(names) == 1 else f"({', '.join(names)})"
+
+
 _FIELD_TYPES = {
     "int": "int", "bool": "bool", "float": "float", "char_array": "bytes", "byte_array": "bytes",
-    "string": "bytes | None", "pointer": "int | None",
+    "string": "bytes | None", "pointer": "int | None", "function_pointer": "int | None",
+    "data_pointer": "int | _Buffer | None",
 }
 
 
@@ -243,6 +317,8 @@ def field_annotation(binding: FieldBinding, classes: dict[str, str], module: Mod
     """The stub annotation of a record field."""
     if binding.kind == "record":
         return classes[binding.record_key or ""]
+    if binding.kind == "handle":
+        return f"{classes[binding.record_key or '']} | None"
     if binding.kind == "record_array":
         return f"list[{classes[binding.record_key or '']}]"
     if binding.kind == "array":
@@ -282,6 +358,13 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "cy_pointer_to": cy_pointer_to,
     "cy_def_params": cy_def_params,
     "field_annotation": field_annotation,
+    "param_annotation": param_annotation,
+    "result_annotation": result_annotation,
+    "cy_sizeof": cy_sizeof,
+    "cy_fp_typedef": cy_fp_typedef,
+    "is_const_target": is_const_target,
+    "table_member": table_member,
+    "result_tuple": result_tuple,
     "cy_field_decl": cy_field_decl,
 }
 
@@ -302,6 +385,7 @@ def context(binding: BindingModel) -> dict[str, Any]:
     """What the Cython templates see: the binding plus declaration lists in emission order."""
     module = binding.module
     classes = {r.record.key: r.py_name for r in binding.records}
+    classes.update({h.record.key: h.py_name for h in binding.handles})
     fields = {r.record.key: r.fields for r in binding.records}
     types = []
     for kind, key in binding.type_order:
@@ -320,13 +404,16 @@ def context(binding: BindingModel) -> dict[str, Any]:
         r for r in module.records if r.tag is not None and not r.is_opaque and ("record", r.key) in binding.type_order
     ]
     wrapped = {f.function.name for f in binding.functions}
+    # Dynamic loading reaches functions through pointers: nothing is declared
+    # extern, so nothing needs to be resolved when the module is linked.
     declared = [
         f for f in module.functions
         if (f.name in wrapped or f in binding.declared_only) and cy_can_spell(f.type)
-    ]
+    ] if binding.load == "link" else []
     order = {key: index for index, (kind, key) in enumerate(binding.type_order) if kind == "record"}
     records = sorted(binding.records, key=lambda r: order.get(r.record.key, len(order)))
     aliases = [(alias, r.py_name) for r in records for alias in r.aliases]
+    aliases += [(alias, h.py_name) for h in binding.handles for alias in h.aliases]
     return {
         "binding": binding,
         "banner": banner(binding.headers, __version__),
@@ -341,5 +428,9 @@ def context(binding: BindingModel) -> dict[str, Any]:
         "functions": binding.functions,
         "enums": binding.enums,
         "constants": binding.constants,
-        "has_errors": any(f.error is not None for f in binding.functions),
+        "has_errors": binding.errors is not None or any(f.error is not None for f in binding.functions),
+        "errors": binding.errors,
+        "handles": binding.handles,
+        "dynamic": binding.load == "dynamic",
+        "table": binding.function_table,
     }

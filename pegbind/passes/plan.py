@@ -180,14 +180,14 @@ def _plan_param(module: Module, names: dict, index: int, ctype: CType, role: Par
             return "null", None, None
         raise Unsupported(f"role 'null' needs a pointer or an integer, not {ctype.to_c()}")
     element = _pointee(module, ctype)
-    if element is None:
-        raise Unsupported(f"role {what!r} needs a pointer, not {ctype.to_c()}")
     if what == "len":
         if _arithmetic(module.resolve(ctype)) == "int":
             return "int", None, None
-        if _arithmetic(module.resolve(element)) == "int":
+        if element is not None and _arithmetic(module.resolve(element)) == "int":
             return "int", None, element
         raise Unsupported(f"role 'len' needs an integer or a pointer to one, not {ctype.to_c()}")
+    if element is None:
+        raise Unsupported(f"role {what!r} needs a pointer, not {ctype.to_c()}")
     if what == "out-bytes":
         if _is_bytes_element(module, element) or _arithmetic(module.resolve(element)) is not None:
             return "bytes", None, element
