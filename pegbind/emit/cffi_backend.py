@@ -46,7 +46,9 @@ def _mentions_unspellable(module: Module, ctype: CType, seen: frozenset[str] = f
         return ctype.name in _UNSPELLABLE
     if isinstance(ctype, TypedefRef):
         typedef = module.get("typedef", ctype.name)
-        if typedef is None or ctype.name in seen:
+        if typedef is None:  # a compiler builtin (__builtin_va_list) unless cffi knows it
+            return ctype.name not in CFFI_KNOWN_TYPES
+        if ctype.name in seen:
             return False
         return _mentions_unspellable(module, typedef.type, seen | {ctype.name})  # type: ignore[union-attr]
     if isinstance(ctype, (Pointer, Array)):
@@ -58,12 +60,12 @@ def _mentions_unspellable(module: Module, ctype: CType, seen: frozenset[str] = f
 
 def cdef_field(module: Module, member: Field, indent: str = "    ") -> str:
     """One member line; an anonymous struct/union member prints its body in place."""
-    resolved = module.resolve(member.type)
-    if member.name is None and isinstance(resolved, RecordRef) and resolved.kind != "enum" and is_synthetic(resolved.key):
-        inner = module.get("record", resolved.key)
-        if inner is not None:
-            return indent + cdef_record_body(module, inner, indent) + ";"  # type: ignore[arg-type]
-    return indent + member.to_c()
+    text = member.to_c()
+    for record in module.records:
+        # an anonymous record type has no name: its body goes where the key was printed
+        if is_synthetic(record.key) and record.key in text:
+            text = text.replace(record.key, cdef_record_body(module, record, indent))
+    return indent + text
 
 
 def cdef_record_body(module: Module, record: Record, indent: str = "") -> str:
