@@ -498,7 +498,8 @@ def _digest(info: Any) -> int:
     for side in (info.box.min.x, info.box.min.y, info.box.max.x, info.box.max.y):
         d = (d * 41 + (side & m32)) & m64
     for corner in info.corners:
-        d = (d * 43 + (((corner.x & m32) * 3 + (corner.y & m32)) & m32)) & m64
+        # C adds to the 64-bit d left to right: only x * 3u wraps at 32 bits
+        d = (d * 43 + (((corner.x & m32) * 3) & m32) + (corner.y & m32)) & m64
     d = (d * 47 + (int(info.shape) & m32)) & m64
     return (d * 53 + (info.value.i & m64)) & m64
 

@@ -1,0 +1,10 @@
+/* The implementation behind hostile.h. */
+#include "hostile.h"
+
+int def(int cpdef, int from) { return cpdef + from; }
+int print(int in, int is) { return in * 10 + is; }
+int len(const struct class *self) { return self ? self->def + self->cdef * 10 + self->None * 100 + self->lambda * 1000 : -1; }
+int type(const object *import) { return import ? import->type + import->len * 10 + import->self * 100 + import->print * 1000 : -1; }
+int cdef(int None) { return None * 2; }
+int cpdef(int True) { return True + 1; }
+int lambda(int self) { return -self; }

@@ -1,0 +1,40 @@
+/* hostile.h: Python and Cython keywords and builtins as C names, and comments
+ * that would break a naive emitter.  tests/test_hostile_names.py builds it
+ * with every backend. */
+#ifndef HOSTILE_H
+#define HOSTILE_H
+
+/* A record named class. Quotes: """triple""" and '''single''' stay as written. */
+struct class {
+    int def;
+    int cdef;
+    int None;
+    int lambda;
+};
+
+// A record named object; C:\path\ has backslashes and a */ b is not an end.
+typedef struct object {
+    int type;
+    int len;
+    int self;
+    int print;
+} object;
+
+enum from { import = 1, True = 2, in = 4, is = 8 };
+
+/* Returns cpdef + from. Quotes: """triple""" and '''single''' stay as written. */
+int def(int cpdef, int from);
+// Path C:\path\ ends in a backslash; a */ b is not the end of anything.
+int print(int in, int is);
+/* Non-ASCII: résumé → done. */
+int len(const struct class *self);
+/* Escapes stay literal: \n is not a newline and \t is not a tab. */
+int type(const object *import);
+/* cdef: returns None * 2. */
+int cdef(int None);
+/* cpdef: returns True + 1. */
+int cpdef(int True);
+/* lambda: returns -self. */
+int lambda(int self);
+
+#endif

@@ -1,0 +1,115 @@
+"""Python/Cython keywords and builtins as C names, and comments that would break naive quoting.
+
+tests/conformance/hostile.h names functions, parameters, fields, records
+and enum members ``def``, ``cdef``, ``cpdef``, ``class``, ``lambda``,
+``None``, ``True``, ``print``, ``object``, ``type``, ``len``, ``self``,
+``import``, ``from``, ``in``, ``is``; its comments hold ``\"\"\"``, ``'''``,
+``*/``-looking text, backslashes and non-ASCII.  Every backend must build
+a module that imports, calls the functions, and keeps each comment intact
+in ``__doc__``.
+
+Naming follows the rule of pegbind/passes/naming.py, the same in every
+backend: a module-level name (function, record class, enum, constant) that is
+a Python keyword, a Cython reserved word or a Python builtin gets a trailing
+``_`` (``def_``, ``cdef_``, ``print_``, ``object_``), so the module's own code
+still means the builtin; an attribute (a field) only avoids keywords and
+Cython reserved words (``record.def_``, ``record.cdef_``) and may shadow a
+builtin (``record.type``, ``record.len``), as ``obj.type`` is fine Python.
+A field named ``self`` stays ``self`` and must still work in the keyword
+constructor.
+"""
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pegbind.config import BindingConfig
+from pegbind.pipeline import build_extension
+
+pytestmark = pytest.mark.slow
+
+CONF = Path(__file__).resolve().parent / "conformance"
+BACKENDS = [pytest.param(backend, id=backend) for backend in ("cython", "cffi", "ctypes")]
+
+#: (Python name, comment text that must appear in its __doc__ exactly)
+DOCS = [
+    ("class_", "A record named class. Quotes: \"\"\"triple\"\"\" and '''single''' stay as written."),
+    ("object_", "A record named object; C:\\path\\ has backslashes and a */ b is not an end."),
+    ("def_", "Returns cpdef + from. Quotes: \"\"\"triple\"\"\" and '''single''' stay as written."),
+    ("print_", "Path C:\\path\\ ends in a backslash; a */ b is not the end of anything."),
+    ("len_", "Non-ASCII: résumé → done."),
+    ("type_", "Escapes stay literal: \\n is not a newline and \\t is not a tab."),
+    ("cdef_", "cdef: returns None * 2."),
+]
+
+
+@pytest.fixture(scope="session")
+def libhostile(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("libhostile")
+    subprocess.run(
+        ["gcc", "-Wall", "-Werror", "-shared", "-fPIC", str(CONF / "hostile.c"), "-o", str(folder / "libhostile.so")],
+        check=True,
+    )
+    return folder
+
+
+_built: dict[str, object] = {}
+
+
+@pytest.fixture(params=BACKENDS)
+def hostile(request, libhostile, tmp_path_factory):
+    backend = request.param
+    if backend not in _built:
+        name = f"hostile_{backend}"
+        config = BindingConfig(
+            name=name, headers=(CONF / "hostile.h",), link=("hostile",), library_dirs=(libhostile,), backends=(backend,)
+        )
+        out = tmp_path_factory.mktemp(name)
+        try:
+            build_extension(config, out_dir=out)
+            sys.path.insert(0, str(out))
+            try:
+                _built[backend] = importlib.import_module(name)
+            finally:
+                sys.path.remove(str(out))
+        except Exception as exc:  # noqa: BLE001 - every test of this backend reports it
+            _built[backend] = exc
+    module = _built[backend]
+    if isinstance(module, BaseException):
+        pytest.fail(f"the {backend} backend could not build hostile.h: {type(module).__name__}: {module}")
+    return module
+
+
+def test_functions_with_keyword_and_builtin_names_are_callable(hostile):
+    assert hostile.def_(2, 3) == 5
+    assert hostile.print_(4, 2) == 42
+    assert hostile.cdef_(21) == 42
+    assert hostile.cpdef_(41) == 42
+    assert hostile.lambda_(-42) == 42
+
+
+def test_records_and_fields_with_keyword_and_builtin_names(hostile):
+    record = hostile.class_(def_=1, cdef_=2, None_=3, lambda_=4)
+    assert (record.def_, record.cdef_, record.None_, record.lambda_) == (1, 2, 3, 4)
+    assert hostile.len_(record) == 4321
+    assert hostile.len_(None) == -1
+    thing = hostile.object_(type=1, len=2, self=3, print=4)
+    assert (thing.type, thing.len, thing.self, thing.print) == (1, 2, 3, 4)
+    thing.self = 5
+    assert hostile.type_(thing) == 4521
+    assert repr(thing) == "object(type=1, len=2, self=5, print=4)"
+
+
+def test_enum_members_with_keyword_names(hostile):
+    assert (hostile.import_, hostile.True_, hostile.in_, hostile.is_) == (1, 2, 4, 8)
+    assert hostile.from_.import_ == 1
+
+
+@pytest.mark.parametrize(("name", "text"), DOCS, ids=[name for name, _ in DOCS])
+def test_comments_reach_the_docstrings_intact(hostile, name, text):
+    doc = getattr(hostile, name).__doc__
+    assert doc is not None and text in doc, f"{name}.__doc__ = {doc!r}"
