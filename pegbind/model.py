@@ -228,6 +228,9 @@ class Function:
     variadic: bool = False
     coord: Coord | None = field(default=None, compare=False)
     doc: str = field(default="", compare=False)  #: the header's comment, markers stripped
+    #: 1-based numbers of the parameters ``__attribute__((nonnull(...)))`` says
+    #: must not be NULL (a bare ``nonnull``: every pointer parameter)
+    nonnull: tuple[int, ...] = ()
 
     @property
     def type(self) -> FunctionType:

@@ -230,6 +230,10 @@ def test_nonnull_pointers_refuse_none(lib, roles_module):
         lib.rl_point_len(None, b"ab")
     with pytest.raises(TypeError, match=r"argument 2 \(s\) must not be None"):
         lib.rl_point_len(v, None)
+    # rl_strlen is __attribute__((nonnull(1))) in the header
+    assert lib.rl_strlen(b"abc") == 3
+    with pytest.raises(TypeError, match=r"argument 1 \(s\) must not be None"):
+        lib.rl_strlen(None)
 
 
 # ---- handles and record fields -------------------------------------------------------

@@ -157,6 +157,20 @@ def test_packed_and_aligned_attributes():
 
 # -- enums --------------------------------------------------------------------
 
+def test_nonnull_attributes_name_parameters_by_number():
+    module = clean(
+        "int a(const char *s, int n, const char *t) __attribute__((nonnull(1, 3)));"
+        "__attribute__((__nonnull__)) int b(const char *s, int n, void *p);"
+        "int c(char *s) __attribute__((warn_unused_result, nonnull));"
+        "int d(char *s) __attribute__((nonnull(7)));"
+        "int e(char *s);"
+        "struct S { int (*f)(char *) __attribute__((nonnull)); };"
+    )
+    assert [f.nonnull for f in module.functions] == [(1, 3), (1, 3), (1,), (), ()]
+    # a parameter number past the list is not kept; a record member is untouched
+    assert module.record("struct S").fields[0].aligned is None
+
+
 def test_enum_values_reference_earlier_members_and_constant_expressions():
     module = clean(
         "typedef unsigned long CK_ULONG;"

@@ -305,7 +305,8 @@ class ModuleBuilder:
             if isinstance(resolved, FunctionType):
                 if name not in self.functions:
                     self.functions[name] = Function(
-                        name, resolved.ret, resolved.params, resolved.variadic, name_token.coord, doc
+                        name, resolved.ret, resolved.params, resolved.variadic, name_token.coord, doc,
+                        self._nonnull((*specs.attributes, *init.attributes), resolved.params),
                     )
                 continue
             if "static" in specs.storage:
@@ -395,12 +396,26 @@ class ModuleBuilder:
             return ()
         return tuple(params)
 
+    def _nonnull(self, attributes: Sequence[s.Attribute], params: Sequence[Param]) -> tuple[int, ...]:
+        """``__attribute__((nonnull(N, ...)))`` as sorted 1-based numbers; bare ``nonnull``: every pointer."""
+        found: set[int] = set()
+        for attribute in attributes:
+            if attribute.kind != "nonnull":
+                continue
+            if attribute.indices:
+                found.update(i for i in attribute.indices if 1 <= i <= len(params))
+            else:
+                found.update(i + 1 for i, p in enumerate(params) if isinstance(self.resolve(p.type), (Pointer, Array)))
+        return tuple(sorted(found))
+
     def _layout_attributes(self, attributes: Sequence[s.Attribute]) -> tuple[bool, int | None]:
         packed = False
         aligned: int | None = None
         for attribute in attributes:
             if attribute.kind == "packed":
                 packed = True
+                continue
+            if attribute.kind != "aligned":
                 continue
             if attribute.value is None:
                 value = 16  # bare `aligned`: the largest alignment the target ever needs

@@ -128,11 +128,13 @@ Expr = Union[
 
 @dataclass(frozen=True, slots=True)
 class Attribute:
-    """A layout attribute kept from the noise: ``packed`` or ``aligned(N)``."""
+    """An attribute kept from the noise: ``packed`` or ``aligned(N)`` (layout) or ``nonnull(...)``."""
 
-    kind: str  #: "packed" or "aligned"
+    kind: str  #: "packed", "aligned" or "nonnull"
     value: "Expr | TypeName | None"  #: for aligned: N, a type (``_Alignas(T)``), or None (maximum)
     token: Token
+    #: for nonnull: the 1-based parameter numbers (empty: every pointer parameter)
+    indices: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +190,8 @@ class ParamsSuffix:
     params: "tuple[ParamSyntax, ...]"
     variadic: bool
     token: Token
+    #: ``nonnull`` attributes written after the parameter list (``f(char *s) __attribute__((nonnull))``)
+    attributes: tuple[Attribute, ...] = ()
 
 
 Suffix = Union[ArraySuffix, ParamsSuffix]

@@ -12,6 +12,7 @@ spaces and :class:`TokenText` maps every character offset back to its token
 from __future__ import annotations
 
 import functools
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -399,7 +400,8 @@ class SyntaxWalker(NodeVisitor):
         body = visited_children[0]
         if body and isinstance(body[0], _Head):
             head, suffixes = body
-            return s.Declarator((), head.name, head.inner, tuple(suffixes))
+            attributes = tuple(a for suffix in suffixes if isinstance(suffix, s.ParamsSuffix) for a in suffix.attributes)
+            return s.Declarator((), head.name, head.inner, tuple(suffixes), attributes)
         return s.Declarator((), None, None, tuple(body))
 
     # declarator_head = IDENTIFIER / (LPAREN noise* declarator RPAREN)
@@ -423,11 +425,14 @@ class SyntaxWalker(NodeVisitor):
 
     # parameter_suffix = LPAREN parameter_list? RPAREN noise*
     def visit_parameter_suffix(self, node: Node, visited_children: list[Any]) -> s.ParamsSuffix:
-        _, params, _, _ = visited_children
+        _, params, _, noise = visited_children
+        # Only nonnull is kept: it describes the parameters, while a layout
+        # attribute here would be the declaration's, as gcc reads it.
+        attributes = tuple(a for a in _flatten_attributes(noise) if a.kind == "nonnull")
         if not params:
-            return s.ParamsSuffix((), False, self.tok(node))
+            return s.ParamsSuffix((), False, self.tok(node), attributes)
         items, variadic = params[0]
-        return s.ParamsSuffix(tuple(items), variadic, self.tok(node))
+        return s.ParamsSuffix(tuple(items), variadic, self.tok(node), attributes)
 
     # parameter_list = ELLIPSIS / (parameter (COMMA parameter)* (COMMA ELLIPSIS)?)
     def visit_parameter_list(self, node: Node, visited_children: list[Any]) -> tuple[list[s.ParamSyntax], bool]:
@@ -466,6 +471,10 @@ class SyntaxWalker(NodeVisitor):
             return s.Attribute("aligned", argument[0][1] if argument else None, self.tok(node))
         if word in ("packed", "__packed__"):
             return s.Attribute("packed", None, self.tok(node))
+        if word in ("nonnull", "__nonnull__"):
+            # the arguments are parameter numbers; balanced_parens keeps only their text
+            numbers = tuple(int(n) for n in re.findall(r"\d+", node.text))
+            return s.Attribute("nonnull", None, self.tok(node), numbers)
         return None
 
     # declspec = DECLSPEC balanced_parens

@@ -215,7 +215,7 @@ def plan_function(
             release_gil = rule.release_gil
         if rule.errors is not None:
             errors = rule.errors
-    attribute_nonnull = getattr(function, "nonnull", ())
+    attribute_nonnull = function.nonnull
     by_name = {p.name: i for i, p in enumerate(function.params) if p.name}
     # Roles naming parameters this function lacks are ignored: a glob rule
     # (``C_*``) applies its roles where the names fit.
