@@ -24,7 +24,8 @@ from .env import make_environment
 #: backend name -> the module under ``pegbind.emit`` that defines it.  Each such
 #: module provides ``FILTERS`` (registered in the Jinja environment),
 #: ``OUTPUTS`` ((template, output suffix) pairs, rendered in order) and
-#: ``context(binding) -> dict`` (what its templates see).
+#: ``context(binding, config) -> dict`` (what its templates see; the config
+#: says how the module finds its library: link time, ``load(path)``, tables).
 BACKEND_MODULES = {"cython": "cython", "cffi": "cffi_backend", "ctypes": "ctypes_backend"}
 
 
@@ -67,7 +68,7 @@ def generate(
     out_dir = Path(out_dir) if out_dir is not None else Path(config.output_dir)
     env = make_environment(template_dirs)
     env.filters.update(emitter.FILTERS)
-    context = emitter.context(binding)
+    context = emitter.context(binding, config)
     paths = []
     for template, suffix in emitter.OUTPUTS:
         text = env.get_template(template).render(context)

@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from .. import __version__
 from ..model import Array, CType, Field, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
+from ..config import BindingConfig
 from ..passes.binding import BindingModel, FunctionBinding, ParamBinding
 from ..passes.select import is_synthetic
 from .ctypes_backend import arg_label, arg_spec, element_size, field_plans, link_spec, ordered_records, wrappable
@@ -240,7 +241,7 @@ OUTPUTS = (
 )
 
 
-def context(binding: BindingModel) -> dict[str, Any]:
+def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     """What the cffi templates see."""
     classes = {r.record.key: r.py_name for r in binding.records}
     records = ordered_records(binding)

@@ -28,6 +28,7 @@ from typing import Any, Callable
 
 from .. import __version__
 from ..model import Array, CType, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
+from ..config import BindingConfig
 from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding
 from ..passes.select import is_synthetic
 from ..target import TargetInfo, enum_type
@@ -414,7 +415,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
 OUTPUTS = (("ctypes/ctypes.py.jinja", ".py"),)
 
 
-def context(binding: BindingModel) -> dict[str, Any]:
+def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     """What the ctypes template sees."""
     speller = CtypesSpeller(binding)
     classes = {r.record.key: r.py_name for r in binding.records}
