@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from ..model import Array, CType, Function, FunctionType, Module, Pointer, Primitive, RecordRef, TypedefRef
 from .. import __version__
+from ..config import BindingConfig
 from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding
 
 _TAG_PREFIX = {"struct": "_cs_", "union": "_cu_", "enum": "_ce_"}
@@ -381,7 +382,7 @@ OUTPUTS = (
 )
 
 
-def context(binding: BindingModel) -> dict[str, Any]:
+def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     """What the Cython templates see: the binding plus declaration lists in emission order."""
     module = binding.module
     classes = {r.record.key: r.py_name for r in binding.records}
