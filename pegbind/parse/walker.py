@@ -573,7 +573,7 @@ class SyntaxWalker(NodeVisitor):
         what = {"[": "an array subscript", "(": "a function call", "++": "'++'", "--": "'--'"}
         return s.NonConstant(what.get(token.text, "a member access"), token)
 
-    # primary_expression = number / char_literal / string_literal / offsetof / IDENTIFIER / (LPAREN expression RPAREN)
+    # primary_expression = NUMBER / CHAR / string_literal / offsetof / IDENTIFIER / (LPAREN expression RPAREN)
     def visit_primary_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
         body = visited_children[0]
         if isinstance(body, list):
@@ -591,15 +591,15 @@ class SyntaxWalker(NodeVisitor):
     def visit_member_designator(self, node: Node, visited_children: list[Any]) -> str:
         return node.text.replace(" ", "")
 
-    # number = NUMBER _
-    def visit_number(self, node: Node, visited_children: list[Any]) -> s.Number:
+    # NUMBER (a leaf; its trailing blank is part of the regex)
+    def visit_NUMBER(self, node: Node, visited_children: list[Any]) -> s.Number:
         return s.Number(self.tok(node))
 
-    # char_literal = CHAR _
-    def visit_char_literal(self, node: Node, visited_children: list[Any]) -> s.CharConstant:
+    # CHAR
+    def visit_CHAR(self, node: Node, visited_children: list[Any]) -> s.CharConstant:
         return s.CharConstant(self.tok(node))
 
-    # string_literal = (STRING _)+
+    # string_literal = STRING+
     def visit_string_literal(self, node: Node, visited_children: list[Any]) -> s.StringLiteral:
         return s.StringLiteral(tuple(self.tok(child) for child in node.children))
 
