@@ -284,15 +284,21 @@ def test_function_pointer_handle_and_nested_fields(lib, roles_module):
     info = roles_module.rl_info()
     assert info.notify is None and info.counter is None
     lib.rl_fill_info(info)
-    assert isinstance(info.notify, int) and info.notify != 0
+    notify = info.notify
+    assert isinstance(notify, roles_module.FunctionPointer) and int(notify) != 0
+    assert repr(notify).startswith("<FunctionPointer rl_rv (*)(rl_ulong event) at 0x")
     assert (info.version.major, info.version.minor, info.label) == (1, 7, b"roles")
     assert info.counter == lib.rl_counter_find(b"b")
     info.counter = lib.rl_counter_find(b"a")
     assert info.counter == lib.rl_counter_find(b"a")
     info.counter = None
     assert info.counter is None
-    with pytest.raises(AttributeError):
-        info.notify = 0
+    with pytest.raises(TypeError, match=r"rl_info.notify must be a FunctionPointer or None, not int"):
+        info.notify = int(notify)  # an arbitrary address could crash when called
+    other = roles_module.rl_info(notify=notify)
+    assert other.notify == notify
+    other.notify = None
+    assert other.notify is None
 
 
 # ---- names, docs, stubs -------------------------------------------------------------

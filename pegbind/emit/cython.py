@@ -288,6 +288,11 @@ def is_const_target(ctype: CType, module: Module) -> bool:
     return target is not None and "const" in module.resolve(target).quals
 
 
+def c_type_text(ctype: CType, module: Module) -> str:
+    """The C spelling of a type with its outer typedefs resolved (tells function pointer types apart)."""
+    return module.resolve(ctype).to_c()
+
+
 def table_member(binding: BindingModel, function: FunctionBinding) -> str:
     """The Cython name of the function table member ``function`` is called through."""
     table = binding.function_table
@@ -309,7 +314,7 @@ def result_tuple(binding: FunctionBinding) -> str:
 
 _FIELD_TYPES = {
     "int": "int", "bool": "bool", "float": "float", "char_array": "bytes", "byte_array": "bytes",
-    "string": "bytes | None", "pointer": "int | None", "function_pointer": "int | None",
+    "string": "bytes | None", "pointer": "int | None", "function_pointer": "FunctionPointer | None",
     "data_pointer": "int | _Buffer | None",
 }
 
@@ -365,6 +370,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "cy_fp_typedef": cy_fp_typedef,
     "is_const_target": is_const_target,
     "table_member": table_member,
+    "c_type_text": c_type_text,
     "result_tuple": result_tuple,
     "cy_field_decl": cy_field_decl,
 }

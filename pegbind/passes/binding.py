@@ -84,8 +84,9 @@ class ParamBinding:
     out        the pointed-to value: ``int``/``bool``/    the pointed-to type (the wrapper
     inout      ``float``/``record``/``handle``            allocates one of it)
     in-array   each element: ``int``/``bool``/``float``/  the element type (the wrapper
-               ``record``/``handle``; ``buffer`` for      allocates ``len(seq)`` of them;
-               byte elements (any readable buffer)        none for ``buffer``)
+               ``record``/``handle``; ``buffer`` for      allocates ``len(seq)`` of them);
+               byte elements (any readable buffer, or     for ``buffer``: None when ``void``
+               a sequence of ints when not ``void``)      (buffers only)
     out-array  each element: ``int``/``bool``/``float``/  the element type
                ``record``/``handle``
     out-bytes  ``bytes``                                  the element type (1 byte for void)
@@ -192,8 +193,10 @@ class FieldBinding:
 
     Pointer members: ``string`` (``char *``, read as bytes), ``data_pointer``
     (other object pointers: read as the address int or None; assigned from a
-    buffer object, which the record keeps alive, an int address, or None),
-    ``function_pointer`` (read as the address int or None), ``handle``
+    buffer object, which the record keeps alive, or None),
+    ``function_pointer`` (read as a ``FunctionPointer`` object — ``int()`` gives
+    the address — or None; assigned only a FunctionPointer read from a field of
+    the same C type, or None), ``handle``
     (pointer to an opaque struct: read as a handle object or None, assigned a
     handle or None), ``pointer`` (anything else: address int, read only).
     """
@@ -323,4 +326,4 @@ class BindingModel:
 
 #: Names every generated module defines itself; C declarations that would take
 #: them are renamed by the naming pass (``load`` -> ``load_``).
-MODULE_NAMES = frozenset({"load", "Library", "Error", "errors", "errors_by_code"})
+MODULE_NAMES = frozenset({"load", "Library", "Error", "errors", "errors_by_code", "FunctionPointer"})

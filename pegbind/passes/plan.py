@@ -193,7 +193,8 @@ def _plan_param(module: Module, names: dict, index: int, ctype: CType, role: Par
             return "bytes", None, element
         raise Unsupported(f"role 'out-bytes' needs a pointer to bytes or numbers, not {ctype.to_c()}")
     if what == "in-array" and _is_bytes_element(module, element):
-        return "buffer", None, None
+        resolved = module.resolve(element)
+        return "buffer", None, (None if isinstance(resolved, Primitive) and resolved.is_void else element)
     kind, key = classify_value(module, names, element)
     return kind, key, element
 
