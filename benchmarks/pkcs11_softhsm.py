@@ -24,7 +24,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "examples" / "pkcs11"))
 
 from softhsm_session import (  # noqa: E402  (examples/pkcs11, added just above)
-    BACKENDS, SOFTHSM_MODULE, SPEED_CALLS, BuildFailed, SoftHSMHome, build_module, import_module, initialize,
+    BACKENDS, SOFTHSM_MODULE, SPEED_CALLS, SoftHSMHome, build_module, describe_failure, import_module, initialize,
     per_call_ns, session, speed_calls, token_slots,
 )
 
@@ -78,11 +78,10 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 build_module(scratch / backend, backend=backend, family=args.headers, name=name)
                 p11 = import_module(scratch / backend, name)
-            except (BuildFailed, ImportError) as exc:
-                lines = str(exc).strip().splitlines()
-                missing[backend] = lines[-1] if lines else "build failed"
+                lib = initialize(p11, home.private_module(backend))
+            except Exception as exc:  # any failure to build, import or load: report it, time the rest
+                missing[backend] = describe_failure(exc)
                 continue
-            lib = initialize(p11, home.private_module(backend))
             context = session(p11, lib, token_slots(p11, lib)[0], pin=None, rw=False)
             sess = context.__enter__()
             sessions.append((context, lib))

@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from softhsm_session import (  # noqa: E402  (this folder, added just above)
-    BACKENDS, SOFTHSM_MODULE, SPEED_CALLS, USER_PIN, BuildFailed, SoftHSMHome, Template, build_command, build_module,
+    BACKENDS, SOFTHSM_MODULE, SPEED_CALLS, USER_PIN, BuildFailed, SoftHSMHome, Template, build_command, build_module, describe_failure,
     decode_ulong, get_attributes, import_module, initialize, per_call_ns, session, speed_calls, token_slots,
 )
 
@@ -61,7 +61,11 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="pkcs11-demo-") as scratch:
         out = Path(os.environ.get("PEGBIND_DEMO_OUT") or Path(scratch) / "out")
-        return run(Path(scratch), out, args.headers, args.rounds)
+        try:
+            return run(Path(scratch), out, args.headers, args.rounds)
+        except BuildFailed as exc:
+            print(f"\n{exc}")
+            return 1
 
 
 def run(scratch: Path, out: Path, family: str, rounds: int) -> int:
@@ -194,11 +198,10 @@ def speed_table(scratch: Path, out: Path, family: str, rounds: int) -> None:
             if backend != "cython":
                 build_module(out / backend, backend=backend, family=family, name=name)
             p11 = import_module(out / backend, name)
-        except (BuildFailed, ImportError) as exc:
-            first = str(exc).strip().splitlines()
-            results[backend] = "not available: " + (first[-1] if first else "build failed")
+            lib = initialize(p11, SoftHSMHome(scratch / "softhsm").private_module(backend))
+        except Exception as exc:  # any failure to build, import or load: say which, time the rest
+            results[backend] = "not available: " + describe_failure(exc)
             continue
-        lib = initialize(p11, SoftHSMHome(scratch / "softhsm").private_module(backend))
         slot = token_slots(p11, lib)[0]
         with session(p11, lib, slot, pin=None, rw=False) as sess:
             results[backend] = {

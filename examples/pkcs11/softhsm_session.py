@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -69,6 +70,14 @@ def build_module(out_dir: Path, *, backend: str = "cython", family: str = "nss",
     if result.returncode != 0:
         raise BuildFailed(f"pegbind build ({backend}, {family} headers) failed:\n{result.stderr}{result.stdout}")
     return result
+
+
+def describe_failure(exc: BaseException) -> str:
+    """One line saying why a backend is not available: the compiler's first error, else the last line."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    located = [line for line in lines if re.search(r":\d+:\d+: error:", line)]
+    errors = located or [line for line in lines if "error:" in line or "Error:" in line]
+    return f"{type(exc).__name__}: {(errors or lines or [''])[0 if errors else -1]}"
 
 
 def import_module(out_dir: Path, name: str = "pkcs11") -> ModuleType:
