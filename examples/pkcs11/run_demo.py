@@ -41,7 +41,7 @@ def step(text: str, detail: str = "") -> None:
 
 
 def show(label: str, value: object) -> None:
-    print(f"    {label:<28} {value}")
+    print(f"    {label:<30} {value}")
 
 
 def text(field: bytes) -> str:
