@@ -127,8 +127,10 @@ def test_type_order_puts_dependencies_first():
         typedefs=(Typedef("outer_t", outer.ref), Typedef("myint", Primitive("int"))),
     )
     binding = run_passes(module, _config(), TARGET)
+    # A typedef of a tagged struct needs only the (forward-declared) tag;
+    # the records need their by-value members complete.
     assert binding.type_order == (
-        ("typedef", "myint"), ("record", "struct inner"), ("record", "struct outer"), ("typedef", "outer_t"),
+        ("typedef", "outer_t"), ("typedef", "myint"), ("record", "struct inner"), ("record", "struct outer"),
     )
     assert [r.py_name for r in binding.records] == ["outer_t", "inner"]
     assert binding.records[0].aliases == ("outer",)

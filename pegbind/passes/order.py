@@ -2,63 +2,102 @@
 
 Input: the selected Module.  Output: ``("typedef" | "record" | "enum", key)``
 pairs.  Source order is kept wherever it already works; a declaration is
-pulled earlier only when something before it needs it.  Pointer cycles
-(``struct node { struct node *next; }``) are broken by the forward
-declarations emitters write for every tagged record.
+pulled earlier only when something before it needs it.
+
+C asks for two different things, and telling them apart is what makes real
+headers order cleanly (PKCS#11's ``CK_FUNCTION_LIST`` holds pointers to
+functions whose parameters are pointers to ``CK_FUNCTION_LIST``):
+
+* a name must be **declared** before any use: a typedef name, an enum, an
+  untagged record (declared by its definition).  Tagged records are always
+  declared, because every emitter writes a forward declaration for each of
+  them first;
+* a type must be **complete** where it is used by value: a record member of
+  record or array type, through any number of typedefs.  Pointers, function
+  parameters and return types only need their names declared.
 """
 from __future__ import annotations
 
-from ..model import Module, Record
-from .select import is_synthetic, referenced_types
+from typing import Iterator, Literal
+
+from ..model import Array, CType, FunctionType, Module, Pointer, Record, RecordRef, Typedef, TypedefRef
+from .select import is_synthetic
+
+Node = tuple[str, str]  #: ("typedef" | "record" | "enum", name or key)
+Need = Literal["declared", "complete"]
 
 
-def order_types(module: Module) -> tuple[tuple[str, str], ...]:
-    nodes: list[tuple[str, str]] = []
-    for decl in module.typedefs:
-        nodes.append(("typedef", decl.name))
-    for record in module.records:
-        nodes.append(("record", record.key))
-    for enum in module.enums:
-        nodes.append(("enum", enum.key))
+def uses(ctype: CType, by_value: bool = True) -> Iterator[tuple[Node, Need]]:
+    """What declaring something of type ``ctype`` needs; ``by_value`` False behind a pointer."""
+    if isinstance(ctype, TypedefRef):
+        yield ("typedef", ctype.name), "complete" if by_value else "declared"
+    elif isinstance(ctype, RecordRef):
+        if ctype.kind == "enum":
+            yield ("enum", ctype.key), "complete"
+        elif by_value:
+            yield ("record", ctype.key), "complete"
+        elif ctype.tag is None:  # no forward declaration can name it: its definition must come first
+            yield ("record", ctype.key), "declared"
+    elif isinstance(ctype, Pointer):
+        yield from uses(ctype.target, by_value=False)
+    elif isinstance(ctype, Array):
+        yield from uses(ctype.element, by_value)
+    elif isinstance(ctype, FunctionType):
+        yield from uses(ctype.ret, by_value=False)
+        for param in ctype.params:
+            yield from uses(param.type, by_value=False)
+
+
+def order_types(module: Module) -> tuple[Node, ...]:
+    nodes: list[Node] = [("typedef", t.name) for t in module.typedefs]
+    nodes += [("record", r.key) for r in module.records]
+    nodes += [("enum", e.key) for e in module.enums]
+
     # Source order: the model keeps each registry in source order; merge by coordinate.
-    def position(node: tuple[str, str]):
+    def position(node: Node):
         coord = getattr(module.get(*node), "coord", None)
         return (coord.file, coord.line, coord.col) if coord is not None else ("", 0, 0)
 
     nodes.sort(key=position)
-    ordered: list[tuple[str, str]] = []
-    state: dict[tuple[str, str], str] = {}
+    ordered: list[Node] = []
+    emitted: set[Node] = set()
+    state: dict[tuple[Node, Need], str] = {}
 
-    def dependencies(node: tuple[str, str]):
+    def needs(node: Node, need: Need) -> Iterator[tuple[Node, Need]]:
         decl = module.get(*node)
-        if isinstance(decl, Record):
+        if isinstance(decl, Typedef):
+            if need == "declared":
+                yield from uses(decl.type, by_value=False)
+            else:
+                yield node, "declared"
+                yield from uses(decl.type, by_value=True)
+        elif isinstance(decl, Record):
             for member in decl.fields or ():
-                for dep in referenced_types(member.type):
-                    yield from _through_anonymous(dep)
-        elif node[0] == "typedef":
-            for dep in referenced_types(decl.type):  # type: ignore[union-attr]
-                yield from _through_anonymous(dep)
+                for dep, dep_need in uses(member.type):
+                    if dep[0] == "record" and is_synthetic(dep[1]):
+                        # Anonymous member records are written inside their parent,
+                        # so what they need, the parent needs.
+                        yield from needs(dep, "complete")
+                    else:
+                        yield dep, dep_need
 
-    def _through_anonymous(dep: tuple[str, str]):
-        # Anonymous member records are declared inside their parent, so their
-        # own dependencies become the parent's.
-        if is_synthetic(dep[1]):
-            if dep not in state:
-                state[dep] = "done"
-                yield from dependencies(dep)
-        else:
-            yield dep
+    def emits(node: Node, need: Need) -> bool:
+        # A typedef is written once its name can be declared; records and enums
+        # are written whole (and an untagged record is declared by that too).
+        return node[0] != "typedef" or need == "declared"
 
-    def visit(node: tuple[str, str]) -> None:
-        if state.get(node) is not None or module.get(*node) is None:
+    def visit(node: Node, need: Need) -> None:
+        key = (node, need)
+        if state.get(key) is not None or module.get(*node) is None:
             return
-        state[node] = "visiting"  # a back edge (cycle) is simply not followed
-        for dep in dependencies(node):
-            visit(dep)
-        state[node] = "done"
-        if not is_synthetic(node[1]):
+        state[key] = "visiting"  # a back edge (a cycle) is not followed
+        for dep, dep_need in needs(node, need):
+            visit(dep, dep_need)
+        state[key] = "done"
+        if emits(node, need) and node not in emitted and not is_synthetic(node[1]):
+            emitted.add(node)
             ordered.append(node)
 
     for node in nodes:
-        visit(node)
+        visit(node, "complete")
     return tuple(ordered)
