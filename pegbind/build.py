@@ -16,8 +16,8 @@ The cffi backend (``<name>_build.py`` + ``<name>.py``) is compiled by cffi
 itself in API mode: the generated builder gives the ``FFI`` with its ``cdef``,
 and :func:`build_cffi` adds the include/library options of the config and
 calls ``compile``.  In ABI mode (``load = "dynamic"``) and for ctypes nothing
-is compiled; both record the libraries to load in ``<name>.link.json``
-beside the module, which the generated module reads at import.
+is compiled: the generated module carries the library names and folders of
+the config (link time) or opens what ``load(path)`` is given.
 """
 from __future__ import annotations
 
@@ -101,16 +101,6 @@ def build(config: BindingConfig, files: list[Path], out_dir: Path, backend: str 
     return build_cython(config, files, out_dir)
 
 
-def write_link_spec(config: BindingConfig, out_dir: Path) -> Path:
-    """``<name>.link.json``: the libraries (and folders) a ctypes/cffi-ABI module opens at import."""
-    path = Path(out_dir) / f"{config.name}.link.json"
-    spec = {"link": list(config.link), "library_dirs": [str(Path(d).resolve()) for d in config.library_dirs]}
-    text = json.dumps(spec, indent=1, sort_keys=True) + "\n"
-    if not path.exists() or path.read_text() != text:
-        path.write_text(text)
-    return path
-
-
 def _one(files: list[Path], suffix: str, what: str) -> Path:
     found = [Path(f) for f in files if str(f).endswith(suffix)]
     if len(found) != 1:
@@ -119,9 +109,8 @@ def _one(files: list[Path], suffix: str, what: str) -> Path:
 
 
 def build_ctypes(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
-    """ctypes needs no compiler: record where the libraries are and return the module."""
+    """ctypes needs no compiler: the module names its libraries itself; return it."""
     module = _one([f for f in files if not str(f).endswith("_build.py")], ".py", "ctypes module (.py)")
-    write_link_spec(config, Path(out_dir))
     return module
 
 
@@ -131,7 +120,6 @@ def build_cffi(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
     wrapper = _one([f for f in files if f != builder_file], ".py", "cffi wrapper module (.py)")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    write_link_spec(config, out_dir)
     spec = importlib.util.spec_from_file_location(f"_pegbind_builder_{config.name}", builder_file)
     if spec is None or spec.loader is None:
         raise BuildError(f"cannot load {builder_file}")

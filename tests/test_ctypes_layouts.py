@@ -17,7 +17,7 @@ import pytest
 from clib.demo_model import HEADER as DEMO_HEADER, demo_module
 from pegbind.config import BindingConfig
 from pegbind.emit.cffi_backend import c_spelling, cdef_chunks
-from pegbind.emit.ctypes_backend import CtypesSpeller, struct_plans
+from pegbind.emit.ctypes_backend import CtypesSpeller, ctypes_attr, struct_plans
 from pegbind.passes import run_passes
 from pegbind.pipeline import read_binding
 from pegbind.target import get_target
@@ -83,8 +83,9 @@ def test_ctypes_sizes_and_offsets_follow_pegbind_layouts(header):
         for path, placed in layout.flat_fields():
             if placed.bit_width is not None:
                 continue  # ctypes reports the storage unit of a bitfield, not its byte
-            if getattr(cls, path).offset != placed.offset:
-                mismatches.append(f"{key}.{path}: offset {getattr(cls, path).offset} != {placed.offset}")
+            member = getattr(cls, ctypes_attr(path))  # members named like keywords are renamed
+            if member.offset != placed.offset:
+                mismatches.append(f"{key}.{path}: offset {member.offset} != {placed.offset}")
         checked += 1
     assert checked > 0 or not binding.layouts
     assert mismatches == []

@@ -12,11 +12,16 @@ of two templates:
   Cython backend, over ``lib`` (API mode) or ``ffi.dlopen`` (ABI mode, for
   ``load = "dynamic"``).
 
-Argument specs, field plans and integer ranges come from the ctypes backend's
-module so the two dynamic backends cannot drift apart.
+Argument specs, field plans, integer ranges and the shape of every wrapper
+(:class:`~pegbind.emit.ctypes_backend.WrapperWriter`) come from the ctypes
+backend's module so the two dynamic backends cannot drift apart; this module
+gives the cffi spellings.  Plain ``char`` parameters and results are declared
+to cffi as ``signed char``/``unsigned char`` (the same ABI) so they cross as
+integers, as in the other backends, not as 1-byte ``bytes``.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -25,8 +30,8 @@ from ..model import Array, CType, Field, FunctionType, Module, Pointer, Primitiv
 from ..config import BindingConfig
 from ..passes.binding import BindingModel, FunctionBinding, ParamBinding
 from ..passes.select import is_synthetic
-from .ctypes_backend import arg_label, arg_spec, element_size, field_plans, link_spec, ordered_records, wrappable
-from .cython import banner, py_docstring, py_literal, py_string
+from .ctypes_backend import WrapperWriter, cffi_member, arg_label, element_size, field_plans, ordered_records
+from .cython import banner, c_type_text, py_docstring, py_literal, py_string
 
 #: Type names cffi declares itself (``cffi.model.PrimitiveType`` and
 #: ``cffi.commontypes``); a typedef of one of them in the cdef would clash.
@@ -86,6 +91,20 @@ def cdef_enum_body(enum) -> str:
     return f"{head} {{ {members} }}"
 
 
+def integer_char(module: Module, target, ctype: CType) -> CType:
+    """``ctype``, with plain ``char`` (also through typedefs) spelled ``signed``/``unsigned char``."""
+    resolved = module.resolve(ctype)
+    if isinstance(resolved, Primitive) and resolved.name == "char":
+        return Primitive("signed char" if target.char_signed else "unsigned char", resolved.quals)
+    return ctype
+
+
+def cffi_function_decl(module: Module, target, function) -> str:
+    """The declaration of ``function`` for the cdef, ``char`` values as integers."""
+    params = tuple(dataclasses.replace(p, type=integer_char(module, target, p.type)) for p in function.params)
+    return dataclasses.replace(function, params=params, ret=integer_char(module, target, function.ret)).to_c()
+
+
 @dataclass(frozen=True, slots=True)
 class CdefChunk:
     """Declarations passed to one ``ffi.cdef`` call (one ``pack`` value)."""
@@ -131,9 +150,12 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
             typedef = module.get("typedef", key)
             text = f"typedef {body} {key};" if decl.tag is None and typedef is not None else body + ";"  # type: ignore[union-attr]
             pieces.append((text, "any"))
-    for function in binding.functions:
-        if not _mentions_unspellable(module, function.function.type) and wrappable(binding, function):
-            pieces.append((function.function.to_c(), "any"))
+    declared = [f.function for f in binding.functions]
+    if binding.function_table is not None:
+        declared.append(binding.function_table.getter)  # load() calls it
+    for function in declared:
+        if not _mentions_unspellable(module, function.type):
+            pieces.append((cffi_function_decl(module, binding.target, function) + ";", "any"))
     chunks: list[CdefChunk] = []
     current: list[str] = []
     pack: int | None | str = "any"
@@ -164,11 +186,120 @@ def buffer_array_type(binding: BindingModel, param: ParamBinding) -> str:
     return target.unqualified().to_c() + "[]"
 
 
+class CffiWriter(WrapperWriter):
+    """The cffi spellings of a wrapper: ``ffi.new`` cells and arrays, ``ffi.from_buffer`` views.
+
+    cffi checks integer ranges and pointer types itself, so the fast path
+    passes most arguments untouched.
+    """
+
+    null = "_NULL"
+
+    def ctype(self, ctype: CType) -> str:
+        """A C type as cffi's parser reads it in ``ffi.new``."""
+        return integer_char(self.module, self.target, ctype).unqualified().to_c()  # type: ignore[union-attr]
+
+    def in_arg(self, p: ParamBinding) -> str:
+        name = p.py_name
+        if p.kind == "handle":
+            return f"_NULL if {name} is None else {name}._h"
+        if p.kind == "cstring":
+            return f"{name} if {name}.__class__ is bytes else _pb_cstr({name}, {arg_label(p)!r})"
+        return cffi_arg(self.binding, p)
+
+    def out_value(self, p: ParamBinding, inout: bool) -> tuple[list[str], str]:
+        name, cell = p.py_name, f"_pb_o{p.index}"
+        if p.kind == "record":
+            cls = self.classes[p.record_key or ""]
+            if inout:
+                return [f"{cell} = _pb_view({cls}, _ffi.new({self.ctype(p.element) + ' *'!r}, {name}._p[0]), None)"], f"{cell}._p"  # type: ignore[arg-type]
+            return [f"{cell} = {cls}()"], f"{cell}._p"
+        cell_type = repr(self.ctype(p.element) + " *")  # type: ignore[arg-type]
+        if not inout:
+            return [f"{cell} = _ffi.new({cell_type})"], cell
+        value = f"_NULL if {name} is None else {name}._h" if p.kind == "handle" else name
+        return [f"{cell} = _ffi.new({cell_type}, {value})"], cell
+
+    def out_result(self, p: ParamBinding, owner: str) -> str:
+        cell = f"_pb_o{p.index}"
+        if p.kind == "record":
+            return cell
+        if p.kind == "handle":
+            return f"_pb_handle({self.classes[p.record_key or '']}, {cell}[0], {owner})"
+        return f"{cell}[0]"
+
+    def in_array(self, p: ParamBinding) -> list[str]:
+        name, a, n = p.py_name, f"_pb_a{p.index}", f"_pb_n{p.index}"
+        if p.kind == "buffer":
+            array = "None" if p.element is None else repr(self.ctype(p.element) + "[]")
+            return [f"{a}, {n} = _pb_bytes_in({name}, {array}, {arg_label(p)!r})"]
+        array = repr(self.ctype(p.element) + "[]")  # type: ignore[arg-type]
+        if p.kind == "record":
+            items = f"[_pb_item._p[0] for _pb_item in {name}]"
+        elif p.kind == "handle":
+            items = f"[_NULL if _pb_item is None else _pb_item._h for _pb_item in {name}]"
+        else:  # cffi checks ranges and item types; an int would give an array of that length
+            items = f"{name} if {name}.__class__ is list or {name}.__class__ is tuple else _pb_sequence({name}, {arg_label(p)!r})"
+        fill = [f"{a} = _ffi.new({array}, {items})", f"{n} = len({a})"]
+        if p.nonnull:
+            return fill
+        return [f"if {name} is None:", f"    {a} = _NULL", f"    {n} = 0", "else:", *("    " + line for line in fill)]
+
+    def length_cell(self, p: ParamBinding, measured: str) -> list[str]:
+        return [f"_pb_l{p.index} = _ffi.new({self.ctype(p.element) + ' *'!r}, {measured})"]  # type: ignore[arg-type]
+
+    def length_arg(self, p: ParamBinding) -> str:
+        return f"_pb_l{p.index}"
+
+    def set_length(self, p: ParamBinding, value: str) -> str:
+        return f"_pb_l{p.index}[0] = {value}"
+
+    def get_length(self, p: ParamBinding) -> str:
+        return f"_pb_l{p.index}[0]"
+
+    def out_buffer(self, p: ParamBinding) -> list[str]:
+        resolved = self.module.resolve(p.element) if p.element is not None else None
+        void = resolved is None or (isinstance(resolved, Primitive) and resolved.is_void)
+        element = "char" if void else self.ctype(p.element)  # type: ignore[arg-type]
+        return [f"_pb_a{p.index} = _ffi.new({element + '[]'!r}, _pb_n{p.index} or 1)"]
+
+    def buffer_result(self, p: ParamBinding, owner: str) -> list[str]:
+        a, n, res = f"_pb_a{p.index}", f"_pb_n{p.index}", f"_pb_res{p.index}"
+        if p.role.role == "out-bytes":
+            return [f"{res} = _ffi.buffer({a}, {n} * {self.element_size(p)})[:]"]
+        if p.kind == "record":
+            cls, cell = self.classes[p.record_key or ""], repr(self.ctype(p.element) + " *")  # type: ignore[arg-type]
+            return [f"{res} = [_pb_view({cls}, _ffi.new({cell}, {a}[_pb_k]), None) for _pb_k in range({n})]"]
+        if p.kind == "handle":
+            return [f"{res} = [_pb_handle({self.classes[p.record_key or '']}, {a}[_pb_k], {owner}) for _pb_k in range({n})]"]
+        return [f"{res} = _ffi.unpack({a}, {n})"]
+
+    def copy_back(self, p: ParamBinding) -> list[str]:
+        # the function may have written into the records (a PKCS#11 template)
+        return [
+            f"if {p.py_name} is not None:",
+            f"    for _pb_k, _pb_item in enumerate({p.py_name}):",
+            f"        _pb_item._p[0] = _pb_a{p.index}[_pb_k]",
+        ]
+
+    def ret(self, f: FunctionBinding, owner: str) -> list[str]:
+        kind, cls = f.ret.kind, self.classes.get(f.ret.record_key or "")
+        if kind == "handle":
+            return [f"_pb_ret = _pb_handle({cls}, _pb_r, {owner})"]
+        if kind == "record":
+            return [f"_pb_ret = _pb_view({cls}, _ffi.new({self.ctype(f.ret.ctype) + ' *'!r}, _pb_r), None)"]
+        if kind == "string":
+            return ["_pb_ret = None if _pb_r == _NULL else _string(_pb_r)"]
+        return ["_pb_ret = _pb_r"]
+
+
 @dataclass(frozen=True, slots=True)
 class CallPlan:
+    """One wrapper: its source as a module function and as a Library method."""
+
     binding: FunctionBinding
-    args: tuple[str, ...]
-    specs: str
+    source: str
+    method_source: str
 
 
 def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
@@ -176,14 +307,11 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
     name = param.py_name
     size = element_size(binding.module, binding.target, param.element)
     label = repr(arg_label(param))
-    # A nonnull parameter's None is swapped for a non-buffer, so the helper
-    # fails and the slow path says "must not be None".
-    value = f"({name} if {name} is not None else _MISSING)" if param.nonnull else name
     if param.kind == "buffer":
-        call = f"_pb_rbuf({value}, {size}, {label}, {buffer_array_type(binding, param)!r})"
+        call = f"_pb_rbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r})"
         return f"{name} if {name}.__class__ is bytes else {call}" if size == 0 else call
     if param.kind == "writable_buffer":
-        return f"_pb_wbuf({value}, {size}, {label}, {buffer_array_type(binding, param)!r})"
+        return f"_pb_wbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r})"
     if param.kind == "record_ptr" and param.nonnull:
         return f"{name}._p"
     if param.kind == "record_ptr":
@@ -193,15 +321,12 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
     return name
 
 
-def call_plans(binding: BindingModel, classes: dict[str, str]) -> list[CallPlan]:
+def call_plans(binding: BindingModel, writer: CffiWriter) -> list[CallPlan]:
     plans = []
     for function in binding.functions:
-        if _mentions_unspellable(binding.module, function.function.type) or not wrappable(binding, function):
-            continue
-        specs = ", ".join(arg_spec(binding, classes, p) for p in function.inputs)
-        plans.append(CallPlan(
-            function, tuple(cffi_arg(binding, p) for p in function.params), f"({specs},)" if specs else "()",
-        ))
+        if _mentions_unspellable(binding.module, function.function.type):
+            continue  # not in the cdef: cffi's parser has no __int128
+        plans.append(CallPlan(function, writer.wrapper(function, False), writer.wrapper(function, True)))
     return plans
 
 
@@ -232,6 +357,8 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "py_string": py_string,
     "py_repr": repr,
     "c_spelling": c_spelling,
+    "c_type_text": c_type_text,
+    "cffi_member": cffi_member,
 }
 
 #: (template, output suffix) pairs, rendered in this order.
@@ -244,24 +371,35 @@ OUTPUTS = (
 def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     """What the cffi templates see."""
     classes = {r.record.key: r.py_name for r in binding.records}
+    classes.update({h.record.key: h.py_name for h in binding.handles})
     records = ordered_records(binding)
-    link, folders = link_spec(binding)
-    api_mode = getattr(binding, "load", "link") != "dynamic"
+    table = binding.function_table
+    getter = None
+    if table is not None:
+        getter = {
+            "name": table.getter.name,
+            "struct": record_ref_of(table.struct_key, binding),
+            "returns_table": table.returns_table,
+            "success": table.error.success if table.error is not None else None,
+        }
     return {
         "binding": binding,
         "banner": banner(binding.headers, __version__),
         "headers": binding.headers,
         "module_name": f"_{binding.name}_cffi",
-        "api_mode": api_mode,
+        "api_mode": binding.load != "dynamic",
+        "dynamic": binding.load == "dynamic",
+        "table": getter,
         "chunks": cdef_chunks(binding),
         "constants": binding.constants,
         "enums": binding.enums,
         "records": records,
         "fields": field_plans(binding, classes),
-        "aliases": [(alias, r.py_name) for r in records for alias in r.aliases],
+        "aliases": [(alias, r.py_name) for r in records for alias in r.aliases]
+        + [(alias, h.py_name) for h in binding.handles for alias in h.aliases],
         "classes": classes,
-        "calls": call_plans(binding, classes),
-        "link": link,
-        "library_dirs": folders,
-        "has_errors": any(f.error is not None for f in binding.functions),
+        "calls": call_plans(binding, CffiWriter(binding, classes)),
+        "handles": binding.handles,
+        "has_errors": binding.errors is not None or any(f.error is not None for f in binding.functions),
+        "errors": binding.errors,
     }

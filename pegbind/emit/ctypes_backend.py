@@ -23,7 +23,9 @@ ctypes.
 """
 from __future__ import annotations
 
+import keyword
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__
@@ -32,7 +34,7 @@ from ..config import BindingConfig
 from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding
 from ..passes.select import is_synthetic
 from ..target import TargetInfo, enum_type
-from .cython import banner, py_docstring, py_literal, py_string
+from .cython import banner, c_type_text, is_const_target, py_docstring, py_literal, py_string
 
 
 class CtypesSpellingError(ValueError):
@@ -154,6 +156,21 @@ def ordered_records(binding: BindingModel):
 # --------------------------------------------------------------------------
 # ctypes spelling
 # --------------------------------------------------------------------------
+
+
+def ctypes_attr(name: str) -> str:
+    """The attribute a C member is reached by on a ctypes Structure (Python keywords are renamed)."""
+    return f"_pb_{name}" if keyword.iskeyword(name) else name
+
+
+def cffi_member(pointer: str, name: str) -> str:
+    """An expression for a member of the struct ``pointer`` points to (also an assignment target).
+
+    A member named like a Python keyword is reached through ``ffi.addressof``.
+    """
+    if keyword.iskeyword(name):
+        return f"_ffi.addressof({pointer}, {name!r})[0]"
+    return f"{pointer}.{name}"
 
 _FLOATS = {"float": "_ct.c_float", "double": "_ct.c_double", "long double": "_ct.c_longdouble"}
 
@@ -288,13 +305,13 @@ def struct_plans(binding: BindingModel, speller: CtypesSpeller) -> list[StructPl
             ctype = speller.spell(member.type) if member.bit_width is not None else speller.field_type(member.type)
             if member.bit_width is not None and ctype == "_ct.c_bool":
                 ctype = "_ct.c_uint8"  # ctypes takes bitfields of integer types only
-            members.append(StructMember(member.name, ctype, member.bit_width, False))
+            members.append(StructMember(ctypes_attr(member.name), ctype, member.bit_width, False))
         layout = binding.layouts.get(record.key)
         offsets: list[tuple[str, int]] = []
         if layout is not None:
             for placed in layout.fields:
                 if placed.name is not None and placed.bit_width is None:
-                    offsets.append((placed.name, placed.offset))
+                    offsets.append((ctypes_attr(placed.name), placed.offset))
         pack = 1 if record.packed else record.pack
         plans.append(StructPlan(
             speller.struct_names[record.key], record.kind, record.key, pack, tuple(members),
@@ -313,36 +330,216 @@ def struct_plans(binding: BindingModel, speller: CtypesSpeller) -> list[StructPl
     return plans
 
 
-@dataclass(frozen=True, slots=True)
-class CallPlan:
-    """One wrapper: the ctypes prototype and the Python fast path."""
+# --------------------------------------------------------------------------
+# Wrapper functions: straight-line Python per C function
+# --------------------------------------------------------------------------
 
-    binding: FunctionBinding
-    argtypes: tuple[str, ...]
-    restype: str
-    #: the fast path's guard (a Python expression; "" for none)
-    guard: str
-    #: the expression passed for each C parameter, in C order
-    args: tuple[str, ...]
-    #: the literal tuple of argument specs for ``_pb_fix``
-    specs: str
+#: The module-level tuple of the exceptions after which a wrapper's fast path
+#: hands over to ``_pb_fix``: what the FFI raises for an argument it cannot
+#: convert (each template defines it).
+FAST_PATH_ERRORS = "_PB_RETRY"
 
 
-def fast_guard(binding: BindingModel, param: ParamBinding) -> str:
-    """The cheap check an argument must pass before the plain call (ranges ctypes does not check)."""
-    name = param.py_name
-    if param.nonnull:
-        return f"{name} is not None"
-    if param.kind == "int":
-        lo, hi = integer_range(binding.module, binding.target, param.ctype)
-        return f"{lo} <= {name} <= {hi}"
-    if param.kind == "bool":
-        return f"({name}.__class__ is bool or {name}.__class__ is int)"
-    return ""
+class WrapperWriter:
+    """Writes the Python source of one wrapper per function, the same shape for ctypes and cffi.
+
+    A wrapper converts each parameter by its role (``_pb_a<i>`` is what C
+    gets), calls C once — twice for the size probe — applies the error
+    policy and returns the results as :mod:`pegbind.passes.binding` says.
+    The body runs first as a *fast path* inside ``try``, converting only what
+    the FFI cannot; when the FFI rejects an argument, ``_pb_fix`` raises the
+    precise error or normalises the inputs (``__index__`` objects, ranges,
+    sequences), and the body runs again, this time outside ``try``.  Nothing
+    is interpreted at call time: each wrapper is its own code.
+
+    Subclasses supply the FFI spellings: ``in_arg``, ``out_value``,
+    ``out_result``, ``in_array``, ``length_cell``/``length_arg``/
+    ``set_length``/``get_length``, ``out_buffer``, ``buffer_result``,
+    ``copy_back``, ``ret`` and :attr:`null`.
+    """
+
+    null = "None"
+
+    def __init__(self, binding: BindingModel, classes: dict[str, str]):
+        self.binding = binding
+        self.module = binding.module
+        self.target = binding.target
+        self.classes = classes
+
+    # ---- hooks the backends fill in ------------------------------------
+
+    def guard(self, p: ParamBinding) -> str:
+        """A condition the fast path needs before an FFI that does not check ranges ("" for none)."""
+        return ""
+
+    # ---- shared --------------------------------------------------------
+
+    def int_range(self, ctype: CType) -> tuple[int, int]:
+        return integer_range(self.module, self.target, ctype)
+
+    def value_spec(self, kind: str, ctype: CType | None, key: str | None, label: str, nullable: bool) -> str:
+        if kind == "int" and ctype is not None:
+            lo, hi = self.int_range(ctype)
+            return f"('int', {label}, {lo}, {hi})"
+        if kind in ("bool", "float", "cstring"):
+            return f"('{kind}', {label})"
+        if kind in ("record", "record_ptr", "handle"):
+            return f"('record', {label}, {self.classes[key or '']}, {nullable})"
+        raise CtypesSpellingError(f"no argument spec for kind {kind!r}")
+
+    def spec(self, p: ParamBinding) -> str:
+        """The literal telling ``_pb_fix`` how to check and normalise one input."""
+        label = repr(arg_label(p))
+        role = p.role.role
+        if role == "in":
+            spec = arg_spec(self.binding, self.classes, p) if p.kind != "handle" else \
+                self.value_spec("handle", None, p.record_key, label, not p.nonnull)
+            return spec
+        if role == "inout":
+            return self.value_spec(p.kind, p.element, p.record_key, label, p.kind == "handle")
+        if role == "in-array":
+            items = repr(f"{arg_label(p)} items")
+            if p.kind == "buffer":
+                item = "None" if p.element is None else self.value_spec("int", p.element, None, items, False)
+                return f"('array', {label}, {not p.nonnull}, {item}, True)"
+            item = self.value_spec(p.kind, p.element, p.record_key, items, p.kind == "handle")
+            return f"('array', {label}, {not p.nonnull}, {item}, False)"
+        if role == "len" and p.is_input:
+            lo, hi = self.int_range(p.ctype)
+            return f"('count', {label}, {max(lo, 0)}, {hi})"
+        raise CtypesSpellingError(f"parameter {p.py_name} is not passed")
+
+    def specs(self, f: FunctionBinding) -> str:
+        items = [self.spec(p) for p in f.inputs]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+    def wrapper(self, f: FunctionBinding, method: bool) -> str:
+        """The ``def`` of ``f`` (a Library method when ``method``)."""
+        names = [p.py_name for p in f.inputs]
+        params = (["self"] if method else []) + names
+        head = f"def {f.py_name}({', '.join(params)}{', /' if params else ''}):"
+        fn = "_pb_fn" if method else f"_f_{f.function.name}"
+        owner = "self" if method else "None"
+        lines = [head, "    " + py_docstring(f, self.classes)]
+        if method:
+            lines.append(f"    _pb_fn = self._f_{f.function.name}")
+        body = self.body(f, fn, owner)
+        guards = [g for g in (self.guard(p) for p in f.inputs) if g]
+        lines.append("    try:")
+        if guards:
+            lines.append(f"        if {' and '.join(guards)}:")
+            lines += ["            " + line for line in body]
+        else:
+            lines += ["        " + line for line in body]
+        lines.append(f"    except {FAST_PATH_ERRORS}:")
+        lines.append("        pass")
+        if names:
+            lines.append(f"    {', '.join(names)}, = _pb_fix({self.specs(f)}, ({', '.join(names)},))")
+        lines += ["    " + line for line in body]
+        return "\n".join(lines) + "\n"
+
+    def nonnull_check(self, p: ParamBinding) -> list[str]:
+        if not p.nonnull:
+            return []
+        return [f"if {p.py_name} is None:", f"    raise TypeError({arg_label(p) + ' must not be None'!r})"]
+
+    def body(self, f: FunctionBinding, fn: str, owner: str) -> list[str]:
+        out: list[str] = []
+        args: dict[int, str] = {}
+        for p in f.params:
+            out += self.nonnull_check(p)
+            role = p.role.role
+            if role == "in":
+                args[p.index] = self.in_arg(p)
+            elif role == "null":
+                args[p.index] = self.null if p.kind == "null" and self._is_pointer(p.ctype) else "0"
+            elif role in ("out", "inout"):
+                lines, passed = self.out_value(p, role == "inout")
+                out += lines
+                args[p.index] = passed
+            elif role == "in-array":
+                out += self.in_array(p)
+                args[p.index] = f"_pb_a{p.index}"
+        for p in f.params:
+            if p.role.role != "len":
+                continue
+            measured = f"_pb_n{p.length_of}"
+            if p.is_input:
+                out.append(f"{measured} = {p.py_name}")
+                args[p.index] = p.py_name
+            elif p.by_pointer:
+                # an out buffer's length is set before each call (the probe sets it to 0)
+                start = "0" if f.params[p.length_of].role.role in ("out-bytes", "out-array") else measured  # type: ignore[index]
+                out += self.length_cell(p, start)
+                args[p.index] = self.length_arg(p)
+            else:
+                args[p.index] = measured
+        buffers = [p for p in f.params if p.role.role in ("out-bytes", "out-array")]
+        call = f"{fn}({', '.join(args.get(p.index, f'_pb_a{p.index}') for p in f.params)})"
+        if f.error is None and self.direct(f) and all(p.role.role in ("in", "null") for p in f.params):
+            return out + [f"return {call}"]  # nothing to convert back: the FFI's result is the result
+        if f.probe:
+            for p in buffers:
+                out.append(f"_pb_a{p.index} = {self.null}")
+                if p.length is not None and f.params[p.length].by_pointer:
+                    out.append(self.set_length(f.params[p.length], "0"))
+            out += self.call(f, call)
+            for p in buffers:
+                if p.length is not None and f.params[p.length].by_pointer:
+                    out.append(f"_pb_n{p.index} = {self.get_length(f.params[p.length])}")
+        for p in buffers:
+            out += self.out_buffer(p)
+            if p.length is not None and f.params[p.length].by_pointer:
+                out.append(self.set_length(f.params[p.length], f"_pb_n{p.index}"))
+        out += self.call(f, call)
+        for p in f.params:
+            if p.role.role == "in-array" and p.kind == "record" and not is_const_target(p.ctype, self.module):
+                out += self.copy_back(p)
+        results = []
+        if f.returns_value:
+            out += self.ret(f, owner)
+            results.append("_pb_ret")
+        for p in f.outputs:
+            role = p.role.role
+            if role in ("out", "inout"):
+                results.append(self.out_result(p, owner))
+                continue
+            if p.length is not None and f.params[p.length].by_pointer:
+                length = self.get_length(f.params[p.length])
+                out.append(f"if {length} < _pb_n{p.index}:")
+                out.append(f"    _pb_n{p.index} = {length}")
+            out += self.buffer_result(p, owner)
+            results.append(f"_pb_res{p.index}")
+        if not results:
+            out.append("return None")
+        elif len(results) == 1:
+            out.append(f"return {results[0]}")
+        else:
+            out.append(f"return ({', '.join(results)})")
+        return out
+
+    def _is_pointer(self, ctype: CType) -> bool:
+        return isinstance(self.module.resolve(ctype), (Pointer, Array))
+
+    def call(self, f: FunctionBinding, call: str) -> list[str]:
+        if f.error is None:
+            return [f"_pb_r = {call}" if f.ret.kind != "void" else call]
+        return [
+            f"_pb_r = {call}",
+            f"if _pb_r != {f.error.success}:",
+            f"    raise _pb_error(_pb_r, {f.function.name!r})",
+        ]
+
+    def direct(self, f: FunctionBinding) -> bool:
+        """Whether the FFI already returns the Python value of ``f``'s result."""
+        return f.ret.kind in ("int", "bool", "float", "void")
+
+    def element_size(self, p: ParamBinding) -> int:
+        return element_size(self.module, self.target, p.element) or 1
 
 
 def ctypes_arg(binding: BindingModel, param: ParamBinding) -> str:
-    """What the fast path passes for ``param`` (ctypes converts and type-checks the rest)."""
+    """What the fast path passes for an ``in`` parameter (ctypes converts and type-checks the rest)."""
     name = param.py_name
     size = element_size(binding.module, binding.target, param.element)
     if param.kind == "buffer":
@@ -358,54 +555,178 @@ def ctypes_arg(binding: BindingModel, param: ParamBinding) -> str:
     return name
 
 
-#: Parameter kinds and roles the dynamic backends wrap in this version; other
-#: functions are left out of the module (see :func:`wrappable`).
-SUPPORTED_KINDS = ("int", "bool", "float", "cstring", "buffer", "writable_buffer", "record_ptr", "record")
-SUPPORTED_RETURNS = ("int", "bool", "float", "record", "string", "void")
+class CtypesWriter(WrapperWriter):
+    """The ctypes spellings of a wrapper: ``CFUNCTYPE`` prototypes, ``byref`` cells, ctypes arrays."""
+
+    def __init__(self, binding: BindingModel, classes: dict[str, str], speller: CtypesSpeller):
+        super().__init__(binding, classes)
+        self.speller = speller
+
+    def guard(self, p: ParamBinding) -> str:
+        # ctypes truncates integers silently: the range is checked before the call
+        name = p.py_name
+        if p.nonnull:
+            return ""
+        if p.kind == "int" and p.role.role in ("in", "inout"):
+            lo, hi = self.int_range(p.ctype if p.role.role == "in" else p.element)  # type: ignore[arg-type]
+            return f"{lo} <= {name} <= {hi}"
+        if p.kind == "bool" and p.role.role in ("in", "inout"):
+            return f"({name}.__class__ is bool or {name}.__class__ is int)"
+        return ""
+
+    def in_arg(self, p: ParamBinding) -> str:
+        if p.kind == "handle":
+            return f"None if {p.py_name} is None else {p.py_name}._h"
+        return ctypes_arg(self.binding, p)
+
+    def elem(self, p: ParamBinding) -> str:
+        return self.speller.spell(p.element)  # type: ignore[arg-type]
+
+    def out_value(self, p: ParamBinding, inout: bool) -> tuple[list[str], str]:
+        name, cell = p.py_name, f"_pb_o{p.index}"
+        if p.kind == "record":
+            cls = self.classes[p.record_key or ""]
+            if inout:
+                return [f"{cell} = _pb_view({cls}, {self.elem(p)}.from_buffer_copy({name}._s))"], f"{cell}._s"
+            return [f"{cell} = {cls}()"], f"{cell}._s"
+        if not inout:
+            return [f"{cell} = {self.elem(p)}()"], f"_ct.byref({cell})"
+        value = f"None if {name} is None else {name}._h" if p.kind == "handle" else name
+        return [f"{cell} = {self.elem(p)}({value})"], f"_ct.byref({cell})"
+
+    def out_result(self, p: ParamBinding, owner: str) -> str:
+        cell = f"_pb_o{p.index}"
+        if p.kind == "record":
+            return cell
+        if p.kind == "handle":
+            return f"_pb_handle({self.classes[p.record_key or '']}, {cell}.value, {owner})"
+        return f"{cell}.value"
+
+    def in_array(self, p: ParamBinding) -> list[str]:
+        name, a, n = p.py_name, f"_pb_a{p.index}", f"_pb_n{p.index}"
+        if p.kind == "buffer":
+            if p.element is None:
+                return [f"{a}, {n} = _pb_bytes_in({name}, None, 0, 0, {arg_label(p)!r})"]
+            lo, hi = self.int_range(p.element)
+            return [f"{a}, {n} = _pb_bytes_in({name}, {self.elem(p)}, {lo}, {hi}, {arg_label(p)!r})"]
+        if p.kind == "int":
+            lo, hi = self.int_range(p.element)  # type: ignore[arg-type]
+            fill = f"_pb_ints({self.elem(p)}, {name}, {lo}, {hi})"
+        elif p.kind == "record":
+            fill = f"({self.elem(p)} * len({name}))(*[_pb_item._s for _pb_item in {name}])"
+        elif p.kind == "handle":
+            fill = f"(_ct.c_void_p * len({name}))(*[None if _pb_item is None else _pb_item._h for _pb_item in {name}])"
+        else:  # float, bool: ctypes converts and rejects
+            fill = f"({self.elem(p)} * len({name}))(*{name})"
+        if p.nonnull:
+            return [f"{a} = {fill}", f"{n} = len({a})"]
+        return [f"if {name} is None:", f"    {a} = None", f"    {n} = 0", "else:", f"    {a} = {fill}", f"    {n} = len({a})"]
+
+    def length_cell(self, p: ParamBinding, measured: str) -> list[str]:
+        return [f"_pb_l{p.index} = {self.elem(p)}({measured})"]
+
+    def length_arg(self, p: ParamBinding) -> str:
+        return f"_ct.byref(_pb_l{p.index})"
+
+    def set_length(self, p: ParamBinding, value: str) -> str:
+        return f"_pb_l{p.index}.value = {value}"
+
+    def get_length(self, p: ParamBinding) -> str:
+        return f"_pb_l{p.index}.value"
+
+    def out_buffer(self, p: ParamBinding) -> list[str]:
+        a, n = f"_pb_a{p.index}", f"_pb_n{p.index}"
+        if p.role.role == "out-bytes":
+            return [f"{a} = _ct.create_string_buffer({n} * {self.element_size(p)} or 1)"]
+        return [f"{a} = ({self.elem(p)} * ({n} or 1))()"]
+
+    def buffer_result(self, p: ParamBinding, owner: str) -> list[str]:
+        a, n, res = f"_pb_a{p.index}", f"_pb_n{p.index}", f"_pb_res{p.index}"
+        if p.role.role == "out-bytes":
+            return [f"{res} = _ct.string_at({a}, {n} * {self.element_size(p)})"]
+        if p.kind == "record":
+            return [f"{res} = [_pb_view({self.classes[p.record_key or '']}, {a}[_pb_k]) for _pb_k in range({n})]"]
+        if p.kind == "handle":
+            return [f"{res} = [_pb_handle({self.classes[p.record_key or '']}, _pb_h, {owner}) for _pb_h in {a}[:{n}]]"]
+        return [f"{res} = {a}[:{n}]"]
+
+    def copy_back(self, p: ParamBinding) -> list[str]:
+        # the function may have written into the records (a PKCS#11 template)
+        return [
+            f"if _pb_a{p.index} is not None:",
+            f"    for _pb_k, _pb_item in enumerate({p.py_name}):",
+            f"        _ct.pointer(_pb_item._s)[0] = _pb_a{p.index}[_pb_k]",
+        ]
+
+    def ret(self, f: FunctionBinding, owner: str) -> list[str]:
+        kind = f.ret.kind
+        if kind == "handle":
+            return [f"_pb_ret = _pb_handle({self.classes[f.ret.record_key or '']}, _pb_r, {owner})"]
+        if kind == "record":
+            return [f"_pb_ret = _pb_view({self.classes[f.ret.record_key or '']}, _pb_r)"]
+        return ["_pb_ret = _pb_r"]  # c_char_p gives bytes or None, c_bool gives bool
+
+    def direct(self, f: FunctionBinding) -> bool:
+        return f.ret.kind in ("int", "bool", "float", "string", "void")
+
+    # ---- prototypes ------------------------------------------------------
+
+    def argtype(self, p: ParamBinding) -> str:
+        role = p.role.role
+        if role == "in":
+            return "_ct.c_void_p" if p.kind == "handle" else self.speller.argtype(p)
+        if role in ("out", "inout"):
+            return f"_ct.POINTER({self.elem(p)})"
+        if role == "len" and p.by_pointer:
+            return f"_ct.POINTER({self.elem(p)})"
+        if role == "len" or (role == "null" and not self._is_pointer(p.ctype)):
+            return self.speller.spell(p.ctype)
+        return "_ct.c_void_p"
+
+    def restype(self, f: FunctionBinding) -> str:
+        if f.ret.kind == "handle":
+            return "_ct.c_void_p"
+        return self.speller.restype(f)
+
+    def prototype(self, f: FunctionBinding) -> str:
+        """``CFUNCTYPE(restype, *argtypes)``: called without the GIL, like every ctypes foreign call."""
+        return f"_ct.CFUNCTYPE({', '.join([self.restype(f), *(self.argtype(p) for p in f.params)])})"
 
 
-def wrappable(binding: BindingModel, function: FunctionBinding) -> bool:
-    """Whether the cffi/ctypes wrappers cover ``function``: link-time loading, ``in`` roles, plain kinds."""
-    if binding.load != "link" or function.table_field is not None:
-        return False
-    return function.ret.kind in SUPPORTED_RETURNS and all(
-        p.role.role == "in" and p.kind in SUPPORTED_KINDS for p in function.params
-    )
+@dataclass(frozen=True, slots=True)
+class CallPlan:
+    """One wrapper: its prototype and its source."""
+
+    binding: FunctionBinding
+    prototype: str
+    source: str
+    method_source: str
 
 
-def call_plans(binding: BindingModel, speller: CtypesSpeller, classes: dict[str, str]) -> list[CallPlan]:
+def call_plans(binding: BindingModel, writer: CtypesWriter) -> list[CallPlan]:
     plans = []
     for function in binding.functions:
-        if not wrappable(binding, function):
-            continue
         try:
-            argtypes = tuple(speller.argtype(p) for p in function.params)
-            restype = speller.restype(function)
+            prototype = writer.prototype(function)
+            plans.append(CallPlan(function, prototype, writer.wrapper(function, False), writer.wrapper(function, True)))
         except CtypesSpellingError:
-            continue
-        guards = [g for g in (fast_guard(binding, p) for p in function.params) if g]
-        specs = ", ".join(arg_spec(binding, classes, p) for p in function.inputs)
-        plans.append(CallPlan(
-            function, argtypes, restype, " and ".join(guards),
-            tuple(ctypes_arg(binding, p) for p in function.params),
-            f"({specs},)" if specs else "()",
-        ))
+            continue  # __int128 and the like: ctypes has no type for them
     return plans
 
 
-def link_spec(binding: BindingModel) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(library names, library folders) to load at import, when the binding model carries them.
+def link_libraries(config: BindingConfig) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(library names, absolute library folders) a link-time module opens at import.
 
-    When it does not, the generated module reads them from the
-    ``<name>.link.json`` file :func:`pegbind.build.build` writes beside it.
+    The names are searched in the folders first (as the rpath of a compiled
+    backend would), then as the system finds them.
     """
-    names = tuple(getattr(binding, "link", ()) or ())
-    folders = tuple(str(folder) for folder in getattr(binding, "library_dirs", ()) or ())
-    return names, folders
+    return tuple(config.link), tuple(str(Path(folder).resolve()) for folder in config.library_dirs)
 
 
 FILTERS: dict[str, Callable[..., Any]] = {
     "py_repr": repr,
+    "ctypes_attr": ctypes_attr,
+    "c_type_text": c_type_text,
     "py_literal": py_literal,
     "py_docstring": py_docstring,
     "py_string": py_string,
@@ -419,8 +740,22 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     """What the ctypes template sees."""
     speller = CtypesSpeller(binding)
     classes = {r.record.key: r.py_name for r in binding.records}
+    classes.update({h.record.key: h.py_name for h in binding.handles})
     structs = struct_plans(binding, speller)
     records = [r for r in ordered_records(binding) if r.record.key in speller.struct_names]
+    writer = CtypesWriter(binding, classes, speller)
+    link, folders = link_libraries(config)
+    table = binding.function_table
+    getter = None
+    if table is not None:
+        error = table.error
+        getter = {
+            "name": table.getter.name,
+            "struct": speller.struct_names[table.struct_key],
+            "returns_table": table.returns_table,
+            "restype": speller.spell(table.getter.ret),
+            "success": error.success if error is not None else None,
+        }
     return {
         "binding": binding,
         "banner": banner(binding.headers, __version__),
@@ -431,10 +766,15 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "struct_names": speller.struct_names,
         "records": records,
         "fields": field_plans(binding, classes),
-        "aliases": [(alias, r.py_name) for r in records for alias in r.aliases],
+        "aliases": [(alias, r.py_name) for r in records for alias in r.aliases]
+        + [(alias, h.py_name) for h in binding.handles for alias in h.aliases],
         "classes": classes,
-        "calls": call_plans(binding, speller, classes),
-        "link": link_spec(binding)[0],
-        "library_dirs": link_spec(binding)[1],
-        "has_errors": any(f.error is not None for f in binding.functions),
+        "calls": call_plans(binding, writer),
+        "link": link,
+        "library_dirs": folders,
+        "dynamic": binding.load == "dynamic",
+        "table": getter,
+        "handles": binding.handles,
+        "has_errors": binding.errors is not None or any(f.error is not None for f in binding.functions),
+        "errors": binding.errors,
     }
