@@ -1,5 +1,5 @@
 # Two commands do all set-up on a fresh Debian machine:
-#   make demo   - generate, build and call a binding end to end
+#   make demo   - a pkcs11 module generated from the PKCS#11 headers drives a SoftHSM token
 #   make test   - the whole test suite
 # Both install what they need (Debian packages, then a .venv) and are idempotent.
 
@@ -9,9 +9,13 @@ PY := $(VENV)/bin/python
 SYSTEM_STAMP := $(VENV)/.system-packages
 VENV_STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-quick setup system-packages clean
+.PHONY: demo demo-small test test-quick setup system-packages clean
 
 demo: setup
+	$(PY) examples/pkcs11/run_demo.py
+
+# The small first example: a ten-function C library bound with the Cython backend.
+demo-small: setup
 	$(PY) examples/demo/run_demo.py
 
 test: setup

@@ -10,8 +10,9 @@
 
 Run it with the project's Python: ``.venv/bin/python examples/pkcs11/run_demo.py``.
 ``PEGBIND_DEMO_OUT`` chooses where the generated module goes (default: a
-temporary folder); ``--headers nss`` reads NSS's RSA-style header instead of
-SoftHSM's own.
+temporary folder); by default it reads NSS's RSA-style header (``pkcs11f.h``
+included four times under redefined macros); ``--headers softhsm`` reads
+SoftHSM's own p11-kit-style header instead.
 """
 from __future__ import annotations
 
@@ -51,8 +52,8 @@ def text(field: bytes) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--headers", choices=("nss", "softhsm"), default="softhsm",
-                        help="which installed pkcs11.h to read: SoftHSM's p11-kit style (default) or NSS's")
+    parser.add_argument("--headers", choices=("nss", "softhsm"), default="nss",
+                        help="which installed pkcs11.h to read: NSS's RSA style (default) or SoftHSM's p11-kit style")
     parser.add_argument("--rounds", type=int, default=5, help="rounds per timing in the speed table")
     args = parser.parse_args(argv)
     if not SOFTHSM_MODULE.exists():
