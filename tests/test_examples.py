@@ -28,3 +28,18 @@ def test_demo_runs_end_to_end(tmp_path):
     assert "vecmath.vm_add(2, 40)" in out and "-> 42" in out
     assert "vecmath.vm_add(2**40, 1)" in out and "raises OverflowError" in out
     assert "Traceback" not in out + result.stderr
+
+
+@pytest.mark.slow
+def test_pkcs11_demo_runs_end_to_end(tmp_path):
+    env = dict(os.environ, PEGBIND_DEMO_OUT=str(tmp_path / "pkcs11-out"), PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, str(EXAMPLES / "pkcs11" / "run_demo.py"), "--rounds", "1"],
+        env=env, capture_output=True, text=True, timeout=900,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert "raises CKR_PIN_INCORRECT (code 0xa0)" in out
+    assert "same as hashlib.sha256         True" in out
+    assert "verify(altered message)        raises CKR_SIGNATURE_INVALID" in out
+    assert "Traceback" not in out + result.stderr
