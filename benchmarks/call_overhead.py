@@ -6,7 +6,10 @@ Three C functions (a scalar call, a 64-byte buffer call, a struct out-parameter
 call) are compiled into a small library; pegbind builds a binding of it with
 every backend, and the same functions are also called through hand-written
 minimal ctypes and cffi (API mode) code.  The floor is ``operator.add(a, b)``:
-a C-implemented Python call of the same shape that does no work.
+a C-implemented Python call of the same shape that does no work.  Beside
+them, "C alone" is each C function's own time, called in a loop in C: the
+buffer call's 64-byte sum is real work no binding can remove, so the
+"x floor net of C" column subtracts it before comparing with the floor.
 
 All candidates are measured interleaved -- each round times every candidate
 once, in a rotating order -- so machine noise (other processes on a shared
@@ -83,6 +86,32 @@ void bench_get_point(struct point *out)
     out->x = 3;
     out->y = -4;
 }
+
+/* Not in bench.h, so not bound: the time C itself needs for n calls of one
+   of the three functions (0 scalar, 1 buffer, 2 struct out), made through
+   volatile pointers so the compiler can neither inline nor hoist them. */
+#include <time.h>
+long long bench_c_alone(int which, long n, const uint8_t *buf, size_t size)
+{
+    int (*volatile add)(int, int) = bench_add;
+    uint32_t (*volatile sum)(const uint8_t *, size_t) = bench_sum;
+    void (*volatile get_point)(struct point *) = bench_get_point;
+    volatile uint32_t sink;
+    struct point out;
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (long i = 0; i < n; i++) {
+        if (which == 0)
+            sink = add(2, 40);
+        else if (which == 1)
+            sink = sum(buf, size);
+        else
+            get_point(&out);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    (void)sink;
+    return (end.tv_sec - start.tv_sec) * 1000000000LL + (end.tv_nsec - start.tv_nsec);
+}
 """
 
 CDEF = """\
@@ -101,6 +130,8 @@ class Candidate:
     label: str
     run: Callable[[int], int]
     samples: list[float] = dataclasses.field(default_factory=list)
+    #: False for a loop timed inside C, which has no Python loop to subtract
+    python_loop: bool = True
 
 
 def timing_loop(function: Callable, args: tuple) -> Callable[[int], int]:
@@ -183,6 +214,24 @@ def _first_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"
 
 
+def c_alone_candidates(library: Path, data: bytes) -> list[Candidate]:
+    """The C functions' own time, called from a loop in C: what no binding can take away.
+
+    The buffer call sums 64 bytes, which alone costs about twice the floor;
+    the "x floor net of C" column takes this time out of every candidate so
+    the ratio shows what crossing from Python to C costs.
+    """
+    lib = ctypes.CDLL(str(library))
+    timer = lib.bench_c_alone
+    timer.argtypes = [ctypes.c_int, ctypes.c_long, ctypes.c_char_p, ctypes.c_size_t]
+    timer.restype = ctypes.c_longlong
+
+    def run_of(which: int) -> Callable[[int], int]:
+        return lambda n: timer(which, n, data, len(data))
+
+    return [Candidate(call, "C alone", run_of(which), python_loop=False) for which, call in enumerate(CALLS)]
+
+
 def hand_ctypes_candidates(library: Path, data: bytes) -> list[Candidate]:
     """The least ctypes code that makes each call correctly: argtypes/restype set once."""
     lib = ctypes.CDLL(str(library))
@@ -259,7 +308,7 @@ def measure(candidates: list[Candidate], rounds: int, number: int) -> list[float
         loop_ns = empty_loop(number) / number
         loop_samples.append(loop_ns)
         for candidate in order:
-            candidate.samples.append(candidate.run(number) / number - loop_ns)
+            candidate.samples.append(candidate.run(number) / number - (loop_ns if candidate.python_loop else 0.0))
     return loop_samples
 
 
@@ -273,7 +322,7 @@ def percentile(samples: list[float], fraction: float) -> float:
 # --------------------------------------------------------------------------
 
 PALETTE = {
-    "floor": (120, 120, 120), "cython": (31, 119, 180), "cffi": (44, 160, 44), "ctypes": (214, 39, 40),
+    "C alone": (40, 40, 40), "floor": (120, 120, 120), "cython": (31, 119, 180), "cffi": (44, 160, 44), "ctypes": (214, 39, 40),
     "hand cffi": (152, 223, 138), "hand ctypes": (255, 152, 150),
 }
 
@@ -358,25 +407,28 @@ def report(candidates: list[Candidate], failed: dict[str, str], loop_ns: float, 
     for candidate in candidates:
         table[candidate.call][candidate.label] = (statistics.median(candidate.samples),
                                                   percentile(candidate.samples, 0.99))
-    labels = [label for label in ("floor", "cython", "cffi", "ctypes", "hand cffi", "hand ctypes")
+    labels = [label for label in ("C alone", "floor", "cython", "cffi", "ctypes", "hand cffi", "hand ctypes")
               if any(label in column for column in table.values())]
     lines = [
         f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared with other work while measuring), "
         f"{platform.python_implementation()} {platform.python_version()}; {args.rounds} rounds x {args.number} "
         f"calls, interleaved; the empty loop ({loop_ns:.1f} ns per iteration) is subtracted.",
         "",
-        "| call | candidate | median ns | p99 ns | x floor | x hand-written |",
-        "|---|---|---:|---:|---:|---:|",
+        "| call | candidate | median ns | p99 ns | x floor | x floor net of C | x hand-written |",
+        "|---|---|---:|---:|---:|---:|---:|",
     ]
     floor = table["scalar"]["floor"][0]
     for call in CALLS:
+        alone = table[call].get("C alone")
         for label in labels:
             if label not in table[call]:
                 continue
             median, p99 = table[call][label]
             hand = table[call].get(f"hand {label}") if label in ("cffi", "ctypes") else None
             versus_hand = f"{median / hand[0]:.2f}" if hand else ""
-            lines.append(f"| {call} | {label} | {median:.1f} | {p99:.1f} | {median / floor:.2f} | {versus_hand} |")
+            binding = alone is not None and label not in ("C alone", "floor")
+            net = f"{(median - alone[0]) / floor:.2f}" if binding else ""
+            lines.append(f"| {call} | {label} | {median:.1f} | {p99:.1f} | {median / floor:.2f} | {net} | {versus_hand} |")
     if failed:
         lines.append("")
     for backend, why in failed.items():
@@ -413,6 +465,7 @@ def main() -> None:
         candidates, failed = generated_candidates(folder, data)
         for backend, why in failed.items():
             print(f"{backend}: {why}", file=sys.stderr)
+        candidates += c_alone_candidates(library, data)
         candidates += hand_ctypes_candidates(library, data)
         try:
             candidates += hand_cffi_candidates(folder, data)
