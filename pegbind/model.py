@@ -56,8 +56,8 @@ def _qualified(quals: tuple[str, ...], text: str) -> str:
     return " ".join((*quals, text)) if quals else text
 
 
-def _join(base: str, declarator: str) -> str:
-    """``base`` then ``declarator``, one space apart, none before ``[``."""
+def join_declarator(base: str, declarator: str) -> str:
+    """``base`` then ``declarator``, one space apart, none before ``[`` (C and Cython alike)."""
     if not declarator:
         return base
     if declarator[0] == "[":
@@ -103,7 +103,7 @@ class Primitive(CType):
     quals: tuple[str, ...] = ()
 
     def to_c(self, declarator: str = "") -> str:
-        return _join(_qualified(self.quals, self.name), declarator)
+        return join_declarator(_qualified(self.quals, self.name), declarator)
 
     @property
     def is_void(self) -> bool:
@@ -127,7 +127,7 @@ class TypedefRef(CType):
     quals: tuple[str, ...] = ()
 
     def to_c(self, declarator: str = "") -> str:
-        return _join(_qualified(self.quals, self.name), declarator)
+        return join_declarator(_qualified(self.quals, self.name), declarator)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +148,7 @@ class RecordRef(CType):
         # An untagged record cannot be named in C; emitters that need its
         # body print the Record itself.  The key keeps the text unambiguous.
         name = f"{self.kind} {self.tag}" if self.tag is not None else self.key
-        return _join(_qualified(self.quals, name), declarator)
+        return join_declarator(_qualified(self.quals, name), declarator)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from ..model import Array, CType, Function, FunctionType, Module, Pointer, Primitive, RecordRef, TypedefRef
+from ..model import Array, CType, Function, FunctionType, Module, Pointer, Primitive, RecordRef, TypedefRef, join_declarator
 from .. import __version__
 from ..config import BindingConfig
 from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding, RecordBinding
@@ -54,14 +54,6 @@ def _quals(quals: tuple[str, ...]) -> str:
     return " ".join(kept) + " " if kept else ""
 
 
-def _join(base: str, declarator: str) -> str:
-    if not declarator:
-        return base
-    if declarator[0] == "[":
-        return base + declarator
-    return f"{base} {declarator}"
-
-
 def cy_decl(ctype: CType, declarator: str = "") -> str:
     """``ctype`` declaring ``declarator`` in Cython syntax (``""`` for an abstract type).
 
@@ -72,11 +64,11 @@ def cy_decl(ctype: CType, declarator: str = "") -> str:
         if ctype.name in ("__int128", "unsigned __int128"):
             raise SpellingError(f"Cython has no {ctype.name} type")
         name = "bint" if ctype.name == "_Bool" else ctype.name
-        return _join(_quals(ctype.quals) + name, declarator)
+        return join_declarator(_quals(ctype.quals) + name, declarator)
     if isinstance(ctype, TypedefRef):
-        return _join(_quals(ctype.quals) + cy_name(ctype.name), declarator)
+        return join_declarator(_quals(ctype.quals) + cy_name(ctype.name), declarator)
     if isinstance(ctype, RecordRef):
-        return _join(_quals(ctype.quals) + cy_record_name(ctype), declarator)
+        return join_declarator(_quals(ctype.quals) + cy_record_name(ctype), declarator)
     if isinstance(ctype, Pointer):
         inner = "*" + ("const " if "const" in ctype.quals else "") + declarator
         inner = inner.rstrip()
