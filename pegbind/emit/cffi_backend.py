@@ -117,9 +117,9 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
     """The cdef of the binding: forward tags, types in dependency order, then functions."""
     module = binding.module
     pieces: list[tuple[str, int | None | str]] = []  # (text, pack or "any")
-    for record in module.records:
-        if record.tag is not None and not is_synthetic(record.key):
-            pieces.append((f"{record.kind} {record.tag};", "any"))
+    for tagged in module.records:
+        if tagged.tag is not None and not is_synthetic(tagged.key):
+            pieces.append((f"{tagged.kind} {tagged.tag};", "any"))
     untagged = {
         r.key for r in module.records if r.tag is None and not is_synthetic(r.key)
     } | {e.key for e in module.enums if e.tag is None}
@@ -181,9 +181,10 @@ def buffer_array_type(binding: BindingModel, param: ParamBinding) -> str:
     module = binding.module
     resolved = module.resolve(param.ctype)
     target = resolved.target if isinstance(resolved, Pointer) else resolved.element if isinstance(resolved, Array) else None
-    if target is None or (isinstance(module.resolve(target), Primitive) and module.resolve(target).is_void):  # type: ignore[union-attr]
+    pointee = module.resolve(target) if target is not None else None
+    if pointee is None or (isinstance(pointee, Primitive) and pointee.is_void):
         return "char[]"
-    return target.unqualified().to_c() + "[]"
+    return target.unqualified().to_c() + "[]"  # type: ignore[union-attr]
 
 
 class CffiWriter(WrapperWriter):

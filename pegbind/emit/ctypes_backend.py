@@ -13,17 +13,18 @@ the cffi backend, which imports them from here: both backends must present
 the same Python API as the Cython one (DESIGN §4), so they must agree on
 every range and message.
 
-Each wrapper has a *fast path* (the plain call, with only the checks ctypes
-cannot do itself: integer ranges and buffer conversions) inside a ``try``;
-anything unusual (an object with ``__index__``, ``None`` where the fast path
-needs a pointer, a wrong type) falls through to one generic runtime function
-that either raises the precise error or normalises the arguments and calls
-again.  That keeps the common call within a few comparisons of hand-written
-ctypes.
+Each wrapper is generated as straight-line Python (:class:`WrapperWriter`):
+a *fast path* (the plain call, with only the checks ctypes cannot do itself:
+integer ranges and buffer conversions) inside a ``try``; anything unusual
+(an object with ``__index__``, ``None`` where the fast path needs a pointer,
+a wrong type) falls through to ``_pb_fix``, which either raises the precise
+error or normalises the arguments, and the same body runs once more.  That
+keeps the common call within a few comparisons of hand-written ctypes.
 """
 from __future__ import annotations
 
 import keyword
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -340,7 +341,7 @@ def struct_plans(binding: BindingModel, speller: CtypesSpeller) -> list[StructPl
 FAST_PATH_ERRORS = "_PB_RETRY"
 
 
-class WrapperWriter:
+class WrapperWriter(ABC):
     """Writes the Python source of one wrapper per function, the same shape for ctypes and cffi.
 
     A wrapper converts each parameter by its role (``_pb_a<i>`` is what C
@@ -371,6 +372,56 @@ class WrapperWriter:
     def guard(self, p: ParamBinding) -> str:
         """A condition the fast path needs before an FFI that does not check ranges ("" for none)."""
         return ""
+
+    # ---- what each backend spells (see CtypesWriter, CffiWriter) --------
+
+    @abstractmethod
+    def in_arg(self, p: ParamBinding) -> str:
+        """The expression passed for an ``in`` parameter."""
+
+    @abstractmethod
+    def out_value(self, p: ParamBinding, inout: bool) -> tuple[list[str], str]:
+        """(lines allocating the cell of an ``out``/``inout`` value, the expression passed)."""
+
+    @abstractmethod
+    def out_result(self, p: ParamBinding, owner: str) -> str:
+        """The Python value of an ``out``/``inout`` cell after the call."""
+
+    @abstractmethod
+    def in_array(self, p: ParamBinding) -> list[str]:
+        """Lines setting ``_pb_a<i>`` (the C array) and ``_pb_n<i>`` (its length) from a sequence."""
+
+    @abstractmethod
+    def length_cell(self, p: ParamBinding, measured: str) -> list[str]:
+        """Lines allocating the cell a ``len`` parameter points at, holding ``measured``."""
+
+    @abstractmethod
+    def length_arg(self, p: ParamBinding) -> str:
+        """The pointer to a ``len`` cell, as passed."""
+
+    @abstractmethod
+    def set_length(self, p: ParamBinding, value: str) -> str:
+        """A statement storing ``value`` in a ``len`` cell."""
+
+    @abstractmethod
+    def get_length(self, p: ParamBinding) -> str:
+        """An expression reading a ``len`` cell."""
+
+    @abstractmethod
+    def out_buffer(self, p: ParamBinding) -> list[str]:
+        """Lines allocating ``_pb_n<i>`` elements for an ``out-bytes``/``out-array`` parameter."""
+
+    @abstractmethod
+    def buffer_result(self, p: ParamBinding, owner: str) -> list[str]:
+        """Lines setting ``_pb_res<i>`` from an out buffer cut to ``_pb_n<i>`` elements."""
+
+    @abstractmethod
+    def copy_back(self, p: ParamBinding) -> list[str]:
+        """Lines copying an ``in-array`` of records back into the caller's objects."""
+
+    @abstractmethod
+    def ret(self, f: FunctionBinding, owner: str) -> list[str]:
+        """Lines setting ``_pb_ret`` from the C result ``_pb_r``."""
 
     # ---- shared --------------------------------------------------------
 
