@@ -268,15 +268,16 @@ class SyntaxWalker(NodeVisitor):
             typedef_name, typeof, tuple(attributes), self.tok(node),
         )
 
-    # specifier = STORAGE / QUALIFIER / noise
+    # specifier = &SPECIFIER_START (STORAGE / QUALIFIER / noise)
     def visit_specifier(self, node: Node, visited_children: list[Any]) -> Any:
-        return visited_children[0]
+        _, item = visited_children
+        return item
 
-    # specifier_or_basic = specifier / BASIC_TYPE
+    # specifier_or_basic = BASIC_TYPE / specifier
     def visit_specifier_or_basic(self, node: Node, visited_children: list[Any]) -> Any:
         return visited_children[0]
 
-    # type_specifier = record_specifier / enum_specifier / BASIC_TYPE / typeof_specifier / IDENTIFIER
+    # type_specifier = IDENTIFIER / BASIC_TYPE / record_specifier / enum_specifier / typeof_specifier
     def visit_type_specifier(self, node: Node, visited_children: list[Any]) -> Any:
         return visited_children[0]
 
@@ -453,9 +454,9 @@ class SyntaxWalker(NodeVisitor):
         return s.TypeName(specifiers, declarator[0] if declarator else None)
 
     # -- noise ---------------------------------------------------------------
-    # noise = attribute / declspec / asm_label / alignas / NOISE_WORD
+    # noise = &NOISE_START (attribute / declspec / asm_label / alignas / NOISE_WORD)
     def visit_noise(self, node: Node, visited_children: list[Any]) -> list[s.Attribute]:
-        item = visited_children[0]
+        _, item = visited_children
         return item if isinstance(item, list) and all(isinstance(a, s.Attribute) for a in item) else []
 
     # attribute = ATTRIBUTE LPAREN LPAREN attribute_item? (COMMA attribute_item?)* RPAREN RPAREN
