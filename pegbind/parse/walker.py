@@ -142,6 +142,29 @@ _QUALIFIER_SPELLING = {
 }
 
 
+#: binary operator -> its level, tighter binding higher (C11 6.5.5 multiplicative,
+#: 6.5.6 additive, 6.5.7 shift, 6.5.8 relational, 6.5.9 equality, 6.5.10 &,
+#: 6.5.11 ^, 6.5.12 |, 6.5.13 &&, 6.5.14 ||)
+_PRECEDENCE = {
+    "*": 10, "/": 10, "%": 10,
+    "+": 9, "-": 9,
+    "<<": 8, ">>": 8,
+    "<": 7, ">": 7, "<=": 7, ">=": 7,
+    "==": 6, "!=": 6,
+    "&": 5,
+    "^": 4,
+    "|": 3,
+    "&&": 2,
+    "||": 1,
+}
+
+
+def _apply(operator: "_Word", operands: list[s.Expr]) -> None:
+    """Replace the last two operands by ``left operator right``."""
+    right = operands.pop()
+    operands[-1] = s.Binary(operator.text, operands[-1], right, operator.token)
+
+
 @dataclass(frozen=True, slots=True)
 class _Word:
     """A keyword leaf: what kind of specifier it is, and its token."""
@@ -503,7 +526,7 @@ class SyntaxWalker(NodeVisitor):
     def visit_constant_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
         return visited_children[0]
 
-    # conditional_expression = logical_or_expression (QUESTION expression COLON conditional_expression)?
+    # conditional_expression = binary_expression (QUESTION expression COLON conditional_expression)?
     def visit_conditional_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
         condition, rest = visited_children
         if not rest:
@@ -511,25 +534,25 @@ class SyntaxWalker(NodeVisitor):
         question, if_true, _, if_false = rest[0]
         return s.Conditional(condition, if_true, if_false, question.token)
 
-    def _fold(self, node: Node, visited_children: list[Any]) -> s.Expr:
-        # left-associative binary operators (C11 6.5.5-6.5.14)
-        left, rest = visited_children
+    # binary_expression = cast_expression (BINARY_OP cast_expression)*
+    def visit_binary_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
+        first, rest = visited_children
+        if not rest:
+            return first
+        # Precedence climbing over the flat list: an operator waiting on the
+        # stack is applied once the next one binds no tighter (all ten levels
+        # are left-associative), giving the tree the C11 cascade describes.
+        operands: list[s.Expr] = [first]
+        waiting: list[_Word] = []
         for operator, right in rest:
-            left = s.Binary(operator.text, left, right, operator.token)
-        return left
-
-    # logical_or_expression = logical_and_expression (OROR logical_and_expression)* ... and the
-    # other binary levels down to multiplicative_expression, all folded to the left.
-    visit_logical_or_expression = _fold
-    visit_logical_and_expression = _fold
-    visit_bit_or_expression = _fold
-    visit_bit_xor_expression = _fold
-    visit_bit_and_expression = _fold
-    visit_equality_expression = _fold
-    visit_relational_expression = _fold
-    visit_shift_expression = _fold
-    visit_additive_expression = _fold
-    visit_multiplicative_expression = _fold
+            level = _PRECEDENCE[operator.text]
+            while waiting and _PRECEDENCE[waiting[-1].text] >= level:
+                _apply(waiting.pop(), operands)
+            waiting.append(operator)
+            operands.append(right)
+        while waiting:
+            _apply(waiting.pop(), operands)
+        return operands[0]
 
     # cast_expression = (LPAREN type_name RPAREN cast_expression) / unary_expression
     def visit_cast_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
@@ -633,7 +656,5 @@ class SyntaxWalker(NodeVisitor):
     def _operator(self, node: Node, visited_children: list[Any]) -> _Word:
         return _Word("operator", node.text.strip(), self.tok(node))
 
-    visit_OROR = visit_ANDAND = visit_BITOR = visit_CARET = visit_BITAND = _operator
-    visit_EQUALITY_OP = visit_RELATIONAL_OP = visit_SHIFT_OP = visit_ADDITIVE_OP = _operator
-    visit_MULTIPLICATIVE_OP = visit_UNARY_OP = visit_QUESTION = visit_INCREMENT_OP = _operator
+    visit_BINARY_OP = visit_UNARY_OP = visit_QUESTION = visit_INCREMENT_OP = _operator
     del _word
