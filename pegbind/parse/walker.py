@@ -199,26 +199,64 @@ class _Body:
     lbrace: Token
 
 
+def _reads_node_only(method: Any) -> Any:
+    """Mark a ``visit_<rule>`` that looks at its node's text or first token only:
+    the walker then leaves the subtree below it unvisited."""
+    method.reads_node_only = True
+    return method
+
+
+# How SyntaxWalker.visit treats a node, decided once per grammar expression.
+_CALL, _CALL_NODE_ONLY, _FIRST_CHILD, _CHILDREN, _NODE = range(5)
+
+
 class SyntaxWalker(NodeVisitor):
     """Bottom-up visitor of declarations.ppeg, one ``visit_<rule>`` per rule in grammar order."""
 
+    #: id(expression) -> (how to visit its nodes, the visit method, the expression
+    #: itself so that its id stays its own); shared, the grammar lives as long.
+    _dispatch: dict[int, tuple[int, Any, Any]] = {}
+
     def __init__(self, text: TokenText):
         self.source = text
+
+    def visit(self, node: Node) -> Any:
+        # NodeVisitor.visit builds "visit_" + name and calls getattr for each of
+        # the ~60,000 nodes of a large header, and visits every subtree; this one
+        # looks the method up once per expression and skips subtrees no method
+        # reads.  It gives the same results as NodeVisitor.visit + generic_visit.
+        entry = self._dispatch.get(id(node.expr))
+        if entry is None:
+            entry = self._dispatch[id(node.expr)] = self._plan(node.expr)
+        how, method, _ = entry
+        if how == _FIRST_CHILD:
+            return self.visit(node.children[0])
+        if how == _CHILDREN:
+            return [self.visit(child) for child in node.children]
+        if how == _NODE:
+            return node
+        if how == _CALL_NODE_ONLY:
+            return method(self, node, [])
+        return method(self, node, [self.visit(child) for child in node.children])
+
+    @classmethod
+    def _plan(cls, expr: Any) -> tuple[int, Any, Any]:
+        method = getattr(cls, "visit_" + expr.name, None) if expr.name else None
+        if method is not None:
+            return (_CALL_NODE_ONLY if getattr(method, "reads_node_only", False) else _CALL), method, expr
+        # what generic_visit would return: a choice its branch, sequences and
+        # repetitions their children, anything else (leaves, lookaheads) the node
+        if isinstance(expr, OneOf):
+            return _FIRST_CHILD, None, expr
+        if isinstance(expr, (PegSequence, Quantifier)):
+            return _CHILDREN, None, expr
+        return _NODE, None, expr
 
     def tok(self, node: Node) -> Token:
         return self.source.token_at(node.start)
 
     def last_tok(self, node: Node) -> Token:
         return self.source.token_at(max(node.start, node.end - 2))
-
-    def generic_visit(self, node: Node, visited_children: list[Any]) -> Any:
-        # Anonymous groups: a choice yields its branch, sequences and
-        # repetitions their children; literal leaves themselves.
-        if isinstance(node.expr, OneOf):
-            return visited_children[0]
-        if isinstance(node.expr, (PegSequence, Quantifier)):
-            return visited_children
-        return node
 
     # -- entry points --------------------------------------------------------
     # declaration = _ declaration_body
@@ -305,6 +343,7 @@ class SyntaxWalker(NodeVisitor):
         return visited_children[0]
 
     # typeof_specifier = TYPEOF LPAREN (type_name / expression) RPAREN
+    @_reads_node_only
     def visit_typeof_specifier(self, node: Node, visited_children: list[Any]) -> _Word:
         return _Word("typeof", "typeof", self.tok(node))
 
@@ -502,10 +541,12 @@ class SyntaxWalker(NodeVisitor):
         return None
 
     # declspec = DECLSPEC balanced_parens
+    @_reads_node_only
     def visit_declspec(self, node: Node, visited_children: list[Any]) -> list[s.Attribute]:
         return []
 
     # asm_label = ASM (QUALIFIER / NOISE_WORD)* balanced_parens
+    @_reads_node_only
     def visit_asm_label(self, node: Node, visited_children: list[Any]) -> list[s.Attribute]:
         return []
 
@@ -592,6 +633,7 @@ class SyntaxWalker(NodeVisitor):
         return primary
 
     # postfix_suffix = (LBRACKET expression RBRACKET) / (LPAREN arguments? RPAREN) / (MEMBER_OP IDENTIFIER) / INCREMENT_OP
+    @_reads_node_only
     def visit_postfix_suffix(self, node: Node, visited_children: list[Any]) -> s.NonConstant:
         token = self.tok(node)
         what = {"[": "an array subscript", "(": "a function call", "++": "'++'", "--": "'--'"}
@@ -612,6 +654,7 @@ class SyntaxWalker(NodeVisitor):
         return s.Offsetof(type_name, member, self.tok(node))
 
     # member_designator = IDENTIFIER ((MEMBER_OP IDENTIFIER) / (LBRACKET constant_expression RBRACKET))*
+    @_reads_node_only
     def visit_member_designator(self, node: Node, visited_children: list[Any]) -> str:
         return node.text.replace(" ", "")
 
@@ -624,6 +667,7 @@ class SyntaxWalker(NodeVisitor):
         return s.CharConstant(self.tok(node))
 
     # string_literal = STRING+
+    @_reads_node_only
     def visit_string_literal(self, node: Node, visited_children: list[Any]) -> s.StringLiteral:
         return s.StringLiteral(tuple(self.tok(child) for child in node.children))
 
