@@ -67,6 +67,28 @@ def read_binding(config: BindingConfig, *, strict: bool = True) -> ReadResult:
     return ReadResult(config, target, preprocessed, module)
 
 
+def _generate_each(
+    config: BindingConfig,
+    backends: Sequence[str],
+    out_dir: Path,
+    template_dirs: Sequence[Path],
+    read: ReadResult,
+    report: Callable[[Diagnostic], None] | None,
+) -> dict[str, list[Path]]:
+    """Phases 3-5 once, then each backend's files: backend -> paths written."""
+    from .emit import generate
+    from .passes import run_passes
+
+    binding = run_passes(read.module, config, read.target)
+    if report is not None:
+        for diagnostic in binding.diagnostics:
+            report(diagnostic)
+    return {
+        backend: generate(binding, config, backend=backend, out_dir=out_dir, template_dirs=template_dirs, report=report)
+        for backend in backends
+    }
+
+
 def generate_sources(
     config: BindingConfig,
     *,
@@ -78,22 +100,14 @@ def generate_sources(
 ) -> list[Path]:
     """Phases 1-5: write the generated sources of every requested backend; returns their paths.
 
-    ``report`` receives what the passes left out of the binding and why
-    (warnings; nothing is dropped silently).
+    ``report`` receives what the passes, and then each backend, left out of
+    the binding and why (warnings; nothing is dropped silently).
     """
-    from .emit import generate
-    from .passes import run_passes
-
-    read = read or read_binding(config)
-    binding = run_passes(read.module, config, read.target)
-    if report is not None:
-        for diagnostic in binding.diagnostics:
-            report(diagnostic)
-    out_dir = Path(out_dir or config.output_dir)
-    written: list[Path] = []
-    for backend in backends or config.backends:
-        written.extend(generate(binding, config, backend=backend, out_dir=out_dir, template_dirs=template_dirs))
-    return written
+    files = _generate_each(
+        config, backends or config.backends, Path(out_dir or config.output_dir), template_dirs,
+        read or read_binding(config), report,
+    )
+    return [path for paths in files.values() for path in paths]
 
 
 def build_extension(
@@ -105,19 +119,11 @@ def build_extension(
 ) -> list[Path]:
     """Phases 1-6: generate, then compile what needs compiling; returns the built artefacts.
 
-    The Cython backend is compiled into an extension module; cffi/ctypes
-    backends are built the way their emitters define (see ``pegbind.build``).
+    Cython and cffi (API mode) are compiled into extension modules; a ctypes
+    module is plain Python (see ``pegbind.build``).
     """
     from .build import build
 
     out_dir = Path(out_dir or config.output_dir)
-    read = read_binding(config)
-    built: list[Path] = []
-    for index, backend in enumerate(config.backends):
-        files = generate_sources(
-            config, backends=[backend], out_dir=out_dir, template_dirs=template_dirs, read=read,
-            report=report if index == 0 else None,  # the passes' findings are the same for every backend
-        )
-        # Cython and cffi (API mode) compile; ctypes records where its libraries are.
-        built.append(build(config, files, out_dir, backend=backend))
-    return built
+    files = _generate_each(config, config.backends, out_dir, template_dirs, read_binding(config), report)
+    return [build(config, paths, out_dir, backend=backend) for backend, paths in files.items()]

@@ -11,13 +11,13 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import importlib
 from types import ModuleType
 
 from ..config import BindingConfig
-from ..diagnostics import PegbindError
+from ..diagnostics import Diagnostic, PegbindError
 from ..passes.binding import BindingModel
 from .env import make_environment
 
@@ -26,6 +26,8 @@ from .env import make_environment
 #: ``OUTPUTS`` ((template, output suffix) pairs, rendered in order) and
 #: ``context(binding, config) -> dict`` (what its templates see; the config
 #: says how the module finds its library: link time, ``load(path)``, tables).
+#: A context's ``left_out`` entry lists, as warnings, what that backend cannot
+#: express beyond what the passes already reported.
 BACKEND_MODULES = {"cython": "cython", "cffi": "cffi_backend", "ctypes": "ctypes_backend"}
 
 
@@ -62,6 +64,7 @@ def generate(
     backend: str = "cython",
     out_dir: Path | None = None,
     template_dirs: Iterable[str | Path] = (),
+    report: Callable[[Diagnostic], None] | None = None,
 ) -> list[Path]:
     """Render ``backend``'s templates for ``binding`` into ``out_dir``; return the file paths."""
     emitter = backend_module(backend)
@@ -69,6 +72,10 @@ def generate(
     env = make_environment(template_dirs)
     env.filters.update(emitter.FILTERS)
     context = emitter.context(binding, config)
+    # What this backend cannot express (e.g. __int128 in ctypes) is said, not dropped.
+    if report is not None:
+        for diagnostic in context.get("left_out", ()):
+            report(diagnostic)
     paths = []
     for template, suffix in emitter.OUTPUTS:
         text = env.get_template(template).render(context)

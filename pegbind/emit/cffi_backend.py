@@ -29,6 +29,7 @@ from .. import __version__
 from ..model import Array, CType, Field, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
 from ..config import BindingConfig
 from ..passes.binding import BindingModel, FunctionBinding, ParamBinding
+from ..diagnostics import Diagnostic
 from ..passes.select import is_synthetic
 from .ctypes_backend import WrapperWriter, cffi_member, arg_label, element_size, field_plans, ordered_records
 from .cython import banner, c_type_text, py_docstring, py_literal, py_string
@@ -326,9 +327,30 @@ def call_plans(binding: BindingModel, writer: CffiWriter) -> list[CallPlan]:
     plans = []
     for function in binding.functions:
         if _mentions_unspellable(binding.module, function.function.type):
-            continue  # not in the cdef: cffi's parser has no __int128
+            continue  # not in the cdef: cffi's parser has no __int128 (reported by left_out)
         plans.append(CallPlan(function, writer.wrapper(function, False), writer.wrapper(function, True)))
     return plans
+
+
+def left_out(binding: BindingModel) -> list[Diagnostic]:
+    """Functions and records the cffi module cannot hold, each with the reason."""
+    module = binding.module
+    found = []
+    for function in binding.functions:
+        if _mentions_unspellable(module, function.function.type):
+            found.append(Diagnostic(
+                function.function.coord,
+                f"function '{function.function.name}' is not in the cffi module: cffi's C parser has no __int128",
+                "warning",
+            ))
+    for record in binding.records:
+        if any(_mentions_unspellable(module, m.type) for m in record.record.fields or ()):
+            found.append(Diagnostic(
+                record.record.coord,
+                f"record '{record.record.key}' is not in the cffi module: cffi's C parser has no __int128",
+                "warning",
+            ))
+    return found
 
 
 def include_lines(headers: tuple[str, ...]) -> str:
@@ -400,6 +422,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         + [(alias, h.py_name) for h in binding.handles for alias in h.aliases],
         "classes": classes,
         "calls": call_plans(binding, CffiWriter(binding, classes)),
+        "left_out": left_out(binding),
         "handles": binding.handles,
         "has_errors": binding.errors is not None or any(f.error is not None for f in binding.functions),
         "errors": binding.errors,

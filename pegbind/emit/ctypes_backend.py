@@ -33,6 +33,7 @@ from .. import __version__
 from ..model import Array, CType, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
 from ..config import BindingConfig
 from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding
+from ..diagnostics import Diagnostic
 from ..passes.select import is_synthetic
 from ..target import TargetInfo, enum_type
 from .cython import banner, c_type_text, is_const_target, py_docstring, py_literal, py_string
@@ -276,8 +277,11 @@ class StructPlan:
     offsets: tuple[tuple[str, int], ...]
 
 
-def struct_plans(binding: BindingModel, speller: CtypesSpeller) -> list[StructPlan]:
-    """Every complete record as a ctypes class, anonymous member types before their parents."""
+def struct_plans(
+    binding: BindingModel, speller: CtypesSpeller, left_out: list[Diagnostic] | None = None
+) -> list[StructPlan]:
+    """Every complete record as a ctypes class, anonymous member types before their parents;
+    a record ctypes cannot express goes to ``left_out`` with the reason."""
     module = binding.module
     done: set[str] = set()
     plans: list[StructPlan] = []
@@ -325,9 +329,15 @@ def struct_plans(binding: BindingModel, speller: CtypesSpeller) -> list[StructPl
         if record is not None and not record.is_opaque:  # type: ignore[union-attr]
             try:
                 emit(record)  # type: ignore[arg-type]
-            except CtypesSpellingError:
+            except CtypesSpellingError as problem:
                 done.add(record.key)  # type: ignore[union-attr]
                 speller.struct_names.pop(record.key, None)  # type: ignore[union-attr]
+                if left_out is not None and not is_synthetic(record.key):  # type: ignore[union-attr]
+                    left_out.append(Diagnostic(
+                        record.coord,  # type: ignore[union-attr]
+                        f"record '{record.key}' is not in the ctypes module: {problem}",  # type: ignore[union-attr]
+                        "warning",
+                    ))
     return plans
 
 
@@ -754,14 +764,18 @@ class CallPlan:
     method_source: str
 
 
-def call_plans(binding: BindingModel, writer: CtypesWriter) -> list[CallPlan]:
+def call_plans(binding: BindingModel, writer: CtypesWriter, left_out: list[Diagnostic]) -> list[CallPlan]:
+    """A wrapper per function; what ctypes cannot express goes to ``left_out`` with the reason."""
     plans = []
     for function in binding.functions:
         try:
             prototype = writer.prototype(function)
             plans.append(CallPlan(function, prototype, writer.wrapper(function, False), writer.wrapper(function, True)))
-        except CtypesSpellingError:
-            continue  # __int128 and the like: ctypes has no type for them
+        except CtypesSpellingError as problem:  # __int128 and the like: ctypes has no type for them
+            name = function.function.name
+            left_out.append(Diagnostic(
+                function.function.coord, f"function '{name}' is not in the ctypes module: {problem}", "warning"
+            ))
     return plans
 
 
@@ -792,7 +806,8 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     speller = CtypesSpeller(binding)
     classes = {r.record.key: r.py_name for r in binding.records}
     classes.update({h.record.key: h.py_name for h in binding.handles})
-    structs = struct_plans(binding, speller)
+    left_out: list[Diagnostic] = []
+    structs = struct_plans(binding, speller, left_out)
     records = [r for r in ordered_records(binding) if r.record.key in speller.struct_names]
     writer = CtypesWriter(binding, classes, speller)
     link, folders = link_libraries(config)
@@ -820,7 +835,8 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "aliases": [(alias, r.py_name) for r in records for alias in r.aliases]
         + [(alias, h.py_name) for h in binding.handles for alias in h.aliases],
         "classes": classes,
-        "calls": call_plans(binding, writer),
+        "calls": call_plans(binding, writer, left_out),
+        "left_out": left_out,
         "link": link,
         "library_dirs": folders,
         "dynamic": binding.load == "dynamic",
