@@ -68,6 +68,29 @@ class DirectiveVisitor(NodeVisitor):
     grammar = None  # set per use; the grammar is shared through directive_grammar()
     unwrapped_exceptions = (DirectiveSyntaxError,)
 
+    #: id(expression) -> (its visit method or None, whether the method reads only the node,
+    #: the expression itself so that its id stays its own); shared, as the grammar is.
+    _dispatch: dict[int, tuple[object, bool, object]] = {}
+
+    def visit(self, node: Node) -> object:
+        # Same results as NodeVisitor.visit, which builds "visit_" + name and calls getattr
+        # for every node: here the method is found once per grammar expression, and the
+        # subtrees of rules that read only their node's text or offsets are not walked.
+        entry = self._dispatch.get(id(node.expr))
+        if entry is None:
+            name = node.expr.name
+            method = getattr(type(self), "visit_" + name, None) if name else None
+            entry = self._dispatch[id(node.expr)] = (method, name in _NODE_ONLY, node.expr)
+        method, node_only = entry[0], entry[1]
+        try:
+            if method is None:
+                return self.generic_visit(node, [self.visit(child) for child in node.children])
+            return method(self, node, [] if node_only else [self.visit(child) for child in node.children])
+        except (DirectiveSyntaxError, VisitationError):
+            raise
+        except Exception as exc:  # as NodeVisitor does: say where in the tree it happened
+            raise VisitationError(exc, type(exc), node) from exc
+
     # directive = "#" _ directive_body
     def visit_directive(self, node: Node, visited_children: list) -> _Shape:
         _hash, _blank, body = visited_children
@@ -78,21 +101,21 @@ class DirectiveVisitor(NodeVisitor):
         (body,) = visited_children
         return body
 
-    # define = "define" !IDCHAR _ IDENTIFIER (function_like / object_like)
+    # define = DEFINE_KEYWORD _ IDENTIFIER (object_like / function_like)
     def visit_define(self, node: Node, visited_children: list) -> _Shape:
-        _kw, _not, _blank, name, (tail,) = visited_children
+        _kw, _blank, name, (tail,) = visited_children
         params, variadic, rest = tail
         return ("define", name, params, variadic, None, rest)
-
-    # function_like = macro_params rest
-    def visit_function_like(self, node: Node, visited_children: list) -> tuple[tuple[str, ...], bool, int]:
-        (names, variadic), rest = visited_children
-        return names, variadic, rest
 
     # object_like = !"(" rest
     def visit_object_like(self, node: Node, visited_children: list) -> tuple[None, bool, int]:
         _not, rest = visited_children
         return None, False, rest
+
+    # function_like = macro_params rest
+    def visit_function_like(self, node: Node, visited_children: list) -> tuple[tuple[str, ...], bool, int]:
+        (names, variadic), rest = visited_children
+        return names, variadic, rest
 
     # macro_params = "(" _ param_list? ")"
     def visit_macro_params(self, node: Node, visited_children: list) -> tuple[tuple[str, ...], bool]:
@@ -115,9 +138,9 @@ class DirectiveVisitor(NodeVisitor):
     def visit_param(self, node: Node, visited_children: list) -> str:
         return node.text.replace(" ", "").replace("\t", "")
 
-    # undef = "undef" !IDCHAR _ IDENTIFIER rest
+    # undef = UNDEF_KEYWORD _ IDENTIFIER rest
     def visit_undef(self, node: Node, visited_children: list) -> _Shape:
-        _kw, _not, _blank, name, rest = visited_children
+        _kw, _blank, name, rest = visited_children
         return ("undef", name, None, False, None, rest)
 
     # include = INCLUDE_KEYWORD !IDCHAR _ (header_name / rest)
@@ -207,6 +230,10 @@ class DirectiveVisitor(NodeVisitor):
         if node.children:
             return visited_children
         return node if node.text else []
+
+
+#: rules whose visit method reads only the node (its text, offsets or raw children)
+_NODE_ONLY = frozenset({"param", "INCLUDE_KEYWORD", "null_directive", "rest", "IDENTIFIER"})
 
 
 @functools.lru_cache(maxsize=8192)
