@@ -6,7 +6,14 @@ and ``ctypesgen`` (gcc -E, then its own parser and its Python output).  The
 rounds alternate between the two so machine noise falls on both alike.  Then
 pegbind's phases are timed in one warm process, to show where its time goes.
 
-    python benchmarks/parse_speed.py [--rounds N] [--header PATH -I DIR ...]
+Both run from Python bytecode, as after ``pip install`` (which byte-compiles
+a package): the commands share a scratch ``PYTHONPYCACHEPREFIX`` that the
+untimed warm-up round fills.  Without it an editable checkout under
+``PYTHONDONTWRITEBYTECODE`` recompiles pegbind's sources on every run while
+ctypesgen reads the bytecode pip wrote.  ``--from-source`` compiles both from
+source on every run instead.  Nothing else is kept between runs.
+
+    python benchmarks/parse_speed.py [--rounds N] [--from-source] [--header PATH -I DIR ...]
 
 ctypesgen comes from ``pip install 'pegbind[bench]'``; without it, only
 pegbind is timed.
@@ -14,6 +21,7 @@ pegbind is timed.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import subprocess
@@ -30,10 +38,20 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
-def timed(command: list[str]) -> float:
+def timed(command: list[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     return time.perf_counter() - start
+
+
+def bytecode_env(scratch: str, from_source: bool) -> dict[str, str]:
+    """The same bytecode conditions for both tools (see the module docstring)."""
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(Path(scratch) / "pycache"))
+    if from_source:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"  # the prefix stays empty: every run compiles
+    else:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
 def phases(header: str, include_dirs: list[str], rounds: int) -> dict[str, list[float]]:
@@ -64,6 +82,8 @@ def phases(header: str, include_dirs: list[str], rounds: int) -> dict[str, list[
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--from-source", action="store_true",
+                        help="no bytecode for either tool: both compile their sources on every run")
     parser.add_argument("--header", default=NSS[0])
     parser.add_argument("-I", dest="include_dirs", action="append")
     args = parser.parse_args()
@@ -74,20 +94,22 @@ def main() -> int:
     candidates = {"pegbind dump": pegbind}
     ctypesgen = shutil.which("ctypesgen") or str(Path(sys.executable).with_name("ctypesgen"))
     with tempfile.TemporaryDirectory() as scratch:
+        env = bytecode_env(scratch, args.from_source)
         if Path(ctypesgen).exists():
             candidates["ctypesgen --all-headers"] = [
                 ctypesgen, "--all-headers", *flags, args.header, "-o", str(Path(scratch) / "out.py"),
             ]
         else:
             print("ctypesgen is not installed (pip install 'pegbind[bench]'): timing pegbind alone\n")
-        for command in candidates.values():  # warm the file cache and the compilers' start-up
-            timed(command)
+        for command in candidates.values():  # warm the file cache, the compilers' start-up, bytecode
+            timed(command, env)
         results: dict[str, list[float]] = {name: [] for name in candidates}
         for _ in range(args.rounds):
             for name, command in candidates.items():
-                results[name].append(timed(command))
+                results[name].append(timed(command, env))
 
-    print(f"{args.header}, {args.rounds} rounds, whole commands from a cold process")
+    bytecode = "compiled from source every run" if args.from_source else "from bytecode"
+    print(f"{args.header}, {args.rounds} rounds, whole commands from a cold process, {bytecode}")
     print(f"{'tool':<26}{'median s':>10}{'p99 s':>10}")
     for name, values in results.items():
         print(f"{name:<26}{statistics.median(values):>10.3f}{percentile(values, 0.99):>10.3f}")
