@@ -1,10 +1,12 @@
 """ctypes layouts against pegbind's: every record of tests/clib and the golden headers.
 
 The ctypes backend declares each record as a Structure/Union with
-``_fields_`` and ``_pack_`` and lets ctypes place the members; this test
-builds those classes from the emitter's plans (no library, no compiler) and
-checks ``ctypes.sizeof`` and every member offset against
-:func:`pegbind.target.record_layout` on the host's target (linux-x86_64).
+``_fields_`` (bitfields as plain storage members, padding where ctypes would
+place a member elsewhere) and ``_pack_``; this test builds those classes from
+the emitter's plans (no library, no compiler) and checks ``ctypes.sizeof``,
+``ctypes.alignment``, every member offset and every bitfield's first bit
+against :func:`pegbind.target.record_layout` on the host's target
+(linux-x86_64).
 The cffi cdef is checked the same way through ``FFI.sizeof``/``offsetof``.
 """
 from __future__ import annotations
@@ -50,26 +52,16 @@ def _ctypes_classes(binding):
         anonymous = [m.name for m in plan.members if m.anonymous]
         if anonymous:
             attrs["_anonymous_"] = anonymous
-        attrs["_fields_"] = [
-            (m.name, eval(m.ctype, namespace)) + ((m.bits,) if m.bits is not None else ()) for m in plan.members
-        ]
+        attrs["_fields_"] = [(m.name, eval(m.ctype, namespace)) for m in plan.members]
         namespace[plan.name] = type(plan.name, (base,), attrs)
-    return {plan.key: namespace[plan.name] for plan in plans}
+    return {plan.key: (namespace[plan.name], plan) for plan in plans}
 
 
 CASES = [DEMO_HEADER, *HOST_HEADERS]
-#: ctypes packs bitfields of different declared types into separate storage
-#: units where gcc shares one (struct mixed_bits); the generated module refuses
-#: to import on such a layout rather than corrupt memory.
-CTYPES_CASES = [
-    pytest.param(h, marks=pytest.mark.xfail(strict=True, reason="ctypes bitfield allocation differs from gcc"))
-    if h.name == "bitfields.h" else h
-    for h in CASES
-]
 
 
-@pytest.mark.parametrize("header", CTYPES_CASES, ids=[h.name for h in CASES])
-def test_ctypes_sizes_and_offsets_follow_pegbind_layouts(header):
+@pytest.mark.parametrize("header", CASES, ids=[h.name for h in CASES])
+def test_ctypes_sizes_alignments_and_offsets_follow_pegbind_layouts(header):
     binding = _binding(header)
     classes = _ctypes_classes(binding)
     checked = 0
@@ -77,12 +69,21 @@ def test_ctypes_sizes_and_offsets_follow_pegbind_layouts(header):
     for key, layout in binding.layouts.items():
         if key not in classes:
             continue
-        cls = classes[key]
+        cls, plan = classes[key]
         if ctypes.sizeof(cls) != layout.size:
             mismatches.append(f"{key}: size {ctypes.sizeof(cls)} != {layout.size}")
+        # ctypes (before 3.13) has no type aligned beyond long double's 16 bytes
+        if ctypes.alignment(cls) != min(layout.align, ctypes.alignment(ctypes.c_longdouble)):
+            mismatches.append(f"{key}: alignment {ctypes.alignment(cls)} != {layout.align}")
+        bits = {access.path: access for access in plan.bitfields}
         for path, placed in layout.flat_fields():
             if placed.bit_width is not None:
-                continue  # ctypes reports the storage unit of a bitfield, not its byte
+                # a bitfield lives in a storage member: its bits must start where gcc's do
+                access = bits[path]
+                start = 8 * getattr(cls, access.storage).offset + access.shift
+                if (start, access.width) != (placed.bit_offset, placed.bit_width):
+                    mismatches.append(f"{key}.{path}: bits {start}+{access.width} != {placed.bit_offset}+{placed.bit_width}")
+                continue
             member = getattr(cls, ctypes_attr(path))  # members named like keywords are renamed
             if member.offset != placed.offset:
                 mismatches.append(f"{key}.{path}: offset {member.offset} != {placed.offset}")
