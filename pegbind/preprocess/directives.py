@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Any
 
 from parsimonious.exceptions import ParseError as GrammarParseError, VisitationError
 from parsimonious.grammar import Grammar
@@ -70,9 +71,9 @@ class DirectiveVisitor(NodeVisitor):
 
     #: id(expression) -> (its visit method or None, whether the method reads only the node,
     #: the expression itself so that its id stays its own); shared, as the grammar is.
-    _dispatch: dict[int, tuple[object, bool, object]] = {}
+    _dispatch: dict[int, tuple[Any, bool, object]] = {}
 
-    def visit(self, node: Node) -> object:
+    def visit(self, node: Node) -> Any:
         # Same results as NodeVisitor.visit, which builds "visit_" + name and calls getattr
         # for every node: here the method is found once per grammar expression, and the
         # subtrees of rules that read only their node's text or offsets are not walked.
