@@ -54,6 +54,7 @@ class IncludeResolver:
     chain: list[SearchDir] = field(init=False)
     origins: dict[str, str] = field(default_factory=dict)  # real path -> origin
     _exists: dict[str, bool] = field(default_factory=dict)
+    _real_paths: dict[str, str] = field(default_factory=dict)  # spelling -> real path
 
     def __post_init__(self) -> None:
         self.chain = [SearchDir(str(d), "user") for d in self.user_dirs]
@@ -72,7 +73,10 @@ class IncludeResolver:
 
     def origin(self, path: str) -> str:
         """"user", "standard" or "system" for a file this run opened (by any spelling)."""
-        real = os.path.realpath(path)
+        # Asked once per declaration and diagnostic: resolve each spelling once.
+        real = self._real_paths.get(path)
+        if real is None:
+            real = self._real_paths[path] = os.path.realpath(path)
         known = self.origins.get(real)
         if known is not None:
             return known
