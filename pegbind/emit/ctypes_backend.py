@@ -306,7 +306,7 @@ class BitAccess:
     def store(self, struct: str, unit: str) -> str:
         """A statement writing the int ``unit`` back into the storage of ``struct``."""
         if self.as_bytes:
-            return f"{struct}.{self.storage}[:] = {unit}.to_bytes({self.unit_bytes}, 'little')"
+            return f"{struct}.{self.storage}[:] = ({unit}).to_bytes({self.unit_bytes}, 'little')"
         return f"{struct}.{self.storage} = {unit}"
 
     def extract(self, unit: str) -> str:
@@ -505,7 +505,8 @@ class _StructPlanner:
                 clusters[-1][2].append((index, placed))
             else:
                 clusters.append([first, end, [(index, placed)]])
-        taken = others + [(first, end) for first, end, _ in clusters]
+        # (in a union every member starts at 0: only the record's size bounds a unit)
+        taken = [] if union else others + [(first, end) for first, end, _ in clusters]
         result = []
         for first, end, members in clusters:
             start, size, ctype, align = self.storage_unit(first, end, layout.size, pack, taken)
