@@ -219,9 +219,9 @@ def _c_read(module, suffix, obj, members):
 def test_python_writes_the_bytes_gcc_writes_and_each_side_reads_the_other(bf, suffix):
     _, members = RECORDS[suffix]
     cls = _record(bf, suffix)
+    ours = cls()  # one record for every set: each store overwrites what the last set left
     for values in _value_sets(members):
         from_c = _c_fill(bf, suffix, values)
-        ours = cls()
         # reverse order too: a member's store must not disturb the bits of its neighbours
         for (name, _, _), value in reversed(list(zip(members, values))):
             setattr(ours, name, value)
