@@ -89,6 +89,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_binding_flags(verify)
     verify.add_argument("--cc", default="gcc", help="the compiler used as the oracle (default gcc)")
+
+    bench = commands.add_parser(
+        "bench", help="time calls through every backend, side by side",
+        description="Build the binding with each backend (default: all three) and time the same calls, "
+        "interleaved, beside CPython's call floor operator.add(1, 2).",
+    )
+    _add_binding_flags(bench)
+    bench.add_argument("--call", dest="calls", action="append", default=[], metavar="EXPR",
+                       help="a call on the generated module, named m, e.g. 'm.vm_add(1, 2)' (repeatable)")
+    bench.add_argument("--setup", default="", metavar="CODE", help="Python run once per backend before timing (sees m)")
+    bench.add_argument("--rounds", type=int, default=30, help="rounds (default 30)")
+    bench.add_argument("--number", type=int, default=2000, help="calls per round (default 2000)")
     return parser
 
 
@@ -273,11 +285,23 @@ def _cmd_verify(args: argparse.Namespace, config: BindingConfig) -> int:
     return EXIT_DIAGNOSTICS if report.mismatches else EXIT_OK
 
 
+def _cmd_bench(args: argparse.Namespace, config: BindingConfig) -> int:
+    from dataclasses import replace
+
+    from .bench import run_bench
+
+    if not args.backends:  # side by side means every backend unless narrowed
+        config = replace(config, backends=BACKENDS)
+    print(run_bench(config, args.calls, setup=args.setup, rounds=args.rounds, number=args.number, report=_warn))
+    return EXIT_OK
+
+
 _COMMANDS = {
     "generate": _cmd_generate,
     "build": _cmd_build,
     "dump": _cmd_dump,
     "verify": _cmd_verify,
+    "bench": _cmd_bench,
 }
 
 

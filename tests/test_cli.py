@@ -10,7 +10,7 @@ from conftest import EXAMPLES, run_pegbind
 VECMATH = EXAMPLES / "demo" / "vecmath.h"
 
 
-@pytest.mark.parametrize("command", [[], ["generate"], ["build"], ["dump"], ["verify"]])
+@pytest.mark.parametrize("command", [[], ["generate"], ["build"], ["dump"], ["verify"], ["bench"]])
 def test_help_for_every_command(command):
     result = run_pegbind(*command, "--help")
     assert result.returncode == 0, result.stderr
