@@ -2,10 +2,11 @@
 
 Input: a :class:`~pegbind.passes.binding.BindingModel`.  Output: the context
 of ``ctypes/ctypes.py.jinja`` — one pure-Python module with a
-``Structure``/``Union`` per record (``_fields_`` and ``_pack_`` following the
-:mod:`pegbind.target` layout rules), a user-facing class per bound record,
-and one wrapper per function over a ``CDLL`` symbol with ``argtypes`` and
-``restype``.
+``Structure``/``Union`` per record placed byte for byte as the
+:mod:`pegbind.target` layout says (bitfields as plain storage members, see
+:class:`BitAccess`; padding and ``_pack_`` where ctypes would place a member
+elsewhere), a user-facing class per bound record, and one wrapper per
+function over a ``CDLL`` symbol with ``argtypes`` and ``restype``.
 
 The parts that are not ctypes-specific (integer ranges of C types, the
 argument specs the runtime checks read, record field plans) are shared with
@@ -424,8 +425,9 @@ class _StructPlanner:
             if member.name is None:
                 entry = StructMember(f"_pb_anon{anon}", ctype, True)
                 anon += 1
-                inner = self.plans[module.resolve(member.type).key]  # type: ignore[union-attr]
-                bitfields += inner.bitfields  # lifted with the anonymous member's other names
+                inner = module.resolve(member.type)
+                if isinstance(inner, RecordRef):  # lifted with the anonymous member's other names
+                    bitfields += self.plans[inner.key].bitfields
             else:
                 entry = StructMember(ctypes_attr(member.name), ctype, False)
             entries.append((placed.offset, entry, align, placed.size))
