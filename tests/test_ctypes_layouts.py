@@ -1,4 +1,4 @@
-"""ctypes layouts against pegbind's: every record of tests/clib and the golden headers.
+"""ctypes layouts against pegbind's: every record of tests/clib, the golden headers and the conformance library.
 
 The ctypes backend declares each record as a Structure/Union with
 ``_fields_`` (bitfields as plain storage members, padding where ctypes would
@@ -57,7 +57,9 @@ def _ctypes_classes(binding):
     return {plan.key: (namespace[plan.name], plan) for plan in plans}
 
 
-CASES = [DEMO_HEADER, *HOST_HEADERS]
+#: the conformance suite's libraries are bound for the host too
+CONFORMANCE_HEADERS = [Path(__file__).parent / "conformance" / name for name in ("conf.h", "hostile.h")]
+CASES = [DEMO_HEADER, *HOST_HEADERS, *CONFORMANCE_HEADERS]
 
 
 @pytest.mark.parametrize("header", CASES, ids=[h.name for h in CASES])
