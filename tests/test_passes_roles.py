@@ -86,3 +86,18 @@ def test_bad_function_table_settings_are_config_errors(read):
         plan(read, replace(config, function_table=FunctionTable("rl_bump", "rl_table")))
     with pytest.raises(ConfigError, match=r'needs load = "dynamic"'):
         plan(read, replace(config, load="link"))
+
+
+def test_enum_bitfields_are_signed_when_an_enumerator_is_negative():
+    from pegbind.parse import parse_tokens
+    from pegbind.passes.plan import _bit_range
+    from pegbind.preprocess import tokenize
+    from pegbind.target import get_target
+
+    target = get_target(None)
+    module = parse_tokens(tokenize(
+        "enum s { S_NEG = -1, S_POS = 1 }; enum u { U_A, U_B };"
+        "struct holder { enum s signed_bits : 3; enum u unsigned_bits : 3; };", "t.h"), target)
+    signed_field, unsigned_field = module.record("struct holder").fields
+    assert _bit_range(module, signed_field, target) == (-4, 3)
+    assert _bit_range(module, unsigned_field, target) == (0, 7)

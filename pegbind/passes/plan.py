@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..config import BindingConfig, ParamRole
 from ..diagnostics import ConfigError, Coord, Diagnostic
 from ..model import Array, CType, Field, Function, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
-from ..target import TargetInfo
+from ..target import TargetInfo, enum_type
 from .binding import (
     ErrorCheck,
     ErrorClasses,
@@ -421,12 +421,16 @@ def _bit_range(module: Module, member: Field, target: TargetInfo) -> tuple[int, 
         return None
     resolved = module.resolve(member.type)
     width = member.bit_width
-    unsigned = isinstance(resolved, Primitive) and (
-        resolved.is_unsigned or (resolved.name == "char" and not target.char_signed)
-    )
-    if unsigned or (isinstance(resolved, RecordRef) and resolved.kind == "enum"):
-        # gcc gives an enum bitfield the enum's (here unsigned) underlying type
+    if isinstance(resolved, RecordRef) and resolved.kind == "enum":
+        # gcc gives an enum bitfield the enum's underlying type: unsigned
         # unless some enumerator is negative.
+        enum = module.get("enum", resolved.key)
+        unsigned = enum is None or Primitive(enum_type(module, enum, target)).is_unsigned  # type: ignore[arg-type]
+    else:
+        unsigned = isinstance(resolved, Primitive) and (
+            resolved.is_unsigned or (resolved.name == "char" and not target.char_signed)
+        )
+    if unsigned:
         return (0, (1 << width) - 1)
     return (-(1 << (width - 1)), (1 << (width - 1)) - 1)
 
