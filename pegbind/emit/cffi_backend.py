@@ -215,7 +215,15 @@ class CffiWriter(WrapperWriter):
             cls = self.classes[p.record_key or ""]
             if inout:
                 return [f"{cell} = _pb_view({cls}, _ffi.new({self.ctype(p.element) + ' *'!r}, {name}._p[0]), None)"], f"{cell}._p"  # type: ignore[arg-type]
-            return [f"{cell} = {cls}()"], f"{cell}._p"
+            # the record object is made around one ffi.new of its struct,
+            # through the preparsed pointer type and without running __init__
+            pointer = f"_pb_c{p.index}"
+            return [
+                f"{cell} = _pb_new({cls})",
+                f"{cell}._p = {pointer} = _pb_alloc(_pb_ptr_{cls})",
+                f"{cell}._owner = None",
+                f"{cell}._keep = None",
+            ], pointer
         cell_type = repr(self.ctype(p.element) + " *")  # type: ignore[arg-type]
         if not inout:
             return [f"{cell} = _ffi.new({cell_type})"], cell
@@ -304,6 +312,12 @@ class CallPlan:
     method_source: str
 
 
+def _takes_bytes(binding: BindingModel, element: CType | None) -> bool:
+    """Whether cffi accepts ``bytes`` for a pointer to ``element``: the 1-byte character types, not ``_Bool``."""
+    resolved = binding.module.resolve(element) if element is not None else None
+    return isinstance(resolved, Primitive) and resolved.name in ("char", "signed char", "unsigned char")
+
+
 def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
     """What the fast path passes for ``param``; cffi checks integer ranges and types itself."""
     name = param.py_name
@@ -311,7 +325,13 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
     label = repr(arg_label(param))
     if param.kind == "buffer":
         call = f"_pb_rbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r})"
-        return f"{name} if {name}.__class__ is bytes else {call}" if size == 0 else call
+        if size == 0:
+            return f"{name} if {name}.__class__ is bytes else {call}"
+        if size == 1 and _takes_bytes(binding, param.element):
+            # cffi passes bytes to a pointer to 1-byte characters as they are
+            # (no from_buffer); b"" still goes to _pb_rbuf for its error
+            return f"{name} if {name}.__class__ is bytes and {name} else {call}"
+        return call
     if param.kind == "writable_buffer":
         return f"_pb_wbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r})"
     if param.kind == "record_ptr" and param.nonnull:

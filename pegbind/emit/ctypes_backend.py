@@ -738,6 +738,11 @@ class WrapperWriter(ABC):
             lines.append(f"    _pb_fn = self._f_{f.function.name}")
         body = self.body(f, fn, owner)
         guards = [g for g in (self.guard(p) for p in f.inputs) if g]
+        if not names:
+            # Nothing for _pb_fix to normalise: a second run could only fail the
+            # same way (after calling C twice), so the body runs once, unguarded.
+            lines += ["    " + line for line in body]
+            return "\n".join(lines) + "\n"
         lines.append("    try:")
         if guards:
             lines.append(f"        if {' and '.join(guards)}:")
@@ -856,9 +861,14 @@ def ctypes_arg(binding: BindingModel, param: ParamBinding) -> str:
     name = param.py_name
     size = element_size(binding.module, binding.target, param.element)
     if param.kind == "buffer":
+        # c_void_p takes bytes as they are: only other buffers (and short
+        # bytes, for the error) need _pb_rbuf's Python call
+        call = f"_pb_rbuf({name}, {size}, {arg_label(param)!r})"
         if size == 0:
-            return f"{name} if {name}.__class__ is bytes else _pb_rbuf({name}, 0, {arg_label(param)!r})"
-        return f"_pb_rbuf({name}, {size}, {arg_label(param)!r})"
+            return f"{name} if {name}.__class__ is bytes else {call}"
+        if size == 1:
+            return f"{name} if {name}.__class__ is bytes and {name} else {call}"
+        return f"{name} if {name}.__class__ is bytes and len({name}) >= {size} else {call}"
     if param.kind == "writable_buffer":
         return f"_pb_wbuf({name}, {size}, {arg_label(param)!r})"
     if param.kind == "record_ptr":
@@ -901,7 +911,10 @@ class CtypesWriter(WrapperWriter):
             cls = self.classes[p.record_key or ""]
             if inout:
                 return [f"{cell} = _pb_view({cls}, {self.elem(p)}.from_buffer_copy({name}._s))"], f"{cell}._s"
-            return [f"{cell} = {cls}()"], f"{cell}._s"
+            # the record object is made around its C struct without running
+            # __init__ (no fields to set), and the struct is passed from a local
+            struct = f"_pb_c{p.index}"
+            return [f"{cell} = _pb_new({cls})", f"{cell}._s = {struct} = {self.elem(p)}()"], struct
         if not inout:
             return [f"{cell} = {self.elem(p)}()"], f"_ct.byref({cell})"
         value = f"None if {name} is None else {name}._h" if p.kind == "handle" else name
