@@ -892,7 +892,9 @@ class CtypesWriter(WrapperWriter):
             return ""
         if p.kind == "int" and p.role.role in ("in", "inout"):
             lo, hi = self.int_range(p.ctype if p.role.role == "in" else p.element)  # type: ignore[arg-type]
-            return f"{lo} <= {name} <= {hi}"
+            # two comparisons, not one chained: CPython 3.11 specialises
+            # "x >= 0" (both operands small) but not the chained form
+            return f"{name} >= {lo} and {name} <= {hi}"
         if p.kind == "bool" and p.role.role in ("in", "inout"):
             return f"({name}.__class__ is bool or {name}.__class__ is int)"
         return ""
