@@ -197,6 +197,21 @@ class CffiWriter(WrapperWriter):
 
     null = "_NULL"
 
+    def __init__(self, binding: BindingModel, classes: dict[str, str]):
+        super().__init__(binding, classes)
+        #: C type text -> the module-level name of its parsed type, in first-use order
+        self.types: dict[str, str] = {}
+
+    def new_type(self, text: str) -> str:
+        """The name of the module global holding cffi's parsed type ``text``, for ``ffi.new``.
+
+        ``ffi.new`` given a type object skips the lookup of the type string
+        (about 15 ns a call); the template defines the globals (see ``types``).
+        """
+        if text not in self.types:
+            self.types[text] = f"_pb_t{len(self.types)}"
+        return self.types[text]
+
     def ctype(self, ctype: CType) -> str:
         """A C type as cffi's parser reads it in ``ffi.new``."""
         return integer_char(self.module, self.target, ctype).unqualified().to_c()  # type: ignore[union-attr]
@@ -214,7 +229,7 @@ class CffiWriter(WrapperWriter):
         if p.kind == "record":
             cls = self.classes[p.record_key or ""]
             if inout:
-                return [f"{cell} = _pb_view({cls}, _ffi.new({self.ctype(p.element) + ' *'!r}, {name}._p[0]), None)"], f"{cell}._p"  # type: ignore[arg-type]
+                return [f"{cell} = _pb_view({cls}, _pb_alloc({self.new_type(self.ctype(p.element) + ' *')}, {name}._p[0]), None)"], f"{cell}._p"  # type: ignore[arg-type]
             # the record object is made around one ffi.new of its struct,
             # through the preparsed pointer type and without running __init__
             pointer = f"_pb_c{p.index}"
@@ -224,11 +239,11 @@ class CffiWriter(WrapperWriter):
                 f"{cell}._owner = None",
                 f"{cell}._keep = None",
             ], pointer
-        cell_type = repr(self.ctype(p.element) + " *")  # type: ignore[arg-type]
+        cell_type = self.new_type(self.ctype(p.element) + " *")  # type: ignore[arg-type]
         if not inout:
-            return [f"{cell} = _ffi.new({cell_type})"], cell
+            return [f"{cell} = _pb_alloc({cell_type})"], cell
         value = f"_NULL if {name} is None else {name}._h" if p.kind == "handle" else name
-        return [f"{cell} = _ffi.new({cell_type}, {value})"], cell
+        return [f"{cell} = _pb_alloc({cell_type}, {value})"], cell
 
     def out_result(self, p: ParamBinding, owner: str) -> str:
         cell = f"_pb_o{p.index}"
@@ -241,22 +256,22 @@ class CffiWriter(WrapperWriter):
     def in_array(self, p: ParamBinding) -> list[str]:
         name, a, n = p.py_name, f"_pb_a{p.index}", f"_pb_n{p.index}"
         if p.kind == "buffer":
-            array = "None" if p.element is None else repr(self.ctype(p.element) + "[]")
+            array = "None" if p.element is None else self.new_type(self.ctype(p.element) + "[]")
             return [f"{a}, {n} = _pb_bytes_in({name}, {array}, {arg_label(p)!r})"]
-        array = repr(self.ctype(p.element) + "[]")  # type: ignore[arg-type]
+        array = self.new_type(self.ctype(p.element) + "[]")  # type: ignore[arg-type]
         if p.kind == "record":
             items = f"[_pb_item._p[0] for _pb_item in {name}]"
         elif p.kind == "handle":
             items = f"[_NULL if _pb_item is None else _pb_item._h for _pb_item in {name}]"
         else:  # cffi checks ranges and item types; an int would give an array of that length
             items = f"{name} if {name}.__class__ is list or {name}.__class__ is tuple else _pb_sequence({name}, {arg_label(p)!r})"
-        fill = [f"{a} = _ffi.new({array}, {items})", f"{n} = len({a})"]
+        fill = [f"{a} = _pb_alloc({array}, {items})", f"{n} = len({a})"]
         if p.nonnull:
             return fill
         return [f"if {name} is None:", f"    {a} = _NULL", f"    {n} = 0", "else:", *("    " + line for line in fill)]
 
     def length_cell(self, p: ParamBinding, measured: str) -> list[str]:
-        return [f"_pb_l{p.index} = _ffi.new({self.ctype(p.element) + ' *'!r}, {measured})"]  # type: ignore[arg-type]
+        return [f"_pb_l{p.index} = _pb_alloc({self.new_type(self.ctype(p.element) + ' *')}, {measured})"]  # type: ignore[arg-type]
 
     def length_arg(self, p: ParamBinding) -> str:
         return f"_pb_l{p.index}"
@@ -271,15 +286,15 @@ class CffiWriter(WrapperWriter):
         resolved = self.module.resolve(p.element) if p.element is not None else None
         void = resolved is None or (isinstance(resolved, Primitive) and resolved.is_void)
         element = "char" if void else self.ctype(p.element)  # type: ignore[arg-type]
-        return [f"_pb_a{p.index} = _ffi.new({element + '[]'!r}, _pb_n{p.index} or 1)"]
+        return [f"_pb_a{p.index} = _pb_alloc({self.new_type(element + '[]')}, _pb_n{p.index} or 1)"]
 
     def buffer_result(self, p: ParamBinding, owner: str) -> list[str]:
         a, n, res = f"_pb_a{p.index}", f"_pb_n{p.index}", f"_pb_res{p.index}"
         if p.role.role == "out-bytes":
             return [f"{res} = _ffi.buffer({a}, {n} * {self.element_size(p)})[:]"]
         if p.kind == "record":
-            cls, cell = self.classes[p.record_key or ""], repr(self.ctype(p.element) + " *")  # type: ignore[arg-type]
-            return [f"{res} = [_pb_view({cls}, _ffi.new({cell}, {a}[_pb_k]), None) for _pb_k in range({n})]"]
+            cls, cell = self.classes[p.record_key or ""], self.new_type(self.ctype(p.element) + " *")  # type: ignore[arg-type]
+            return [f"{res} = [_pb_view({cls}, _pb_alloc({cell}, {a}[_pb_k]), None) for _pb_k in range({n})]"]
         if p.kind == "handle":
             return [f"{res} = [_pb_handle({self.classes[p.record_key or '']}, {a}[_pb_k], {owner}) for _pb_k in range({n})]"]
         return [f"{res} = _ffi.unpack({a}, {n})"]
@@ -297,7 +312,7 @@ class CffiWriter(WrapperWriter):
         if kind == "handle":
             return [f"_pb_ret = _pb_handle({cls}, _pb_r, {owner})"]
         if kind == "record":
-            return [f"_pb_ret = _pb_view({cls}, _ffi.new({self.ctype(f.ret.ctype) + ' *'!r}, _pb_r), None)"]
+            return [f"_pb_ret = _pb_view({cls}, _pb_alloc({self.new_type(self.ctype(f.ret.ctype) + ' *')}, _pb_r), None)"]
         if kind == "string":
             return ["_pb_ret = None if _pb_r == _NULL else _string(_pb_r)"]
         return ["_pb_ret = _pb_r"]
@@ -416,6 +431,8 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     classes = {r.record.key: r.py_name for r in binding.records}
     classes.update({h.record.key: h.py_name for h in binding.handles})
     records = ordered_records(binding)
+    writer = CffiWriter(binding, classes)
+    calls = call_plans(binding, writer)  # fills writer.types
     table = binding.function_table
     getter = None
     if table is not None:
@@ -441,7 +458,8 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "aliases": [(alias, r.py_name) for r in records for alias in r.aliases]
         + [(alias, h.py_name) for h in binding.handles for alias in h.aliases],
         "classes": classes,
-        "calls": call_plans(binding, CffiWriter(binding, classes)),
+        "calls": calls,
+        "types": list(writer.types.items()),
         "left_out": left_out(binding),
         "handles": binding.handles,
         "has_errors": binding.errors is not None or any(f.error is not None for f in binding.functions),
