@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Sequence
 
 from . import __version__
-from .config import BACKENDS, BindingConfig, ErrorPolicy, FunctionRule, FunctionTable, load_config, parse_role
+from .config import (
+    BACKENDS, BindingConfig, ErrorPolicy, FunctionRule, FunctionTable, is_module_name, load_config, parse_role,
+)
 from .diagnostics import ConfigError, Diagnostic, PegbindError
 from .target import DEFAULT_TARGET, TARGETS
 
@@ -184,6 +186,8 @@ def _config_from_args(args: argparse.Namespace) -> BindingConfig:
         changes["backends"] = tuple(dict.fromkeys(args.backends))
     if args.output_dir:
         changes["output_dir"] = cwd / args.output_dir
+        if changes["output_dir"].exists() and not changes["output_dir"].is_dir():
+            raise ConfigError(Diagnostic(None, f"--output-dir: {args.output_dir} exists and is not a folder"))
     if args.function_table:
         getter, struct = _split_pair("--function-table", args.function_table, 2)[:2]
         changes["function_table"] = FunctionTable(getter, struct)
@@ -194,10 +198,12 @@ def _config_from_args(args: argparse.Namespace) -> BindingConfig:
     if args.functions:
         changes["functions"] = (*(base.functions if base else ()), *(_function_rule(t) for t in args.functions))
     if args.name:
+        if not is_module_name(args.name):
+            raise ConfigError(Diagnostic(None, f"--name: {args.name!r} is not a valid Python module name"))
         changes["name"] = args.name
     if base is None:
         name = changes.pop("name", None) or Path(args.headers[0]).stem.replace("-", "_").replace(".", "_")
-        if not name.isidentifier():
+        if not is_module_name(name):
             raise ConfigError(Diagnostic(None, f"--name: {name!r} is not a valid Python module name"))
         return BindingConfig(name=name, headers=changes.pop("headers"), **changes)
     from dataclasses import replace
@@ -232,10 +238,18 @@ def _base_config(args: argparse.Namespace) -> BindingConfig | None:
 # --------------------------------------------------------------------------
 
 
+def _template_dirs(args: argparse.Namespace) -> list[Path]:
+    folders = [Path(t) for t in args.templates]
+    for folder in folders:
+        if not folder.is_dir():
+            raise ConfigError(Diagnostic(None, f"--templates: {folder} is not a folder"))
+    return folders
+
+
 def _cmd_generate(args: argparse.Namespace, config: BindingConfig) -> int:
     from .pipeline import generate_sources
 
-    for path in generate_sources(config, template_dirs=[Path(t) for t in args.templates], report=_warn):
+    for path in generate_sources(config, template_dirs=_template_dirs(args), report=_warn):
         print(path)
     return EXIT_OK
 
@@ -243,7 +257,7 @@ def _cmd_generate(args: argparse.Namespace, config: BindingConfig) -> int:
 def _cmd_build(args: argparse.Namespace, config: BindingConfig) -> int:
     from .pipeline import build_extension
 
-    for path in build_extension(config, template_dirs=[Path(t) for t in args.templates], report=_warn):
+    for path in build_extension(config, template_dirs=_template_dirs(args), report=_warn):
         print(path)
     return EXIT_OK
 
@@ -330,6 +344,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # the file system refused (a folder that is a file, no permission, a full disk)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_DIAGNOSTICS
     except Exception as exc:  # a defect in pegbind itself: say so in one line, not a traceback
         if os.environ.get("PEGBIND_DEBUG"):
             raise

@@ -9,6 +9,7 @@ the folder of the file that names them.
 from __future__ import annotations
 
 import fnmatch
+import keyword
 import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -181,7 +182,7 @@ def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str,
         reader.fail(prefix + "name", "missing (the Python module name of the binding)")
     else:
         values["name"] = table["name"]
-        if not str(table["name"]).isidentifier():
+        if not is_module_name(str(table["name"])):
             reader.fail(prefix + "name", f"{table['name']!r} is not a valid Python module name")
     values["headers"] = paths("headers")
     if not values["headers"]:
@@ -225,6 +226,11 @@ def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str,
     if reader.problems:
         raise ConfigError(reader.problems)
     return BindingConfig(**values)
+
+
+def is_module_name(name: str) -> bool:
+    """Whether ``import name`` can work: an identifier that is not a keyword."""
+    return name.isidentifier() and not keyword.iskeyword(name)
 
 
 def _resolve(base_dir: Path, value: str) -> Path:

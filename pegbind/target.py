@@ -524,6 +524,9 @@ class _RecordBuilder:
         end = self.size_bits if record.kind == "union" else max(self.size_bits, self.bitpos)
         align = max(self.align, record.aligned or 1)
         size = _round_up(_round_up(end, 8) // 8, align)
+        # Objects are at most PTRDIFF_MAX bytes; gcc refuses larger types.
+        if size > (1 << (8 * self.layouter.target.pointer_size - 1)) - 1:
+            raise self.layouter.fail(record.coord, f"{record.key} is too large ({size} bytes)")
         return RecordLayout(record.key, size, align, tuple(placed), members)
 
     def resolve(self, ctype: CType) -> CType:

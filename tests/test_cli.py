@@ -130,3 +130,27 @@ def test_what_a_backend_cannot_express_is_reported_not_dropped(tmp_path):
     assert "wide.h:1:10: warning: function 'wide_add' is not wrapped: parameter 1 (a): __int128 has no default Python conversion" in warnings
     assert "wide.h:2:8: warning: record 'struct wide' is not in the cffi module: cffi's C parser has no __int128" in warnings
     assert "wide.h:2:8: warning: record 'struct wide' is not in the ctypes module: ctypes has no 128-bit integer (__int128)" in warnings
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--name", "class"], "error: --name: 'class' is not a valid Python module name"),
+        (["-o", "m.h"], "error: --output-dir: m.h exists and is not a folder"),
+        (["--templates", "nowhere"], "error: --templates: nowhere is not a folder"),
+    ],
+)
+def test_bad_flags_are_diagnostics(tmp_path, args, message):
+    (tmp_path / "m.h").write_text("int f(int x);\n")
+    result = run_pegbind("generate", "m.h", *args, cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.strip() == message
+
+
+def test_unwritable_output_is_a_diagnostic(tmp_path):
+    (tmp_path / "m.h").write_text("int f(int x);\n")
+    (tmp_path / "blocked").write_text("a file where a folder should be\n")
+    result = run_pegbind("generate", "m.h", "-o", "blocked/out", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.startswith("error: ") and "Not a directory" in result.stderr
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr

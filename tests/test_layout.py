@@ -458,3 +458,15 @@ def test_flat_fields_nested_paths():
     flat = {path: placed.offset for path, placed in layout.flat_fields(nested=True)}
     assert flat == {"a": 0, "in": 4, "in.c": 4, "in.x": 8, "s": 16, "d": 16}
     assert [p for p, _ in layout.flat_fields()] == ["a", "in", "s", "d"]
+
+
+def test_a_record_larger_than_any_object_is_an_error():
+    big = Record(
+        "struct", "big", "struct big",
+        (Field("a", Array(Primitive("int"), 1 << 62)), Field("b", Array(Primitive("int"), 1 << 62))),
+        coord=Coord("big.h", 1, 8),
+    )
+    module = Module("linux-x86_64", records=(big,))
+    with pytest.raises(LayoutError) as caught:
+        record_layout(module, "struct big", get_target("linux-x86_64"))
+    assert caught.value.diagnostics[0].headline() == "big.h:1:8: error: struct big is too large (36893488147419103232 bytes)"

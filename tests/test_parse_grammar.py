@@ -372,3 +372,10 @@ def test_variable_length_array_parameters_have_unknown_lengths():
     assert [d.message for d in bad.diagnostics if d.severity == "error"] == [
         "the array length is not an integer constant: 'cols' is not a constant"
     ]
+
+
+def test_bitfield_wider_than_its_type_is_an_error():
+    module = parse("typedef unsigned char u8; struct s { int ok : 32; int b : 40; u8 c : 9; _Bool f : 2; };")
+    assert [d.message for d in module.diagnostics if d.severity == "error"] == [
+        "width of 'b' exceeds its type (40 > 32 bits)",
+    ]

@@ -290,3 +290,14 @@ def test_deeply_nested_arguments_do_not_overflow(tmp_path: Path) -> None:
 def test_skipped_groups_are_not_checked(tmp_path: Path) -> None:
     result = run(tmp_path, "#if 0\n#bogus\nchar c = 'x;\n#if garbage ((\n#endif\n#else\nint ok;\n#endif\n")
     assert texts(result.tokens) == ["int", "ok", ";"]
+
+
+def test_pack_values_gcc_rejects_are_ignored_with_a_warning(tmp_path):
+    header = tmp_path / "p.h"
+    header.write_text("#pragma pack(push, 3)\nstruct s { char c; int i; };\n#pragma pack(pop)\n")
+    result = preprocess([str(header)])
+    assert [d.headline() for d in result.diagnostics] == [
+        f"{header}:1:1: warning: alignment must be a small power of two, not 3",
+        f"{header}:3:1: warning: '#pragma pack (pop)' encountered without matching '#pragma pack (push)'",
+    ]
+    assert [value for _, value in result.pack_changes] == [None]

@@ -491,6 +491,10 @@ class ModuleBuilder:
                     width = self.int_value(item.bit_width, "the bit-field width")
                     if width < 0 or (width == 0 and name is not None):
                         raise Dropped(f"invalid bit-field width {width}", (name or item.first))
+                    limit = self._bit_limit(ctype)
+                    if limit is not None and width > limit:
+                        what = f"'{name.text}'" if name is not None else "the unnamed bit-field"
+                        raise Dropped(f"width of {what} exceeds its type ({width} > {limit} bits)", (name or item.first))
                 elif name is None:
                     raise Dropped("expected a member name", item.first)
                 packed, aligned = self._layout_attributes((*specs.attributes, *item.attributes))
@@ -499,6 +503,16 @@ class ModuleBuilder:
                     (name or item.first).coord, self.doc(specs.first if item is member.declarators[0] else item.first, item.last),
                 ))
         return tuple(fields)
+
+    def _bit_limit(self, ctype: CType) -> int | None:
+        """How many bits a bit-field of ``ctype`` may have (C11 6.7.2.1p4), when known here."""
+        seen: set[str] = set()
+        while isinstance(ctype, TypedefRef) and ctype.name not in seen and ctype.name in self.typedefs:
+            seen.add(ctype.name)
+            ctype = self.typedefs[ctype.name].type
+        if not isinstance(ctype, Primitive) or ctype.name not in self.target.sizes:
+            return None
+        return 1 if ctype.name == "_Bool" else 8 * self.target.size_of(ctype.name)
 
     def enum_type(self, spec: s.EnumSpec, typedef_key: str | None, first: Token, last: Token | None) -> RecordRef:
         # BNF: enum_specifier = 'enum' noise* (IDENTIFIER noise* enum_body? | enum_body)

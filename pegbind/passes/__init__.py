@@ -61,7 +61,13 @@ class PassState:
 
 
 def _select(state: PassState) -> PassState:
-    return replace(state, module=select_declarations(state.module, state.config))
+    module = select_declarations(state.module, state.config)
+    # No backend exposes extern objects yet: say so for each one selected.
+    unbound = tuple(
+        Diagnostic(v.coord, f"variable '{v.name}' is not bound: extern variables are not exposed yet", "warning")
+        for v in module.variables
+    )
+    return replace(state, module=module, diagnostics=state.diagnostics + unbound)
 
 
 def _name(state: PassState) -> PassState:
@@ -113,7 +119,10 @@ def _layout(state: PassState) -> PassState:
             continue
         try:
             layouts[record.key] = record_layout(state.module, record.key, state.target)
-        except (PegbindError, KeyError, ValueError, TypeError) as exc:
+        except PegbindError as exc:  # the layout's own diagnostic says where and why
+            reason = "; ".join(d.message for d in exc.diagnostics)
+            problems.append(Diagnostic(record.coord, f"no layout for {record.key}: {reason}", "warning"))
+        except (KeyError, ValueError, TypeError) as exc:
             problems.append(Diagnostic(record.coord, f"no layout for {record.key}: {exc}", "warning"))
     return replace(state, layouts=layouts, diagnostics=state.diagnostics + tuple(problems))
 

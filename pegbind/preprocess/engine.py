@@ -450,6 +450,12 @@ class _Engine:
         action, value = pack
         if action == "show":
             return
+        if value is not None and value not in (1, 2, 4, 8, 16):
+            # gcc ignores the whole pragma, push included (-Wpragmas).
+            self.sink.warning(coord, f"alignment must be a small power of two, not {value}")
+            return
+        if action == "pop" and not self.pack_stack:
+            self.sink.warning(coord, "'#pragma pack (pop)' encountered without matching '#pragma pack (push)'")
         if action == "push":
             self.pack_stack.append(self.pack)
             if value is not None:
