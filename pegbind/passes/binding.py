@@ -212,6 +212,12 @@ class FieldBinding:
     bit_width: int | None = None
     #: inclusive range accepted on assignment for bitfields (None: the C type's range)
     bit_range: tuple[int, int] | None = None
+    #: ``data_pointer``: bytes of one pointed-to element (0 for ``void`` or an
+    #: incomplete type); a buffer assigned must hold at least one
+    pointee_size: int = 0
+    #: ``data_pointer``: whether the pointee is not const, so C may write
+    #: through the pointer and a read-only buffer must be refused
+    needs_writable: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +229,10 @@ class RecordBinding:
     aliases: tuple[str, ...]  #: other Python names bound to the same class (typedef or tag)
     #: accessible members (lifted from anonymous members); also what backends declare
     fields: tuple[FieldBinding, ...]
+    #: whether the layout holds a pointer anywhere (a member, an array element,
+    #: a member of a by-value member record, bound or not): raw bytes must not
+    #: be copied into such a record, since they would forge an address
+    has_pointers: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..config import BindingConfig, ParamRole
 from ..diagnostics import ConfigError, Coord, Diagnostic
 from ..model import Array, CType, Field, Function, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
-from ..target import TargetInfo, enum_type
+from ..target import LayoutError, TargetInfo, enum_type, size_align
 from .binding import (
     ErrorCheck,
     ErrorClasses,
@@ -474,8 +474,15 @@ def plan_field(module: Module, names: dict, member: Field, path: str, target: Ta
         if key is not None:
             return FieldBinding(path, py_name, member.type, "handle", record_key=key)
         if isinstance(target_type, (Primitive, RecordRef)) or isinstance(target_type, Pointer):
-            # data: assignable from a buffer the record keeps alive
-            return FieldBinding(path, py_name, member.type, "data_pointer")
+            # data: assignable from a buffer the record keeps alive; C may
+            # write through a pointer to non-const, and reads one element
+            try:
+                size = 0 if isinstance(target_type, Primitive) and target_type.is_void else \
+                    size_align(module, resolved.target, target)[0]
+            except LayoutError:
+                size = 0  # an incomplete pointee: no element size to check
+            return FieldBinding(path, py_name, member.type, "data_pointer", pointee_size=size,
+                                needs_writable="const" not in target_type.quals)
         return FieldBinding(path, py_name, member.type, "pointer")
     raise Unsupported(f"{member.type.to_c()} has no Python conversion")
 
@@ -494,6 +501,26 @@ def _members(module: Module, record: Record):
         # an unnamed bitfield is padding: nothing to bind
 
 
+def holds_pointers(module: Module, ctype: CType, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether a value of ``ctype`` holds an address anywhere in its bytes.
+
+    Walks the C layout rather than the bound fields: a member left unbound (an
+    anonymous record, an unsupported array) still occupies bytes that
+    ``from_bytes`` would fill.
+    """
+    resolved = module.resolve(ctype)
+    if isinstance(resolved, Pointer):
+        return True
+    if isinstance(resolved, Array):
+        return holds_pointers(module, resolved.element, seen)
+    if isinstance(resolved, RecordRef) and resolved.kind != "enum" and resolved.key not in seen:
+        inner = module.get("record", resolved.key)
+        if inner is None or inner.fields is None:
+            return False
+        return any(holds_pointers(module, member.type, seen | {resolved.key}) for member in inner.fields)
+    return False
+
+
 def plan_records(module: Module, names: dict, target: TargetInfo) -> tuple[list[RecordBinding], list[Diagnostic]]:
     from .naming import record_class_names  # the same preference order as the naming pass
 
@@ -510,6 +537,7 @@ def plan_records(module: Module, names: dict, target: TargetInfo) -> tuple[list[
         aliases = tuple(
             names[("alias", alias)] for alias in record_class_names(module, record)[1:] if ("alias", alias) in names
         )
-        bindings.append(RecordBinding(record, names[("record", record.key)], aliases, tuple(fields)))
+        has_pointers = any(holds_pointers(module, member.type, frozenset({record.key})) for member in record.fields or ())
+        bindings.append(RecordBinding(record, names[("record", record.key)], aliases, tuple(fields), has_pointers))
     return bindings, dropped
 

@@ -1,0 +1,25 @@
+/* safety.h: calls where a careless wrapper would let Python crash the process. */
+#ifndef SAFETY_H
+#define SAFETY_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rec { int32_t a; int32_t b; } rec;
+
+/* Writes n 32-bit words into out. */
+void fill32(uint32_t *out, size_t n);
+/* Adds 1 to each record's a. */
+void touch(rec *recs, size_t n);
+/* Sums n bytes; the count is only 8 bits wide. */
+uint32_t sum8s(const uint8_t *p, uint8_t n);
+/* Sums n 16-bit words. */
+uint32_t sum16(const uint16_t *p, size_t n);
+/* Writes n 16-bit words. */
+void write16(uint16_t *p, size_t n);
+
+/* A holder of caller memory, written by fill_holder. */
+typedef struct holder { uint8_t *data; size_t n; } holder;
+typedef struct wrapper { holder h; } wrapper;
+void fill_holder(const holder *h);
+void fill_wrapper(const wrapper *w);
+#endif

@@ -1,0 +1,133 @@
+"""Wrong arguments raise, in every backend; none of these may crash the process.
+
+Each scenario runs in a child process, so a crash is a failure that names the
+signal instead of the end of the test run.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import ROOT, run_pegbind
+
+SAFETY = ROOT / "tests" / "safety"
+BACKENDS = ("cython", "cffi", "ctypes")
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory, cc):
+    folder = tmp_path_factory.mktemp("safety-lib")
+    subprocess.run([cc, "-shared", "-fPIC", str(SAFETY / "safety.c"), "-o", str(folder / "libsafety.so")], check=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, library):
+    """backend -> folder holding the built module ``safety``."""
+    folders = {}
+    for backend in BACKENDS:
+        out = tmp_path_factory.mktemp(f"safety-{backend}")
+        result = run_pegbind(
+            "build", "--config", str(SAFETY / "safety.toml"), "--backend", backend, "-L", str(library), "-o", str(out)
+        )
+        assert result.returncode == 0, result.stderr
+        folders[backend] = out
+    return folders
+
+
+def run_in_child(folder, code: str) -> str:
+    script = "import sys, gc, threading\nimport safety as m\n" + textwrap.dedent(code)
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=folder, capture_output=True, text=True, timeout=120,
+        env=dict(os.environ, PYTHONPATH=str(folder)),
+    )
+    assert result.returncode == 0, f"child died with {result.returncode}: {result.stderr[-2000:]}"
+    return result.stdout.strip()
+
+
+def raises(expression: str) -> str:
+    return f"""
+try:
+    {expression}
+except Exception as exc:
+    print(type(exc).__name__)
+else:
+    print("no error")
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_length_too_large_to_allocate_raises(built, backend):
+    assert run_in_child(built[backend], raises("m.fill32(2**62 + 1)")) in ("OverflowError", "MemoryError")
+    assert run_in_child(built[backend], raises("m.fill32(2**64 - 1)")) in ("OverflowError", "MemoryError")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_buffer_longer_than_its_length_type_raises(built, backend):
+    assert run_in_child(built[backend], raises("m.sum8s(bytes(300))")) == "OverflowError"
+    assert run_in_child(built[backend], "print(m.sum8s(bytes([1]) * 255))") == "255"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_len_of_an_input_buffer_is_filled_in(built, backend):
+    assert run_in_child(built[backend], "print(m.sum16(bytes([1, 0, 2, 0])))") == "3"
+    assert run_in_child(built[backend], "b = bytearray(4); m.write16(b); print(b.hex())") == "abababab"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_sequence_that_changes_under_the_call_is_not_trusted(built, backend):
+    # Items read a second time would no longer be records: only the first reading counts.
+    code = """
+class Shifty:
+    def __init__(self):
+        self.reads = 0
+        self.items = [m.rec(a=1, b=2), m.rec(a=3, b=4)]
+    def __len__(self):
+        return 2
+    def __getitem__(self, k):
+        if k >= 2:
+            raise IndexError(k)
+        self.reads += 1
+        return self.items[k] if self.reads <= 2 else 12345
+seq = Shifty()
+try:
+    m.touch(seq)
+except TypeError:
+    print("TypeError")
+else:
+    print("ok")
+"""
+    assert run_in_child(built[backend], code) in ("ok", "TypeError")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_pointer_fields_need_writable_memory_for_non_const_data(built, backend):
+    assert run_in_child(built[backend], raises("m.holder().__setattr__('data', b'A')")) == "TypeError"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_from_bytes_cannot_forge_pointers(built, backend):
+    forged = "m.holder.from_bytes(bytes(range(1, 17)))"
+    assert run_in_child(built[backend], raises(forged)) == "TypeError"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_copied_record_keeps_its_memory_alive(built, backend):
+    code = """
+h = m.holder()
+buf = bytearray(1 << 20)
+h.data = buf
+h.n = 1 << 20
+w = m.wrapper()
+w.h = h
+del h, buf
+gc.collect()
+m.fill_wrapper(w)
+print("ok")
+"""
+    assert run_in_child(built[backend], code) == "ok"
