@@ -259,13 +259,17 @@ class CffiWriter(WrapperWriter):
             array = "None" if p.element is None else self.new_type(self.ctype(p.element) + "[]")
             return [f"{a}, {n} = _pb_bytes_in({name}, {array}, {arg_label(p)!r})"]
         array = self.new_type(self.ctype(p.element) + "[]")  # type: ignore[arg-type]
+        snapshot: list[str] = []
         if p.kind == "record":
-            items = f"[_pb_item._p[0] for _pb_item in {name}]"
+            # read once: the records are copied back through this snapshot,
+            # not by reading a sequence that may have changed during the call
+            snapshot = [f"_pb_s{p.index} = list({name})"]
+            items = f"[_pb_item._p[0] for _pb_item in _pb_s{p.index}]"
         elif p.kind == "handle":
             items = f"[_NULL if _pb_item is None else _pb_item._h for _pb_item in {name}]"
         else:  # cffi checks ranges and item types; an int would give an array of that length
             items = f"{name} if {name}.__class__ is list or {name}.__class__ is tuple else _pb_sequence({name}, {arg_label(p)!r})"
-        fill = [f"{a} = _pb_alloc({array}, {items})", f"{n} = len({a})"]
+        fill = [*snapshot, f"{a} = _pb_alloc({array}, {items})", f"{n} = len({a})"]
         if p.nonnull:
             return fill
         return [f"if {name} is None:", f"    {a} = _NULL", f"    {n} = 0", "else:", *("    " + line for line in fill)]
@@ -303,7 +307,7 @@ class CffiWriter(WrapperWriter):
         # the function may have written into the records (a PKCS#11 template)
         return [
             f"if {p.py_name} is not None:",
-            f"    for _pb_k, _pb_item in enumerate({p.py_name}):",
+            f"    for _pb_k, _pb_item in enumerate(_pb_s{p.index}):",
             f"        _pb_item._p[0] = _pb_a{p.index}[_pb_k]",
         ]
 

@@ -764,10 +764,20 @@ class WrapperWriter(ABC):
     def body(self, f: FunctionBinding, fn: str, owner: str) -> list[str]:
         out: list[str] = []
         args: dict[int, str] = {}
+        measured_inputs = {
+            p.length_of for p in f.params
+            if p.role.role == "len" and not p.is_input and p.length_of is not None
+            and f.params[p.length_of].role.role == "in"
+        }
         for p in f.params:
             out += self.nonnull_check(p)
             role = p.role.role
-            if role == "in":
+            if role == "in" and p.index in measured_inputs:
+                # a buffer a ``len`` parameter is measured from: its length in elements
+                out.append(f"_pb_a{p.index} = {self.in_arg(p)}")
+                out.append(f"_pb_n{p.index} = _pb_measure({p.py_name}, {self.element_size(p)})")
+                args[p.index] = f"_pb_a{p.index}"
+            elif role == "in":
                 args[p.index] = self.in_arg(p)
             elif role == "null":
                 args[p.index] = self.null if p.kind == "null" and self._is_pointer(p.ctype) else "0"
@@ -785,7 +795,10 @@ class WrapperWriter(ABC):
             if p.is_input:
                 out.append(f"{measured} = {p.py_name}")
                 args[p.index] = p.py_name
-            elif p.by_pointer:
+                continue
+            if f.params[p.length_of].role.role not in ("out-bytes", "out-array"):  # type: ignore[index]
+                out += self.length_fits(p, measured)
+            if p.by_pointer:
                 # an out buffer's length is set before each call (the probe sets it to 0)
                 start = "0" if f.params[p.length_of].role.role in ("out-bytes", "out-array") else measured  # type: ignore[index]
                 out += self.length_cell(p, start)
@@ -806,6 +819,12 @@ class WrapperWriter(ABC):
                 if p.length is not None and f.params[p.length].by_pointer:
                     out.append(f"_pb_n{p.index} = {self.get_length(f.params[p.length])}")
         for p in buffers:
+            # the byte size must be addressable (a huge count would overflow
+            # the size computation or ask the allocator for the impossible)
+            limit = self.max_size() // self.element_size(p)
+            out.append(f"if _pb_n{p.index} < 0 or _pb_n{p.index} > {limit}:")
+            message = f"{f.function.name}: {p.py_name} would need more memory than can be addressed"
+            out.append(f"    raise OverflowError({message!r})")
             out += self.out_buffer(p)
             if p.length is not None and f.params[p.length].by_pointer:
                 out.append(self.set_length(f.params[p.length], f"_pb_n{p.index}"))
@@ -835,6 +854,23 @@ class WrapperWriter(ABC):
         else:
             out.append(f"return ({', '.join(results)})")
         return out
+
+    def max_size(self) -> int:
+        """The largest object size in bytes on the target (``PY_SSIZE_T_MAX``)."""
+        return (1 << (8 * self.target.pointer_size - 1)) - 1
+
+    def length_fits(self, p: ParamBinding, measured: str) -> list[str]:
+        """Lines refusing a measured length its ``len`` parameter's type cannot hold.
+
+        An FFI may wrap the value silently (ctypes does): C would then see a
+        shorter length than the buffer, or a longer one.  No check when every
+        object size fits the type.
+        """
+        lo, hi = self.int_range(p.element if p.by_pointer else p.ctype)  # type: ignore[arg-type]
+        if hi >= self.max_size():
+            return []
+        message = f"argument {p.length_of + 1} is too long for its length parameter {p.py_name}"  # type: ignore[operator]
+        return [f"if {measured} > {hi}:", f"    raise OverflowError({message!r})"]
 
     def _is_pointer(self, ctype: CType) -> bool:
         return isinstance(self.module.resolve(ctype), (Pointer, Array))
@@ -940,15 +976,25 @@ class CtypesWriter(WrapperWriter):
         if p.kind == "int":
             lo, hi = self.int_range(p.element)  # type: ignore[arg-type]
             fill = f"_pb_ints({self.elem(p)}, {name}, {lo}, {hi})"
+        # The items are read once, into a snapshot: a sequence may change
+        # between len() and iteration, or during the call (a __getitem__ with
+        # side effects, another thread); records are copied back through it.
+        items = f"_pb_s{p.index}"
+        if p.kind == "int":
+            lo, hi = self.int_range(p.element)  # type: ignore[arg-type]
+            fill = [f"{a} = _pb_ints({self.elem(p)}, {name}, {lo}, {hi})"]
         elif p.kind == "record":
-            fill = f"({self.elem(p)} * len({name}))(*[_pb_item._s for _pb_item in {name}])"
+            fill = [f"{items} = list({name})",
+                    f"{a} = ({self.elem(p)} * len({items}))(*[_pb_item._s for _pb_item in {items}])"]
         elif p.kind == "handle":
-            fill = f"(_ct.c_void_p * len({name}))(*[None if _pb_item is None else _pb_item._h for _pb_item in {name}])"
+            fill = [f"{items} = list({name})",
+                    f"{a} = (_ct.c_void_p * len({items}))(*[None if _pb_item is None else _pb_item._h for _pb_item in {items}])"]
         else:  # float, bool: ctypes converts and rejects
-            fill = f"({self.elem(p)} * len({name}))(*{name})"
+            fill = [f"{items} = list({name})", f"{a} = ({self.elem(p)} * len({items}))(*{items})"]
+        fill.append(f"{n} = len({a})")
         if p.nonnull:
-            return [f"{a} = {fill}", f"{n} = len({a})"]
-        return [f"if {name} is None:", f"    {a} = None", f"    {n} = 0", "else:", f"    {a} = {fill}", f"    {n} = len({a})"]
+            return fill
+        return [f"if {name} is None:", f"    {a} = None", f"    {n} = 0", "else:", *("    " + line for line in fill)]
 
     def length_cell(self, p: ParamBinding, measured: str) -> list[str]:
         return [f"_pb_l{p.index} = {self.elem(p)}({measured})"]
@@ -982,7 +1028,7 @@ class CtypesWriter(WrapperWriter):
         # the function may have written into the records (a PKCS#11 template)
         return [
             f"if _pb_a{p.index} is not None:",
-            f"    for _pb_k, _pb_item in enumerate({p.py_name}):",
+            f"    for _pb_k, _pb_item in enumerate(_pb_s{p.index}):",
             f"        _ct.pointer(_pb_item._s)[0] = _pb_a{p.index}[_pb_k]",
         ]
 
