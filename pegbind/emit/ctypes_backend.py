@@ -973,13 +973,11 @@ class CtypesWriter(WrapperWriter):
                 return [f"{a}, {n} = _pb_bytes_in({name}, None, 0, 0, {arg_label(p)!r})"]
             lo, hi = self.int_range(p.element)
             return [f"{a}, {n} = _pb_bytes_in({name}, {self.elem(p)}, {lo}, {hi}, {arg_label(p)!r})"]
-        if p.kind == "int":
-            lo, hi = self.int_range(p.element)  # type: ignore[arg-type]
-            fill = f"_pb_ints({self.elem(p)}, {name}, {lo}, {hi})"
         # The items are read once, into a snapshot: a sequence may change
         # between len() and iteration, or during the call (a __getitem__ with
         # side effects, another thread); records are copied back through it.
         items = f"_pb_s{p.index}"
+        fill: list[str]
         if p.kind == "int":
             lo, hi = self.int_range(p.element)  # type: ignore[arg-type]
             fill = [f"{a} = _pb_ints({self.elem(p)}, {name}, {lo}, {hi})"]

@@ -515,7 +515,7 @@ def holds_pointers(module: Module, ctype: CType, seen: frozenset[str] = frozense
         return holds_pointers(module, resolved.element, seen)
     if isinstance(resolved, RecordRef) and resolved.kind != "enum" and resolved.key not in seen:
         inner = module.get("record", resolved.key)
-        if inner is None or inner.fields is None:
+        if not isinstance(inner, Record) or inner.fields is None:
             return False
         return any(holds_pointers(module, member.type, seen | {resolved.key}) for member in inner.fields)
     return False
