@@ -215,8 +215,9 @@ class FieldBinding:
     #: ``data_pointer``: bytes of one pointed-to element (0 for ``void`` or an
     #: incomplete type); a buffer assigned must hold at least one
     pointee_size: int = 0
-    #: ``data_pointer``: whether the pointee is not const, so C may write
-    #: through the pointer and a read-only buffer must be refused
+    #: ``data_pointer``: whether the pointee is a non-const object type, so C
+    #: may write through the pointer and a read-only buffer must be refused
+    #: (``void *`` is left to the caller: C declares read-only data so too)
     needs_writable: bool = False
 
 

@@ -475,14 +475,16 @@ def plan_field(module: Module, names: dict, member: Field, path: str, target: Ta
             return FieldBinding(path, py_name, member.type, "handle", record_key=key)
         if isinstance(target_type, (Primitive, RecordRef)) or isinstance(target_type, Pointer):
             # data: assignable from a buffer the record keeps alive; C may
-            # write through a pointer to non-const, and reads one element
+            # write through a typed pointer to non-const, and reads one element.
+            # ``void *`` says nothing of direction: APIs declare read-only
+            # parameters so (PKCS#11's CK_MECHANISM.pParameter), so it takes bytes.
+            void = isinstance(target_type, Primitive) and target_type.is_void
             try:
-                size = 0 if isinstance(target_type, Primitive) and target_type.is_void else \
-                    size_align(module, resolved.target, target)[0]
+                size = 0 if void else size_align(module, resolved.target, target)[0]
             except LayoutError:
                 size = 0  # an incomplete pointee: no element size to check
             return FieldBinding(path, py_name, member.type, "data_pointer", pointee_size=size,
-                                needs_writable="const" not in target_type.quals)
+                                needs_writable=not void and "const" not in target_type.quals)
         return FieldBinding(path, py_name, member.type, "pointer")
     raise Unsupported(f"{member.type.to_c()} has no Python conversion")
 
