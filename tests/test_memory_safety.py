@@ -111,6 +111,18 @@ def test_pointer_fields_need_writable_memory_for_non_const_data(built, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_pointer_fields_to_const_data_take_bytes(built, backend):
+    assert run_in_child(built[backend], "v = m.views(); v.ro = b'A'; print(v.ro is not None)") == "True"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_pointer_fields_need_one_whole_element(built, backend):
+    assert run_in_child(built[backend], raises("m.views().__setattr__('words', bytearray(3))")) == "ValueError"
+    code = "v = m.views(); v.words = bytearray([7, 0, 0, 0]); print(m.first_word(v))"
+    assert run_in_child(built[backend], code) == "7"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_from_bytes_cannot_forge_pointers(built, backend):
     forged = "m.holder.from_bytes(bytes(range(1, 17)))"
     assert run_in_child(built[backend], raises(forged)) == "TypeError"
@@ -131,3 +143,38 @@ m.fill_wrapper(w)
 print("ok")
 """
     assert run_in_child(built[backend], code) == "ok"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_records_copied_into_an_array_keep_their_memory_alive(built, backend):
+    code = """
+p = m.pair()
+h = m.holder()
+buf = bytearray(1 << 20)
+h.data = buf
+h.n = 1 << 20
+p.hs = [h, h]
+del h, buf
+gc.collect()
+m.fill_pair(p)
+print("ok")
+"""
+    assert run_in_child(built[backend], code) == "ok"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_overwritten_copy_lets_its_memory_go(built, backend):
+    code = """
+buf = bytearray(16)
+h = m.holder()
+h.data = buf
+w = m.wrapper()
+w.h = h
+del h
+gc.collect()
+held = sys.getrefcount(buf)
+w.h = m.holder()
+gc.collect()
+print(sys.getrefcount(buf) < held)
+"""
+    assert run_in_child(built[backend], code) == "True"

@@ -8,3 +8,5 @@ uint32_t sum16(const uint16_t *p, size_t n) { uint32_t s = 0; for (size_t i = 0;
 void write16(uint16_t *p, size_t n) { for (size_t i = 0; i < n; i++) p[i] = 0xabab; }
 void fill_holder(const holder *h) { if (h->data) memset(h->data, 0xab, h->n); }
 void fill_wrapper(const wrapper *w) { fill_holder(&w->h); }
+void fill_pair(const pair *p) { fill_holder(&p->hs[0]); fill_holder(&p->hs[1]); }
+uint32_t first_word(const views *v) { return v->words ? v->words[0] : 0; }

@@ -22,4 +22,12 @@ typedef struct holder { uint8_t *data; size_t n; } holder;
 typedef struct wrapper { holder h; } wrapper;
 void fill_holder(const holder *h);
 void fill_wrapper(const wrapper *w);
+
+/* Two holders by value, each filled by fill_pair. */
+typedef struct pair { holder hs[2]; } pair;
+void fill_pair(const pair *p);
+
+/* ro is only read; words is read one element at a time. */
+typedef struct views { const uint8_t *ro; uint32_t *words; } views;
+uint32_t first_word(const views *v);
 #endif
