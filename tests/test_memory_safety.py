@@ -178,3 +178,16 @@ gc.collect()
 print(sys.getrefcount(buf) < held)
 """
     assert run_in_child(built[backend], code) == "True"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_c_writing_through_void_pointer_never_touches_immutable_bytes(built, backend):
+    code = """
+original = b"A"  # a cached object shared by the whole interpreter
+h = m.vholder()
+h.data = original
+h.n = 1
+m.fill_vholder(h)
+print(original == b"A", bytes([65]) == b"A")
+"""
+    assert run_in_child(built[backend], code) == "True True"

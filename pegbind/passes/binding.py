@@ -219,6 +219,9 @@ class FieldBinding:
     #: may write through the pointer and a read-only buffer must be refused
     #: (``void *`` is left to the caller: C declares read-only data so too)
     needs_writable: bool = False
+    #: ``data_pointer`` to non-const ``void``: read-only memory is accepted but
+    #: copied, so C may write into the copy and never into an immutable object
+    copies_readonly: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -483,8 +483,10 @@ def plan_field(module: Module, names: dict, member: Field, path: str, target: Ta
                 size = 0 if void else size_align(module, resolved.target, target)[0]
             except LayoutError:
                 size = 0  # an incomplete pointee: no element size to check
+            writable_pointee = "const" not in target_type.quals
             return FieldBinding(path, py_name, member.type, "data_pointer", pointee_size=size,
-                                needs_writable=not void and "const" not in target_type.quals)
+                                needs_writable=not void and writable_pointee,
+                                copies_readonly=void and writable_pointee)
         return FieldBinding(path, py_name, member.type, "pointer")
     raise Unsupported(f"{member.type.to_c()} has no Python conversion")
 

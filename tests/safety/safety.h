@@ -30,4 +30,7 @@ void fill_pair(const pair *p);
 /* ro is only read; words is read one element at a time. */
 typedef struct views { const uint8_t *ro; uint32_t *words; } views;
 uint32_t first_word(const views *v);
+/* An untyped buffer, written by fill_vholder (PKCS#11's CK_ATTRIBUTE.pValue is such). */
+typedef struct vholder { void *data; size_t n; } vholder;
+void fill_vholder(const vholder *h);
 #endif
