@@ -197,15 +197,15 @@ def _config_from_args(args: argparse.Namespace) -> BindingConfig:
         changes["error_policy"] = ErrorPolicy(pieces[0], success, pieces[2] if len(pieces) > 2 else "*")
     if args.functions:
         changes["functions"] = (*(base.functions if base else ()), *(_function_rule(t) for t in args.functions))
-    if args.name:
-        if not is_module_name(args.name):
-            raise ConfigError(Diagnostic(None, f"--name: {args.name!r} is not a valid Python module name"))
-        changes["name"] = args.name
-    if base is None:
-        name = changes.pop("name", None) or Path(args.headers[0]).stem.replace("-", "_").replace(".", "_")
+    # The module name: --name, else the config's (checked when read), else the first header's stem.
+    name = args.name or (None if base else Path(args.headers[0]).stem.replace("-", "_").replace(".", "_"))
+    if name is not None:
         if not is_module_name(name):
-            raise ConfigError(Diagnostic(None, f"--name: {name!r} is not a valid Python module name"))
-        return BindingConfig(name=name, headers=changes.pop("headers"), **changes)
+            where = "--name" if args.name else f"{args.headers[0]} (choose a module name with --name)"
+            raise ConfigError(Diagnostic(None, f"{where}: {name!r} is not a valid Python module name"))
+        changes["name"] = name
+    if base is None:
+        return BindingConfig(headers=changes.pop("headers"), **changes)
     from dataclasses import replace
 
     return replace(base, **changes)

@@ -154,3 +154,12 @@ def test_unwritable_output_is_a_diagnostic(tmp_path):
     assert result.returncode == 1
     assert result.stderr.startswith("error: ") and "Not a directory" in result.stderr
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+
+
+def test_a_module_name_taken_from_the_header_says_so(tmp_path):
+    (tmp_path / "3d-math.h").write_text("int f(int x);\n")
+    result = run_pegbind("generate", "3d-math.h", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        "error: 3d-math.h (choose a module name with --name): '3d_math' is not a valid Python module name"
+    )
