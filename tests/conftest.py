@@ -1,11 +1,13 @@
 """Shared fixtures: the repository layout, running the CLI as a user would, compilers."""
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -16,6 +18,31 @@ EXAMPLES = ROOT / "examples"
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return ROOT
+
+
+def compile_library(sources, output: Path, *flags: str) -> Path:
+    """C ``sources`` compiled by gcc into the shared library ``output``; returns ``output``."""
+    subprocess.run(["gcc", "-shared", "-fPIC", *flags, *(str(s) for s in sources), "-o", str(output)], check=True)
+    return output
+
+
+def import_from(folder: Path, name: str) -> ModuleType:
+    """The module ``name`` imported from ``folder``, and only from there."""
+    sys.path.insert(0, str(folder))
+    try:
+        module = importlib.import_module(name)
+    finally:
+        sys.path.remove(str(folder))
+    assert Path(module.__file__).parent == Path(folder), f"{name} was imported from {module.__file__}"
+    return module
+
+
+def build_and_import(config, out: Path) -> ModuleType:
+    """``config`` built into ``out`` by the pipeline (as ``pegbind build`` does), then imported."""
+    from pegbind.pipeline import build_extension
+
+    build_extension(config, out_dir=out)
+    return import_from(out, config.name)
 
 
 def run_pegbind(*args: str, cwd: Path | str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -45,8 +72,5 @@ def cc() -> str:
 def vecmath_library(tmp_path_factory, cc) -> Path:
     """The demo's C library compiled into a shared object; returns its folder."""
     lib_dir = tmp_path_factory.mktemp("vecmath-lib")
-    subprocess.run(
-        [cc, "-shared", "-fPIC", "-O2", str(EXAMPLES / "demo" / "vecmath.c"), "-o", str(lib_dir / "libvecmath.so"), "-lm"],
-        check=True,
-    )
+    compile_library([EXAMPLES / "demo" / "vecmath.c"], lib_dir / "libvecmath.so", "-O2", "-lm")
     return lib_dir

@@ -9,11 +9,10 @@ of tests/clib/demo.h and imported under its own name.
 """
 from __future__ import annotations
 
-import importlib
-import subprocess
-import sys
 
 import pytest
+
+from conftest import compile_library, import_from
 
 from clib.demo_model import HEADER, SOURCE, demo_module
 from pegbind.build import build
@@ -51,10 +50,7 @@ BACKENDS = ["ctypes", pytest.param("cffi", marks=pytest.mark.slow)]
 @pytest.fixture(scope="session")
 def libdemo(tmp_path_factory):
     folder = tmp_path_factory.mktemp("libdemo_parity")
-    subprocess.run(
-        ["gcc", "-Wall", "-Werror", "-shared", "-fPIC", "-O1", str(SOURCE), "-o", str(folder / "libdemo.so")],
-        check=True,
-    )
+    compile_library([SOURCE], folder / "libdemo.so", "-Wall", "-Werror", "-O1")
     return folder
 
 
@@ -66,13 +62,8 @@ def demo(request, libdemo, tmp_path_factory):
     config = BindingConfig(name=name, headers=(HEADER,), link=("demo",), library_dirs=(libdemo,), backends=(backend,))
     binding = run_passes(demo_module(), config, get_target("linux-x86_64"))
     files = generate(binding, config, backend=backend, out_dir=out)
-    module_path = build(config, files, out)
-    assert module_path.parent == out
-    sys.path.insert(0, str(out))
-    try:
-        yield importlib.import_module(name)
-    finally:
-        sys.path.remove(str(out))
+    assert build(config, files, out).parent == out
+    return import_from(out, name)
 
 
 def test_each_backend_made_its_own_module(demo):

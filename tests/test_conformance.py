@@ -76,7 +76,6 @@ import array
 import dataclasses
 import enum
 import gc
-import importlib
 import json
 import math
 import struct
@@ -88,6 +87,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+
+from conftest import import_from
 
 from pegbind.config import load_config
 from pegbind.pipeline import build_extension
@@ -170,13 +171,7 @@ def build_binding(conf_libraries, tmp_path_factory) -> Callable[[str, str], Buil
 
 
 def import_built(built: Built) -> Any:
-    sys.path.insert(0, str(built.folder))
-    try:
-        module = importlib.import_module(built.name)
-    finally:
-        sys.path.remove(str(built.folder))
-    assert Path(module.__file__).parent == built.folder, f"{built.name} was imported from {module.__file__}"
-    return module
+    return import_from(built.folder, built.name)
 
 
 @dataclasses.dataclass

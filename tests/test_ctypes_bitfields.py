@@ -16,15 +16,14 @@ the values, and that C reads Python's record back as the values.
 from __future__ import annotations
 
 import array
-import importlib
 import random
 import subprocess
-import sys
 
 import pytest
 
+from conftest import build_and_import
+
 from pegbind.config import BindingConfig
-from pegbind.pipeline import build_extension
 
 pytestmark = pytest.mark.slow
 
@@ -179,13 +178,7 @@ def bf(tmp_path_factory):
     )
     config = BindingConfig(name="bf_ctypes", headers=(root / "bf.h",), link=("bf",), library_dirs=(libdir,),
                            backends=("ctypes",))
-    out = root / "out"
-    build_extension(config, out_dir=out)
-    sys.path.insert(0, str(out))
-    try:
-        return importlib.import_module("bf_ctypes")
-    finally:
-        sys.path.remove(str(out))
+    return build_and_import(config, root / "out")
 
 
 def _value_sets(members: list[tuple[str, int, int]]) -> list[list[int]]:

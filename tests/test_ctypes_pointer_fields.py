@@ -10,16 +10,15 @@ themselves: no file beside them says what to load.
 from __future__ import annotations
 
 import gc
-import importlib
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from conftest import build_and_import
+
 from pegbind.config import BindingConfig
-from pegbind.pipeline import build_extension
 
 pytestmark = pytest.mark.slow
 
@@ -87,13 +86,7 @@ def pf(request, built):
     name = f"pf_{backend}"
     out = root / name
     config = BindingConfig(name=name, headers=(root / "pf.h",), link=("pf",), library_dirs=(libdir,), backends=(backend,))
-    build_extension(config, out_dir=out)
-    sys.path.insert(0, str(out))
-    try:
-        module = importlib.import_module(name)
-    finally:
-        sys.path.remove(str(out))
-    return module, out
+    return build_and_import(config, out), out
 
 
 def test_the_module_names_its_libraries_itself(pf, built):

@@ -7,11 +7,10 @@ module as a user would.  The model of demo.h is built by hand
 from __future__ import annotations
 
 import array
-import importlib
-import subprocess
-import sys
 
 import pytest
+
+from conftest import compile_library, import_from
 
 from clib.demo_model import HEADER, SOURCE, demo_module
 from pegbind.build import build
@@ -28,10 +27,7 @@ MODULE_NAME = "pegbind_demo_cy"
 @pytest.fixture(scope="session")
 def libdemo(tmp_path_factory):
     folder = tmp_path_factory.mktemp("libdemo")
-    subprocess.run(
-        ["gcc", "-Wall", "-Werror", "-shared", "-fPIC", "-O1", str(SOURCE), "-o", str(folder / "libdemo.so")],
-        check=True,
-    )
+    compile_library([SOURCE], folder / "libdemo.so", "-Wall", "-Werror", "-O1")
     return folder
 
 
@@ -43,11 +39,7 @@ def demo(libdemo, tmp_path_factory):
     files = generate(binding, config, out_dir=out)
     module_path = build(config, files, out)
     assert module_path.parent == out
-    sys.path.insert(0, str(out))
-    try:
-        yield importlib.import_module(MODULE_NAME)
-    finally:
-        sys.path.remove(str(out))
+    return import_from(out, MODULE_NAME)
 
 
 # ---- integers --------------------------------------------------------------

@@ -11,14 +11,13 @@ inputs and expects the same results and the same errors.
 from __future__ import annotations
 
 import array
-import importlib
 import subprocess
-import sys
 
 import pytest
 
+from conftest import build_and_import
+
 from pegbind.config import BindingConfig, FunctionRule, ParamRole
-from pegbind.pipeline import build_extension
 
 pytestmark = pytest.mark.slow
 
@@ -89,13 +88,7 @@ def fp(tmp_path_factory):
             FunctionRule("fp_sum_nogil", release_gil=True),
         ),
     )
-    out = folder / "out"
-    build_extension(config, out_dir=out)
-    sys.path.insert(0, str(out))
-    try:
-        yield importlib.import_module(MODULE_NAME)
-    finally:
-        sys.path.remove(str(out))
+    return build_and_import(config, folder / "out")
 
 
 class Index:

@@ -8,7 +8,6 @@ with ``load(path)`` and calls it the way a PKCS#11 user would.
 from __future__ import annotations
 
 import gc
-import importlib
 import shutil
 import subprocess
 import sys
@@ -17,6 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from conftest import import_from
 
 from pegbind.build import build
 from pegbind.config import BindingConfig, ErrorPolicy, FunctionRule, FunctionTable, ParamRole
@@ -75,11 +76,7 @@ def roles_module(tmp_path_factory):
     binding = run_passes(read.module, config, read.target)
     files = generate(binding, config, out_dir=out)
     build(config, files, out)
-    sys.path.insert(0, str(out))
-    try:
-        yield importlib.import_module(MODULE_NAME)
-    finally:
-        sys.path.remove(str(out))
+    return import_from(out, MODULE_NAME)
 
 
 @pytest.fixture()

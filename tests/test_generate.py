@@ -1,14 +1,12 @@
 """Generating and building the example binding through the CLI, as a user would."""
 from __future__ import annotations
 
-import importlib
 import os
-import sys
 import time
 
 import pytest
 
-from conftest import EXAMPLES, run_pegbind
+from conftest import EXAMPLES, import_from, run_pegbind
 
 VECMATH = EXAMPLES / "demo" / "vecmath.h"
 
@@ -50,13 +48,7 @@ def vecmath(tmp_path_factory, vecmath_library):
         "build", str(VECMATH), "--name", "vecmath", "-l", "vecmath", "-L", str(vecmath_library), "-o", str(out)
     )
     assert result.returncode == 0, result.stderr
-    sys.path.insert(0, str(out))
-    try:
-        module = importlib.import_module("vecmath")
-    finally:
-        sys.path.remove(str(out))
-    assert os.path.dirname(module.__file__) == str(out)
-    return module
+    return import_from(out, "vecmath")
 
 
 @pytest.mark.slow

@@ -20,15 +20,13 @@ constructor.
 """
 from __future__ import annotations
 
-import importlib
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from conftest import build_and_import, compile_library
+
 from pegbind.config import BindingConfig
-from pegbind.pipeline import build_extension
 
 pytestmark = pytest.mark.slow
 
@@ -50,10 +48,7 @@ DOCS = [
 @pytest.fixture(scope="session")
 def libhostile(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("libhostile")
-    subprocess.run(
-        ["gcc", "-Wall", "-Werror", "-shared", "-fPIC", str(CONF / "hostile.c"), "-o", str(folder / "libhostile.so")],
-        check=True,
-    )
+    compile_library([CONF / "hostile.c"], folder / "libhostile.so", "-Wall", "-Werror")
     return folder
 
 
@@ -68,14 +63,8 @@ def hostile(request, libhostile, tmp_path_factory):
         config = BindingConfig(
             name=name, headers=(CONF / "hostile.h",), link=("hostile",), library_dirs=(libhostile,), backends=(backend,)
         )
-        out = tmp_path_factory.mktemp(name)
         try:
-            build_extension(config, out_dir=out)
-            sys.path.insert(0, str(out))
-            try:
-                _built[backend] = importlib.import_module(name)
-            finally:
-                sys.path.remove(str(out))
+            _built[backend] = build_and_import(config, tmp_path_factory.mktemp(name))
         except Exception as exc:  # noqa: BLE001 - every test of this backend reports it
             _built[backend] = exc
     module = _built[backend]

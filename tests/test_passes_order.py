@@ -1,7 +1,6 @@
 """The order pass: every declaration after what it needs, declared or complete."""
 from __future__ import annotations
 
-from pegbind.config import BindingConfig
 from pegbind.parse import parse_tokens
 from pegbind.passes.order import order_types
 from pegbind.preprocess import tokenize

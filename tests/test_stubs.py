@@ -8,7 +8,6 @@ a wrong argument type -- proof that the generated ``.pyi`` is found and typed.
 """
 from __future__ import annotations
 
-import importlib
 import os
 import pydoc
 import subprocess
@@ -17,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import build_and_import, compile_library
+
 from pegbind.config import BindingConfig
-from pegbind.pipeline import build_extension
 
 pytestmark = pytest.mark.slow
 
@@ -29,10 +29,7 @@ BACKENDS = [pytest.param(backend, id=backend) for backend in ("cython", "cffi", 
 @pytest.fixture(scope="session")
 def libstubs(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("libstubs")
-    subprocess.run(
-        ["gcc", "-Wall", "-Werror", "-shared", "-fPIC", str(CONF / "stubs.c"), "-o", str(folder / "libstubs.so")],
-        check=True,
-    )
+    compile_library([CONF / "stubs.c"], folder / "libstubs.so", "-Wall", "-Werror")
     return folder
 
 
@@ -48,12 +45,7 @@ def built_module(backend: str, libstubs: Path, tmp_path_factory) -> tuple[Path, 
         )
         out = tmp_path_factory.mktemp(name)
         try:
-            build_extension(config, out_dir=out)
-            sys.path.insert(0, str(out))
-            try:
-                _built[backend] = (out, importlib.import_module(name))
-            finally:
-                sys.path.remove(str(out))
+            _built[backend] = (out, build_and_import(config, out))
         except Exception as exc:  # noqa: BLE001 - every test of this backend reports it
             _built[backend] = exc
     result = _built[backend]

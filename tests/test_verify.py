@@ -18,7 +18,6 @@ from pegbind.model import (
     Pointer,
     Primitive,
     Record,
-    RecordRef,
     Typedef,
     TypedefRef,
 )

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__
-from ..model import Array, CType, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
+from ..model import Array, CType, FunctionType, Module, Pointer, Primitive, Record, RecordRef
 from ..config import BindingConfig
 from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding
 from ..diagnostics import Diagnostic

@@ -20,7 +20,6 @@ a :class:`~pegbind.model.TypedefRef` with no typedef behind it;
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import Counter
 from typing import Protocol, Sequence
 
 from ..diagnostics import Coord, Diagnostic, PegbindError, Severity
