@@ -29,24 +29,23 @@ def _diagnostic_json(d: Diagnostic) -> dict[str, Any]:
 
 
 def _enum_constants(module: Module, read: ReadResult) -> dict[str, dict[str, Any]]:
-    from .target import enum_type
+    from .target import enum_constant_type
 
     result: dict[str, dict[str, Any]] = {}
-    int_max = 2 ** (8 * read.target.size_of("int") - 1) - 1
     for enum in module.enums:
         if enum.coord is None or not read.is_user_file(enum.coord.file):
             continue
-        underlying = enum_type(module, enum, read.target)
         for member in enum.members:
-            # C11 6.4.4.3: an enumerator has type int; GCC gives values outside
-            # int's range the enumeration's underlying type instead.
-            ctype = "int" if -int_max - 1 <= member.value <= int_max else underlying
-            result[member.name] = {"value": member.value, "type": ctype, "header": _where(member.coord or enum.coord)["header"]}
+            result[member.name] = {
+                "value": member.value,
+                "type": enum_constant_type(module, enum, member.value, read.target),
+                "header": _where(member.coord or enum.coord)["header"],
+            }
     return result
 
 
 def _constant_json(constant: Constant) -> dict[str, Any]:
-    return {"value": constant.value, "type": constant.type.to_c(), **{"header": _where(constant.coord).get("header")}}
+    return {"value": constant.value, "type": constant.type.to_c(), "header": _where(constant.coord).get("header")}
 
 
 def _record_json(module: Module, record: Record, read: ReadResult) -> dict[str, Any]:
