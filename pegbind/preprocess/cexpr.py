@@ -22,7 +22,7 @@ from parsimonious.exceptions import ParseError as GrammarParseError, VisitationE
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
-from ..resources import read_grammar
+from ..peg import grammar as compiled_grammar
 from .token import Token
 
 _BITS = 64
@@ -65,9 +65,8 @@ def _wrap(value: int, unsigned: bool) -> _Value:
     return _Value(value, unsigned)
 
 
-@functools.cache
 def expression_grammar() -> Grammar:
-    return Grammar(read_grammar("cexpr"))
+    return compiled_grammar("cexpr")
 
 
 _INTEGER = re.compile(r"(0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)")

@@ -22,7 +22,7 @@ from parsimonious.expressions import OneOf, Regex
 from parsimonious.grammar import Grammar
 
 from ..diagnostics import Coord, Diagnostic
-from ..resources import read_grammar
+from ..peg import grammar as compiled_grammar
 from .token import Token, TokenKind
 
 # Backslash-newline (phase 2); GCC also accepts blanks between the two, with a warning.
@@ -61,10 +61,9 @@ class LexedFile:
     problems: list[Diagnostic] = field(default_factory=list)
 
 
-@functools.cache
 def token_grammar() -> Grammar:
     """tokens.ppeg as a parsimonious grammar (also used by the tests to cross-check)."""
-    return Grammar(read_grammar("tokens"))
+    return compiled_grammar("tokens")
 
 
 @functools.cache

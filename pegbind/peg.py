@@ -1,0 +1,139 @@
+"""The ``grammars/*.ppeg`` files as parsimonious grammars, compiled once and kept on disk.
+
+In: a grammar's name.  Out: its :class:`parsimonious.grammar.Grammar`.
+
+Compiling a ``.ppeg`` file means parsing it with parsimonious's own rule
+grammar, which costs more than reading a small header does.  As Python keeps
+bytecode in ``__pycache__``, the compiled grammar is pickled in pegbind's
+cache folder (``$PEGBIND_CACHE_DIR``, else ``$XDG_CACHE_HOME/pegbind``, else
+``~/.cache/pegbind``; an empty ``PEGBIND_CACHE_DIR`` turns the cache off).
+The file name is a hash of the grammar text, the Python version and the
+installed parsimonious, so editing a grammar or upgrading parsimonious
+compiles afresh.  Only grammars are kept: no header's parse survives a run.
+A cache that cannot be read or written is passed over, never an error.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import os
+import pickle
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import parsimonious.expressions
+import parsimonious.grammar
+from parsimonious.grammar import Grammar
+
+from .resources import read_grammar
+
+__all__ = ["grammar", "grammar_words", "PLACEHOLDER", "cache_dir"]
+
+#: what stands for an identifier that a grammar never names (see :func:`grammar_words`)
+PLACEHOLDER = "ID"
+
+
+def cache_dir() -> Path | None:
+    """Where compiled grammars are kept, or None when the cache is off."""
+    configured = os.environ.get("PEGBIND_CACHE_DIR")
+    if configured is not None:
+        return Path(configured) if configured else None
+    base = os.environ.get("XDG_CACHE_HOME")
+    if base:
+        return Path(base) / "pegbind"
+    try:
+        return Path.home() / ".cache" / "pegbind"
+    except RuntimeError:  # no home directory to be found
+        return None
+
+
+def _parsimonious_stamp() -> str:
+    # parsimonious has no __version__; the size and mtime of the modules that define
+    # the pickled classes change with any reinstall of another version.
+    stamps = []
+    for module in (parsimonious.grammar, parsimonious.expressions):
+        stat = os.stat(module.__file__ or "")
+        stamps.append(f"{stat.st_size}:{stat.st_mtime_ns}")
+    return ",".join(stamps)
+
+
+def _cache_file(name: str, text: str) -> Path | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    key = hashlib.sha256(
+        "\0".join((text, sys.version, _parsimonious_stamp(), str(pickle.HIGHEST_PROTOCOL))).encode()
+    ).hexdigest()[:24]
+    return folder / f"{name}-{key}.grammar.pickle"
+
+
+def _load(path: Path) -> Grammar | None:
+    try:
+        with open(path, "rb") as stream:
+            loaded = pickle.load(stream)
+    except FileNotFoundError:
+        return None
+    except Exception:  # a truncated or foreign file: compile again and overwrite it
+        return None
+    return loaded if isinstance(loaded, Grammar) else None
+
+
+def _store(path: Path, compiled: Grammar) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    except OSError:
+        return  # a read-only or missing home: run without the cache
+    try:
+        with os.fdopen(descriptor, "wb") as stream:
+            pickle.dump(compiled, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        # Atomic: parallel processes (pytest -n, make -j) never see half a file.
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+
+
+@functools.cache
+def grammar(name: str) -> Grammar:
+    """``grammars/<name>.ppeg`` compiled, from the cache when it holds this exact text."""
+    text = read_grammar(name)
+    path = _cache_file(name, text)
+    if path is not None:
+        cached = _load(path)
+        if cached is not None:
+            return cached
+    compiled = Grammar(text)
+    if path is not None:
+        _store(path, compiled)
+    return compiled
+
+
+@functools.cache
+def grammar_words(name: str) -> frozenset[str]:
+    """Every identifier-like word written in ``grammars/<name>.ppeg``.
+
+    Those are the only identifiers the grammar can tell apart (keywords,
+    ``aligned``, ``pack``, ...); it reads any other one through a generic
+    identifier leaf.  So text with each other identifier written as
+    :data:`PLACEHOLDER` parses to the same tree, and text of the same shape
+    can share one parse.
+    """
+    words = frozenset(re.findall(r"[A-Za-z_$][\w$]*", read_grammar(name)))
+    assert PLACEHOLDER not in words, f"{name}.ppeg names the placeholder {PLACEHOLDER!r}"
+    return words
+
+
+_IDENTIFIER_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
+
+
+def shape_of(text: str, words: frozenset[str]) -> str:
+    """``text`` (an identifier token's spelling) as the grammar sees it: itself or the placeholder.
+
+    An identifier starting with any other character keeps its spelling, so
+    that what a grammar's identifier leaf accepts is unchanged.
+    """
+    return text if text in words or text[0] not in _IDENTIFIER_START else PLACEHOLDER

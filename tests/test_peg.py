@@ -1,0 +1,82 @@
+"""Compiled grammars kept on disk between runs: same trees as a fresh compile, never a failure."""
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+from parsimonious.grammar import Grammar
+
+from pegbind import peg
+from pegbind.resources import read_grammar
+
+SAMPLE = "typedef unsigned long ID ; "
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("PEGBIND_CACHE_DIR", str(tmp_path / "cache"))
+    peg.grammar.cache_clear()
+    yield tmp_path / "cache"
+    peg.grammar.cache_clear()  # later tests load the grammars from the user's cache again
+
+
+def test_a_cached_grammar_parses_like_a_fresh_compile(cache: Path) -> None:
+    first = peg.grammar("declarations")
+    (stored,) = cache.glob("declarations-*.grammar.pickle")
+    peg.grammar.cache_clear()
+    loaded = peg.grammar("declarations")
+    assert loaded is not first  # it came from the file
+    fresh = Grammar(read_grammar("declarations"))
+    assert str(loaded["declaration"].parse(SAMPLE)) == str(fresh["declaration"].parse(SAMPLE))
+    assert sorted(loaded) == sorted(fresh)
+    assert [p.name for p in cache.iterdir()] == [stored.name]  # no temporary file left behind
+
+
+def test_a_damaged_cache_file_is_compiled_again_and_replaced(cache: Path) -> None:
+    peg.grammar("cexpr")
+    (stored,) = cache.glob("cexpr-*.grammar.pickle")
+    stored.write_bytes(b"\x80\x05not a pickle")
+    peg.grammar.cache_clear()
+    assert peg.grammar("cexpr")["expression"].parse("1 + 2")
+    assert isinstance(pickle.loads(stored.read_bytes()), Grammar)
+
+
+def test_a_cache_that_cannot_be_written_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("PEGBIND_CACHE_DIR", str(blocker / "cache"))
+    peg.grammar.cache_clear()
+    try:
+        assert peg.grammar("tokens") is not None
+    finally:
+        peg.grammar.cache_clear()
+
+
+def test_an_empty_cache_dir_turns_the_cache_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PEGBIND_CACHE_DIR", "")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert peg.cache_dir() is None
+    peg.grammar.cache_clear()
+    try:
+        assert peg.grammar("directives") is not None
+    finally:
+        peg.grammar.cache_clear()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_cache_follows_xdg_and_the_grammar_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PEGBIND_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert peg.cache_dir() == tmp_path / "pegbind"
+    # an edited grammar is compiled afresh, never read from the old file
+    assert peg._cache_file("tokens", "a = 'x'") != peg._cache_file("tokens", "a = 'y'")
+
+
+def test_grammar_words_never_include_the_placeholder() -> None:
+    for name in ("tokens", "directives", "cexpr", "declarations"):
+        assert peg.PLACEHOLDER not in peg.grammar_words(name)
+    assert {"typedef", "aligned", "__attribute__"} <= peg.grammar_words("declarations")
+    assert peg.shape_of("CK_ULONG", peg.grammar_words("declarations")) == peg.PLACEHOLDER
+    assert peg.shape_of("aligned", peg.grammar_words("declarations")) == "aligned"
+    assert peg.shape_of("élan", peg.grammar_words("declarations")) == "élan"
