@@ -285,6 +285,42 @@ def test_errors_in_expanded_tokens_name_the_macro():
     assert headlines(module) == ["t.h:1:12: error: expected ')' before ';' (in expansion of DECLARE from main.h:7:1)"]
 
 
+def test_declarations_of_one_shape_keep_their_own_names_and_errors():
+    # Same-shaped declarations share one parse of the grammar; every name,
+    # attribute word and error location still comes from its own tokens.
+    module = parse(
+        "typedef unsigned long ULONG;\n"
+        "typedef ULONG FLAGS;\n"
+        "typedef FLAGS *FLAGS_PTR;\n"
+        "typedef ULONG *ULONG_PTR;\n"
+        "struct P { FLAGS a; } __attribute__((packed));\n"
+        "struct Q { FLAGS b; } __attribute__((unused));\n"
+        "int f(ULONG x;\n"
+        "int g(FLAGS y;\n"
+        "int ok(void);"
+    )
+    assert [(t.name, t.type.to_c()) for t in module.typedefs] == [
+        ("ULONG", "unsigned long"), ("FLAGS", "ULONG"), ("FLAGS_PTR", "FLAGS *"), ("ULONG_PTR", "ULONG *"),
+    ]
+    assert module.record("struct P").packed and not module.record("struct Q").packed
+    assert [f.name for f in module.record("struct Q").fields] == ["b"]
+    assert headlines(module) == [
+        "t.h:7:14: error: expected ')' before ';'",
+        "t.h:8:14: error: expected ')' before ';'",
+    ]
+
+
+def test_identifiers_spelled_like_the_placeholder_or_attribute_words():
+    module = clean(
+        "typedef int ID;\n"
+        "struct ID2 { ID ID; int packed; int aligned; };\n"
+        "int nonnull(ID *packed) __attribute__((nonnull(1)));"
+    )
+    assert [f.name for f in module.record("struct ID2").fields] == ["ID", "packed", "aligned"]
+    assert module.function("nonnull").nonnull == (1,)
+    assert module.function("nonnull").params[0].name == "packed"
+
+
 # -- splitting ------------------------------------------------------------------
 
 def test_split_cuts_at_top_level_semicolons_and_definitions():

@@ -141,6 +141,26 @@ def test_macro_table_history_and_object_like(tmp_path: Path) -> None:
     assert macros["__x86_64__"].origin == "builtin"
 
 
+def test_same_shaped_directives_keep_their_own_names_and_bodies(tmp_path: Path) -> None:
+    # Directives of one shape share a parse; names, bodies, parameters and
+    # header names still come from each line's own tokens.
+    (tmp_path / "inc.h").write_text("int from_inc;\n")
+    result = run(
+        tmp_path,
+        "#define A 0x1UL\n#define B 22\n#define ID 3\n#define F(x, y) x\n#define G(p, q) q\n"
+        "#define H (v) v\n#ifdef ID\nint ID_set;\n#endif\n#ifndef B\nint B_unset;\n#endif\n"
+        '#include "inc.h"\nF(A, B) G(A, ID) H\n',
+    )
+    macros = result.macros
+    assert [(m.name, texts(m.body)) for m in macros.object_like(origin="user")] == [
+        ("A", ["0x1UL"]), ("B", ["22"]), ("ID", ["3"]), ("H", ["(", "v", ")", "v"]),
+    ]
+    assert macros["F"].params == ("x", "y") and macros["G"].params == ("p", "q")
+    assert texts(result.tokens) == [
+        "int", "ID_set", ";", "int", "from_inc", ";", "0x1UL", "3", "(", "v", ")", "v",
+    ]
+
+
 def test_incompatible_redefinition_is_a_warning(tmp_path: Path) -> None:
     result = run(tmp_path, "#define A 1\n#define A 2\nA\n")
     assert texts(result.tokens) == ["2"]

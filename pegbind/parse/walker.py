@@ -8,6 +8,14 @@ one macro body).  Out: a :class:`~pegbind.parse.syntax.Declaration` /
 parsimonious parses strings, so the tokens' spellings are joined with single
 spaces and :class:`TokenText` maps every character offset back to its token
 (and so to the original ``file:line:col``).
+
+The grammar needs no typedef table: it tells identifiers apart only from
+the words it names (keywords, ``aligned``, ...).  So every other identifier
+is written as one placeholder, and declarations of the same shape --
+``typedef CK_ULONG CK_FLAGS;`` and ``typedef CK_BYTE CK_CHAR;``, the
+hundred ``typedef X * X_PTR;`` of PKCS#11 -- share one parse, kept in a
+bounded cache.  The walker reads names from the tokens, never from the
+parsed text.
 """
 from __future__ import annotations
 
@@ -23,32 +31,46 @@ from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
 from ..preprocess.token import Token
-from ..resources import read_grammar
+from ..peg import grammar as compiled_grammar, grammar_words, shape_of
 from . import syntax as s
 
 
-@functools.cache
 def declaration_grammar() -> Grammar:
     """``grammars/declarations.ppeg``, compiled once per process."""
-    return Grammar(read_grammar("declarations"))
+    return compiled_grammar("declarations")
 
 
 class TokenText:
-    """The space-joined text of some tokens, with offset -> token lookup."""
+    """The space-joined text of some tokens as the grammar sees it, with offset -> token lookup.
+
+    ``text`` has the placeholder for every identifier the grammar does not
+    name (:func:`pegbind.peg.shape_of`).
+    """
 
     __slots__ = ("tokens", "text", "_starts")
 
     def __init__(self, tokens: Sequence[Token]):
         self.tokens = tuple(tokens)
+        words = grammar_words("declarations")
         starts: list[int] = []
         pieces: list[str] = []
         offset = 0
         for token in self.tokens:
             starts.append(offset)
-            pieces.append(token.text)
-            offset += len(token.text) + 1
+            piece = token.text
+            if token.kind == "identifier":
+                piece = shape_of(piece, words)
+            pieces.append(piece)
+            offset += len(piece) + 1
         self._starts = starts
         self.text = " ".join(pieces) + " "
+
+    def spelling(self, start: int, end: int) -> str:
+        """The tokens' own text between two offsets of ``text``, one space between tokens."""
+        if end <= start:
+            return ""
+        first, last = self.index_at(start), self.index_at(end - 1)
+        return " ".join(token.text for token in self.tokens[first : last + 1])
 
     def token_at(self, offset: int) -> Token:
         index = max(0, bisect_right(self._starts, offset) - 1)
@@ -104,18 +126,25 @@ def _describe(error: PegParseError, text: TokenText, ending: str) -> SyntaxProbl
     return SyntaxProblem(token, f"expected {expected} before '{token.text}'")
 
 
+@functools.lru_cache(maxsize=4096)
+def _parse_shape(rule: str, text: str) -> Node | PegParseError:
+    """The parse tree of one declaration shape, or the error; shared by same-shaped text."""
+    try:
+        return declaration_grammar()[rule].parse(text)
+    except PegParseError as error:  # IncompleteParseError too: told apart by the caller
+        return error
+
+
 def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
     """Parse ``tokens`` with ``rule``; a syntax node, or a :class:`SyntaxProblem`."""
     text = TokenText(tokens)
-    grammar = declaration_grammar()
     ending = "declaration" if rule == "declaration" else "expression"
-    try:
-        tree = grammar[rule].parse(text.text)
-    except IncompleteParseError as error:
-        token = text.token_at(error.pos)
+    tree = _parse_shape(rule, text.text)
+    if isinstance(tree, IncompleteParseError):
+        token = text.token_at(tree.pos)
         return SyntaxProblem(token, f"unexpected '{token.text}' after the end of the {ending}")
-    except PegParseError as error:
-        return _describe(error, text, ending)
+    if isinstance(tree, PegParseError):
+        return _describe(tree, text, ending)
     return SyntaxWalker(text).visit(tree)
 
 
@@ -536,7 +565,7 @@ class SyntaxWalker(NodeVisitor):
             return s.Attribute("packed", None, self.tok(node))
         if word in ("nonnull", "__nonnull__"):
             # the arguments are parameter numbers; balanced_parens keeps only their text
-            numbers = tuple(int(n) for n in re.findall(r"\d+", node.text))
+            numbers = tuple(int(n) for n in re.findall(r"\d+", self.source.spelling(node.start, node.end)))
             return s.Attribute("nonnull", None, self.tok(node), numbers)
         return None
 
@@ -656,7 +685,7 @@ class SyntaxWalker(NodeVisitor):
     # member_designator = IDENTIFIER ((MEMBER_OP IDENTIFIER) / (LBRACKET constant_expression RBRACKET))*
     @_reads_node_only
     def visit_member_designator(self, node: Node, visited_children: list[Any]) -> str:
-        return node.text.replace(" ", "")
+        return self.source.spelling(node.start, node.end).replace(" ", "")
 
     # NUMBER (a leaf; its trailing blank is part of the regex)
     def visit_NUMBER(self, node: Node, visited_children: list[Any]) -> s.Number:
@@ -689,7 +718,7 @@ class SyntaxWalker(NodeVisitor):
     visit_ALIGNED = lambda self, node, children: "aligned"  # noqa: E731
 
     def visit_ATTRIBUTE_NAME(self, node: Node, visited_children: list[Any]) -> str:
-        return node.text.strip()
+        return self.tok(node).text
 
     def visit_IDENTIFIER(self, node: Node, visited_children: list[Any]) -> Token:
         return self.tok(node)

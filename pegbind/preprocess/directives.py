@@ -20,7 +20,7 @@ from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
 from ..diagnostics import Coord
-from ..resources import read_grammar
+from ..peg import grammar as compiled_grammar, grammar_words, shape_of
 from .token import Token
 
 
@@ -53,9 +53,8 @@ class DirectiveSyntaxError(Exception):
         self.coord = coord
 
 
-@functools.cache
 def directive_grammar() -> Grammar:
-    return Grammar(read_grammar("directives"))
+    return compiled_grammar("directives")
 
 
 # What the visitor returns for a line: (kind, identifier offset, params, variadic,
@@ -250,8 +249,14 @@ def _shape_of(text: str) -> _Shape | tuple[str, int]:
         return ("!...", 0)
 
 
-def rebuild(tokens: list[Token]) -> tuple[str, dict[int, int]]:
-    """The text of a token line and the map offset -> token index."""
+def rebuild(tokens: list[Token], *, shaped: bool = False) -> tuple[str, dict[int, int]]:
+    """The text of a token line and the map offset -> token index.
+
+    ``shaped`` writes numbers as ``0`` and identifiers the grammar does not
+    name as :data:`pegbind.peg.PLACEHOLDER`: the grammar reads neither by its
+    spelling, so every ``#define NAME value`` of a header parses once.
+    """
+    words = grammar_words("directives") if shaped else frozenset()
     parts: list[str] = []
     starts: dict[int, int] = {}
     offset = 0
@@ -260,8 +265,13 @@ def rebuild(tokens: list[Token]) -> tuple[str, dict[int, int]]:
             parts.append(" ")
             offset += 1
         starts[offset] = index
-        parts.append(token.text)
-        offset += len(token.text)
+        text = token.text
+        if shaped and token.kind == "identifier":
+            text = shape_of(text, words)
+        elif shaped and token.kind == "number":
+            text = "0"
+        parts.append(text)
+        offset += len(text)
     starts[offset] = len(tokens)
     return "".join(parts), starts
 
@@ -278,7 +288,12 @@ _MESSAGES = {
 
 def parse_directive(tokens: list[Token]) -> Directive:
     """Parse a logical line whose first token is ``#``; raises :class:`DirectiveSyntaxError`."""
-    text, starts = rebuild(tokens)
+    # Includes and function-like macros keep their spelling: their shapes carry
+    # the header name and the parameter names (a "(" touching the name, C11 6.10.3p3).
+    shaped = len(tokens) < 2 or tokens[1].text not in ("include", "include_next", "import") and not (
+        tokens[1].text == "define" and len(tokens) > 3 and tokens[3].text == "(" and not tokens[3].space_before
+    )
+    text, starts = rebuild(tokens, shaped=shaped)
     shape = _shape_of(text)
     hash_token = tokens[0]
     name_token = tokens[1] if len(tokens) > 1 else None
