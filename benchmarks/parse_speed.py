@@ -10,8 +10,11 @@ Both run from Python bytecode, as after ``pip install`` (which byte-compiles
 a package): the commands share a scratch ``PYTHONPYCACHEPREFIX`` that the
 untimed warm-up round fills.  Without it an editable checkout under
 ``PYTHONDONTWRITEBYTECODE`` recompiles pegbind's sources on every run while
-ctypesgen reads the bytecode pip wrote.  ``--from-source`` compiles both from
-source on every run instead.  Nothing else is kept between runs.
+ctypesgen reads the bytecode pip wrote.  In the same way pegbind's compiled
+grammars come from a scratch cache folder that the warm-up round fills (as
+ctypesgen's parser reads the parse tables it ships).  ``--from-source``
+compiles both from source on every run instead, and pegbind's grammars too.
+Nothing else is kept between runs: no header's parse.
 
     python benchmarks/parse_speed.py [--rounds N] [--from-source] [--header PATH -I DIR ...]
 
@@ -47,8 +50,10 @@ def timed(command: list[str], env: dict[str, str]) -> float:
 def bytecode_env(scratch: str, from_source: bool) -> dict[str, str]:
     """The same bytecode conditions for both tools (see the module docstring)."""
     env = dict(os.environ, PYTHONPYCACHEPREFIX=str(Path(scratch) / "pycache"))
+    env["PEGBIND_CACHE_DIR"] = str(Path(scratch) / "grammars")
     if from_source:
         env["PYTHONDONTWRITEBYTECODE"] = "1"  # the prefix stays empty: every run compiles
+        env["PEGBIND_CACHE_DIR"] = ""  # and so do the grammars
     else:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env

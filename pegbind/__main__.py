@@ -1,6 +1,4 @@
 """``python -m pegbind``: the same command line as the ``pegbind`` script."""
-import sys
+from .cli import run
 
-from .cli import main
-
-sys.exit(main())
+run()
