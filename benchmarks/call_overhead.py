@@ -150,6 +150,19 @@ def timing_loop(function: Callable, args: tuple) -> Callable[[int], int]:
     return scope["run"]
 
 
+def in_a_def(function: Callable, arity: int) -> Callable:
+    """``function`` called from the smallest Python function: what any Python-level wrapper costs at least.
+
+    A generated cffi or ctypes wrapper is such a function (for its docstring,
+    ``__index__``, range checks and error types), so beside the bare call this
+    shows how much of its gap to the hand-written code the function itself is.
+    """
+    names = ", ".join(f"a{i}" for i in range(arity))
+    scope = {"f": function}
+    exec(f"def wrapper({names}{', ' if names else ''}/, f=f):\n    return f({names})\n", scope)  # noqa: S102
+    return scope["wrapper"]
+
+
 def empty_loop(n: int, repeat=itertools.repeat, clock=time.perf_counter_ns) -> int:
     start = clock()
     for _ in repeat(None, n):
@@ -255,6 +268,8 @@ def hand_ctypes_candidates(library: Path, data: bytes) -> list[Candidate]:
         Candidate("scalar", "hand ctypes", timing_loop(add, (2, 40))),
         Candidate("buffer", "hand ctypes", timing_loop(ends, (data, len(data)))),
         Candidate("struct out", "hand ctypes", timing_loop(point, ())),
+        Candidate("scalar", "hand ctypes in a def", timing_loop(in_a_def(add, 2), (2, 40))),
+        Candidate("buffer", "hand ctypes in a def", timing_loop(in_a_def(ends, 2), (data, len(data)))),
     ]
 
 
@@ -291,6 +306,8 @@ def hand_cffi_candidates(folder: Path, data: bytes) -> list[Candidate]:
         Candidate("scalar", "hand cffi", timing_loop(add, (2, 40))),
         Candidate("buffer", "hand cffi", timing_loop(ends, (data, len(data)))),
         Candidate("struct out", "hand cffi", timing_loop(point, ())),
+        Candidate("scalar", "hand cffi in a def", timing_loop(in_a_def(add, 2), (2, 40))),
+        Candidate("buffer", "hand cffi in a def", timing_loop(in_a_def(ends, 2), (data, len(data)))),
     ]
 
 
@@ -322,6 +339,7 @@ def percentile(samples: list[float], fraction: float) -> float:
 PALETTE = {
     "C alone": (40, 40, 40), "floor": (120, 120, 120), "cython": (31, 119, 180), "cffi": (44, 160, 44), "ctypes": (214, 39, 40),
     "hand cffi": (152, 223, 138), "hand ctypes": (255, 152, 150),
+    "hand cffi in a def": (199, 233, 192), "hand ctypes in a def": (255, 200, 198),
 }
 
 
@@ -405,15 +423,16 @@ def report(candidates: list[Candidate], failed: dict[str, str], loop_ns: float, 
     for candidate in candidates:
         table[candidate.call][candidate.label] = (statistics.median(candidate.samples),
                                                   percentile(candidate.samples, 0.99))
-    labels = [label for label in ("C alone", "floor", "cython", "cffi", "ctypes", "hand cffi", "hand ctypes")
+    labels = [label for label in ("C alone", "floor", "cython", "cffi", "ctypes", "hand cffi", "hand ctypes",
+                                  "hand cffi in a def", "hand ctypes in a def")
               if any(label in column for column in table.values())]
     lines = [
         f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared with other work while measuring), "
         f"{platform.python_implementation()} {platform.python_version()}; {args.rounds} rounds x {args.number} "
         f"calls, interleaved; the empty loop ({loop_ns:.1f} ns per iteration) is subtracted.",
         "",
-        "| call | candidate | median ns | p99 ns | x floor | x floor net of C | x hand-written |",
-        "|---|---|---:|---:|---:|---:|---:|",
+        "| call | candidate | median ns | p99 ns | x floor | x floor net of C | x hand-written | x hand in a def |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     floor = table["scalar"]["floor"][0]
     for call in CALLS:
@@ -424,9 +443,12 @@ def report(candidates: list[Candidate], failed: dict[str, str], loop_ns: float, 
             median, p99 = table[call][label]
             hand = table[call].get(f"hand {label}") if label in ("cffi", "ctypes") else None
             versus_hand = f"{median / hand[0]:.2f}" if hand else ""
+            # the hand-written struct out-parameter code is a def already (it makes the struct)
+            in_def = table[call].get(f"hand {label} in a def", hand) if label in ("cffi", "ctypes") else None
+            versus_def = f"{median / in_def[0]:.2f}" if in_def else ""
             binding = alone is not None and label not in ("C alone", "floor")
             net = f"{(median - alone[0]) / floor:.2f}" if binding else ""
-            lines.append(f"| {call} | {label} | {median:.1f} | {p99:.1f} | {median / floor:.2f} | {net} | {versus_hand} |")
+            lines.append(f"| {call} | {label} | {median:.1f} | {p99:.1f} | {median / floor:.2f} | {net} | {versus_hand} | {versus_def} |")
     if failed:
         lines.append("")
     for backend, why in failed.items():
