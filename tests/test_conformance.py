@@ -243,6 +243,20 @@ def test_every_integer_width_round_trips_its_whole_range(api):
             assert result == value and type(result) is int, f"conf_echo_{suffix}({value}) gave {result!r}"
 
 
+def test_every_integer_width_refuses_one_past_each_end(api):
+    # ctypes checks a small range first, then the type's own: both edges of each.
+    edges = ((1 << 30) - 1, 1 << 30, -((1 << 30) - 1), -(1 << 30), (1 << 31) - 1, -(1 << 31), (1 << 32) - 1)
+    for suffix, bits, signed in INTEGER_TYPES:
+        echo = getattr(api.lib, f"conf_echo_{suffix}")
+        low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+        for value in (low - 1, high + 1):
+            with pytest.raises(OverflowError):
+                echo(value)
+        for value in edges:
+            if low <= value <= high:
+                assert echo(value) == value, f"conf_echo_{suffix}({value})"
+
+
 def test_integer_arguments_arrive_in_order_and_take_index_objects(api):
     assert api.lib.conf_sub_i64(10, 3) == 7
     assert api.lib.conf_sub_i64(-(2**63) + 1, 1) == -(2**63)
