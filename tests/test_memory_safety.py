@@ -163,6 +163,28 @@ print("ok")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_a_view_keeps_its_record_and_both_are_collected(built, backend):
+    # Cython's classes of records without pointers stay out of the cyclic GC:
+    # a view of one still keeps its owner, and nothing is left behind.
+    code = """
+f = m.frame()
+buf = bytearray(8)
+f.data = buf
+f.n = 8
+m.fill_frame(f)
+inner = f.inner
+del f
+gc.collect()
+inner.a = 7
+print(hex(buf[0]), inner.a)
+del inner
+gc.collect()
+print(sum(type(o) is m.frame for o in gc.get_objects()), gc.is_tracked(m.frame()))
+"""
+    assert run_in_child(built[backend], code).split() == ["0xab", "7", "0", "True"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_an_overwritten_copy_lets_its_memory_go(built, backend):
     code = """
 buf = bytearray(16)

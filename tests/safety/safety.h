@@ -33,4 +33,7 @@ uint32_t first_word(const views *v);
 /* An untyped buffer, written by fill_vholder (PKCS#11's CK_ATTRIBUTE.pValue is such). */
 typedef struct vholder { void *data; size_t n; } vholder;
 void fill_vholder(const vholder *h);
+/* A record whose pointer may point into its own nested member, filled by fill_frame. */
+typedef struct frame { rec inner; uint8_t *data; size_t n; } frame;
+void fill_frame(const frame *f);
 #endif
