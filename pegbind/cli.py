@@ -91,7 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Compile a probe with the C compiler and compare every constant, size, alignment and offset.",
     )
     _add_binding_flags(verify)
-    verify.add_argument("--cc", default="gcc", help="the compiler used as the oracle (default gcc)")
+    verify.add_argument("--cc", default=None,
+                        help="the compiler used as the oracle (default gcc; for linux-aarch64 and win-x86_64 "
+                             "Debian's cross gcc, whose probe is compiled but not run)")
 
     bench = commands.add_parser(
         "bench", help="time calls through every backend, side by side",

@@ -15,6 +15,11 @@ the first bit and width of each bitfield.  When a check does not compile (a
 macro that is not an expression to the compiler, say), the compiler's error
 is traced back to that check through the ``/*@ID*/`` marker on its line; the
 check is reported and the probe rebuilt without it.
+
+For a target this machine cannot run (linux-aarch64 and win-x86_64 here,
+through Debian's cross compilers), ``templates/probe/probe_static.c.jinja``
+holds the same checks as constant data: it is only compiled to assembly, and
+the answers are read back from its data directives (:func:`read_assembly`).
 """
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ import os
 import platform
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -121,20 +127,56 @@ def host_target() -> str | None:
     return None
 
 
-def _target_flags(compiler: str, target: TargetInfo) -> list[str]:
-    """Flags that make ``compiler`` build and run programs for ``target``, or a VerifyError."""
+#: Debian's cross compilers, by target: ``verify`` compiles for these without running
+CROSS_COMPILERS = {"linux-aarch64": "aarch64-linux-gnu-gcc", "win-x86_64": "x86_64-w64-mingw32-gcc"}
+_CROSS_PACKAGES = {"linux-aarch64": "gcc-aarch64-linux-gnu", "win-x86_64": "gcc-mingw-w64-x86-64"}
+_PLAIN_GCC = (None, "gcc", "cc")
+
+
+@dataclass(frozen=True, slots=True)
+class Toolchain:
+    """How the probe is built for one target."""
+
+    compiler: str  #: the compiler's path
+    flags: tuple[str, ...]  #: flags that make it build for the target
+    runs: bool  #: True: build and run the probe; False: compile to assembly and read its data
+
+
+def toolchain(compiler: str | None, target: TargetInfo, run: bool | None = None) -> Toolchain:
+    """The compiler for ``target``: ``compiler``, else gcc (with -m32 for i386) or the target's cross gcc.
+
+    The probe is run when the target is this machine's (or i386 on x86_64),
+    unless ``run`` is False; otherwise it is compiled to assembly only.
+    Raises :class:`VerifyError` when there is no compiler for the target here.
+    """
     host = host_target()
     if target.name == host:
-        return []
-    if target.name == "linux-i386" and host == "linux-x86_64":
-        trial = subprocess.run([compiler, "-m32", "-x", "c", "-", "-o", os.devnull],
+        return Toolchain(_found(compiler or "gcc"), (), run is not False)
+    if target.name == "linux-i386" and host == "linux-x86_64" and compiler in _PLAIN_GCC:
+        found = _found(compiler or "gcc")
+        trial = subprocess.run([found, "-m32", "-x", "c", "-", "-o", os.devnull],
                                input="int main(void) { return 0; }\n", capture_output=True, text=True)
         if trial.returncode == 0:
-            return ["-m32"]
-        raise VerifyError(f"verifying {target.name} needs '{compiler} -m32', which cannot build 32-bit programs "
-                          "here (install the compiler's multilib support)")
-    raise VerifyError(f"verifying {target.name} needs a compiler that builds and runs programs for {target.name}; "
-                      f"this machine is {host or platform.machine()}")
+            return Toolchain(found, ("-m32",), run is not False)
+        raise VerifyError(f"verifying {target.name} needs '{compiler or 'gcc'} -m32', which cannot build 32-bit "
+                          "programs here (install the compiler's multilib support)")
+    if compiler not in _PLAIN_GCC:
+        return Toolchain(_found(compiler), (), False)  # type: ignore[arg-type]
+    cross = CROSS_COMPILERS.get(target.name)
+    if cross is None:
+        raise VerifyError(f"verifying {target.name} needs a compiler for it (--cc); "
+                          f"this machine is {host or platform.machine()}")
+    if shutil.which(cross) is None:
+        raise VerifyError(f"verifying {target.name} needs the cross compiler '{cross}' "
+                          f"(Debian package {_CROSS_PACKAGES[target.name]}), or another one given with --cc")
+    return Toolchain(_found(cross), (), False)
+
+
+def _found(compiler: str) -> str:
+    path = shutil.which(compiler)
+    if path is None:
+        raise VerifyError(f"compiler '{compiler}' not found on PATH")
+    return path
 
 
 # --------------------------------------------------------------------------
@@ -362,41 +404,168 @@ def _failing_checks(source: str, stderr: str, probe: Path) -> dict[int, str]:
     return failing
 
 
-def _compile_and_run(compiler: str, flags: list[str], checks: list[_Check], includes: list[str],
-                     workdir: Path) -> tuple[dict[int, list[str]], dict[int, str]]:
-    """Compile the probe (dropping checks that do not compile) and run it.
+def _build(chain: Toolchain, flags: list[str], checks: list[_Check], includes: list[str],
+           workdir: Path) -> tuple[str, dict[int, str]]:
+    """Compile the probe, dropping checks that do not compile.
 
-    Returns the probe's answers by check id and, for dropped checks, the
-    compiler's first error message.
+    Returns the program's path (or, for a probe that is not run, the text of
+    its assembly) and, for dropped checks, the compiler's first error message.
     """
-    template = make_environment().get_template("probe/probe.c.jinja")
+    name = "probe/probe.c.jinja" if chain.runs else "probe/probe_static.c.jinja"
+    template = make_environment().get_template(name)
     probe = workdir / "pegbind_probe.c"
-    exe = workdir / "pegbind_probe"
+    output = workdir / ("pegbind_probe" if chain.runs else "pegbind_probe.s")
+    mode = [] if chain.runs else ["-S"]
     dropped: dict[int, str] = {}
     live = list(checks)
     for _ in range(_MAX_REBUILDS):
-        source = template.render(includes=includes, checks=[c.context() for c in live])
+        source = template.render(includes=includes, checks=[c.context() for c in live], type_names=_PROBE_TYPE_CODES)
         probe.write_text(source, encoding="utf-8")
         # The C locale keeps the compiler's messages in plain ASCII quotes for the report.
-        built = subprocess.run([compiler, *flags, "-w", "-o", str(exe), str(probe)],
+        built = subprocess.run([chain.compiler, *chain.flags, *flags, *mode, "-w", "-o", str(output), str(probe)],
                                capture_output=True, text=True, cwd=workdir, env={**os.environ, "LC_ALL": "C"})
         if built.returncode == 0:
             break
         failing = _failing_checks(source, built.stderr, probe)
         if not failing:
-            raise VerifyError(Diagnostic(None, f"the probe does not compile with {compiler}:\n{built.stderr.strip()}"))
+            raise VerifyError(Diagnostic(None, f"the probe does not compile with {chain.compiler}:\n"
+                                               f"{built.stderr.strip()}"))
         dropped.update(failing)
         live = [c for c in live if c.id not in failing]
     else:
-        raise VerifyError(f"the probe still does not compile with {compiler} after {_MAX_REBUILDS} attempts")
-    ran = subprocess.run([str(exe)], capture_output=True, text=True, cwd=workdir)
+        raise VerifyError(f"the probe still does not compile with {chain.compiler} after {_MAX_REBUILDS} attempts")
+    if chain.runs:
+        return str(output), dropped
+    return output.read_text(encoding="latin-1"), dropped
+
+
+def _run(program: str, compiler: str, workdir: Path) -> dict[int, list[str]]:
+    """The running probe's answers by check id."""
+    ran = subprocess.run([program], capture_output=True, text=True, cwd=workdir)
     if ran.returncode != 0:
         raise VerifyError(f"the probe built by {compiler} failed with status {ran.returncode}: {ran.stderr.strip()}")
     answers: dict[int, list[str]] = {}
     for line in ran.stdout.splitlines():
         number, _, rest = line.partition("|")
         answers[int(number)] = rest.split("|")
-    return answers, dropped
+    return answers
+
+
+# --------------------------------------------------------------------------
+# The probe compiled to assembly: its answers read from the data
+# --------------------------------------------------------------------------
+#: what the static probe's type code indexes (see its _Generic), "other" last
+_PROBE_TYPE_CODES = (
+    "_Bool", "char", "signed char", "unsigned char", "short", "unsigned short", "int", "unsigned int",
+    "long", "unsigned long", "long long", "unsigned long long", "float", "double", "long double",
+    "pointer", "other",
+)
+#: GNU assembler data directives and the size of their items (``.word`` depends on the target)
+_DATA_SIZES = {
+    ".byte": 1, ".2byte": 2, ".short": 2, ".value": 2, ".hword": 2, ".half": 2,
+    ".4byte": 4, ".long": 4, ".int": 4, ".8byte": 8, ".quad": 8, ".xword": 8, ".dword": 8,
+}
+_LABEL = re.compile(r"^([A-Za-z_.$][\w.$]*):")
+_DIRECTIVE = re.compile(r"(\.\S+)\s*(.*?)\s*$")
+_LETTER_ESCAPES = {"b": 8, "f": 12, "n": 10, "r": 13, "t": 9}
+
+
+def _string_bytes(operand: str) -> bytes:
+    """The bytes of a GNU assembler string ``"..."``: octal, hex and letter escapes."""
+    if len(operand) < 2 or operand[0] != '"' or operand[-1] != '"':
+        raise ValueError(f"not a string: {operand!r}")
+    body, out, i = operand[1:-1], bytearray(), 0
+    while i < len(body):
+        if body[i] != "\\" or i + 1 == len(body):
+            out.append(ord(body[i]) & 0xFF)
+            i += 1
+            continue
+        escape = body[i + 1]
+        octal = re.match(r"[0-7]{1,3}", body[i + 1:])
+        if octal:
+            out.append(int(octal.group(), 8) & 0xFF)
+            i += 1 + len(octal.group())
+        elif escape == "x":
+            digits = re.match(r"[0-9A-Fa-f]*", body[i + 2:]).group()  # type: ignore[union-attr]
+            out.append(int(digits or "0", 16) & 0xFF)
+            i += 2 + len(digits)
+        else:
+            out.append(_LETTER_ESCAPES.get(escape, ord(escape) & 0xFF))  # \\ and \" stand for themselves
+            i += 2
+    return bytes(out)
+
+
+def read_assembly(text: str, word_size: int) -> dict[str, bytes]:
+    """The bytes of each object labelled ``pegbind_...`` in GNU assembler output, for little-endian targets.
+
+    An object's data is every data directive after its label, up to the next
+    label or any other directive.  ``word_size`` is the size of ``.word``
+    (2 on x86, 4 on Arm).  Raises ValueError for data it cannot read.
+    """
+    objects: dict[str, bytearray] = {}
+    current: bytearray | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        label = _LABEL.match(line)
+        if label:
+            name = label.group(1)
+            current = objects.setdefault(name, bytearray()) if name.startswith("pegbind_") else None
+            line = line[label.end():].strip()
+        if current is None or not line.startswith("."):
+            continue
+        directive, operand = _DIRECTIVE.match(line).groups()  # type: ignore[union-attr]
+        size = word_size if directive == ".word" else _DATA_SIZES.get(directive)
+        if size is not None:
+            for item in operand.split(","):
+                current += (int(item.strip(), 0) % (1 << (8 * size))).to_bytes(size, "little")
+        elif directive in (".zero", ".space", ".skip"):
+            count, _, fill = operand.partition(",")
+            current += bytes([int(fill.strip() or "0", 0) & 0xFF]) * int(count.strip(), 0)
+        elif directive in (".string", ".asciz"):
+            current += _string_bytes(operand) + b"\0"
+        elif directive == ".ascii":
+            current += _string_bytes(operand)
+        else:
+            current = None  # .globl, .align, .section, ...: the object has ended
+    return {name: bytes(data) for name, data in objects.items()}
+
+
+def _unsigned(data: bytes) -> int:
+    return int.from_bytes(data[:8], "little")
+
+
+def _type_of_code(code: int) -> str:
+    return _PROBE_TYPE_CODES[min(code, len(_PROBE_TYPE_CODES) - 1)]
+
+
+def _static_answers(objects: Mapping[str, bytes], checks: list[_Check]) -> dict[int, list[str]]:
+    """The static probe's answers by check id, worded as the running probe prints them."""
+    answers: dict[int, list[str]] = {}
+    for check in checks:
+        data = objects.get(f"pegbind_c{check.id}")
+        if f"pegbind_u{check.id}" in objects:
+            answers[check.id] = ["undefined"]
+        elif data is None:
+            continue  # judged as "printed nothing"
+        elif check.kind == "int":
+            value = _unsigned(data[8:16])
+            signed = value - (1 << 64) if value >> 63 else value
+            answers[check.id] = ["int", _type_of_code(_unsigned(data)), str(signed), str(value)]
+        elif check.kind == "float":
+            code = _unsigned(objects.get(f"pegbind_t{check.id}", b"\xff" * 8))
+            answers[check.id] = ["float", _type_of_code(code), struct.unpack("<d", data[:8])[0].hex()]
+        elif check.kind == "string":
+            element = _unsigned(objects.get(f"pegbind_e{check.id}", b"\x01")) or 1
+            items = [int.from_bytes(data[i:i + element], "little") for i in range(0, len(data) - element, element)]
+            answers[check.id] = ["string", str(element), "".join(f"{item:x}," for item in items)]
+        elif check.kind == "size":
+            answers[check.id] = ["size", str(_unsigned(data)), str(_unsigned(data[8:16]))]
+        elif check.kind == "offset":
+            answers[check.id] = ["offset", str(_unsigned(data))]
+        elif check.kind == "bits":
+            bits = [i for i in range(8 * len(data)) if data[i // 8] >> (i % 8) & 1]
+            answers[check.id] = ["bits", str(bits[0] if bits else -1), str(len(bits))]
+    return answers
 
 
 def _judge(check: _Check, answer: list[str] | None, report: VerifyReport) -> None:
@@ -445,25 +614,34 @@ def verify(
     defines: Mapping[str, str | None] | Iterable[str] = (),
     target: TargetInfo,
     origin: Origin | None = None,
-    compiler: str = "gcc",
+    compiler: str | None = None,
+    run: bool | None = None,
 ) -> VerifyReport:
     """Compare every constant, size, alignment and offset of ``module`` with ``compiler``.
 
     ``origin`` tells which files are the user's ("user"); only their
-    declarations are checked.  Raises :class:`VerifyError` when the compiler
-    is missing, cannot target ``target``, or the headers themselves do not
-    compile.
+    declarations are checked.  ``compiler`` defaults to gcc, or to Debian's
+    cross gcc for linux-aarch64 and win-x86_64; ``run`` (default: when the
+    target is this machine's) says whether the probe is run or only compiled
+    to assembly (see :func:`toolchain`).  Raises :class:`VerifyError` when the
+    compiler is missing, cannot target ``target``, or the headers themselves
+    do not compile.
     """
-    found = shutil.which(compiler)
-    if found is None:
-        raise VerifyError(f"compiler '{compiler}' not found on PATH")
-    flags = _target_flags(found, target)
-    flags += [f"-I{Path(d).resolve()}" for d in include_dirs] + _define_flags(defines)
+    chain = toolchain(compiler, target, run)
+    flags = [f"-I{Path(d).resolve()}" for d in include_dirs] + _define_flags(defines)
     plan = _Plan(module, target, origin or default_origin(headers, include_dirs)).build()
-    report = VerifyReport(target.name, compiler, list(plan.mismatches))
+    report = VerifyReport(target.name, compiler or Path(chain.compiler).name, list(plan.mismatches))
     includes = [_include_spelling(h) for h in headers]
     with tempfile.TemporaryDirectory(prefix="pegbind-verify-") as tmp:
-        answers, dropped = _compile_and_run(found, flags, plan.checks, includes, Path(tmp))
+        built, dropped = _build(chain, flags, plan.checks, includes, Path(tmp))
+        if chain.runs:
+            answers = _run(built, chain.compiler, Path(tmp))
+        else:
+            try:
+                objects = read_assembly(built, 4 if target.name.endswith("aarch64") else 2)
+            except ValueError as exc:
+                raise VerifyError(f"cannot read the probe's assembly from {chain.compiler}: {exc}") from None
+            answers = _static_answers(objects, plan.checks)
     for check in plan.checks:
         if check.id in dropped:
             report.mismatches.append(Mismatch(check.what, check.expected, f"<does not compile: {dropped[check.id]}>"))

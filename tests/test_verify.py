@@ -22,7 +22,7 @@ from pegbind.model import (
     TypedefRef,
 )
 from pegbind.target import get_target
-from pegbind.verify import Mismatch, default_origin, host_target, verify
+from pegbind.verify import CROSS_COMPILERS, Mismatch, default_origin, host_target, read_assembly, verify
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is the oracle and is not installed")
 
@@ -110,9 +110,15 @@ def header(tmp_path: Path) -> Path:
 native_only = pytest.mark.skipif(host_target() != "linux-x86_64", reason="the hand-built model is for linux-x86_64")
 
 
+@pytest.fixture(params=[True, False], ids=["run", "assembly"])
+def run(request) -> bool:
+    """Each native check twice: the probe run, and the probe compiled to assembly and read (as for cross targets)."""
+    return request.param
+
+
 @native_only
-def test_agreeing_model_has_no_mismatches(header):
-    report = verify(_module(header), headers=[header], target=get_target("linux-x86_64"))
+def test_agreeing_model_has_no_mismatches(header, run):
+    report = verify(_module(header), headers=[header], target=get_target("linux-x86_64"), run=run)
     assert report.mismatches == [], report.format()
     # 6 macros + 3 enumerators + size/align of the enum; struct: size+align, 6 offsets (tag size pair
     # i d len) and 2 bitfields; sample_anon: size+align and 2 offsets; typedefs sample_ulong,
@@ -122,9 +128,9 @@ def test_agreeing_model_has_no_mismatches(header):
 
 
 @native_only
-def test_wrong_constant_and_field_type_are_reported(header):
+def test_wrong_constant_and_field_type_are_reported(header, run):
     module = _module(header, count=43, pair_type="int")
-    report = verify(module, headers=[header], target=get_target("linux-x86_64"))
+    report = verify(module, headers=[header], target=get_target("linux-x86_64"), run=run)
     # short pair[2] sits at 18 and the 8-aligned union at 24; as int pair[2] they would be at 20 and 32.
     assert [str(m) for m in report.mismatches] == [
         "constant SAMPLE_COUNT: pegbind 43 (int), gcc 42 (int)",
@@ -140,11 +146,11 @@ def test_wrong_constant_and_field_type_are_reported(header):
 
 
 @native_only
-def test_wrong_bitfield_width_and_undefined_macro(header):
+def test_wrong_bitfield_width_and_undefined_macro(header, run):
     module = _module(header, level_bits=5, extra_constants=(
         Constant("SAMPLE_MISSING", 1, Primitive("int"), coord=Coord(str(header), 4, 9)),
     ))
-    report = verify(module, headers=[header], target=get_target("linux-x86_64"))
+    report = verify(module, headers=[header], target=get_target("linux-x86_64"), run=run)
     # flag is bit 128 (after the 8-byte size member), level follows at 129
     assert [str(m) for m in report.mismatches] == [
         "constant SAMPLE_MISSING: pegbind 1 (int), gcc <not defined>",
@@ -153,11 +159,11 @@ def test_wrong_bitfield_width_and_undefined_macro(header):
 
 
 @native_only
-def test_type_of_constant_is_compared(header):
+def test_type_of_constant_is_compared(header, run):
     good = _module(header)
     wrong = Constant("SAMPLE_MASK", 2**64 - 1, Primitive("unsigned long long"), coord=good.constant("SAMPLE_MASK").coord)
     module = good.replace(constants=tuple(wrong if c.name == "SAMPLE_MASK" else c for c in good.constants))
-    report = verify(module, headers=[header], target=get_target("linux-x86_64"))
+    report = verify(module, headers=[header], target=get_target("linux-x86_64"), run=run)
     assert [str(m) for m in report.mismatches] == [
         "constant SAMPLE_MASK: pegbind 18446744073709551615 (unsigned long long), "
         "gcc 18446744073709551615 (unsigned long)"
@@ -165,7 +171,7 @@ def test_type_of_constant_is_compared(header):
 
 
 @native_only
-def test_string_and_float_mismatches(header):
+def test_string_and_float_mismatches(header, run):
     good = _module(header)
     swapped = {
         "SAMPLE_NAME": Constant("SAMPLE_NAME", "sample-2.0", Array(Primitive("char"), 11)),
@@ -175,7 +181,7 @@ def test_string_and_float_mismatches(header):
         Constant(c.name, swapped[c.name].value, swapped[c.name].type, coord=c.coord) if c.name in swapped else c
         for c in good.constants
     )
-    report = verify(good.replace(constants=constants), headers=[header], target=get_target("linux-x86_64"))
+    report = verify(good.replace(constants=constants), headers=[header], target=get_target("linux-x86_64"), run=run)
     found = {m.what: m for m in report.mismatches}
     assert set(found) == {"constant SAMPLE_NAME", "constant SAMPLE_RATIO"}
     assert found["constant SAMPLE_RATIO"] == Mismatch("constant SAMPLE_RATIO", "0.5 (float)", "0.25 (double)")
@@ -183,19 +189,19 @@ def test_string_and_float_mismatches(header):
 
 
 @native_only
-def test_check_that_does_not_compile_is_reported_and_the_rest_still_run(header, tmp_path):
+def test_check_that_does_not_compile_is_reported_and_the_rest_still_run(header, tmp_path, run):
     # The model believes a typedef name is an integer constant: gcc cannot evaluate it.
     module = _module(header, extra_constants=(
         Constant("sample_ulong", 3, Primitive("int"), coord=Coord(str(header), 9, 23)),
     ))
-    report = verify(module, headers=[header], target=get_target("linux-x86_64"))
+    report = verify(module, headers=[header], target=get_target("linux-x86_64"), run=run)
     # A typedef is no macro, so #ifdef hides it: gcc reports it undefined.
     assert [m.what for m in report.mismatches] == ["constant sample_ulong"]
     # An enumerator that is really a typedef does reach the compiler and fails to compile.
     bogus = Enum(None, "enum <anonymous at sample.h:21:1>", (EnumMember("sample_anon", 1),),
                  coord=Coord(str(header), 21, 1))
     report = verify(module.replace(enums=(*module.enums, bogus), constants=_module(header).constants),
-                    headers=[header], target=get_target("linux-x86_64"))
+                    headers=[header], target=get_target("linux-x86_64"), run=run)
     assert len(report.mismatches) == 1
     assert report.mismatches[0].what == "constant sample_anon"
     assert report.mismatches[0].gcc.startswith("<does not compile: expected expression")
@@ -221,11 +227,14 @@ def test_headers_that_do_not_compile_are_an_error(tmp_path):
     assert "does not compile" in str(caught.value)
 
 
-def test_foreign_target_is_an_error_not_a_pass(header):
-    foreign = "linux-aarch64" if host_target() != "linux-aarch64" else "linux-x86_64"
+def test_foreign_target_without_its_compiler_is_an_error_not_a_pass(header, monkeypatch):
+    import pegbind.verify
+
+    foreign = "linux-aarch64" if host_target() != "linux-aarch64" else "win-x86_64"
+    monkeypatch.setitem(pegbind.verify.CROSS_COMPILERS, foreign, "no-such-cross-gcc")
     with pytest.raises(VerifyError) as caught:
         verify(_module(header), headers=[header], target=get_target(foreign))
-    assert f"verifying {foreign} needs" in str(caught.value)
+    assert f"verifying {foreign} needs the cross compiler 'no-such-cross-gcc' (Debian package" in str(caught.value)
 
 
 def test_missing_compiler_is_an_error(header):
@@ -264,16 +273,23 @@ REAL_HEADERS = [
 ]
 
 
+def _compiler_for(target_name: str) -> bool:
+    if target_name == host_target():
+        return True
+    if target_name == "linux-i386":
+        return host_target() == "linux-x86_64" and _m32_works()
+    return shutil.which(CROSS_COMPILERS.get(target_name, "")) is not None
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("target_name", ["linux-x86_64", "linux-i386"])
+@pytest.mark.parametrize("target_name", ["linux-x86_64", "linux-i386", "linux-aarch64", "win-x86_64"])
 @pytest.mark.parametrize("headers, include_dirs", REAL_HEADERS)
 def test_real_headers_agree_with_gcc(headers, include_dirs, target_name):
     for path in headers + include_dirs:
         if not Path(path).exists():
             pytest.skip(f"{path} is not installed")
-    if target_name != host_target() and not (target_name == "linux-i386" and host_target() == "linux-x86_64"
-                                             and _m32_works()):
-        pytest.skip(f"no compiler for {target_name} here")
+    if not _compiler_for(target_name):
+        pytest.skip(f"no compiler for {target_name} here (scripts/install-system-packages.sh installs them)")
     from pegbind.parse import parse_declarations
     from pegbind.preprocess import preprocess
 
@@ -302,3 +318,71 @@ def test_const_bitfields_are_measured_by_offset_only(tmp_path):
     assert report.mismatches == [], report.format()
     # size+align, bits of b, offset of in; a and in.c are skipped
     assert report.checked == 4
+
+
+# --------------------------------------------------------------------------
+# The static probe's assembly, as the two cross compilers write it
+# --------------------------------------------------------------------------
+ELF_AARCH64 = """\
+\t.global\tpegbind_c1
+\t.section\t.rodata
+\t.align\t3
+\t.type\tpegbind_c1, %object
+\t.size\tpegbind_c1, 16
+pegbind_c1:
+\t.xword\t32
+\t.xword\t-5
+\t.global\tpegbind_c2
+\t.type\tpegbind_c2, %object
+pegbind_c2:
+\t.word\t0
+\t.word\t1073217536
+pegbind_c3:
+\t.zero\t2
+\t.byte\t248
+\t.hword\t258
+pegbind_c4:
+\t.string\t"a\\"b\\\\c, d\\n\\001\\377"
+\t.string\t""
+other_symbol:
+\t.xword\t7
+"""
+
+COFF_MINGW = """\
+\t.globl\tpegbind_c1
+\t.section .rdata,"dr"
+\t.align 8
+pegbind_c1:
+\t.quad\t24
+\t.long\t-1
+\t.word\t1
+\t.value\t2
+\t.space 3
+\t.ascii "h\\0i\\0\\0\\0"
+\t.globl\tpegbind_c2
+pegbind_c2:
+\t.ascii "\\1\\2\\x41"
+\t.ident\t"GCC: (GNU) 12-win32"
+"""
+
+
+def test_read_assembly_of_an_elf_arm_compiler():
+    objects = read_assembly(ELF_AARCH64, word_size=4)
+    assert set(objects) == {"pegbind_c1", "pegbind_c2", "pegbind_c3", "pegbind_c4"}
+    assert objects["pegbind_c1"] == (32).to_bytes(8, "little") + (2**64 - 5).to_bytes(8, "little")
+    assert objects["pegbind_c2"] == bytes(4) + (1073217536).to_bytes(4, "little")  # 1.5 as a double
+    assert objects["pegbind_c3"] == b"\0\0\xf8\x02\x01"
+    assert objects["pegbind_c4"] == b'a"b\\c, d\n\x01\xff\0\0'
+
+
+def test_read_assembly_of_a_coff_x86_compiler():
+    objects = read_assembly(COFF_MINGW, word_size=2)
+    assert objects["pegbind_c1"] == (
+        (24).to_bytes(8, "little") + b"\xff" * 4 + b"\x01\0" + b"\x02\0" + bytes(3) + b"h\0i\0\0\0"
+    )
+    assert objects["pegbind_c2"] == b"\x01\x02A"
+
+
+def test_unreadable_assembly_is_a_value_error():
+    with pytest.raises(ValueError):
+        read_assembly("pegbind_c1:\n\t.quad\tpegbind_c2+8\n", word_size=2)
