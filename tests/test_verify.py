@@ -289,7 +289,7 @@ def test_real_headers_agree_with_gcc(headers, include_dirs, target_name):
         if not Path(path).exists():
             pytest.skip(f"{path} is not installed")
     if not _compiler_for(target_name):
-        pytest.skip(f"no compiler for {target_name} here (scripts/install-system-packages.sh installs them)")
+        pytest.skip(f"no compiler for {target_name} here (see scripts/install-system-packages.sh)")
     from pegbind.parse import parse_declarations
     from pegbind.preprocess import preprocess
 
