@@ -146,6 +146,12 @@ def test_in_array_of_bytes_fills_the_length(lib, roles_module):
         lib.rl_login("1234")
 
 
+def test_argument_numbers_count_what_the_caller_passes(lib):
+    # rl_random(buf, len): the caller passes only len, its first argument
+    with pytest.raises(TypeError, match=r"argument 1 \(len_\) must be an integer, not str"):
+        lib.rl_random("16")
+
+
 def test_in_array_of_integers(lib):
     assert lib.rl_sum([1, 2, 3]) == 6
     assert lib.rl_sum(range(101)) == 5050

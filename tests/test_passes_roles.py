@@ -43,6 +43,9 @@ def test_inputs_results_and_probe(read):
     assert encrypt.probe and not encrypt.returns_value and encrypt.result_count == 1
     random = function(binding, "rl_random")
     assert [p.py_name for p in random.inputs] == ["len_"] and not random.probe
+    # messages count arguments as the caller passes them, not as C declares them
+    assert [p.label for p in random.params] == ["C parameter 1 (buf)", "argument 1 (len_)"]
+    assert [p.label for p in encrypt.params][0] == "argument 1 (data)"
     double = function(binding, "rl_double")
     assert double.returns_value and [p.py_name for p in double.outputs] == ["x"] and double.result_count == 2
     assert function(binding, "rl_init").inputs == ()

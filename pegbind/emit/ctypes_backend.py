@@ -83,7 +83,7 @@ def integer_range(module: Module, target: TargetInfo, ctype: CType) -> tuple[int
 
 def arg_label(param: ParamBinding) -> str:
     """How messages name a parameter: ``argument 1 (a)``, as the Cython backend does."""
-    return f"argument {param.index + 1} ({param.py_name})"
+    return param.label
 
 
 def element_size(module: Module, target: TargetInfo, element: CType | None) -> int:
@@ -801,7 +801,7 @@ class WrapperWriter(ABC):
                 args[p.index] = p.py_name
                 continue
             if f.params[p.length_of].role.role not in ("out-bytes", "out-array"):  # type: ignore[index]
-                out += self.length_fits(p, measured)
+                out += self.length_fits(p, f.params[p.length_of], measured)  # type: ignore[index]
             if p.by_pointer:
                 # an out buffer's length is set before each call (the probe sets it to 0)
                 start = "0" if f.params[p.length_of].role.role in ("out-bytes", "out-array") else measured  # type: ignore[index]
@@ -863,7 +863,7 @@ class WrapperWriter(ABC):
         """The largest object size in bytes on the target (``PY_SSIZE_T_MAX``)."""
         return (1 << (8 * self.target.pointer_size - 1)) - 1
 
-    def length_fits(self, p: ParamBinding, measured: str) -> list[str]:
+    def length_fits(self, p: ParamBinding, buffer: ParamBinding, measured: str) -> list[str]:
         """Lines refusing a measured length its ``len`` parameter's type cannot hold.
 
         An FFI may wrap the value silently (ctypes does): C would then see a
@@ -873,7 +873,7 @@ class WrapperWriter(ABC):
         lo, hi = self.int_range(p.element if p.by_pointer else p.ctype)  # type: ignore[arg-type]
         if hi >= self.max_size():
             return []
-        message = f"argument {p.length_of + 1} is too long for its length parameter {p.py_name}"  # type: ignore[operator]
+        message = f"{buffer.label} is too long for its length parameter {p.py_name}"
         return [f"if {measured} > {hi}:", f"    raise OverflowError({message!r})"]
 
     def _is_pointer(self, ctype: CType) -> bool:

@@ -204,7 +204,7 @@ def py_string(text: str) -> str:
 
 def param_error(param: ParamBinding, wanted: str) -> str:
     """The start of the TypeError message for a wrong argument, as a Python literal."""
-    return repr(f"argument {param.index + 1} ({param.py_name}) must be {wanted}, not ")
+    return repr(f"{param.label} must be {wanted}, not ")
 
 
 def banner(headers: tuple[str, ...], version: str) -> str:

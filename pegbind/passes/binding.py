@@ -118,11 +118,20 @@ class ParamBinding:
     #: for a ``len`` of an ``out-bytes``/``out-array`` that is not a pointer: the
     #: caller passes the number of elements wanted (e.g. ``C_GenerateRandom(s, 32)``)
     is_input: bool = False
+    #: 1-based position among the arguments the Python caller passes (0: not passed)
+    position: int = 0
 
     @property
     def passed(self) -> bool:
         """Whether the Python caller passes this parameter."""
         return self.role.role in INPUT_ROLES or self.is_input
+
+    @property
+    def label(self) -> str:
+        """How error messages name it: ``argument 2 (pData)``, counted as the caller counts."""
+        if self.position:
+            return f"argument {self.position} ({self.py_name})"
+        return f"C parameter {self.index + 1} ({self.py_name})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -257,6 +257,7 @@ def plan_function(
     module_names = set(names.values())
     params = []
     used: set[str] = {"self"}  # wrappers may be methods of the Library
+    position = 0  # among the arguments the Python caller passes
     for index, param in enumerate(function.params):
         role = param_roles[index]
         try:
@@ -280,13 +281,14 @@ def plan_function(
             role.role == "len" and not by_pointer and param_roles[length_of[index]].role in ("out-array", "out-bytes")
         )
         passed = role.role in ("in", "inout", "in-array")
+        position = position + 1 if passed or is_input else position
         is_nonnull = passed and (kind in _POINTER_KINDS or role.role == "in-array") and (
             "*" in nonnull or (param.name or "") in nonnull or index + 1 in attribute_nonnull
         )
         params.append(ParamBinding(
             index, param.name, py_name, param.type, role, kind, key, element,  # type: ignore[arg-type]
             nonnull=is_nonnull, length=length.get(index), length_of=length_of.get(index) if role.role == "len" else None,
-            by_pointer=by_pointer, is_input=is_input,
+            by_pointer=by_pointer, is_input=is_input, position=position if passed or is_input else 0,
         ))
     ret_kind, ret_key = classify_return(module, names, function.ret)
     check = error_check(module, config, function.ret) if errors is not False else None
