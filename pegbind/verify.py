@@ -43,13 +43,15 @@ from .target import LayoutError, RecordLayout, TargetInfo, enum_constant_type, e
 
 Origin = Callable[[str], str]
 
-#: The primitive names the probe's _Generic can tell apart; anything else prints as "other".
-_PROBE_TYPE_NAMES = frozenset(
-    {
-        "_Bool", "char", "signed char", "unsigned char", "short", "unsigned short", "int", "unsigned int",
-        "long", "unsigned long", "long long", "unsigned long long", "float", "double", "long double",
-    }
+#: What the probes' _Generic tells apart (templates/probe/type_generic.c.jinja), in the order
+#: of the static probe's type codes; "other" is anything else and stays last.
+PROBE_TYPES = (
+    "_Bool", "char", "signed char", "unsigned char", "short", "unsigned short", "int", "unsigned int",
+    "long", "unsigned long", "long long", "unsigned long long", "float", "double", "long double",
+    "pointer", "other",
 )
+#: The primitive names among them
+_PROBE_TYPE_NAMES = frozenset(PROBE_TYPES) - {"pointer", "other"}
 _UNSIGNED_NAMES = frozenset({"_Bool", "unsigned char", "unsigned short", "unsigned int", "unsigned long",
                              "unsigned long long", "pointer"})
 #: Folders whose headers are the system's, not the user's, when no origin function is given.
@@ -419,7 +421,7 @@ def _build(chain: Toolchain, flags: list[str], checks: list[_Check], includes: l
     dropped: dict[int, str] = {}
     live = list(checks)
     for _ in range(_MAX_REBUILDS):
-        source = template.render(includes=includes, checks=[c.context() for c in live], type_names=_PROBE_TYPE_CODES)
+        source = template.render(includes=includes, checks=[c.context() for c in live], type_names=PROBE_TYPES)
         probe.write_text(source, encoding="utf-8")
         # The C locale keeps the compiler's messages in plain ASCII quotes for the report.
         built = subprocess.run([chain.compiler, *chain.flags, *flags, *mode, "-w", "-o", str(output), str(probe)],
@@ -454,12 +456,6 @@ def _run(program: str, compiler: str, workdir: Path) -> dict[int, list[str]]:
 # --------------------------------------------------------------------------
 # The probe compiled to assembly: its answers read from the data
 # --------------------------------------------------------------------------
-#: what the static probe's type code indexes (see its _Generic), "other" last
-_PROBE_TYPE_CODES = (
-    "_Bool", "char", "signed char", "unsigned char", "short", "unsigned short", "int", "unsigned int",
-    "long", "unsigned long", "long long", "unsigned long long", "float", "double", "long double",
-    "pointer", "other",
-)
 #: GNU assembler data directives and the size of their items (``.word`` depends on the target)
 _DATA_SIZES = {
     ".byte": 1, ".2byte": 2, ".short": 2, ".value": 2, ".hword": 2, ".half": 2,
@@ -535,7 +531,7 @@ def _unsigned(data: bytes) -> int:
 
 
 def _type_of_code(code: int) -> str:
-    return _PROBE_TYPE_CODES[min(code, len(_PROBE_TYPE_CODES) - 1)]
+    return PROBE_TYPES[min(code, len(PROBE_TYPES) - 1)]
 
 
 def _static_answers(objects: Mapping[str, bytes], checks: list[_Check]) -> dict[int, list[str]]:

@@ -11,14 +11,15 @@ from __future__ import annotations
 import difflib
 import os
 import shlex
-import shutil
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT
 from pegbind.cli import main
-from pegbind.verify import CROSS_COMPILERS
+from pegbind.diagnostics import VerifyError
+from pegbind.target import get_target
+from pegbind.verify import toolchain
 
 HEADERS = ROOT / "tests" / "headers"
 EXPECTED = ROOT / "tests" / "expected"
@@ -62,9 +63,10 @@ def test_dump_matches_golden(header, capsys, monkeypatch):
 @pytest.mark.parametrize("target", ["linux-x86_64", "linux-i386", "linux-aarch64", "win-x86_64"])
 @pytest.mark.parametrize("header", CASES, ids=lambda p: p.stem)
 def test_golden_headers_agree_with_gcc_on_every_target(header, target, capsys, monkeypatch):
-    cross = CROSS_COMPILERS.get(target)
-    if cross is not None and shutil.which(cross) is None:
-        pytest.skip(f"no {cross} here (Debian installs it only without gcc-multilib)")
+    try:
+        toolchain(None, get_target(target))
+    except VerifyError as missing:
+        pytest.skip(str(missing))
     flags = header_flags(header)
     if "--target" in flags:
         at = flags.index("--target")

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,7 @@ from pegbind.model import (
     TypedefRef,
 )
 from pegbind.target import get_target
-from pegbind.verify import CROSS_COMPILERS, Mismatch, default_origin, host_target, read_assembly, verify
+from pegbind.verify import Mismatch, default_origin, host_target, read_assembly, toolchain, verify
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is the oracle and is not installed")
 
@@ -242,13 +241,15 @@ def test_missing_compiler_is_an_error(header):
         verify(_module(header), headers=[header], target=get_target("linux-x86_64"), compiler="no-such-cc-here")
 
 
-def _m32_works() -> bool:
-    trial = subprocess.run(["gcc", "-m32", "-x", "c", "-", "-o", "/dev/null"], input="int main(void){return 0;}",
-                           capture_output=True, text=True)
-    return trial.returncode == 0
+def _compiler_for(target_name: str) -> bool:
+    try:
+        toolchain(None, get_target(target_name))
+    except VerifyError:
+        return False
+    return True
 
 
-@pytest.mark.skipif(host_target() != "linux-x86_64" or not _m32_works(), reason="needs gcc -m32 on x86_64")
+@pytest.mark.skipif(host_target() != "linux-x86_64" or not _compiler_for("linux-i386"), reason="needs gcc -m32 on x86_64")
 def test_i386_through_m32(header):
     module = _module(header)
     i386 = get_target("linux-i386")
@@ -271,14 +272,6 @@ REAL_HEADERS = [
     pytest.param(["/usr/include/nss/pkcs11.h"], ["/usr/include/nss", "/usr/include/nspr"], id="nss-pkcs11"),
     pytest.param(["/usr/include/softhsm/pkcs11.h"], [], id="softhsm-pkcs11"),
 ]
-
-
-def _compiler_for(target_name: str) -> bool:
-    if target_name == host_target():
-        return True
-    if target_name == "linux-i386":
-        return host_target() == "linux-x86_64" and _m32_works()
-    return shutil.which(CROSS_COMPILERS.get(target_name, "")) is not None
 
 
 @pytest.mark.slow
