@@ -74,7 +74,9 @@ from __future__ import annotations
 
 import array
 import dataclasses
+import decimal
 import enum
+import fractions
 import gc
 import json
 import math
@@ -245,7 +247,9 @@ def test_every_integer_width_round_trips_its_whole_range(api):
 
 def test_every_integer_width_refuses_one_past_each_end(api):
     # ctypes checks a small range first, then the type's own: both edges of each.
-    edges = ((1 << 30) - 1, 1 << 30, -((1 << 30) - 1), -(1 << 30), (1 << 31) - 1, -(1 << 31), (1 << 32) - 1)
+    # ctypes passes a 64-bit value below 2**31 in magnitude as a plain int: those edges too.
+    edges = ((1 << 30) - 1, 1 << 30, -((1 << 30) - 1), -(1 << 30), (1 << 31) - 1, 1 << 31, -(1 << 31),
+             -(1 << 31) - 1, (1 << 32) - 1, 1 << 32)
     for suffix, bits, signed in INTEGER_TYPES:
         echo = getattr(api.lib, f"conf_echo_{suffix}")
         low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
@@ -268,6 +272,28 @@ def test_integer_arguments_arrive_in_order_and_take_index_objects(api):
     assert api.lib.conf_echo_i32(Seven()) == 7
     assert api.lib.conf_echo_int(True) == 1
     assert api.lib.conf_echo_u8(api.mod.CONF_SHAPE_CIRCLE) == 2
+
+
+@pytest.mark.parametrize("number", [decimal.Decimal("1.5"), fractions.Fraction(3, 2), decimal.Decimal(2)],
+                         ids=["Decimal 1.5", "Fraction 3/2", "Decimal 2"])
+def test_numbers_without_index_are_not_integers(api, number):
+    # Decimal and Fraction convert with int() (truncating) but have no
+    # __index__: as in CPython's own C calls since 3.10, they are refused,
+    # never truncated.  cffi by itself would take them through __int__.
+    calls = [
+        lambda: api.lib.conf_echo_i32(number),
+        lambda: api.lib.conf_echo_u64(number),
+        lambda: api.lib.conf_sub_i64(5, number),
+        lambda: api.lib.conf_not(number),
+        lambda: api.lib.conf_total([1, number]),
+        lambda: api.lib.conf_increment(number, 1),
+        lambda: api.lib.conf_increment(1, number),
+        lambda: api.lib.conf_fill(bytearray(4), 4, number),
+    ]
+    for index, call in enumerate(calls):
+        with pytest.raises(TypeError):
+            call()
+            pytest.fail(f"call {index} took {number!r}")
 
 
 def test_bool_returns_bool(api):
@@ -338,6 +364,18 @@ def test_in_array_takes_any_sequence_and_fills_the_length(api):
     assert api.lib.conf_total(()) == 0
     assert api.lib.conf_total(range(1000)) == sum(range(1000))
     assert api.lib.conf_total((2**31 - 1, 2**31 - 1, -(2**31))) == 2**31 - 2
+
+
+def test_in_array_reads_an_iterator_once(api):
+    # An iterator gives its items once; the checks must not use them up
+    # (the call used to see an empty array, or fail on a good one).
+    assert api.lib.conf_total(value for value in [1, -2, 3]) == 2
+    assert api.lib.conf_sum(value for value in [1, 2, 250]) == 253
+    assert api.lib.conf_total(iter([True, 2])) == 3
+    with pytest.raises(OverflowError):
+        api.lib.conf_total(value for value in [1, 2**40])
+    with pytest.raises(TypeError):
+        api.lib.conf_total(value for value in [1, decimal.Decimal(2)])
 
 
 def test_out_scalars_are_returned(api):

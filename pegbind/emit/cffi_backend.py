@@ -216,6 +216,19 @@ class CffiWriter(WrapperWriter):
         """A C type as cffi's parser reads it in ``ffi.new``."""
         return integer_char(self.module, self.target, ctype).unqualified().to_c()  # type: ignore[union-attr]
 
+    def guard(self, p: ParamBinding) -> str:
+        # cffi converts any object with __int__ by truncating it (Decimal("1.5")
+        # becomes 1), where the other backends take __index__ objects only.  So
+        # only exact ints reach cffi on the fast path; everything else goes to
+        # _pb_fix, which turns __index__ objects into ints and refuses the rest.
+        # cffi still checks the range itself (OverflowError, also retried).
+        name = p.py_name
+        if p.kind == "int" and (p.role.role in ("in", "inout") or p.is_input):
+            return f"{name}.__class__ is int"
+        if p.kind == "bool" and p.role.role in ("in", "inout"):
+            return f"({name}.__class__ is bool or {name}.__class__ is int)"
+        return ""
+
     def in_arg(self, p: ParamBinding) -> str:
         name = p.py_name
         if p.kind == "handle":
@@ -269,6 +282,9 @@ class CffiWriter(WrapperWriter):
             items = f"[_NULL if _pb_item is None else _pb_item._h for _pb_item in {name}]"
         else:  # cffi checks ranges and item types; an int would give an array of that length
             items = f"{name} if {name}.__class__ is list or {name}.__class__ is tuple else _pb_sequence({name}, {arg_label(p)!r})"
+            if p.kind in ("int", "bool"):
+                # cffi would truncate an item with only __int__ (see guard)
+                items = f"_pb_exact_ints({items})"
         fill = [*snapshot, f"{a} = _pb_alloc({array}, {items})", f"{n} = len({a})"]
         if p.nonnull:
             return fill

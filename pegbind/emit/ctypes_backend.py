@@ -747,6 +747,11 @@ class WrapperWriter(ABC):
             # same way (after calling C twice), so the body runs once, unguarded.
             lines += ["    " + line for line in body]
             return "\n".join(lines) + "\n"
+        for p in f.inputs:
+            if p.role.role == "in-array":
+                # read once, so that the fast path and the retry see the same items
+                lines.append(f"    if {p.py_name}.__class__ is not list and {p.py_name}.__class__ is not tuple:")
+                lines.append(f"        {p.py_name} = _pb_once({p.py_name})")
         lines.append("    try:")
         if guards:
             lines.append(f"        if {' and '.join(guards)}:")
