@@ -261,6 +261,24 @@ def test_every_integer_width_refuses_one_past_each_end(api):
                 assert echo(value) == value, f"conf_echo_{suffix}({value})"
 
 
+@pytest.mark.parametrize("function, signed, bits", [
+    ("conf_arg_of_8", (True, False, True, True, False, True, False), (8, 16, 32, 64, 64, 32, 8)),
+    ("conf_wide_arg_of_8", (True, False, True, False, True, False, True), (64,) * 7),
+], ids=["mixed", "wide"])
+def test_arguments_past_the_registers_arrive_whole(api, function, signed, bits):
+    # Eight integer arguments: on x86-64 the last two go on the stack, where
+    # a value passed narrower than its type would leave bytes undefined.
+    call = getattr(api.lib, function)
+    rows = []
+    for sign, width in zip(signed, bits):
+        low, high = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if sign else (0, (1 << width) - 1)
+        rows.append([low, high, -1 if sign else 1, (1 << 31) if high >= 1 << 31 else high, -5 if sign else 5])
+    for column in range(5):
+        args = [row[column] for row in rows]
+        for which, value in enumerate(args, start=1):
+            assert call(which, *args) == value % (1 << 64), f"{function} argument {which} of {args}"
+
+
 def test_integer_arguments_arrive_in_order_and_take_index_objects(api):
     assert api.lib.conf_sub_i64(10, 3) == 7
     assert api.lib.conf_sub_i64(-(2**63) + 1, 1) == -(2**63)

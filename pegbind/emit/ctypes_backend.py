@@ -6,7 +6,9 @@ of ``ctypes/ctypes.py.jinja`` — one pure-Python module with a
 :mod:`pegbind.target` layout says (bitfields as plain storage members, see
 :class:`BitAccess`; padding and ``_pack_`` where ctypes would place a member
 elsewhere), a user-facing class per bound record, and one wrapper per
-function over a ``CDLL`` symbol with ``argtypes`` and ``restype``.
+function over a ``CFUNCTYPE`` prototype of the symbol: with ``argtypes``, or
+with the ``restype`` only where the wrapper hands ctypes nothing but values it
+passes exactly as C expects (see :meth:`CtypesWriter.bare_call`).
 
 The parts that are not ctypes-specific (integer ranges of C types, the
 argument specs the runtime checks read, record field plans) are shared with
@@ -639,6 +641,10 @@ class WrapperWriter(ABC):
         """A condition the fast path needs before an FFI that does not check ranges ("" for none)."""
         return ""
 
+    def length_value(self, p: ParamBinding, value: str) -> str:
+        """What is passed for a ``len`` parameter taken by value, whose int is ``value``."""
+        return value
+
     # ---- what each backend spells (see CtypesWriter, CffiWriter) --------
 
     @abstractmethod
@@ -803,7 +809,7 @@ class WrapperWriter(ABC):
             measured = f"_pb_n{p.length_of}"
             if p.is_input:
                 out.append(f"{measured} = {p.py_name}")
-                args[p.index] = p.py_name
+                args[p.index] = self.length_value(p, p.py_name)
                 continue
             if f.params[p.length_of].role.role not in ("out-bytes", "out-array"):  # type: ignore[index]
                 out += self.length_fits(p, f.params[p.length_of], measured)  # type: ignore[index]
@@ -813,7 +819,7 @@ class WrapperWriter(ABC):
                 out += self.length_cell(p, start)
                 args[p.index] = self.length_arg(p)
             else:
-                args[p.index] = measured
+                args[p.index] = self.length_value(p, measured)
         buffers = [p for p in f.params if p.role.role in ("out-bytes", "out-array")]
         call = f"{fn}({', '.join(args.get(p.index, f'_pb_a{p.index}') for p in f.params)})"
         if f.error is None and self.direct(f) and all(p.role.role in ("in", "null") for p in f.params):
@@ -923,28 +929,102 @@ def ctypes_arg(binding: BindingModel, param: ParamBinding) -> str:
     return name
 
 
+#: what a bare call (see :meth:`CtypesWriter.bare_call`) can pass for each
+#: kind of ``in`` parameter without ctypes knowing the parameter's type
+_BARE_POINTER_KINDS = ("buffer", "writable_buffer", "cstring")
+#: the roles whose argument is always a ctypes array, bytes or None
+_BARE_POINTER_ROLES = ("in-array", "out-bytes", "out-array")
+
+
 class CtypesWriter(WrapperWriter):
     """The ctypes spellings of a wrapper: ``CFUNCTYPE`` prototypes, ``byref`` cells, ctypes arrays."""
 
     def __init__(self, binding: BindingModel, classes: dict[str, str], speller: CtypesSpeller):
         super().__init__(binding, classes)
         self.speller = speller
+        #: whether the wrapper being written makes a bare call
+        self.bare = False
+
+    def wrapper(self, f: FunctionBinding, method: bool) -> str:
+        self.bare = self.bare_call(f)
+        try:
+            return super().wrapper(f, method)
+        finally:
+            self.bare = False
+
+    # ---- bare calls ----------------------------------------------------
+    #
+    # With argtypes set, ctypes converts every argument through the type's
+    # from_param, which allocates an argument object: about 190 ns for two
+    # ints on CPython 3.11, more than half of a whole call.  Without argtypes
+    # it passes a Python int as a C int, bytes and ctypes arrays as pointers
+    # and None as NULL, with no such object.  The wrapper checks every
+    # argument itself anyway (ranges, buffers), so a function whose
+    # parameters are all integers of at most 32 bits, byte pointers and
+    # strings is called through a prototype with a restype and no argtypes,
+    # the wrapper handing over only values ctypes passes exactly as C expects.
+
+    def bare_call(self, f: FunctionBinding) -> bool:
+        """Whether ``f`` is called without ``argtypes`` (every parameter passable as is)."""
+        if f.function.variadic:
+            return False
+        # a record returned by value in memory takes the first register for its address
+        registers = 5 if f.ret.kind == "record" else 6
+        return all(self._bare_param(p, registers) for p in f.params)
+
+    def _bare_param(self, p: ParamBinding, registers: int) -> bool:
+        role = p.role.role
+        if role == "in" and p.kind in _BARE_POINTER_KINDS:
+            return True
+        if role == "null" and self._is_pointer(p.ctype):
+            return True
+        if role in _BARE_POINTER_ROLES or (role == "len" and p.by_pointer):
+            return True  # ctypes arrays, bytes, None, or byref() of a cell: pointers all
+        if role in ("out", "inout") and p.kind != "record":
+            return True  # byref() of the cell (an out record passes its struct, which needs argtypes)
+        if (role == "in" and p.kind in ("int", "bool")) or role == "null" or (role == "len" and not p.by_pointer):
+            size = element_size(self.module, self.target, p.ctype)
+            if 0 < size <= 4:
+                return True  # ctypes passes a C int, which the callee reads as its own type
+            # A 64-bit value passes as a C int only when it is small: libffi
+            # sign-extends an int to the whole register on x86-64 (SysV); on the
+            # stack, or on other ABIs, the upper half would be left undefined.
+            return size == 8 and self.target.name == "linux-x86_64" and p.index < registers
+        return False
+
+    def bare_int(self, value: str, ctype: CType) -> str:
+        """``value`` (an int in the range of ``ctype``) as a bare call passes it."""
+        if element_size(self.module, self.target, ctype) <= 4:
+            return value
+        lo, _ = self.int_range(ctype)
+        wide = "_ct.c_int64" if lo < 0 else "_ct.c_uint64"
+        small = f"{value} <= {_SMALL_INT} and {value} >= {-_SMALL_INT}" if lo < 0 else f"{value} <= {_SMALL_INT}"
+        return f"({value} if {small} else {wide}({value}))"
+
+    # ---- the fast path -----------------------------------------------------
 
     def guard(self, p: ParamBinding) -> str:
         # ctypes truncates integers silently: the range is checked before the call
         name = p.py_name
         if p.nonnull:
             return ""
-        if p.kind == "int" and p.role.role in ("in", "inout"):
-            lo, hi = self.int_range(p.ctype if p.role.role == "in" else p.element)  # type: ignore[arg-type]
+        if (p.kind == "int" and p.role.role in ("in", "inout")) or p.is_input:
+            lo, hi = self.int_range(p.element if p.role.role == "inout" else p.ctype)  # type: ignore[arg-type]
+            lo = max(lo, 0) if p.is_input else lo
             # Two comparisons, not one chained: CPython 3.11 specialises "x >= 0"
             # when both ints are small (one 30-bit digit), not the chained form.
             # A bound of a 32- or 64-bit type is not small, so the small range
             # is tried first: about 20 ns less for two int arguments.
             small_lo, small_hi = max(lo, -_SMALL_INT), min(hi, _SMALL_INT)
             if (small_lo, small_hi) == (lo, hi):
-                return f"{name} >= {lo} and {name} <= {hi}"
-            return f"({name} >= {small_lo} and {name} <= {small_hi} or {name} >= {lo} and {name} <= {hi})"
+                bounds = f"{name} >= {lo} and {name} <= {hi}"
+            else:
+                bounds = f"({name} >= {small_lo} and {name} <= {small_hi} or {name} >= {lo} and {name} <= {hi})"
+            if self.bare:
+                # ctypes passes anything it knows how to (an object's _as_parameter_,
+                # a record by value) where no argtype says what C wants: ints only
+                return f"({name}.__class__ is int or _pb_isinstance({name}, int)) and {bounds}"
+            return bounds
         if p.kind == "bool" and p.role.role in ("in", "inout"):
             return f"({name}.__class__ is bool or {name}.__class__ is int)"
         return ""
@@ -952,7 +1032,17 @@ class CtypesWriter(WrapperWriter):
     def in_arg(self, p: ParamBinding) -> str:
         if p.kind == "handle":
             return f"None if {p.py_name} is None else {p.py_name}._h"
+        if self.bare and p.kind == "int":
+            return self.bare_int(p.py_name, p.ctype)
+        if self.bare and p.kind == "bool":
+            return f"(1 if {p.py_name} else 0)"  # C reads a _Bool as 0 or 1, nothing else
+        if self.bare and p.kind == "cstring":
+            # without c_char_p, ctypes would pass a str as a wide string
+            return f"{p.py_name} if {p.py_name}.__class__ is bytes else _pb_cstring({p.py_name}, {arg_label(p)!r})"
         return ctypes_arg(self.binding, p)
+
+    def length_value(self, p: ParamBinding, value: str) -> str:
+        return self.bare_int(value, p.ctype) if self.bare else value
 
     def elem(self, p: ParamBinding) -> str:
         return self.speller.spell(p.element)  # type: ignore[arg-type]
@@ -1075,8 +1165,12 @@ class CtypesWriter(WrapperWriter):
         return self.speller.restype(f)
 
     def prototype(self, f: FunctionBinding) -> str:
-        """``CFUNCTYPE(restype, *argtypes)``: called without the GIL, like every ctypes foreign call."""
-        return f"_ct.CFUNCTYPE({', '.join([self.restype(f), *(self.argtype(p) for p in f.params)])})"
+        """``CFUNCTYPE(restype, *argtypes)``: called without the GIL, like every ctypes foreign call.
+
+        A bare call's prototype has the restype only.
+        """
+        argtypes = [] if self.bare_call(f) else [self.argtype(p) for p in f.params]
+        return f"_ct.CFUNCTYPE({', '.join([self.restype(f), *argtypes])})"
 
 
 @dataclass(frozen=True, slots=True)

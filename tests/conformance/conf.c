@@ -33,6 +33,20 @@ size_t conf_echo_size(size_t v) { return v; }
 _Bool conf_not(_Bool v) { return !v; }
 int64_t conf_sub_i64(int64_t a, int64_t b) { return a - b; }
 
+uint64_t conf_arg_of_8(uint32_t which, int8_t a, uint16_t b, int32_t c, int64_t d, uint64_t e, int32_t f,
+                       uint8_t g)
+{
+    const uint64_t args[] = {(uint64_t)a, b, (uint64_t)c, (uint64_t)d, e, (uint64_t)f, g};
+    return which >= 1 && which <= 7 ? args[which - 1] : 0;
+}
+
+uint64_t conf_wide_arg_of_8(uint32_t which, int64_t a, uint64_t b, int64_t c, uint64_t d, int64_t e, uint64_t f,
+                            int64_t g)
+{
+    const uint64_t args[] = {(uint64_t)a, b, (uint64_t)c, d, (uint64_t)e, f, (uint64_t)g};
+    return which >= 1 && which <= 7 ? args[which - 1] : 0;
+}
+
 float conf_echo_float(float v) { return v; }
 double conf_echo_double(double v) { return v; }
 double conf_fma(double x, double y, double z) { return x * y + z; }

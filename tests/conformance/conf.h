@@ -98,6 +98,13 @@ size_t conf_echo_size(size_t v);
 _Bool conf_not(_Bool v);
 /* a - b computed in C, to show both arguments arrive in order. */
 int64_t conf_sub_i64(int64_t a, int64_t b);
+/* Argument number which (1..7) as a 64-bit pattern: more integer arguments
+   than x86-64 passes in registers, so the last ones go on the stack. */
+uint64_t conf_arg_of_8(uint32_t which, int8_t a, uint16_t b, int32_t c, int64_t d, uint64_t e, int32_t f,
+                       uint8_t g);
+/* The same with 64-bit arguments only. */
+uint64_t conf_wide_arg_of_8(uint32_t which, int64_t a, uint64_t b, int64_t c, uint64_t d, int64_t e, uint64_t f,
+                            int64_t g);
 
 float conf_echo_float(float v);
 double conf_echo_double(double v);
