@@ -396,6 +396,19 @@ def test_in_array_reads_an_iterator_once(api):
         api.lib.conf_total(value for value in [1, decimal.Decimal(2)])
 
 
+def test_out_bytes_of_a_length_the_caller_gives(api):
+    assert api.lib.conf_fill_pattern(5) == bytes(i * 7 % 251 for i in range(5))
+    assert api.lib.conf_fill_pattern(0) == b""
+    assert len(api.lib.conf_fill_pattern(65535)) == 65535
+    # the length's C type is uint16_t: a larger one would be cut, not refused
+    with pytest.raises(OverflowError):
+        api.lib.conf_fill_pattern(65536 + 5)
+    with pytest.raises((OverflowError, ValueError)):
+        api.lib.conf_fill_pattern(-1)
+    with pytest.raises(TypeError):
+        api.lib.conf_fill_pattern(decimal.Decimal(3))
+
+
 def test_out_scalars_are_returned(api):
     assert api.lib.conf_square(-12) == 144
     assert api.lib.conf_square(2**31 - 1) == (2**31 - 1) ** 2

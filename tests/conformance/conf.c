@@ -140,6 +140,12 @@ conf_rv conf_get_name(char *buf, unsigned long *len)
     return copy_out(conf_name, sizeof conf_name - 1, buf, len, 1);
 }
 
+void conf_fill_pattern(uint8_t *out, uint16_t n)
+{
+    for (uint16_t i = 0; i < n; i++)
+        out[i] = (uint8_t)(i * 7 % 251);
+}
+
 conf_rv conf_get_pattern(uint32_t n, uint8_t *out, unsigned long *out_len)
 {
     uint8_t *pattern = malloc(n ? n : 1);
