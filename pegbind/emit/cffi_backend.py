@@ -216,18 +216,26 @@ class CffiWriter(WrapperWriter):
         """A C type as cffi's parser reads it in ``ffi.new``."""
         return integer_char(self.module, self.target, ctype).unqualified().to_c()  # type: ignore[union-attr]
 
+    # cffi converts any object with __int__ by truncating it (Decimal("1.5")
+    # becomes 1), where the other backends take __index__ objects only.  So
+    # only integers reach cffi on the fast path; anything else goes to
+    # _pb_fix, which turns __index__ objects into ints and refuses the rest.
+    # cffi still checks the range itself (OverflowError, also retried).
+
     def guard(self, p: ParamBinding) -> str:
-        # cffi converts any object with __int__ by truncating it (Decimal("1.5")
-        # becomes 1), where the other backends take __index__ objects only.  So
-        # only exact ints reach cffi on the fast path; everything else goes to
-        # _pb_fix, which turns __index__ objects into ints and refuses the rest.
-        # cffi still checks the range itself (OverflowError, also retried).
         name = p.py_name
-        if p.kind == "int" and (p.role.role in ("in", "inout") or p.is_input):
+        if p.is_input:
             return f"{name}.__class__ is int"
         if p.kind == "bool" and p.role.role in ("in", "inout"):
             return f"({name}.__class__ is bool or {name}.__class__ is int)"
         return ""
+
+    @staticmethod
+    def integer(name: str) -> str:
+        """An int argument as the fast path passes it: ``& -1`` is the int itself
+        for an integer and a TypeError for Decimal, Fraction or a float, at about
+        half the cost of testing its class on CPython 3.11."""
+        return f"{name} & -1"
 
     def in_arg(self, p: ParamBinding) -> str:
         name = p.py_name
@@ -235,6 +243,8 @@ class CffiWriter(WrapperWriter):
             return f"_NULL if {name} is None else {name}._h"
         if p.kind == "cstring":
             return f"{name} if {name}.__class__ is bytes else _pb_cstr({name}, {arg_label(p)!r})"
+        if p.kind == "int":
+            return self.integer(name)
         return cffi_arg(self.binding, p)
 
     def out_value(self, p: ParamBinding, inout: bool) -> tuple[list[str], str]:
@@ -256,6 +266,8 @@ class CffiWriter(WrapperWriter):
         if not inout:
             return [f"{cell} = _pb_alloc({cell_type})"], cell
         value = f"_NULL if {name} is None else {name}._h" if p.kind == "handle" else name
+        if p.kind == "int":
+            value = self.integer(name)
         return [f"{cell} = _pb_alloc({cell_type}, {value})"], cell
 
     def out_result(self, p: ParamBinding, owner: str) -> str:
