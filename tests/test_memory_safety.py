@@ -68,6 +68,35 @@ def test_a_length_too_large_to_allocate_raises(built, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_an_int_parameter_takes_no_ctypes_object_that_compares_like_an_int(built, backend):
+    # ctypes calls some functions without argtypes (its wrappers check the
+    # values themselves); there, a record passed for an int would go by value
+    # and push the pointer after it out of its register.  Both objects pass
+    # a range check by comparison, so only the int test can stop them.
+    code = """
+    import ctypes
+
+    class Pair(ctypes.Structure):
+        _fields_ = [("a", ctypes.c_int64), ("b", ctypes.c_int64)]
+        def __ge__(self, other): return True
+        def __le__(self, other): return True
+
+    class Parameter:
+        _as_parameter_ = Pair(1, 2)
+        def __ge__(self, other): return True
+        def __le__(self, other): return True
+
+    print(m.first_byte_of(7, b"x"))
+    for tag in (Pair(1, 2), Parameter()):
+        try:
+            m.first_byte_of(tag, b"x")
+        except TypeError:
+            print("TypeError")
+    """
+    assert run_in_child(built[backend], code).split() == ["120", "TypeError", "TypeError"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_buffer_longer_than_its_length_type_raises(built, backend):
     assert run_in_child(built[backend], raises("m.sum8s(bytes(300))")) == "OverflowError"
     assert run_in_child(built[backend], "print(m.sum8s(bytes([1]) * 255))") == "255"

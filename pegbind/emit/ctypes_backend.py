@@ -1016,15 +1016,14 @@ class CtypesWriter(WrapperWriter):
             # A bound of a 32- or 64-bit type is not small, so the small range
             # is tried first: about 20 ns less for two int arguments.
             small_lo, small_hi = max(lo, -_SMALL_INT), min(hi, _SMALL_INT)
+            # Where no argtype says what C wants (a bare call), ctypes passes
+            # anything it knows how to: an object's _as_parameter_, a record by
+            # value.  So the value is first made an exact int (operator.index,
+            # which also takes IntEnum and __index__ objects without a retry).
+            first = f"({name} := _pb_exact_int({name}))" if self.bare else name
             if (small_lo, small_hi) == (lo, hi):
-                bounds = f"{name} >= {lo} and {name} <= {hi}"
-            else:
-                bounds = f"({name} >= {small_lo} and {name} <= {small_hi} or {name} >= {lo} and {name} <= {hi})"
-            if self.bare:
-                # ctypes passes anything it knows how to (an object's _as_parameter_,
-                # a record by value) where no argtype says what C wants: ints only
-                return f"({name}.__class__ is int or _pb_isinstance({name}, int)) and {bounds}"
-            return bounds
+                return f"({first} >= {lo} and {name} <= {hi})"
+            return f"({first} >= {small_lo} and {name} <= {small_hi} or {name} >= {lo} and {name} <= {hi})"
         if p.kind == "bool" and p.role.role in ("in", "inout"):
             return f"({name}.__class__ is bool or {name}.__class__ is int)"
         return ""

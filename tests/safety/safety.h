@@ -36,4 +36,6 @@ void fill_vholder(const vholder *h);
 /* A record whose pointer may point into its own nested member, filled by fill_frame. */
 typedef struct frame { rec inner; uint8_t *data; size_t n; } frame;
 void fill_frame(const frame *f);
+/* p[0]; tag is not used: an integer that comes before a pointer. */
+uint8_t first_byte_of(int32_t tag, const uint8_t *p);
 #endif
