@@ -263,8 +263,26 @@ def hand_ctypes_candidates(library: Path, data: bytes) -> list[Candidate]:
         get_point(byref(out))
         return out
 
+    # The same calls with no argtypes: ctypes then passes a Python int as a C
+    # int and bytes as a pointer without a from_param call per argument.  Not
+    # what a careful user writes by hand (nothing is checked, a 64-bit value
+    # above 2**31 arrives wrong); the generated ctypes code calls this way
+    # where its own checks make it exact, so this row is its ctypes floor.
+    bare = ctypes.CDLL(str(library))
+    bare_add, bare_ends, bare_get_point = bare.bench_add, bare.bench_ends, bare.bench_get_point
+    bare_add.restype, bare_ends.restype, bare_get_point.restype = ctypes.c_int, ctypes.c_uint32, None
+
+    def bare_point() -> Point:
+        out = Point()
+        bare_get_point(byref(out))
+        return out
+
     assert add(2, 40) == 42 and ends(data, len(data)) == data[0] + data[-1] and point().y == -4
+    assert bare_add(2, 40) == 42 and bare_ends(data, len(data)) == data[0] + data[-1] and bare_point().y == -4
     return [
+        Candidate("scalar", "hand ctypes, no argtypes", timing_loop(bare_add, (2, 40))),
+        Candidate("buffer", "hand ctypes, no argtypes", timing_loop(bare_ends, (data, len(data)))),
+        Candidate("struct out", "hand ctypes, no argtypes", timing_loop(bare_point, ())),
         Candidate("scalar", "hand ctypes", timing_loop(add, (2, 40))),
         Candidate("buffer", "hand ctypes", timing_loop(ends, (data, len(data)))),
         Candidate("struct out", "hand ctypes", timing_loop(point, ())),
@@ -340,6 +358,7 @@ PALETTE = {
     "C alone": (40, 40, 40), "floor": (120, 120, 120), "cython": (31, 119, 180), "cffi": (44, 160, 44), "ctypes": (214, 39, 40),
     "hand cffi": (152, 223, 138), "hand ctypes": (255, 152, 150),
     "hand cffi in a def": (199, 233, 192), "hand ctypes in a def": (255, 200, 198),
+    "hand ctypes, no argtypes": (140, 86, 75),
 }
 
 
@@ -424,7 +443,7 @@ def report(candidates: list[Candidate], failed: dict[str, str], loop_ns: float, 
         table[candidate.call][candidate.label] = (statistics.median(candidate.samples),
                                                   percentile(candidate.samples, 0.99))
     labels = [label for label in ("C alone", "floor", "cython", "cffi", "ctypes", "hand cffi", "hand ctypes",
-                                  "hand cffi in a def", "hand ctypes in a def")
+                                  "hand cffi in a def", "hand ctypes in a def", "hand ctypes, no argtypes")
               if any(label in column for column in table.values())]
     lines = [
         f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared with other work while measuring), "
