@@ -960,9 +960,12 @@ class CtypesWriter(WrapperWriter):
     # it passes a Python int as a C int, bytes and ctypes arrays as pointers
     # and None as NULL, with no such object.  The wrapper checks every
     # argument itself anyway (ranges, buffers), so a function whose
-    # parameters are all integers of at most 32 bits, byte pointers and
-    # strings is called through a prototype with a restype and no argtypes,
-    # the wrapper handing over only values ctypes passes exactly as C expects.
+    # parameters are all integers (see _bare_param for 64-bit ones), byte
+    # pointers, strings, arrays and out cells is called through a prototype
+    # with a restype and no argtypes, the wrapper handing over only values
+    # ctypes passes exactly as C expects: exact ints, bytes, ctypes arrays,
+    # byref() cells and None.  Records and handles keep argtypes, whose
+    # conversion is also the check that a record is of the right class.
 
     def bare_call(self, f: FunctionBinding) -> bool:
         """Whether ``f`` is called without ``argtypes`` (every parameter passable as is)."""
