@@ -2,8 +2,7 @@
 
 The generated wrappers take shortcuts for the common cases (see
 templates/cython/cython.pyx.jinja): an exact ``int`` skips ``__index__``,
-``bytes`` and (with the GIL held) ``bytearray`` are read in place without the
-buffer protocol, ``out`` records come from a free list, and a function with
+``bytes`` are read in place without the buffer protocol, ``out`` records come from a free list, and a function with
 no arguments is called through METH_FASTCALL with a hidden optional argument.
 Each test here drives both the shortcut and the general path with the same
 inputs and expects the same results and the same errors.
@@ -177,7 +176,7 @@ def test_a_bytearray_is_written_in_place_and_bytes_are_not_writable(fp):
 
 
 def test_a_bytearray_stays_resizable_after_a_call(fp):
-    # The in-place path takes no buffer export, and the exporting path releases it.
+    # A bytearray is exported for the call (which pins its size) and released after.
     for function in (fp.fp_sum, fp.fp_sum_nogil):
         data = bytearray(b"\x01\x02")
         assert function(data, 2) == 3

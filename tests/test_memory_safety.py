@@ -97,6 +97,30 @@ def test_an_int_parameter_takes_no_ctypes_object_that_compares_like_an_int(built
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_a_bytearray_resized_by_a_later_argument_is_never_written_freed(built, backend):
+    # The integer after the buffer grows the bytearray when converted, which
+    # moves its memory.  A pointer taken before that (with no export to pin
+    # the size) would send C into freed memory; the Cython backend did so.
+    code = """
+    class Grow:
+        def __init__(self, target):
+            self.target = target
+        def __index__(self):
+            self.target.extend(bytes(1 << 20))
+            return 0xAB
+
+    data = bytearray(64)
+    try:
+        m.fill_with(data, Grow(data))
+    except BufferError:
+        print("refused")
+    else:
+        print("filled" if data == bytes([0xAB]) * len(data) else "wrong")
+    """
+    assert run_in_child(built[backend], code) in ("refused", "filled")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_buffer_longer_than_its_length_type_raises(built, backend):
     assert run_in_child(built[backend], raises("m.sum8s(bytes(300))")) == "OverflowError"
     assert run_in_child(built[backend], "print(m.sum8s(bytes([1]) * 255))") == "255"

@@ -18,3 +18,8 @@ uint8_t first_byte_of(int32_t tag, const uint8_t *p)
     (void)tag;
     return p[0];
 }
+
+void fill_with(uint8_t *p, size_t n, uint8_t value)
+{
+    memset(p, value, n);
+}

@@ -36,6 +36,8 @@ void fill_vholder(const vholder *h);
 /* A record whose pointer may point into its own nested member, filled by fill_frame. */
 typedef struct frame { rec inner; uint8_t *data; size_t n; } frame;
 void fill_frame(const frame *f);
+/* Sets the n bytes of p to value (n is measured from p). */
+void fill_with(uint8_t *p, size_t n, uint8_t value);
 /* p[0]; tag is not used: an integer that comes before a pointer. */
 uint8_t first_byte_of(int32_t tag, const uint8_t *p);
 #endif
