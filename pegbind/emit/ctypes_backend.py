@@ -1009,6 +1009,11 @@ class CtypesWriter(WrapperWriter):
     def guard(self, p: ParamBinding) -> str:
         # ctypes truncates integers silently: the range is checked before the call
         name = p.py_name
+        if p.kind == "handle" and p.role.role in ("in", "inout"):
+            # c_void_p takes any int as an address: only a handle of the class
+            # (anything else goes to _pb_fix, which refuses it)
+            cls = self.classes[p.record_key or ""]
+            return f"{name}.__class__ is {cls}" if p.nonnull else f"({name} is None or {name}.__class__ is {cls})"
         if p.nonnull:
             return ""
         if (p.kind == "int" and p.role.role in ("in", "inout")) or p.is_input:
@@ -1091,8 +1096,8 @@ class CtypesWriter(WrapperWriter):
             fill = [f"{items} = list({name})",
                     f"{a} = ({self.elem(p)} * len({items}))(*[_pb_item._s for _pb_item in {items}])"]
         elif p.kind == "handle":
-            fill = [f"{items} = list({name})",
-                    f"{a} = (_ct.c_void_p * len({items}))(*[None if _pb_item is None else _pb_item._h for _pb_item in {items}])"]
+            fill = [f"{items} = _pb_handles({name}, {self.classes[p.record_key or '']})",
+                    f"{a} = (_ct.c_void_p * len({items}))(*{items})"]
         else:  # float, bool: ctypes converts and rejects
             fill = [f"{items} = list({name})", f"{a} = ({self.elem(p)} * len({items}))(*{items})"]
         fill.append(f"{n} = len({a})")

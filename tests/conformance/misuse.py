@@ -121,6 +121,49 @@ def cases(mod: Any, lib: Any, no_getter: str | None) -> list[tuple[str, type[Bas
     case("conf_session_next(bytes(8))", TypeError, lambda: lib.conf_session_next(b"\0" * 8))
     case("conf_session_next(conf_point())", TypeError, lambda: lib.conf_session_next(point()))
 
+    # ---- found by comparing the backends call by call
+    class Liar:
+        """A sequence whose len() says 0 and whose iteration gives 200 items."""
+
+        def __len__(self) -> int:
+            return 0
+
+        def __iter__(self):
+            return iter([1] * 200)
+
+    class Address:
+        """Not a handle, though it carries what a handle holds."""
+
+        _h = 16
+
+    class AndFive:
+        """Not an integer, though ``x & -1`` gives one."""
+
+        def __and__(self, other: object) -> int:
+            return 5
+
+    import copy
+    import pickle
+
+    session = lib.conf_session_open(5)
+    case("info.samples = Liar() [len 0, 200 items]", ValueError, assign(mod.conf_info(), "samples", Liar()))
+    case("conf_info(samples=Liar())", ValueError, lambda: mod.conf_info(samples=Liar()))
+    case("conf_total(range(2**63))", OverflowError, lambda: lib.conf_total(range(2**63)))
+    case("conf_sum(range(2**63))", OverflowError, lambda: lib.conf_sum(range(2**63)))
+    case("conf_session_next(Address())", TypeError, lambda: lib.conf_session_next(Address()))
+    case("conf_session_close(Address())", TypeError, lambda: lib.conf_session_close(Address()))
+    case("conf_echo_i32(AndFive())", TypeError, lambda: lib.conf_echo_i32(AndFive()))
+    case("conf_increment(AndFive(), 1)", TypeError, lambda: lib.conf_increment(AndFive(), 1))
+    case("conf_total('')", TypeError, lambda: lib.conf_total(""))
+    case("conf_sum('')", TypeError, lambda: lib.conf_sum(""))
+    case("conf_minmax('')", TypeError, lambda: lib.conf_minmax(""))
+    case("conf_fill_pattern(2**40)", OverflowError, lambda: lib.conf_fill_pattern(2**40))
+    case("conf_fill_pattern(-2**64 - 1)", ValueError, lambda: lib.conf_fill_pattern(-(2**64) - 1))
+    case("pickle.dumps(a session handle)", TypeError, lambda: pickle.dumps(session))
+    case("copy.copy(a session handle)", TypeError, lambda: copy.copy(session))
+    case("pickle.dumps(conf_point())", TypeError, lambda: pickle.dumps(point()))
+    case("copy.deepcopy(conf_info())", TypeError, lambda: copy.deepcopy(mod.conf_info()))
+
     # ---- dynamic loading
     if hasattr(mod, "load"):
         case("load('/nonexistent/libconf.so')", OSError, lambda: mod.load("/nonexistent/libconf.so"))
