@@ -609,6 +609,11 @@ def test_records_built_in_python_have_the_c_layout(api):
     info.label = b"x" * 16
     info.corners[1].y = 99
     assert (list(info.samples), info.label, info.corners[1].y) == ([1, 2, 3, 4], b"x" * 16, 99)
+    # the items may be views into the very array assigned: read before it is cleared
+    info.corners = info.corners
+    assert [(c.x, c.y) for c in info.corners] == [(1, 2), (-3, 99)]
+    info.corners = [info.corners[1], info.corners[0]]
+    assert [(c.x, c.y) for c in info.corners] == [(-3, 99), (1, 2)]
     assert api.lib.conf_info_digest(info) == _digest(info)
     assert api.lib.conf_info_digest(None) == 0
 

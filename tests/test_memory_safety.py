@@ -216,6 +216,30 @@ print("ok")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_an_array_of_records_assigned_its_own_items_keeps_them(built, backend):
+    # The items are views into the array being assigned: each must be read
+    # (bytes and kept memory) before the array is cleared, or the swap zeroes
+    # both holders and drops the buffers they point into.
+    code = """
+p = m.pair()
+first, second = bytearray(1 << 20), bytearray(16)
+a, b = m.holder(), m.holder()
+a.data, a.n = first, len(first)
+b.data, b.n = second, len(second)
+p.hs = [a, b]
+del a, b
+p.hs = [p.hs[1], p.hs[0]]
+p.hs = p.hs
+print(p.hs[0].n, p.hs[1].n)
+del first, second
+gc.collect()
+m.fill_pair(p)
+print("ok")
+"""
+    assert run_in_child(built[backend], code).split() == ["16", str(1 << 20), "ok"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_view_keeps_its_record_and_both_are_collected(built, backend):
     # Cython's classes of records without pointers stay out of the cyclic GC:
     # a view of one still keeps its owner, and nothing is left behind.
