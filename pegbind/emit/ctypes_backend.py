@@ -1091,7 +1091,7 @@ class CtypesWriter(WrapperWriter):
         fill: list[str]
         if p.kind == "int":
             lo, hi = self.int_range(p.element)  # type: ignore[arg-type]
-            fill = [f"{a} = _pb_ints({self.elem(p)}, {name}, {lo}, {hi})"]
+            fill = [f"{a} = _pb_ints({self.elem(p)}, {name}, {lo}, {hi}, {arg_label(p)!r})"]
         elif p.kind == "record":
             fill = [f"{items} = list({name})",
                     f"{a} = ({self.elem(p)} * len({items}))(*[_pb_item._s for _pb_item in {items}])"]
