@@ -59,6 +59,11 @@ def _add_binding_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--release-gil", action="store_true", default=None, help="release the GIL in every call")
     parser.add_argument("--skip-include", dest="skip_includes", action="append", default=[], metavar="HEADER")
+    parser.add_argument(
+        "--bind-header", dest="bind_headers", action="append", default=[], metavar="GLOB",
+        help="also bind the declarations of headers matching GLOB ('!GLOB': leave them out); "
+        "by default only the named headers, their folders and the -I folders are bound",
+    )
     parser.add_argument("-o", "--output-dir", metavar="DIR")
 
 
@@ -167,7 +172,7 @@ def _config_from_args(args: argparse.Namespace) -> BindingConfig:
         values = getattr(args, key)
         if values:
             changes[key] = (*(getattr(base, key) if base else ()), *(cwd / Path(v) for v in values))
-    for key in ("undefines", "link", "skip_includes"):
+    for key in ("undefines", "link", "skip_includes", "bind_headers"):
         values = getattr(args, key)
         if values:
             changes[key] = (*(getattr(base, key) if base else ()), *values)
@@ -285,17 +290,17 @@ def _cmd_dump(args: argparse.Namespace, config: BindingConfig) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace, config: BindingConfig) -> int:
+    from .passes.select import select_declarations
     from .pipeline import read_binding
     from .verify import verify
 
     read = read_binding(config)
     report = verify(
-        read.module,
+        select_declarations(read.module, config),
         headers=config.headers,
         include_dirs=config.include_dirs,
         defines=config.defines,
         target=read.target,
-        origin=read.preprocessed.origin,
         compiler=args.cc,
     )
     print(report.format())

@@ -96,6 +96,9 @@ class BindingConfig:
     error_policy: ErrorPolicy | None = None
     release_gil: bool = False  #: default for every function
     skip_includes: tuple[str, ...] = ()  #: ``<...>`` headers that may be missing
+    #: globs over header paths whose declarations are bound besides the library's own
+    #: (the named headers, their folders, the -I folders); ``!GLOB`` takes files out
+    bind_headers: tuple[str, ...] = ()
     output_dir: Path = Path("build/pegbind")
     source: str = "<command line>"  #: the file this config came from, for messages
 
@@ -133,6 +136,7 @@ _SIMPLE_KEYS: dict[str, tuple[type, ...]] = {
     "error_policy": (dict,),
     "release_gil": (bool,),
     "skip_includes": (list, str),
+    "bind_headers": (list, str),
     "output_dir": (str,),
 }
 
@@ -189,7 +193,7 @@ def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str,
         reader.fail(prefix + "headers", "at least one header is required")
     for key in ("include_dirs", "library_dirs", "sources"):
         values[key] = paths(key)
-    for key in ("undefines", "link", "include", "exclude", "skip_includes"):
+    for key in ("undefines", "link", "include", "exclude", "skip_includes", "bind_headers"):
         if key in table:
             values[key] = reader.strings(prefix + key, table[key])
     if "backends" in table:

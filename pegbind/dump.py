@@ -1,8 +1,8 @@
 """``pegbind dump``: the model as JSON, the oracle model tests assert on.
 
 Input: a :class:`~pegbind.pipeline.ReadResult`.  Output: a JSON-ready dict
-(DESIGN §5) holding only declarations written in the named headers and the
-headers they include outside pegbind's standard headers and the system's.
+(DESIGN §5) holding only the library's declarations (``Module.is_library``:
+the named headers, their folders and the -I folders, not the C library's).
 Type spellings are C as written in the header (typedef names kept), with
 single spaces (``const char *``).
 """
@@ -33,7 +33,7 @@ def _enum_constants(module: Module, read: ReadResult) -> dict[str, dict[str, Any
 
     result: dict[str, dict[str, Any]] = {}
     for enum in module.enums:
-        if enum.coord is None or not read.is_user_file(enum.coord.file):
+        if enum.coord is None or not module.is_library(enum.coord):
             continue
         for member in enum.members:
             result[member.name] = {
@@ -80,10 +80,9 @@ def _record_json(module: Module, record: Record, read: ReadResult) -> dict[str, 
 def dump_model(read: ReadResult) -> dict[str, Any]:
     """The JSON object of DESIGN §5 for one read binding."""
     module = read.module
-    user = read.is_user_file
 
     def mine(decl) -> bool:
-        return decl.coord is not None and user(decl.coord.file)
+        return decl.coord is not None and module.is_library(decl.coord)
 
     functions = {
         f.name: {
@@ -113,7 +112,7 @@ def dump_model(read: ReadResult) -> dict[str, Any]:
     diagnostics = [
         _diagnostic_json(d)
         for d in (*read.preprocessed.diagnostics, *module.diagnostics)
-        if d.coord is None or user(d.coord.file)
+        if module.is_library(d.coord)
     ]
     result = {
         "target": read.target.name,

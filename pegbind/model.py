@@ -367,6 +367,10 @@ class Module:
     constants: tuple[Constant, ...] = ()
     variables: tuple[Variable, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
+    #: the files (spelled as in ``Coord.file``) whose declarations belong to the
+    #: library being bound, as the preprocessor decided (``pegbind.preprocess.includes``);
+    #: None for a module read without it, whose declarations are then all the library's
+    library_files: frozenset[str] | None = field(default=None, compare=False)
     _index: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -383,6 +387,12 @@ class Module:
                 name = item.key if kind in ("record", "enum") else item.name  # type: ignore[union-attr]
                 index[(kind, name)] = item
         object.__setattr__(self, "_index", index)
+
+    def is_library(self, coord: Coord | None) -> bool:
+        """Whether a declaration (or diagnostic) at ``coord`` belongs to the library being bound."""
+        if self.library_files is None or coord is None:
+            return True
+        return coord.file in self.library_files
 
     # -- lookups -----------------------------------------------------------
     def function(self, name: str) -> Function:

@@ -29,10 +29,6 @@ class ReadResult:
     preprocessed: "PreprocessResult"
     module: Module
 
-    def is_user_file(self, file: str) -> bool:
-        """True for the named headers and what they include outside standard/system headers."""
-        return self.preprocessed.origin(file) == "user"
-
 
 def preprocess_binding(config: BindingConfig) -> "PreprocessResult":
     """Phase 1: the expanded token stream of the binding's headers."""
@@ -45,6 +41,7 @@ def preprocess_binding(config: BindingConfig) -> "PreprocessResult":
         undefines=list(config.undefines),
         target=config.target,
         skip_includes=list(config.skip_includes),
+        bind_headers=list(config.bind_headers),
     )
 
 

@@ -7,8 +7,8 @@ compiler.
 
 A C probe is rendered from ``templates/probe/probe.c.jinja``.  It includes the
 real headers with the system's real standard headers (not pegbind's own), is
-compiled once and run; it prints, for every declaration from the user's
-headers, what the compiler knows: value and type of each integer and floating
+compiled once and run; it prints, for every declaration of the module it is
+given (what a binding exposes, wherever declared), what the compiler knows: value and type of each integer and floating
 constant (macros and enumerators), the bytes of each string macro, size and
 alignment of each complete record and typedef, the offset of each member and
 the first bit and width of each bitfield.  When a check does not compile (a
@@ -33,15 +33,12 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from .diagnostics import Diagnostic, VerifyError
 from .emit.env import make_environment
 from .model import Array, Constant, CType, Enum, Module, Pointer, Primitive, Record, RecordRef
-from .resources import standard_include_dir
 from .target import LayoutError, RecordLayout, TargetInfo, enum_constant_type, enum_type, record_layout, size_align
-
-Origin = Callable[[str], str]
 
 #: What the probes' _Generic tells apart (templates/probe/type_generic.c.jinja), in the order
 #: of the static probe's type codes; "other" is anything else and stays last.
@@ -54,8 +51,6 @@ PROBE_TYPES = (
 _PROBE_TYPE_NAMES = frozenset(PROBE_TYPES) - {"pointer", "other"}
 _UNSIGNED_NAMES = frozenset({"_Bool", "unsigned char", "unsigned short", "unsigned int", "unsigned long",
                              "unsigned long long", "pointer"})
-#: Folders whose headers are the system's, not the user's, when no origin function is given.
-_SYSTEM_DIRS = ("/usr/include", "/usr/local/include", "/usr/lib/gcc")
 #: How many times a probe is rebuilt after dropping checks that did not compile.
 _MAX_REBUILDS = 8
 
@@ -184,30 +179,6 @@ def _found(compiler: str) -> str:
 # --------------------------------------------------------------------------
 # pegbind's side of each check
 # --------------------------------------------------------------------------
-def default_origin(headers: Sequence[str | Path], include_dirs: Sequence[str | Path]) -> Origin:
-    """An origin function for callers without a preprocessor result.
-
-    The named headers and files under the given include folders are "user";
-    pegbind's own headers are "standard"; the compiler's folders "system";
-    anything else "user".
-    """
-    named = {os.path.realpath(h) for h in headers}
-    user_dirs = [os.path.realpath(d) + os.sep for d in include_dirs]
-    std = os.path.realpath(standard_include_dir()) + os.sep
-
-    def origin(file: str) -> str:
-        real = os.path.realpath(file)
-        if real in named or any(real.startswith(d) for d in user_dirs):
-            return "user"
-        if real.startswith(std):
-            return "standard"
-        if any(real.startswith(d + os.sep) for d in _SYSTEM_DIRS):
-            return "system"
-        return "user"
-
-    return origin
-
-
 def _type_name(module: Module, ctype: CType, target: TargetInfo) -> str:
     """The probe's name for ``ctype``: a primitive name, "pointer" or "other"."""
     resolved = module.resolve(ctype)
@@ -269,43 +240,36 @@ def _const_bitfields(module: Module, record: Record, prefix: str, const: bool, s
 class _Plan:
     """The checks of one probe, numbered in the order they are printed."""
 
-    def __init__(self, module: Module, target: TargetInfo, origin: Origin):
+    def __init__(self, module: Module, target: TargetInfo):
         self.module = module
         self.target = target
-        self.origin = origin
         self.checks: list[_Check] = []
         self.mismatches: list[Mismatch] = []  # found before compiling (pegbind cannot answer)
 
     def add(self, **kwargs) -> None:
         self.checks.append(_Check(id=len(self.checks), **kwargs))
 
-    def is_user(self, coord) -> bool:
-        return coord is not None and self.origin(coord.file) == "user"
-
     def build(self) -> "_Plan":
         enumerator_names = self.plan_enums()
         for constant in self.module.constants:
-            if constant.name not in enumerator_names and self.is_user(constant.coord):
+            if constant.name not in enumerator_names:
                 self.plan_constant(constant)
         for record in self.module.records:
-            if record.fields is not None and self.is_user(record.coord):
+            if record.fields is not None:
                 self.plan_record(record)
         for typedef in self.module.typedefs:
-            if self.is_user(typedef.coord):
-                try:
-                    size, align = size_align(self.module, typedef.type, self.target)
-                except LayoutError:
-                    continue  # functions, void, opaque records: nothing to measure
-                what = f"typedef {typedef.name}"
-                self.add(kind="size", what=f"{what}: size", expr=typedef.name, expected=str(size),
-                         align_what=f"{what}: align", align_expected=str(align))
+            try:
+                size, align = size_align(self.module, typedef.type, self.target)
+            except LayoutError:
+                continue  # functions, void, opaque records: nothing to measure
+            what = f"typedef {typedef.name}"
+            self.add(kind="size", what=f"{what}: size", expr=typedef.name, expected=str(size),
+                     align_what=f"{what}: align", align_expected=str(align))
         return self
 
     def plan_enums(self) -> set[str]:
         names: set[str] = set()
         for enum in self.module.enums:
-            if not self.is_user(enum.coord):
-                continue
             if enum.tag is not None and enum.members:
                 what = f"enum {enum.tag}"
                 size, align = self.target.sizes[enum_type(self.module, enum, self.target)]
@@ -609,14 +573,15 @@ def verify(
     include_dirs: Sequence[str | Path] = (),
     defines: Mapping[str, str | None] | Iterable[str] = (),
     target: TargetInfo,
-    origin: Origin | None = None,
     compiler: str | None = None,
     run: bool | None = None,
 ) -> VerifyReport:
     """Compare every constant, size, alignment and offset of ``module`` with ``compiler``.
 
-    ``origin`` tells which files are the user's ("user"); only their
-    declarations are checked.  ``compiler`` defaults to gcc, or to Debian's
+    Everything in ``module`` is checked, wherever it was declared: pass the
+    module a binding exposes (:func:`pegbind.passes.select.select_declarations`),
+    so that a record of the C library a bound function takes (``fd_set``) is
+    checked with the library's own declarations.  ``compiler`` defaults to gcc, or to Debian's
     cross gcc for linux-aarch64 and win-x86_64; ``run`` (default: when the
     target is this machine's) says whether the probe is run or only compiled
     to assembly (see :func:`toolchain`).  Raises :class:`VerifyError` when the
@@ -625,7 +590,7 @@ def verify(
     """
     chain = toolchain(compiler, target, run)
     flags = [f"-I{Path(d).resolve()}" for d in include_dirs] + _define_flags(defines)
-    plan = _Plan(module, target, origin or default_origin(headers, include_dirs)).build()
+    plan = _Plan(module, target).build()
     report = VerifyReport(target.name, compiler or Path(chain.compiler).name, list(plan.mismatches))
     includes = [_include_spelling(h) for h in headers]
     with tempfile.TemporaryDirectory(prefix="pegbind-verify-") as tmp:

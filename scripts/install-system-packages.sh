@@ -10,6 +10,9 @@ packages=(
   # (gcc-aarch64-linux-gnu, the oracle for linux-aarch64, is left out: Debian
   # lets it be installed only without gcc-multilib, which the -m32 checks need)
   zlib1g-dev libsqlite3-dev                   # real headers the test suite reads
+  pkg-config                                  # the -I folders of the real libraries below
+  libxml2-dev libcurl4-openssl-dev libjansson-dev libyaml-dev   # real libraries the suite
+  libexpat1-dev libpng-dev uuid-dev libpcap-dev libsodium-dev   # binds, builds and calls
   libnss3-dev libnspr4-dev                    # RSA-style PKCS#11 headers (pkcs11f.h x4)
   libsofthsm2-dev softhsm2                    # p11-kit-style headers and a real PKCS#11 token
 )

@@ -21,7 +21,10 @@ from pegbind.model import (
     TypedefRef,
 )
 from pegbind.target import get_target
-from pegbind.verify import Mismatch, default_origin, host_target, read_assembly, toolchain, verify
+from pegbind.config import BindingConfig
+from pegbind.passes.select import select_declarations
+from pegbind.pipeline import read_binding
+from pegbind.verify import Mismatch, _Plan, host_target, read_assembly, toolchain, verify
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is the oracle and is not installed")
 
@@ -76,7 +79,7 @@ def _module(header: Path, *, count: int = 42, level_bits: int = 4, pair_type: st
     ), coord=at("struct sample_rec {"))
     anon = Record("struct", None, "sample_anon", (Field("c", Primitive("char")), Field("n", Primitive("int"))),
                   coord=at("typedef struct {"))
-    # size_t comes from a standard header: no coord in the user's file, so it is not checked itself.
+    # size_t comes from a system header; it is checked like everything the module holds.
     typedefs = (
         Typedef("size_t", Primitive("unsigned long"), coord=Coord("/usr/include/stddef.h", 1, 1)),
         Typedef("sample_ulong", Primitive("unsigned long"), coord=at("typedef unsigned long")),
@@ -120,9 +123,9 @@ def test_agreeing_model_has_no_mismatches(header, run):
     report = verify(_module(header), headers=[header], target=get_target("linux-x86_64"), run=run)
     assert report.mismatches == [], report.format()
     # 6 macros + 3 enumerators + size/align of the enum; struct: size+align, 6 offsets (tag size pair
-    # i d len) and 2 bitfields; sample_anon: size+align and 2 offsets; typedefs sample_ulong,
+    # i d len) and 2 bitfields; sample_anon: size+align and 2 offsets; typedefs size_t, sample_ulong,
     # sample_anon, sample_cb: size+align each
-    assert report.checked == 6 + 3 + 2 + (2 + 6 + 2) + (2 + 2) + 3 * 2
+    assert report.checked == 6 + 3 + 2 + (2 + 6 + 2) + (2 + 2) + 4 * 2
     assert report.format().endswith(f"verify linux-x86_64 with gcc: {report.checked} checked, OK")
 
 
@@ -207,14 +210,21 @@ def test_check_that_does_not_compile_is_reported_and_the_rest_still_run(header, 
     assert report.checked > 20  # everything else was still compared
 
 
-def test_only_user_declarations_are_checked(header):
-    origin = default_origin([header], [])
-    assert origin(str(header)) == "user"
-    assert origin("/usr/include/stdio.h") == "system"
-    module = _module(header)
-    everything_system = verify(module, headers=[header], target=get_target(host_target() or "linux-x86_64"),
-                               origin=lambda file: "system")
-    assert everything_system.checked == 0 and everything_system.mismatches == []
+def test_what_the_binding_exposes_is_checked_wherever_declared(tmp_path):
+    # fd_set comes from the C library, but a bound function takes it: it is checked,
+    # field names included; struct stat is included but nothing bound uses it.
+    header = tmp_path / "waits.h"
+    header.write_text("#include <sys/select.h>\n#include <sys/stat.h>\n#define WAITS_MAX 8\n"
+                      "int waits_on(fd_set *set, int n);\n")
+    config = BindingConfig(name="waits", headers=(header,))
+    read = read_binding(config)
+    exposed = select_declarations(read.module, config)
+    checks = {check.what for check in _Plan(exposed, read.target).build().checks}
+    assert "record fd_set: size" in checks and "constant WAITS_MAX" in checks
+    assert any(what.startswith("record fd_set: offset of ") for what in checks)
+    assert not any("stat" in what for what in checks)
+    report = verify(exposed, headers=[header], target=read.target)
+    assert report.ok, report.format()
 
 
 def test_headers_that_do_not_compile_are_an_error(tmp_path):
@@ -289,7 +299,8 @@ def test_real_headers_agree_with_gcc(headers, include_dirs, target_name):
     target = get_target(target_name)
     preprocessed = preprocess(headers, include_dirs=include_dirs, target=target.name)
     module = parse_declarations(preprocessed, target)
-    report = verify(module, headers=headers, include_dirs=include_dirs, target=target, origin=preprocessed.origin)
+    config = BindingConfig(name="real", headers=tuple(map(Path, headers)), include_dirs=tuple(map(Path, include_dirs)))
+    report = verify(select_declarations(module, config), headers=headers, include_dirs=include_dirs, target=target)
     assert report.mismatches == [], report.format()
     assert report.checked > 100
 

@@ -54,10 +54,10 @@ def parse_tokens(
 
 
 def parse_declarations(pp: "PreprocessResult", target: TargetInfo) -> Module:
-    """The whole parse step: declarations, docs, pack regions, then user macros as constants."""
+    """The whole parse step: declarations, docs, pack regions, then the library's macros as constants."""
     builder = _read_declarations(pp.tokens, target, pp.comments, pp.pack_changes)
     macro_constants(pp, builder)
-    return builder.module()
+    return builder.module(frozenset(f for f in pp.files if pp.origin(f) == "user"))
 
 
 def _spelling(tokens: Sequence[Token]) -> str:
@@ -98,7 +98,7 @@ def _evaluate(tokens: Sequence[Token], builder: ModuleBuilder) -> Value | str:
 
 
 def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
-    """Every user object-like macro, in definition order, as a Constant or a note saying why not."""
+    """Every object-like macro of the library, in definition order, as a Constant or a note saying why not."""
     for macro in pp.macros.definitions.values():
         if macro.origin != "user" or not macro.function_like:
             continue

@@ -135,7 +135,7 @@ class ModuleBuilder:
         self._piece: Piece | None = None
 
     # -- results ---------------------------------------------------------------
-    def module(self) -> Module:
+    def module(self, library_files: frozenset[str] | None = None) -> Module:
         return Module(
             self.target.name,
             functions=tuple(self.functions.values()),
@@ -145,6 +145,7 @@ class ModuleBuilder:
             constants=tuple(self.constants.values()),
             variables=tuple(self.variables.values()),
             diagnostics=tuple(self.diagnostics),
+            library_files=library_files,
         )
 
     def report(self, message: str, token: Token | None, severity: Severity = "error") -> None:

@@ -1,18 +1,17 @@
 """Pass ``select``: keep the declarations the config asks for, plus the types they need.
 
 Input: the parsed :class:`~pegbind.model.Module` and the include/exclude globs.
-Output: a smaller Module.  Declarations read from pegbind's own standard
-headers are never bound for themselves (the user did not write them) but
-stay when a kept declaration uses their types (``uint32_t``, ``size_t``).
+Output: a smaller Module.  Only the library's own declarations are bound for
+themselves (``Module.is_library``: the named headers and their folders, as the
+preprocessor decided); those of the C library and of other packages stay only
+where a kept declaration uses their types (``uint32_t``, ``size_t``, ``fd_set``).
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Iterator
 
 from ..config import BindingConfig
 from ..model import Array, CType, Enum, FunctionType, Module, Pointer, Record, RecordRef, TypedefRef
-from ..resources import standard_include_dir
 
 
 def is_synthetic(key: str) -> bool:
@@ -34,17 +33,6 @@ def referenced_types(ctype: CType) -> Iterator[tuple[str, str]]:
             yield from referenced_types(param.type)
 
 
-def _from_standard_headers(decl) -> bool:
-    coord = getattr(decl, "coord", None)
-    if coord is None:
-        return False
-    try:
-        Path(coord.file).resolve().relative_to(standard_include_dir().resolve())
-    except ValueError:
-        return False
-    return True
-
-
 def _record_name(decl: Record | Enum) -> str:
     return decl.tag if decl.tag is not None else decl.key
 
@@ -53,14 +41,14 @@ def select_declarations(module: Module, config: BindingConfig) -> Module:
     """The declarations ``config.selects`` and the closure of the types they use."""
 
     def wanted(decl, name: str) -> bool:
-        return config.selects(name) and not _from_standard_headers(decl)
+        return config.selects(name) and module.is_library(decl.coord)
 
     functions = tuple(f for f in module.functions if wanted(f, f.name))
     variables = tuple(v for v in module.variables if wanted(v, v.name))
     enums_kept = {
         e.key
         for e in module.enums
-        if not _from_standard_headers(e)
+        if module.is_library(e.coord)
         and (config.selects(_record_name(e)) or any(config.selects(m.name) for m in e.members))
     }
     member_names = {m.name for e in module.enums if e.key in enums_kept for m in e.members}

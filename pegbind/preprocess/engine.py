@@ -132,10 +132,12 @@ class PreprocessResult:
 
 
 class _Engine:
-    def __init__(self, include_dirs: Sequence[str | Path], target: str | None, skip_includes: Sequence[str]):
+    def __init__(self, headers: Sequence[str | Path], include_dirs: Sequence[str | Path], target: str | None,
+                 skip_includes: Sequence[str], bind_headers: Sequence[str]):
         self.target = get_target(target)
         self.sink = DiagnosticSink()
-        self.resolver = IncludeResolver([str(d) for d in include_dirs], self.target.name)
+        self.resolver = IncludeResolver([str(d) for d in include_dirs], self.target.name,
+                                        [str(h) for h in headers], list(bind_headers))
         self.skip = set(skip_includes)
         self.table = MacroTable()
         self.comments = CommentIndex()
@@ -197,8 +199,8 @@ class _Engine:
             if not os.path.isfile(path):
                 self.error(None, f"'{path}' file not found")
                 continue
-            self.resolver.register(path, "user")
-            self._open(path, "user", None, -1)
+            self.resolver.claim(path)
+            self._open(path, self.resolver.origin(path), None, -1)
             self._walk()
 
     def _open(self, path: str, origin: str, site: Coord | None, chain_index: int) -> None:
@@ -431,7 +433,6 @@ class _Engine:
         if len(self.frames) >= MAX_INCLUDE_DEPTH:
             self.error(site, f"#include nested depth {len(self.frames)} exceeds maximum of {MAX_INCLUDE_DEPTH}")
             return
-        self.resolver.register(path, origin)
         self._open(path, origin, site, chain_index)
 
     def _pragma(self, frame: _Frame, directive: Directive) -> None:
@@ -556,9 +557,14 @@ def preprocess(
     undefines: Sequence[str] = (),
     target: str | None = None,
     skip_includes: Sequence[str] = (),
+    bind_headers: Sequence[str] = (),
 ) -> PreprocessResult:
-    """Preprocess ``headers`` as one translation unit; raises PreprocessError on any error."""
-    engine = _Engine(include_dirs, target, skip_includes)
+    """Preprocess ``headers`` as one translation unit; raises PreprocessError on any error.
+
+    ``bind_headers`` are globs over header paths that widen or (``!GLOB``)
+    narrow which files are the library's (see :mod:`.includes`).
+    """
+    engine = _Engine(headers, include_dirs, target, skip_includes, bind_headers)
     engine.predefine(defines, undefines)
     engine.run(headers)
     result = PreprocessResult(

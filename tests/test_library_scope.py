@@ -1,0 +1,117 @@
+"""What belongs to the library being bound, and what is only read to understand it.
+
+By default a binding exposes the declarations of the named headers, of the
+headers in their folders and in the -I folders, and of those they include with
+quotes from their own folder; the C library's and other packages' headers
+are read (their types are emitted where a bound declaration needs them) but
+not bound.  ``bind_headers`` globs widen or narrow that.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pegbind.cli import main
+from pegbind.config import BindingConfig
+from pegbind.passes.select import select_declarations
+from pegbind.pipeline import read_binding
+
+
+def dump(capsys, *args: str) -> dict:
+    assert main(["dump", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def needs(*paths: str) -> None:
+    for path in paths:
+        if not Path(path).exists():
+            pytest.skip(f"{path} is not installed (scripts/install-system-packages.sh installs it)")
+
+
+LEAKY = """\
+#include <netdb.h>
+#include <pthread.h>
+#include <setjmp.h>
+#define MYLIB_MAX 4
+int mylib_call(struct addrinfo *hints, jmp_buf env);
+"""
+
+
+def test_the_c_library_is_read_but_not_bound(tmp_path, capsys):
+    header = tmp_path / "mylib.h"
+    header.write_text(LEAKY)
+    found = dump(capsys, str(header))
+    assert list(found["functions"]) == ["mylib_call"]
+    assert list(found["constants"]) == ["MYLIB_MAX"]
+    assert found["records"] == {} and found["typedefs"] == {}
+    # ... but what the bound function takes comes along, wherever it was declared
+    config = BindingConfig(name="mylib", headers=(header,))
+    bound = select_declarations(read_binding(config).module, config)
+    assert [f.name for f in bound.functions] == ["mylib_call"]
+    assert {"struct addrinfo", "struct __jmp_buf_tag"} <= {r.key for r in bound.records}
+    assert not {"herror", "getnameinfo", "pthread_create", "__sigsetjmp"} & {f.name for f in bound.functions}
+
+
+def test_library_folders_and_quoted_includes_belong_to_the_library(tmp_path, capsys):
+    (tmp_path / "include" / "mylib").mkdir(parents=True)
+    (tmp_path / "include" / "mylib" / "mylib.h").write_text(
+        '#include "mylib_conf.h"\n#include <mylib/extra.h>\n#include <other/other.h>\nint mylib_f(void);\n')
+    (tmp_path / "include" / "mylib" / "mylib_conf.h").write_text("#define MYLIB_CONF 1\n")
+    (tmp_path / "include" / "mylib" / "extra.h").write_text("#define MYLIB_EXTRA 2\nint mylib_extra(void);\n")
+    (tmp_path / "other" / "other").mkdir(parents=True)
+    (tmp_path / "other" / "other" / "other.h").write_text("#define OTHER 3\nint other_f(void);\n")
+    found = dump(capsys, str(tmp_path / "include" / "mylib" / "mylib.h"), "-I", str(tmp_path / "include"),
+                 "-I", str(tmp_path / "other"))
+    assert set(found["constants"]) == {"MYLIB_CONF", "MYLIB_EXTRA", "OTHER"}  # -I folders are the library's
+    found = dump(capsys, str(tmp_path / "include" / "mylib" / "mylib.h"), "-I", str(tmp_path / "include"),
+                 "-I", str(tmp_path / "other"), "--bind-header", "!*/other/*")
+    assert set(found["constants"]) == {"MYLIB_CONF", "MYLIB_EXTRA"}
+    assert set(found["functions"]) == {"mylib_f", "mylib_extra"}
+
+
+def test_bind_headers_widens_and_narrows(tmp_path, capsys):
+    header = tmp_path / "mylib.h"
+    header.write_text(LEAKY)
+    found = dump(capsys, str(header), "--bind-header", "netdb.h")
+    assert {"mylib_call", "getaddrinfo", "herror"} <= set(found["functions"])
+    assert "pthread_create" not in found["functions"]
+    found = dump(capsys, str(header), "--bind-header", "netdb.h", "--bind-header", "!*/netdb.h")
+    assert list(found["functions"]) == ["mylib_call"]
+    found = dump(capsys, str(header), "--bind-header", "!mylib.h")
+    assert found["functions"] == {} and found["constants"] == {}
+
+
+def test_bind_headers_is_a_config_key(tmp_path, capsys):
+    header = tmp_path / "mylib.h"
+    header.write_text(LEAKY)
+    (tmp_path / "pegbind.toml").write_text('name = "mylib"\nheaders = ["mylib.h"]\nbind_headers = ["netdb.h"]\n')
+    found = dump(capsys, "--config", str(tmp_path / "pegbind.toml"))
+    assert "herror" in found["functions"]
+    (tmp_path / "pegbind.toml").write_text('name = "mylib"\nheaders = ["mylib.h"]\nbind_headers = [1]\n')
+    assert main(["dump", "--config", str(tmp_path / "pegbind.toml")]) == 1
+    assert "bind_headers: expected a string or a list of strings" in capsys.readouterr().err
+
+
+def test_zlib_keeps_its_configuration_header(capsys):
+    needs("/usr/include/zlib.h")
+    found = dump(capsys, "/usr/include/zlib.h")
+    assert found["constants"]["MAX_WBITS"]["header"] == "zconf.h"
+    assert "deflate" in found["functions"] and "read" not in found["functions"]
+
+
+def test_pcap_binds_its_own_angle_bracket_headers_and_not_netdb(capsys):
+    needs("/usr/include/pcap/pcap.h")
+    found = dump(capsys, "/usr/include/pcap/pcap.h")
+    assert found["constants"]["DLT_EN10MB"]["header"] == "dlt.h"
+    assert {name for name in found["constants"] if name.startswith("BPF_")}
+    assert "bpf_filter" in found["functions"] and "pcap_open_live" in found["functions"]
+    assert not {"herror", "getnameinfo", "ruserok", "select"} & set(found["functions"])
+
+
+def test_libxml2_does_not_bind_icu_or_iconv(capsys):
+    needs("/usr/include/libxml2/libxml/parser.h")
+    found = dump(capsys, "/usr/include/libxml2/libxml/parser.h", "-I", "/usr/include/libxml2")
+    assert "xmlReadMemory" in found["functions"]
+    assert not [name for name in found["functions"] if name.startswith(("u_", "ucnv_", "iconv"))]
