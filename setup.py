@@ -23,7 +23,7 @@ setup(
         "pegbind.templates": "templates",
     },
     package_data={
-        "pegbind": ["include/*.h", "include/*/*.h", "runtime/*"],
+        "pegbind": ["include/*.h", "fallback-include/*.h", "fallback-include/*/*.h", "runtime/*"],
         "pegbind.grammars": ["*.ppeg"],
         "pegbind.templates": ["*/*.jinja"],
     },

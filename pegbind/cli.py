@@ -291,7 +291,7 @@ def _cmd_dump(args: argparse.Namespace, config: BindingConfig) -> int:
 
 def _cmd_verify(args: argparse.Namespace, config: BindingConfig) -> int:
     from .passes.select import select_declarations
-    from .pipeline import read_binding
+    from .pipeline import binding_defines, read_binding
     from .verify import verify
 
     read = read_binding(config)
@@ -299,7 +299,7 @@ def _cmd_verify(args: argparse.Namespace, config: BindingConfig) -> int:
         select_declarations(read.module, config),
         headers=config.headers,
         include_dirs=config.include_dirs,
-        defines=config.defines,
+        defines=binding_defines(config),
         target=read.target,
         compiler=args.cc,
     )

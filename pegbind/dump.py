@@ -109,6 +109,7 @@ def dump_model(read: ReadResult) -> dict[str, Any]:
     records = {r.key: _record_json(module, r, read) for r in module.records if mine(r)}
     typedefs = {t.name: t.type.to_c() for t in module.typedefs if mine(t)}
     variables = {v.name: {"type": v.type.to_c(), **_where(v.coord)} for v in module.variables if mine(v)}
+    aliases = {a.name: a.target for a in module.function_aliases if mine(a)}
     diagnostics = [
         _diagnostic_json(d)
         for d in (*read.preprocessed.diagnostics, *module.diagnostics)
@@ -122,6 +123,7 @@ def dump_model(read: ReadResult) -> dict[str, Any]:
         "records": records,
         "typedefs": typedefs,
         "variables": variables,
+        "function_aliases": aliases,
         "diagnostics": diagnostics,
     }
     return result

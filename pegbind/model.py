@@ -349,7 +349,20 @@ class Variable:
     doc: str = field(default="", compare=False)
 
 
-Declaration = Union[Function, Record, Enum, Typedef, Constant, Variable]
+@dataclass(frozen=True, slots=True)
+class FunctionAlias:
+    """An object-like macro that names a function: a C caller of ``name`` calls ``target``.
+
+    zlib under ``_FILE_OFFSET_BITS=64``: ``#define gzopen gzopen64``.
+    """
+
+    name: str
+    target: str  #: the function's name
+    coord: Coord | None = field(default=None, compare=False)
+    doc: str = field(default="", compare=False)
+
+
+Declaration = Union[Function, Record, Enum, Typedef, Constant, Variable, FunctionAlias]
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,11 +379,14 @@ class Module:
     typedefs: tuple[Typedef, ...] = ()
     constants: tuple[Constant, ...] = ()
     variables: tuple[Variable, ...] = ()
+    function_aliases: tuple[FunctionAlias, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
     #: the files (spelled as in ``Coord.file``) whose declarations belong to the
     #: library being bound, as the preprocessor decided (``pegbind.preprocess.includes``);
     #: None for a module read without it, whose declarations are then all the library's
     library_files: frozenset[str] | None = field(default=None, compare=False)
+    #: the object-like macros defined when the headers end (every origin)
+    macro_names: frozenset[str] = field(default=frozenset(), compare=False)
     _index: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -382,6 +398,7 @@ class Module:
             ("typedef", self.typedefs),
             ("constant", self.constants),
             ("variable", self.variables),
+            ("function_alias", self.function_aliases),
         ):
             for item in items:
                 name = item.key if kind in ("record", "enum") else item.name  # type: ignore[union-attr]
@@ -393,6 +410,26 @@ class Module:
         if self.library_files is None or coord is None:
             return True
         return coord.file in self.library_files
+
+    def hiding_macros(self) -> tuple[str, ...]:
+        """Object-like macros named like a function, typedef, tag or member of this module.
+
+        C written after the headers cannot name those declarations while the
+        macro stands (libxml2's member ``xmlParserVersion``, glibc's ``si_pid``
+        for ``_sifields._kill.si_pid``), so generated C ``#undef``s them.
+        Constants and enumerators are left alone: a macro of that name is
+        what they mean.
+        """
+        if not self.macro_names:
+            return ()
+        names = {f.name for f in self.functions} | {t.name for t in self.typedefs} | {v.name for v in self.variables}
+        for record in self.records:
+            if record.tag is not None:
+                names.add(record.tag)
+            names.update(member.name for member in record.fields or () if member.name is not None)
+        names.update(e.tag for e in self.enums if e.tag is not None)
+        names -= {c.name for c in self.constants} | {m.name for e in self.enums for m in e.members}
+        return tuple(sorted(names & self.macro_names))
 
     # -- lookups -----------------------------------------------------------
     def function(self, name: str) -> Function:
@@ -411,7 +448,7 @@ class Module:
         return self._index[("constant", name)]
 
     def get(self, kind: str, name: str) -> Declaration | None:
-        """The declaration of ``kind`` (function, record, enum, typedef, constant, variable)."""
+        """The declaration of ``kind`` (function, record, enum, typedef, constant, variable, function_alias)."""
         return self._index.get((kind, name))
 
     def declarations(self) -> Iterator[Declaration]:
@@ -421,6 +458,7 @@ class Module:
         yield from self.functions
         yield from self.constants
         yield from self.variables
+        yield from self.function_aliases
 
     def resolve(self, ctype: CType) -> CType:
         """Follow typedefs until a non-typedef type; qualifiers of every level are kept."""

@@ -7,6 +7,9 @@ through here, so every front end runs the same phases in the same order.
 """
 from __future__ import annotations
 
+import functools
+import re
+import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
@@ -30,6 +33,44 @@ class ReadResult:
     module: Module
 
 
+#: Feature-test macros: with them the C library's headers declare more, or name it otherwise
+#: (glibc's fd_set member is ``fds_bits`` under _GNU_SOURCE, ``__fds_bits`` without).
+FEATURE_TEST_MACROS = frozenset(
+    """_GNU_SOURCE _DEFAULT_SOURCE _BSD_SOURCE _SVID_SOURCE _ALL_SOURCE _POSIX_SOURCE _POSIX_C_SOURCE
+    _XOPEN_SOURCE _XOPEN_SOURCE_EXTENDED _ISOC99_SOURCE _ISOC11_SOURCE _ISOC2X_SOURCE _LARGEFILE_SOURCE
+    _LARGEFILE64_SOURCE _FILE_OFFSET_BITS _TIME_BITS _REENTRANT _THREAD_SAFE _DARWIN_C_SOURCE _NETBSD_SOURCE
+    _OPENBSD_SOURCE __BSD_VISIBLE __EXTENSIONS__ _POSIX_PTHREAD_SEMANTICS _TANDEM_SOURCE""".split()
+)
+_DEFINE_LINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(?:[ \t]+(.*?))?[ \t]*$", re.M)
+
+
+@functools.cache
+def python_feature_macros(target: str) -> dict[str, str]:
+    """The feature-test macros this Python's ``pyconfig.h`` defines, for a module built for ``target``.
+
+    A compiled module (Cython, cffi in API mode) includes ``Python.h`` before
+    the library's headers, and ``pyconfig.h`` defines ``_GNU_SOURCE``,
+    ``_FILE_OFFSET_BITS=64`` and the like: the headers then declare what they
+    declare under those.  The binding reads them the same way, in every
+    backend, so its model is what the compiled code sees.  Nothing for a
+    target other than this machine's: its Python's pyconfig.h is not here.
+    """
+    from .toolchain import host_target
+
+    if target != host_target():
+        return {}
+    try:
+        text = Path(sysconfig.get_config_h_filename()).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    return {name: value or "1" for name, value in _DEFINE_LINE.findall(text) if name in FEATURE_TEST_MACROS}
+
+
+def binding_defines(config: BindingConfig) -> dict[str, str | None]:
+    """The macros the binding's headers are read with: Python's feature-test macros, then ``-D``."""
+    return {**python_feature_macros(config.target), **config.defines}
+
+
 def preprocess_binding(config: BindingConfig) -> "PreprocessResult":
     """Phase 1: the expanded token stream of the binding's headers."""
     from .preprocess import preprocess
@@ -37,7 +78,7 @@ def preprocess_binding(config: BindingConfig) -> "PreprocessResult":
     return preprocess(
         [str(h) for h in config.headers],
         include_dirs=[str(d) for d in config.include_dirs],
-        defines=dict(config.defines),
+        defines=binding_defines(config),
         undefines=list(config.undefines),
         target=config.target,
         skip_includes=list(config.skip_includes),
@@ -78,6 +119,11 @@ def _generate_each(
 
     binding = run_passes(read.module, config, read.target)
     if report is not None:
+        for diagnostic in (*read.preprocessed.diagnostics, *read.module.diagnostics):
+            # what the library's own headers declare and the model could not hold (a vector
+            # type, _Float128 ...): the C library's are read only for the types they lend
+            if diagnostic.severity == "warning" and read.module.is_library(diagnostic.coord):
+                report(diagnostic)
         for diagnostic in binding.diagnostics:
             report(diagnostic)
     return {

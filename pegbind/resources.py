@@ -1,4 +1,4 @@
-"""Locates the data pegbind ships: grammars, templates and its own standard headers.
+"""Locates the data pegbind ships: grammars, templates and its own headers.
 
 In the source tree (and in an editable install) these are the top-level
 ``grammars/`` and ``templates/`` folders; in an installed wheel they are the
@@ -45,8 +45,13 @@ def templates_dir() -> Path:
 
 
 def standard_include_dir() -> Path:
-    """pegbind's own target-aware standard C and POSIX headers."""
+    """pegbind's own freestanding headers (what a compiler ships: ``stddef.h``, ``stdint.h`` ...)."""
     return _PACKAGE_DIR / "include"
+
+
+def fallback_include_dir() -> Path:
+    """pegbind's bundled C library headers, read only for a target with none installed here."""
+    return _PACKAGE_DIR / "fallback-include"
 
 
 @functools.cache

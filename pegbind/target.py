@@ -148,6 +148,7 @@ def _linux_predefines(long: int, pointer: int, long_double: int) -> dict[str, st
         table["__INT64_TYPE__"] = "long long int"
         table["__UINT64_TYPE__"] = "long long unsigned int"
     table["__WCHAR_TYPE__"] = "int"
+    table["__WINT_TYPE__"] = "unsigned int"
     return table
 
 
@@ -203,6 +204,7 @@ def _build_targets() -> dict[str, TargetInfo]:
             "__INT64_TYPE__": "long long int",
             "__UINT64_TYPE__": "long long unsigned int",
             "__WCHAR_TYPE__": "short unsigned int",
+            "__WINT_TYPE__": "short unsigned int",
         }
     )
 
@@ -318,7 +320,7 @@ def _shift(placed: FieldLayout, base: int) -> FieldLayout:
     return FieldLayout(placed.name, placed.offset + base, bit, placed.bit_width, placed.size, placed.align)
 
 
-def _builtin_size_align(name: str, target: TargetInfo) -> tuple[int, int] | None:
+def builtin_size_align(name: str, target: TargetInfo) -> tuple[int, int] | None:
     """(size, align) of a builtin type name the compiler knows without a declaration, else None."""
     if name != "__builtin_va_list":
         return None
@@ -426,7 +428,7 @@ class _Layouter:
         while isinstance(ctype, TypedefRef):
             typedef = self.module.get("typedef", ctype.name)
             if typedef is None:
-                builtin = _builtin_size_align(ctype.name, self.target)
+                builtin = builtin_size_align(ctype.name, self.target)
                 if builtin is not None:
                     return builtin
                 raise self.fail(coord, f"unknown type name '{ctype.name}'")

@@ -38,6 +38,7 @@ from typing import Iterable, Mapping, Sequence
 from .diagnostics import Diagnostic, VerifyError
 from .emit.env import make_environment
 from .model import Array, Constant, CType, Enum, Module, Pointer, Primitive, Record, RecordRef
+from .toolchain import CROSS_COMPILERS, CROSS_PACKAGES, host_target
 from .target import LayoutError, RecordLayout, TargetInfo, enum_constant_type, enum_type, record_layout, size_align
 
 #: What the probes' _Generic tells apart (templates/probe/type_generic.c.jinja), in the order
@@ -113,20 +114,6 @@ class _Check:
 # --------------------------------------------------------------------------
 # Which compiler flags reach the requested target
 # --------------------------------------------------------------------------
-def host_target() -> str | None:
-    """The pegbind target name of the machine we run on, or None if it is not one of ours."""
-    machine = platform.machine().lower()
-    if sys.platform.startswith("linux"):
-        return {"x86_64": "linux-x86_64", "amd64": "linux-x86_64", "aarch64": "linux-aarch64",
-                "arm64": "linux-aarch64", "i386": "linux-i386", "i686": "linux-i386"}.get(machine)
-    if sys.platform == "win32" and machine in ("amd64", "x86_64"):
-        return "win-x86_64"
-    return None
-
-
-#: Debian's cross compilers, by target: ``verify`` compiles for these without running
-CROSS_COMPILERS = {"linux-aarch64": "aarch64-linux-gnu-gcc", "win-x86_64": "x86_64-w64-mingw32-gcc"}
-_CROSS_PACKAGES = {"linux-aarch64": "gcc-aarch64-linux-gnu", "win-x86_64": "gcc-mingw-w64-x86-64"}
 _PLAIN_GCC = (None, "gcc", "cc")
 
 
@@ -165,7 +152,7 @@ def toolchain(compiler: str | None, target: TargetInfo, run: bool | None = None)
                           f"this machine is {host or platform.machine()}")
     if shutil.which(cross) is None:
         raise VerifyError(f"verifying {target.name} needs the cross compiler '{cross}' "
-                          f"(Debian package {_CROSS_PACKAGES[target.name]}), or another one given with --cc")
+                          f"(Debian package {CROSS_PACKAGES[target.name]}), or another one given with --cc")
     return Toolchain(_found(cross), (), False)
 
 
@@ -370,7 +357,7 @@ def _failing_checks(source: str, stderr: str, probe: Path) -> dict[int, str]:
     return failing
 
 
-def _build(chain: Toolchain, flags: list[str], checks: list[_Check], includes: list[str],
+def _build(chain: Toolchain, flags: list[str], checks: list[_Check], includes: list[str], undefs: Sequence[str],
            workdir: Path) -> tuple[str, dict[int, str]]:
     """Compile the probe, dropping checks that do not compile.
 
@@ -385,7 +372,8 @@ def _build(chain: Toolchain, flags: list[str], checks: list[_Check], includes: l
     dropped: dict[int, str] = {}
     live = list(checks)
     for _ in range(_MAX_REBUILDS):
-        source = template.render(includes=includes, checks=[c.context() for c in live], type_names=PROBE_TYPES)
+        source = template.render(includes=includes, undefs=undefs, checks=[c.context() for c in live],
+                                 type_names=PROBE_TYPES)
         probe.write_text(source, encoding="utf-8")
         # The C locale keeps the compiler's messages in plain ASCII quotes for the report.
         built = subprocess.run([chain.compiler, *chain.flags, *flags, *mode, "-w", "-o", str(output), str(probe)],
@@ -594,7 +582,7 @@ def verify(
     report = VerifyReport(target.name, compiler or Path(chain.compiler).name, list(plan.mismatches))
     includes = [_include_spelling(h) for h in headers]
     with tempfile.TemporaryDirectory(prefix="pegbind-verify-") as tmp:
-        built, dropped = _build(chain, flags, plan.checks, includes, Path(tmp))
+        built, dropped = _build(chain, flags, plan.checks, includes, module.hiding_macros(), Path(tmp))
         if chain.runs:
             answers = _run(built, chain.compiler, Path(tmp))
         else:

@@ -22,7 +22,8 @@ def _config(**changes) -> BindingConfig:
 
 def test_pipeline_is_one_named_table():
     assert [name for name, _ in PIPELINE] == [
-        "select", "name", "order", "plan-records", "plan-handles", "plan-loading", "plan-errors", "plan-functions", "layout",
+        "select", "name", "order", "plan-records", "plan-handles", "plan-loading", "plan-errors", "plan-functions",
+        "prune", "layout",
     ]
 
 
@@ -74,7 +75,7 @@ def test_selection_keeps_needed_types_and_reports_dropped_functions():
     assert [f.py_name for f in binding.functions] == ["demo_point_sum", "demo_point_scale"]
     # struct point is not selected by name but both functions need it
     assert [r.record.key for r in binding.records] == ["struct point"]
-    assert {t.name for t in binding.module.typedefs} == {"int32_t", "point_t"}
+    assert {t.name for t in binding.module.typedefs} == {"int32_t", "__int32_t", "point_t"}
     assert binding.constants == () and binding.enums == ()
 
 

@@ -27,9 +27,11 @@ _AUX_LINE = re.compile(r"/\* (?P<file>[^:]+):\d+:[NO]C \*/ (?P<decl>.*)")
 _AUX_NAME = re.compile(r"(\w+) \((?!\*)")
 
 
-def gcc_prototypes(header: str, include_dirs: list[str], own: tuple[str, ...], tmp_path: Path) -> set[str]:
+def gcc_prototypes(header: str, include_dirs: list[str], own: tuple[str, ...], tmp_path: Path,
+                   defines: dict[str, str] | None = None) -> set[str]:
     aux = tmp_path / "aux.txt"
-    command = ["gcc", "-x", "c", "-fsyntax-only", "-aux-info", str(aux), *(f"-I{d}" for d in include_dirs), header]
+    command = ["gcc", "-x", "c", "-fsyntax-only", "-aux-info", str(aux), *(f"-I{d}" for d in include_dirs),
+               *(f"-D{name}={value}" for name, value in (defines or {}).items()), header]
     subprocess.run(command, check=True, capture_output=True)
     names = set()
     for line in aux.read_text().splitlines():

@@ -1,19 +1,25 @@
-"""pegbind's own standard headers (pegbind/include) checked against gcc and glibc.
+"""pegbind's own headers checked against gcc and glibc.
 
-These headers are what the preprocessor reads for ``<stdint.h>``, ``<stdio.h>``
-and friends instead of the system's, so they must describe the same ABI.  The
-compiler is the oracle and the tests do not depend on pegbind's preprocessor:
+Two sets, two uses.  The freestanding headers (``pegbind/include``: ``stddef.h``,
+``stdint.h`` ...) are read on every target in the place of the compiler's,
+before the C library's own headers; the bundled fallback of the C library's
+headers (``pegbind/fallback-include``) is read, with them, only for a target
+whose C library headers are not installed.  Both must describe the same ABI as
+the system's.  The compiler is the oracle and the tests do not depend on
+pegbind's preprocessor:
 
 * a probe per header prints the value and C type of every object-like macro the
   header defines, and the size, alignment and kind of every typedef, record and
   record member; it is built once against the system headers and once with
-  ``gcc -nostdinc -isystem pegbind/include``, and both outputs must agree line
-  by line (natively, with ``-m32`` for ILP32, and with ``-funsigned-char`` for
-  the plain-char signedness of aarch64);
+  pegbind's ("hosted": the freestanding headers, then the system's C library
+  headers; "alone": the freestanding and fallback headers and nothing else),
+  and both outputs must agree line by line (natively, with ``-m32`` for ILP32,
+  and with ``-funsigned-char`` for the plain-char signedness of aarch64);
 * every prototype of ours is asserted ``__builtin_types_compatible_p`` with the
   system's declaration of the same function;
 * each header compiles alone under ``-std=c99 -pedantic-errors`` and
-  ``-std=c11 -Wall -Werror``, and mixes with glibc headers we do not replace;
+  ``-std=c11 -Wall -Werror``, and the freestanding ones mix with glibc's headers
+  (which ask for single names through ``__need_size_t`` and the like);
 * for the targets we cannot compile for (aarch64, win-x86_64), the headers are
   preprocessed with exactly the predefines of :mod:`pegbind.target`, and the
   limits and typedef widths must follow that target's data model.
@@ -31,13 +37,47 @@ from pathlib import Path
 
 import pytest
 
-from pegbind.resources import standard_include_dir
+from pegbind.resources import fallback_include_dir, standard_include_dir
 from pegbind.target import TARGETS, TargetInfo
 
 INCLUDE = standard_include_dir()
-#: The public headers; ``_pegbind_types.h`` is our internal helper and has no system counterpart.
-HEADERS = sorted(p.relative_to(INCLUDE).as_posix() for p in INCLUDE.rglob("*.h") if not p.name.startswith("_"))
-OURS = ["-nostdinc", "-isystem", str(INCLUDE)]
+FALLBACK = fallback_include_dir()
+
+
+def _public_headers(folder: Path) -> list[str]:
+    """The public headers; ``_pegbind_types.h`` is our internal helper and has no system counterpart."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.h") if not p.name.startswith("_"))
+
+
+#: read on every target, in the place of the compiler's own
+FREESTANDING = _public_headers(INCLUDE)
+#: every bundled header: what a target without C library headers installed reads
+HEADERS = sorted({*FREESTANDING, *_public_headers(FALLBACK)})
+#: the bundled set and nothing else
+ALONE = ["-nostdinc", "-isystem", str(INCLUDE), "-isystem", str(FALLBACK)]
+
+
+def _system_include_dirs(flags: tuple[str, ...] = ()) -> list[str]:
+    """gcc's own search list for <...>, minus its private include directory."""
+    result = subprocess.run(["gcc", *flags, "-E", "-v", "-x", "c", "-"], input="", capture_output=True, text=True)
+    lines = result.stderr.splitlines()
+    start = lines.index("#include <...> search starts here:") + 1
+    dirs = [line.strip() for line in lines[start : lines.index("End of search list.")]]
+    return [d for d in dirs if "/gcc/" not in d]
+
+
+@functools.cache
+def kit_flags(kit: str, flags: tuple[str, ...] = ()) -> list[str]:
+    """How gcc reads pegbind's headers: "alone", or "hosted" before the system's C library headers."""
+    if kit == "alone":
+        return ALONE
+    return ["-nostdinc", "-isystem", str(INCLUDE), *(arg for d in _system_include_dirs(flags) for arg in ("-idirafter", d))]
+
+
+#: (kit, header) pairs: every bundled header alone; the freestanding ones before glibc's too
+KIT_HEADERS = [pytest.param("alone", h, id=f"alone-{h}") for h in HEADERS] + [
+    pytest.param("hosted", h, id=f"hosted-{h}") for h in FREESTANDING
+]
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is the oracle and is not installed")
 
@@ -265,7 +305,7 @@ def _macros(header: str, flags: list[str], tmp: Path) -> dict[str, str]:
 def _public(name: str) -> bool:
     if name in PUBLIC_RESERVED_MACROS:
         return True
-    return not name.startswith("__") and not name.endswith("_H")
+    return not name.startswith("__") and not name.endswith(("_H", "_H_"))  # include guards say nothing
 
 
 @dataclass
@@ -323,18 +363,19 @@ def probe_source(header: str, macros: dict[str, str], declared: Declared) -> str
     return "\n".join(lines)
 
 
-def _probe_header(header: str, config: Config) -> HeaderProbe:
+def _probe_header(header: str, config: Config, kit: str) -> HeaderProbe:
     with tempfile.TemporaryDirectory(prefix="pegbind-std-") as name:
         tmp = Path(name)
         flags = list(config.flags)
-        macros = {k: v for k, v in _macros(header, [*flags, *OURS], tmp).items() if _public(k)}
+        ours_flags = kit_flags(kit, config.flags)
+        macros = {k: v for k, v in _macros(header, [*flags, *ours_flags], tmp).items() if _public(k)}
         source = tmp / "decl.c"
         source.write_text(f"#include <{header}>\n")
-        pre = run_gcc([*flags, *OURS, "-E", "-P", source.name], tmp)
+        pre = run_gcc([*flags, *ours_flags, "-E", "-P", source.name], tmp)
         assert pre.returncode == 0, pre.stderr
         declared = declared_in(pre.stdout)
         text = probe_source(header, macros, declared)
-        ours, error = _run_probe(text, [*flags, *OURS], tmp, "ours")
+        ours, error = _run_probe(text, [*flags, *ours_flags], tmp, "ours")
         system, system_error = _run_probe(text, flags, tmp, "system")
         # Token macros are compared by their replacement text.
         system_table = _macros(header, flags, tmp)
@@ -346,42 +387,44 @@ def _probe_header(header: str, config: Config) -> HeaderProbe:
 
 
 @functools.cache
-def probes(config: str) -> dict[str, HeaderProbe]:
+def probes(config: str, kit: str) -> dict[str, HeaderProbe]:
     """Every header's probe for one configuration, built in parallel once per session."""
+    headers = HEADERS if kit == "alone" else FREESTANDING
     with ThreadPoolExecutor(max_workers=4) as pool:
-        results = pool.map(lambda h: _probe_header(h, CONFIGS[config]), HEADERS)
-        return dict(zip(HEADERS, results))
+        results = pool.map(lambda h: _probe_header(h, CONFIGS[config], kit), headers)
+        return dict(zip(headers, results))
 
 
-def _compare(header: str, config: str) -> None:
+def _compare(header: str, config: str, kit: str) -> None:
     reason = config_skip_reason(config)
     if reason:
         pytest.skip(reason)
-    probe = probes(config)[header]
+    probe = probes(config, kit)[header]
     assert probe.error is None, probe.error
     mismatches = [
         f"{key}: ours {value!r}, system {probe.system.get(key, 'missing')!r}"
         for key, value in probe.ours.items()
         if probe.system.get(key) != value
     ]
-    assert not mismatches, f"<{header}> differs from the system's ({config}):\n" + "\n".join(mismatches)
+    assert not mismatches, f"<{header}> differs from the system's ({config}, {kit}):\n" + "\n".join(mismatches)
 
 
-@pytest.mark.parametrize("header", HEADERS)
-def test_values_and_layouts_match_system_native(header: str) -> None:
-    _compare(header, "native")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("header", HEADERS)
-def test_values_and_layouts_match_system_ilp32(header: str) -> None:
-    _compare(header, "m32")
+@pytest.mark.parametrize("kit, header", KIT_HEADERS)
+def test_values_and_layouts_match_system_native(kit: str, header: str) -> None:
+    _compare(header, "native", kit)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("header", ["limits.h", "stdint.h", "wchar.h"])
-def test_values_match_system_with_unsigned_char(header: str) -> None:
-    _compare(header, "unsigned-char")
+@pytest.mark.parametrize("kit, header", KIT_HEADERS)
+def test_values_and_layouts_match_system_ilp32(kit: str, header: str) -> None:
+    _compare(header, "m32", kit)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kit, header", [("alone", "limits.h"), ("alone", "stdint.h"), ("alone", "wchar.h"),
+                                         ("hosted", "limits.h"), ("hosted", "stdint.h")])
+def test_values_match_system_with_unsigned_char(kit: str, header: str) -> None:
+    _compare(header, "unsigned-char", kit)
 
 
 # --- prototypes ---------------------------------------------------------------------------
@@ -394,12 +437,13 @@ def _our_prototypes(header: str, flags: list[str], tmp: Path) -> dict[str, str]:
     source = tmp / "decls.c"
     source.write_text(f"#include <{header}>\n")
     aux = tmp / "decls.aux"
-    result = run_gcc([*flags, *OURS, "-fsyntax-only", f"-aux-info={aux.name}", source.name], tmp)
+    result = run_gcc([*flags, *ALONE, "-fsyntax-only", f"-aux-info={aux.name}", source.name], tmp)
     assert result.returncode == 0, result.stderr
     prototypes = {}
+    ours = (INCLUDE.resolve(), FALLBACK.resolve())
     for line in aux.read_text().splitlines():
         match = AUX_LINE.match(line)
-        if not match or not Path(match["file"]).resolve().is_relative_to(INCLUDE.resolve()):
+        if not match or not any(Path(match["file"]).resolve().is_relative_to(folder) for folder in ours):
             continue
         decl = match["decl"].replace("__va_list_tag *", "__builtin_va_list")
         name = re.search(r"(\w+) \(", decl)
@@ -454,33 +498,28 @@ STRICT_MODES = {
 
 
 @pytest.mark.parametrize("mode", sorted(STRICT_MODES))
-@pytest.mark.parametrize("header", HEADERS)
-def test_header_compiles_alone_in_strict_modes(header: str, mode: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("kit, header", KIT_HEADERS)
+def test_header_compiles_alone_in_strict_modes(kit: str, header: str, mode: str, tmp_path: Path) -> None:
     # Included twice to exercise the include guard (and assert.h's deliberate lack of one).
     (tmp_path / "strict.c").write_text(f"#include <{header}>\n#include <{header}>\nint pb_unused;\n")
-    result = run_gcc([*OURS, *STRICT_MODES[mode], "-fsyntax-only", "strict.c"], tmp_path)
+    result = run_gcc([*kit_flags(kit), *STRICT_MODES[mode], "-fsyntax-only", "strict.c"], tmp_path)
     assert result.returncode == 0, result.stderr
 
 
-def _system_include_dirs() -> list[str]:
-    """gcc's own search list for <...>, minus its private include directory."""
-    result = subprocess.run(["gcc", "-E", "-v", "-x", "c", "-"], input="", capture_output=True, text=True)
-    lines = result.stderr.splitlines()
-    start = lines.index("#include <...> search starts here:") + 1
-    dirs = [line.strip() for line in lines[start : lines.index("End of search list.")]]
-    return [d for d in dirs if "/gcc/" not in d]
+#: C library headers that ask for single names (``__need_size_t``, ``__need___va_list`` ...)
+#: or read ours through include_next (stdint.h, limits.h)
+GLIBC_HEADERS = ("stdio.h", "stdlib.h", "string.h", "wchar.h", "signal.h", "pthread.h", "sched.h", "sys/uio.h",
+                 "sys/stat.h", "netdb.h", "inttypes.h", "uchar.h", "time.h", "setjmp.h")
 
 
 @pytest.mark.parametrize("order", ["ours-first", "system-first"])
-def test_mixes_with_system_headers_we_do_not_replace(order: str, tmp_path: Path) -> None:
-    # pthread.h, sched.h, sys/uio.h, sys/stat.h and netdb.h come from glibc and pull in
-    # our stddef.h/time.h/... plus glibc's bits/; nothing may be defined twice.
-    ours = "".join(f"#include <{h}>\n" for h in HEADERS)
-    theirs = "".join(f"#include <{h}>\n" for h in ("pthread.h", "sched.h", "sys/uio.h", "sys/stat.h", "netdb.h"))
+def test_freestanding_headers_mix_with_the_c_librarys(order: str, tmp_path: Path) -> None:
+    # Nothing may be defined twice, differently, whichever comes first.
+    ours = "".join(f"#include <{h}>\n" for h in FREESTANDING)
+    theirs = "".join(f"#include <{h}>\n" for h in GLIBC_HEADERS)
     text = ours + theirs if order == "ours-first" else theirs + ours
     (tmp_path / "mix.c").write_text(text + "int pb_unused;\n")
-    after = [arg for d in _system_include_dirs() for arg in ("-idirafter", d)]
-    result = run_gcc([*OURS, *after, "-std=gnu11", "-Wall", "-Werror", "-fsyntax-only", "mix.c"], tmp_path)
+    result = run_gcc([*kit_flags("hosted"), "-std=gnu11", "-Wall", "-Werror", "-fsyntax-only", "mix.c"], tmp_path)
     assert result.returncode == 0, result.stderr
 
 
@@ -500,7 +539,7 @@ TYPEDEF_LINE = re.compile(r"^(?:__extension__ )?typedef (?:__extension__ )?([a-z
 def _preprocess_for(target: TargetInfo, text: str, tmp: Path) -> subprocess.CompletedProcess[str]:
     defines = [f"-D{name}={value}" for name, value in target.predefines.items()]
     (tmp / "target.c").write_text(text)
-    return run_gcc(["-undef", *OURS, *defines, "-E", "-P", "target.c"], tmp)
+    return run_gcc(["-undef", *ALONE, *defines, "-E", "-P", "target.c"], tmp)
 
 
 def _typedefs_for(target: TargetInfo, tmp: Path) -> dict[str, str]:

@@ -23,7 +23,7 @@ from pegbind.model import (
 from pegbind.target import get_target
 from pegbind.config import BindingConfig
 from pegbind.passes.select import select_declarations
-from pegbind.pipeline import read_binding
+from pegbind.pipeline import binding_defines, read_binding
 from pegbind.verify import Mismatch, _Plan, host_target, read_assembly, toolchain, verify
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is the oracle and is not installed")
@@ -223,7 +223,7 @@ def test_what_the_binding_exposes_is_checked_wherever_declared(tmp_path):
     assert "record fd_set: size" in checks and "constant WAITS_MAX" in checks
     assert any(what.startswith("record fd_set: offset of ") for what in checks)
     assert not any("stat" in what for what in checks)
-    report = verify(exposed, headers=[header], target=read.target)
+    report = verify(exposed, headers=[header], defines=binding_defines(config), target=read.target)
     assert report.ok, report.format()
 
 

@@ -31,6 +31,7 @@ from ..config import BindingConfig
 from ..passes.binding import BindingModel, FunctionBinding, ParamBinding
 from ..diagnostics import Diagnostic
 from ..passes.select import is_synthetic
+from ..target import builtin_size_align, get_target
 from .ctypes_backend import WrapperWriter, cffi_member, arg_label, element_size, field_plans, ordered_records
 from .cython import banner, c_type_text, py_docstring, py_literal, py_string
 
@@ -47,22 +48,35 @@ CFFI_KNOWN_TYPES = frozenset(
 _UNSPELLABLE = ("__int128", "unsigned __int128")
 
 
-def _mentions_unspellable(module: Module, ctype: CType, seen: frozenset[str] = frozenset()) -> bool:
-    """Whether ``ctype`` needs a type cffi's parser cannot read (``__int128``)."""
+def unspellable(module: Module, ctype: CType, seen: frozenset[str] = frozenset()) -> str | None:
+    """Why cffi's parser cannot read ``ctype`` (``__int128``, a compiler builtin type), or None."""
     if isinstance(ctype, Primitive):
-        return ctype.name in _UNSPELLABLE
+        return "cffi's C parser has no __int128" if ctype.name in _UNSPELLABLE else None
     if isinstance(ctype, TypedefRef):
         typedef = module.get("typedef", ctype.name)
         if typedef is None:  # a compiler builtin (__builtin_va_list) unless cffi knows it
-            return ctype.name not in CFFI_KNOWN_TYPES
+            if ctype.name in CFFI_KNOWN_TYPES or builtin_size_align(ctype.name, get_target(module.target)):
+                return None  # known to cffi, or declared by cdef_chunks as a struct of its size
+            return f"the type '{ctype.name}' it needs was left out"
         if ctype.name in seen:
-            return False
-        return _mentions_unspellable(module, typedef.type, seen | {ctype.name})  # type: ignore[union-attr]
+            return None
+        return unspellable(module, typedef.type, seen | {ctype.name})  # type: ignore[union-attr]
     if isinstance(ctype, (Pointer, Array)):
-        return _mentions_unspellable(module, ctype.target if isinstance(ctype, Pointer) else ctype.element, seen)
+        return unspellable(module, ctype.target if isinstance(ctype, Pointer) else ctype.element, seen)
     if isinstance(ctype, FunctionType):
-        return any(_mentions_unspellable(module, t, seen) for t in (ctype.ret, *(p.type for p in ctype.params)))
-    return False
+        for part in (ctype.ret, *(p.type for p in ctype.params)):
+            reason = unspellable(module, part, seen)
+            if reason is not None:
+                return reason
+    return None
+
+
+def _record_unspellable(module: Module, record: Record) -> str | None:
+    for member in record.fields or ():
+        reason = unspellable(module, member.type)
+        if reason is not None:
+            return reason
+    return None
 
 
 def cdef_field(module: Module, member: Field, indent: str = "    ") -> str:
@@ -84,6 +98,14 @@ def cdef_record_body(module: Module, record: Record, indent: str = "") -> str:
         # compiler fills in the layout.
         lines.append(indent + "    ...;")
     return head + " {\n" + "\n".join(lines) + "\n" + indent + "}"
+
+
+def _opaque_storage(size: int, align: int, load: str) -> str:
+    """The members of a struct standing for a type of ``size`` and ``align`` cffi cannot name."""
+    if load != "dynamic":
+        return "...;"  # API mode: the compiler lays it out
+    element = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int", 8: "unsigned long long"}[align]
+    return f"{element} _pb_opaque[{size // align}];"
 
 
 def cdef_enum_body(enum) -> str:
@@ -118,6 +140,13 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
     """The cdef of the binding: forward tags, types in dependency order, then functions."""
     module = binding.module
     pieces: list[tuple[str, int | None | str]] = []  # (text, pack or "any")
+    for name in binding.undeclared_types:
+        # The compiler's own types (__builtin_va_list): no Python value has one, but a
+        # function pointer may take one.  In API mode the compiler gives the size; in ABI
+        # mode the target's layout does.
+        size_align = builtin_size_align(name, binding.target)
+        if size_align is not None:
+            pieces.append((f"typedef struct {{ {_opaque_storage(*size_align, binding.load)} }} {name};", "any"))
     for tagged in module.records:
         if tagged.tag is not None and not is_synthetic(tagged.key):
             pieces.append((f"{tagged.kind} {tagged.tag};", "any"))
@@ -128,7 +157,7 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
         decl = module.get(kind, key)
         if kind == "typedef":
             target = decl.type  # type: ignore[union-attr]
-            if key in CFFI_KNOWN_TYPES or _mentions_unspellable(module, target):
+            if key in CFFI_KNOWN_TYPES or unspellable(module, target) is not None:
                 continue
             if isinstance(target, RecordRef) and target.tag is None and target.key == key:
                 continue  # printed with its record or enum body
@@ -139,7 +168,7 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
                 if record.tag is None and key in untagged:
                     pieces.append((f"typedef {record.kind} {key} {key};", "any"))
                 continue
-            if any(_mentions_unspellable(module, m.type) for m in record.fields or ()):
+            if _record_unspellable(module, record) is not None:
                 continue
             body = cdef_record_body(module, record)
             text = f"typedef {body} {key};" if record.tag is None else body + ";"
@@ -155,7 +184,7 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
     if binding.function_table is not None:
         declared.append(binding.function_table.getter)  # load() calls it
     for function in declared:
-        if not _mentions_unspellable(module, function.type):
+        if unspellable(module, function.type) is None:
             pieces.append((cffi_function_decl(module, binding.target, function) + ";", "any"))
     chunks: list[CdefChunk] = []
     current: list[str] = []
@@ -396,8 +425,8 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
 def call_plans(binding: BindingModel, writer: CffiWriter) -> list[CallPlan]:
     plans = []
     for function in binding.functions:
-        if _mentions_unspellable(binding.module, function.function.type):
-            continue  # not in the cdef: cffi's parser has no __int128 (reported by left_out)
+        if unspellable(binding.module, function.function.type) is not None:
+            continue  # not in the cdef (reported by left_out)
         plans.append(CallPlan(function, writer.wrapper(function, False), writer.wrapper(function, True)))
     return plans
 
@@ -407,18 +436,17 @@ def left_out(binding: BindingModel) -> list[Diagnostic]:
     module = binding.module
     found = []
     for function in binding.functions:
-        if _mentions_unspellable(module, function.function.type):
+        reason = unspellable(module, function.function.type)
+        if reason is not None:
             found.append(Diagnostic(
-                function.function.coord,
-                f"function '{function.function.name}' is not in the cffi module: cffi's C parser has no __int128",
+                function.function.coord, f"function '{function.function.name}' is not in the cffi module: {reason}",
                 "warning",
             ))
     for record in binding.records:
-        if any(_mentions_unspellable(module, m.type) for m in record.record.fields or ()):
+        reason = _record_unspellable(module, record.record)
+        if reason is not None:
             found.append(Diagnostic(
-                record.record.coord,
-                f"record '{record.record.key}' is not in the cffi module: cffi's C parser has no __int128",
-                "warning",
+                record.record.coord, f"record '{record.record.key}' is not in the cffi module: {reason}", "warning",
             ))
     return found
 
@@ -494,6 +522,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         + [(alias, h.py_name) for h in binding.handles for alias in h.aliases],
         "classes": classes,
         "calls": calls,
+        "function_aliases": binding.aliases_of(c.binding for c in calls),
         "types": list(writer.types.items()),
         "left_out": left_out(binding),
         "handles": binding.handles,

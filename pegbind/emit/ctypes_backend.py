@@ -575,7 +575,8 @@ def struct_plans(
             try:
                 layout = record_layout(module, record.key, binding.target)
             except LayoutError as problem:
-                raise CtypesSpellingError(f"its layout is unknown: {problem}") from None
+                reason = "; ".join(d.message for d in problem.diagnostics) or str(problem)
+                raise CtypesSpellingError(f"its layout is unknown ({reason})") from None
         plans.append(planner.plan(record, layout))
 
     def attempt(record: Record) -> None:
@@ -1251,6 +1252,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
             "restype": speller.spell(table.getter.ret),
             "success": error.success if error is not None else None,
         }
+    calls = call_plans(binding, writer, left_out)
     return {
         "binding": binding,
         "banner": banner(binding.headers, __version__),
@@ -1265,7 +1267,8 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "aliases": [(alias, r.py_name) for r in records for alias in r.aliases]
         + [(alias, h.py_name) for h in binding.handles for alias in h.aliases],
         "classes": classes,
-        "calls": call_plans(binding, writer, left_out),
+        "calls": calls,
+        "function_aliases": binding.aliases_of(c.binding for c in calls),
         "left_out": left_out,
         "link": link,
         "library_dirs": folders,

@@ -442,6 +442,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "banner": banner(binding.headers, __version__),
         "headers": binding.headers,
         "types": types,
+        "undeclared": binding.undeclared_types,
         "forward": forward,
         "fields": fields,
         "declared": declared,
@@ -456,4 +457,5 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "handles": binding.handles,
         "dynamic": binding.load == "dynamic",
         "table": binding.function_table,
+        "function_aliases": binding.function_aliases,
     }

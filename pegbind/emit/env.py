@@ -16,6 +16,11 @@ import jinja2
 from ..resources import templates_dir
 
 
+def undef_lines(names: Iterable[str]) -> str:
+    """``#undef`` lines for the macros that hide names generated C spells (``Module.hiding_macros``)."""
+    return "".join(f"#undef {name}\n" for name in names)
+
+
 def make_environment(extra_dirs: Iterable[str | Path] = ()) -> jinja2.Environment:
     """A strict environment over the user folders (first) and the built-in templates."""
     search = [str(Path(d)) for d in extra_dirs] + [str(templates_dir())]
@@ -27,4 +32,5 @@ def make_environment(extra_dirs: Iterable[str | Path] = ()) -> jinja2.Environmen
         keep_trailing_newline=True,
         autoescape=False,
     )
+    env.filters["undef_lines"] = undef_lines
     return env

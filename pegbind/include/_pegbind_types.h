@@ -1,5 +1,6 @@
 /* _pegbind_types.h: pegbind's own compact, target-aware shared type definitions. */
-/* Not a standard header: the public headers set __PEGBIND_NEED_<name> and
+/* Not a standard header: stdint.h and the bundled fallback of the C library's
+   headers (pegbind/fallback-include) set __PEGBIND_NEED_<name> and
    include this file to get exactly the types they must declare.  It has no
    include guard because it is included many times, each time for different
    names; every definition has its own guard instead.  Where glibc guards the
@@ -46,7 +47,7 @@ typedef unsigned int wint_t;
 #define __GNUC_VA_LIST
 typedef __builtin_va_list __gnuc_va_list;
 #endif
-typedef __builtin_va_list va_list;
+typedef __gnuc_va_list va_list;
 #endif
 #undef __PEGBIND_NEED_va_list
 

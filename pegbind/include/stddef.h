@@ -1,15 +1,40 @@
-/* stddef.h: pegbind's own compact, target-aware version (C11 7.19). */
-#ifndef __PEGBIND_STDDEF_H
-#define __PEGBIND_STDDEF_H
+/* stddef.h: pegbind's own, target-aware (C11 7.19), in the place of the compiler's.
+
+   The C library's headers ask for single names through gcc's protocol:
+   #define __need_size_t (or __need_NULL, __need_wchar_t, __need_wint_t,
+   __need_ptrdiff_t) and include this file, which then declares only those.
+   Included plainly, it declares everything but wint_t, as gcc's does. */
+#if !defined(__need_size_t) && !defined(__need_ptrdiff_t) && !defined(__need_wchar_t) \
+    && !defined(__need_wint_t) && !defined(__need_NULL)
+#define __PEGBIND_STDDEF_ALL
+#define _STDDEF_H
+#endif
 
 /* The types follow the compiler's predefined spellings, so every target
    gets its own data model (LP64, ILP32 or LLP64) from one text. */
-#define __PEGBIND_NEED_size_t
-#define __PEGBIND_NEED_wchar_t
-#define __PEGBIND_NEED_NULL
-#include <_pegbind_types.h>
+#if (defined(__PEGBIND_STDDEF_ALL) || defined(__need_size_t)) && !defined(__PEGBIND_SIZE_T)
+#define __PEGBIND_SIZE_T
+typedef __SIZE_TYPE__ size_t;
+#endif
+#if (defined(__PEGBIND_STDDEF_ALL) || defined(__need_ptrdiff_t)) && !defined(__PEGBIND_PTRDIFF_T)
+#define __PEGBIND_PTRDIFF_T
 typedef __PTRDIFF_TYPE__ ptrdiff_t;
+#endif
+#if (defined(__PEGBIND_STDDEF_ALL) || defined(__need_wchar_t)) && !defined(__PEGBIND_WCHAR_T)
+#define __PEGBIND_WCHAR_T
+typedef __WCHAR_TYPE__ wchar_t;
+#endif
+#if defined(__need_wint_t) && !defined(__PEGBIND_WINT_T)
+#define __PEGBIND_WINT_T
+typedef __WINT_TYPE__ wint_t;
+#endif
+#if defined(__PEGBIND_STDDEF_ALL) || defined(__need_NULL)
+#undef NULL
+#define NULL ((void *)0)
+#endif
 
+#if defined(__PEGBIND_STDDEF_ALL) && !defined(__PEGBIND_STDDEF_REST)
+#define __PEGBIND_STDDEF_REST
 /* The strictest fundamental alignment.  Inside records i386 aligns long long
    and long double to 4 only, so the members carry their full alignment
    explicitly; i386 also reserves a 16-aligned slot for __float128. */
@@ -22,14 +47,11 @@ typedef struct {
 } max_align_t;
 
 #define offsetof(type, member) __builtin_offsetof(type, member)
+#endif
 
-#endif /* __PEGBIND_STDDEF_H */
-
-/* System headers ask for single names with __need_*; we give them all. */
+#undef __PEGBIND_STDDEF_ALL
 #undef __need_size_t
 #undef __need_ptrdiff_t
 #undef __need_wchar_t
 #undef __need_wint_t
 #undef __need_NULL
-#undef __need_max_align_t
-#undef __need_offsetof

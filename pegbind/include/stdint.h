@@ -1,6 +1,14 @@
-/* stdint.h: pegbind's own compact, target-aware version (C11 7.20). */
+/* stdint.h: pegbind's own, target-aware (C11 7.20), in the place of the compiler's.
+
+   On a hosted target the C library's stdint.h is the one read, as gcc's
+   stdint.h does it (it only includes the next one); this file defines the
+   types and limits itself only where no C library header is found. */
 #ifndef __PEGBIND_STDINT_H
 #define __PEGBIND_STDINT_H
+
+#if __STDC_HOSTED__ && __has_include_next(<stdint.h>)
+#include_next <stdint.h>
+#else
 
 /* Exact-width types.  64 bits is long on LP64 and long long elsewhere, as
    the compiler's __INT64_TYPE__ says; sys/types.h shares the signed ones. */
@@ -149,4 +157,5 @@ __extension__ typedef __UINT64_TYPE__ uintmax_t;
 #define WINT_MAX (4294967295U)
 #endif
 
+#endif /* no C library stdint.h */
 #endif /* __PEGBIND_STDINT_H */

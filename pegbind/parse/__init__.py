@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..model import Constant, Module
+from ..model import Constant, FunctionAlias, Module
 from ..preprocess.token import Token
 from ..target import TargetInfo
 from .builder import CommentLookup, ModuleBuilder
@@ -57,7 +57,10 @@ def parse_declarations(pp: "PreprocessResult", target: TargetInfo) -> Module:
     """The whole parse step: declarations, docs, pack regions, then the library's macros as constants."""
     builder = _read_declarations(pp.tokens, target, pp.comments, pp.pack_changes)
     macro_constants(pp, builder)
-    return builder.module(frozenset(f for f in pp.files if pp.origin(f) == "user"))
+    return builder.module(
+        frozenset(f for f in pp.files if pp.origin(f) == "user"),
+        frozenset(name for name, macro in pp.macros.definitions.items() if not macro.function_like),
+    )
 
 
 def _spelling(tokens: Sequence[Token]) -> str:
@@ -104,7 +107,13 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
             continue
         builder.diagnostics.append(_note(macro, "it is a function-like macro"))
     for macro in pp.macros.object_like(origin="user"):
-        result = _evaluate(pp.expand(list(macro.body)), builder)
+        expanded = pp.expand(list(macro.body))
+        named = _named_function(expanded, builder)
+        if named is not None and named != macro.name:
+            doc = builder.comments.doc_before(macro.coord) if builder.comments else ""
+            builder.function_aliases[macro.name] = FunctionAlias(macro.name, named, macro.coord, doc)
+            continue
+        result = _evaluate(expanded, builder)
         if isinstance(result, str):
             unknown = _UNKNOWN_NAME.match(result)
             named = pp.macros.get(unknown.group(1)) if unknown else None
@@ -119,6 +128,16 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
 
 
 _UNKNOWN_NAME = re.compile(r"'(\w+)' is not a constant\Z")
+
+
+def _named_function(tokens: Sequence[Token], builder: ModuleBuilder) -> str | None:
+    """The function a macro body names, alone or in parentheses (``gzopen64``, ``(f)``), else None."""
+    start, end = 0, len(tokens)
+    while end - start >= 3 and tokens[start].text == "(" and tokens[end - 1].text == ")":
+        start, end = start + 1, end - 1
+    if end - start == 1 and tokens[start].kind == "identifier" and tokens[start].text in builder.functions:
+        return tokens[start].text
+    return None
 
 
 def _note(macro: Any, reason: str):

@@ -24,7 +24,7 @@ from typing import Protocol, Sequence
 
 from ..diagnostics import Coord, Diagnostic, PegbindError, Severity
 from ..model import (
-    Array, CType, Enum, EnumMember, Field, Function, FunctionType, Module, Param, Pointer,
+    Array, CType, Enum, EnumMember, Field, Function, FunctionAlias, FunctionType, Module, Param, Pointer,
     Primitive, Record, RecordRef, Typedef, TypedefRef, Variable, Constant,
 )
 from ..preprocess.token import Token
@@ -129,13 +129,14 @@ class ModuleBuilder:
         self.functions: dict[str, Function] = {}
         self.variables: dict[str, Variable] = {}
         self.constants: dict[str, Constant] = {}
+        self.function_aliases: dict[str, FunctionAlias] = {}
         self.values: dict[str, Value] = {}
         self.diagnostics: list[Diagnostic] = []
         self.evaluator = Evaluator(self)
         self._piece: Piece | None = None
 
     # -- results ---------------------------------------------------------------
-    def module(self, library_files: frozenset[str] | None = None) -> Module:
+    def module(self, library_files: frozenset[str] | None = None, macro_names: frozenset[str] = frozenset()) -> Module:
         return Module(
             self.target.name,
             functions=tuple(self.functions.values()),
@@ -144,8 +145,10 @@ class ModuleBuilder:
             typedefs=tuple(self.typedefs.values()),
             constants=tuple(self.constants.values()),
             variables=tuple(self.variables.values()),
+            function_aliases=tuple(self.function_aliases.values()),
             diagnostics=tuple(self.diagnostics),
             library_files=library_files,
+            macro_names=macro_names,
         )
 
     def report(self, message: str, token: Token | None, severity: Severity = "error") -> None:
@@ -296,6 +299,7 @@ class ModuleBuilder:
             name_token, ctype = self.apply(init.declarator, base)
             if name_token is None:
                 raise Dropped("expected a name in this declarator", specs.first)
+            ctype = self.type_attributes(ctype, (*specs.attributes, *init.attributes))
             name = name_token.text
             doc = self.doc(specs.first, node.last)
             if typedef:
@@ -315,11 +319,25 @@ class ModuleBuilder:
             if name not in self.variables:
                 self.variables[name] = Variable(name, ctype, name_token.coord, doc)
 
+    def canonical(self, ctype: CType) -> CType:
+        """``ctype`` with the typedefs of every level resolved and parameter names dropped."""
+        ctype = self.resolve(ctype)
+        if isinstance(ctype, Pointer):
+            return Pointer(self.canonical(ctype.target), ctype.quals)
+        if isinstance(ctype, Array):
+            return Array(self.canonical(ctype.element), ctype.length)
+        if isinstance(ctype, FunctionType):
+            params = tuple(Param(None, self.canonical(p.type)) for p in ctype.params)
+            return FunctionType(self.canonical(ctype.ret), params, ctype.variadic)
+        return ctype
+
     def add_typedef(self, typedef: Typedef, token: Token) -> None:
         previous = self.typedefs.get(typedef.name)
         if previous is None:
             self.typedefs[typedef.name] = typedef
-        elif previous.type != typedef.type:
+        elif previous.type != typedef.type and self.canonical(previous.type) != self.canonical(typedef.type):
+            # C11 6.7p3: a typedef may be declared again to denote the same type,
+            # however spelled (glibc's va_list is __gnuc_va_list, MinGW's size_t its own)
             self.report(
                 f"conflicting types for typedef '{typedef.name}': '{typedef.type.to_c()}' "
                 f"after '{previous.type.to_c()}' at {previous.coord}", token,
@@ -408,6 +426,37 @@ class ModuleBuilder:
                 found.update(i + 1 for i, p in enumerate(params) if isinstance(self.resolve(p.type), (Pointer, Array)))
         return tuple(sorted(found))
 
+    def type_attributes(self, ctype: CType, attributes: Sequence[s.Attribute]) -> CType:
+        """``ctype`` as ``mode`` makes it; a ``vector_size`` type is dropped (no binding has vectors)."""
+        for attribute in attributes:
+            if attribute.kind == "vector_size":
+                raise Dropped("unsupported type: vector types (vector_size) have no binding", attribute.token, "warning")
+            if attribute.kind == "mode":
+                ctype = self._with_mode(ctype, attribute)
+        return ctype
+
+    def _with_mode(self, ctype: CType, attribute: s.Attribute) -> CType:
+        # GCC machine modes: the size in bytes of each integer and floating mode
+        mode = attribute.mode
+        integer_sizes = {"QI": 1, "HI": 2, "SI": 4, "DI": 8, "TI": 16, "byte": 1,
+                         "word": self.target.pointer_size, "pointer": self.target.pointer_size}
+        floating = {"SF": "float", "DF": "double", "XF": "long double"}
+        resolved = self.resolve(ctype)
+        if not isinstance(resolved, Primitive) or resolved.is_void:
+            raise Dropped(f"mode({mode}) on the type '{ctype.to_c()}', which is not arithmetic", attribute.token)
+        if mode in floating and resolved.is_floating:
+            return Primitive(floating[mode], resolved.quals)
+        size = integer_sizes.get(mode)
+        if size is None or resolved.is_floating:
+            raise Dropped(f"unsupported type: mode({mode}) has no binding", attribute.token, "warning")
+        unsigned = resolved.is_unsigned or (resolved.name == "char" and not self.target.char_signed)
+        candidates = ("char", "short", "int", "long", "long long", "__int128")
+        for name in candidates:
+            plain = "signed char" if name == "char" else name
+            if self.target.size_of(plain) == size:
+                return Primitive(("unsigned " + name) if unsigned else plain, resolved.quals)
+        raise Dropped(f"mode({mode}): no {size}-byte integer type on {self.target.name}", attribute.token)
+
     def _layout_attributes(self, attributes: Sequence[s.Attribute]) -> tuple[bool, int | None]:
         packed = False
         aligned: int | None = None
@@ -486,6 +535,7 @@ class ModuleBuilder:
                 ctype = base
                 if item.declarator is not None:
                     name, ctype = self.apply(item.declarator, base)
+                ctype = self.type_attributes(ctype, (*specs.attributes, *item.attributes))
                 width = None
                 if item.bit_width is not None:
                     width = self.int_value(item.bit_width, "the bit-field width")

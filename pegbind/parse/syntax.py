@@ -128,13 +128,15 @@ Expr = Union[
 
 @dataclass(frozen=True, slots=True)
 class Attribute:
-    """An attribute kept from the noise: ``packed`` or ``aligned(N)`` (layout) or ``nonnull(...)``."""
+    """An attribute kept from the noise: ``packed``, ``aligned(N)``, ``mode(M)`` (layout),
+    ``vector_size(N)`` (a type pegbind cannot bind) or ``nonnull(...)``."""
 
-    kind: str  #: "packed", "aligned" or "nonnull"
+    kind: str  #: "packed", "aligned", "mode", "vector_size" or "nonnull"
     value: "Expr | TypeName | None"  #: for aligned: N, a type (``_Alignas(T)``), or None (maximum)
     token: Token
     #: for nonnull: the 1-based parameter numbers (empty: every pointer parameter)
     indices: tuple[int, ...] = ()
+    mode: str = ""  #: for mode: the machine mode without underscores (``QI``, ``DI``, ``word``)
 
 
 @dataclass(frozen=True, slots=True)

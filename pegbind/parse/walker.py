@@ -569,6 +569,12 @@ class SyntaxWalker(NodeVisitor):
             # the arguments are parameter numbers; balanced_parens keeps only their text
             numbers = tuple(int(n) for n in re.findall(r"\d+", self.source.spelling(node.start, node.end)))
             return s.Attribute("nonnull", None, self.tok(node), numbers)
+        if word in ("vector_size", "__vector_size__"):
+            return s.Attribute("vector_size", None, self.tok(node))
+        if word in ("mode", "__mode__"):
+            # mode(__word__), mode(DI): the machine mode names the type's size
+            found = re.search(r"\(\s*(\w+)\s*\)", self.source.spelling(node.start, node.end))
+            return s.Attribute("mode", None, self.tok(node), mode=found.group(1).strip("_") if found else "")
         return None
 
     # declspec = DECLSPEC balanced_parens

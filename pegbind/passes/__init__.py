@@ -32,7 +32,7 @@ from .binding import (
 from .naming import assign_names, python_identifier
 from .order import order_types
 from .plan import plan_error_classes, plan_function_table, plan_functions, plan_handles, plan_records
-from .select import is_synthetic, select_declarations
+from .select import is_synthetic, select_declarations, types_of_bound, undeclared_types
 
 __all__ = [
     "BindingModel", "ConstantBinding", "EnumBinding", "ErrorCheck", "ErrorClasses", "FieldBinding", "FunctionBinding",
@@ -104,6 +104,26 @@ def _plan_functions(state: PassState) -> PassState:
     )
 
 
+def _users(state: PassState) -> list[Function]:
+    """The functions whose types the generated code declares: the bound ones, and the table getter."""
+    users = [f.function for f in state.functions] + list(state.declared_only)
+    if state.function_table is not None:
+        users.append(state.function_table.getter)  # load() calls it
+    return users
+
+
+def _prune(state: PassState) -> PassState:
+    # Only now is it known which functions are bound: the types a left-out
+    # function alone needed (a va_list, a C library record) go with it.
+    module = types_of_bound(state.module, state.config, _users(state))
+    kept = {r.key for r in module.records}
+    return replace(
+        state, module=module, type_order=order_types(module),
+        records=tuple(r for r in state.records if r.record.key in kept),
+        handles=tuple(h for h in state.handles if h.record.key in kept),
+    )
+
+
 def _layout(state: PassState) -> PassState:
     # Layouts are computed by pegbind.target when it offers record_layout;
     # backends that compile against the real header (Cython) do not need them.
@@ -137,6 +157,7 @@ PIPELINE: tuple[tuple[str, Callable[[PassState], PassState]], ...] = (
     ("plan-loading", _plan_loading),
     ("plan-errors", _plan_errors),
     ("plan-functions", _plan_functions),
+    ("prune", _prune),
     ("layout", _layout),
 )
 
@@ -158,6 +179,11 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo) -> Bin
     constants = tuple(
         ConstantBinding(c, names[("constant", c.name)]) for c in state.module.constants
     )
+    wrapped = {f.function.name: f.py_name for f in state.functions}
+    function_aliases = tuple(
+        (names[("function_alias", a.name)], wrapped[a.target])
+        for a in state.module.function_aliases if a.target in wrapped
+    )
     return BindingModel(
         name=config.name,
         module=state.module,
@@ -175,4 +201,6 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo) -> Bin
         function_table=state.function_table,
         handles=state.handles,
         errors=state.errors,
+        function_aliases=function_aliases,
+        undeclared_types=undeclared_types(state.module, _users(state)),
     )

@@ -31,7 +31,7 @@ How a wrapper behaves, whatever the backend (DESIGN section 4):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Iterable, Literal, Mapping
 
 from ..config import ErrorPolicy, ParamRole
 from ..diagnostics import Diagnostic
@@ -333,6 +333,16 @@ class BindingModel:
     function_table: FunctionTableBinding | None = None
     handles: tuple[HandleBinding, ...] = ()
     errors: ErrorClasses | None = None
+    #: (Python name, Python name of the function it names) for each bound function's
+    #: other C name (``("gzopen", "gzopen64")``)
+    function_aliases: tuple[tuple[str, str], ...] = ()
+    #: type names the bound declarations use that no header declares (``__builtin_va_list``)
+    undeclared_types: tuple[str, ...] = ()
+
+    def aliases_of(self, wrapped: Iterable[FunctionBinding]) -> tuple[tuple[str, str], ...]:
+        """The function aliases of functions a backend wraps (one it left out has no name to alias)."""
+        names = {f.py_name for f in wrapped}
+        return tuple((alias, target) for alias, target in self.function_aliases if target in names)
 
     def record_binding(self, key: str) -> RecordBinding | None:
         for binding in self.records:

@@ -68,8 +68,8 @@ def assign_names(module: Module, strip_prefix: str) -> tuple[dict[tuple[str, str
     """Python names for functions, records, enums, enum members and constants.
 
     Keys are ``("function", name)``, ``("record", key)``, ``("enum", key)``,
-    ``("member", name)``, ``("constant", name)`` and ``("alias", C name)`` for
-    the extra names of a record or enum class.  Opaque records get a
+    ``("member", name)``, ``("constant", name)``, ``("function_alias", name)``
+    and ``("alias", C name)`` for the extra names of a record or enum class.  Opaque records get a
     ``("record", key)`` name as well: the name of their handle class.
     """
     names: dict[tuple[str, str], str] = {}
@@ -92,9 +92,12 @@ def assign_names(module: Module, strip_prefix: str) -> tuple[dict[tuple[str, str
         names[key] = name
         return name
 
-    # Functions first: they are what users call, so they keep the plain names.
+    # Functions first: they are what users call, so they keep the plain names;
+    # then the names C callers use for them (zlib's gzopen for gzopen64).
     for function in module.functions:
         claim(("function", function.name), function.name, function.coord)
+    for other_name in module.function_aliases:
+        claim(("function_alias", other_name.name), other_name.name, other_name.coord)
     for kind, decls in (("record", module.records), ("enum", module.enums)):
         for decl in decls:
             # opaque records are named too: their handle class takes the name

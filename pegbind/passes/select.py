@@ -8,10 +8,10 @@ where a kept declaration uses their types (``uint32_t``, ``size_t``, ``fd_set``)
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from ..config import BindingConfig
-from ..model import Array, CType, Enum, FunctionType, Module, Pointer, Record, RecordRef, TypedefRef
+from ..model import Array, CType, Enum, Function, FunctionType, Module, Pointer, Record, RecordRef, TypedefRef, Variable
 
 
 def is_synthetic(key: str) -> bool:
@@ -37,37 +37,29 @@ def _record_name(decl: Record | Enum) -> str:
     return decl.tag if decl.tag is not None else decl.key
 
 
-def select_declarations(module: Module, config: BindingConfig) -> Module:
-    """The declarations ``config.selects`` and the closure of the types they use."""
-
-    def wanted(decl, name: str) -> bool:
-        return config.selects(name) and module.is_library(decl.coord)
-
-    functions = tuple(f for f in module.functions if wanted(f, f.name))
-    variables = tuple(v for v in module.variables if wanted(v, v.name))
+def _own_types(module: Module, config: BindingConfig) -> tuple[set[str], list[tuple[str, str]]]:
+    """The enums the config selects (keys), and every record, typedef and enum bound for itself."""
     enums_kept = {
         e.key
         for e in module.enums
         if module.is_library(e.coord)
         and (config.selects(_record_name(e)) or any(config.selects(m.name) for m in e.members))
     }
-    member_names = {m.name for e in module.enums if e.key in enums_kept for m in e.members}
-    # An enumerator may also be listed as a constant (dumps do that); the enum binds it.
-    constants = tuple(
-        c for c in module.constants if wanted(c, c.name) and c.name not in member_names
-    )
     roots: list[tuple[str, str]] = [("enum", key) for key in enums_kept]
-    roots += [("record", r.key) for r in module.records if wanted(r, _record_name(r))]
-    roots += [("typedef", t.name) for t in module.typedefs if wanted(t, t.name)]
-    for function in functions:
-        roots += referenced_types(function.type)
-    for variable in variables:
-        roots += referenced_types(variable.type)
+    roots += [("record", r.key) for r in module.records
+              if config.selects(_record_name(r)) and module.is_library(r.coord)]
+    roots += [("typedef", t.name) for t in module.typedefs if config.selects(t.name) and module.is_library(t.coord)]
+    return enums_kept, roots
 
+
+def _with_types(module: Module, roots: list[tuple[str, str]], users: Iterable[Function | Variable]) -> Module:
+    """``module`` keeping only the types named in ``roots``, those ``users`` mention, and what they need."""
+    pending = list(roots)
+    for user in users:
+        pending += referenced_types(user.type)
     # Closure over the type graph: a kept record needs its field types, a
     # typedef its target.
     kept: set[tuple[str, str]] = set()
-    pending = list(roots)
     while pending:
         node = pending.pop()
         if node in kept:
@@ -82,10 +74,50 @@ def select_declarations(module: Module, config: BindingConfig) -> Module:
         elif node[0] == "typedef":
             pending += referenced_types(decl.type)  # type: ignore[union-attr]
     return module.replace(
-        functions=functions,
-        variables=variables,
-        constants=constants,
         records=tuple(r for r in module.records if ("record", r.key) in kept),
         enums=tuple(e for e in module.enums if ("enum", e.key) in kept),
         typedefs=tuple(t for t in module.typedefs if ("typedef", t.name) in kept),
     )
+
+
+def select_declarations(module: Module, config: BindingConfig) -> Module:
+    """The declarations ``config.selects`` and the closure of the types they use."""
+
+    def wanted(decl, name: str) -> bool:
+        return config.selects(name) and module.is_library(decl.coord)
+
+    functions = tuple(f for f in module.functions if wanted(f, f.name))
+    variables = tuple(v for v in module.variables if wanted(v, v.name))
+    enums_kept, roots = _own_types(module, config)
+    member_names = {m.name for e in module.enums if e.key in enums_kept for m in e.members}
+    # An enumerator may also be listed as a constant (dumps do that); the enum binds it.
+    constants = tuple(
+        c for c in module.constants if wanted(c, c.name) and c.name not in member_names
+    )
+    kept_functions = {f.name for f in functions}
+    aliases = tuple(
+        a for a in module.function_aliases if wanted(a, a.name) and a.target in kept_functions
+    )
+    selected = module.replace(functions=functions, function_aliases=aliases, variables=variables, constants=constants)
+    return _with_types(selected, roots, (*functions, *variables))
+
+
+def undeclared_types(module: Module, users: Iterable[Function]) -> tuple[str, ...]:
+    """Type names the module's types and ``users`` mention but no header declares: the
+    compiler's own (``__builtin_va_list``) and what the model left out (a vector type)."""
+    found: dict[str, None] = {}
+    types: list[CType] = [t.type for t in module.typedefs] + [f.type for f in users]
+    types += [member.type for record in module.records for member in record.fields or ()]
+    for ctype in types:
+        for kind, name in referenced_types(ctype):
+            if kind == "typedef" and module.get("typedef", name) is None:
+                found[name] = None
+    return tuple(found)
+
+
+def types_of_bound(module: Module, config: BindingConfig, bound: Iterable[Function]) -> Module:
+    """The selected ``module`` keeping only the types the library declares for themselves and those
+    the ``bound`` functions (and the variables) need: a function that is left out leaves no type
+    behind (a ``va_list`` it alone took, a C library record only it used)."""
+    _enums, roots = _own_types(module, config)
+    return _with_types(module, roots, (*bound, *module.variables))

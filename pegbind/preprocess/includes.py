@@ -12,15 +12,21 @@ open (as a compiler would spell it), the position in the search chain (for
   system folder (``openssl/`` is split between ``/usr/include`` and its
   multiarch twin); files a library file includes with quotes from its own
   folder (zlib's ``"zconf.h"``); and any file outside the known folders;
-* ``"standard"`` — pegbind's own headers (``pegbind/include``);
-* ``"system"`` — what the C library and the system's other packages provide.
+* ``"standard"`` — pegbind's own headers (``pegbind/include``, and the fallback);
+* ``"system"`` — what the compiler, the C library and the system's other packages provide.
 
 ``bind_headers`` globs, matched against a file's real path in order (the last
 match wins; ``!`` in front takes a file out; a glob that does not start with
 ``/`` or ``*`` matches the end of the path), widen or narrow the default.
 
 Search order, as GCC: ``"x.h"`` first in the including file's folder, then like
-``<x.h>``: the -I folders, pegbind's standard headers, the target's system folders.
+``<x.h>``: the -I folders (except those that are system folders, which gcc
+ignores), pegbind's freestanding headers (``stddef.h``, ``stdint.h`` ... with
+the target's sizes), the compiler's own include folder (``immintrin.h``; its
+versions of the freestanding headers are passed over), then the C library's
+headers: the machine's own for its own target, a cross target's sysroot
+(Debian's MinGW and cross libc packages), or where neither is installed
+pegbind's bundled fallback (``pegbind/fallback-include``).
 """
 from __future__ import annotations
 
@@ -30,41 +36,69 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from ..resources import standard_include_dir
+from ..resources import fallback_include_dir, standard_include_dir
+from ..toolchain import host_target, search_dirs
 
-# Multiarch folder of each target on Debian-style systems.
-_MULTIARCH = {
-    "linux-x86_64": "x86_64-linux-gnu",
-    "linux-aarch64": "aarch64-linux-gnu",
-    "linux-i386": "i386-linux-gnu",
-}
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """Where one kind of system keeps the C library's headers for a target."""
+
+    folders: tuple[str, ...]
+    marker: str  #: a file the folders hold when the layout is installed for that target
 
 
-def system_include_dirs(target: str) -> list[str]:
-    """The target's system folders, in search order (only existing ones)."""
-    if target == "linux-x86_64":
-        candidates = ["/usr/local/include", "/usr/include/x86_64-linux-gnu", "/usr/include"]
-    else:
-        candidates = ["/usr/include"]
-        multiarch = _MULTIARCH.get(target)
-        if multiarch:
-            candidates.insert(0, f"/usr/include/{multiarch}")
-    return [d for d in candidates if os.path.isdir(d)]
+def _layouts(target: str) -> list[_Layout]:
+    """The places a target's C library headers may be, in order of preference."""
+    host = host_target()
+    triple = {"linux-x86_64": "x86_64-linux-gnu", "linux-i386": "i386-linux-gnu",
+              "linux-aarch64": "aarch64-linux-gnu"}.get(target)
+    layouts = []
+    if target == host and triple is not None:  # the machine's own, as its gcc searches them
+        layouts.append(_Layout(("/usr/local/include", f"/usr/include/{triple}", "/usr/include"), "stdio.h"))
+    if target == "linux-i386" and host == "linux-x86_64":  # Debian's biarch libc6-dev-i386 (gcc -m32)
+        layouts.append(_Layout(("/usr/local/include", "/usr/include"), "gnu/stubs-32.h"))
+    if target != host:  # a cross sysroot: Debian's libc6-dev-*-cross, mingw-w64-x86-64-dev
+        sysroot = "x86_64-w64-mingw32" if target == "win-x86_64" else "i686-linux-gnu" if target == "linux-i386" else triple
+        if sysroot is not None:
+            layouts.append(_Layout((f"/usr/{sysroot}/include",), "stdio.h"))
+    return layouts
+
+
+def system_include_dirs(target: str) -> list[str] | None:
+    """The folders of the C library's headers for ``target`` on this machine, in search order.
+
+    None when none are installed here: pegbind's bundled fallback stands in for them.
+    """
+    for layout in _layouts(target):
+        folders = [d for d in layout.folders if os.path.isdir(d)]
+        if any(os.path.isfile(os.path.join(d, layout.marker)) for d in folders):
+            return folders
+    return None
 
 
 @dataclass(frozen=True, slots=True)
 class SearchDir:
     path: str
     origin: str  #: origin of the files found there
+    #: names not looked up here: the compiler's own versions of pegbind's freestanding headers
+    shadowed: frozenset[str] = frozenset()
 
 
 def _under(path: str, folder: str) -> bool:
-    """Whether the real path ``path`` is ``folder`` or lies inside it."""
+    """Whether the absolute path ``path`` is ``folder`` or lies inside it."""
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
+def _forms(path: str) -> tuple[str, ...]:
+    """A path as spelled (absolute) and as its real path: a file may be a link out of
+    the folder it was found in (each of MinGW's headers is one), a folder a link to another."""
+    spelled = os.path.abspath(path)
+    real = os.path.realpath(path)
+    return (spelled,) if spelled == real else (spelled, real)
+
+
 def _glob_pattern(glob: str) -> str:
-    """A ``bind_headers`` glob as an fnmatch pattern over absolute real paths."""
+    """A ``bind_headers`` glob as an fnmatch pattern over absolute paths."""
     if glob.startswith(("/", "*")):
         return glob
     return "*/" + glob
@@ -88,22 +122,31 @@ class IncludeResolver:
     _origins: dict[str, str] = field(default_factory=dict)  # spelling -> origin
 
     def __post_init__(self) -> None:
-        self.chain = [SearchDir(str(d), "user") for d in self.user_dirs]
-        self.chain.append(SearchDir(str(standard_include_dir()), "standard"))
-        self.chain.extend(SearchDir(d, "system") for d in system_include_dirs(self.target))
-        self._standard = [os.path.realpath(standard_include_dir())]
-        self._system = [os.path.realpath(e.path) for e in self.chain if e.origin == "system"]
+        freestanding = standard_include_dir()
+        compiler = [SearchDir(d, "system", frozenset(os.listdir(freestanding))) for d in search_dirs(self.target).include]
+        system_dirs = system_include_dirs(self.target)
+        system = [SearchDir(d, "system") for d in system_dirs or ()]
+        if system_dirs is None:
+            system = [SearchDir(str(fallback_include_dir()), "standard")]
+        # As gcc: a -I folder that is also a system folder is searched as a system folder only.
+        known = {os.path.realpath(e.path) for e in (*compiler, *system)}
+        self.chain = [SearchDir(str(d), "user") for d in self.user_dirs if os.path.realpath(d) not in known]
+        self.chain.append(SearchDir(str(freestanding), "standard"))
+        self.chain += compiler + system
+        self._standard = [*_forms(str(freestanding)), *_forms(str(fallback_include_dir()))]
+        self._system = [form for e in self.chain if e.origin == "system" for form in _forms(e.path)]
         roots = {*self._standard, *self._system}
-        folders = [os.path.dirname(os.path.realpath(h)) for h in self.headers]
-        folders += [os.path.realpath(d) for d in self.user_dirs]
+        folders = [os.path.dirname(os.path.abspath(h)) for h in self.headers] + list(self.user_dirs)
         self._library_dirs, self._namespaces = [], []
         for folder in dict.fromkeys(folders):
-            if folder in roots:
+            forms = _forms(folder)
+            if roots.intersection(forms):
                 continue  # /usr/include holds far more than the library
-            self._library_dirs.append(folder)
-            for root in self._system:
-                if _under(folder, root):
-                    self._namespaces.append(os.path.relpath(folder, root))
+            self._library_dirs += forms
+            for form in forms:
+                for root in self._system:
+                    if _under(form, root):
+                        self._namespaces.append(os.path.relpath(form, root))
         self._patterns = [(glob.startswith("!"), _glob_pattern(glob.lstrip("!"))) for glob in self.bind_globs]
         for header in self.headers:
             self._user_files.add(os.path.realpath(header))
@@ -126,25 +169,26 @@ class IncludeResolver:
         # Asked once per declaration and diagnostic: decide each spelling once.
         known = self._origins.get(path)
         if known is None:
-            known = self._origins[path] = self._decide(os.path.realpath(path))
+            known = self._origins[path] = self._decide(_forms(path))
         return known
 
-    def _decide(self, real: str) -> str:
-        if any(_under(real, d) for d in self._standard):
+    def _decide(self, forms: tuple[str, ...]) -> str:
+        if any(_under(form, d) for form in forms for d in self._standard):
             return "standard"
-        origin = self._default_origin(real)
+        origin = self._default_origin(forms)
         for negated, pattern in self._patterns:
-            if fnmatch.fnmatchcase(real, pattern):
+            if any(fnmatch.fnmatchcase(form, pattern) for form in forms):
                 origin = "system" if negated else "user"
         return origin
 
-    def _default_origin(self, real: str) -> str:
-        if real in self._user_files or any(_under(real, d) for d in self._library_dirs):
+    def _default_origin(self, forms: tuple[str, ...]) -> str:
+        if forms[-1] in self._user_files or any(_under(form, d) for form in forms for d in self._library_dirs):
             return "user"
-        for root in self._system:
-            if _under(real, root):
-                inside = os.path.relpath(real, root)
-                return "user" if any(_under(inside, n) for n in self._namespaces) else "system"
+        for form in forms:  # where it was found first, then where it really is
+            for root in self._system:
+                if _under(form, root):
+                    inside = os.path.relpath(form, root)
+                    return "user" if any(_under(inside, n) for n in self._namespaces) else "system"
         return "user"
 
     def find(self, name: str, quoted: bool, includer: str | None, includer_origin: str,
@@ -165,6 +209,8 @@ class IncludeResolver:
         start = 0 if next_after is None else next_after + 1
         for index in range(start, len(self.chain)):
             entry = self.chain[index]
+            if name in entry.shadowed:
+                continue
             candidate = os.path.join(entry.path, name)
             if self._is_file(candidate):
                 return candidate, index, self.origin(candidate)

@@ -47,11 +47,20 @@ def T(name: str, *quals: str) -> TypedefRef:
     return TypedefRef(name, tuple(quals))
 
 
+#: The C library's exact-width types as glibc declares them on linux-x86_64:
+#: ``int32_t`` names ``__int32_t``, which names ``int``.
 STDINT = {
     "int8_t": "signed char", "uint8_t": "unsigned char", "int16_t": "short", "uint16_t": "unsigned short",
     "int32_t": "int", "uint32_t": "unsigned int", "int64_t": "long", "uint64_t": "unsigned long",
-    "size_t": "unsigned long",
 }
+
+
+def _standard_typedefs() -> tuple[Typedef, ...]:
+    found = [Typedef("size_t", P("unsigned long"), Coord("stddef.h", 1, 1))]
+    for number, (name, primitive) in enumerate(STDINT.items(), 1):
+        found.append(Typedef(f"__{name}", P(primitive), Coord("types.h", number, 1)))
+        found.append(Typedef(name, T(f"__{name}"), Coord("stdint-intn.h", number, 1)))
+    return tuple(found)
 
 
 def _fn(name: str, ret, *params: tuple[str, object], variadic: bool = False, doc: str = "") -> Function:
@@ -64,8 +73,7 @@ def demo_module() -> Module:
     anon = RecordRef("union", None, anon_key)
     shape = RecordRef("struct", None, "demo_shape")
     color = RecordRef("enum", None, "demo_color")
-    typedefs = tuple(Typedef(n, P(t), Coord("stdint.h", i + 1, 1)) for i, (n, t) in enumerate(STDINT.items()))
-    typedefs += (
+    typedefs = _standard_typedefs() + (
         Typedef("demo_color", color, _at("} demo_color;")),
         Typedef("point_t", point, _at("typedef struct point point_t;")),
         Typedef("demo_shape", shape, _at("} demo_shape;")),

@@ -1,0 +1,93 @@
+"""The C compiler of a target, and what it says about itself.
+
+Layer: infrastructure beside :mod:`pegbind.target`, read by the preprocessor
+(the compiler's own include folder: ``immintrin.h`` and the other
+intrinsics), by the build (where the linker finds ``-l`` libraries) and by
+``verify`` (which compiler is the oracle).  In: a target name.  Out: the
+compiler command for that target on this machine — the system compiler
+(``$CC``, else ``cc``) for the machine's own target, ``-m32`` for i386 on
+x86_64, Debian's cross compilers otherwise — and its search folders, read
+from one ``-print-search-dirs`` call and kept for the process.
+
+pegbind reads headers without a compiler; where none is installed, the
+answers are empty and only what needs the compiler's own files is missing.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import platform
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+
+#: Debian's cross compilers, by target
+CROSS_COMPILERS = {"linux-aarch64": "aarch64-linux-gnu-gcc", "win-x86_64": "x86_64-w64-mingw32-gcc"}
+#: the Debian package of each cross compiler, for messages
+CROSS_PACKAGES = {"linux-aarch64": "gcc-aarch64-linux-gnu", "win-x86_64": "gcc-mingw-w64-x86-64"}
+
+
+def host_target() -> str | None:
+    """The pegbind target name of the machine we run on, or None if it is not one of ours."""
+    machine = platform.machine().lower()
+    if sys.platform.startswith("linux"):
+        return {"x86_64": "linux-x86_64", "amd64": "linux-x86_64", "aarch64": "linux-aarch64",
+                "arm64": "linux-aarch64", "i386": "linux-i386", "i686": "linux-i386"}.get(machine)
+    if sys.platform == "win32" and machine in ("amd64", "x86_64"):
+        return "win-x86_64"
+    return None
+
+
+def system_compiler() -> list[str]:
+    """The system C compiler as a command: ``$CC`` split like a shell word list, else ``cc``."""
+    return shlex.split(os.environ.get("CC") or "cc")
+
+
+def compiler_for(target: str) -> list[str] | None:
+    """The command that compiles for ``target`` here, or None when this machine has none."""
+    host = host_target()
+    if target == host:
+        command = system_compiler()
+    elif target == "linux-i386" and host == "linux-x86_64":
+        command = [*system_compiler(), "-m32"]
+    elif target in CROSS_COMPILERS:
+        command = [CROSS_COMPILERS[target]]
+    else:
+        return None
+    return command if shutil.which(command[0]) else None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchDirs:
+    """What ``-print-search-dirs`` says (existing folders only, in the compiler's order)."""
+
+    include: tuple[str, ...]  #: the compiler's own headers: ``include`` then ``include-fixed``
+    libraries: tuple[str, ...]  #: where the linker looks for ``-lNAME``
+
+
+@functools.cache
+def _search_dirs(command: tuple[str, ...]) -> SearchDirs:
+    try:
+        found = subprocess.run([*command, "-print-search-dirs"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return SearchDirs((), ())
+    install, libraries = "", []
+    for line in found.stdout.splitlines():
+        key, _, value = line.partition(": ")
+        if key == "install":
+            install = value.strip()
+        elif key == "libraries":
+            libraries = [os.path.normpath(part) for part in value.lstrip("=").split(os.pathsep) if part]
+    include = [os.path.join(install, name) for name in ("include", "include-fixed")] if install else []
+    return SearchDirs(
+        tuple(d for d in include if os.path.isdir(d)),
+        tuple(dict.fromkeys(d for d in libraries if os.path.isdir(d))),
+    )
+
+
+def search_dirs(target: str) -> SearchDirs:
+    """The include and library folders of ``target``'s compiler (empty when there is none)."""
+    command = compiler_for(target)
+    return _search_dirs(tuple(command)) if command else SearchDirs((), ())
