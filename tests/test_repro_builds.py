@@ -93,3 +93,14 @@ def test_macros_that_name_functions_are_aliases(tmp_path, backend):
         print(lib.scale(6, 7), lib.offset(1), type(lib).scale is type(lib).scale64)
     """)
     assert printed.split() == ["42", "65", "True"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_member_named_like_a_macro(tmp_path, backend):
+    out, _ = build(tmp_path, "macro_field", backend)
+    printed = run_in(out, """
+        import macro_field as m
+        state = m.parser_state(level=4)
+        print(m.state_level(state), state.parserVersion, sorted(f for f in dir(state) if not f.startswith("_")))
+    """)
+    assert printed.strip().split(maxsplit=2) == ["4", "None", "['from_bytes', 'level', 'parserVersion', 'sizeof']"]

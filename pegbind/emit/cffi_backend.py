@@ -34,6 +34,7 @@ from ..passes.select import is_synthetic
 from ..target import builtin_size_align, get_target
 from .ctypes_backend import WrapperWriter, cffi_member, arg_label, element_size, field_plans, ordered_records
 from .cython import banner, c_type_text, py_docstring, py_literal, py_string
+from .env import undef_lines
 
 #: Type names cffi declares itself (``cffi.model.PrimitiveType`` and
 #: ``cffi.commontypes``); a typedef of one of them in the cdef would clash.
@@ -451,9 +452,10 @@ def left_out(binding: BindingModel) -> list[Diagnostic]:
     return found
 
 
-def include_lines(headers: tuple[str, ...]) -> str:
-    """The C source of the compiled module: the binding's headers, by name."""
-    return "".join(f'#include "{header}"\n' for header in headers)
+def c_source(binding: BindingModel) -> str:
+    """The C source of the compiled module: the binding's headers, by name, then ``#undef`` of
+    the macros that would hide a name the cdef spells (libxml2's member ``xmlParserVersion``)."""
+    return "".join(f'#include "{header}"\n' for header in binding.headers) + undef_lines(binding.module.hiding_macros())
 
 
 def record_ref_of(key: str, binding: BindingModel) -> str:
@@ -471,7 +473,7 @@ def py_text_block(text: str) -> str:
 
 FILTERS: dict[str, Callable[..., Any]] = {
     "py_text_block": py_text_block,
-    "include_lines": include_lines,
+    "c_source": c_source,
     "record_ref_of": record_ref_of,
     "py_literal": py_literal,
     "py_docstring": py_docstring,
