@@ -18,6 +18,12 @@ and :func:`build_cffi` adds the include/library options of the config and
 calls ``compile``.  In ABI mode (``load = "dynamic"``) and for ctypes nothing
 is compiled: the generated module carries the library names and folders of
 the config (link time) or opens what ``load(path)`` is given.
+
+The compiled modules refer to the library's functions weakly (the generated
+C says ``#pragma weak``), so one the library at run time lacks fails when it
+is called; :func:`link_arguments` keeps such weakly used libraries linked.
+Every module built is imported once in a fresh interpreter
+(:func:`check_import`) before the build counts as done.
 """
 from __future__ import annotations
 
@@ -29,6 +35,7 @@ import shlex
 import subprocess
 import sys
 import sysconfig
+import tempfile
 from pathlib import Path
 
 from .config import BindingConfig
@@ -69,9 +76,36 @@ def compiler_command(config: BindingConfig, c_file: Path, output: Path, include_
     command += [str(c_file), *(str(source) for source in config.sources)]
     for folder in config.library_dirs:
         command += [f"-L{folder}", f"-Wl,-rpath,{Path(folder).resolve()}"]
-    command += [f"-l{library}" for library in config.link]
+    command += link_arguments(config)
     command += ["-o", str(output)]
     return command
+
+
+def link_arguments(config: BindingConfig) -> list[str]:
+    """``-lNAME`` for each library, kept as a dependency of the module even where the system's
+    linker drops libraries only weakly referred to (``--as-needed``): the generated code refers
+    to every function weakly, so that one the library lacks fails when called, not at import."""
+    libraries = [f"-l{library}" for library in config.link]
+    if libraries and sys.platform.startswith("linux"):
+        return ["-Wl,--push-state,--no-as-needed", *libraries, "-Wl,--pop-state"]
+    return libraries
+
+
+def check_import(config: BindingConfig, out_dir: Path) -> None:
+    """Import the built module in a fresh interpreter: a build that cannot be imported is no success.
+
+    Raises :class:`BuildError` with the error the import ended with (a
+    library that cannot be opened, a symbol the loader cannot resolve ...).
+    """
+    code = f"import sys; sys.path.insert(0, {str(Path(out_dir).resolve())!r}); import {config.name}"
+    try:
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                                cwd=tempfile.gettempdir())
+    except subprocess.TimeoutExpired:
+        raise BuildError(f"the built module {config.name} did not finish importing in 300 s") from None
+    if result.returncode != 0:
+        lines = [line for line in result.stderr.strip().splitlines() if line.strip()]
+        raise BuildError(f"the built module {config.name} cannot be imported: {lines[-1] if lines else 'no message'}")
 
 
 def backend_of(files: list[Path]) -> str:
@@ -130,9 +164,9 @@ def build_cffi(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
     include_dirs = list(dict.fromkeys([*(Path(h).resolve().parent for h in config.headers), *config.include_dirs]))
     options = {
         "include_dirs": [str(d) for d in include_dirs],
-        "libraries": list(config.link),
         "library_dirs": [str(Path(d).resolve()) for d in config.library_dirs],
-        "extra_link_args": [f"-Wl,-rpath,{Path(d).resolve()}" for d in config.library_dirs],
+        # after the objects, as libraries must be; see link_arguments
+        "extra_link_args": [f"-Wl,-rpath,{Path(d).resolve()}" for d in config.library_dirs] + link_arguments(config),
         "extra_compile_args": ["-w"],
         "define_macros": [(name, value) for name, value in config.defines.items()],
         "undef_macros": list(config.undefines),

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from .config import BindingConfig
-from .diagnostics import Diagnostic, ParseError
+from .diagnostics import Coord, Diagnostic, ParseError
 from .model import Module
 from .target import TargetInfo, get_target
 
@@ -115,9 +116,21 @@ def _generate_each(
 ) -> dict[str, list[Path]]:
     """Phases 3-5 once, then each backend's files: backend -> paths written."""
     from .emit import generate
+    from .exports import linked_exports
     from .passes import run_passes
 
-    binding = run_passes(read.module, config, read.target)
+    exports = linked_exports(config)
+    if report is not None:
+        where = Coord(config.source, 1, 1) if config.source != "<command line>" else None
+        shadowed = config.name.partition(".")[0]
+        if shadowed in sys.stdlib_module_names:
+            report(Diagnostic(where, f"the module name {config.name!r} is also a standard library module: importing the "
+                                     f"binding replaces the standard {shadowed} for the whole process; choose another "
+                                     "name with --name (config key: name)", "warning"))
+        for name in exports.not_found if exports is not None else ():
+            report(Diagnostic(where, f"no lib{name}.so in the library folders: which of its functions exist is not "
+                                     "checked", "warning"))
+    binding = run_passes(read.module, config, read.target, exports)
     if report is not None:
         for diagnostic in (*read.preprocessed.diagnostics, *read.module.diagnostics):
             # what the library's own headers declare and the model could not hold (a vector
@@ -163,10 +176,15 @@ def build_extension(
     """Phases 1-6: generate, then compile what needs compiling; returns the built artefacts.
 
     Cython and cffi (API mode) are compiled into extension modules; a ctypes
-    module is plain Python (see ``pegbind.build``).
+    module is plain Python (see ``pegbind.build``).  Each is then imported in a
+    fresh interpreter: a module that cannot be imported is a BuildError.
     """
-    from .build import build
+    from .build import build, check_import
 
     out_dir = Path(out_dir or config.output_dir)
     files = _generate_each(config, config.backends, out_dir, template_dirs, read_binding(config), report)
-    return [build(config, paths, out_dir, backend=backend) for backend, paths in files.items()]
+    built = []
+    for backend, paths in files.items():
+        built.append(build(config, paths, out_dir, backend=backend))
+        check_import(config, out_dir)
+    return built

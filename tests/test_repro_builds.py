@@ -104,3 +104,106 @@ def test_a_member_named_like_a_macro(tmp_path, backend):
         print(m.state_level(state), state.parserVersion, sorted(f for f in dir(state) if not f.startswith("_")))
     """)
     assert printed.strip().split(maxsplit=2) == ["4", "None", "['from_bytes', 'level', 'parserVersion', 'sizeof']"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_functions_the_library_does_not_export_are_left_out(tmp_path, backend):
+    out, stderr = build(tmp_path, "unexported", backend)
+    assert stderr.count("not exported by") == 1
+    assert (f"unexported.h:7:5: warning: 2 functions the headers declare are not exported by "
+            f"{tmp_path / 'lib' / 'libunexported.so'}; left out: later_added, never_built") in stderr
+    assert "undefined" not in stderr
+    printed = run_in(out, """
+        import unexported as m
+        print(m.present(1), m.also_present(1), hasattr(m, "later_added"), hasattr(m, "never_built"))
+    """)
+    assert printed.split() == ["2", "3", "False", "False"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_function_missing_at_run_time_fails_when_called(tmp_path, backend):
+    # Built against a newer library, run with an older one: the import works, the call names the symbol.
+    out, stderr = build(tmp_path, "unexported", backend, library="later_added")
+    assert "left out: never_built" in stderr
+    lib = tmp_path / "lib" / "liblater_added.so"
+    compile_library([REPRO / "unexported.c"], lib)  # the older build, in its place
+    printed = run_in(out, """
+        import unexported as m
+        print(m.present(1))
+        try:
+            m.later_added(1)
+        except AttributeError as exc:
+            print(exc)
+    """)
+    assert printed.splitlines() == ["2", "no loaded library defines 'later_added'"]
+
+
+def test_a_module_that_cannot_be_imported_is_no_successful_build(tmp_path):
+    out = tmp_path / "out"
+    result = run_pegbind("build", str(REPRO / "unexported.h"), "-l", "pegbind_no_such_library", "--backend", "ctypes",
+                         "-o", str(out))
+    assert result.returncode == 1
+    assert "warning: no libpegbind_no_such_library.so in the library folders" in result.stderr
+    assert ("error: the built module unexported cannot be imported: OSError: libpegbind_no_such_library.so: "
+            "cannot open shared object file") in result.stderr
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_array_parameters_need_all_their_elements(tmp_path, backend):
+    out, _ = build(tmp_path, "array_typedef", backend)
+    printed = run_in(out, """
+        import array, struct
+        import array_typedef as m
+        out = bytearray(16)
+        m.id_generate(out)
+        print(out[15], m.id_compare(bytes(out), bytes(out)), m.id_compare(bytes(16), bytes(out)) < 0)
+        version = array.array("i", [0] * 4)
+        m.version_fill(version, 5)
+        print(list(version), m.version_sum(struct.pack("4i", 1, 2, 3, 4)), m.matrix_trace(struct.pack("3d", 1, 2, 3)))
+        for call in (lambda: m.id_generate(memoryview(bytearray(32))[0:1]), lambda: m.id_compare(bytes(15), bytes(16)),
+                     lambda: m.version_sum(struct.pack("3i", 1, 2, 3)), lambda: m.matrix_trace(bytes(16))):
+            try:
+                call()
+            except ValueError as exc:
+                print(exc)
+    """)
+    assert printed.splitlines() == [
+        "45 0 True",
+        "[5, 5, 5, 5] 10 6.0",
+        "argument 1 (out) needs at least 16 bytes, got 1",
+        "argument 1 (a) needs at least 16 bytes, got 15",
+        "argument 1 (version) needs at least 16 bytes, got 12",
+        "argument 1 (m) needs at least 24 bytes, got 16",
+    ]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_records_with_alignment_attributes(tmp_path, backend):
+    out, _ = build(tmp_path, "aligned", backend)
+    printed = run_in(out, """
+        import aligned as m
+        outer, member = m.outer(), m.member_aligned()
+        print(m.state_init(m.state_t()), m.state_t.sizeof, m.outer_init(outer), m.outer.sizeof,
+              bytes(outer)[16 + 19], m.member_init(member), member.x)
+    """)
+    assert printed.split() == ["32", "32", "48", "48", "9", "16", "5"]
+
+
+def test_cffi_abi_mode_says_up_front_what_it_cannot_align(tmp_path):
+    result = run_pegbind("generate", str(REPRO / "aligned.h"), "--backend", "cffi", "--load", "dynamic",
+                         "-o", str(tmp_path))
+    assert result.returncode == 1
+    assert ("aligned.h:4:45: error: struct state_ has an alignment or packing attribute, which cffi's ABI mode "
+            "(load = \"dynamic\") cannot express") in result.stderr
+    assert "aligned.h:5:8: error: struct member_aligned has an alignment" in result.stderr
+
+
+def test_a_module_named_like_the_standard_library_is_warned_about(tmp_path):
+    (tmp_path / "zlib.h").write_text("int zlib_answer(void);\n")
+    result = run_pegbind("generate", str(tmp_path / "zlib.h"), "--backend", "ctypes", "-o", str(tmp_path / "out"))
+    assert result.returncode == 0
+    assert ("warning: the module name 'zlib' is also a standard library module: importing the binding replaces the "
+            "standard zlib for the whole process; choose another name with --name (config key: name)") in result.stderr
+    result = run_pegbind("generate", str(tmp_path / "zlib.h"), "--name", "zlib_binding", "--backend", "ctypes",
+                         "-o", str(tmp_path / "out"))
+    assert "standard library" not in result.stderr

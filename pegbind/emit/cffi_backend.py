@@ -29,12 +29,12 @@ from .. import __version__
 from ..model import Array, CType, Field, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
 from ..config import BindingConfig
 from ..passes.binding import BindingModel, FunctionBinding, ParamBinding
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, PegbindError
 from ..passes.select import is_synthetic
 from ..target import builtin_size_align, get_target
-from .ctypes_backend import WrapperWriter, cffi_member, arg_label, element_size, field_plans, ordered_records
+from .ctypes_backend import WrapperWriter, cffi_member, arg_label, element_size, field_plans, min_bytes, ordered_records
 from .cython import banner, c_type_text, py_docstring, py_literal, py_string
-from .env import undef_lines
+from .env import undef_lines, weak_lines
 
 #: Type names cffi declares itself (``cffi.model.PrimitiveType`` and
 #: ``cffi.commontypes``); a typedef of one of them in the cdef would clash.
@@ -90,13 +90,19 @@ def cdef_field(module: Module, member: Field, indent: str = "    ") -> str:
     return indent + text
 
 
+def needs_compiler_layout(record: Record) -> bool:
+    """Whether cffi's cdef cannot state ``record``'s layout: an ``aligned`` attribute on it
+    (libsodium's ``CRYPTO_ALIGN(16)`` states) or an aligned or packed member."""
+    return record.aligned is not None or any(m.aligned is not None or m.packed for m in record.fields or ())
+
+
 def cdef_record_body(module: Module, record: Record, indent: str = "") -> str:
     """``struct TAG { ... }`` (tag omitted when untagged), members one per line."""
     head = record.kind if record.tag is None else f"{record.kind} {record.tag}"
     lines = [cdef_field(module, member, indent + "    ") for member in record.fields or ()]
-    if any(member.aligned is not None or member.packed for member in record.fields or ()):
-        # cffi cannot say where an aligned/packed member goes: in API mode the
-        # compiler fills in the layout.
+    if needs_compiler_layout(record):
+        # cffi cannot say where an aligned/packed member goes, nor align the
+        # record: in API mode the compiler fills in the layout.
         lines.append(indent + "    ...;")
     return head + " {\n" + "\n".join(lines) + "\n" + indent + "}"
 
@@ -187,6 +193,8 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
     for function in declared:
         if unspellable(module, function.type) is None:
             pieces.append((cffi_function_decl(module, binding.target, function) + ";", "any"))
+    if binding.load != "dynamic":
+        pieces.append((f"void {DEFINED_CHECK}(unsigned char *);", "any"))
     chunks: list[CdefChunk] = []
     current: list[str] = []
     pack: int | None | str = "any"
@@ -401,7 +409,7 @@ def _takes_bytes(binding: BindingModel, element: CType | None) -> bool:
 def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
     """What the fast path passes for ``param``; cffi checks integer ranges and types itself."""
     name = param.py_name
-    size = element_size(binding.module, binding.target, param.element)
+    size = min_bytes(binding, param)
     label = repr(arg_label(param))
     if param.kind == "buffer":
         call = f"_pb_rbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r})"
@@ -424,17 +432,31 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
 
 
 def call_plans(binding: BindingModel, writer: CffiWriter) -> list[CallPlan]:
-    plans = []
-    for function in binding.functions:
-        if unspellable(binding.module, function.function.type) is not None:
-            continue  # not in the cdef (reported by left_out)
-        plans.append(CallPlan(function, writer.wrapper(function, False), writer.wrapper(function, True)))
-    return plans
+    """One plan per function of the cdef, in :func:`called_functions` order (the rest is in ``left_out``)."""
+    called = set(called_functions(binding))
+    return [
+        CallPlan(function, writer.wrapper(function, False), writer.wrapper(function, True))
+        for function in binding.functions if function.function.name in called
+    ]
 
 
 def left_out(binding: BindingModel) -> list[Diagnostic]:
-    """Functions and records the cffi module cannot hold, each with the reason."""
+    """Functions and records the cffi module cannot hold, each with the reason.
+
+    Raises :class:`PegbindError` for records whose layout only the compiler
+    knows in ABI mode (``load = "dynamic"``), where no compiler is asked: the
+    module could not be imported.
+    """
     module = binding.module
+    if binding.load == "dynamic":
+        unaligned = [r.record for r in binding.records if needs_compiler_layout(r.record)]
+        if unaligned:
+            raise PegbindError([
+                Diagnostic(record.coord, f"{record.key} has an alignment or packing attribute, which cffi's ABI mode "
+                                         "(load = \"dynamic\") cannot express: link at build time (API mode), use the "
+                                         "Cython or ctypes backend, or exclude it and what uses it (--exclude)", "error")
+                for record in unaligned
+            ])
     found = []
     for function in binding.functions:
         reason = unspellable(module, function.function.type)
@@ -452,10 +474,26 @@ def left_out(binding: BindingModel) -> list[Diagnostic]:
     return found
 
 
+#: a function of the compiled module (API mode) that says which functions the loaded libraries define
+DEFINED_CHECK = "_pegbind_defined"
+
+
+def called_functions(binding: BindingModel) -> list[str]:
+    """The C functions the cdef declares and the wrappers call, in order."""
+    return [f.function.name for f in binding.functions if unspellable(binding.module, f.function.type) is None]
+
+
 def c_source(binding: BindingModel) -> str:
     """The C source of the compiled module: the binding's headers, by name, then ``#undef`` of
-    the macros that would hide a name the cdef spells (libxml2's member ``xmlParserVersion``)."""
-    return "".join(f'#include "{header}"\n' for header in binding.headers) + undef_lines(binding.module.hiding_macros())
+    the macros that would hide a name the cdef spells (libxml2's member ``xmlParserVersion``),
+    and, in API mode, weak references to the functions it calls, with the function that
+    tells which of them the libraries loaded at run time define."""
+    text = "".join(f'#include "{header}"\n' for header in binding.headers) + undef_lines(binding.module.hiding_macros())
+    if binding.load == "dynamic":
+        return text
+    called = called_functions(binding)
+    checks = "".join(f"    defined[{i}] = {name} != 0;\n" for i, name in enumerate(called))
+    return text + weak_lines(called) + f"static void {DEFINED_CHECK}(unsigned char *defined)\n{{\n{checks}}}\n"
 
 
 def record_ref_of(key: str, binding: BindingModel) -> str:
@@ -524,6 +562,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         + [(alias, h.py_name) for h in binding.handles for alias in h.aliases],
         "classes": classes,
         "calls": calls,
+        "defined_check": DEFINED_CHECK,
         "function_aliases": binding.aliases_of(c.binding for c in calls),
         "types": list(writer.types.items()),
         "left_out": left_out(binding),

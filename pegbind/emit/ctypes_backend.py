@@ -88,8 +88,14 @@ def arg_label(param: ParamBinding) -> str:
     return param.label
 
 
+def min_bytes(binding: BindingModel, param: ParamBinding) -> int:
+    """Bytes a buffer argument must hold at least: one element, or the length of an array
+    parameter (``uuid_t``: 16); 0 when nothing is known (``void *``)."""
+    return element_size(binding.module, binding.target, param.element) * (param.array_length or 1)
+
+
 def element_size(module: Module, target: TargetInfo, element: CType | None) -> int:
-    """Bytes a typed buffer must hold at least (one element); 0 for ``void``."""
+    """Bytes of one element of a typed buffer; 0 for ``void``."""
     if element is None:
         return 0
     from ..target import size_align
@@ -122,7 +128,7 @@ def _plain_spec(binding: BindingModel, classes: dict[str, str], param: ParamBind
     if kind in ("bool", "float", "cstring"):
         return f"('{kind}', {label})"
     if kind in ("buffer", "writable_buffer"):
-        return f"('{kind}', {label}, {element_size(binding.module, binding.target, param.element)})"
+        return f"('{kind}', {label}, {min_bytes(binding, param)})"
     if kind in ("record", "record_ptr"):
         return f"('record', {label}, {classes[param.record_key or '']}, {kind == 'record_ptr' and not param.nonnull})"
     raise CtypesSpellingError(f"no argument spec for kind {kind!r}")
@@ -911,7 +917,7 @@ class WrapperWriter(ABC):
 def ctypes_arg(binding: BindingModel, param: ParamBinding) -> str:
     """What the fast path passes for an ``in`` parameter (ctypes converts and type-checks the rest)."""
     name = param.py_name
-    size = element_size(binding.module, binding.target, param.element)
+    size = min_bytes(binding, param)
     if param.kind == "buffer":
         # c_void_p takes bytes as they are: only other buffers (and short
         # bytes, for the error) need _pb_rbuf's Python call

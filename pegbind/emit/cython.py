@@ -222,7 +222,7 @@ def _adjusted(ctype: CType) -> CType:
 
 def cy_local(param: ParamBinding) -> str:
     """The declaration of the C local a parameter is converted into (``_pb_a<index>``)."""
-    return cy_decl(_adjusted(param.ctype), f"_pb_a{param.index}")
+    return cy_decl(_adjusted(param.c_type), f"_pb_a{param.index}")
 
 
 def cy_var(ctype: CType, name: str) -> str:
@@ -259,6 +259,12 @@ def cy_def_params(binding: FunctionBinding, classes: dict[str, str], method: boo
     if parts:
         parts.append("/")
     return ", ".join(parts)
+
+
+def cy_min_size(param: ParamBinding) -> str:
+    """The fewest bytes a buffer argument must hold: its element, times the length of an array parameter."""
+    size = cy_sizeof(param.element)
+    return size if param.array_length is None else f"{size} * {param.array_length}"
 
 
 def cy_sizeof(ctype: CType | None) -> str:
@@ -382,6 +388,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "param_annotation": param_annotation,
     "result_annotation": result_annotation,
     "cy_sizeof": cy_sizeof,
+    "cy_min_size": cy_min_size,
     "cy_fp_typedef": cy_fp_typedef,
     "is_const_target": is_const_target,
     "table_member": table_member,

@@ -21,6 +21,17 @@ def undef_lines(names: Iterable[str]) -> str:
     return "".join(f"#undef {name}\n" for name in names)
 
 
+def weak_lines(names: Iterable[str]) -> str:
+    """``#pragma weak`` for the functions a module calls, where the object format has weak symbols (ELF).
+
+    A function the library at run time does not define (another version, a
+    build without it) then resolves to NULL instead of failing the whole
+    module's import; the module checks for that and raises when it is called.
+    """
+    pragmas = "".join(f"#pragma weak {name}\n" for name in names)
+    return f"#if defined(__ELF__)\n{pragmas}#endif\n" if pragmas else ""
+
+
 def make_environment(extra_dirs: Iterable[str | Path] = ()) -> jinja2.Environment:
     """A strict environment over the user folders (first) and the built-in templates."""
     search = [str(Path(d)) for d in extra_dirs] + [str(templates_dir())]
@@ -33,4 +44,5 @@ def make_environment(extra_dirs: Iterable[str | Path] = ()) -> jinja2.Environmen
         autoescape=False,
     )
     env.filters["undef_lines"] = undef_lines
+    env.filters["weak_lines"] = weak_lines
     return env

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from ..config import BindingConfig
 from ..diagnostics import Diagnostic, PegbindError
+from ..exports import Exports
 from ..model import Function, Module
 from ..target import TargetInfo
 from .binding import (
@@ -56,6 +57,8 @@ class PassState:
     handles: tuple[HandleBinding, ...] = ()
     function_table: FunctionTableBinding | None = None
     errors: ErrorClasses | None = None
+    #: what the linked libraries export, when known (``pegbind.exports``)
+    exports: Exports | None = None
     layouts: dict[str, Any] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
 
@@ -97,7 +100,8 @@ def _plan_errors(state: PassState) -> PassState:
 
 
 def _plan_functions(state: PassState) -> PassState:
-    bound, declared_only, dropped = plan_functions(state.module, state.config, state.names, state.function_table)
+    bound, declared_only, dropped = plan_functions(state.module, state.config, state.names, state.function_table,
+                                                   state.exports)
     return replace(
         state, functions=tuple(bound), declared_only=tuple(declared_only),
         diagnostics=state.diagnostics + tuple(dropped),
@@ -162,9 +166,13 @@ PIPELINE: tuple[tuple[str, Callable[[PassState], PassState]], ...] = (
 )
 
 
-def run_passes(module: Module, config: BindingConfig, target: TargetInfo) -> BindingModel:
-    """Run :data:`PIPELINE` over ``module`` and package the result."""
-    state = PassState(module, config, target)
+def run_passes(module: Module, config: BindingConfig, target: TargetInfo, exports: Exports | None = None) -> BindingModel:
+    """Run :data:`PIPELINE` over ``module`` and package the result.
+
+    ``exports``: the symbols the linked libraries define, where they could be
+    read; a function they do not define is left out.
+    """
+    state = PassState(module, config, target, exports=exports)
     for _name_of_pass, run in PIPELINE:
         state = run(state)
     names = state.names

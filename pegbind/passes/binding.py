@@ -120,6 +120,17 @@ class ParamBinding:
     is_input: bool = False
     #: 1-based position among the arguments the Python caller passes (0: not passed)
     position: int = 0
+    #: for a parameter C declares as an array of N elements, directly or through a
+    #: typedef (``uuid_t uu``, ``double m[4]``): N, the fewest a buffer for it must hold
+    array_length: int | None = None
+    #: the type C passes when it is not ``ctype``: an array parameter adjusted to a
+    #: pointer to its element, qualifiers kept (``const uuid_t`` -> ``const unsigned char *``)
+    adjusted: CType | None = None
+
+    @property
+    def c_type(self) -> CType:
+        """The parameter's type as C passes it (:attr:`adjusted`, else :attr:`ctype`)."""
+        return self.adjusted if self.adjusted is not None else self.ctype
 
     @property
     def passed(self) -> bool:

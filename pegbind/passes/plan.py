@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..config import BindingConfig, ParamRole
 from ..diagnostics import ConfigError, Coord, Diagnostic
+from ..exports import Exports
 from ..model import Array, CType, Field, Function, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
 from ..target import LayoutError, TargetInfo, enum_type, size_align
 from .binding import (
@@ -71,8 +72,9 @@ def handle_key(module: Module, names: dict, ctype: CType) -> str | None:
 def _pointee(module: Module, ctype: CType) -> CType | None:
     """The pointed-to type of a pointer (or adjusted array) parameter, else None."""
     resolved = module.resolve(ctype)
-    if isinstance(resolved, Array):
-        return resolved.element
+    adjusted = adjusted_array(module, ctype)
+    if adjusted is not None:
+        return adjusted[0].target
     if isinstance(resolved, Pointer):
         return resolved.target
     return None
@@ -83,11 +85,22 @@ def _is_bytes_element(module: Module, element: CType) -> bool:
     return isinstance(resolved, Primitive) and (resolved.name in _CHARS or resolved.is_void)
 
 
+def adjusted_array(module: Module, ctype: CType) -> tuple[Pointer, int | None] | None:
+    """For a parameter declared as an array, directly or through a typedef: the pointer C passes
+    instead (C11 6.7.6.3p7), the array's qualifiers on its element, and the declared length."""
+    resolved = module.resolve(ctype)
+    if not isinstance(resolved, Array):
+        return None
+    element = resolved.element.with_quals(*resolved.quals) if resolved.quals else resolved.element
+    return Pointer(element), resolved.length
+
+
 def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str | None, CType | None]:
     """(kind, record key, buffer element) for a parameter of the ``in`` role."""
     resolved = module.resolve(ctype)
-    if isinstance(resolved, Array):  # C adjusts array parameters to pointers
-        resolved = Pointer(resolved.element)
+    adjusted = adjusted_array(module, ctype)
+    if adjusted is not None:  # C adjusts array parameters to pointers
+        resolved = adjusted[0]
     kind = _arithmetic(resolved)
     if kind is not None:
         return kind, None, None
@@ -285,10 +298,13 @@ def plan_function(
         is_nonnull = passed and (kind in _POINTER_KINDS or role.role == "in-array") and (
             "*" in nonnull or (param.name or "") in nonnull or index + 1 in attribute_nonnull
         )
+        adjusted = adjusted_array(module, param.type)
         params.append(ParamBinding(
             index, param.name, py_name, param.type, role, kind, key, element,  # type: ignore[arg-type]
             nonnull=is_nonnull, length=length.get(index), length_of=length_of.get(index) if role.role == "len" else None,
             by_pointer=by_pointer, is_input=is_input, position=position if passed or is_input else 0,
+            array_length=adjusted[1] if adjusted is not None and kind in ("buffer", "writable_buffer") else None,
+            adjusted=adjusted[0] if adjusted is not None else None,
         ))
     ret_kind, ret_key = classify_return(module, names, function.ret)
     check = error_check(module, config, function.ret) if errors is not False else None
@@ -315,20 +331,37 @@ def table_function_fields(module: Module, struct_key: str) -> frozenset[str]:
 
 
 def plan_functions(
-    module: Module, config: BindingConfig, names: dict, table: FunctionTableBinding | None = None
+    module: Module, config: BindingConfig, names: dict, table: FunctionTableBinding | None = None,
+    exports: Exports | None = None,
 ) -> tuple[list[FunctionBinding], list[Function], list[Diagnostic]]:
-    """Wrapper plans, the functions only declared, and why each of those was left out."""
+    """Wrapper plans, the functions only declared, and why each of those was left out.
+
+    With ``exports`` (what the linked libraries define, when that is known),
+    a function they do not export is left out too: all of those in one warning.
+    """
     table_fields = table_function_fields(module, table.struct_key) if table is not None else frozenset()
     bound, declared_only, dropped = [], [], []
+    unexported: list[Function] = []
     for function in module.functions:
         if table is not None and function.name == table.getter.name:
             continue  # load() calls it; the Library has no method for it
+        if exports is not None and exports.complete and function.name not in exports.symbols:
+            unexported.append(function)
+            continue
         try:
             bound.append(plan_function(module, config, names, function, table_fields))
         except Unsupported as exc:
             dropped.append(Diagnostic(function.coord, f"function {function.name!r} is not wrapped: {exc}", "warning"))
             if function.variadic:
                 declared_only.append(function)
+    if unexported:
+        count = f"{len(unexported)} function{'s' if len(unexported) > 1 else ''}"
+        dropped.append(Diagnostic(
+            unexported[0].coord,
+            f"{count} the headers declare {'are' if len(unexported) > 1 else 'is'} not exported by "
+            f"{exports.describe()}; left out: {', '.join(f.name for f in unexported)}",  # type: ignore[union-attr]
+            "warning",
+        ))
     return bound, declared_only, dropped
 
 

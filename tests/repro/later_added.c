@@ -1,0 +1,5 @@
+#include "unexported.h"
+
+int present(int value) { return value + 1; }
+int also_present(int value) { return value + 2; }
+int later_added(int value) { return value + 3; }
