@@ -20,6 +20,7 @@ its function is called.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -40,17 +41,27 @@ class Exports:
     """The symbols the linked libraries define, and what could not be read."""
 
     libraries: tuple[Path, ...]  #: the files read (after following linker scripts)
-    symbols: frozenset[str]
+    symbols: frozenset[str]  #: what they define
     not_found: tuple[str, ...] = ()  #: ``-l`` names with no library file here
+    #: the libraries they need (``DT_NEEDED``, all the way down): the loader finds a
+    #: symbol there too (OpenSSL's libssl.so declares what libcrypto.so defines)
+    dependencies: tuple[Path, ...] = ()
 
     @property
     def complete(self) -> bool:
         """Whether every linked library was read: only then is a name's absence meaningful."""
         return not self.not_found and bool(self.libraries)
 
+    def defines(self, name: str) -> bool:
+        """Whether a module linked with these libraries finds ``name`` when it is loaded."""
+        return name in self.symbols or any(_looked_up(path, name) for path in self.dependencies)
+
     def describe(self) -> str:
-        """The libraries, for a message: ``libsqlite3.so (/usr/lib/.../libsqlite3.so)``."""
-        return ", ".join(str(path) for path in self.libraries)
+        """The libraries, for a message: ``/usr/lib/.../libssl.so or the libraries it needs``."""
+        files = ", ".join(str(path) for path in self.libraries)
+        if self.dependencies:
+            files += f" or the libraries {'it needs' if len(self.libraries) == 1 else 'they need'}"
+        return files
 
 
 def library_folders(config: BindingConfig) -> list[Path]:
@@ -94,23 +105,56 @@ def _script_inputs(path: Path, folders: Sequence[Path]) -> list[Path]:
     return found
 
 
-def _defined_symbols(path: Path) -> frozenset[str]:
-    """The global and weak symbols an ELF shared object defines and lets others see."""
+def _visible(symbol) -> bool:  # type: ignore[no-untyped-def]
+    """Whether a dynamic symbol is defined here and others may bind to it."""
+    return (symbol["st_shndx"] != "SHN_UNDEF" and symbol["st_info"]["bind"] in ("STB_GLOBAL", "STB_WEAK")
+            and symbol["st_other"]["visibility"] in ("STV_DEFAULT", "STV_PROTECTED"))
+
+
+def _defined_symbols(path: Path) -> tuple[frozenset[str], list[str], list[str]]:
+    """What an ELF shared object defines for others, the libraries it needs, and its run paths."""
     from elftools.elf.elffile import ELFFile  # only builds read binaries: keep it off the import path
+    from elftools.elf.sections import SymbolTableSection
 
-    names = set()
     with open(path, "rb") as stream:
-        table = ELFFile(stream).get_section_by_name(".dynsym")
-        if table is None:
-            return frozenset()
-        for symbol in table.iter_symbols():
-            if (symbol["st_shndx"] != "SHN_UNDEF" and symbol["st_info"]["bind"] in ("STB_GLOBAL", "STB_WEAK")
-                    and symbol["st_other"]["visibility"] in ("STV_DEFAULT", "STV_PROTECTED")):
-                names.add(symbol.name)
-    return frozenset(names)
+        elf = ELFFile(stream)
+        table = elf.get_section_by_name(".dynsym")
+        names = frozenset(s.name for s in table.iter_symbols() if _visible(s)) if isinstance(table, SymbolTableSection) else frozenset()
+        dynamic = elf.get_section_by_name(".dynamic")
+        needed, paths = [], []
+        for tag in dynamic.iter_tags() if dynamic is not None else ():  # type: ignore[attr-defined]
+            kind = tag.entry.d_tag
+            if kind == "DT_NEEDED":
+                needed.append(tag.needed)
+            elif kind in ("DT_RUNPATH", "DT_RPATH"):
+                value = tag.runpath if kind == "DT_RUNPATH" else tag.rpath
+                paths += [p.replace("$ORIGIN", str(path.parent)) for p in value.split(":") if p]
+    return names, needed, paths
 
 
-def _read(paths: Iterable[Path], folders: Sequence[Path], seen: set[Path]) -> tuple[list[Path], set[str]]:
+@functools.lru_cache(maxsize=None)
+def _lookup_table(path: Path):  # type: ignore[no-untyped-def]
+    """A dependency's hash table (``.gnu.hash``, else ``.hash``): a name is looked up, not every symbol read."""
+    from elftools.elf.elffile import ELFFile
+
+    stream = open(path, "rb")  # kept open for the lookups of this process
+    elf = ELFFile(stream)
+    return elf.get_section_by_name(".gnu.hash") or elf.get_section_by_name(".hash")
+
+
+def _looked_up(path: Path, name: str) -> bool:
+    try:
+        table = _lookup_table(path)
+    except OSError:
+        return False
+    symbol = table.get_symbol(name) if table is not None else None
+    return symbol is not None and _visible(symbol)
+
+
+def _read(paths: Iterable[Path], folders: Sequence[Path], seen: set[Path],
+          needed: dict[str, list[Path]]) -> tuple[list[Path], set[str]]:
+    """The ELF files ``paths`` stand for and what they define; ``needed`` gathers their
+    ``DT_NEEDED`` names with the folders to look for each in."""
     files: list[Path] = []
     symbols: set[str] = set()
     for path in paths:
@@ -125,12 +169,34 @@ def _read(paths: Iterable[Path], folders: Sequence[Path], seen: set[Path]) -> tu
             continue
         if magic == _ELF_MAGIC:
             files.append(path)
-            symbols |= _defined_symbols(real)
+            names, wanted, run_paths = _defined_symbols(real)
+            symbols |= names
+            for name in wanted:
+                needed.setdefault(name, [*map(Path, run_paths), real.parent, *folders])
         else:
-            more, found = _read(_script_inputs(real, folders), folders, seen)
+            more, found = _read(_script_inputs(real, folders), folders, seen, needed)
             files += more
             symbols |= found
     return files, symbols
+
+
+def _dependencies(needed: dict[str, list[Path]], seen: set[Path]) -> list[Path]:
+    """The libraries named in ``needed``, and the ones those need, found as the loader would."""
+    found: list[Path] = []
+    pending = list(needed.items())
+    while pending:
+        name, folders = pending.pop(0)
+        path = next((folder / name for folder in folders if (folder / name).exists()), None)
+        if path is None or path.resolve() in seen:
+            continue
+        seen.add(path.resolve())
+        found.append(path)
+        try:
+            _names, wanted, run_paths = _defined_symbols(path.resolve())
+        except OSError:
+            continue
+        pending += [(more, [*map(Path, run_paths), path.resolve().parent, *folders]) for more in wanted]
+    return found
 
 
 def linked_exports(config: BindingConfig) -> Exports | None:
@@ -145,5 +211,7 @@ def linked_exports(config: BindingConfig) -> Exports | None:
             not_found.append(name)
         else:
             found.append(path)
-    files, symbols = _read(found, folders, set())
-    return Exports(tuple(files), frozenset(symbols), tuple(not_found))
+    seen: set[Path] = set()
+    needed: dict[str, list[Path]] = {}
+    files, symbols = _read(found, folders, seen, needed)
+    return Exports(tuple(files), frozenset(symbols), tuple(not_found), tuple(_dependencies(needed, seen)))

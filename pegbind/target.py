@@ -3,7 +3,7 @@
 Input: a target name (``--target``) and, for layouts, the :class:`~pegbind.model.Module`.
 Output: :class:`TargetInfo` — sizes and alignments of the primitive types,
 signedness of ``char``, the macros a compiler for that target predefines —
-used by the preprocessor (predefines, our own standard headers) and by the
+used by the preprocessor (predefines, our own freestanding headers) and by the
 layout computation that gives every record its size, alignment and offsets.
 """
 from __future__ import annotations

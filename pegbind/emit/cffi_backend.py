@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .. import __version__
 from ..model import Array, CType, Field, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
@@ -78,6 +78,51 @@ def _record_unspellable(module: Module, record: Record) -> str | None:
         if reason is not None:
             return reason
     return None
+
+
+def _by_value_records(module: Module, ctype: CType) -> Iterator[str]:
+    """Keys of the records ``ctype`` holds by value (through typedefs and arrays)."""
+    resolved = module.resolve(ctype)
+    while isinstance(resolved, Array):
+        resolved = module.resolve(resolved.element)
+    if isinstance(resolved, RecordRef) and resolved.kind != "enum":
+        yield resolved.key
+
+
+def excluded(binding: BindingModel) -> tuple[dict[str, str], dict[str, str]]:
+    """What the cffi module cannot hold, with the reasons: (record key -> reason, function name -> reason).
+
+    A record goes when cffi's parser cannot read a member's type, and so does
+    every record that holds it by value; a function goes when it needs such a
+    type, or the class of a record that went.
+    """
+    module = binding.module
+    records: dict[str, str] = {}
+    for record in module.records:
+        reason = _record_unspellable(module, record)
+        if reason is not None:
+            records[record.key] = reason
+    changed = True
+    while changed:  # a record holding a left-out record by value cannot be declared either
+        changed = False
+        for record in module.records:
+            if record.key in records:
+                continue
+            for member in record.fields or ():
+                held = next((key for key in _by_value_records(module, member.type) if key in records), None)
+                if held is not None:
+                    records[record.key] = f"its member {member.name or '(anonymous)'} holds {held}, which is not in it"
+                    changed = True
+                    break
+    functions: dict[str, str] = {}
+    for function in binding.functions:
+        reason = unspellable(module, function.function.type)
+        if reason is None:
+            keys = [p.record_key for p in function.params] + [function.ret.record_key]
+            reason = next((f"it takes or returns {key}, which is not in it" for key in keys if key in records), None)
+        if reason is not None:
+            functions[function.function.name] = reason
+    return records, functions
 
 
 def cdef_field(module: Module, member: Field, indent: str = "    ") -> str:
@@ -146,6 +191,7 @@ class CdefChunk:
 def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
     """The cdef of the binding: forward tags, types in dependency order, then functions."""
     module = binding.module
+    gone = excluded(binding)[0]
     pieces: list[tuple[str, int | None | str]] = []  # (text, pack or "any")
     for name in binding.undeclared_types:
         # The compiler's own types (__builtin_va_list): no Python value has one, but a
@@ -175,7 +221,7 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
                 if record.tag is None and key in untagged:
                     pieces.append((f"typedef {record.kind} {key} {key};", "any"))
                 continue
-            if _record_unspellable(module, record) is not None:
+            if record.key in gone:
                 continue
             body = cdef_record_body(module, record)
             text = f"typedef {body} {key};" if record.tag is None else body + ";"
@@ -190,8 +236,9 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
     declared = [f.function for f in binding.functions]
     if binding.function_table is not None:
         declared.append(binding.function_table.getter)  # load() calls it
+    called = set(called_functions(binding))
     for function in declared:
-        if unspellable(module, function.type) is None:
+        if function.name in called or (binding.function_table is not None and function is binding.function_table.getter):
             pieces.append((cffi_function_decl(module, binding.target, function) + ";", "any"))
     if binding.load != "dynamic":
         pieces.append((f"void {DEFINED_CHECK}(unsigned char *);", "any"))
@@ -457,20 +504,16 @@ def left_out(binding: BindingModel) -> list[Diagnostic]:
                                          "Cython or ctypes backend, or exclude it and what uses it (--exclude)", "error")
                 for record in unaligned
             ])
-    found = []
-    for function in binding.functions:
-        reason = unspellable(module, function.function.type)
-        if reason is not None:
-            found.append(Diagnostic(
-                function.function.coord, f"function '{function.function.name}' is not in the cffi module: {reason}",
-                "warning",
-            ))
-    for record in binding.records:
-        reason = _record_unspellable(module, record.record)
-        if reason is not None:
-            found.append(Diagnostic(
-                record.record.coord, f"record '{record.record.key}' is not in the cffi module: {reason}", "warning",
-            ))
+    records, functions = excluded(binding)
+    found = [
+        Diagnostic(f.function.coord, f"function '{f.function.name}' is not in the cffi module: {functions[f.function.name]}",
+                   "warning")
+        for f in binding.functions if f.function.name in functions
+    ]
+    found += [
+        Diagnostic(r.coord, f"record '{r.key}' is not in the cffi module: {records[r.key]}", "warning")
+        for r in module.records if r.key in records and not is_synthetic(r.key)
+    ]
     return found
 
 
@@ -480,7 +523,8 @@ DEFINED_CHECK = "_pegbind_defined"
 
 def called_functions(binding: BindingModel) -> list[str]:
     """The C functions the cdef declares and the wrappers call, in order."""
-    return [f.function.name for f in binding.functions if unspellable(binding.module, f.function.type) is None]
+    left_out_functions = excluded(binding)[1]
+    return [f.function.name for f in binding.functions if f.function.name not in left_out_functions]
 
 
 def c_source(binding: BindingModel) -> str:
@@ -531,9 +575,10 @@ OUTPUTS = (
 
 def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     """What the cffi templates see."""
-    classes = {r.record.key: r.py_name for r in binding.records}
+    gone = excluded(binding)[0]
+    records = [r for r in ordered_records(binding) if r.record.key not in gone]
+    classes = {r.record.key: r.py_name for r in records}
     classes.update({h.record.key: h.py_name for h in binding.handles})
-    records = ordered_records(binding)
     writer = CffiWriter(binding, classes)
     calls = call_plans(binding, writer)  # fills writer.types
     table = binding.function_table

@@ -14,7 +14,7 @@ macros evaluated as constants (:func:`macro_constants`).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..model import Constant, FunctionAlias, Module
 from ..preprocess.token import Token
@@ -35,9 +35,14 @@ def _read_declarations(
     target: TargetInfo,
     comments: CommentLookup | None = None,
     pack_changes: Sequence[tuple[int, int | None]] = (),
+    is_library: Callable[[str], bool] | None = None,
 ) -> ModuleBuilder:
     builder = ModuleBuilder(target, comments=comments, pack_changes=pack_changes)
     for piece in split_declarations(tokens):
+        # A function body outside the library's own headers declares nothing a binding
+        # uses (the compiler's intrinsics are thousands): not even its head is parsed.
+        if piece.kind == "definition" and is_library is not None and not is_library(piece.tokens[0].coord.file):
+            continue
         builder.add_piece(piece)
     return builder
 
@@ -55,7 +60,8 @@ def parse_tokens(
 
 def parse_declarations(pp: "PreprocessResult", target: TargetInfo) -> Module:
     """The whole parse step: declarations, docs, pack regions, then the library's macros as constants."""
-    builder = _read_declarations(pp.tokens, target, pp.comments, pp.pack_changes)
+    builder = _read_declarations(pp.tokens, target, pp.comments, pp.pack_changes,
+                                 lambda file: pp.origin(file) == "user")
     macro_constants(pp, builder)
     return builder.module(
         frozenset(f for f in pp.files if pp.origin(f) == "user"),

@@ -507,9 +507,10 @@ class Evaluator:
     def _eval_SizeofExpr(self, expr: s.SizeofExpr) -> Value:
         operand = self.evaluate(expr.operand)
         if operand.prim is None:  # a string literal: its array type knows the size
-            length = operand.ctype.length if isinstance(operand.ctype, Array) else None
-            return self._size_value((length or 0) * self.target.sizes[operand.ctype.element.name][0]  # type: ignore[union-attr]
-                                    if length else 0)
+            array = operand.ctype if isinstance(operand.ctype, Array) else None
+            if array is None or not array.length or not isinstance(array.element, Primitive):
+                return self._size_value(0)
+            return self._size_value(array.length * self.target.sizes[array.element.name][0])
         return self._size_value(self.target.sizes[operand.prim][0])
 
     def _eval_Offsetof(self, expr: s.Offsetof) -> Value:

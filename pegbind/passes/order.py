@@ -13,8 +13,9 @@ functions whose parameters are pointers to ``CK_FUNCTION_LIST``):
   declared, because every emitter writes a forward declaration for each of
   them first;
 * a type must be **complete** where it is used by value: a record member of
-  record or array type, through any number of typedefs.  Pointers, function
-  parameters and return types only need their names declared.
+  record or array type, through any number of typedefs, and the element of
+  any array type.  Pointers, function parameters and return types only need
+  their names declared.
 """
 from __future__ import annotations
 
@@ -41,7 +42,9 @@ def uses(ctype: CType, by_value: bool = True) -> Iterator[tuple[Node, Need]]:
     elif isinstance(ctype, Pointer):
         yield from uses(ctype.target, by_value=False)
     elif isinstance(ctype, Array):
-        yield from uses(ctype.element, by_value)
+        # an array type needs a complete element wherever it is written, even
+        # behind a typedef or a pointer (C11 6.7.6.2p1): glibc's jmp_buf
+        yield from uses(ctype.element, by_value=True)
     elif isinstance(ctype, FunctionType):
         yield from uses(ctype.ret, by_value=False)
         for param in ctype.params:

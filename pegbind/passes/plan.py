@@ -345,7 +345,7 @@ def plan_functions(
     for function in module.functions:
         if table is not None and function.name == table.getter.name:
             continue  # load() calls it; the Library has no method for it
-        if exports is not None and exports.complete and function.name not in exports.symbols:
+        if exports is not None and exports.complete and not exports.defines(function.name):
             unexported.append(function)
             continue
         try:

@@ -8,6 +8,7 @@ where a kept declaration uses their types (``uint32_t``, ``size_t``, ``fd_set``)
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable, Iterator
 
 from ..config import BindingConfig
@@ -52,11 +53,29 @@ def _own_types(module: Module, config: BindingConfig) -> tuple[set[str], list[tu
     return enums_kept, roots
 
 
+#: Types the C standard gives no members (C11 7.21.1: a FILE records a stream's state
+#: in ways it leaves to the implementation): bound as opaque handles, whatever the C
+#: library's header shows (glibc's struct _IO_FILE, MinGW's struct _iobuf).
+STANDARD_OPAQUE_TYPES = frozenset({"FILE"})
+
+
+def _standard_opaque(module: Module) -> set[str]:
+    """Keys of the C library's records that :data:`STANDARD_OPAQUE_TYPES` name."""
+    found = set()
+    for name in STANDARD_OPAQUE_TYPES:
+        typedef = module.get("typedef", name)
+        target = module.resolve(typedef.type) if typedef is not None else None  # type: ignore[union-attr]
+        if isinstance(target, RecordRef) and not module.is_library(typedef.coord):  # type: ignore[union-attr]
+            found.add(target.key)
+    return found
+
+
 def _with_types(module: Module, roots: list[tuple[str, str]], users: Iterable[Function | Variable]) -> Module:
     """``module`` keeping only the types named in ``roots``, those ``users`` mention, and what they need."""
     pending = list(roots)
     for user in users:
         pending += referenced_types(user.type)
+    opaque = _standard_opaque(module)
     # Closure over the type graph: a kept record needs its field types, a
     # typedef its target.
     kept: set[tuple[str, str]] = set()
@@ -68,13 +87,14 @@ def _with_types(module: Module, roots: list[tuple[str, str]], users: Iterable[Fu
         if decl is None:
             continue
         kept.add(node)
-        if isinstance(decl, Record):
+        if isinstance(decl, Record) and decl.key not in opaque:
             for member in decl.fields or ():
                 pending += referenced_types(member.type)
         elif node[0] == "typedef":
             pending += referenced_types(decl.type)  # type: ignore[union-attr]
     return module.replace(
-        records=tuple(r for r in module.records if ("record", r.key) in kept),
+        records=tuple(replace(r, fields=None) if r.key in opaque else r
+                      for r in module.records if ("record", r.key) in kept),
         enums=tuple(e for e in module.enums if ("enum", e.key) in kept),
         typedefs=tuple(t for t in module.typedefs if ("typedef", t.name) in kept),
     )

@@ -127,7 +127,7 @@ class PreprocessResult:
         return expander.expand(tokens)
 
     def origin(self, file: str) -> Origin:
-        """"user", "standard" (pegbind/include) or "system" for a file of this run."""
+        """"user" (the library's), "standard" (pegbind's own headers) or "system" for a file of this run."""
         return self._engine.resolver.origin(file)  # type: ignore[return-value]
 
 

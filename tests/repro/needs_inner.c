@@ -1,0 +1,1 @@
+int inner_add(int a, int b) { return a + b; }
