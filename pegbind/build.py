@@ -63,10 +63,13 @@ def _diagnostics(output: str, headline: str) -> list[Diagnostic]:
 
 
 def compiler_command(config: BindingConfig, c_file: Path, output: Path, include_dirs: list[Path]) -> list[str]:
-    """The C compiler call that turns the Cython output into the extension."""
+    """The C compiler call that turns the Cython output into the extension.
+
+    ``$CFLAGS`` come after pegbind's own flags, so they win (``-O0`` for a quick build).
+    """
     compiler = shlex.split(os.environ.get("CC") or "cc")
     python_include = sysconfig.get_paths()["include"]
-    command = [*compiler, "-shared", "-fPIC", "-O2", "-fno-strict-aliasing", "-w"]
+    command = [*compiler, "-shared", "-fPIC", "-O2", "-fno-strict-aliasing", "-w", *shlex.split(os.environ.get("CFLAGS", ""))]
     for folder in [*include_dirs, Path(python_include)]:
         command.append(f"-I{folder}")
     for name, value in config.defines.items():
@@ -97,7 +100,13 @@ def check_import(config: BindingConfig, out_dir: Path) -> None:
     Raises :class:`BuildError` with the error the import ended with (a
     library that cannot be opened, a symbol the loader cannot resolve ...).
     """
-    code = f"import sys; sys.path.insert(0, {str(Path(out_dir).resolve())!r}); import {config.name}"
+    folder = str(Path(out_dir).resolve())
+    # The module imported must be the one built, not one of the same name found first
+    # (a built-in module, or another backend's build in the same folder).
+    code = (f"import os, sys; sys.path.insert(0, {folder!r}); import {config.name} as m; "
+            f"f = getattr(m, '__file__', None); "
+            f"sys.exit(None if f and os.path.dirname(os.path.realpath(f)) == os.path.realpath({folder!r}) "
+            f"else 'ImportError: importing {config.name} found ' + (f or 'a built-in module') + ', not the one built')")
     try:
         result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
                                 cwd=tempfile.gettempdir())

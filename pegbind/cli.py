@@ -17,7 +17,8 @@ from typing import NoReturn, Sequence
 
 from . import __version__
 from .config import (
-    BACKENDS, BindingConfig, ErrorPolicy, FunctionRule, FunctionTable, is_module_name, load_config, parse_role,
+    BACKENDS, BindingConfig, ErrorPolicy, FunctionRule, FunctionTable, builtin_module_problem, is_module_name,
+    load_config, parse_role,
 )
 from .diagnostics import ConfigError, Diagnostic, PegbindError
 from .target import DEFAULT_TARGET, TARGETS
@@ -211,6 +212,13 @@ def _config_from_args(args: argparse.Namespace) -> BindingConfig:
         if not is_module_name(name):
             where = "--name" if args.name else f"{args.headers[0]} (choose a module name with --name)"
             raise ConfigError(Diagnostic(None, f"{where}: {name!r} is not a valid Python module name"))
+        if builtin_module_problem(name) and args.name:
+            raise ConfigError(Diagnostic(None, f"--name: {builtin_module_problem(name)}: choose another name"))
+        if builtin_module_problem(name):
+            # a name taken from the header: one that works instead, and say so
+            _warn(Diagnostic(None, f"{builtin_module_problem(name)}: the module is named {name + '_'!r} "
+                                   "(choose another name with --name)", "warning"))
+            name += "_"
         changes["name"] = name
     if base is None:
         return BindingConfig(headers=changes.pop("headers"), **changes)

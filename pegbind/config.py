@@ -11,6 +11,7 @@ from __future__ import annotations
 import fnmatch
 import keyword
 import re
+import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
@@ -188,6 +189,8 @@ def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str,
         values["name"] = table["name"]
         if not is_module_name(str(table["name"])):
             reader.fail(prefix + "name", f"{table['name']!r} is not a valid Python module name")
+        elif builtin_module_problem(table["name"]):
+            reader.fail(prefix + "name", f"{builtin_module_problem(table['name'])}: choose another name")
     values["headers"] = paths("headers")
     if not values["headers"]:
         reader.fail(prefix + "headers", "at least one header is required")
@@ -235,6 +238,14 @@ def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str,
 def is_module_name(name: str) -> bool:
     """Whether ``import name`` can work: an identifier that is not a keyword."""
     return name.isidentifier() and not keyword.iskeyword(name)
+
+
+def builtin_module_problem(name: str) -> str | None:
+    """Why no binding can be imported as ``name``: a module built into this Python (``time``,
+    and ``zlib`` or ``math`` in Debian's own) always comes first; else None."""
+    if name in sys.builtin_module_names:
+        return f"{name!r} is a module built into this Python, which always imports first"
+    return None
 
 
 def _resolve(base_dir: Path, value: str) -> Path:

@@ -1,38 +1,48 @@
-"""Which functions the libraries of a binding really export.
+"""Which functions the libraries of a binding really export, and how they are linked.
 
 Layer: beside ``build``; the pipeline asks it before the passes, so that a
 function a header declares but the library does not define (sqlite3.h's
 ``sqlite3_win32_*`` on Linux) is left out of the module with one warning,
 instead of making the whole module fail to import.  In: the config's ``link``
 names and ``library_dirs``, and the target.  Out: :class:`Exports` — the
-library files found and the names of the symbols they define.
+library files found, the names of the symbols they define, and which of them
+are static archives (whose functions the generated code must not refer to
+weakly: the linker takes an archive's members only for strong references).
 
-Libraries are found as the linker finds them: ``libNAME.so`` in the ``-L``
-folders, then in the compiler's own library search path; a linker script
-(``libc.so``, ``libncurses.so``: ``INPUT(libncurses.so.6 -ltinfo)``) stands
-for the files it names.  Their dynamic symbol tables (ELF ``.dynsym``) are
-read with pyelftools: a well-kept reader of the format, rather than our own.
+Libraries are found as the linker finds them: in each ``-L`` folder, then in
+each folder of the compiler's library search path, ``libNAME.so`` before
+``libNAME.a``; a linker script (``libc.so``, ``libncurses.so``:
+``INPUT(libncurses.so.6 -ltinfo)``) stands for the files it names.  Shared
+objects' dynamic symbol tables (ELF ``.dynsym``) are read with pyelftools, a
+well-kept reader of the format; the libraries they need (``DT_NEEDED``) are
+asked by name through their hash tables.  A static archive's symbols are
+listed by the toolchain's ``nm``.
 
-Only a binding linked at build time, for this machine's own target, with no
-extra C sources (which may define what the libraries do not) can be checked;
-otherwise nothing is known here, and a symbol missing at run time fails when
-its function is called.
+The check is made for a binding linked at build time, for this machine's own
+target.  With extra C sources (which may define what the libraries do not)
+it only tells how the libraries are linked.  Elsewhere nothing is known here,
+and a symbol missing at run time fails when its function is called.
 """
 from __future__ import annotations
 
 import functools
 import os
 import re
+import shutil
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
 from .config import BindingConfig
+from .diagnostics import Diagnostic
+from .target import get_target
 from .toolchain import host_target, search_dirs
 
 _ELF_MAGIC = b"\x7fELF"
-#: what a GNU ld script names: files and -lNAME, inside INPUT(...), GROUP(...), AS_NEEDED(...)
-_SCRIPT_GROUP = re.compile(r"\b(?:INPUT|GROUP|AS_NEEDED)\s*\(([^()]*)")
+_ARCHIVE_MAGIC = b"!<arch>\n"
+#: where a GNU ld script names its files and -lNAME: INPUT(...) and GROUP(...), AS_NEEDED(...) inside
+_SCRIPT_GROUP = re.compile(r"\b(?:INPUT|GROUP)\s*\(")
 _SCRIPT_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
 
@@ -46,11 +56,17 @@ class Exports:
     #: the libraries they need (``DT_NEEDED``, all the way down): the loader finds a
     #: symbol there too (OpenSSL's libssl.so declares what libcrypto.so defines)
     dependencies: tuple[Path, ...] = ()
+    #: static archives among the libraries: their functions are linked into the module
+    archives: tuple[Path, ...] = ()
+    #: why some library could not be read (a damaged file), one message each
+    problems: tuple[Diagnostic, ...] = ()
+    #: extra C sources are compiled in: they may define what the libraries do not
+    sources: bool = False
 
     @property
     def complete(self) -> bool:
-        """Whether every linked library was read: only then is a name's absence meaningful."""
-        return not self.not_found and bool(self.libraries)
+        """Whether what the module will find is known: only then is a name's absence meaningful."""
+        return not self.not_found and not self.problems and not self.sources and bool(self.libraries)
 
     def defines(self, name: str) -> bool:
         """Whether a module linked with these libraries finds ``name`` when it is loaded."""
@@ -67,17 +83,18 @@ class Exports:
 def library_folders(config: BindingConfig) -> list[Path]:
     """Where the linker looks for ``-lNAME``: the ``-L`` folders, then the compiler's."""
     folders = [Path(d) for d in config.library_dirs]
-    folders += [Path(d) for d in search_dirs(config.target).libraries]
+    folders += [Path(d) for d in search_dirs(get_target(config.target).name).libraries]
     return list(dict.fromkeys(folders))
 
 
 def find_library(name: str, folders: Sequence[Path]) -> Path | None:
-    """``libNAME.so`` as the linker would pick it, else the run-time ``libNAME.so.N`` that a
-    module loaded with ctypes would open where no development link is installed; or None."""
+    """``libNAME.so``, else ``libNAME.a``, in the first folder holding one, as the linker picks
+    it; else the run-time ``libNAME.so.N`` a module loaded with ctypes would open where no
+    development link is installed; or None."""
     for folder in folders:
-        candidate = folder / f"lib{name}.so"
-        if candidate.exists():
-            return candidate
+        for candidate in (folder / f"lib{name}.so", folder / f"lib{name}.a"):
+            if candidate.exists():
+                return candidate
     for folder in folders:
         versions = sorted(folder.glob(f"lib{name}.so.*"), key=lambda p: [int(n) for n in re.findall(r"\d+", p.name)])
         if versions:
@@ -91,9 +108,16 @@ def _script_inputs(path: Path, folders: Sequence[Path]) -> list[Path]:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return []
+    text = _SCRIPT_COMMENT.sub(" ", text)
     found = []
-    for group in _SCRIPT_GROUP.findall(_SCRIPT_COMMENT.sub(" ", text)):
-        for word in group.replace(",", " ").split():
+    for opening in _SCRIPT_GROUP.finditer(text):
+        depth, end = 1, opening.end()
+        while end < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            end += 1
+        for word in re.split(r"[\s,()]+", text[opening.end():end - 1]):
+            if not word or word == "AS_NEEDED":
+                continue
             if word.startswith("-l"):
                 library = find_library(word[2:], folders)
             elif os.path.isabs(word):
@@ -112,7 +136,10 @@ def _visible(symbol) -> bool:  # type: ignore[no-untyped-def]
 
 
 def _defined_symbols(path: Path) -> tuple[frozenset[str], list[str], list[str]]:
-    """What an ELF shared object defines for others, the libraries it needs, and its run paths."""
+    """What an ELF shared object defines for others, the libraries it needs, and its run paths.
+
+    Raises ``elftools.common.exceptions.ELFError`` for a file that is not one.
+    """
     from elftools.elf.elffile import ELFFile  # only builds read binaries: keep it off the import path
     from elftools.elf.sections import SymbolTableSection
 
@@ -132,6 +159,21 @@ def _defined_symbols(path: Path) -> tuple[frozenset[str], list[str], list[str]]:
     return names, needed, paths
 
 
+def _archive_symbols(path: Path) -> frozenset[str]:
+    """The global symbols a static archive's members define, as the toolchain's ``nm`` lists them.
+
+    Raises OSError when there is no ``nm`` or it cannot read the archive.
+    """
+    nm = shutil.which("nm")
+    if nm is None:
+        raise OSError(f"no nm to list the symbols of {path}")
+    listed = subprocess.run([nm, "-g", "--defined-only", "-P", str(path)], capture_output=True, text=True)
+    if listed.returncode != 0:
+        raise OSError(listed.stderr.strip() or f"nm cannot read {path}")
+    # "-P": "NAME TYPE VALUE SIZE" per symbol, and "archive[member.o]:" before each member's
+    return frozenset(line.split()[0] for line in listed.stdout.splitlines() if line and not line.endswith(":"))
+
+
 @functools.lru_cache(maxsize=None)
 def _lookup_table(path: Path):  # type: ignore[no-untyped-def]
     """A dependency's hash table (``.gnu.hash``, else ``.hash``): a name is looked up, not every symbol read."""
@@ -143,45 +185,61 @@ def _lookup_table(path: Path):  # type: ignore[no-untyped-def]
 
 
 def _looked_up(path: Path, name: str) -> bool:
+    from elftools.common.exceptions import ELFError
+
     try:
         table = _lookup_table(path)
-    except OSError:
+        symbol = table.get_symbol(name) if table is not None else None
+    except (OSError, ELFError):
         return False
-    symbol = table.get_symbol(name) if table is not None else None
     return symbol is not None and _visible(symbol)
 
 
-def _read(paths: Iterable[Path], folders: Sequence[Path], seen: set[Path],
-          needed: dict[str, list[Path]]) -> tuple[list[Path], set[str]]:
-    """The ELF files ``paths`` stand for and what they define; ``needed`` gathers their
-    ``DT_NEEDED`` names with the folders to look for each in."""
-    files: list[Path] = []
-    symbols: set[str] = set()
-    for path in paths:
-        real = path.resolve()
-        if real in seen:
-            continue
-        seen.add(real)
-        try:
-            with open(real, "rb") as stream:
-                magic = stream.read(4)
-        except OSError:
-            continue
-        if magic == _ELF_MAGIC:
-            files.append(path)
-            names, wanted, run_paths = _defined_symbols(real)
-            symbols |= names
-            for name in wanted:
-                needed.setdefault(name, [*map(Path, run_paths), real.parent, *folders])
-        else:
-            more, found = _read(_script_inputs(real, folders), folders, seen, needed)
-            files += more
-            symbols |= found
-    return files, symbols
+@dataclass
+class _Reading:
+    """What reading the linked libraries has found so far."""
+
+    folders: Sequence[Path]
+    files: list[Path]
+    archives: list[Path]
+    symbols: set[str]
+    problems: list[Diagnostic]
+    seen: set[Path]
+    needed: dict[str, list[Path]]  #: DT_NEEDED name -> the folders to look for it in
+
+    def read(self, paths: Iterable[Path]) -> None:
+        from elftools.common.exceptions import ELFError
+
+        for path in paths:
+            real = path.resolve()
+            if real in self.seen:
+                continue
+            self.seen.add(real)
+            try:
+                with open(real, "rb") as stream:
+                    magic = stream.read(8)
+                if magic.startswith(_ELF_MAGIC):
+                    names, wanted, run_paths = _defined_symbols(real)
+                    for name in wanted:
+                        self.needed.setdefault(name, [*map(Path, run_paths), real.parent, *self.folders])
+                elif magic == _ARCHIVE_MAGIC:
+                    names = _archive_symbols(real)
+                    self.archives.append(path)
+                else:
+                    self.read(_script_inputs(real, self.folders))
+                    continue
+            except (OSError, ELFError) as exc:
+                self.problems.append(Diagnostic(None, f"cannot read the symbols of {path}: {exc}; which of its "
+                                                      "functions exist is not checked", "warning"))
+                continue
+            self.files.append(path)
+            self.symbols |= names
 
 
 def _dependencies(needed: dict[str, list[Path]], seen: set[Path]) -> list[Path]:
     """The libraries named in ``needed``, and the ones those need, found as the loader would."""
+    from elftools.common.exceptions import ELFError
+
     found: list[Path] = []
     pending = list(needed.items())
     while pending:
@@ -193,7 +251,7 @@ def _dependencies(needed: dict[str, list[Path]], seen: set[Path]) -> list[Path]:
         found.append(path)
         try:
             _names, wanted, run_paths = _defined_symbols(path.resolve())
-        except OSError:
+        except (OSError, ELFError):
             continue
         pending += [(more, [*map(Path, run_paths), path.resolve().parent, *folders]) for more in wanted]
     return found
@@ -201,7 +259,7 @@ def _dependencies(needed: dict[str, list[Path]], seen: set[Path]) -> list[Path]:
 
 def linked_exports(config: BindingConfig) -> Exports | None:
     """What the binding's ``link`` libraries export, or None when that cannot be known here."""
-    if config.load == "dynamic" or not config.link or config.sources or config.target != host_target():
+    if config.load == "dynamic" or not config.link or get_target(config.target).name != host_target():
         return None
     folders = library_folders(config)
     found, not_found = [], []
@@ -211,7 +269,10 @@ def linked_exports(config: BindingConfig) -> Exports | None:
             not_found.append(name)
         else:
             found.append(path)
-    seen: set[Path] = set()
-    needed: dict[str, list[Path]] = {}
-    files, symbols = _read(found, folders, seen, needed)
-    return Exports(tuple(files), frozenset(symbols), tuple(not_found), tuple(_dependencies(needed, seen)))
+    reading = _Reading(folders, [], [], set(), [], set(), {})
+    reading.read(found)
+    return Exports(
+        tuple(reading.files), frozenset(reading.symbols), tuple(not_found),
+        tuple(_dependencies(reading.needed, reading.seen)), tuple(reading.archives), tuple(reading.problems),
+        bool(config.sources),
+    )

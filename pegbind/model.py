@@ -231,6 +231,14 @@ class Function:
     #: 1-based numbers of the parameters ``__attribute__((nonnull(...)))`` says
     #: must not be NULL (a bare ``nonnull``: every pointer parameter)
     nonnull: tuple[int, ...] = ()
+    #: the symbol an ``asm`` label makes the compiler call instead of ``name`` (glibc's
+    #: ``fseeko`` is ``fseeko64`` when files are 64-bit); None when it is the name
+    link_name: str | None = None
+
+    @property
+    def symbol(self) -> str:
+        """The name of the function in the library's symbol table."""
+        return self.link_name or self.name
 
     @property
     def type(self) -> FunctionType:

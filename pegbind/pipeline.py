@@ -7,16 +7,13 @@ through here, so every front end runs the same phases in the same order.
 """
 from __future__ import annotations
 
-import functools
-import re
 import sys
-import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from .config import BindingConfig
-from .diagnostics import Coord, Diagnostic, ParseError
+from .diagnostics import ConfigError, Coord, Diagnostic, ParseError
 from .model import Module
 from .target import TargetInfo, get_target
 
@@ -34,42 +31,11 @@ class ReadResult:
     module: Module
 
 
-#: Feature-test macros: with them the C library's headers declare more, or name it otherwise
-#: (glibc's fd_set member is ``fds_bits`` under _GNU_SOURCE, ``__fds_bits`` without).
-FEATURE_TEST_MACROS = frozenset(
-    """_GNU_SOURCE _DEFAULT_SOURCE _BSD_SOURCE _SVID_SOURCE _ALL_SOURCE _POSIX_SOURCE _POSIX_C_SOURCE
-    _XOPEN_SOURCE _XOPEN_SOURCE_EXTENDED _ISOC99_SOURCE _ISOC11_SOURCE _ISOC2X_SOURCE _LARGEFILE_SOURCE
-    _LARGEFILE64_SOURCE _FILE_OFFSET_BITS _TIME_BITS _REENTRANT _THREAD_SAFE _DARWIN_C_SOURCE _NETBSD_SOURCE
-    _OPENBSD_SOURCE __BSD_VISIBLE __EXTENSIONS__ _POSIX_PTHREAD_SEMANTICS _TANDEM_SOURCE""".split()
-)
-_DEFINE_LINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(?:[ \t]+(.*?))?[ \t]*$", re.M)
-
-
-@functools.cache
-def python_feature_macros(target: str) -> dict[str, str]:
-    """The feature-test macros this Python's ``pyconfig.h`` defines, for a module built for ``target``.
-
-    A compiled module (Cython, cffi in API mode) includes ``Python.h`` before
-    the library's headers, and ``pyconfig.h`` defines ``_GNU_SOURCE``,
-    ``_FILE_OFFSET_BITS=64`` and the like: the headers then declare what they
-    declare under those.  The binding reads them the same way, in every
-    backend, so its model is what the compiled code sees.  Nothing for a
-    target other than this machine's: its Python's pyconfig.h is not here.
-    """
-    from .toolchain import host_target
-
-    if target != host_target():
-        return {}
-    try:
-        text = Path(sysconfig.get_config_h_filename()).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return {}
-    return {name: value or "1" for name, value in _DEFINE_LINE.findall(text) if name in FEATURE_TEST_MACROS}
-
-
 def binding_defines(config: BindingConfig) -> dict[str, str | None]:
     """The macros the binding's headers are read with: Python's feature-test macros, then ``-D``."""
-    return {**python_feature_macros(config.target), **config.defines}
+    from .toolchain import python_feature_macros
+
+    return {**python_feature_macros(get_target(config.target).name), **config.defines}
 
 
 def preprocess_binding(config: BindingConfig) -> "PreprocessResult":
@@ -119,17 +85,35 @@ def _generate_each(
     from .exports import linked_exports
     from .passes import run_passes
 
+    where = Coord(config.source, 1, 1) if config.source != "<command line>" else None
+    if len(backends) > 1:
+        raise ConfigError(Diagnostic(where, f"backends {', '.join(backends)} would each write the module "
+                                            f"{config.name!r} into {out_dir}: generate one at a time (--backend) into "
+                                            "separate folders (-o) or under separate names (--name)"))
+    from .toolchain import python_feature_macros
+
+    compiled = [b for b in backends if b == "cython" or (b == "cffi" and config.load != "dynamic")]
+    undone = sorted(set(config.undefines) & set(python_feature_macros(get_target(config.target).name)))
+    if compiled and undone:
+        raise ConfigError(Diagnostic(where, f"undefines: Python.h defines {', '.join(undone)} before any header a "
+                                            f"{compiled[0]} module includes, so its C code cannot see the headers "
+                                            "without them (the ctypes backend can)"))
     exports = linked_exports(config)
+    if exports is not None and exports.archives and "ctypes" in backends:
+        raise ConfigError(Diagnostic(where, f"link: {exports.archives[0]} is a static library, and a ctypes module "
+                                            "opens its libraries when imported: link a shared one, or use the Cython or "
+                                            "cffi backend"))
     if report is not None:
-        where = Coord(config.source, 1, 1) if config.source != "<command line>" else None
         shadowed = config.name.partition(".")[0]
         if shadowed in sys.stdlib_module_names:
             report(Diagnostic(where, f"the module name {config.name!r} is also a standard library module: importing the "
                                      f"binding replaces the standard {shadowed} for the whole process; choose another "
                                      "name with --name (config key: name)", "warning"))
         for name in exports.not_found if exports is not None else ():
-            report(Diagnostic(where, f"no lib{name}.so in the library folders: which of its functions exist is not "
-                                     "checked", "warning"))
+            report(Diagnostic(where, f"no lib{name}.so or lib{name}.a in the library folders: which of its functions "
+                                     "exist is not checked", "warning"))
+        for problem in exports.problems if exports is not None else ():
+            report(problem)
     binding = run_passes(read.module, config, read.target, exports)
     if report is not None:
         for diagnostic in (*read.preprocessed.diagnostics, *read.module.diagnostics):

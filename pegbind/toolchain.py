@@ -1,13 +1,14 @@
-"""The C compiler of a target, and what it says about itself.
+"""The C compiler of a target, what it says about itself, and the Python headers it compiles with.
 
 Layer: infrastructure beside :mod:`pegbind.target`, read by the preprocessor
 (the compiler's own include folder: ``immintrin.h`` and the other
-intrinsics), by the build (where the linker finds ``-l`` libraries) and by
-``verify`` (which compiler is the oracle).  In: a target name.  Out: the
-compiler command for that target on this machine — the system compiler
-(``$CC``, else ``cc``) for the machine's own target, ``-m32`` for i386 on
-x86_64, Debian's cross compilers otherwise — and its search folders, read
-from one ``-print-search-dirs`` call and kept for the process.
+intrinsics; the feature-test macros of ``pyconfig.h``), by the build (where
+the linker finds ``-l`` libraries) and by ``verify`` (which compiler is the
+oracle).  In: a target name.  Out: the compiler command for that target on
+this machine — the system compiler (``$CC``, else ``cc``) for the machine's
+own target, ``-m32`` for i386 on x86_64, Debian's cross compilers otherwise —
+and its search folders, read from one ``-print-search-dirs`` call and kept
+for the process.
 
 pegbind reads headers without a compiler; where none is installed, the
 answers are empty and only what needs the compiler's own files is missing.
@@ -21,10 +22,16 @@ import shlex
 import shutil
 import subprocess
 import sys
+import sysconfig
 from dataclasses import dataclass
 
+#: Debian's multiarch name of each Linux target (its folder in /usr/include and /usr/lib)
+MULTIARCH = {"linux-x86_64": "x86_64-linux-gnu", "linux-i386": "i386-linux-gnu", "linux-aarch64": "aarch64-linux-gnu"}
+#: the GNU triple of Debian's cross toolchain for each target (``/usr/TRIPLE/include`` is its sysroot)
+CROSS_TRIPLES = {"linux-x86_64": "x86_64-linux-gnu", "linux-i386": "i686-linux-gnu",
+                 "linux-aarch64": "aarch64-linux-gnu", "win-x86_64": "x86_64-w64-mingw32"}
 #: Debian's cross compilers, by target
-CROSS_COMPILERS = {"linux-aarch64": "aarch64-linux-gnu-gcc", "win-x86_64": "x86_64-w64-mingw32-gcc"}
+CROSS_COMPILERS = {target: f"{CROSS_TRIPLES[target]}-gcc" for target in ("linux-aarch64", "win-x86_64")}
 #: the Debian package of each cross compiler, for messages
 CROSS_PACKAGES = {"linux-aarch64": "gcc-aarch64-linux-gnu", "win-x86_64": "gcc-mingw-w64-x86-64"}
 
@@ -91,3 +98,43 @@ def search_dirs(target: str) -> SearchDirs:
     """The include and library folders of ``target``'s compiler (empty when there is none)."""
     command = compiler_for(target)
     return _search_dirs(tuple(command)) if command else SearchDirs((), ())
+
+
+#: Feature-test macros: with them the C library's headers declare more, or name it otherwise
+#: (glibc's fd_set member is ``fds_bits`` under _GNU_SOURCE, ``__fds_bits`` without).
+FEATURE_TEST_MACROS = frozenset(
+    """_GNU_SOURCE _DEFAULT_SOURCE _BSD_SOURCE _SVID_SOURCE _ALL_SOURCE _POSIX_SOURCE _POSIX_C_SOURCE
+    _XOPEN_SOURCE _XOPEN_SOURCE_EXTENDED _ISOC99_SOURCE _ISOC11_SOURCE _ISOC2X_SOURCE _LARGEFILE_SOURCE
+    _LARGEFILE64_SOURCE _FILE_OFFSET_BITS _TIME_BITS _REENTRANT _THREAD_SAFE _DARWIN_C_SOURCE _NETBSD_SOURCE
+    _OPENBSD_SOURCE __BSD_VISIBLE __EXTENSIONS__ _POSIX_PTHREAD_SEMANTICS _TANDEM_SOURCE""".split()
+)
+
+
+@functools.cache
+def python_feature_macros(target: str) -> dict[str, str]:
+    """The feature-test macros this Python's ``pyconfig.h`` defines, for a module built for ``target``.
+
+    A compiled module (Cython, cffi in API mode) includes ``Python.h`` before
+    the library's headers, and ``pyconfig.h`` defines ``_GNU_SOURCE``,
+    ``_FILE_OFFSET_BITS=64`` and the like: the headers then declare what they
+    declare under those.  The binding reads them the same way, in every
+    backend, so its model is what the compiled code sees.  pyconfig.h is read
+    with pegbind's own preprocessor, since Debian's is a wrapper that includes
+    the one of the architecture.  Nothing for a target other than this
+    machine's: its Python's pyconfig.h is not here.
+    """
+    from .diagnostics import PegbindError
+    from .preprocess import preprocess
+
+    path = sysconfig.get_config_h_filename()
+    if target != host_target() or not os.path.isfile(path):
+        return {}
+    try:
+        read = preprocess([path], target=target)
+    except PegbindError:
+        return {}
+    return {
+        name: " ".join(token.text for token in macro.body) or "1"
+        for name, macro in read.macros.definitions.items()
+        if name in FEATURE_TEST_MACROS and not macro.function_like
+    }

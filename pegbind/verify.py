@@ -29,7 +29,6 @@ import re
 import shutil
 import struct
 import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path

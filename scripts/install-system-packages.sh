@@ -13,6 +13,7 @@ packages=(
   pkg-config                                  # the -I folders of the real libraries below
   libxml2-dev libcurl4-openssl-dev libjansson-dev libyaml-dev   # real libraries the suite
   libexpat1-dev libpng-dev uuid-dev libpcap-dev libsodium-dev   # binds, builds and calls
+  libffi-dev                                  # a library whose headers include each other with <...>
   libnss3-dev libnspr4-dev                    # RSA-style PKCS#11 headers (pkcs11f.h x4)
   libsofthsm2-dev softhsm2                    # p11-kit-style headers and a real PKCS#11 token
 )

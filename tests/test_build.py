@@ -38,3 +38,14 @@ def test_build_needs_exactly_one_pyx(tmp_path):
         build(_config(tmp_path), [], tmp_path, backend="cython")
     with pytest.raises(BuildError, match=r"cannot tell which backend generated \[\]"):
         build(_config(tmp_path), [], tmp_path)
+
+
+def test_cflags_come_after_pegbinds_own_flags(tmp_path, monkeypatch):
+    from pegbind.build import compiler_command, link_arguments
+
+    config = BindingConfig(name="m", headers=(tmp_path / "m.h",), link=("z",))
+    monkeypatch.setenv("CFLAGS", "-O0 -g")
+    command = compiler_command(config, tmp_path / "m.c", tmp_path / "m.so", [])
+    assert command.index("-O0") > command.index("-O2") and "-g" in command
+    # every library stays a dependency although the module refers to its functions weakly
+    assert link_arguments(config) == ["-Wl,--push-state,--no-as-needed", "-lz", "-Wl,--pop-state"]

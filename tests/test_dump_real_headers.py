@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_pegbind
-from pegbind.pipeline import python_feature_macros
+from pegbind.toolchain import python_feature_macros
 from test_parse_headers import HEADERS, gcc_prototypes
 
 pytestmark = pytest.mark.slow

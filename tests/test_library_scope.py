@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_pegbind
 from pegbind.cli import main
 from pegbind.config import BindingConfig
 from pegbind.passes.select import select_declarations
@@ -115,3 +116,56 @@ def test_libxml2_does_not_bind_icu_or_iconv(capsys):
     found = dump(capsys, "/usr/include/libxml2/libxml/parser.h", "-I", "/usr/include/libxml2")
     assert "xmlReadMemory" in found["functions"]
     assert not [name for name in found["functions"] if name.startswith(("u_", "ucnv_", "iconv"))]
+
+
+def test_a_packaged_library_is_its_packages_files(capsys):
+    # ffi.h includes <ffitarget.h> from the same system folder: both are libffi-dev's
+    needs("/usr/include/x86_64-linux-gnu/ffi.h", "/usr/bin/dpkg-query")
+    found = dump(capsys, "/usr/include/x86_64-linux-gnu/ffi.h")
+    assert found["constants"]["FFI_TRAMPOLINE_SIZE"]["header"] == "ffitarget.h"
+    assert "ffi_call" in found["functions"] and "malloc" not in found["functions"]
+
+
+FAKE_STATUS = """\
+Package: fakesock-dev
+Status: install ok installed
+Architecture: all
+Version: 1.0
+Maintainer: nobody <nobody@example.org>
+Description: a package that owns one header of the C library's folder
+
+"""
+
+
+def test_a_package_in_a_c_library_folder_does_not_take_the_folder(tmp_path, capsys, monkeypatch):
+    # A library's header in sys/ (ALSA's sys/asoundlib.h) must not make every sys/ header
+    # of the C library its own: the package says which files are the library's.
+    header = "/usr/include/x86_64-linux-gnu/sys/socket.h"
+    needs(header, "/usr/bin/dpkg-query")
+    admin = tmp_path / "dpkg"
+    (admin / "info").mkdir(parents=True)
+    (admin / "updates").mkdir()
+    (admin / "status").write_text(FAKE_STATUS)
+    (admin / "available").write_text("")
+    (admin / "info" / "fakesock-dev.list").write_text(f"/.\n/usr\n{header}\n")
+    monkeypatch.setenv("DPKG_ADMINDIR", str(admin))
+    from pegbind.packages import _package_files
+    _package_files.cache_clear()
+    try:
+        found = dump(capsys, header)
+    finally:
+        _package_files.cache_clear()
+    assert {"socket", "bind", "connect"} <= set(found["functions"])
+    assert not {"select", "pselect"} & set(found["functions"])  # sys/select.h is not the package's
+
+
+def test_what_only_a_left_out_function_needed_leaves_no_warning_behind(tmp_path):
+    # vlog is left out (va_list): glibc's records that came with <signal.h> go too, silently
+    header = tmp_path / "quiet.h"
+    header.write_text("#include <signal.h>\n#include <stdarg.h>\nint vlog(const char *f, va_list a);\nint plain(int x);\n")
+    result = run_pegbind("generate", str(header), "--backend", "ctypes", "-o", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        f"{header}:3:5: warning: function 'vlog' is not wrapped: parameter 2 (a): va_list has no default Python "
+        "conversion",
+    ]

@@ -144,7 +144,8 @@ def test_a_module_that_cannot_be_imported_is_no_successful_build(tmp_path):
     result = run_pegbind("build", str(REPRO / "unexported.h"), "-l", "pegbind_no_such_library", "--backend", "ctypes",
                          "-o", str(out))
     assert result.returncode == 1
-    assert "warning: no libpegbind_no_such_library.so in the library folders" in result.stderr
+    assert ("warning: no libpegbind_no_such_library.so or libpegbind_no_such_library.a in the library folders"
+            in result.stderr)
     assert ("error: the built module unexported cannot be imported: OSError: libpegbind_no_such_library.so: "
             "cannot open shared object file") in result.stderr
 
@@ -254,3 +255,64 @@ def test_what_a_needed_library_defines_is_bound(tmp_path, backend):
         print(m.outer_twice(4), m.inner_add(2, 3), hasattr(m, "nowhere"))
     """)
     assert printed.split() == ["8", "5", "False"]
+
+
+def test_a_module_named_like_a_built_in_module_is_renamed_or_refused(tmp_path):
+    # 'sys' is built into every Python: a binding of that name could never be imported.
+    header = tmp_path / "sys.h"
+    header.write_text("int sys_answer(void);\n")
+    (tmp_path / "sys.c").write_text('#include "sys.h"\nint sys_answer(void) { return 42; }\n')
+    compile_library([tmp_path / "sys.c"], tmp_path / "libsysanswer.so")
+    result = run_pegbind("build", str(header), "-l", "sysanswer", "-L", str(tmp_path), "--backend", "ctypes",
+                         "-o", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    assert ("warning: 'sys' is a module built into this Python, which always imports first: the module is named "
+            "'sys_' (choose another name with --name)") in result.stderr
+    assert run_in(tmp_path / "out", "import sys_; print(sys_.sys_answer())").strip() == "42"
+    result = run_pegbind("generate", str(header), "--name", "sys", "--backend", "ctypes", "-o", str(tmp_path / "out"))
+    assert result.returncode == 1
+    assert "--name: 'sys' is a module built into this Python, which always imports first" in result.stderr
+
+
+def test_one_backend_per_output_folder(tmp_path):
+    result = run_pegbind("build", str(REPRO / "aliases.h"), "--backend", "cffi", "--backend", "ctypes",
+                         "-o", str(tmp_path))
+    assert result.returncode == 1
+    assert (f"backends cffi, ctypes would each write the module 'aliases' into {tmp_path}: generate one at a time "
+            "(--backend) into separate folders (-o) or under separate names (--name)") in result.stderr
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_static_library_is_linked_in(tmp_path, backend):
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    subprocess.run(["gcc", "-c", "-fPIC", str(REPRO / "unexported.c"), "-o", str(lib / "unexported.o")], check=True)
+    subprocess.run(["ar", "rcs", str(lib / "libunexported.a"), str(lib / "unexported.o")], check=True)
+    out = tmp_path / "out"
+    result = run_pegbind("build", str(REPRO / "unexported.h"), "-l", "unexported", "-L", str(lib), "--backend", backend,
+                         "-o", str(out))
+    if backend == "ctypes":
+        assert result.returncode == 1
+        assert "libunexported.a is a static library, and a ctypes module opens its libraries" in result.stderr
+        return
+    assert result.returncode == 0, result.stderr
+    assert f"not exported by {lib / 'libunexported.a'}; left out: later_added, never_built" in result.stderr
+    printed = run_in(out, """
+        import unexported as m
+        print(m.present(1), m.also_present(1))
+    """)
+    assert printed.split() == ["2", "3"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_function_with_an_asm_label_is_found_by_its_symbol(tmp_path, backend):
+    out, stderr = build(tmp_path, "asm_label", backend)
+    assert "not exported" not in stderr
+    assert run_in(out, "import asm_label as m; print(m.label_twice(21), m.label_plain(1))").split() == ["42", "2"]
+    out, _ = build(tmp_path, "asm_label", backend, "--load", "dynamic")
+    printed = run_in(out, f"""
+        import asm_label as m
+        lib = m.load({str(tmp_path / 'lib' / 'libasm_label.so')!r})
+        print(lib.label_twice(21), lib.label_plain(1))
+    """)
+    assert printed.split() == ["42", "2"]

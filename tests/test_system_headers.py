@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,8 @@ from pegbind.cli import main
 from pegbind.config import BindingConfig
 from pegbind.passes.select import select_declarations
 from pegbind.parse import parse_declarations
-from pegbind.pipeline import binding_defines, python_feature_macros, read_binding
+from pegbind.pipeline import binding_defines, read_binding
+from pegbind.toolchain import python_feature_macros
 from pegbind.preprocess import preprocess
 from pegbind.preprocess.includes import IncludeResolver, system_include_dirs
 from pegbind.resources import fallback_include_dir, standard_include_dir
@@ -187,3 +189,42 @@ def test_the_resolver_chain_is_gccs_order():
     if compiler and compiler_for(target):
         assert paths[2:2 + len(compiler)] == compiler
         assert all("stddef.h" in entry.shadowed for entry in chain[2:2 + len(compiler)])
+
+
+@native
+def test_debians_pyconfig_wrapper_is_followed(monkeypatch, tmp_path):
+    # Debian's /usr/include/python3.X/pyconfig.h only includes the one of the architecture.
+    real = sysconfig.get_config_h_filename()
+    wrapper = tmp_path / "pyconfig.h"
+    wrapper.write_text(f'#if defined(__linux__) && defined(__x86_64__)\n#include "{real}"\n#endif\n')
+    monkeypatch.setattr(sysconfig, "get_config_h_filename", lambda: str(wrapper))
+    python_feature_macros.cache_clear()
+    try:
+        assert python_feature_macros("linux-x86_64").get("_GNU_SOURCE") == "1"
+    finally:
+        python_feature_macros.cache_clear()
+
+
+@native
+def test_undefining_what_python_h_defines_is_refused_for_compiled_modules(tmp_path, capsys):
+    header = tmp_path / "fds.h"
+    header.write_text("#include <sys/select.h>\nint fds(fd_set *set);\n")
+    for backend in ("cython", "cffi"):
+        assert main(["generate", str(header), "-U", "_GNU_SOURCE", "--backend", backend, "-o", str(tmp_path)]) == 1
+        assert ("undefines: Python.h defines _GNU_SOURCE before any header a " + backend) in capsys.readouterr().err
+    assert main(["generate", str(header), "-U", "_GNU_SOURCE", "--backend", "ctypes", "-o", str(tmp_path)]) == 0
+
+
+def test_mode_sets_an_integers_width(tmp_path, capsys):
+    # glibc: typedef int register_t __attribute__ ((__mode__ (__word__)));
+    header = tmp_path / "modes.h"
+    header.write_text("typedef int word_t __attribute__((__mode__(__word__)));\n"
+                      "typedef unsigned int byte_t __attribute__((mode(QI)));\n"
+                      "typedef int wide_t __attribute__((mode(DI)));\n"
+                      "struct holder { word_t w; byte_t b; wide_t d; };\n")
+    found = dump(capsys, str(header))
+    assert found["typedefs"] == {"word_t": "long", "byte_t": "unsigned char", "wide_t": "long"}
+    assert found["records"]["struct holder"]["size"] == 24
+    header.write_text("typedef float f4 __attribute__((mode(QI)));\n")
+    found = dump(capsys, str(header))
+    assert [d["message"] for d in found["diagnostics"]] == ["unsupported type: mode(QI) has no binding"]

@@ -32,7 +32,7 @@ from ..passes.binding import BindingModel, FunctionBinding, ParamBinding
 from ..diagnostics import Diagnostic, PegbindError
 from ..passes.select import is_synthetic
 from ..target import builtin_size_align, get_target
-from .ctypes_backend import WrapperWriter, cffi_member, arg_label, element_size, field_plans, min_bytes, ordered_records
+from .ctypes_backend import WrapperWriter, cffi_member, arg_label, field_plans, min_bytes, ordered_records
 from .cython import banner, c_type_text, py_docstring, py_literal, py_string
 from .env import undef_lines, weak_lines
 
@@ -174,10 +174,12 @@ def integer_char(module: Module, target, ctype: CType) -> CType:
     return ctype
 
 
-def cffi_function_decl(module: Module, target, function) -> str:
-    """The declaration of ``function`` for the cdef, ``char`` values as integers."""
+def cffi_function_decl(module: Module, target, function, by_symbol: bool = False) -> str:
+    """The declaration of ``function`` for the cdef, ``char`` values as integers; ``by_symbol``
+    (ABI mode, where cffi looks the name up itself) names it by its symbol, an asm label's."""
     params = tuple(dataclasses.replace(p, type=integer_char(module, target, p.type)) for p in function.params)
-    return dataclasses.replace(function, params=params, ret=integer_char(module, target, function.ret)).to_c()
+    name = function.symbol if by_symbol else function.name
+    return dataclasses.replace(function, name=name, params=params, ret=integer_char(module, target, function.ret)).to_c()
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +241,7 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
     called = set(called_functions(binding))
     for function in declared:
         if function.name in called or (binding.function_table is not None and function is binding.function_table.getter):
-            pieces.append((cffi_function_decl(module, binding.target, function) + ";", "any"))
+            pieces.append((cffi_function_decl(module, binding.target, function, binding.load == "dynamic") + ";", "any"))
     if binding.load != "dynamic":
         pieces.append((f"void {DEFINED_CHECK}(unsigned char *);", "any"))
     chunks: list[CdefChunk] = []
@@ -537,7 +539,8 @@ def c_source(binding: BindingModel) -> str:
         return text
     called = called_functions(binding)
     checks = "".join(f"    defined[{i}] = {name} != 0;\n" for i, name in enumerate(called))
-    return text + weak_lines(called) + f"static void {DEFINED_CHECK}(unsigned char *defined)\n{{\n{checks}}}\n"
+    weak = weak_lines(called) if binding.weak_references else ""
+    return text + weak + f"static void {DEFINED_CHECK}(unsigned char *defined)\n{{\n{checks}}}\n"
 
 
 def record_ref_of(key: str, binding: BindingModel) -> str:

@@ -464,5 +464,5 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "handles": binding.handles,
         "dynamic": binding.load == "dynamic",
         "table": binding.function_table,
-        "function_aliases": binding.function_aliases,
+        "function_aliases": binding.aliases_of(binding.functions),
     }

@@ -21,7 +21,7 @@ from ..preprocess.token import Token
 from ..target import TargetInfo
 from .builder import CommentLookup, ModuleBuilder
 from .constants import NotConstant, Value, char_constant, number
-from .split import split_declarations
+from .split import Piece, split_declarations
 from .walker import SyntaxProblem, parse_syntax
 
 if TYPE_CHECKING:  # the preprocessor is only needed for its result's shape
@@ -39,12 +39,27 @@ def _read_declarations(
 ) -> ModuleBuilder:
     builder = ModuleBuilder(target, comments=comments, pack_changes=pack_changes)
     for piece in split_declarations(tokens):
-        # A function body outside the library's own headers declares nothing a binding
-        # uses (the compiler's intrinsics are thousands): not even its head is parsed.
-        if piece.kind == "definition" and is_library is not None and not is_library(piece.tokens[0].coord.file):
+        if is_library is not None and not _may_declare_a_type(piece) and not is_library(piece.tokens[0].coord.file):
             continue
         builder.add_piece(piece)
     return builder
+
+
+_TYPE_WORDS = frozenset({"typedef", "struct", "union", "enum"})
+
+
+def _may_declare_a_type(piece: Piece) -> bool:
+    """Whether ``piece`` could declare a type (or is broken, which is reported wherever it is).
+
+    Outside the library's own headers only types are of use: a binding takes
+    the C library's fd_set or size_t where its functions need them, never its
+    functions or variables.  A piece with none of these words declares none
+    (glibc's thousand prototypes, the compiler's intrinsics with their bodies),
+    so it is not parsed at all.
+    """
+    if piece.kind == "definition":
+        return False  # a function body's types are its own
+    return piece.kind != "declaration" or any(t.text in _TYPE_WORDS for t in piece.tokens)
 
 
 def parse_tokens(
@@ -108,11 +123,17 @@ def _evaluate(tokens: Sequence[Token], builder: ModuleBuilder) -> Value | str:
 
 def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
     """Every object-like macro of the library, in definition order, as a Constant or a note saying why not."""
+
+    def the_librarys(macro: Any) -> bool:
+        # whose a file is, as the preprocessor decided once it had read everything
+        return macro.origin not in ("builtin", "command-line") and pp.origin(macro.coord.file) == "user"
+
     for macro in pp.macros.definitions.values():
-        if macro.origin != "user" or not macro.function_like:
+        if macro.function_like and the_librarys(macro):
+            builder.diagnostics.append(_note(macro, "it is a function-like macro"))
+    for macro in pp.macros.object_like(origin=None):
+        if not the_librarys(macro):
             continue
-        builder.diagnostics.append(_note(macro, "it is a function-like macro"))
-    for macro in pp.macros.object_like(origin="user"):
         expanded = pp.expand(list(macro.body))
         named = _named_function(expanded, builder)
         if named is not None and named != macro.name:

@@ -308,9 +308,11 @@ class ModuleBuilder:
             resolved = self.resolve(ctype)
             if isinstance(resolved, FunctionType):
                 if name not in self.functions:
+                    labels = [a.label for a in init.attributes if a.kind == "asm"]
                     self.functions[name] = Function(
                         name, resolved.ret, resolved.params, resolved.variadic, name_token.coord, doc,
                         self._nonnull((*specs.attributes, *init.attributes), resolved.params),
+                        labels[-1] if labels and labels[-1] != name else None,
                     )
                 continue
             if "static" in specs.storage:

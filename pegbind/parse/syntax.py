@@ -129,14 +129,15 @@ Expr = Union[
 @dataclass(frozen=True, slots=True)
 class Attribute:
     """An attribute kept from the noise: ``packed``, ``aligned(N)``, ``mode(M)`` (layout),
-    ``vector_size(N)`` (a type pegbind cannot bind) or ``nonnull(...)``."""
+    ``vector_size(N)`` (a type pegbind cannot bind), ``nonnull(...)``, or an ``asm`` label."""
 
-    kind: str  #: "packed", "aligned", "mode", "vector_size" or "nonnull"
+    kind: str  #: "packed", "aligned", "mode", "vector_size", "nonnull" or "asm"
     value: "Expr | TypeName | None"  #: for aligned: N, a type (``_Alignas(T)``), or None (maximum)
     token: Token
     #: for nonnull: the 1-based parameter numbers (empty: every pointer parameter)
     indices: tuple[int, ...] = ()
     mode: str = ""  #: for mode: the machine mode without underscores (``QI``, ``DI``, ``word``)
+    label: str = ""  #: for asm: the symbol name (``fseeko64`` for ``__asm__ ("" "fseeko64")``)
 
 
 @dataclass(frozen=True, slots=True)

@@ -520,9 +520,9 @@ class SyntaxWalker(NodeVisitor):
     # parameter_suffix = LPAREN parameter_list? RPAREN noise*
     def visit_parameter_suffix(self, node: Node, visited_children: list[Any]) -> s.ParamsSuffix:
         _, params, _, noise = visited_children
-        # Only nonnull is kept: it describes the parameters, while a layout
-        # attribute here would be the declaration's, as gcc reads it.
-        attributes = tuple(a for a in _flatten_attributes(noise) if a.kind == "nonnull")
+        # Only nonnull and an asm label are kept: they describe the function, while
+        # a layout attribute here would be the declaration's, as gcc reads it.
+        attributes = tuple(a for a in _flatten_attributes(noise) if a.kind in ("nonnull", "asm"))
         if not params:
             return s.ParamsSuffix((), False, self.tok(node), attributes)
         items, variadic = params[0]
@@ -585,7 +585,10 @@ class SyntaxWalker(NodeVisitor):
     # asm_label = ASM (QUALIFIER / NOISE_WORD)* balanced_parens
     @_reads_node_only
     def visit_asm_label(self, node: Node, visited_children: list[Any]) -> list[s.Attribute]:
-        return []
+        # the symbol the name stands for: its string literals, concatenated
+        text = self.source.spelling(node.start, node.end)
+        label = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', text))
+        return [s.Attribute("asm", None, self.tok(node), label=label)] if label else []
 
     # alignas = ALIGNAS LPAREN (type_name / constant_expression) RPAREN
     def visit_alignas(self, node: Node, visited_children: list[Any]) -> list[s.Attribute]:

@@ -9,11 +9,10 @@ previous ones left and returns a new one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..config import BindingConfig
 from ..diagnostics import Diagnostic, PegbindError
-from ..exports import Exports
 from ..model import Function, Module
 from ..target import TargetInfo
 from .binding import (
@@ -34,6 +33,9 @@ from .naming import assign_names, python_identifier
 from .order import order_types
 from .plan import plan_error_classes, plan_function_table, plan_functions, plan_handles, plan_records
 from .select import is_synthetic, select_declarations, types_of_bound, undeclared_types
+
+if TYPE_CHECKING:  # what the build found of the linked libraries; passes read no binaries
+    from ..exports import Exports
 
 __all__ = [
     "BindingModel", "ConstantBinding", "EnumBinding", "ErrorCheck", "ErrorClasses", "FieldBinding", "FunctionBinding",
@@ -61,6 +63,9 @@ class PassState:
     exports: Exports | None = None
     layouts: dict[str, Any] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
+    #: warnings about one type declaration (a field it cannot bind, a renamed class),
+    #: kept until ``prune`` knows whether the declaration stays: (its node, the warning)
+    type_notes: tuple[tuple[tuple[str, str], Diagnostic], ...] = ()
 
 
 def _select(state: PassState) -> PassState:
@@ -75,7 +80,9 @@ def _select(state: PassState) -> PassState:
 
 def _name(state: PassState) -> PassState:
     names, warnings = assign_names(state.module, state.config.strip_prefix)
-    return replace(state, names=names, diagnostics=state.diagnostics + tuple(warnings))
+    typed = tuple((key, w) for key, w in warnings if key[0] in ("record", "enum"))
+    others = tuple(w for key, w in warnings if key[0] not in ("record", "enum"))
+    return replace(state, names=names, diagnostics=state.diagnostics + others, type_notes=state.type_notes + typed)
 
 
 def _order(state: PassState) -> PassState:
@@ -84,7 +91,7 @@ def _order(state: PassState) -> PassState:
 
 def _plan_records(state: PassState) -> PassState:
     records, dropped = plan_records(state.module, state.names, state.target)
-    return replace(state, records=tuple(records), diagnostics=state.diagnostics + tuple(dropped))
+    return replace(state, records=tuple(records), type_notes=state.type_notes + tuple(dropped))
 
 
 def _plan_handles(state: PassState) -> PassState:
@@ -121,10 +128,12 @@ def _prune(state: PassState) -> PassState:
     # function alone needed (a va_list, a C library record) go with it.
     module = types_of_bound(state.module, state.config, _users(state))
     kept = {r.key for r in module.records}
+    nodes = {("record", key) for key in kept} | {("enum", e.key) for e in module.enums}
     return replace(
         state, module=module, type_order=order_types(module),
         records=tuple(r for r in state.records if r.record.key in kept),
         handles=tuple(h for h in state.handles if h.record.key in kept),
+        diagnostics=state.diagnostics + tuple(note for node, note in state.type_notes if node in nodes),
     )
 
 
@@ -211,4 +220,5 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo, export
         errors=state.errors,
         function_aliases=function_aliases,
         undeclared_types=undeclared_types(state.module, _users(state)),
+        weak_references=exports is None or not exports.archives,
     )

@@ -349,6 +349,10 @@ class BindingModel:
     function_aliases: tuple[tuple[str, str], ...] = ()
     #: type names the bound declarations use that no header declares (``__builtin_va_list``)
     undeclared_types: tuple[str, ...] = ()
+    #: whether compiled code refers to the library's functions weakly, so that one the
+    #: library at run time lacks fails when called: not when a library is a static
+    #: archive, whose members the linker takes only for strong references
+    weak_references: bool = True
 
     def aliases_of(self, wrapped: Iterable[FunctionBinding]) -> tuple[tuple[str, str], ...]:
         """The function aliases of functions a backend wraps (one it left out has no name to alias)."""

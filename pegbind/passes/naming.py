@@ -64,7 +64,9 @@ def record_class_names(module: Module, decl: Record | Enum) -> list[str]:
     return names
 
 
-def assign_names(module: Module, strip_prefix: str) -> tuple[dict[tuple[str, str], str], list[Diagnostic]]:
+def assign_names(
+    module: Module, strip_prefix: str
+) -> tuple[dict[tuple[str, str], str], list[tuple[tuple[str, str], Diagnostic]]]:
     """Python names for functions, records, enums, enum members and constants.
 
     Keys are ``("function", name)``, ``("record", key)``, ``("enum", key)``,
@@ -75,7 +77,7 @@ def assign_names(module: Module, strip_prefix: str) -> tuple[dict[tuple[str, str
     names: dict[tuple[str, str], str] = {}
     # The module's own names (load, Library, Error ...) are never given away.
     taken: set[str] = set(MODULE_NAMES)
-    warnings: list[Diagnostic] = []
+    warnings: list[tuple[tuple[str, str], Diagnostic]] = []  # (the declaration's key, the warning)
 
     def claim(key: tuple[str, str], c_name: str, coord) -> str:
         wanted = python_identifier(_strip(c_name, strip_prefix))
@@ -86,7 +88,8 @@ def assign_names(module: Module, strip_prefix: str) -> tuple[dict[tuple[str, str
             name += "_"
         if name != wanted:
             warnings.append(
-                Diagnostic(coord, f"{key[0]} {c_name!r} is bound as {name!r}: {wanted!r} is already used", "warning")
+                (key, Diagnostic(coord, f"{key[0]} {c_name!r} is bound as {name!r}: {wanted!r} is already used",
+                                 "warning"))
             )
         taken.add(name)
         names[key] = name

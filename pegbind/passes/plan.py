@@ -9,9 +9,10 @@ backend-neutral: every backend reads the same *kind* for a parameter.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..config import BindingConfig, ParamRole
 from ..diagnostics import ConfigError, Coord, Diagnostic
-from ..exports import Exports
 from ..model import Array, CType, Field, Function, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
 from ..target import LayoutError, TargetInfo, enum_type, size_align
 from .binding import (
@@ -27,6 +28,9 @@ from .binding import (
 )
 from .naming import field_identifier, python_identifier
 from .select import is_synthetic
+
+if TYPE_CHECKING:  # what the build found of the linked libraries; passes read no binaries
+    from ..exports import Exports
 
 _CHARS = ("char", "signed char", "unsigned char")
 _POINTER_KINDS = ("cstring", "buffer", "writable_buffer", "record_ptr", "handle")
@@ -345,7 +349,7 @@ def plan_functions(
     for function in module.functions:
         if table is not None and function.name == table.getter.name:
             continue  # load() calls it; the Library has no method for it
-        if exports is not None and exports.complete and not exports.defines(function.name):
+        if exports is not None and exports.complete and not exports.defines(function.symbol):
             unexported.append(function)
             continue
         try:
@@ -560,7 +564,10 @@ def holds_pointers(module: Module, ctype: CType, seen: frozenset[str] = frozense
     return False
 
 
-def plan_records(module: Module, names: dict, target: TargetInfo) -> tuple[list[RecordBinding], list[Diagnostic]]:
+def plan_records(
+    module: Module, names: dict, target: TargetInfo
+) -> tuple[list[RecordBinding], list[tuple[tuple[str, str], Diagnostic]]]:
+    """Each named record's class, and why a field is left out (keyed by ``("record", key)``)."""
     from .naming import record_class_names  # the same preference order as the naming pass
 
     bindings, dropped = [], []
@@ -572,7 +579,8 @@ def plan_records(module: Module, names: dict, target: TargetInfo) -> tuple[list[
             try:
                 fields.append(plan_field(module, names, member, path, target))
             except Unsupported as exc:
-                dropped.append(Diagnostic(member.coord, f"field {path!r} of {record.key} is not bound: {exc}", "warning"))
+                dropped.append((("record", record.key),
+                                Diagnostic(member.coord, f"field {path!r} of {record.key} is not bound: {exc}", "warning")))
         aliases = tuple(
             names[("alias", alias)] for alias in record_class_names(module, record)[1:] if ("alias", alias) in names
         )

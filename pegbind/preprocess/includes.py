@@ -6,12 +6,14 @@ open (as a compiler would spell it), the position in the search chain (for
 ``#include_next``), and the file's origin:
 
 * ``"user"`` — the library being bound, whose declarations the binding
-  exposes: the named headers; every file under their folders and under the
-  -I folders (unless such a folder is a system folder itself, as
-  ``/usr/include`` is for ``zlib.h``); the same sub-folder under any other
-  system folder (``openssl/`` is split between ``/usr/include`` and its
-  multiarch twin); files a library file includes with quotes from its own
-  folder (zlib's ``"zconf.h"``); and any file outside the known folders;
+  exposes: the named headers; for one the system's package manager
+  installed (:mod:`pegbind.packages`), every file of its package; for
+  others, every file under their folders and the same sub-folder under any
+  other system folder (``openssl/`` is split between ``/usr/include`` and its
+  multiarch twin), unless that folder is a system folder itself (as
+  ``/usr/include`` is for ``zlib.h``); every file under the -I folders (same
+  exception); files a library file includes with quotes from its own folder
+  (zlib's ``"zconf.h"``); and any file outside the known folders;
 * ``"standard"`` — pegbind's own headers (``pegbind/include``, and the fallback);
 * ``"system"`` — what the compiler, the C library and the system's other packages provide.
 
@@ -36,8 +38,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
+from ..packages import package_files
 from ..resources import fallback_include_dir, standard_include_dir
-from ..toolchain import host_target, search_dirs
+from ..toolchain import CROSS_TRIPLES, MULTIARCH, host_target, search_dirs
+
 
 @dataclass(frozen=True, slots=True)
 class _Layout:
@@ -50,17 +54,14 @@ class _Layout:
 def _layouts(target: str) -> list[_Layout]:
     """The places a target's C library headers may be, in order of preference."""
     host = host_target()
-    triple = {"linux-x86_64": "x86_64-linux-gnu", "linux-i386": "i386-linux-gnu",
-              "linux-aarch64": "aarch64-linux-gnu"}.get(target)
+    multiarch = MULTIARCH.get(target)
     layouts = []
-    if target == host and triple is not None:  # the machine's own, as its gcc searches them
-        layouts.append(_Layout(("/usr/local/include", f"/usr/include/{triple}", "/usr/include"), "stdio.h"))
+    if target == host and multiarch is not None:  # the machine's own, as its gcc searches them
+        layouts.append(_Layout(("/usr/local/include", f"/usr/include/{multiarch}", "/usr/include"), "stdio.h"))
     if target == "linux-i386" and host == "linux-x86_64":  # Debian's biarch libc6-dev-i386 (gcc -m32)
         layouts.append(_Layout(("/usr/local/include", "/usr/include"), "gnu/stubs-32.h"))
-    if target != host:  # a cross sysroot: Debian's libc6-dev-*-cross, mingw-w64-x86-64-dev
-        sysroot = "x86_64-w64-mingw32" if target == "win-x86_64" else "i686-linux-gnu" if target == "linux-i386" else triple
-        if sysroot is not None:
-            layouts.append(_Layout((f"/usr/{sysroot}/include",), "stdio.h"))
+    if target != host and target in CROSS_TRIPLES:  # Debian's libc6-dev-*-cross, mingw-w64-x86-64-dev
+        layouts.append(_Layout((f"/usr/{CROSS_TRIPLES[target]}/include",), "stdio.h"))
     return layouts
 
 
@@ -136,7 +137,13 @@ class IncludeResolver:
         self._standard = [*_forms(str(freestanding)), *_forms(str(fallback_include_dir()))]
         self._system = [form for e in self.chain if e.origin == "system" for form in _forms(e.path)]
         roots = {*self._standard, *self._system}
-        folders = [os.path.dirname(os.path.abspath(h)) for h in self.headers] + list(self.user_dirs)
+        # A named header the system's package manager installed: its library is its package's files.
+        packaged = [os.path.abspath(h) for h in self.headers
+                    if any(_under(form, root) for form in _forms(h) for root in self._system)]
+        self._package_files = package_files(packaged) or frozenset()
+        owned = [h for h in packaged if h in self._package_files or os.path.realpath(h) in self._package_files]
+        folders = [os.path.dirname(os.path.abspath(h)) for h in self.headers if os.path.abspath(h) not in owned]
+        folders += list(self.user_dirs)
         self._library_dirs, self._namespaces = [], []
         for folder in dict.fromkeys(folders):
             forms = _forms(folder)
@@ -183,6 +190,8 @@ class IncludeResolver:
 
     def _default_origin(self, forms: tuple[str, ...]) -> str:
         if forms[-1] in self._user_files or any(_under(form, d) for form in forms for d in self._library_dirs):
+            return "user"
+        if any(form in self._package_files for form in forms):
             return "user"
         for form in forms:  # where it was found first, then where it really is
             for root in self._system:

@@ -1,0 +1,101 @@
+"""What the linked libraries export, found and read as the linker and the loader would.
+
+Libraries built here with gcc: a shared object, its static archive, a GNU ld
+script standing for them, a dependency reached through ``DT_RUNPATH``, and a
+damaged file.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import compile_library
+from pegbind.config import BindingConfig
+from pegbind.exports import find_library, linked_exports
+from pegbind.toolchain import host_target
+
+pytestmark = pytest.mark.skipif(host_target() is None or shutil.which("gcc") is None or shutil.which("nm") is None,
+                                reason="needs this machine's gcc and nm")
+
+
+def config(tmp_path: Path, *link: str, **changes) -> BindingConfig:
+    header = tmp_path / "x.h"
+    header.write_text("int x(void);\n")
+    return BindingConfig(name="x", headers=(header,), link=link, library_dirs=(tmp_path / "lib",),
+                         target=host_target() or "linux-x86_64", **changes)
+
+
+@pytest.fixture
+def lib(tmp_path: Path) -> Path:
+    folder = tmp_path / "lib"
+    folder.mkdir()
+    (tmp_path / "one.c").write_text("int one_f(void) { return 1; }\nstatic int hidden(void) { return 0; }\n"
+                                    "__attribute__((visibility(\"hidden\"))) int one_private(void) { return 2; }\n")
+    (tmp_path / "two.c").write_text("int two_f(void) { return 2; }\n")
+    compile_library([tmp_path / "one.c"], folder / "libone.so")
+    subprocess.run(["gcc", "-c", "-fPIC", str(tmp_path / "two.c"), "-o", str(tmp_path / "two.o")], check=True)
+    subprocess.run(["ar", "rcs", str(folder / "libtwo.a"), str(tmp_path / "two.o")], check=True)
+    return folder
+
+
+def test_a_shared_object_exports_its_visible_functions(tmp_path, lib):
+    exports = linked_exports(config(tmp_path, "one"))
+    assert exports is not None and exports.complete
+    assert exports.libraries == (lib / "libone.so",) and exports.archives == ()
+    assert exports.defines("one_f") and not exports.defines("one_private") and not exports.defines("hidden")
+
+
+def test_a_static_archive_is_read_by_nm_and_said_to_be_one(tmp_path, lib):
+    exports = linked_exports(config(tmp_path, "two"))
+    assert exports is not None and exports.complete
+    assert exports.archives == (lib / "libtwo.a",) and exports.defines("two_f")
+
+
+def test_a_folder_gives_its_shared_object_before_its_archive_and_before_later_folders(tmp_path, lib):
+    compile_library([tmp_path / "two.c"], lib / "libtwo.so")
+    assert find_library("two", [lib]) == lib / "libtwo.so"
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copy(lib / "libtwo.a", other / "libtwo.a")
+    assert find_library("two", [other, lib]) == other / "libtwo.a"  # the -L folder comes first
+
+
+def test_a_linker_script_stands_for_the_files_it_names(tmp_path, lib):
+    (lib / "libboth.so").write_text("/* GNU ld script */\nOUTPUT_FORMAT(elf64-x86-64)\n"
+                                    f"GROUP ( {lib / 'libone.so'} AS_NEEDED ( -ltwo ) )\n")
+    exports = linked_exports(config(tmp_path, "both"))
+    assert exports is not None and exports.complete
+    assert exports.defines("one_f") and exports.defines("two_f")
+    assert set(exports.libraries) == {lib / "libone.so", lib / "libtwo.a"}
+
+
+def test_what_a_needed_library_defines_is_found_through_its_run_path(tmp_path, lib):
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    (tmp_path / "inner.c").write_text("int inner_f(void) { return 3; }\n")
+    compile_library([tmp_path / "inner.c"], inner / "libinner.so")
+    (tmp_path / "outer.c").write_text("int inner_f(void);\nint outer_f(void) { return inner_f(); }\n")
+    subprocess.run(["gcc", "-shared", "-fPIC", str(tmp_path / "outer.c"), f"-L{inner}", "-linner",
+                    "-Wl,--enable-new-dtags,-rpath,$ORIGIN/../inner", "-o", str(lib / "libouter.so")], check=True)
+    exports = linked_exports(config(tmp_path, "outer"))
+    assert exports is not None
+    assert exports.defines("outer_f") and exports.defines("inner_f") and not exports.defines("nowhere_f")
+    assert (inner / "libinner.so").resolve() in {p.resolve() for p in exports.dependencies}
+
+
+def test_a_damaged_library_is_a_warning_and_leaves_the_check_undone(tmp_path, lib):
+    (lib / "libbad.so").write_bytes(b"\x7fELF" + b"\0" * 12)
+    exports = linked_exports(config(tmp_path, "bad"))
+    assert exports is not None and not exports.complete
+    assert len(exports.problems) == 1
+    assert exports.problems[0].message.startswith(f"cannot read the symbols of {lib / 'libbad.so'}: ")
+    assert exports.problems[0].message.endswith("which of its functions exist is not checked")
+
+
+def test_nothing_is_known_for_dynamic_loading_and_sources_make_the_check_incomplete(tmp_path, lib):
+    assert linked_exports(config(tmp_path, "one", load="dynamic")) is None
+    with_sources = linked_exports(config(tmp_path, "one", sources=(tmp_path / "one.c",)))
+    assert with_sources is not None and not with_sources.complete and with_sources.libraries == (lib / "libone.so",)
