@@ -187,10 +187,14 @@ def test_string_type_counts_bytes_and_terminator(tmp_path):
         ("f(1)", "a function call is not allowed in a constant expression"),
         ("sizeof(struct nowhere)", "sizeof of the incomplete type 'struct nowhere'"),
         ("FUNC", "'FUNC' is a function-like macro named without arguments"),
+        ("__LINE__", "it expands to __LINE__, whose value depends on where it is used"),
+        ("(HERE + 1)", "it expands to __LINE__, whose value depends on where it is used"),
+        ("__FILE__", "it expands to __FILE__, whose value depends on where it is used"),
+        ("__COUNTER__", "it expands to __COUNTER__, whose value depends on where it is used"),
     ],
 )
 def test_macros_that_are_not_constants_get_a_note(tmp_path, body, reason):
-    module = _module(f"#define FUNC(x) x\n#define X {body}\n", tmp_path=tmp_path)
+    module = _module(f"#define FUNC(x) x\n#define X {body}\n#define HERE __LINE__\n", tmp_path=tmp_path)
     assert module.get("constant", "X") is None
     notes = [d for d in module.diagnostics if "macro X " in d.message]
     assert [(d.severity, d.message) for d in notes] == [("note", f"macro X is not a constant: {reason}")]

@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..model import Constant, FunctionAlias, Module
+from ..preprocess.engine import DYNAMIC_MACROS
 from ..preprocess.token import Token
 from ..target import TargetInfo
 from .builder import CommentLookup, ModuleBuilder
@@ -134,6 +135,10 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
     for macro in pp.macros.object_like(origin=None):
         if not the_librarys(macro):
             continue
+        dynamic = _dynamic_use(macro, pp.macros)
+        if dynamic is not None:  # SDL's SDL_LINE is __LINE__ where it is used, not a constant
+            builder.diagnostics.append(_note(macro, f"it expands to {dynamic}, whose value depends on where it is used"))
+            continue
         expanded = pp.expand(list(macro.body))
         named = _named_function(expanded, builder)
         if named is not None and named != macro.name:
@@ -155,6 +160,23 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
 
 
 _UNKNOWN_NAME = re.compile(r"'(\w+)' is not a constant\Z")
+
+
+def _dynamic_use(macro: Any, table: Any) -> str | None:
+    """The position-dependent macro (``__LINE__``, ``__FILE__`` ...) ``macro`` reaches through its
+    replacement list and the macros it names, or None."""
+    pending, seen = [macro], {macro.name}
+    while pending:
+        for token in pending.pop().body:
+            if token.kind != "identifier":
+                continue
+            if token.text in DYNAMIC_MACROS:
+                return token.text
+            inner = table.get(token.text)
+            if inner is not None and inner.name not in seen:
+                seen.add(inner.name)
+                pending.append(inner)
+    return None
 
 
 def _named_function(tokens: Sequence[Token], builder: ModuleBuilder) -> str | None:

@@ -64,8 +64,9 @@ GNU_BUILTINS = frozenset(
 )
 
 _CONDITIONALS = frozenset({"if", "ifdef", "ifndef", "elif", "else", "endif"})
-_DYNAMIC = frozenset({"__FILE__", "__LINE__", "__COUNTER__", "__INCLUDE_LEVEL__", "__DATE__", "__TIME__",
-                      "__TIMESTAMP__", "__BASE_FILE__"})
+#: macros whose value depends on where (or when) they are expanded, not on their definition
+DYNAMIC_MACROS = frozenset({"__FILE__", "__LINE__", "__COUNTER__", "__INCLUDE_LEVEL__", "__DATE__", "__TIME__",
+                            "__TIMESTAMP__", "__BASE_FILE__"})
 # Output must be deterministic: the clock macros are fixed strings.
 _FIXED = {"__DATE__": '"Jan  1 1970"', "__TIME__": '"00:00:00"', "__TIMESTAMP__": '"Thu Jan  1 00:00:00 1970"'}
 
@@ -153,7 +154,7 @@ class _Engine:
         self.pack_stack: list[int | None] = []
         self.pack_changes: list[tuple[int, int | None]] = []
         self.pragmas: list[tuple[int, str, Coord]] = []
-        builtin = frozenset(_DYNAMIC | (HAS_OPERATORS - {"__has_feature", "__has_extension"}))
+        builtin = frozenset(DYNAMIC_MACROS | (HAS_OPERATORS - {"__has_feature", "__has_extension"}))
         self.hooks = ExpansionHooks(self._dynamic, builtin, self._has_operator, self._pragma_operator)
         self.expander = Expander(self.table, self.sink, self.hooks, self._included_from)
         self.pending: list = []  # text items waiting for expansion
@@ -483,7 +484,7 @@ class _Engine:
 
     def _dynamic(self, token: Token) -> Token | None:
         name = token.text
-        if name not in _DYNAMIC:
+        if name not in DYNAMIC_MACROS:
             return None
         frame = self.frames[-1] if self.frames else None
         if name == "__LINE__":
