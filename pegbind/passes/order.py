@@ -56,10 +56,17 @@ def order_types(module: Module) -> tuple[Node, ...]:
     nodes += [("record", r.key) for r in module.records]
     nodes += [("enum", e.key) for e in module.enums]
 
-    # Source order: the model keeps each registry in source order; merge by coordinate.
-    def position(node: Node):
+    # Source order: the model keeps each registry in source order; merge by coordinate,
+    # files ranked by where they first appear (never by their path, which would make
+    # the output depend on where pegbind or the headers are installed).
+    rank: dict[str, int] = {}
+    for declaration in (*module.typedefs, *module.records, *module.enums):
+        if declaration.coord is not None:
+            rank.setdefault(declaration.coord.file, len(rank))
+
+    def position(node: Node) -> tuple[int, int, int]:
         coord = getattr(module.get(*node), "coord", None)
-        return (coord.file, coord.line, coord.col) if coord is not None else ("", 0, 0)
+        return (rank[coord.file], coord.line, coord.col) if coord is not None else (-1, 0, 0)
 
     nodes.sort(key=position)
     ordered: list[Node] = []

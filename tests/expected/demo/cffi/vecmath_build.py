@@ -16,8 +16,8 @@ API_MODE = True
 CDEF = [
     ("""\
 struct vm_point;
-typedef int __int32_t;
 typedef unsigned char __uint8_t;
+typedef int __int32_t;
 typedef unsigned int __uint32_t;
 typedef unsigned long __uint64_t;
 enum vm_status { VM_OK = 0, VM_ERR_RANGE = -1, VM_ERR_NULL = -2 };

@@ -6,15 +6,15 @@
 
 cdef extern from "vecmath.h" nogil:
     cdef struct _cs_vm_point "vm_point"
-    ctypedef int _c___int32_t "__int32_t"
-    ctypedef _c___int32_t _c_int32_t "int32_t"
-    ctypedef unsigned char _c___uint8_t "__uint8_t"
-    ctypedef _c___uint8_t _c_uint8_t "uint8_t"
-    ctypedef unsigned int _c___uint32_t "__uint32_t"
-    ctypedef _c___uint32_t _c_uint32_t "uint32_t"
-    ctypedef unsigned long _c___uint64_t "__uint64_t"
-    ctypedef _c___uint64_t _c_uint64_t "uint64_t"
     ctypedef unsigned long _c_size_t "size_t"
+    ctypedef unsigned char _c___uint8_t "__uint8_t"
+    ctypedef int _c___int32_t "__int32_t"
+    ctypedef unsigned int _c___uint32_t "__uint32_t"
+    ctypedef unsigned long _c___uint64_t "__uint64_t"
+    ctypedef _c___int32_t _c_int32_t "int32_t"
+    ctypedef _c___uint8_t _c_uint8_t "uint8_t"
+    ctypedef _c___uint32_t _c_uint32_t "uint32_t"
+    ctypedef _c___uint64_t _c_uint64_t "uint64_t"
     cdef enum _ce_vm_status "vm_status":
         _c_VM_OK "VM_OK"
         _c_VM_ERR_RANGE "VM_ERR_RANGE"

@@ -113,98 +113,181 @@ struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS;
 struct CK_NSS_MODULE_FUNCTIONS;
 struct CK_NSS_FIPS_FUNCTIONS;
 struct CK_NSS_GCM_PARAMS;
-typedef unsigned int PRUintn;
-typedef PRUintn uintn;
-typedef int PRIntn;
-typedef PRIntn intn;
-typedef unsigned long PRUint64;
-typedef PRUint64 uint64;
-typedef unsigned int PRUint32;
-typedef PRUint32 uint32;
-typedef unsigned short PRUint16;
-typedef PRUint16 uint16;
 typedef unsigned char PRUint8;
-typedef PRUint8 uint8;
-typedef long PRInt64;
-typedef PRInt64 int64;
-typedef int PRInt32;
-typedef PRInt32 int32;
-typedef short PRInt16;
-typedef PRInt16 int16;
 typedef signed char PRInt8;
-typedef PRInt8 int8;
+typedef unsigned short PRUint16;
+typedef short PRInt16;
+typedef unsigned int PRUint32;
+typedef int PRInt32;
+typedef long PRInt64;
+typedef unsigned long PRUint64;
+typedef int PRIntn;
+typedef unsigned int PRUintn;
 typedef double PRFloat64;
-typedef PRFloat64 float64;
-typedef unsigned long PRUptrdiff;
-typedef PRUptrdiff uptrdiff_t;
-typedef unsigned long PRUword;
-typedef PRUword uprword_t;
-typedef long PRWord;
-typedef PRWord prword_t;
 typedef size_t PRSize;
 typedef PRInt32 PROffset32;
 typedef PRInt64 PROffset64;
 typedef ptrdiff_t PRPtrdiff;
+typedef unsigned long PRUptrdiff;
 typedef PRIntn PRBool;
 typedef PRUint8 PRPackedBool;
 typedef enum { PR_FAILURE = -1, PR_SUCCESS = 0 } PRStatus;
 typedef PRUint16 PRUnichar;
+typedef long PRWord;
+typedef unsigned long PRUword;
+typedef PRUintn uintn;
+typedef PRIntn intn;
+typedef PRUint64 uint64;
+typedef PRUint32 uint32;
+typedef PRUint16 uint16;
+typedef PRUint8 uint8;
+typedef PRInt64 int64;
+typedef PRInt32 int32;
+typedef PRInt16 int16;
+typedef PRInt8 int8;
+typedef PRFloat64 float64;
+typedef PRUptrdiff uptrdiff_t;
+typedef PRUword uprword_t;
+typedef PRWord prword_t;
+typedef unsigned char CK_BYTE;
+typedef CK_BYTE CK_CHAR;
+typedef CK_BYTE CK_UTF8CHAR;
+typedef CK_BYTE CK_BBOOL;
 typedef unsigned long CK_ULONG;
-typedef CK_ULONG CK_RV;
+typedef long CK_LONG;
+typedef CK_ULONG CK_FLAGS;
+typedef CK_BYTE *CK_BYTE_PTR;
+typedef CK_CHAR *CK_CHAR_PTR;
+typedef CK_UTF8CHAR *CK_UTF8CHAR_PTR;
+typedef CK_ULONG *CK_ULONG_PTR;
 typedef void *CK_VOID_PTR;
-typedef CK_RV (*CK_C_Initialize)(CK_VOID_PTR pInitArgs);
-typedef CK_RV (*CK_C_Finalize)(CK_VOID_PTR pReserved);
+typedef CK_VOID_PTR *CK_VOID_PTR_PTR;
+struct CK_VERSION {
+    CK_BYTE major;
+    CK_BYTE minor;
+};
+typedef struct CK_VERSION CK_VERSION;
+typedef CK_VERSION *CK_VERSION_PTR;
+struct CK_INFO {
+    CK_VERSION cryptokiVersion;
+    CK_UTF8CHAR manufacturerID[32];
+    CK_FLAGS flags;
+    CK_UTF8CHAR libraryDescription[32];
+    CK_VERSION libraryVersion;
+};
 typedef struct CK_INFO CK_INFO;
 typedef CK_INFO *CK_INFO_PTR;
-typedef CK_RV (*CK_C_GetInfo)(CK_INFO_PTR pInfo);
+typedef CK_ULONG CK_NOTIFICATION;
+typedef CK_ULONG CK_SLOT_ID;
+typedef CK_SLOT_ID *CK_SLOT_ID_PTR;
+struct CK_SLOT_INFO {
+    CK_UTF8CHAR slotDescription[64];
+    CK_UTF8CHAR manufacturerID[32];
+    CK_FLAGS flags;
+    CK_VERSION hardwareVersion;
+    CK_VERSION firmwareVersion;
+};
+typedef struct CK_SLOT_INFO CK_SLOT_INFO;
+typedef CK_SLOT_INFO *CK_SLOT_INFO_PTR;
+struct CK_TOKEN_INFO {
+    CK_UTF8CHAR label[32];
+    CK_UTF8CHAR manufacturerID[32];
+    CK_UTF8CHAR model[16];
+    CK_CHAR serialNumber[16];
+    CK_FLAGS flags;
+    CK_ULONG ulMaxSessionCount;
+    CK_ULONG ulSessionCount;
+    CK_ULONG ulMaxRwSessionCount;
+    CK_ULONG ulRwSessionCount;
+    CK_ULONG ulMaxPinLen;
+    CK_ULONG ulMinPinLen;
+    CK_ULONG ulTotalPublicMemory;
+    CK_ULONG ulFreePublicMemory;
+    CK_ULONG ulTotalPrivateMemory;
+    CK_ULONG ulFreePrivateMemory;
+    CK_VERSION hardwareVersion;
+    CK_VERSION firmwareVersion;
+    CK_CHAR utcTime[16];
+};
+typedef struct CK_TOKEN_INFO CK_TOKEN_INFO;
+typedef CK_TOKEN_INFO *CK_TOKEN_INFO_PTR;
+typedef CK_ULONG CK_SESSION_HANDLE;
+typedef CK_SESSION_HANDLE *CK_SESSION_HANDLE_PTR;
+typedef CK_ULONG CK_USER_TYPE;
+typedef CK_ULONG CK_STATE;
+struct CK_SESSION_INFO {
+    CK_SLOT_ID slotID;
+    CK_STATE state;
+    CK_FLAGS flags;
+    CK_ULONG ulDeviceError;
+};
+typedef struct CK_SESSION_INFO CK_SESSION_INFO;
+typedef CK_SESSION_INFO *CK_SESSION_INFO_PTR;
+typedef CK_ULONG CK_OBJECT_HANDLE;
+typedef CK_OBJECT_HANDLE *CK_OBJECT_HANDLE_PTR;
+typedef CK_ULONG CK_OBJECT_CLASS;
+typedef CK_OBJECT_CLASS *CK_OBJECT_CLASS_PTR;
+typedef CK_ULONG CK_PROFILE_ID;
+typedef CK_ULONG CK_HW_FEATURE_TYPE;
+typedef CK_ULONG CK_KEY_TYPE;
+typedef CK_ULONG CK_CERTIFICATE_TYPE;
+typedef CK_ULONG CK_ATTRIBUTE_TYPE;
+typedef CK_ULONG CK_CERTIFICATE_CATEGORY;
+typedef CK_ULONG CK_JAVA_MIDP_SECURITY_DOMAIN;
+struct CK_ATTRIBUTE {
+    CK_ATTRIBUTE_TYPE type;
+    CK_VOID_PTR pValue;
+    CK_ULONG ulValueLen;
+};
+typedef struct CK_ATTRIBUTE CK_ATTRIBUTE;
+typedef CK_ATTRIBUTE *CK_ATTRIBUTE_PTR;
+struct CK_DATE {
+    CK_CHAR year[4];
+    CK_CHAR month[2];
+    CK_CHAR day[2];
+};
+typedef struct CK_DATE CK_DATE;
+typedef CK_ULONG CK_MECHANISM_TYPE;
+typedef CK_MECHANISM_TYPE *CK_MECHANISM_TYPE_PTR;
+struct CK_MECHANISM {
+    CK_MECHANISM_TYPE mechanism;
+    CK_VOID_PTR pParameter;
+    CK_ULONG ulParameterLen;
+};
+typedef struct CK_MECHANISM CK_MECHANISM;
+typedef CK_MECHANISM *CK_MECHANISM_PTR;
+struct CK_MECHANISM_INFO {
+    CK_ULONG ulMinKeySize;
+    CK_ULONG ulMaxKeySize;
+    CK_FLAGS flags;
+};
+typedef struct CK_MECHANISM_INFO CK_MECHANISM_INFO;
+typedef CK_MECHANISM_INFO *CK_MECHANISM_INFO_PTR;
+typedef CK_ULONG CK_RV;
+typedef CK_RV (*CK_NOTIFY)(CK_SESSION_HANDLE hSession, CK_NOTIFICATION event, CK_VOID_PTR pApplication);
 typedef struct CK_FUNCTION_LIST CK_FUNCTION_LIST;
+typedef CK_RV (*CK_C_Initialize)(CK_VOID_PTR pInitArgs);
+typedef CK_RV (*CK_C_Finalize)(CK_VOID_PTR pReserved);
+typedef CK_RV (*CK_C_GetInfo)(CK_INFO_PTR pInfo);
 typedef CK_FUNCTION_LIST *CK_FUNCTION_LIST_PTR;
 typedef CK_FUNCTION_LIST_PTR *CK_FUNCTION_LIST_PTR_PTR;
 typedef CK_RV (*CK_C_GetFunctionList)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList);
-typedef unsigned char CK_BYTE;
-typedef CK_BYTE CK_BBOOL;
-typedef CK_ULONG CK_SLOT_ID;
-typedef CK_SLOT_ID *CK_SLOT_ID_PTR;
-typedef CK_ULONG *CK_ULONG_PTR;
 typedef CK_RV (*CK_C_GetSlotList)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount);
-typedef struct CK_SLOT_INFO CK_SLOT_INFO;
-typedef CK_SLOT_INFO *CK_SLOT_INFO_PTR;
 typedef CK_RV (*CK_C_GetSlotInfo)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo);
-typedef struct CK_TOKEN_INFO CK_TOKEN_INFO;
-typedef CK_TOKEN_INFO *CK_TOKEN_INFO_PTR;
 typedef CK_RV (*CK_C_GetTokenInfo)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo);
-typedef CK_ULONG CK_MECHANISM_TYPE;
-typedef CK_MECHANISM_TYPE *CK_MECHANISM_TYPE_PTR;
 typedef CK_RV (*CK_C_GetMechanismList)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount);
-typedef struct CK_MECHANISM_INFO CK_MECHANISM_INFO;
-typedef CK_MECHANISM_INFO *CK_MECHANISM_INFO_PTR;
 typedef CK_RV (*CK_C_GetMechanismInfo)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo);
-typedef CK_BYTE CK_UTF8CHAR;
-typedef CK_UTF8CHAR *CK_UTF8CHAR_PTR;
 typedef CK_RV (*CK_C_InitToken)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel);
-typedef CK_ULONG CK_SESSION_HANDLE;
 typedef CK_RV (*CK_C_InitPIN)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen);
 typedef CK_RV (*CK_C_SetPIN)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen);
-typedef CK_ULONG CK_FLAGS;
-typedef CK_ULONG CK_NOTIFICATION;
-typedef CK_RV (*CK_NOTIFY)(CK_SESSION_HANDLE hSession, CK_NOTIFICATION event, CK_VOID_PTR pApplication);
-typedef CK_SESSION_HANDLE *CK_SESSION_HANDLE_PTR;
 typedef CK_RV (*CK_C_OpenSession)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession);
 typedef CK_RV (*CK_C_CloseSession)(CK_SESSION_HANDLE hSession);
 typedef CK_RV (*CK_C_CloseAllSessions)(CK_SLOT_ID slotID);
-typedef struct CK_SESSION_INFO CK_SESSION_INFO;
-typedef CK_SESSION_INFO *CK_SESSION_INFO_PTR;
 typedef CK_RV (*CK_C_GetSessionInfo)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo);
-typedef CK_BYTE *CK_BYTE_PTR;
 typedef CK_RV (*CK_C_GetOperationState)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen);
-typedef CK_ULONG CK_OBJECT_HANDLE;
 typedef CK_RV (*CK_C_SetOperationState)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey);
-typedef CK_ULONG CK_USER_TYPE;
 typedef CK_RV (*CK_C_Login)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen);
 typedef CK_RV (*CK_C_Logout)(CK_SESSION_HANDLE hSession);
-typedef struct CK_ATTRIBUTE CK_ATTRIBUTE;
-typedef CK_ATTRIBUTE *CK_ATTRIBUTE_PTR;
-typedef CK_OBJECT_HANDLE *CK_OBJECT_HANDLE_PTR;
 typedef CK_RV (*CK_C_CreateObject)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject);
 typedef CK_RV (*CK_C_CopyObject)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject);
 typedef CK_RV (*CK_C_DestroyObject)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject);
@@ -214,8 +297,6 @@ typedef CK_RV (*CK_C_SetAttributeValue)(CK_SESSION_HANDLE hSession, CK_OBJECT_HA
 typedef CK_RV (*CK_C_FindObjectsInit)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount);
 typedef CK_RV (*CK_C_FindObjects)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);
 typedef CK_RV (*CK_C_FindObjectsFinal)(CK_SESSION_HANDLE hSession);
-typedef struct CK_MECHANISM CK_MECHANISM;
-typedef CK_MECHANISM *CK_MECHANISM_PTR;
 typedef CK_RV (*CK_C_EncryptInit)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);
 typedef CK_RV (*CK_C_Encrypt)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen);
 typedef CK_RV (*CK_C_EncryptUpdate)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen);
@@ -255,15 +336,83 @@ typedef CK_RV (*CK_C_GenerateRandom)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR Ran
 typedef CK_RV (*CK_C_GetFunctionStatus)(CK_SESSION_HANDLE hSession);
 typedef CK_RV (*CK_C_CancelFunction)(CK_SESSION_HANDLE hSession);
 typedef CK_RV (*CK_C_WaitForSlotEvent)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved);
+struct CK_FUNCTION_LIST {
+    CK_VERSION version;
+    CK_C_Initialize C_Initialize;
+    CK_C_Finalize C_Finalize;
+    CK_C_GetInfo C_GetInfo;
+    CK_C_GetFunctionList C_GetFunctionList;
+    CK_C_GetSlotList C_GetSlotList;
+    CK_C_GetSlotInfo C_GetSlotInfo;
+    CK_C_GetTokenInfo C_GetTokenInfo;
+    CK_C_GetMechanismList C_GetMechanismList;
+    CK_C_GetMechanismInfo C_GetMechanismInfo;
+    CK_C_InitToken C_InitToken;
+    CK_C_InitPIN C_InitPIN;
+    CK_C_SetPIN C_SetPIN;
+    CK_C_OpenSession C_OpenSession;
+    CK_C_CloseSession C_CloseSession;
+    CK_C_CloseAllSessions C_CloseAllSessions;
+    CK_C_GetSessionInfo C_GetSessionInfo;
+    CK_C_GetOperationState C_GetOperationState;
+    CK_C_SetOperationState C_SetOperationState;
+    CK_C_Login C_Login;
+    CK_C_Logout C_Logout;
+    CK_C_CreateObject C_CreateObject;
+    CK_C_CopyObject C_CopyObject;
+    CK_C_DestroyObject C_DestroyObject;
+    CK_C_GetObjectSize C_GetObjectSize;
+    CK_C_GetAttributeValue C_GetAttributeValue;
+    CK_C_SetAttributeValue C_SetAttributeValue;
+    CK_C_FindObjectsInit C_FindObjectsInit;
+    CK_C_FindObjects C_FindObjects;
+    CK_C_FindObjectsFinal C_FindObjectsFinal;
+    CK_C_EncryptInit C_EncryptInit;
+    CK_C_Encrypt C_Encrypt;
+    CK_C_EncryptUpdate C_EncryptUpdate;
+    CK_C_EncryptFinal C_EncryptFinal;
+    CK_C_DecryptInit C_DecryptInit;
+    CK_C_Decrypt C_Decrypt;
+    CK_C_DecryptUpdate C_DecryptUpdate;
+    CK_C_DecryptFinal C_DecryptFinal;
+    CK_C_DigestInit C_DigestInit;
+    CK_C_Digest C_Digest;
+    CK_C_DigestUpdate C_DigestUpdate;
+    CK_C_DigestKey C_DigestKey;
+    CK_C_DigestFinal C_DigestFinal;
+    CK_C_SignInit C_SignInit;
+    CK_C_Sign C_Sign;
+    CK_C_SignUpdate C_SignUpdate;
+    CK_C_SignFinal C_SignFinal;
+    CK_C_SignRecoverInit C_SignRecoverInit;
+    CK_C_SignRecover C_SignRecover;
+    CK_C_VerifyInit C_VerifyInit;
+    CK_C_Verify C_Verify;
+    CK_C_VerifyUpdate C_VerifyUpdate;
+    CK_C_VerifyFinal C_VerifyFinal;
+    CK_C_VerifyRecoverInit C_VerifyRecoverInit;
+    CK_C_VerifyRecover C_VerifyRecover;
+    CK_C_DigestEncryptUpdate C_DigestEncryptUpdate;
+    CK_C_DecryptDigestUpdate C_DecryptDigestUpdate;
+    CK_C_SignEncryptUpdate C_SignEncryptUpdate;
+    CK_C_DecryptVerifyUpdate C_DecryptVerifyUpdate;
+    CK_C_GenerateKey C_GenerateKey;
+    CK_C_GenerateKeyPair C_GenerateKeyPair;
+    CK_C_WrapKey C_WrapKey;
+    CK_C_UnwrapKey C_UnwrapKey;
+    CK_C_DeriveKey C_DeriveKey;
+    CK_C_SeedRandom C_SeedRandom;
+    CK_C_GenerateRandom C_GenerateRandom;
+    CK_C_GetFunctionStatus C_GetFunctionStatus;
+    CK_C_CancelFunction C_CancelFunction;
+    CK_C_WaitForSlotEvent C_WaitForSlotEvent;
+};
+typedef struct CK_FUNCTION_LIST_3_0 CK_FUNCTION_LIST_3_0;
 typedef struct CK_INTERFACE CK_INTERFACE;
 typedef CK_INTERFACE *CK_INTERFACE_PTR;
 typedef CK_RV (*CK_C_GetInterfaceList)(CK_INTERFACE_PTR interfaces, CK_ULONG_PTR pulCount);
-typedef struct CK_VERSION CK_VERSION;
-typedef CK_VERSION *CK_VERSION_PTR;
 typedef CK_INTERFACE_PTR *CK_INTERFACE_PTR_PTR;
 typedef CK_RV (*CK_C_GetInterface)(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags);
-typedef CK_BYTE CK_CHAR;
-typedef CK_CHAR *CK_CHAR_PTR;
 typedef CK_RV (*CK_C_LoginUser)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername, CK_ULONG ulUsernameLen);
 typedef CK_RV (*CK_C_SessionCancel)(CK_SESSION_HANDLE hSession, CK_FLAGS flags);
 typedef CK_RV (*CK_C_MessageEncryptInit)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);
@@ -286,10 +435,6 @@ typedef CK_RV (*CK_C_VerifyMessage)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pPar
 typedef CK_RV (*CK_C_VerifyMessageBegin)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);
 typedef CK_RV (*CK_C_VerifyMessageNext)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);
 typedef CK_RV (*CK_C_MessageVerifyFinal)(CK_SESSION_HANDLE hSession);
-struct CK_VERSION {
-    CK_BYTE major;
-    CK_BYTE minor;
-};
 struct CK_FUNCTION_LIST_3_0 {
     CK_VERSION version;
     CK_C_Initialize C_Initialize;
@@ -385,285 +530,6 @@ struct CK_FUNCTION_LIST_3_0 {
     CK_C_VerifyMessageNext C_VerifyMessageNext;
     CK_C_MessageVerifyFinal C_MessageVerifyFinal;
 };
-struct CK_FUNCTION_LIST {
-    CK_VERSION version;
-    CK_C_Initialize C_Initialize;
-    CK_C_Finalize C_Finalize;
-    CK_C_GetInfo C_GetInfo;
-    CK_C_GetFunctionList C_GetFunctionList;
-    CK_C_GetSlotList C_GetSlotList;
-    CK_C_GetSlotInfo C_GetSlotInfo;
-    CK_C_GetTokenInfo C_GetTokenInfo;
-    CK_C_GetMechanismList C_GetMechanismList;
-    CK_C_GetMechanismInfo C_GetMechanismInfo;
-    CK_C_InitToken C_InitToken;
-    CK_C_InitPIN C_InitPIN;
-    CK_C_SetPIN C_SetPIN;
-    CK_C_OpenSession C_OpenSession;
-    CK_C_CloseSession C_CloseSession;
-    CK_C_CloseAllSessions C_CloseAllSessions;
-    CK_C_GetSessionInfo C_GetSessionInfo;
-    CK_C_GetOperationState C_GetOperationState;
-    CK_C_SetOperationState C_SetOperationState;
-    CK_C_Login C_Login;
-    CK_C_Logout C_Logout;
-    CK_C_CreateObject C_CreateObject;
-    CK_C_CopyObject C_CopyObject;
-    CK_C_DestroyObject C_DestroyObject;
-    CK_C_GetObjectSize C_GetObjectSize;
-    CK_C_GetAttributeValue C_GetAttributeValue;
-    CK_C_SetAttributeValue C_SetAttributeValue;
-    CK_C_FindObjectsInit C_FindObjectsInit;
-    CK_C_FindObjects C_FindObjects;
-    CK_C_FindObjectsFinal C_FindObjectsFinal;
-    CK_C_EncryptInit C_EncryptInit;
-    CK_C_Encrypt C_Encrypt;
-    CK_C_EncryptUpdate C_EncryptUpdate;
-    CK_C_EncryptFinal C_EncryptFinal;
-    CK_C_DecryptInit C_DecryptInit;
-    CK_C_Decrypt C_Decrypt;
-    CK_C_DecryptUpdate C_DecryptUpdate;
-    CK_C_DecryptFinal C_DecryptFinal;
-    CK_C_DigestInit C_DigestInit;
-    CK_C_Digest C_Digest;
-    CK_C_DigestUpdate C_DigestUpdate;
-    CK_C_DigestKey C_DigestKey;
-    CK_C_DigestFinal C_DigestFinal;
-    CK_C_SignInit C_SignInit;
-    CK_C_Sign C_Sign;
-    CK_C_SignUpdate C_SignUpdate;
-    CK_C_SignFinal C_SignFinal;
-    CK_C_SignRecoverInit C_SignRecoverInit;
-    CK_C_SignRecover C_SignRecover;
-    CK_C_VerifyInit C_VerifyInit;
-    CK_C_Verify C_Verify;
-    CK_C_VerifyUpdate C_VerifyUpdate;
-    CK_C_VerifyFinal C_VerifyFinal;
-    CK_C_VerifyRecoverInit C_VerifyRecoverInit;
-    CK_C_VerifyRecover C_VerifyRecover;
-    CK_C_DigestEncryptUpdate C_DigestEncryptUpdate;
-    CK_C_DecryptDigestUpdate C_DecryptDigestUpdate;
-    CK_C_SignEncryptUpdate C_SignEncryptUpdate;
-    CK_C_DecryptVerifyUpdate C_DecryptVerifyUpdate;
-    CK_C_GenerateKey C_GenerateKey;
-    CK_C_GenerateKeyPair C_GenerateKeyPair;
-    CK_C_WrapKey C_WrapKey;
-    CK_C_UnwrapKey C_UnwrapKey;
-    CK_C_DeriveKey C_DeriveKey;
-    CK_C_SeedRandom C_SeedRandom;
-    CK_C_GenerateRandom C_GenerateRandom;
-    CK_C_GetFunctionStatus C_GetFunctionStatus;
-    CK_C_CancelFunction C_CancelFunction;
-    CK_C_WaitForSlotEvent C_WaitForSlotEvent;
-};
-struct CK_NSS_JPAKEPublicValue {
-    CK_BYTE *pGX;
-    CK_ULONG ulGXLen;
-    CK_BYTE *pGV;
-    CK_ULONG ulGVLen;
-    CK_BYTE *pR;
-    CK_ULONG ulRLen;
-};
-typedef struct CK_NSS_JPAKEPublicValue CK_NSS_JPAKEPublicValue;
-struct CK_NSS_JPAKERound1Params {
-    CK_NSS_JPAKEPublicValue gx1;
-    CK_NSS_JPAKEPublicValue gx2;
-};
-typedef struct CK_NSS_JPAKERound1Params CK_NSS_JPAKERound1Params;
-struct CK_NSS_JPAKERound2Params {
-    CK_BYTE *pSharedKey;
-    CK_ULONG ulSharedKeyLen;
-    CK_NSS_JPAKEPublicValue gx3;
-    CK_NSS_JPAKEPublicValue gx4;
-    CK_NSS_JPAKEPublicValue A;
-};
-typedef struct CK_NSS_JPAKERound2Params CK_NSS_JPAKERound2Params;
-struct CK_NSS_JPAKEFinalParams {
-    CK_NSS_JPAKEPublicValue B;
-};
-typedef struct CK_NSS_JPAKEFinalParams CK_NSS_JPAKEFinalParams;
-struct CK_NSS_MAC_CONSTANT_TIME_PARAMS {
-    CK_MECHANISM_TYPE macAlg;
-    CK_ULONG ulBodyTotalLen;
-    CK_BYTE *pHeader;
-    CK_ULONG ulHeaderLen;
-};
-typedef struct CK_NSS_MAC_CONSTANT_TIME_PARAMS CK_NSS_MAC_CONSTANT_TIME_PARAMS;
-struct CK_NSS_AEAD_PARAMS {
-    CK_BYTE_PTR pNonce;
-    CK_ULONG ulNonceLen;
-    CK_BYTE_PTR pAAD;
-    CK_ULONG ulAADLen;
-    CK_ULONG ulTagLen;
-};
-typedef struct CK_NSS_AEAD_PARAMS CK_NSS_AEAD_PARAMS;
-typedef CK_ULONG CK_NSS_VALIDATION_TYPE;
-struct CK_NSS_HKDFParams {
-    CK_BBOOL bExtract;
-    CK_BYTE_PTR pSalt;
-    CK_ULONG ulSaltLen;
-    CK_BBOOL bExpand;
-    CK_BYTE_PTR pInfo;
-    CK_ULONG ulInfoLen;
-};
-typedef struct CK_NSS_HKDFParams CK_NSS_HKDFParams;
-struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS {
-    CK_MECHANISM_TYPE prfMechanism;
-    CK_BBOOL bHasSeedKey;
-    CK_OBJECT_HANDLE hSeedKey;
-    CK_BYTE_PTR pSeedData;
-    CK_ULONG ulSeedDataLen;
-};
-typedef struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS;
-struct CK_NSS_IKE_PRF_DERIVE_PARAMS {
-    CK_MECHANISM_TYPE prfMechanism;
-    CK_BBOOL bDataAsKey;
-    CK_BBOOL bRekey;
-    CK_BYTE_PTR pNi;
-    CK_ULONG ulNiLen;
-    CK_BYTE_PTR pNr;
-    CK_ULONG ulNrLen;
-    CK_OBJECT_HANDLE hNewKey;
-};
-typedef struct CK_NSS_IKE_PRF_DERIVE_PARAMS CK_NSS_IKE_PRF_DERIVE_PARAMS;
-struct CK_NSS_IKE1_PRF_DERIVE_PARAMS {
-    CK_MECHANISM_TYPE prfMechanism;
-    CK_BBOOL bHasPrevKey;
-    CK_OBJECT_HANDLE hKeygxy;
-    CK_OBJECT_HANDLE hPrevKey;
-    CK_BYTE_PTR pCKYi;
-    CK_ULONG ulCKYiLen;
-    CK_BYTE_PTR pCKYr;
-    CK_ULONG ulCKYrLen;
-    CK_BYTE keyNumber;
-};
-typedef struct CK_NSS_IKE1_PRF_DERIVE_PARAMS CK_NSS_IKE1_PRF_DERIVE_PARAMS;
-struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS {
-    CK_MECHANISM_TYPE prfMechanism;
-    CK_BBOOL bHasKeygxy;
-    CK_OBJECT_HANDLE hKeygxy;
-    CK_BYTE_PTR pExtraData;
-    CK_ULONG ulExtraDataLen;
-};
-typedef struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS;
-struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS {
-    CK_MECHANISM_TYPE prfHashMechanism;
-    CK_BYTE_PTR pSessionHash;
-    CK_ULONG ulSessionHashLen;
-    CK_VERSION_PTR pVersion;
-};
-typedef struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS;
-typedef CK_ULONG CK_TRUST;
-typedef CK_TRUST __CKT_NSS_UNTRUSTED;
-typedef CK_TRUST __CKT_NSS_VALID;
-typedef CK_TRUST __CKT_NSS_MUST_VERIFY;
-typedef char **(*SECMODModuleDBFunc)(unsigned long function, char *parameters, void *moduleSpec);
-typedef char **(*CK_NSS_ModuleDBFunc)(unsigned long function, char *parameters, void *args);
-struct CK_NSS_MODULE_FUNCTIONS {
-    CK_VERSION version;
-    CK_NSS_ModuleDBFunc NSC_ModuleDBFunc;
-};
-typedef struct CK_NSS_MODULE_FUNCTIONS CK_NSS_MODULE_FUNCTIONS;
-typedef CK_RV (*CK_NSS_GetFIPSStatus)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus);
-struct CK_NSS_FIPS_FUNCTIONS {
-    CK_VERSION version;
-    CK_NSS_GetFIPSStatus NSC_NSSGetFIPSStatus;
-};
-typedef struct CK_NSS_FIPS_FUNCTIONS CK_NSS_FIPS_FUNCTIONS;
-struct CK_NSS_GCM_PARAMS {
-    CK_BYTE_PTR pIv;
-    CK_ULONG ulIvLen;
-    CK_BYTE_PTR pAAD;
-    CK_ULONG ulAADLen;
-    CK_ULONG ulTagBits;
-};
-typedef struct CK_NSS_GCM_PARAMS CK_NSS_GCM_PARAMS;
-typedef CK_NSS_GCM_PARAMS *CK_NSS_GCM_PARAMS_PTR;
-typedef struct CK_GCM_PARAMS_V3 CK_GCM_PARAMS;
-struct CK_GCM_PARAMS_V3 {
-    CK_BYTE_PTR pIv;
-    CK_ULONG ulIvLen;
-    CK_ULONG ulIvBits;
-    CK_BYTE_PTR pAAD;
-    CK_ULONG ulAADLen;
-    CK_ULONG ulTagBits;
-};
-typedef struct CK_GCM_PARAMS_V3 CK_GCM_PARAMS_V3;
-typedef CK_GCM_PARAMS_V3 *CK_GCM_PARAMS_PTR;
-typedef long CK_LONG;
-typedef CK_VOID_PTR *CK_VOID_PTR_PTR;
-struct CK_INFO {
-    CK_VERSION cryptokiVersion;
-    CK_UTF8CHAR manufacturerID[32];
-    CK_FLAGS flags;
-    CK_UTF8CHAR libraryDescription[32];
-    CK_VERSION libraryVersion;
-};
-struct CK_SLOT_INFO {
-    CK_UTF8CHAR slotDescription[64];
-    CK_UTF8CHAR manufacturerID[32];
-    CK_FLAGS flags;
-    CK_VERSION hardwareVersion;
-    CK_VERSION firmwareVersion;
-};
-struct CK_TOKEN_INFO {
-    CK_UTF8CHAR label[32];
-    CK_UTF8CHAR manufacturerID[32];
-    CK_UTF8CHAR model[16];
-    CK_CHAR serialNumber[16];
-    CK_FLAGS flags;
-    CK_ULONG ulMaxSessionCount;
-    CK_ULONG ulSessionCount;
-    CK_ULONG ulMaxRwSessionCount;
-    CK_ULONG ulRwSessionCount;
-    CK_ULONG ulMaxPinLen;
-    CK_ULONG ulMinPinLen;
-    CK_ULONG ulTotalPublicMemory;
-    CK_ULONG ulFreePublicMemory;
-    CK_ULONG ulTotalPrivateMemory;
-    CK_ULONG ulFreePrivateMemory;
-    CK_VERSION hardwareVersion;
-    CK_VERSION firmwareVersion;
-    CK_CHAR utcTime[16];
-};
-typedef CK_ULONG CK_STATE;
-struct CK_SESSION_INFO {
-    CK_SLOT_ID slotID;
-    CK_STATE state;
-    CK_FLAGS flags;
-    CK_ULONG ulDeviceError;
-};
-typedef CK_ULONG CK_OBJECT_CLASS;
-typedef CK_OBJECT_CLASS *CK_OBJECT_CLASS_PTR;
-typedef CK_ULONG CK_PROFILE_ID;
-typedef CK_ULONG CK_HW_FEATURE_TYPE;
-typedef CK_ULONG CK_KEY_TYPE;
-typedef CK_ULONG CK_CERTIFICATE_TYPE;
-typedef CK_ULONG CK_ATTRIBUTE_TYPE;
-typedef CK_ULONG CK_CERTIFICATE_CATEGORY;
-typedef CK_ULONG CK_JAVA_MIDP_SECURITY_DOMAIN;
-struct CK_ATTRIBUTE {
-    CK_ATTRIBUTE_TYPE type;
-    CK_VOID_PTR pValue;
-    CK_ULONG ulValueLen;
-};
-struct CK_DATE {
-    CK_CHAR year[4];
-    CK_CHAR month[2];
-    CK_CHAR day[2];
-};
-typedef struct CK_DATE CK_DATE;
-struct CK_MECHANISM {
-    CK_MECHANISM_TYPE mechanism;
-    CK_VOID_PTR pParameter;
-    CK_ULONG ulParameterLen;
-};
-struct CK_MECHANISM_INFO {
-    CK_ULONG ulMinKeySize;
-    CK_ULONG ulMaxKeySize;
-    CK_FLAGS flags;
-};
-typedef struct CK_FUNCTION_LIST_3_0 CK_FUNCTION_LIST_3_0;
 typedef CK_FUNCTION_LIST_3_0 *CK_FUNCTION_LIST_3_0_PTR;
 typedef CK_FUNCTION_LIST_3_0_PTR *CK_FUNCTION_LIST_3_0_PTR_PTR;
 struct CK_INTERFACE {
@@ -848,6 +714,15 @@ struct CK_AES_CTR_PARAMS {
 };
 typedef struct CK_AES_CTR_PARAMS CK_AES_CTR_PARAMS;
 typedef CK_AES_CTR_PARAMS *CK_AES_CTR_PARAMS_PTR;
+struct CK_GCM_PARAMS_V3 {
+    CK_BYTE_PTR pIv;
+    CK_ULONG ulIvLen;
+    CK_ULONG ulIvBits;
+    CK_BYTE_PTR pAAD;
+    CK_ULONG ulAADLen;
+    CK_ULONG ulTagBits;
+};
+typedef struct CK_GCM_PARAMS_V3 CK_GCM_PARAMS_V3;
 typedef CK_GCM_PARAMS_V3 *CK_GCM_PARAMS_V3_PTR;
 struct CK_CCM_PARAMS {
     CK_ULONG ulDataLen;
@@ -1351,6 +1226,131 @@ struct CK_X2RATCHET_RESPOND_PARAMS {
 };
 typedef struct CK_X2RATCHET_RESPOND_PARAMS CK_X2RATCHET_RESPOND_PARAMS;
 typedef CK_X2RATCHET_RESPOND_PARAMS *CK_X2RATCHET_RESPOND_PARAMS_PTR;
+struct CK_NSS_JPAKEPublicValue {
+    CK_BYTE *pGX;
+    CK_ULONG ulGXLen;
+    CK_BYTE *pGV;
+    CK_ULONG ulGVLen;
+    CK_BYTE *pR;
+    CK_ULONG ulRLen;
+};
+typedef struct CK_NSS_JPAKEPublicValue CK_NSS_JPAKEPublicValue;
+struct CK_NSS_JPAKERound1Params {
+    CK_NSS_JPAKEPublicValue gx1;
+    CK_NSS_JPAKEPublicValue gx2;
+};
+typedef struct CK_NSS_JPAKERound1Params CK_NSS_JPAKERound1Params;
+struct CK_NSS_JPAKERound2Params {
+    CK_BYTE *pSharedKey;
+    CK_ULONG ulSharedKeyLen;
+    CK_NSS_JPAKEPublicValue gx3;
+    CK_NSS_JPAKEPublicValue gx4;
+    CK_NSS_JPAKEPublicValue A;
+};
+typedef struct CK_NSS_JPAKERound2Params CK_NSS_JPAKERound2Params;
+struct CK_NSS_JPAKEFinalParams {
+    CK_NSS_JPAKEPublicValue B;
+};
+typedef struct CK_NSS_JPAKEFinalParams CK_NSS_JPAKEFinalParams;
+struct CK_NSS_MAC_CONSTANT_TIME_PARAMS {
+    CK_MECHANISM_TYPE macAlg;
+    CK_ULONG ulBodyTotalLen;
+    CK_BYTE *pHeader;
+    CK_ULONG ulHeaderLen;
+};
+typedef struct CK_NSS_MAC_CONSTANT_TIME_PARAMS CK_NSS_MAC_CONSTANT_TIME_PARAMS;
+struct CK_NSS_AEAD_PARAMS {
+    CK_BYTE_PTR pNonce;
+    CK_ULONG ulNonceLen;
+    CK_BYTE_PTR pAAD;
+    CK_ULONG ulAADLen;
+    CK_ULONG ulTagLen;
+};
+typedef struct CK_NSS_AEAD_PARAMS CK_NSS_AEAD_PARAMS;
+typedef CK_ULONG CK_NSS_VALIDATION_TYPE;
+struct CK_NSS_HKDFParams {
+    CK_BBOOL bExtract;
+    CK_BYTE_PTR pSalt;
+    CK_ULONG ulSaltLen;
+    CK_BBOOL bExpand;
+    CK_BYTE_PTR pInfo;
+    CK_ULONG ulInfoLen;
+};
+typedef struct CK_NSS_HKDFParams CK_NSS_HKDFParams;
+struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS {
+    CK_MECHANISM_TYPE prfMechanism;
+    CK_BBOOL bHasSeedKey;
+    CK_OBJECT_HANDLE hSeedKey;
+    CK_BYTE_PTR pSeedData;
+    CK_ULONG ulSeedDataLen;
+};
+typedef struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS;
+struct CK_NSS_IKE_PRF_DERIVE_PARAMS {
+    CK_MECHANISM_TYPE prfMechanism;
+    CK_BBOOL bDataAsKey;
+    CK_BBOOL bRekey;
+    CK_BYTE_PTR pNi;
+    CK_ULONG ulNiLen;
+    CK_BYTE_PTR pNr;
+    CK_ULONG ulNrLen;
+    CK_OBJECT_HANDLE hNewKey;
+};
+typedef struct CK_NSS_IKE_PRF_DERIVE_PARAMS CK_NSS_IKE_PRF_DERIVE_PARAMS;
+struct CK_NSS_IKE1_PRF_DERIVE_PARAMS {
+    CK_MECHANISM_TYPE prfMechanism;
+    CK_BBOOL bHasPrevKey;
+    CK_OBJECT_HANDLE hKeygxy;
+    CK_OBJECT_HANDLE hPrevKey;
+    CK_BYTE_PTR pCKYi;
+    CK_ULONG ulCKYiLen;
+    CK_BYTE_PTR pCKYr;
+    CK_ULONG ulCKYrLen;
+    CK_BYTE keyNumber;
+};
+typedef struct CK_NSS_IKE1_PRF_DERIVE_PARAMS CK_NSS_IKE1_PRF_DERIVE_PARAMS;
+struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS {
+    CK_MECHANISM_TYPE prfMechanism;
+    CK_BBOOL bHasKeygxy;
+    CK_OBJECT_HANDLE hKeygxy;
+    CK_BYTE_PTR pExtraData;
+    CK_ULONG ulExtraDataLen;
+};
+typedef struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS;
+struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS {
+    CK_MECHANISM_TYPE prfHashMechanism;
+    CK_BYTE_PTR pSessionHash;
+    CK_ULONG ulSessionHashLen;
+    CK_VERSION_PTR pVersion;
+};
+typedef struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS;
+typedef CK_ULONG CK_TRUST;
+typedef CK_TRUST __CKT_NSS_UNTRUSTED;
+typedef CK_TRUST __CKT_NSS_VALID;
+typedef CK_TRUST __CKT_NSS_MUST_VERIFY;
+typedef char **(*SECMODModuleDBFunc)(unsigned long function, char *parameters, void *moduleSpec);
+typedef char **(*CK_NSS_ModuleDBFunc)(unsigned long function, char *parameters, void *args);
+struct CK_NSS_MODULE_FUNCTIONS {
+    CK_VERSION version;
+    CK_NSS_ModuleDBFunc NSC_ModuleDBFunc;
+};
+typedef struct CK_NSS_MODULE_FUNCTIONS CK_NSS_MODULE_FUNCTIONS;
+typedef CK_RV (*CK_NSS_GetFIPSStatus)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus);
+struct CK_NSS_FIPS_FUNCTIONS {
+    CK_VERSION version;
+    CK_NSS_GetFIPSStatus NSC_NSSGetFIPSStatus;
+};
+typedef struct CK_NSS_FIPS_FUNCTIONS CK_NSS_FIPS_FUNCTIONS;
+struct CK_NSS_GCM_PARAMS {
+    CK_BYTE_PTR pIv;
+    CK_ULONG ulIvLen;
+    CK_BYTE_PTR pAAD;
+    CK_ULONG ulAADLen;
+    CK_ULONG ulTagBits;
+};
+typedef struct CK_NSS_GCM_PARAMS CK_NSS_GCM_PARAMS;
+typedef CK_NSS_GCM_PARAMS *CK_NSS_GCM_PARAMS_PTR;
+typedef struct CK_GCM_PARAMS_V3 CK_GCM_PARAMS;
+typedef CK_GCM_PARAMS_V3 *CK_GCM_PARAMS_PTR;
 CK_RV C_Initialize(CK_VOID_PTR pInitArgs);;
 CK_RV C_Finalize(CK_VOID_PTR pReserved);;
 CK_RV C_GetInfo(CK_INFO_PTR pInfo);;
@@ -3445,6 +3445,1595 @@ class CK_VERSION:
 _pb_ptr_CK_VERSION = _ffi.typeof('struct CK_VERSION *')
 
 
+class CK_INFO:
+    'struct CK_INFO: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_INFO')
+
+    def __init__(_pb_self, *, cryptokiVersion=_MISSING, manufacturerID=_MISSING, flags=_MISSING, libraryDescription=_MISSING, libraryVersion=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_INFO)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if cryptokiVersion is not _MISSING:
+            _pb_self.cryptokiVersion = cryptokiVersion
+        if manufacturerID is not _MISSING:
+            _pb_self.manufacturerID = manufacturerID
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+        if libraryDescription is not _MISSING:
+            _pb_self.libraryDescription = libraryDescription
+        if libraryVersion is not _MISSING:
+            _pb_self.libraryVersion = libraryVersion
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_INFO holding a copy of exactly sizeof bytes."""
+        view = memoryview(data)
+        if view.nbytes != CK_INFO.sizeof:
+            raise ValueError(f"CK_INFO needs {CK_INFO.sizeof} bytes, got {view.nbytes}")
+        pointer = _pb_alloc(_pb_ptr_CK_INFO)
+        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        return _pb_view(CK_INFO, pointer, None)
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_INFO(cryptokiVersion={self.cryptokiVersion!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, libraryDescription={self.libraryDescription!r}, libraryVersion={self.libraryVersion!r})"
+
+    @property
+    def cryptokiVersion(self):
+        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'cryptokiVersion'), self if self._owner is None else self._owner)
+
+    @cryptokiVersion.setter
+    def cryptokiVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
+        self._p.cryptokiVersion = value._p[0]
+
+    @property
+    def manufacturerID(self):
+        return _ffi.buffer(self._p.manufacturerID)[:]
+
+    @manufacturerID.setter
+    def manufacturerID(self, value):
+        _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_INFO.manufacturerID')
+
+    @property
+    def flags(self):
+        return self._p.flags
+
+    @flags.setter
+    def flags(self, value):
+        self._p.flags = _pb_index(value, 'CK_INFO.flags', 0, 18446744073709551615)
+
+    @property
+    def libraryDescription(self):
+        return _ffi.buffer(self._p.libraryDescription)[:]
+
+    @libraryDescription.setter
+    def libraryDescription(self, value):
+        _pb_store_bytes(self._p.libraryDescription, 32, value, 'CK_INFO.libraryDescription')
+
+    @property
+    def libraryVersion(self):
+        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'libraryVersion'), self if self._owner is None else self._owner)
+
+    @libraryVersion.setter
+    def libraryVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
+        self._p.libraryVersion = value._p[0]
+
+
+#: the pointer type ffi.new allocates a CK_INFO with
+_pb_ptr_CK_INFO = _ffi.typeof('struct CK_INFO *')
+
+
+class CK_SLOT_INFO:
+    'CK_SLOT_INFO provides information about a slot'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_SLOT_INFO')
+
+    def __init__(_pb_self, *, slotDescription=_MISSING, manufacturerID=_MISSING, flags=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_SLOT_INFO)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if slotDescription is not _MISSING:
+            _pb_self.slotDescription = slotDescription
+        if manufacturerID is not _MISSING:
+            _pb_self.manufacturerID = manufacturerID
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+        if hardwareVersion is not _MISSING:
+            _pb_self.hardwareVersion = hardwareVersion
+        if firmwareVersion is not _MISSING:
+            _pb_self.firmwareVersion = firmwareVersion
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
+        view = memoryview(data)
+        if view.nbytes != CK_SLOT_INFO.sizeof:
+            raise ValueError(f"CK_SLOT_INFO needs {CK_SLOT_INFO.sizeof} bytes, got {view.nbytes}")
+        pointer = _pb_alloc(_pb_ptr_CK_SLOT_INFO)
+        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        return _pb_view(CK_SLOT_INFO, pointer, None)
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_SLOT_INFO(slotDescription={self.slotDescription!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r})"
+
+    @property
+    def slotDescription(self):
+        return _ffi.buffer(self._p.slotDescription)[:]
+
+    @slotDescription.setter
+    def slotDescription(self, value):
+        _pb_store_bytes(self._p.slotDescription, 64, value, 'CK_SLOT_INFO.slotDescription')
+
+    @property
+    def manufacturerID(self):
+        return _ffi.buffer(self._p.manufacturerID)[:]
+
+    @manufacturerID.setter
+    def manufacturerID(self, value):
+        _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_SLOT_INFO.manufacturerID')
+
+    @property
+    def flags(self):
+        return self._p.flags
+
+    @flags.setter
+    def flags(self, value):
+        self._p.flags = _pb_index(value, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
+
+    @property
+    def hardwareVersion(self):
+        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'hardwareVersion'), self if self._owner is None else self._owner)
+
+    @hardwareVersion.setter
+    def hardwareVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
+        self._p.hardwareVersion = value._p[0]
+
+    @property
+    def firmwareVersion(self):
+        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'firmwareVersion'), self if self._owner is None else self._owner)
+
+    @firmwareVersion.setter
+    def firmwareVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
+        self._p.firmwareVersion = value._p[0]
+
+
+#: the pointer type ffi.new allocates a CK_SLOT_INFO with
+_pb_ptr_CK_SLOT_INFO = _ffi.typeof('struct CK_SLOT_INFO *')
+
+
+class CK_TOKEN_INFO:
+    'CK_TOKEN_INFO provides information about a token'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_TOKEN_INFO')
+
+    def __init__(_pb_self, *, label=_MISSING, manufacturerID=_MISSING, model=_MISSING, serialNumber=_MISSING, flags=_MISSING, ulMaxSessionCount=_MISSING, ulSessionCount=_MISSING, ulMaxRwSessionCount=_MISSING, ulRwSessionCount=_MISSING, ulMaxPinLen=_MISSING, ulMinPinLen=_MISSING, ulTotalPublicMemory=_MISSING, ulFreePublicMemory=_MISSING, ulTotalPrivateMemory=_MISSING, ulFreePrivateMemory=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING, utcTime=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_TOKEN_INFO)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if label is not _MISSING:
+            _pb_self.label = label
+        if manufacturerID is not _MISSING:
+            _pb_self.manufacturerID = manufacturerID
+        if model is not _MISSING:
+            _pb_self.model = model
+        if serialNumber is not _MISSING:
+            _pb_self.serialNumber = serialNumber
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+        if ulMaxSessionCount is not _MISSING:
+            _pb_self.ulMaxSessionCount = ulMaxSessionCount
+        if ulSessionCount is not _MISSING:
+            _pb_self.ulSessionCount = ulSessionCount
+        if ulMaxRwSessionCount is not _MISSING:
+            _pb_self.ulMaxRwSessionCount = ulMaxRwSessionCount
+        if ulRwSessionCount is not _MISSING:
+            _pb_self.ulRwSessionCount = ulRwSessionCount
+        if ulMaxPinLen is not _MISSING:
+            _pb_self.ulMaxPinLen = ulMaxPinLen
+        if ulMinPinLen is not _MISSING:
+            _pb_self.ulMinPinLen = ulMinPinLen
+        if ulTotalPublicMemory is not _MISSING:
+            _pb_self.ulTotalPublicMemory = ulTotalPublicMemory
+        if ulFreePublicMemory is not _MISSING:
+            _pb_self.ulFreePublicMemory = ulFreePublicMemory
+        if ulTotalPrivateMemory is not _MISSING:
+            _pb_self.ulTotalPrivateMemory = ulTotalPrivateMemory
+        if ulFreePrivateMemory is not _MISSING:
+            _pb_self.ulFreePrivateMemory = ulFreePrivateMemory
+        if hardwareVersion is not _MISSING:
+            _pb_self.hardwareVersion = hardwareVersion
+        if firmwareVersion is not _MISSING:
+            _pb_self.firmwareVersion = firmwareVersion
+        if utcTime is not _MISSING:
+            _pb_self.utcTime = utcTime
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
+        view = memoryview(data)
+        if view.nbytes != CK_TOKEN_INFO.sizeof:
+            raise ValueError(f"CK_TOKEN_INFO needs {CK_TOKEN_INFO.sizeof} bytes, got {view.nbytes}")
+        pointer = _pb_alloc(_pb_ptr_CK_TOKEN_INFO)
+        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        return _pb_view(CK_TOKEN_INFO, pointer, None)
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_TOKEN_INFO(label={self.label!r}, manufacturerID={self.manufacturerID!r}, model={self.model!r}, serialNumber={self.serialNumber!r}, flags={self.flags!r}, ulMaxSessionCount={self.ulMaxSessionCount!r}, ulSessionCount={self.ulSessionCount!r}, ulMaxRwSessionCount={self.ulMaxRwSessionCount!r}, ulRwSessionCount={self.ulRwSessionCount!r}, ulMaxPinLen={self.ulMaxPinLen!r}, ulMinPinLen={self.ulMinPinLen!r}, ulTotalPublicMemory={self.ulTotalPublicMemory!r}, ulFreePublicMemory={self.ulFreePublicMemory!r}, ulTotalPrivateMemory={self.ulTotalPrivateMemory!r}, ulFreePrivateMemory={self.ulFreePrivateMemory!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r}, utcTime={self.utcTime!r})"
+
+    @property
+    def label(self):
+        return _ffi.buffer(self._p.label)[:]
+
+    @label.setter
+    def label(self, value):
+        _pb_store_bytes(self._p.label, 32, value, 'CK_TOKEN_INFO.label')
+
+    @property
+    def manufacturerID(self):
+        return _ffi.buffer(self._p.manufacturerID)[:]
+
+    @manufacturerID.setter
+    def manufacturerID(self, value):
+        _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_TOKEN_INFO.manufacturerID')
+
+    @property
+    def model(self):
+        return _ffi.buffer(self._p.model)[:]
+
+    @model.setter
+    def model(self, value):
+        _pb_store_bytes(self._p.model, 16, value, 'CK_TOKEN_INFO.model')
+
+    @property
+    def serialNumber(self):
+        return _ffi.buffer(self._p.serialNumber)[:]
+
+    @serialNumber.setter
+    def serialNumber(self, value):
+        _pb_store_bytes(self._p.serialNumber, 16, value, 'CK_TOKEN_INFO.serialNumber')
+
+    @property
+    def flags(self):
+        return self._p.flags
+
+    @flags.setter
+    def flags(self, value):
+        self._p.flags = _pb_index(value, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
+
+    @property
+    def ulMaxSessionCount(self):
+        return self._p.ulMaxSessionCount
+
+    @ulMaxSessionCount.setter
+    def ulMaxSessionCount(self, value):
+        self._p.ulMaxSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
+
+    @property
+    def ulSessionCount(self):
+        return self._p.ulSessionCount
+
+    @ulSessionCount.setter
+    def ulSessionCount(self, value):
+        self._p.ulSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
+
+    @property
+    def ulMaxRwSessionCount(self):
+        return self._p.ulMaxRwSessionCount
+
+    @ulMaxRwSessionCount.setter
+    def ulMaxRwSessionCount(self, value):
+        self._p.ulMaxRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
+
+    @property
+    def ulRwSessionCount(self):
+        return self._p.ulRwSessionCount
+
+    @ulRwSessionCount.setter
+    def ulRwSessionCount(self, value):
+        self._p.ulRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
+
+    @property
+    def ulMaxPinLen(self):
+        return self._p.ulMaxPinLen
+
+    @ulMaxPinLen.setter
+    def ulMaxPinLen(self, value):
+        self._p.ulMaxPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
+
+    @property
+    def ulMinPinLen(self):
+        return self._p.ulMinPinLen
+
+    @ulMinPinLen.setter
+    def ulMinPinLen(self, value):
+        self._p.ulMinPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
+
+    @property
+    def ulTotalPublicMemory(self):
+        return self._p.ulTotalPublicMemory
+
+    @ulTotalPublicMemory.setter
+    def ulTotalPublicMemory(self, value):
+        self._p.ulTotalPublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
+
+    @property
+    def ulFreePublicMemory(self):
+        return self._p.ulFreePublicMemory
+
+    @ulFreePublicMemory.setter
+    def ulFreePublicMemory(self, value):
+        self._p.ulFreePublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
+
+    @property
+    def ulTotalPrivateMemory(self):
+        return self._p.ulTotalPrivateMemory
+
+    @ulTotalPrivateMemory.setter
+    def ulTotalPrivateMemory(self, value):
+        self._p.ulTotalPrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
+
+    @property
+    def ulFreePrivateMemory(self):
+        return self._p.ulFreePrivateMemory
+
+    @ulFreePrivateMemory.setter
+    def ulFreePrivateMemory(self, value):
+        self._p.ulFreePrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
+
+    @property
+    def hardwareVersion(self):
+        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'hardwareVersion'), self if self._owner is None else self._owner)
+
+    @hardwareVersion.setter
+    def hardwareVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
+        self._p.hardwareVersion = value._p[0]
+
+    @property
+    def firmwareVersion(self):
+        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'firmwareVersion'), self if self._owner is None else self._owner)
+
+    @firmwareVersion.setter
+    def firmwareVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
+        self._p.firmwareVersion = value._p[0]
+
+    @property
+    def utcTime(self):
+        return _ffi.buffer(self._p.utcTime)[:]
+
+    @utcTime.setter
+    def utcTime(self, value):
+        _pb_store_bytes(self._p.utcTime, 16, value, 'CK_TOKEN_INFO.utcTime')
+
+
+#: the pointer type ffi.new allocates a CK_TOKEN_INFO with
+_pb_ptr_CK_TOKEN_INFO = _ffi.typeof('struct CK_TOKEN_INFO *')
+
+
+class CK_SESSION_INFO:
+    'CK_SESSION_INFO provides information about a session'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_SESSION_INFO')
+
+    def __init__(_pb_self, *, slotID=_MISSING, state=_MISSING, flags=_MISSING, ulDeviceError=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_SESSION_INFO)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if slotID is not _MISSING:
+            _pb_self.slotID = slotID
+        if state is not _MISSING:
+            _pb_self.state = state
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+        if ulDeviceError is not _MISSING:
+            _pb_self.ulDeviceError = ulDeviceError
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
+        view = memoryview(data)
+        if view.nbytes != CK_SESSION_INFO.sizeof:
+            raise ValueError(f"CK_SESSION_INFO needs {CK_SESSION_INFO.sizeof} bytes, got {view.nbytes}")
+        pointer = _pb_alloc(_pb_ptr_CK_SESSION_INFO)
+        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        return _pb_view(CK_SESSION_INFO, pointer, None)
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_SESSION_INFO(slotID={self.slotID!r}, state={self.state!r}, flags={self.flags!r}, ulDeviceError={self.ulDeviceError!r})"
+
+    @property
+    def slotID(self):
+        return self._p.slotID
+
+    @slotID.setter
+    def slotID(self, value):
+        self._p.slotID = _pb_index(value, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
+
+    @property
+    def state(self):
+        return self._p.state
+
+    @state.setter
+    def state(self, value):
+        self._p.state = _pb_index(value, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
+
+    @property
+    def flags(self):
+        return self._p.flags
+
+    @flags.setter
+    def flags(self, value):
+        self._p.flags = _pb_index(value, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
+
+    @property
+    def ulDeviceError(self):
+        return self._p.ulDeviceError
+
+    @ulDeviceError.setter
+    def ulDeviceError(self, value):
+        self._p.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
+
+
+#: the pointer type ffi.new allocates a CK_SESSION_INFO with
+_pb_ptr_CK_SESSION_INFO = _ffi.typeof('struct CK_SESSION_INFO *')
+
+
+class CK_ATTRIBUTE:
+    'CK_ATTRIBUTE is a structure that includes the type, length\nand value of an attribute'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_ATTRIBUTE')
+
+    def __init__(_pb_self, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_ATTRIBUTE)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if type is not _MISSING:
+            _pb_self.type = type
+        if pValue is not _MISSING:
+            _pb_self.pValue = pValue
+        if ulValueLen is not _MISSING:
+            _pb_self.ulValueLen = ulValueLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_ATTRIBUTE holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_ATTRIBUTE.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_ATTRIBUTE(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
+
+    @property
+    def type(self):
+        return self._p.type
+
+    @type.setter
+    def type(self, value):
+        self._p.type = _pb_index(value, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
+
+    @property
+    def pValue(self):
+        value = self._p.pValue
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pValue.setter
+    def pValue(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pValue = _NULL
+            _pb_keep(self, 'pValue', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_ATTRIBUTE.pValue', False)
+            if view.readonly:  # C may write through void *: it gets a private copy
+                value = bytearray(view)
+            held = _ffi.from_buffer(value)
+            self._p.pValue = _ffi.cast('void *', held)
+            _pb_keep(self, 'pValue', held)
+
+    @property
+    def ulValueLen(self):
+        return self._p.ulValueLen
+
+    @ulValueLen.setter
+    def ulValueLen(self, value):
+        self._p.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
+
+
+#: the pointer type ffi.new allocates a CK_ATTRIBUTE with
+_pb_ptr_CK_ATTRIBUTE = _ffi.typeof('struct CK_ATTRIBUTE *')
+
+
+class CK_DATE:
+    'CK_DATE is a structure that defines a date'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_DATE')
+
+    def __init__(_pb_self, *, year=_MISSING, month=_MISSING, day=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_DATE)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if year is not _MISSING:
+            _pb_self.year = year
+        if month is not _MISSING:
+            _pb_self.month = month
+        if day is not _MISSING:
+            _pb_self.day = day
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_DATE holding a copy of exactly sizeof bytes."""
+        view = memoryview(data)
+        if view.nbytes != CK_DATE.sizeof:
+            raise ValueError(f"CK_DATE needs {CK_DATE.sizeof} bytes, got {view.nbytes}")
+        pointer = _pb_alloc(_pb_ptr_CK_DATE)
+        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        return _pb_view(CK_DATE, pointer, None)
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_DATE(year={self.year!r}, month={self.month!r}, day={self.day!r})"
+
+    @property
+    def year(self):
+        return _ffi.buffer(self._p.year)[:]
+
+    @year.setter
+    def year(self, value):
+        _pb_store_bytes(self._p.year, 4, value, 'CK_DATE.year')
+
+    @property
+    def month(self):
+        return _ffi.buffer(self._p.month)[:]
+
+    @month.setter
+    def month(self, value):
+        _pb_store_bytes(self._p.month, 2, value, 'CK_DATE.month')
+
+    @property
+    def day(self):
+        return _ffi.buffer(self._p.day)[:]
+
+    @day.setter
+    def day(self, value):
+        _pb_store_bytes(self._p.day, 2, value, 'CK_DATE.day')
+
+
+#: the pointer type ffi.new allocates a CK_DATE with
+_pb_ptr_CK_DATE = _ffi.typeof('struct CK_DATE *')
+
+
+class CK_MECHANISM:
+    'CK_MECHANISM is a structure that specifies a particular\nmechanism'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_MECHANISM')
+
+    def __init__(_pb_self, *, mechanism=_MISSING, pParameter=_MISSING, ulParameterLen=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_MECHANISM)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if mechanism is not _MISSING:
+            _pb_self.mechanism = mechanism
+        if pParameter is not _MISSING:
+            _pb_self.pParameter = pParameter
+        if ulParameterLen is not _MISSING:
+            _pb_self.ulParameterLen = ulParameterLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_MECHANISM holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_MECHANISM.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_MECHANISM(mechanism={self.mechanism!r}, pParameter={self.pParameter!r}, ulParameterLen={self.ulParameterLen!r})"
+
+    @property
+    def mechanism(self):
+        return self._p.mechanism
+
+    @mechanism.setter
+    def mechanism(self, value):
+        self._p.mechanism = _pb_index(value, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
+
+    @property
+    def pParameter(self):
+        value = self._p.pParameter
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pParameter.setter
+    def pParameter(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pParameter = _NULL
+            _pb_keep(self, 'pParameter', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_MECHANISM.pParameter', False)
+            if view.readonly:  # C may write through void *: it gets a private copy
+                value = bytearray(view)
+            held = _ffi.from_buffer(value)
+            self._p.pParameter = _ffi.cast('void *', held)
+            _pb_keep(self, 'pParameter', held)
+
+    @property
+    def ulParameterLen(self):
+        return self._p.ulParameterLen
+
+    @ulParameterLen.setter
+    def ulParameterLen(self, value):
+        self._p.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
+
+
+#: the pointer type ffi.new allocates a CK_MECHANISM with
+_pb_ptr_CK_MECHANISM = _ffi.typeof('struct CK_MECHANISM *')
+
+
+class CK_MECHANISM_INFO:
+    'CK_MECHANISM_INFO provides information about a particular\nmechanism'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_MECHANISM_INFO')
+
+    def __init__(_pb_self, *, ulMinKeySize=_MISSING, ulMaxKeySize=_MISSING, flags=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_MECHANISM_INFO)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if ulMinKeySize is not _MISSING:
+            _pb_self.ulMinKeySize = ulMinKeySize
+        if ulMaxKeySize is not _MISSING:
+            _pb_self.ulMaxKeySize = ulMaxKeySize
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
+        view = memoryview(data)
+        if view.nbytes != CK_MECHANISM_INFO.sizeof:
+            raise ValueError(f"CK_MECHANISM_INFO needs {CK_MECHANISM_INFO.sizeof} bytes, got {view.nbytes}")
+        pointer = _pb_alloc(_pb_ptr_CK_MECHANISM_INFO)
+        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        return _pb_view(CK_MECHANISM_INFO, pointer, None)
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_MECHANISM_INFO(ulMinKeySize={self.ulMinKeySize!r}, ulMaxKeySize={self.ulMaxKeySize!r}, flags={self.flags!r})"
+
+    @property
+    def ulMinKeySize(self):
+        return self._p.ulMinKeySize
+
+    @ulMinKeySize.setter
+    def ulMinKeySize(self, value):
+        self._p.ulMinKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
+
+    @property
+    def ulMaxKeySize(self):
+        return self._p.ulMaxKeySize
+
+    @ulMaxKeySize.setter
+    def ulMaxKeySize(self, value):
+        self._p.ulMaxKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
+
+    @property
+    def flags(self):
+        return self._p.flags
+
+    @flags.setter
+    def flags(self, value):
+        self._p.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
+
+
+#: the pointer type ffi.new allocates a CK_MECHANISM_INFO with
+_pb_ptr_CK_MECHANISM_INFO = _ffi.typeof('struct CK_MECHANISM_INFO *')
+
+
+class CK_FUNCTION_LIST:
+    'CK_FUNCTION_LIST is new for v2.0'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_FUNCTION_LIST')
+
+    def __init__(_pb_self, *, version=_MISSING, C_Initialize=_MISSING, C_Finalize=_MISSING, C_GetInfo=_MISSING, C_GetFunctionList=_MISSING, C_GetSlotList=_MISSING, C_GetSlotInfo=_MISSING, C_GetTokenInfo=_MISSING, C_GetMechanismList=_MISSING, C_GetMechanismInfo=_MISSING, C_InitToken=_MISSING, C_InitPIN=_MISSING, C_SetPIN=_MISSING, C_OpenSession=_MISSING, C_CloseSession=_MISSING, C_CloseAllSessions=_MISSING, C_GetSessionInfo=_MISSING, C_GetOperationState=_MISSING, C_SetOperationState=_MISSING, C_Login=_MISSING, C_Logout=_MISSING, C_CreateObject=_MISSING, C_CopyObject=_MISSING, C_DestroyObject=_MISSING, C_GetObjectSize=_MISSING, C_GetAttributeValue=_MISSING, C_SetAttributeValue=_MISSING, C_FindObjectsInit=_MISSING, C_FindObjects=_MISSING, C_FindObjectsFinal=_MISSING, C_EncryptInit=_MISSING, C_Encrypt=_MISSING, C_EncryptUpdate=_MISSING, C_EncryptFinal=_MISSING, C_DecryptInit=_MISSING, C_Decrypt=_MISSING, C_DecryptUpdate=_MISSING, C_DecryptFinal=_MISSING, C_DigestInit=_MISSING, C_Digest=_MISSING, C_DigestUpdate=_MISSING, C_DigestKey=_MISSING, C_DigestFinal=_MISSING, C_SignInit=_MISSING, C_Sign=_MISSING, C_SignUpdate=_MISSING, C_SignFinal=_MISSING, C_SignRecoverInit=_MISSING, C_SignRecover=_MISSING, C_VerifyInit=_MISSING, C_Verify=_MISSING, C_VerifyUpdate=_MISSING, C_VerifyFinal=_MISSING, C_VerifyRecoverInit=_MISSING, C_VerifyRecover=_MISSING, C_DigestEncryptUpdate=_MISSING, C_DecryptDigestUpdate=_MISSING, C_SignEncryptUpdate=_MISSING, C_DecryptVerifyUpdate=_MISSING, C_GenerateKey=_MISSING, C_GenerateKeyPair=_MISSING, C_WrapKey=_MISSING, C_UnwrapKey=_MISSING, C_DeriveKey=_MISSING, C_SeedRandom=_MISSING, C_GenerateRandom=_MISSING, C_GetFunctionStatus=_MISSING, C_CancelFunction=_MISSING, C_WaitForSlotEvent=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_FUNCTION_LIST)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if version is not _MISSING:
+            _pb_self.version = version
+        if C_Initialize is not _MISSING:
+            _pb_self.C_Initialize = C_Initialize
+        if C_Finalize is not _MISSING:
+            _pb_self.C_Finalize = C_Finalize
+        if C_GetInfo is not _MISSING:
+            _pb_self.C_GetInfo = C_GetInfo
+        if C_GetFunctionList is not _MISSING:
+            _pb_self.C_GetFunctionList = C_GetFunctionList
+        if C_GetSlotList is not _MISSING:
+            _pb_self.C_GetSlotList = C_GetSlotList
+        if C_GetSlotInfo is not _MISSING:
+            _pb_self.C_GetSlotInfo = C_GetSlotInfo
+        if C_GetTokenInfo is not _MISSING:
+            _pb_self.C_GetTokenInfo = C_GetTokenInfo
+        if C_GetMechanismList is not _MISSING:
+            _pb_self.C_GetMechanismList = C_GetMechanismList
+        if C_GetMechanismInfo is not _MISSING:
+            _pb_self.C_GetMechanismInfo = C_GetMechanismInfo
+        if C_InitToken is not _MISSING:
+            _pb_self.C_InitToken = C_InitToken
+        if C_InitPIN is not _MISSING:
+            _pb_self.C_InitPIN = C_InitPIN
+        if C_SetPIN is not _MISSING:
+            _pb_self.C_SetPIN = C_SetPIN
+        if C_OpenSession is not _MISSING:
+            _pb_self.C_OpenSession = C_OpenSession
+        if C_CloseSession is not _MISSING:
+            _pb_self.C_CloseSession = C_CloseSession
+        if C_CloseAllSessions is not _MISSING:
+            _pb_self.C_CloseAllSessions = C_CloseAllSessions
+        if C_GetSessionInfo is not _MISSING:
+            _pb_self.C_GetSessionInfo = C_GetSessionInfo
+        if C_GetOperationState is not _MISSING:
+            _pb_self.C_GetOperationState = C_GetOperationState
+        if C_SetOperationState is not _MISSING:
+            _pb_self.C_SetOperationState = C_SetOperationState
+        if C_Login is not _MISSING:
+            _pb_self.C_Login = C_Login
+        if C_Logout is not _MISSING:
+            _pb_self.C_Logout = C_Logout
+        if C_CreateObject is not _MISSING:
+            _pb_self.C_CreateObject = C_CreateObject
+        if C_CopyObject is not _MISSING:
+            _pb_self.C_CopyObject = C_CopyObject
+        if C_DestroyObject is not _MISSING:
+            _pb_self.C_DestroyObject = C_DestroyObject
+        if C_GetObjectSize is not _MISSING:
+            _pb_self.C_GetObjectSize = C_GetObjectSize
+        if C_GetAttributeValue is not _MISSING:
+            _pb_self.C_GetAttributeValue = C_GetAttributeValue
+        if C_SetAttributeValue is not _MISSING:
+            _pb_self.C_SetAttributeValue = C_SetAttributeValue
+        if C_FindObjectsInit is not _MISSING:
+            _pb_self.C_FindObjectsInit = C_FindObjectsInit
+        if C_FindObjects is not _MISSING:
+            _pb_self.C_FindObjects = C_FindObjects
+        if C_FindObjectsFinal is not _MISSING:
+            _pb_self.C_FindObjectsFinal = C_FindObjectsFinal
+        if C_EncryptInit is not _MISSING:
+            _pb_self.C_EncryptInit = C_EncryptInit
+        if C_Encrypt is not _MISSING:
+            _pb_self.C_Encrypt = C_Encrypt
+        if C_EncryptUpdate is not _MISSING:
+            _pb_self.C_EncryptUpdate = C_EncryptUpdate
+        if C_EncryptFinal is not _MISSING:
+            _pb_self.C_EncryptFinal = C_EncryptFinal
+        if C_DecryptInit is not _MISSING:
+            _pb_self.C_DecryptInit = C_DecryptInit
+        if C_Decrypt is not _MISSING:
+            _pb_self.C_Decrypt = C_Decrypt
+        if C_DecryptUpdate is not _MISSING:
+            _pb_self.C_DecryptUpdate = C_DecryptUpdate
+        if C_DecryptFinal is not _MISSING:
+            _pb_self.C_DecryptFinal = C_DecryptFinal
+        if C_DigestInit is not _MISSING:
+            _pb_self.C_DigestInit = C_DigestInit
+        if C_Digest is not _MISSING:
+            _pb_self.C_Digest = C_Digest
+        if C_DigestUpdate is not _MISSING:
+            _pb_self.C_DigestUpdate = C_DigestUpdate
+        if C_DigestKey is not _MISSING:
+            _pb_self.C_DigestKey = C_DigestKey
+        if C_DigestFinal is not _MISSING:
+            _pb_self.C_DigestFinal = C_DigestFinal
+        if C_SignInit is not _MISSING:
+            _pb_self.C_SignInit = C_SignInit
+        if C_Sign is not _MISSING:
+            _pb_self.C_Sign = C_Sign
+        if C_SignUpdate is not _MISSING:
+            _pb_self.C_SignUpdate = C_SignUpdate
+        if C_SignFinal is not _MISSING:
+            _pb_self.C_SignFinal = C_SignFinal
+        if C_SignRecoverInit is not _MISSING:
+            _pb_self.C_SignRecoverInit = C_SignRecoverInit
+        if C_SignRecover is not _MISSING:
+            _pb_self.C_SignRecover = C_SignRecover
+        if C_VerifyInit is not _MISSING:
+            _pb_self.C_VerifyInit = C_VerifyInit
+        if C_Verify is not _MISSING:
+            _pb_self.C_Verify = C_Verify
+        if C_VerifyUpdate is not _MISSING:
+            _pb_self.C_VerifyUpdate = C_VerifyUpdate
+        if C_VerifyFinal is not _MISSING:
+            _pb_self.C_VerifyFinal = C_VerifyFinal
+        if C_VerifyRecoverInit is not _MISSING:
+            _pb_self.C_VerifyRecoverInit = C_VerifyRecoverInit
+        if C_VerifyRecover is not _MISSING:
+            _pb_self.C_VerifyRecover = C_VerifyRecover
+        if C_DigestEncryptUpdate is not _MISSING:
+            _pb_self.C_DigestEncryptUpdate = C_DigestEncryptUpdate
+        if C_DecryptDigestUpdate is not _MISSING:
+            _pb_self.C_DecryptDigestUpdate = C_DecryptDigestUpdate
+        if C_SignEncryptUpdate is not _MISSING:
+            _pb_self.C_SignEncryptUpdate = C_SignEncryptUpdate
+        if C_DecryptVerifyUpdate is not _MISSING:
+            _pb_self.C_DecryptVerifyUpdate = C_DecryptVerifyUpdate
+        if C_GenerateKey is not _MISSING:
+            _pb_self.C_GenerateKey = C_GenerateKey
+        if C_GenerateKeyPair is not _MISSING:
+            _pb_self.C_GenerateKeyPair = C_GenerateKeyPair
+        if C_WrapKey is not _MISSING:
+            _pb_self.C_WrapKey = C_WrapKey
+        if C_UnwrapKey is not _MISSING:
+            _pb_self.C_UnwrapKey = C_UnwrapKey
+        if C_DeriveKey is not _MISSING:
+            _pb_self.C_DeriveKey = C_DeriveKey
+        if C_SeedRandom is not _MISSING:
+            _pb_self.C_SeedRandom = C_SeedRandom
+        if C_GenerateRandom is not _MISSING:
+            _pb_self.C_GenerateRandom = C_GenerateRandom
+        if C_GetFunctionStatus is not _MISSING:
+            _pb_self.C_GetFunctionStatus = C_GetFunctionStatus
+        if C_CancelFunction is not _MISSING:
+            _pb_self.C_CancelFunction = C_CancelFunction
+        if C_WaitForSlotEvent is not _MISSING:
+            _pb_self.C_WaitForSlotEvent = C_WaitForSlotEvent
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_FUNCTION_LIST.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_FUNCTION_LIST(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r})"
+
+    @property
+    def version(self):
+        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'version'), self if self._owner is None else self._owner)
+
+    @version.setter
+    def version(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
+        self._p.version = value._p[0]
+
+    @property
+    def C_Initialize(self):
+        return _pb_function_pointer(self._p.C_Initialize, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', self if self._owner is None else self._owner)
+
+    @C_Initialize.setter
+    def C_Initialize(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', 'CK_FUNCTION_LIST.C_Initialize')
+        self._p.C_Initialize = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_Initialize', value)
+
+    @property
+    def C_Finalize(self):
+        return _pb_function_pointer(self._p.C_Finalize, 'CK_RV (*)(CK_VOID_PTR pReserved)', self if self._owner is None else self._owner)
+
+    @C_Finalize.setter
+    def C_Finalize(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pReserved)', 'CK_FUNCTION_LIST.C_Finalize')
+        self._p.C_Finalize = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_Finalize', value)
+
+    @property
+    def C_GetInfo(self):
+        return _pb_function_pointer(self._p.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+
+    @C_GetInfo.setter
+    def C_GetInfo(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetInfo')
+        self._p.C_GetInfo = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GetInfo', value)
+
+    @property
+    def C_GetFunctionList(self):
+        return _pb_function_pointer(self._p.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', self if self._owner is None else self._owner)
+
+    @C_GetFunctionList.setter
+    def C_GetFunctionList(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', 'CK_FUNCTION_LIST.C_GetFunctionList')
+        self._p.C_GetFunctionList = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GetFunctionList', value)
+
+    @property
+    def C_GetSlotList(self):
+        return _pb_function_pointer(self._p.C_GetSlotList, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
+
+    @C_GetSlotList.setter
+    def C_GetSlotList(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST.C_GetSlotList')
+        self._p.C_GetSlotList = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GetSlotList', value)
+
+    @property
+    def C_GetSlotInfo(self):
+        return _pb_function_pointer(self._p.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+
+    @C_GetSlotInfo.setter
+    def C_GetSlotInfo(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetSlotInfo')
+        self._p.C_GetSlotInfo = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GetSlotInfo', value)
+
+    @property
+    def C_GetTokenInfo(self):
+        return _pb_function_pointer(self._p.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+
+    @C_GetTokenInfo.setter
+    def C_GetTokenInfo(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
+        self._p.C_GetTokenInfo = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GetTokenInfo', value)
+
+    @property
+    def C_GetMechanismList(self):
+        return _pb_function_pointer(self._p.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
+
+    @C_GetMechanismList.setter
+    def C_GetMechanismList(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST.C_GetMechanismList')
+        self._p.C_GetMechanismList = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GetMechanismList', value)
+
+    @property
+    def C_GetMechanismInfo(self):
+        return _pb_function_pointer(self._p.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+
+    @C_GetMechanismInfo.setter
+    def C_GetMechanismInfo(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
+        self._p.C_GetMechanismInfo = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GetMechanismInfo', value)
+
+    @property
+    def C_InitToken(self):
+        return _pb_function_pointer(self._p.C_InitToken, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', self if self._owner is None else self._owner)
+
+    @C_InitToken.setter
+    def C_InitToken(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', 'CK_FUNCTION_LIST.C_InitToken')
+        self._p.C_InitToken = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_InitToken', value)
+
+    @property
+    def C_InitPIN(self):
+        return _pb_function_pointer(self._p.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
+
+    @C_InitPIN.setter
+    def C_InitPIN(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST.C_InitPIN')
+        self._p.C_InitPIN = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_InitPIN', value)
+
+    @property
+    def C_SetPIN(self):
+        return _pb_function_pointer(self._p.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', self if self._owner is None else self._owner)
+
+    @C_SetPIN.setter
+    def C_SetPIN(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', 'CK_FUNCTION_LIST.C_SetPIN')
+        self._p.C_SetPIN = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_SetPIN', value)
+
+    @property
+    def C_OpenSession(self):
+        return _pb_function_pointer(self._p.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', self if self._owner is None else self._owner)
+
+    @C_OpenSession.setter
+    def C_OpenSession(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', 'CK_FUNCTION_LIST.C_OpenSession')
+        self._p.C_OpenSession = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_OpenSession', value)
+
+    @property
+    def C_CloseSession(self):
+        return _pb_function_pointer(self._p.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+
+    @C_CloseSession.setter
+    def C_CloseSession(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_CloseSession')
+        self._p.C_CloseSession = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_CloseSession', value)
+
+    @property
+    def C_CloseAllSessions(self):
+        return _pb_function_pointer(self._p.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID slotID)', self if self._owner is None else self._owner)
+
+    @C_CloseAllSessions.setter
+    def C_CloseAllSessions(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
+        self._p.C_CloseAllSessions = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_CloseAllSessions', value)
+
+    @property
+    def C_GetSessionInfo(self):
+        return _pb_function_pointer(self._p.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+
+    @C_GetSessionInfo.setter
+    def C_GetSessionInfo(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetSessionInfo')
+        self._p.C_GetSessionInfo = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GetSessionInfo', value)
+
+    @property
+    def C_GetOperationState(self):
+        return _pb_function_pointer(self._p.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', self if self._owner is None else self._owner)
+
+    @C_GetOperationState.setter
+    def C_GetOperationState(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', 'CK_FUNCTION_LIST.C_GetOperationState')
+        self._p.C_GetOperationState = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GetOperationState', value)
+
+    @property
+    def C_SetOperationState(self):
+        return _pb_function_pointer(self._p.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', self if self._owner is None else self._owner)
+
+    @C_SetOperationState.setter
+    def C_SetOperationState(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', 'CK_FUNCTION_LIST.C_SetOperationState')
+        self._p.C_SetOperationState = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_SetOperationState', value)
+
+    @property
+    def C_Login(self):
+        return _pb_function_pointer(self._p.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
+
+    @C_Login.setter
+    def C_Login(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST.C_Login')
+        self._p.C_Login = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_Login', value)
+
+    @property
+    def C_Logout(self):
+        return _pb_function_pointer(self._p.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+
+    @C_Logout.setter
+    def C_Logout(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_Logout')
+        self._p.C_Logout = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_Logout', value)
+
+    @property
+    def C_CreateObject(self):
+        return _pb_function_pointer(self._p.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', self if self._owner is None else self._owner)
+
+    @C_CreateObject.setter
+    def C_CreateObject(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', 'CK_FUNCTION_LIST.C_CreateObject')
+        self._p.C_CreateObject = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_CreateObject', value)
+
+    @property
+    def C_CopyObject(self):
+        return _pb_function_pointer(self._p.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', self if self._owner is None else self._owner)
+
+    @C_CopyObject.setter
+    def C_CopyObject(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', 'CK_FUNCTION_LIST.C_CopyObject')
+        self._p.C_CopyObject = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_CopyObject', value)
+
+    @property
+    def C_DestroyObject(self):
+        return _pb_function_pointer(self._p.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', self if self._owner is None else self._owner)
+
+    @C_DestroyObject.setter
+    def C_DestroyObject(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', 'CK_FUNCTION_LIST.C_DestroyObject')
+        self._p.C_DestroyObject = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_DestroyObject', value)
+
+    @property
+    def C_GetObjectSize(self):
+        return _pb_function_pointer(self._p.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', self if self._owner is None else self._owner)
+
+    @C_GetObjectSize.setter
+    def C_GetObjectSize(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', 'CK_FUNCTION_LIST.C_GetObjectSize')
+        self._p.C_GetObjectSize = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GetObjectSize', value)
+
+    @property
+    def C_GetAttributeValue(self):
+        return _pb_function_pointer(self._p.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+
+    @C_GetAttributeValue.setter
+    def C_GetAttributeValue(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
+        self._p.C_GetAttributeValue = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GetAttributeValue', value)
+
+    @property
+    def C_SetAttributeValue(self):
+        return _pb_function_pointer(self._p.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+
+    @C_SetAttributeValue.setter
+    def C_SetAttributeValue(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_SetAttributeValue')
+        self._p.C_SetAttributeValue = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_SetAttributeValue', value)
+
+    @property
+    def C_FindObjectsInit(self):
+        return _pb_function_pointer(self._p.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+
+    @C_FindObjectsInit.setter
+    def C_FindObjectsInit(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
+        self._p.C_FindObjectsInit = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_FindObjectsInit', value)
+
+    @property
+    def C_FindObjects(self):
+        return _pb_function_pointer(self._p.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', self if self._owner is None else self._owner)
+
+    @C_FindObjects.setter
+    def C_FindObjects(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', 'CK_FUNCTION_LIST.C_FindObjects')
+        self._p.C_FindObjects = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_FindObjects', value)
+
+    @property
+    def C_FindObjectsFinal(self):
+        return _pb_function_pointer(self._p.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+
+    @C_FindObjectsFinal.setter
+    def C_FindObjectsFinal(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
+        self._p.C_FindObjectsFinal = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_FindObjectsFinal', value)
+
+    @property
+    def C_EncryptInit(self):
+        return _pb_function_pointer(self._p.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+
+    @C_EncryptInit.setter
+    def C_EncryptInit(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_EncryptInit')
+        self._p.C_EncryptInit = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_EncryptInit', value)
+
+    @property
+    def C_Encrypt(self):
+        return _pb_function_pointer(self._p.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', self if self._owner is None else self._owner)
+
+    @C_Encrypt.setter
+    def C_Encrypt(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', 'CK_FUNCTION_LIST.C_Encrypt')
+        self._p.C_Encrypt = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_Encrypt', value)
+
+    @property
+    def C_EncryptUpdate(self):
+        return _pb_function_pointer(self._p.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+
+    @C_EncryptUpdate.setter
+    def C_EncryptUpdate(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_EncryptUpdate')
+        self._p.C_EncryptUpdate = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_EncryptUpdate', value)
+
+    @property
+    def C_EncryptFinal(self):
+        return _pb_function_pointer(self._p.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', self if self._owner is None else self._owner)
+
+    @C_EncryptFinal.setter
+    def C_EncryptFinal(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', 'CK_FUNCTION_LIST.C_EncryptFinal')
+        self._p.C_EncryptFinal = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_EncryptFinal', value)
+
+    @property
+    def C_DecryptInit(self):
+        return _pb_function_pointer(self._p.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+
+    @C_DecryptInit.setter
+    def C_DecryptInit(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_DecryptInit')
+        self._p.C_DecryptInit = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_DecryptInit', value)
+
+    @property
+    def C_Decrypt(self):
+        return _pb_function_pointer(self._p.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
+
+    @C_Decrypt.setter
+    def C_Decrypt(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST.C_Decrypt')
+        self._p.C_Decrypt = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_Decrypt', value)
+
+    @property
+    def C_DecryptUpdate(self):
+        return _pb_function_pointer(self._p.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+
+    @C_DecryptUpdate.setter
+    def C_DecryptUpdate(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptUpdate')
+        self._p.C_DecryptUpdate = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_DecryptUpdate', value)
+
+    @property
+    def C_DecryptFinal(self):
+        return _pb_function_pointer(self._p.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', self if self._owner is None else self._owner)
+
+    @C_DecryptFinal.setter
+    def C_DecryptFinal(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', 'CK_FUNCTION_LIST.C_DecryptFinal')
+        self._p.C_DecryptFinal = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_DecryptFinal', value)
+
+    @property
+    def C_DigestInit(self):
+        return _pb_function_pointer(self._p.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', self if self._owner is None else self._owner)
+
+    @C_DigestInit.setter
+    def C_DigestInit(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', 'CK_FUNCTION_LIST.C_DigestInit')
+        self._p.C_DigestInit = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_DigestInit', value)
+
+    @property
+    def C_Digest(self):
+        return _pb_function_pointer(self._p.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
+
+    @C_Digest.setter
+    def C_Digest(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST.C_Digest')
+        self._p.C_Digest = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_Digest', value)
+
+    @property
+    def C_DigestUpdate(self):
+        return _pb_function_pointer(self._p.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+
+    @C_DigestUpdate.setter
+    def C_DigestUpdate(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_DigestUpdate')
+        self._p.C_DigestUpdate = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_DigestUpdate', value)
+
+    @property
+    def C_DigestKey(self):
+        return _pb_function_pointer(self._p.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+
+    @C_DigestKey.setter
+    def C_DigestKey(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_DigestKey')
+        self._p.C_DigestKey = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_DigestKey', value)
+
+    @property
+    def C_DigestFinal(self):
+        return _pb_function_pointer(self._p.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
+
+    @C_DigestFinal.setter
+    def C_DigestFinal(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST.C_DigestFinal')
+        self._p.C_DigestFinal = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_DigestFinal', value)
+
+    @property
+    def C_SignInit(self):
+        return _pb_function_pointer(self._p.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+
+    @C_SignInit.setter
+    def C_SignInit(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_SignInit')
+        self._p.C_SignInit = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_SignInit', value)
+
+    @property
+    def C_Sign(self):
+        return _pb_function_pointer(self._p.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+
+    @C_Sign.setter
+    def C_Sign(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_Sign')
+        self._p.C_Sign = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_Sign', value)
+
+    @property
+    def C_SignUpdate(self):
+        return _pb_function_pointer(self._p.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+
+    @C_SignUpdate.setter
+    def C_SignUpdate(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_SignUpdate')
+        self._p.C_SignUpdate = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_SignUpdate', value)
+
+    @property
+    def C_SignFinal(self):
+        return _pb_function_pointer(self._p.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+
+    @C_SignFinal.setter
+    def C_SignFinal(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_SignFinal')
+        self._p.C_SignFinal = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_SignFinal', value)
+
+    @property
+    def C_SignRecoverInit(self):
+        return _pb_function_pointer(self._p.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+
+    @C_SignRecoverInit.setter
+    def C_SignRecoverInit(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
+        self._p.C_SignRecoverInit = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_SignRecoverInit', value)
+
+    @property
+    def C_SignRecover(self):
+        return _pb_function_pointer(self._p.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+
+    @C_SignRecover.setter
+    def C_SignRecover(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_SignRecover')
+        self._p.C_SignRecover = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_SignRecover', value)
+
+    @property
+    def C_VerifyInit(self):
+        return _pb_function_pointer(self._p.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+
+    @C_VerifyInit.setter
+    def C_VerifyInit(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_VerifyInit')
+        self._p.C_VerifyInit = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_VerifyInit', value)
+
+    @property
+    def C_Verify(self):
+        return _pb_function_pointer(self._p.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+
+    @C_Verify.setter
+    def C_Verify(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST.C_Verify')
+        self._p.C_Verify = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_Verify', value)
+
+    @property
+    def C_VerifyUpdate(self):
+        return _pb_function_pointer(self._p.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+
+    @C_VerifyUpdate.setter
+    def C_VerifyUpdate(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
+        self._p.C_VerifyUpdate = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_VerifyUpdate', value)
+
+    @property
+    def C_VerifyFinal(self):
+        return _pb_function_pointer(self._p.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+
+    @C_VerifyFinal.setter
+    def C_VerifyFinal(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST.C_VerifyFinal')
+        self._p.C_VerifyFinal = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_VerifyFinal', value)
+
+    @property
+    def C_VerifyRecoverInit(self):
+        return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+
+    @C_VerifyRecoverInit.setter
+    def C_VerifyRecoverInit(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
+        self._p.C_VerifyRecoverInit = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_VerifyRecoverInit', value)
+
+    @property
+    def C_VerifyRecover(self):
+        return _pb_function_pointer(self._p.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
+
+    @C_VerifyRecover.setter
+    def C_VerifyRecover(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST.C_VerifyRecover')
+        self._p.C_VerifyRecover = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_VerifyRecover', value)
+
+    @property
+    def C_DigestEncryptUpdate(self):
+        return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+
+    @C_DigestEncryptUpdate.setter
+    def C_DigestEncryptUpdate(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
+        self._p.C_DigestEncryptUpdate = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_DigestEncryptUpdate', value)
+
+    @property
+    def C_DecryptDigestUpdate(self):
+        return _pb_function_pointer(self._p.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+
+    @C_DecryptDigestUpdate.setter
+    def C_DecryptDigestUpdate(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate')
+        self._p.C_DecryptDigestUpdate = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_DecryptDigestUpdate', value)
+
+    @property
+    def C_SignEncryptUpdate(self):
+        return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+
+    @C_SignEncryptUpdate.setter
+    def C_SignEncryptUpdate(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
+        self._p.C_SignEncryptUpdate = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_SignEncryptUpdate', value)
+
+    @property
+    def C_DecryptVerifyUpdate(self):
+        return _pb_function_pointer(self._p.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+
+    @C_DecryptVerifyUpdate.setter
+    def C_DecryptVerifyUpdate(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
+        self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_DecryptVerifyUpdate', value)
+
+    @property
+    def C_GenerateKey(self):
+        return _pb_function_pointer(self._p.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+
+    @C_GenerateKey.setter
+    def C_GenerateKey(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_GenerateKey')
+        self._p.C_GenerateKey = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GenerateKey', value)
+
+    @property
+    def C_GenerateKeyPair(self):
+        return _pb_function_pointer(self._p.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', self if self._owner is None else self._owner)
+
+    @C_GenerateKeyPair.setter
+    def C_GenerateKeyPair(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', 'CK_FUNCTION_LIST.C_GenerateKeyPair')
+        self._p.C_GenerateKeyPair = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GenerateKeyPair', value)
+
+    @property
+    def C_WrapKey(self):
+        return _pb_function_pointer(self._p.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', self if self._owner is None else self._owner)
+
+    @C_WrapKey.setter
+    def C_WrapKey(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', 'CK_FUNCTION_LIST.C_WrapKey')
+        self._p.C_WrapKey = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_WrapKey', value)
+
+    @property
+    def C_UnwrapKey(self):
+        return _pb_function_pointer(self._p.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+
+    @C_UnwrapKey.setter
+    def C_UnwrapKey(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_UnwrapKey')
+        self._p.C_UnwrapKey = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_UnwrapKey', value)
+
+    @property
+    def C_DeriveKey(self):
+        return _pb_function_pointer(self._p.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+
+    @C_DeriveKey.setter
+    def C_DeriveKey(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_DeriveKey')
+        self._p.C_DeriveKey = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_DeriveKey', value)
+
+    @property
+    def C_SeedRandom(self):
+        return _pb_function_pointer(self._p.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', self if self._owner is None else self._owner)
+
+    @C_SeedRandom.setter
+    def C_SeedRandom(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', 'CK_FUNCTION_LIST.C_SeedRandom')
+        self._p.C_SeedRandom = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_SeedRandom', value)
+
+    @property
+    def C_GenerateRandom(self):
+        return _pb_function_pointer(self._p.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', self if self._owner is None else self._owner)
+
+    @C_GenerateRandom.setter
+    def C_GenerateRandom(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', 'CK_FUNCTION_LIST.C_GenerateRandom')
+        self._p.C_GenerateRandom = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GenerateRandom', value)
+
+    @property
+    def C_GetFunctionStatus(self):
+        return _pb_function_pointer(self._p.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+
+    @C_GetFunctionStatus.setter
+    def C_GetFunctionStatus(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_GetFunctionStatus')
+        self._p.C_GetFunctionStatus = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_GetFunctionStatus', value)
+
+    @property
+    def C_CancelFunction(self):
+        return _pb_function_pointer(self._p.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+
+    @C_CancelFunction.setter
+    def C_CancelFunction(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_CancelFunction')
+        self._p.C_CancelFunction = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_CancelFunction', value)
+
+    @property
+    def C_WaitForSlotEvent(self):
+        return _pb_function_pointer(self._p.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', self if self._owner is None else self._owner)
+
+    @C_WaitForSlotEvent.setter
+    def C_WaitForSlotEvent(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
+        self._p.C_WaitForSlotEvent = _NULL if pointer is None else pointer
+        _pb_keep(self, 'C_WaitForSlotEvent', value)
+
+
+#: the pointer type ffi.new allocates a CK_FUNCTION_LIST with
+_pb_ptr_CK_FUNCTION_LIST = _ffi.typeof('struct CK_FUNCTION_LIST *')
+
+
 class CK_FUNCTION_LIST_3_0:
     'These are new for v3.0'
     __slots__ = ("_p", "_owner", "_keep")
@@ -4588,3087 +6177,6 @@ class CK_FUNCTION_LIST_3_0:
 
 #: the pointer type ffi.new allocates a CK_FUNCTION_LIST_3_0 with
 _pb_ptr_CK_FUNCTION_LIST_3_0 = _ffi.typeof('struct CK_FUNCTION_LIST_3_0 *')
-
-
-class CK_FUNCTION_LIST:
-    'CK_FUNCTION_LIST is new for v2.0'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_FUNCTION_LIST')
-
-    def __init__(_pb_self, *, version=_MISSING, C_Initialize=_MISSING, C_Finalize=_MISSING, C_GetInfo=_MISSING, C_GetFunctionList=_MISSING, C_GetSlotList=_MISSING, C_GetSlotInfo=_MISSING, C_GetTokenInfo=_MISSING, C_GetMechanismList=_MISSING, C_GetMechanismInfo=_MISSING, C_InitToken=_MISSING, C_InitPIN=_MISSING, C_SetPIN=_MISSING, C_OpenSession=_MISSING, C_CloseSession=_MISSING, C_CloseAllSessions=_MISSING, C_GetSessionInfo=_MISSING, C_GetOperationState=_MISSING, C_SetOperationState=_MISSING, C_Login=_MISSING, C_Logout=_MISSING, C_CreateObject=_MISSING, C_CopyObject=_MISSING, C_DestroyObject=_MISSING, C_GetObjectSize=_MISSING, C_GetAttributeValue=_MISSING, C_SetAttributeValue=_MISSING, C_FindObjectsInit=_MISSING, C_FindObjects=_MISSING, C_FindObjectsFinal=_MISSING, C_EncryptInit=_MISSING, C_Encrypt=_MISSING, C_EncryptUpdate=_MISSING, C_EncryptFinal=_MISSING, C_DecryptInit=_MISSING, C_Decrypt=_MISSING, C_DecryptUpdate=_MISSING, C_DecryptFinal=_MISSING, C_DigestInit=_MISSING, C_Digest=_MISSING, C_DigestUpdate=_MISSING, C_DigestKey=_MISSING, C_DigestFinal=_MISSING, C_SignInit=_MISSING, C_Sign=_MISSING, C_SignUpdate=_MISSING, C_SignFinal=_MISSING, C_SignRecoverInit=_MISSING, C_SignRecover=_MISSING, C_VerifyInit=_MISSING, C_Verify=_MISSING, C_VerifyUpdate=_MISSING, C_VerifyFinal=_MISSING, C_VerifyRecoverInit=_MISSING, C_VerifyRecover=_MISSING, C_DigestEncryptUpdate=_MISSING, C_DecryptDigestUpdate=_MISSING, C_SignEncryptUpdate=_MISSING, C_DecryptVerifyUpdate=_MISSING, C_GenerateKey=_MISSING, C_GenerateKeyPair=_MISSING, C_WrapKey=_MISSING, C_UnwrapKey=_MISSING, C_DeriveKey=_MISSING, C_SeedRandom=_MISSING, C_GenerateRandom=_MISSING, C_GetFunctionStatus=_MISSING, C_CancelFunction=_MISSING, C_WaitForSlotEvent=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_FUNCTION_LIST)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if version is not _MISSING:
-            _pb_self.version = version
-        if C_Initialize is not _MISSING:
-            _pb_self.C_Initialize = C_Initialize
-        if C_Finalize is not _MISSING:
-            _pb_self.C_Finalize = C_Finalize
-        if C_GetInfo is not _MISSING:
-            _pb_self.C_GetInfo = C_GetInfo
-        if C_GetFunctionList is not _MISSING:
-            _pb_self.C_GetFunctionList = C_GetFunctionList
-        if C_GetSlotList is not _MISSING:
-            _pb_self.C_GetSlotList = C_GetSlotList
-        if C_GetSlotInfo is not _MISSING:
-            _pb_self.C_GetSlotInfo = C_GetSlotInfo
-        if C_GetTokenInfo is not _MISSING:
-            _pb_self.C_GetTokenInfo = C_GetTokenInfo
-        if C_GetMechanismList is not _MISSING:
-            _pb_self.C_GetMechanismList = C_GetMechanismList
-        if C_GetMechanismInfo is not _MISSING:
-            _pb_self.C_GetMechanismInfo = C_GetMechanismInfo
-        if C_InitToken is not _MISSING:
-            _pb_self.C_InitToken = C_InitToken
-        if C_InitPIN is not _MISSING:
-            _pb_self.C_InitPIN = C_InitPIN
-        if C_SetPIN is not _MISSING:
-            _pb_self.C_SetPIN = C_SetPIN
-        if C_OpenSession is not _MISSING:
-            _pb_self.C_OpenSession = C_OpenSession
-        if C_CloseSession is not _MISSING:
-            _pb_self.C_CloseSession = C_CloseSession
-        if C_CloseAllSessions is not _MISSING:
-            _pb_self.C_CloseAllSessions = C_CloseAllSessions
-        if C_GetSessionInfo is not _MISSING:
-            _pb_self.C_GetSessionInfo = C_GetSessionInfo
-        if C_GetOperationState is not _MISSING:
-            _pb_self.C_GetOperationState = C_GetOperationState
-        if C_SetOperationState is not _MISSING:
-            _pb_self.C_SetOperationState = C_SetOperationState
-        if C_Login is not _MISSING:
-            _pb_self.C_Login = C_Login
-        if C_Logout is not _MISSING:
-            _pb_self.C_Logout = C_Logout
-        if C_CreateObject is not _MISSING:
-            _pb_self.C_CreateObject = C_CreateObject
-        if C_CopyObject is not _MISSING:
-            _pb_self.C_CopyObject = C_CopyObject
-        if C_DestroyObject is not _MISSING:
-            _pb_self.C_DestroyObject = C_DestroyObject
-        if C_GetObjectSize is not _MISSING:
-            _pb_self.C_GetObjectSize = C_GetObjectSize
-        if C_GetAttributeValue is not _MISSING:
-            _pb_self.C_GetAttributeValue = C_GetAttributeValue
-        if C_SetAttributeValue is not _MISSING:
-            _pb_self.C_SetAttributeValue = C_SetAttributeValue
-        if C_FindObjectsInit is not _MISSING:
-            _pb_self.C_FindObjectsInit = C_FindObjectsInit
-        if C_FindObjects is not _MISSING:
-            _pb_self.C_FindObjects = C_FindObjects
-        if C_FindObjectsFinal is not _MISSING:
-            _pb_self.C_FindObjectsFinal = C_FindObjectsFinal
-        if C_EncryptInit is not _MISSING:
-            _pb_self.C_EncryptInit = C_EncryptInit
-        if C_Encrypt is not _MISSING:
-            _pb_self.C_Encrypt = C_Encrypt
-        if C_EncryptUpdate is not _MISSING:
-            _pb_self.C_EncryptUpdate = C_EncryptUpdate
-        if C_EncryptFinal is not _MISSING:
-            _pb_self.C_EncryptFinal = C_EncryptFinal
-        if C_DecryptInit is not _MISSING:
-            _pb_self.C_DecryptInit = C_DecryptInit
-        if C_Decrypt is not _MISSING:
-            _pb_self.C_Decrypt = C_Decrypt
-        if C_DecryptUpdate is not _MISSING:
-            _pb_self.C_DecryptUpdate = C_DecryptUpdate
-        if C_DecryptFinal is not _MISSING:
-            _pb_self.C_DecryptFinal = C_DecryptFinal
-        if C_DigestInit is not _MISSING:
-            _pb_self.C_DigestInit = C_DigestInit
-        if C_Digest is not _MISSING:
-            _pb_self.C_Digest = C_Digest
-        if C_DigestUpdate is not _MISSING:
-            _pb_self.C_DigestUpdate = C_DigestUpdate
-        if C_DigestKey is not _MISSING:
-            _pb_self.C_DigestKey = C_DigestKey
-        if C_DigestFinal is not _MISSING:
-            _pb_self.C_DigestFinal = C_DigestFinal
-        if C_SignInit is not _MISSING:
-            _pb_self.C_SignInit = C_SignInit
-        if C_Sign is not _MISSING:
-            _pb_self.C_Sign = C_Sign
-        if C_SignUpdate is not _MISSING:
-            _pb_self.C_SignUpdate = C_SignUpdate
-        if C_SignFinal is not _MISSING:
-            _pb_self.C_SignFinal = C_SignFinal
-        if C_SignRecoverInit is not _MISSING:
-            _pb_self.C_SignRecoverInit = C_SignRecoverInit
-        if C_SignRecover is not _MISSING:
-            _pb_self.C_SignRecover = C_SignRecover
-        if C_VerifyInit is not _MISSING:
-            _pb_self.C_VerifyInit = C_VerifyInit
-        if C_Verify is not _MISSING:
-            _pb_self.C_Verify = C_Verify
-        if C_VerifyUpdate is not _MISSING:
-            _pb_self.C_VerifyUpdate = C_VerifyUpdate
-        if C_VerifyFinal is not _MISSING:
-            _pb_self.C_VerifyFinal = C_VerifyFinal
-        if C_VerifyRecoverInit is not _MISSING:
-            _pb_self.C_VerifyRecoverInit = C_VerifyRecoverInit
-        if C_VerifyRecover is not _MISSING:
-            _pb_self.C_VerifyRecover = C_VerifyRecover
-        if C_DigestEncryptUpdate is not _MISSING:
-            _pb_self.C_DigestEncryptUpdate = C_DigestEncryptUpdate
-        if C_DecryptDigestUpdate is not _MISSING:
-            _pb_self.C_DecryptDigestUpdate = C_DecryptDigestUpdate
-        if C_SignEncryptUpdate is not _MISSING:
-            _pb_self.C_SignEncryptUpdate = C_SignEncryptUpdate
-        if C_DecryptVerifyUpdate is not _MISSING:
-            _pb_self.C_DecryptVerifyUpdate = C_DecryptVerifyUpdate
-        if C_GenerateKey is not _MISSING:
-            _pb_self.C_GenerateKey = C_GenerateKey
-        if C_GenerateKeyPair is not _MISSING:
-            _pb_self.C_GenerateKeyPair = C_GenerateKeyPair
-        if C_WrapKey is not _MISSING:
-            _pb_self.C_WrapKey = C_WrapKey
-        if C_UnwrapKey is not _MISSING:
-            _pb_self.C_UnwrapKey = C_UnwrapKey
-        if C_DeriveKey is not _MISSING:
-            _pb_self.C_DeriveKey = C_DeriveKey
-        if C_SeedRandom is not _MISSING:
-            _pb_self.C_SeedRandom = C_SeedRandom
-        if C_GenerateRandom is not _MISSING:
-            _pb_self.C_GenerateRandom = C_GenerateRandom
-        if C_GetFunctionStatus is not _MISSING:
-            _pb_self.C_GetFunctionStatus = C_GetFunctionStatus
-        if C_CancelFunction is not _MISSING:
-            _pb_self.C_CancelFunction = C_CancelFunction
-        if C_WaitForSlotEvent is not _MISSING:
-            _pb_self.C_WaitForSlotEvent = C_WaitForSlotEvent
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_FUNCTION_LIST.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_FUNCTION_LIST(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r})"
-
-    @property
-    def version(self):
-        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'version'), self if self._owner is None else self._owner)
-
-    @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
-        self._p.version = value._p[0]
-
-    @property
-    def C_Initialize(self):
-        return _pb_function_pointer(self._p.C_Initialize, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', self if self._owner is None else self._owner)
-
-    @C_Initialize.setter
-    def C_Initialize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', 'CK_FUNCTION_LIST.C_Initialize')
-        self._p.C_Initialize = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_Initialize', value)
-
-    @property
-    def C_Finalize(self):
-        return _pb_function_pointer(self._p.C_Finalize, 'CK_RV (*)(CK_VOID_PTR pReserved)', self if self._owner is None else self._owner)
-
-    @C_Finalize.setter
-    def C_Finalize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pReserved)', 'CK_FUNCTION_LIST.C_Finalize')
-        self._p.C_Finalize = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_Finalize', value)
-
-    @property
-    def C_GetInfo(self):
-        return _pb_function_pointer(self._p.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR pInfo)', self if self._owner is None else self._owner)
-
-    @C_GetInfo.setter
-    def C_GetInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetInfo')
-        self._p.C_GetInfo = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GetInfo', value)
-
-    @property
-    def C_GetFunctionList(self):
-        return _pb_function_pointer(self._p.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', self if self._owner is None else self._owner)
-
-    @C_GetFunctionList.setter
-    def C_GetFunctionList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', 'CK_FUNCTION_LIST.C_GetFunctionList')
-        self._p.C_GetFunctionList = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GetFunctionList', value)
-
-    @property
-    def C_GetSlotList(self):
-        return _pb_function_pointer(self._p.C_GetSlotList, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
-
-    @C_GetSlotList.setter
-    def C_GetSlotList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST.C_GetSlotList')
-        self._p.C_GetSlotList = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GetSlotList', value)
-
-    @property
-    def C_GetSlotInfo(self):
-        return _pb_function_pointer(self._p.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', self if self._owner is None else self._owner)
-
-    @C_GetSlotInfo.setter
-    def C_GetSlotInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetSlotInfo')
-        self._p.C_GetSlotInfo = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GetSlotInfo', value)
-
-    @property
-    def C_GetTokenInfo(self):
-        return _pb_function_pointer(self._p.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', self if self._owner is None else self._owner)
-
-    @C_GetTokenInfo.setter
-    def C_GetTokenInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
-        self._p.C_GetTokenInfo = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GetTokenInfo', value)
-
-    @property
-    def C_GetMechanismList(self):
-        return _pb_function_pointer(self._p.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
-
-    @C_GetMechanismList.setter
-    def C_GetMechanismList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST.C_GetMechanismList')
-        self._p.C_GetMechanismList = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GetMechanismList', value)
-
-    @property
-    def C_GetMechanismInfo(self):
-        return _pb_function_pointer(self._p.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', self if self._owner is None else self._owner)
-
-    @C_GetMechanismInfo.setter
-    def C_GetMechanismInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
-        self._p.C_GetMechanismInfo = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GetMechanismInfo', value)
-
-    @property
-    def C_InitToken(self):
-        return _pb_function_pointer(self._p.C_InitToken, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', self if self._owner is None else self._owner)
-
-    @C_InitToken.setter
-    def C_InitToken(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', 'CK_FUNCTION_LIST.C_InitToken')
-        self._p.C_InitToken = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_InitToken', value)
-
-    @property
-    def C_InitPIN(self):
-        return _pb_function_pointer(self._p.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
-
-    @C_InitPIN.setter
-    def C_InitPIN(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST.C_InitPIN')
-        self._p.C_InitPIN = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_InitPIN', value)
-
-    @property
-    def C_SetPIN(self):
-        return _pb_function_pointer(self._p.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', self if self._owner is None else self._owner)
-
-    @C_SetPIN.setter
-    def C_SetPIN(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', 'CK_FUNCTION_LIST.C_SetPIN')
-        self._p.C_SetPIN = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_SetPIN', value)
-
-    @property
-    def C_OpenSession(self):
-        return _pb_function_pointer(self._p.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', self if self._owner is None else self._owner)
-
-    @C_OpenSession.setter
-    def C_OpenSession(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', 'CK_FUNCTION_LIST.C_OpenSession')
-        self._p.C_OpenSession = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_OpenSession', value)
-
-    @property
-    def C_CloseSession(self):
-        return _pb_function_pointer(self._p.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
-
-    @C_CloseSession.setter
-    def C_CloseSession(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_CloseSession')
-        self._p.C_CloseSession = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_CloseSession', value)
-
-    @property
-    def C_CloseAllSessions(self):
-        return _pb_function_pointer(self._p.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID slotID)', self if self._owner is None else self._owner)
-
-    @C_CloseAllSessions.setter
-    def C_CloseAllSessions(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
-        self._p.C_CloseAllSessions = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_CloseAllSessions', value)
-
-    @property
-    def C_GetSessionInfo(self):
-        return _pb_function_pointer(self._p.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', self if self._owner is None else self._owner)
-
-    @C_GetSessionInfo.setter
-    def C_GetSessionInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetSessionInfo')
-        self._p.C_GetSessionInfo = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GetSessionInfo', value)
-
-    @property
-    def C_GetOperationState(self):
-        return _pb_function_pointer(self._p.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', self if self._owner is None else self._owner)
-
-    @C_GetOperationState.setter
-    def C_GetOperationState(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', 'CK_FUNCTION_LIST.C_GetOperationState')
-        self._p.C_GetOperationState = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GetOperationState', value)
-
-    @property
-    def C_SetOperationState(self):
-        return _pb_function_pointer(self._p.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', self if self._owner is None else self._owner)
-
-    @C_SetOperationState.setter
-    def C_SetOperationState(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', 'CK_FUNCTION_LIST.C_SetOperationState')
-        self._p.C_SetOperationState = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_SetOperationState', value)
-
-    @property
-    def C_Login(self):
-        return _pb_function_pointer(self._p.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
-
-    @C_Login.setter
-    def C_Login(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST.C_Login')
-        self._p.C_Login = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_Login', value)
-
-    @property
-    def C_Logout(self):
-        return _pb_function_pointer(self._p.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
-
-    @C_Logout.setter
-    def C_Logout(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_Logout')
-        self._p.C_Logout = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_Logout', value)
-
-    @property
-    def C_CreateObject(self):
-        return _pb_function_pointer(self._p.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', self if self._owner is None else self._owner)
-
-    @C_CreateObject.setter
-    def C_CreateObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', 'CK_FUNCTION_LIST.C_CreateObject')
-        self._p.C_CreateObject = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_CreateObject', value)
-
-    @property
-    def C_CopyObject(self):
-        return _pb_function_pointer(self._p.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', self if self._owner is None else self._owner)
-
-    @C_CopyObject.setter
-    def C_CopyObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', 'CK_FUNCTION_LIST.C_CopyObject')
-        self._p.C_CopyObject = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_CopyObject', value)
-
-    @property
-    def C_DestroyObject(self):
-        return _pb_function_pointer(self._p.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', self if self._owner is None else self._owner)
-
-    @C_DestroyObject.setter
-    def C_DestroyObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', 'CK_FUNCTION_LIST.C_DestroyObject')
-        self._p.C_DestroyObject = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_DestroyObject', value)
-
-    @property
-    def C_GetObjectSize(self):
-        return _pb_function_pointer(self._p.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', self if self._owner is None else self._owner)
-
-    @C_GetObjectSize.setter
-    def C_GetObjectSize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', 'CK_FUNCTION_LIST.C_GetObjectSize')
-        self._p.C_GetObjectSize = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GetObjectSize', value)
-
-    @property
-    def C_GetAttributeValue(self):
-        return _pb_function_pointer(self._p.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
-
-    @C_GetAttributeValue.setter
-    def C_GetAttributeValue(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
-        self._p.C_GetAttributeValue = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GetAttributeValue', value)
-
-    @property
-    def C_SetAttributeValue(self):
-        return _pb_function_pointer(self._p.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
-
-    @C_SetAttributeValue.setter
-    def C_SetAttributeValue(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_SetAttributeValue')
-        self._p.C_SetAttributeValue = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_SetAttributeValue', value)
-
-    @property
-    def C_FindObjectsInit(self):
-        return _pb_function_pointer(self._p.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
-
-    @C_FindObjectsInit.setter
-    def C_FindObjectsInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
-        self._p.C_FindObjectsInit = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_FindObjectsInit', value)
-
-    @property
-    def C_FindObjects(self):
-        return _pb_function_pointer(self._p.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', self if self._owner is None else self._owner)
-
-    @C_FindObjects.setter
-    def C_FindObjects(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', 'CK_FUNCTION_LIST.C_FindObjects')
-        self._p.C_FindObjects = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_FindObjects', value)
-
-    @property
-    def C_FindObjectsFinal(self):
-        return _pb_function_pointer(self._p.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
-
-    @C_FindObjectsFinal.setter
-    def C_FindObjectsFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
-        self._p.C_FindObjectsFinal = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_FindObjectsFinal', value)
-
-    @property
-    def C_EncryptInit(self):
-        return _pb_function_pointer(self._p.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
-
-    @C_EncryptInit.setter
-    def C_EncryptInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_EncryptInit')
-        self._p.C_EncryptInit = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_EncryptInit', value)
-
-    @property
-    def C_Encrypt(self):
-        return _pb_function_pointer(self._p.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', self if self._owner is None else self._owner)
-
-    @C_Encrypt.setter
-    def C_Encrypt(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', 'CK_FUNCTION_LIST.C_Encrypt')
-        self._p.C_Encrypt = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_Encrypt', value)
-
-    @property
-    def C_EncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
-
-    @C_EncryptUpdate.setter
-    def C_EncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_EncryptUpdate')
-        self._p.C_EncryptUpdate = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_EncryptUpdate', value)
-
-    @property
-    def C_EncryptFinal(self):
-        return _pb_function_pointer(self._p.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', self if self._owner is None else self._owner)
-
-    @C_EncryptFinal.setter
-    def C_EncryptFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', 'CK_FUNCTION_LIST.C_EncryptFinal')
-        self._p.C_EncryptFinal = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_EncryptFinal', value)
-
-    @property
-    def C_DecryptInit(self):
-        return _pb_function_pointer(self._p.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
-
-    @C_DecryptInit.setter
-    def C_DecryptInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_DecryptInit')
-        self._p.C_DecryptInit = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_DecryptInit', value)
-
-    @property
-    def C_Decrypt(self):
-        return _pb_function_pointer(self._p.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
-
-    @C_Decrypt.setter
-    def C_Decrypt(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST.C_Decrypt')
-        self._p.C_Decrypt = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_Decrypt', value)
-
-    @property
-    def C_DecryptUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
-
-    @C_DecryptUpdate.setter
-    def C_DecryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptUpdate')
-        self._p.C_DecryptUpdate = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_DecryptUpdate', value)
-
-    @property
-    def C_DecryptFinal(self):
-        return _pb_function_pointer(self._p.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', self if self._owner is None else self._owner)
-
-    @C_DecryptFinal.setter
-    def C_DecryptFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', 'CK_FUNCTION_LIST.C_DecryptFinal')
-        self._p.C_DecryptFinal = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_DecryptFinal', value)
-
-    @property
-    def C_DigestInit(self):
-        return _pb_function_pointer(self._p.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', self if self._owner is None else self._owner)
-
-    @C_DigestInit.setter
-    def C_DigestInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', 'CK_FUNCTION_LIST.C_DigestInit')
-        self._p.C_DigestInit = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_DigestInit', value)
-
-    @property
-    def C_Digest(self):
-        return _pb_function_pointer(self._p.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
-
-    @C_Digest.setter
-    def C_Digest(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST.C_Digest')
-        self._p.C_Digest = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_Digest', value)
-
-    @property
-    def C_DigestUpdate(self):
-        return _pb_function_pointer(self._p.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
-
-    @C_DigestUpdate.setter
-    def C_DigestUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_DigestUpdate')
-        self._p.C_DigestUpdate = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_DigestUpdate', value)
-
-    @property
-    def C_DigestKey(self):
-        return _pb_function_pointer(self._p.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
-
-    @C_DigestKey.setter
-    def C_DigestKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_DigestKey')
-        self._p.C_DigestKey = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_DigestKey', value)
-
-    @property
-    def C_DigestFinal(self):
-        return _pb_function_pointer(self._p.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
-
-    @C_DigestFinal.setter
-    def C_DigestFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST.C_DigestFinal')
-        self._p.C_DigestFinal = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_DigestFinal', value)
-
-    @property
-    def C_SignInit(self):
-        return _pb_function_pointer(self._p.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
-
-    @C_SignInit.setter
-    def C_SignInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_SignInit')
-        self._p.C_SignInit = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_SignInit', value)
-
-    @property
-    def C_Sign(self):
-        return _pb_function_pointer(self._p.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
-
-    @C_Sign.setter
-    def C_Sign(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_Sign')
-        self._p.C_Sign = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_Sign', value)
-
-    @property
-    def C_SignUpdate(self):
-        return _pb_function_pointer(self._p.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
-
-    @C_SignUpdate.setter
-    def C_SignUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_SignUpdate')
-        self._p.C_SignUpdate = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_SignUpdate', value)
-
-    @property
-    def C_SignFinal(self):
-        return _pb_function_pointer(self._p.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
-
-    @C_SignFinal.setter
-    def C_SignFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_SignFinal')
-        self._p.C_SignFinal = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_SignFinal', value)
-
-    @property
-    def C_SignRecoverInit(self):
-        return _pb_function_pointer(self._p.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
-
-    @C_SignRecoverInit.setter
-    def C_SignRecoverInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
-        self._p.C_SignRecoverInit = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_SignRecoverInit', value)
-
-    @property
-    def C_SignRecover(self):
-        return _pb_function_pointer(self._p.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
-
-    @C_SignRecover.setter
-    def C_SignRecover(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_SignRecover')
-        self._p.C_SignRecover = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_SignRecover', value)
-
-    @property
-    def C_VerifyInit(self):
-        return _pb_function_pointer(self._p.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
-
-    @C_VerifyInit.setter
-    def C_VerifyInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_VerifyInit')
-        self._p.C_VerifyInit = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_VerifyInit', value)
-
-    @property
-    def C_Verify(self):
-        return _pb_function_pointer(self._p.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
-
-    @C_Verify.setter
-    def C_Verify(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST.C_Verify')
-        self._p.C_Verify = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_Verify', value)
-
-    @property
-    def C_VerifyUpdate(self):
-        return _pb_function_pointer(self._p.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
-
-    @C_VerifyUpdate.setter
-    def C_VerifyUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
-        self._p.C_VerifyUpdate = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_VerifyUpdate', value)
-
-    @property
-    def C_VerifyFinal(self):
-        return _pb_function_pointer(self._p.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
-
-    @C_VerifyFinal.setter
-    def C_VerifyFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST.C_VerifyFinal')
-        self._p.C_VerifyFinal = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_VerifyFinal', value)
-
-    @property
-    def C_VerifyRecoverInit(self):
-        return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
-
-    @C_VerifyRecoverInit.setter
-    def C_VerifyRecoverInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
-        self._p.C_VerifyRecoverInit = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_VerifyRecoverInit', value)
-
-    @property
-    def C_VerifyRecover(self):
-        return _pb_function_pointer(self._p.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
-
-    @C_VerifyRecover.setter
-    def C_VerifyRecover(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST.C_VerifyRecover')
-        self._p.C_VerifyRecover = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_VerifyRecover', value)
-
-    @property
-    def C_DigestEncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
-
-    @C_DigestEncryptUpdate.setter
-    def C_DigestEncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
-        self._p.C_DigestEncryptUpdate = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_DigestEncryptUpdate', value)
-
-    @property
-    def C_DecryptDigestUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
-
-    @C_DecryptDigestUpdate.setter
-    def C_DecryptDigestUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate')
-        self._p.C_DecryptDigestUpdate = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_DecryptDigestUpdate', value)
-
-    @property
-    def C_SignEncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
-
-    @C_SignEncryptUpdate.setter
-    def C_SignEncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
-        self._p.C_SignEncryptUpdate = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_SignEncryptUpdate', value)
-
-    @property
-    def C_DecryptVerifyUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
-
-    @C_DecryptVerifyUpdate.setter
-    def C_DecryptVerifyUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
-        self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_DecryptVerifyUpdate', value)
-
-    @property
-    def C_GenerateKey(self):
-        return _pb_function_pointer(self._p.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
-
-    @C_GenerateKey.setter
-    def C_GenerateKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_GenerateKey')
-        self._p.C_GenerateKey = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GenerateKey', value)
-
-    @property
-    def C_GenerateKeyPair(self):
-        return _pb_function_pointer(self._p.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', self if self._owner is None else self._owner)
-
-    @C_GenerateKeyPair.setter
-    def C_GenerateKeyPair(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', 'CK_FUNCTION_LIST.C_GenerateKeyPair')
-        self._p.C_GenerateKeyPair = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GenerateKeyPair', value)
-
-    @property
-    def C_WrapKey(self):
-        return _pb_function_pointer(self._p.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', self if self._owner is None else self._owner)
-
-    @C_WrapKey.setter
-    def C_WrapKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', 'CK_FUNCTION_LIST.C_WrapKey')
-        self._p.C_WrapKey = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_WrapKey', value)
-
-    @property
-    def C_UnwrapKey(self):
-        return _pb_function_pointer(self._p.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
-
-    @C_UnwrapKey.setter
-    def C_UnwrapKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_UnwrapKey')
-        self._p.C_UnwrapKey = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_UnwrapKey', value)
-
-    @property
-    def C_DeriveKey(self):
-        return _pb_function_pointer(self._p.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
-
-    @C_DeriveKey.setter
-    def C_DeriveKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_DeriveKey')
-        self._p.C_DeriveKey = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_DeriveKey', value)
-
-    @property
-    def C_SeedRandom(self):
-        return _pb_function_pointer(self._p.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', self if self._owner is None else self._owner)
-
-    @C_SeedRandom.setter
-    def C_SeedRandom(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', 'CK_FUNCTION_LIST.C_SeedRandom')
-        self._p.C_SeedRandom = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_SeedRandom', value)
-
-    @property
-    def C_GenerateRandom(self):
-        return _pb_function_pointer(self._p.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', self if self._owner is None else self._owner)
-
-    @C_GenerateRandom.setter
-    def C_GenerateRandom(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', 'CK_FUNCTION_LIST.C_GenerateRandom')
-        self._p.C_GenerateRandom = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GenerateRandom', value)
-
-    @property
-    def C_GetFunctionStatus(self):
-        return _pb_function_pointer(self._p.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
-
-    @C_GetFunctionStatus.setter
-    def C_GetFunctionStatus(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_GetFunctionStatus')
-        self._p.C_GetFunctionStatus = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_GetFunctionStatus', value)
-
-    @property
-    def C_CancelFunction(self):
-        return _pb_function_pointer(self._p.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
-
-    @C_CancelFunction.setter
-    def C_CancelFunction(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_CancelFunction')
-        self._p.C_CancelFunction = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_CancelFunction', value)
-
-    @property
-    def C_WaitForSlotEvent(self):
-        return _pb_function_pointer(self._p.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', self if self._owner is None else self._owner)
-
-    @C_WaitForSlotEvent.setter
-    def C_WaitForSlotEvent(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
-        self._p.C_WaitForSlotEvent = _NULL if pointer is None else pointer
-        _pb_keep(self, 'C_WaitForSlotEvent', value)
-
-
-#: the pointer type ffi.new allocates a CK_FUNCTION_LIST with
-_pb_ptr_CK_FUNCTION_LIST = _ffi.typeof('struct CK_FUNCTION_LIST *')
-
-
-class CK_NSS_JPAKEPublicValue:
-    'struct CK_NSS_JPAKEPublicValue: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_JPAKEPublicValue')
-
-    def __init__(_pb_self, *, pGX=_MISSING, ulGXLen=_MISSING, pGV=_MISSING, ulGVLen=_MISSING, pR=_MISSING, ulRLen=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_JPAKEPublicValue)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if pGX is not _MISSING:
-            _pb_self.pGX = pGX
-        if ulGXLen is not _MISSING:
-            _pb_self.ulGXLen = ulGXLen
-        if pGV is not _MISSING:
-            _pb_self.pGV = pGV
-        if ulGVLen is not _MISSING:
-            _pb_self.ulGVLen = ulGVLen
-        if pR is not _MISSING:
-            _pb_self.pR = pR
-        if ulRLen is not _MISSING:
-            _pb_self.ulRLen = ulRLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_JPAKEPublicValue.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_JPAKEPublicValue(pGX={self.pGX!r}, ulGXLen={self.ulGXLen!r}, pGV={self.pGV!r}, ulGVLen={self.ulGVLen!r}, pR={self.pR!r}, ulRLen={self.ulRLen!r})"
-
-    @property
-    def pGX(self):
-        value = self._p.pGX
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pGX.setter
-    def pGX(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pGX = _NULL
-            _pb_keep(self, 'pGX', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_JPAKEPublicValue.pGX', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_JPAKEPublicValue.pGX needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pGX = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pGX', held)
-
-    @property
-    def ulGXLen(self):
-        return self._p.ulGXLen
-
-    @ulGXLen.setter
-    def ulGXLen(self, value):
-        self._p.ulGXLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
-
-    @property
-    def pGV(self):
-        value = self._p.pGV
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pGV.setter
-    def pGV(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pGV = _NULL
-            _pb_keep(self, 'pGV', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_JPAKEPublicValue.pGV', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_JPAKEPublicValue.pGV needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pGV = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pGV', held)
-
-    @property
-    def ulGVLen(self):
-        return self._p.ulGVLen
-
-    @ulGVLen.setter
-    def ulGVLen(self, value):
-        self._p.ulGVLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
-
-    @property
-    def pR(self):
-        value = self._p.pR
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pR.setter
-    def pR(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pR = _NULL
-            _pb_keep(self, 'pR', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_JPAKEPublicValue.pR', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_JPAKEPublicValue.pR needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pR = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pR', held)
-
-    @property
-    def ulRLen(self):
-        return self._p.ulRLen
-
-    @ulRLen.setter
-    def ulRLen(self, value):
-        self._p.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_JPAKEPublicValue with
-_pb_ptr_CK_NSS_JPAKEPublicValue = _ffi.typeof('struct CK_NSS_JPAKEPublicValue *')
-
-
-class CK_NSS_JPAKERound1Params:
-    'struct CK_NSS_JPAKERound1Params: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_JPAKERound1Params')
-
-    def __init__(_pb_self, *, gx1=_MISSING, gx2=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_JPAKERound1Params)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if gx1 is not _MISSING:
-            _pb_self.gx1 = gx1
-        if gx2 is not _MISSING:
-            _pb_self.gx2 = gx2
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_JPAKERound1Params holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_JPAKERound1Params.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_JPAKERound1Params(gx1={self.gx1!r}, gx2={self.gx2!r})"
-
-    @property
-    def gx1(self):
-        return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx1'), self if self._owner is None else self._owner)
-
-    @gx1.setter
-    def gx1(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound1Params.gx1 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._p.gx1 = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx1')), CK_NSS_JPAKEPublicValue.sizeof, value)
-
-    @property
-    def gx2(self):
-        return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx2'), self if self._owner is None else self._owner)
-
-    @gx2.setter
-    def gx2(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._p.gx2 = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx2')), CK_NSS_JPAKEPublicValue.sizeof, value)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_JPAKERound1Params with
-_pb_ptr_CK_NSS_JPAKERound1Params = _ffi.typeof('struct CK_NSS_JPAKERound1Params *')
-
-
-class CK_NSS_JPAKERound2Params:
-    'struct CK_NSS_JPAKERound2Params: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_JPAKERound2Params')
-
-    def __init__(_pb_self, *, pSharedKey=_MISSING, ulSharedKeyLen=_MISSING, gx3=_MISSING, gx4=_MISSING, A=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_JPAKERound2Params)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if pSharedKey is not _MISSING:
-            _pb_self.pSharedKey = pSharedKey
-        if ulSharedKeyLen is not _MISSING:
-            _pb_self.ulSharedKeyLen = ulSharedKeyLen
-        if gx3 is not _MISSING:
-            _pb_self.gx3 = gx3
-        if gx4 is not _MISSING:
-            _pb_self.gx4 = gx4
-        if A is not _MISSING:
-            _pb_self.A = A
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_JPAKERound2Params.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_JPAKERound2Params(pSharedKey={self.pSharedKey!r}, ulSharedKeyLen={self.ulSharedKeyLen!r}, gx3={self.gx3!r}, gx4={self.gx4!r}, A={self.A!r})"
-
-    @property
-    def pSharedKey(self):
-        value = self._p.pSharedKey
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pSharedKey.setter
-    def pSharedKey(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pSharedKey = _NULL
-            _pb_keep(self, 'pSharedKey', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_JPAKERound2Params.pSharedKey', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_JPAKERound2Params.pSharedKey needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pSharedKey = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSharedKey', held)
-
-    @property
-    def ulSharedKeyLen(self):
-        return self._p.ulSharedKeyLen
-
-    @ulSharedKeyLen.setter
-    def ulSharedKeyLen(self, value):
-        self._p.ulSharedKeyLen = _pb_index(value, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
-
-    @property
-    def gx3(self):
-        return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx3'), self if self._owner is None else self._owner)
-
-    @gx3.setter
-    def gx3(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.gx3 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._p.gx3 = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx3')), CK_NSS_JPAKEPublicValue.sizeof, value)
-
-    @property
-    def gx4(self):
-        return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx4'), self if self._owner is None else self._owner)
-
-    @gx4.setter
-    def gx4(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.gx4 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._p.gx4 = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx4')), CK_NSS_JPAKEPublicValue.sizeof, value)
-
-    @property
-    def A(self):
-        return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'A'), self if self._owner is None else self._owner)
-
-    @A.setter
-    def A(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._p.A = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'A')), CK_NSS_JPAKEPublicValue.sizeof, value)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_JPAKERound2Params with
-_pb_ptr_CK_NSS_JPAKERound2Params = _ffi.typeof('struct CK_NSS_JPAKERound2Params *')
-
-
-class CK_NSS_JPAKEFinalParams:
-    'struct CK_NSS_JPAKEFinalParams: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_JPAKEFinalParams')
-
-    def __init__(_pb_self, *, B=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_JPAKEFinalParams)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if B is not _MISSING:
-            _pb_self.B = B
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_JPAKEFinalParams holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_JPAKEFinalParams.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_JPAKEFinalParams(B={self.B!r})"
-
-    @property
-    def B(self):
-        return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'B'), self if self._owner is None else self._owner)
-
-    @B.setter
-    def B(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._p.B = value._p[0]
-        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'B')), CK_NSS_JPAKEPublicValue.sizeof, value)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_JPAKEFinalParams with
-_pb_ptr_CK_NSS_JPAKEFinalParams = _ffi.typeof('struct CK_NSS_JPAKEFinalParams *')
-
-
-class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
-    "macAlg: the MAC algorithm to use. This determines the hash function used in\n    the HMAC/SSLv3 MAC calculations.\nulBodyTotalLen: the total length of the data, including padding bytes and\n    padding length.\npHeader: points to a block of data that contains additional data to\n    authenticate. For TLS this includes the sequence number etc. For SSLv3,\n    this also includes the initial padding bytes.\n\nNOTE: the softoken's implementation of CKM_NSS_HMAC_CONSTANT_TIME and\nCKM_NSS_SSL3_MAC_CONSTANT_TIME requires that the sum of ulBodyTotalLen\nand ulHeaderLen be much smaller than 2^32 / 8 bytes because it uses an\nunsigned int variable to represent the length in bits. This should not\nbe a problem because the SSL/TLS protocol limits the size of an SSL\nrecord to something considerably less than 2^32 bytes."
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_MAC_CONSTANT_TIME_PARAMS')
-
-    def __init__(_pb_self, *, macAlg=_MISSING, ulBodyTotalLen=_MISSING, pHeader=_MISSING, ulHeaderLen=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_MAC_CONSTANT_TIME_PARAMS)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if macAlg is not _MISSING:
-            _pb_self.macAlg = macAlg
-        if ulBodyTotalLen is not _MISSING:
-            _pb_self.ulBodyTotalLen = ulBodyTotalLen
-        if pHeader is not _MISSING:
-            _pb_self.pHeader = pHeader
-        if ulHeaderLen is not _MISSING:
-            _pb_self.ulHeaderLen = ulHeaderLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_MAC_CONSTANT_TIME_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_MAC_CONSTANT_TIME_PARAMS(macAlg={self.macAlg!r}, ulBodyTotalLen={self.ulBodyTotalLen!r}, pHeader={self.pHeader!r}, ulHeaderLen={self.ulHeaderLen!r})"
-
-    @property
-    def macAlg(self):
-        return self._p.macAlg
-
-    @macAlg.setter
-    def macAlg(self, value):
-        self._p.macAlg = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
-
-    @property
-    def ulBodyTotalLen(self):
-        return self._p.ulBodyTotalLen
-
-    @ulBodyTotalLen.setter
-    def ulBodyTotalLen(self, value):
-        self._p.ulBodyTotalLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
-
-    @property
-    def pHeader(self):
-        value = self._p.pHeader
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pHeader.setter
-    def pHeader(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pHeader = _NULL
-            _pb_keep(self, 'pHeader', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pHeader = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pHeader', held)
-
-    @property
-    def ulHeaderLen(self):
-        return self._p.ulHeaderLen
-
-    @ulHeaderLen.setter
-    def ulHeaderLen(self, value):
-        self._p.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_MAC_CONSTANT_TIME_PARAMS with
-_pb_ptr_CK_NSS_MAC_CONSTANT_TIME_PARAMS = _ffi.typeof('struct CK_NSS_MAC_CONSTANT_TIME_PARAMS *')
-
-
-class CK_NSS_AEAD_PARAMS:
-    'struct CK_NSS_AEAD_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_AEAD_PARAMS')
-
-    def __init__(_pb_self, *, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagLen=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_AEAD_PARAMS)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if pNonce is not _MISSING:
-            _pb_self.pNonce = pNonce
-        if ulNonceLen is not _MISSING:
-            _pb_self.ulNonceLen = ulNonceLen
-        if pAAD is not _MISSING:
-            _pb_self.pAAD = pAAD
-        if ulAADLen is not _MISSING:
-            _pb_self.ulAADLen = ulAADLen
-        if ulTagLen is not _MISSING:
-            _pb_self.ulTagLen = ulTagLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_AEAD_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_AEAD_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_AEAD_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagLen={self.ulTagLen!r})"
-
-    @property
-    def pNonce(self):
-        value = self._p.pNonce
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pNonce.setter
-    def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pNonce = _NULL
-            _pb_keep(self, 'pNonce', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_AEAD_PARAMS.pNonce', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_AEAD_PARAMS.pNonce needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pNonce = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNonce', held)
-
-    @property
-    def ulNonceLen(self):
-        return self._p.ulNonceLen
-
-    @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        self._p.ulNonceLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
-
-    @property
-    def pAAD(self):
-        value = self._p.pAAD
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pAAD.setter
-    def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pAAD = _NULL
-            _pb_keep(self, 'pAAD', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_AEAD_PARAMS.pAAD', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_AEAD_PARAMS.pAAD needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pAAD = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pAAD', held)
-
-    @property
-    def ulAADLen(self):
-        return self._p.ulAADLen
-
-    @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._p.ulAADLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
-
-    @property
-    def ulTagLen(self):
-        return self._p.ulTagLen
-
-    @ulTagLen.setter
-    def ulTagLen(self, value):
-        self._p.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_AEAD_PARAMS with
-_pb_ptr_CK_NSS_AEAD_PARAMS = _ffi.typeof('struct CK_NSS_AEAD_PARAMS *')
-
-
-class CK_NSS_HKDFParams:
-    'Mandatory parameter for the CKM_NSS_HKDF_* key deriviation mechanisms.\nSee RFC 5869.\n\n bExtract: If set, HKDF-Extract will be applied to the input key. If\n           the optional salt is given, it is used; otherwise, the salt is\n           set to a sequence of zeros equal in length to the HMAC output.\n           If bExpand is not set, then the key template given to\n           C_DeriveKey must indicate an output key size less than or equal\n           to the output size of the HMAC.\n\n bExpand:  If set, HKDF-Expand will be applied to the input key (if\n           bExtract is not set) or to the result of HKDF-Extract (if\n           bExtract is set). Any info given in the optional pInfo field will\n           be included in the calculation.\n\n The size of the output key must be specified in the template passed to\n C_DeriveKey.'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_HKDFParams')
-
-    def __init__(_pb_self, *, bExtract=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, bExpand=_MISSING, pInfo=_MISSING, ulInfoLen=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_HKDFParams)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if bExtract is not _MISSING:
-            _pb_self.bExtract = bExtract
-        if pSalt is not _MISSING:
-            _pb_self.pSalt = pSalt
-        if ulSaltLen is not _MISSING:
-            _pb_self.ulSaltLen = ulSaltLen
-        if bExpand is not _MISSING:
-            _pb_self.bExpand = bExpand
-        if pInfo is not _MISSING:
-            _pb_self.pInfo = pInfo
-        if ulInfoLen is not _MISSING:
-            _pb_self.ulInfoLen = ulInfoLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_HKDFParams holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_HKDFParams.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_HKDFParams(bExtract={self.bExtract!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, bExpand={self.bExpand!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
-
-    @property
-    def bExtract(self):
-        return self._p.bExtract
-
-    @bExtract.setter
-    def bExtract(self, value):
-        self._p.bExtract = _pb_index(value, 'CK_NSS_HKDFParams.bExtract', 0, 255)
-
-    @property
-    def pSalt(self):
-        value = self._p.pSalt
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pSalt.setter
-    def pSalt(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pSalt = _NULL
-            _pb_keep(self, 'pSalt', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_HKDFParams.pSalt', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_HKDFParams.pSalt needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pSalt = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSalt', held)
-
-    @property
-    def ulSaltLen(self):
-        return self._p.ulSaltLen
-
-    @ulSaltLen.setter
-    def ulSaltLen(self, value):
-        self._p.ulSaltLen = _pb_index(value, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
-
-    @property
-    def bExpand(self):
-        return self._p.bExpand
-
-    @bExpand.setter
-    def bExpand(self, value):
-        self._p.bExpand = _pb_index(value, 'CK_NSS_HKDFParams.bExpand', 0, 255)
-
-    @property
-    def pInfo(self):
-        value = self._p.pInfo
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pInfo.setter
-    def pInfo(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pInfo = _NULL
-            _pb_keep(self, 'pInfo', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_HKDFParams.pInfo', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_HKDFParams.pInfo needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pInfo = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pInfo', held)
-
-    @property
-    def ulInfoLen(self):
-        return self._p.ulInfoLen
-
-    @ulInfoLen.setter
-    def ulInfoLen(self, value):
-        self._p.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_HKDFParams with
-_pb_ptr_CK_NSS_HKDFParams = _ffi.typeof('struct CK_NSS_HKDFParams *')
-
-
-class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
-    'CK_NSS_IKE_PRF_PLUS_PARAMS is a structure that provides the parameters to\nthe CKM_NSS_IKE_PRF_PLUS_DERIVE mechanism.\nThe fields of the structure have the following meanings:\n     prfMechanism    underlying MAC mechanism used to generate the prf.\n     bHasSeedKey     hSeed key is present.\n     hSeedKey        optional seed from key\n     pSeedData       optional seed from data.\n     ulSeedDataLen   length of optional seed data.\n       If no seed data is present this value is NULL.'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS')
-
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasSeedKey=_MISSING, hSeedKey=_MISSING, pSeedData=_MISSING, ulSeedDataLen=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if prfMechanism is not _MISSING:
-            _pb_self.prfMechanism = prfMechanism
-        if bHasSeedKey is not _MISSING:
-            _pb_self.bHasSeedKey = bHasSeedKey
-        if hSeedKey is not _MISSING:
-            _pb_self.hSeedKey = hSeedKey
-        if pSeedData is not _MISSING:
-            _pb_self.pSeedData = pSeedData
-        if ulSeedDataLen is not _MISSING:
-            _pb_self.ulSeedDataLen = ulSeedDataLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasSeedKey={self.bHasSeedKey!r}, hSeedKey={self.hSeedKey!r}, pSeedData={self.pSeedData!r}, ulSeedDataLen={self.ulSeedDataLen!r})"
-
-    @property
-    def prfMechanism(self):
-        return self._p.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
-
-    @property
-    def bHasSeedKey(self):
-        return self._p.bHasSeedKey
-
-    @bHasSeedKey.setter
-    def bHasSeedKey(self, value):
-        self._p.bHasSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
-
-    @property
-    def hSeedKey(self):
-        return self._p.hSeedKey
-
-    @hSeedKey.setter
-    def hSeedKey(self, value):
-        self._p.hSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
-
-    @property
-    def pSeedData(self):
-        value = self._p.pSeedData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pSeedData.setter
-    def pSeedData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pSeedData = _NULL
-            _pb_keep(self, 'pSeedData', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pSeedData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSeedData', held)
-
-    @property
-    def ulSeedDataLen(self):
-        return self._p.ulSeedDataLen
-
-    @ulSeedDataLen.setter
-    def ulSeedDataLen(self, value):
-        self._p.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS with
-_pb_ptr_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *')
-
-
-class CK_NSS_IKE_PRF_DERIVE_PARAMS:
-    'CK_NSS_IKE_PRF_DERIVE_PARAMS is a structure that provides the parameters to\n the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism underlying MAC mechanism used to generate the prf.\n    bRekey       hNewKey is present.\n    pNi          Ni value\n    ulNiLen      length of Ni\n    pNr          Nr value\n    ulNrLen      length of Nr\n    hNewKey      New key value to drive the rekey.'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_IKE_PRF_DERIVE_PARAMS')
-
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bDataAsKey=_MISSING, bRekey=_MISSING, pNi=_MISSING, ulNiLen=_MISSING, pNr=_MISSING, ulNrLen=_MISSING, hNewKey=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_IKE_PRF_DERIVE_PARAMS)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if prfMechanism is not _MISSING:
-            _pb_self.prfMechanism = prfMechanism
-        if bDataAsKey is not _MISSING:
-            _pb_self.bDataAsKey = bDataAsKey
-        if bRekey is not _MISSING:
-            _pb_self.bRekey = bRekey
-        if pNi is not _MISSING:
-            _pb_self.pNi = pNi
-        if ulNiLen is not _MISSING:
-            _pb_self.ulNiLen = ulNiLen
-        if pNr is not _MISSING:
-            _pb_self.pNr = pNr
-        if ulNrLen is not _MISSING:
-            _pb_self.ulNrLen = ulNrLen
-        if hNewKey is not _MISSING:
-            _pb_self.hNewKey = hNewKey
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_IKE_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_IKE_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_IKE_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bDataAsKey={self.bDataAsKey!r}, bRekey={self.bRekey!r}, pNi={self.pNi!r}, ulNiLen={self.ulNiLen!r}, pNr={self.pNr!r}, ulNrLen={self.ulNrLen!r}, hNewKey={self.hNewKey!r})"
-
-    @property
-    def prfMechanism(self):
-        return self._p.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
-
-    @property
-    def bDataAsKey(self):
-        return self._p.bDataAsKey
-
-    @bDataAsKey.setter
-    def bDataAsKey(self, value):
-        self._p.bDataAsKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
-
-    @property
-    def bRekey(self):
-        return self._p.bRekey
-
-    @bRekey.setter
-    def bRekey(self, value):
-        self._p.bRekey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
-
-    @property
-    def pNi(self):
-        value = self._p.pNi
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pNi.setter
-    def pNi(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pNi = _NULL
-            _pb_keep(self, 'pNi', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pNi = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNi', held)
-
-    @property
-    def ulNiLen(self):
-        return self._p.ulNiLen
-
-    @ulNiLen.setter
-    def ulNiLen(self, value):
-        self._p.ulNiLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
-
-    @property
-    def pNr(self):
-        value = self._p.pNr
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pNr.setter
-    def pNr(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pNr = _NULL
-            _pb_keep(self, 'pNr', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pNr = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pNr', held)
-
-    @property
-    def ulNrLen(self):
-        return self._p.ulNrLen
-
-    @ulNrLen.setter
-    def ulNrLen(self, value):
-        self._p.ulNrLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
-
-    @property
-    def hNewKey(self):
-        return self._p.hNewKey
-
-    @hNewKey.setter
-    def hNewKey(self, value):
-        self._p.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_IKE_PRF_DERIVE_PARAMS with
-_pb_ptr_CK_NSS_IKE_PRF_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_IKE_PRF_DERIVE_PARAMS *')
-
-
-class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
-    'CK_NSS_IKE1_PRF_DERIVE_PARAMS is a structure that provides the parameters\nto the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bRekey        hNewKey is present.\n    pCKYi         CKYi value\n    ulCKYiLen     length of CKYi\n    pCKYr         CKYr value\n    ulCKYrLen     length of CKYr\n    hNewKey       New key value to drive the rekey.'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_IKE1_PRF_DERIVE_PARAMS')
-
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasPrevKey=_MISSING, hKeygxy=_MISSING, hPrevKey=_MISSING, pCKYi=_MISSING, ulCKYiLen=_MISSING, pCKYr=_MISSING, ulCKYrLen=_MISSING, keyNumber=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_IKE1_PRF_DERIVE_PARAMS)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if prfMechanism is not _MISSING:
-            _pb_self.prfMechanism = prfMechanism
-        if bHasPrevKey is not _MISSING:
-            _pb_self.bHasPrevKey = bHasPrevKey
-        if hKeygxy is not _MISSING:
-            _pb_self.hKeygxy = hKeygxy
-        if hPrevKey is not _MISSING:
-            _pb_self.hPrevKey = hPrevKey
-        if pCKYi is not _MISSING:
-            _pb_self.pCKYi = pCKYi
-        if ulCKYiLen is not _MISSING:
-            _pb_self.ulCKYiLen = ulCKYiLen
-        if pCKYr is not _MISSING:
-            _pb_self.pCKYr = pCKYr
-        if ulCKYrLen is not _MISSING:
-            _pb_self.ulCKYrLen = ulCKYrLen
-        if keyNumber is not _MISSING:
-            _pb_self.keyNumber = keyNumber
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_IKE1_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_IKE1_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasPrevKey={self.bHasPrevKey!r}, hKeygxy={self.hKeygxy!r}, hPrevKey={self.hPrevKey!r}, pCKYi={self.pCKYi!r}, ulCKYiLen={self.ulCKYiLen!r}, pCKYr={self.pCKYr!r}, ulCKYrLen={self.ulCKYrLen!r}, keyNumber={self.keyNumber!r})"
-
-    @property
-    def prfMechanism(self):
-        return self._p.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
-
-    @property
-    def bHasPrevKey(self):
-        return self._p.bHasPrevKey
-
-    @bHasPrevKey.setter
-    def bHasPrevKey(self, value):
-        self._p.bHasPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
-
-    @property
-    def hKeygxy(self):
-        return self._p.hKeygxy
-
-    @hKeygxy.setter
-    def hKeygxy(self, value):
-        self._p.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
-
-    @property
-    def hPrevKey(self):
-        return self._p.hPrevKey
-
-    @hPrevKey.setter
-    def hPrevKey(self, value):
-        self._p.hPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
-
-    @property
-    def pCKYi(self):
-        value = self._p.pCKYi
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pCKYi.setter
-    def pCKYi(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pCKYi = _NULL
-            _pb_keep(self, 'pCKYi', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pCKYi = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pCKYi', held)
-
-    @property
-    def ulCKYiLen(self):
-        return self._p.ulCKYiLen
-
-    @ulCKYiLen.setter
-    def ulCKYiLen(self, value):
-        self._p.ulCKYiLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
-
-    @property
-    def pCKYr(self):
-        value = self._p.pCKYr
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pCKYr.setter
-    def pCKYr(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pCKYr = _NULL
-            _pb_keep(self, 'pCKYr', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pCKYr = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pCKYr', held)
-
-    @property
-    def ulCKYrLen(self):
-        return self._p.ulCKYrLen
-
-    @ulCKYrLen.setter
-    def ulCKYrLen(self, value):
-        self._p.ulCKYrLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
-
-    @property
-    def keyNumber(self):
-        return self._p.keyNumber
-
-    @keyNumber.setter
-    def keyNumber(self, value):
-        self._p.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_IKE1_PRF_DERIVE_PARAMS with
-_pb_ptr_CK_NSS_IKE1_PRF_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_IKE1_PRF_DERIVE_PARAMS *')
-
-
-class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
-    "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS is a structure that provides the\nparameters to the CKM_NSS_IKE_APP_B_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bHasKeygxy    hKeygxy exists\n    hKeygxy       optional key to hash in the prf\n    pExtraData    optional extra data to hash in the prf\n    ulExtraData   length of the optional extra data.\n\nCK_NSS_IKE_APP_B_PRF_DERIVE can take wither CK_NSS_IKE1_APP_B_PRF_DRIVE_PARAMS\nor a single CK_MECHANISM_TYPE. In the latter cases bHashKeygx is assumed to\nbe false and ulExtraDataLen is assumed to be '0'."
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS')
-
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasKeygxy=_MISSING, hKeygxy=_MISSING, pExtraData=_MISSING, ulExtraDataLen=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if prfMechanism is not _MISSING:
-            _pb_self.prfMechanism = prfMechanism
-        if bHasKeygxy is not _MISSING:
-            _pb_self.bHasKeygxy = bHasKeygxy
-        if hKeygxy is not _MISSING:
-            _pb_self.hKeygxy = hKeygxy
-        if pExtraData is not _MISSING:
-            _pb_self.pExtraData = pExtraData
-        if ulExtraDataLen is not _MISSING:
-            _pb_self.ulExtraDataLen = ulExtraDataLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasKeygxy={self.bHasKeygxy!r}, hKeygxy={self.hKeygxy!r}, pExtraData={self.pExtraData!r}, ulExtraDataLen={self.ulExtraDataLen!r})"
-
-    @property
-    def prfMechanism(self):
-        return self._p.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
-
-    @property
-    def bHasKeygxy(self):
-        return self._p.bHasKeygxy
-
-    @bHasKeygxy.setter
-    def bHasKeygxy(self, value):
-        self._p.bHasKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
-
-    @property
-    def hKeygxy(self):
-        return self._p.hKeygxy
-
-    @hKeygxy.setter
-    def hKeygxy(self, value):
-        self._p.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
-
-    @property
-    def pExtraData(self):
-        value = self._p.pExtraData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pExtraData.setter
-    def pExtraData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pExtraData = _NULL
-            _pb_keep(self, 'pExtraData', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pExtraData = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pExtraData', held)
-
-    @property
-    def ulExtraDataLen(self):
-        return self._p.ulExtraDataLen
-
-    @ulExtraDataLen.setter
-    def ulExtraDataLen(self, value):
-        self._p.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS with
-_pb_ptr_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *')
-
-
-class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
-    'Parameter for the TLS extended master secret key derivation mechanisms:\n\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_DH\n\nFor the TLS 1.2 PRF, the prfHashMechanism parameter determines the hash\nfunction used. For earlier versions of the PRF, set the prfHashMechanism\nvalue to CKM_TLS_PRF.\n\nThe session hash input is expected to be the output of the same hash\nfunction as the PRF uses (as required by draft-ietf-tls-session-hash).  So\nthe ulSessionHashLen member must be equal the output length of the hash\nfunction specified by the prfHashMechanism member (or, for pre-TLS 1.2 PRF,\nthe length of concatenated MD5 and SHA-1 digests).'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS')
-
-    def __init__(_pb_self, *, prfHashMechanism=_MISSING, pSessionHash=_MISSING, ulSessionHashLen=_MISSING, pVersion=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if prfHashMechanism is not _MISSING:
-            _pb_self.prfHashMechanism = prfHashMechanism
-        if pSessionHash is not _MISSING:
-            _pb_self.pSessionHash = pSessionHash
-        if ulSessionHashLen is not _MISSING:
-            _pb_self.ulSessionHashLen = ulSessionHashLen
-        if pVersion is not _MISSING:
-            _pb_self.pVersion = pVersion
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={self.pVersion!r})"
-
-    @property
-    def prfHashMechanism(self):
-        return self._p.prfHashMechanism
-
-    @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        self._p.prfHashMechanism = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
-
-    @property
-    def pSessionHash(self):
-        value = self._p.pSessionHash
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pSessionHash.setter
-    def pSessionHash(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pSessionHash = _NULL
-            _pb_keep(self, 'pSessionHash', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pSessionHash = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pSessionHash', held)
-
-    @property
-    def ulSessionHashLen(self):
-        return self._p.ulSessionHashLen
-
-    @ulSessionHashLen.setter
-    def ulSessionHashLen(self, value):
-        self._p.ulSessionHashLen = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
-
-    @property
-    def pVersion(self):
-        value = self._p.pVersion
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pVersion.setter
-    def pVersion(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pVersion = _NULL
-            _pb_keep(self, 'pVersion', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion', True)
-            if view.nbytes < 2:
-                raise ValueError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion needs at least 2 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pVersion = _ffi.cast('CK_VERSION *', held)
-            _pb_keep(self, 'pVersion', held)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS with
-_pb_ptr_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *')
-
-
-class CK_NSS_MODULE_FUNCTIONS:
-    'struct CK_NSS_MODULE_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_MODULE_FUNCTIONS')
-
-    def __init__(_pb_self, *, version=_MISSING, NSC_ModuleDBFunc=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_MODULE_FUNCTIONS)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if version is not _MISSING:
-            _pb_self.version = version
-        if NSC_ModuleDBFunc is not _MISSING:
-            _pb_self.NSC_ModuleDBFunc = NSC_ModuleDBFunc
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_MODULE_FUNCTIONS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_MODULE_FUNCTIONS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_MODULE_FUNCTIONS(version={self.version!r}, NSC_ModuleDBFunc={self.NSC_ModuleDBFunc!r})"
-
-    @property
-    def version(self):
-        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'version'), self if self._owner is None else self._owner)
-
-    @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
-        self._p.version = value._p[0]
-
-    @property
-    def NSC_ModuleDBFunc(self):
-        return _pb_function_pointer(self._p.NSC_ModuleDBFunc, 'char **(*)(unsigned long function, char *parameters, void *args)', self if self._owner is None else self._owner)
-
-    @NSC_ModuleDBFunc.setter
-    def NSC_ModuleDBFunc(self, value):
-        pointer = _pb_function_pointer_value(value, 'char **(*)(unsigned long function, char *parameters, void *args)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
-        self._p.NSC_ModuleDBFunc = _NULL if pointer is None else pointer
-        _pb_keep(self, 'NSC_ModuleDBFunc', value)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_MODULE_FUNCTIONS with
-_pb_ptr_CK_NSS_MODULE_FUNCTIONS = _ffi.typeof('struct CK_NSS_MODULE_FUNCTIONS *')
-
-
-class CK_NSS_FIPS_FUNCTIONS:
-    'struct CK_NSS_FIPS_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_FIPS_FUNCTIONS')
-
-    def __init__(_pb_self, *, version=_MISSING, NSC_NSSGetFIPSStatus=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_FIPS_FUNCTIONS)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if version is not _MISSING:
-            _pb_self.version = version
-        if NSC_NSSGetFIPSStatus is not _MISSING:
-            _pb_self.NSC_NSSGetFIPSStatus = NSC_NSSGetFIPSStatus
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_FIPS_FUNCTIONS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_FIPS_FUNCTIONS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_FIPS_FUNCTIONS(version={self.version!r}, NSC_NSSGetFIPSStatus={self.NSC_NSSGetFIPSStatus!r})"
-
-    @property
-    def version(self):
-        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'version'), self if self._owner is None else self._owner)
-
-    @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
-        self._p.version = value._p[0]
-
-    @property
-    def NSC_NSSGetFIPSStatus(self):
-        return _pb_function_pointer(self._p.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', self if self._owner is None else self._owner)
-
-    @NSC_NSSGetFIPSStatus.setter
-    def NSC_NSSGetFIPSStatus(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
-        self._p.NSC_NSSGetFIPSStatus = _NULL if pointer is None else pointer
-        _pb_keep(self, 'NSC_NSSGetFIPSStatus', value)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_FIPS_FUNCTIONS with
-_pb_ptr_CK_NSS_FIPS_FUNCTIONS = _ffi.typeof('struct CK_NSS_FIPS_FUNCTIONS *')
-
-
-class CK_NSS_GCM_PARAMS:
-    "There was an inconsistency between the spec and the header file in defining\nthe CK_GCM_PARAMS structure. The authoritative reference is the header file,\nbut NSS used the spec when adding it to its own header. In V3 we've\ncorrected it, but we need to handle the old case for devices that followed\nus in using the incorrect specification."
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_NSS_GCM_PARAMS')
-
-    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_GCM_PARAMS)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if pIv is not _MISSING:
-            _pb_self.pIv = pIv
-        if ulIvLen is not _MISSING:
-            _pb_self.ulIvLen = ulIvLen
-        if pAAD is not _MISSING:
-            _pb_self.pAAD = pAAD
-        if ulAADLen is not _MISSING:
-            _pb_self.ulAADLen = ulAADLen
-        if ulTagBits is not _MISSING:
-            _pb_self.ulTagBits = ulTagBits
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_GCM_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_GCM_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_GCM_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
-
-    @property
-    def pIv(self):
-        value = self._p.pIv
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pIv.setter
-    def pIv(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pIv = _NULL
-            _pb_keep(self, 'pIv', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_GCM_PARAMS.pIv', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_GCM_PARAMS.pIv needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pIv = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pIv', held)
-
-    @property
-    def ulIvLen(self):
-        return self._p.ulIvLen
-
-    @ulIvLen.setter
-    def ulIvLen(self, value):
-        self._p.ulIvLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
-
-    @property
-    def pAAD(self):
-        value = self._p.pAAD
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pAAD.setter
-    def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pAAD = _NULL
-            _pb_keep(self, 'pAAD', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_GCM_PARAMS.pAAD', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_GCM_PARAMS.pAAD needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pAAD = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pAAD', held)
-
-    @property
-    def ulAADLen(self):
-        return self._p.ulAADLen
-
-    @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._p.ulAADLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
-
-    @property
-    def ulTagBits(self):
-        return self._p.ulTagBits
-
-    @ulTagBits.setter
-    def ulTagBits(self, value):
-        self._p.ulTagBits = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
-
-
-#: the pointer type ffi.new allocates a CK_NSS_GCM_PARAMS with
-_pb_ptr_CK_NSS_GCM_PARAMS = _ffi.typeof('struct CK_NSS_GCM_PARAMS *')
-
-
-class CK_GCM_PARAMS_V3:
-    "There was a discrepency between the doc and the headers\nin PKCS #11 v2.40, NSS had the doc version, but the header\nwas normative. In V3.0 they were reconsiled as the header\nversion. In NSS the header version is called CK_GCM_PARAMS_V3\nand the v2.40 doc version is called CK_NSS_GCM_PARAMS.\nCK_GCM_PARMS is define as CK_NSS_GCM_PARAMS  if\nNSS_PCKS11_2_0_COMPAT is defined and CK_GCM_PARAMS_V3 if it's not.\nSoftoken accepts either version and internally uses CK_NSS_GCM_PARAMS"
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_GCM_PARAMS_V3')
-
-    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, ulIvBits=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_GCM_PARAMS_V3)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if pIv is not _MISSING:
-            _pb_self.pIv = pIv
-        if ulIvLen is not _MISSING:
-            _pb_self.ulIvLen = ulIvLen
-        if ulIvBits is not _MISSING:
-            _pb_self.ulIvBits = ulIvBits
-        if pAAD is not _MISSING:
-            _pb_self.pAAD = pAAD
-        if ulAADLen is not _MISSING:
-            _pb_self.ulAADLen = ulAADLen
-        if ulTagBits is not _MISSING:
-            _pb_self.ulTagBits = ulTagBits
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_GCM_PARAMS_V3 holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_GCM_PARAMS_V3.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_GCM_PARAMS_V3(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvBits={self.ulIvBits!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
-
-    @property
-    def pIv(self):
-        value = self._p.pIv
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pIv.setter
-    def pIv(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pIv = _NULL
-            _pb_keep(self, 'pIv', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_GCM_PARAMS_V3.pIv', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_GCM_PARAMS_V3.pIv needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pIv = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pIv', held)
-
-    @property
-    def ulIvLen(self):
-        return self._p.ulIvLen
-
-    @ulIvLen.setter
-    def ulIvLen(self, value):
-        self._p.ulIvLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
-
-    @property
-    def ulIvBits(self):
-        return self._p.ulIvBits
-
-    @ulIvBits.setter
-    def ulIvBits(self, value):
-        self._p.ulIvBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
-
-    @property
-    def pAAD(self):
-        value = self._p.pAAD
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pAAD.setter
-    def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pAAD = _NULL
-            _pb_keep(self, 'pAAD', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_GCM_PARAMS_V3.pAAD', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_GCM_PARAMS_V3.pAAD needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pAAD = _ffi.cast('CK_BYTE *', held)
-            _pb_keep(self, 'pAAD', held)
-
-    @property
-    def ulAADLen(self):
-        return self._p.ulAADLen
-
-    @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._p.ulAADLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
-
-    @property
-    def ulTagBits(self):
-        return self._p.ulTagBits
-
-    @ulTagBits.setter
-    def ulTagBits(self, value):
-        self._p.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
-
-
-#: the pointer type ffi.new allocates a CK_GCM_PARAMS_V3 with
-_pb_ptr_CK_GCM_PARAMS_V3 = _ffi.typeof('struct CK_GCM_PARAMS_V3 *')
-
-
-class CK_INFO:
-    'struct CK_INFO: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_INFO')
-
-    def __init__(_pb_self, *, cryptokiVersion=_MISSING, manufacturerID=_MISSING, flags=_MISSING, libraryDescription=_MISSING, libraryVersion=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_INFO)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if cryptokiVersion is not _MISSING:
-            _pb_self.cryptokiVersion = cryptokiVersion
-        if manufacturerID is not _MISSING:
-            _pb_self.manufacturerID = manufacturerID
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-        if libraryDescription is not _MISSING:
-            _pb_self.libraryDescription = libraryDescription
-        if libraryVersion is not _MISSING:
-            _pb_self.libraryVersion = libraryVersion
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_INFO.sizeof:
-            raise ValueError(f"CK_INFO needs {CK_INFO.sizeof} bytes, got {view.nbytes}")
-        pointer = _pb_alloc(_pb_ptr_CK_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
-        return _pb_view(CK_INFO, pointer, None)
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_INFO(cryptokiVersion={self.cryptokiVersion!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, libraryDescription={self.libraryDescription!r}, libraryVersion={self.libraryVersion!r})"
-
-    @property
-    def cryptokiVersion(self):
-        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'cryptokiVersion'), self if self._owner is None else self._owner)
-
-    @cryptokiVersion.setter
-    def cryptokiVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._p.cryptokiVersion = value._p[0]
-
-    @property
-    def manufacturerID(self):
-        return _ffi.buffer(self._p.manufacturerID)[:]
-
-    @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_INFO.manufacturerID')
-
-    @property
-    def flags(self):
-        return self._p.flags
-
-    @flags.setter
-    def flags(self, value):
-        self._p.flags = _pb_index(value, 'CK_INFO.flags', 0, 18446744073709551615)
-
-    @property
-    def libraryDescription(self):
-        return _ffi.buffer(self._p.libraryDescription)[:]
-
-    @libraryDescription.setter
-    def libraryDescription(self, value):
-        _pb_store_bytes(self._p.libraryDescription, 32, value, 'CK_INFO.libraryDescription')
-
-    @property
-    def libraryVersion(self):
-        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'libraryVersion'), self if self._owner is None else self._owner)
-
-    @libraryVersion.setter
-    def libraryVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._p.libraryVersion = value._p[0]
-
-
-#: the pointer type ffi.new allocates a CK_INFO with
-_pb_ptr_CK_INFO = _ffi.typeof('struct CK_INFO *')
-
-
-class CK_SLOT_INFO:
-    'CK_SLOT_INFO provides information about a slot'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_SLOT_INFO')
-
-    def __init__(_pb_self, *, slotDescription=_MISSING, manufacturerID=_MISSING, flags=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_SLOT_INFO)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if slotDescription is not _MISSING:
-            _pb_self.slotDescription = slotDescription
-        if manufacturerID is not _MISSING:
-            _pb_self.manufacturerID = manufacturerID
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-        if hardwareVersion is not _MISSING:
-            _pb_self.hardwareVersion = hardwareVersion
-        if firmwareVersion is not _MISSING:
-            _pb_self.firmwareVersion = firmwareVersion
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SLOT_INFO.sizeof:
-            raise ValueError(f"CK_SLOT_INFO needs {CK_SLOT_INFO.sizeof} bytes, got {view.nbytes}")
-        pointer = _pb_alloc(_pb_ptr_CK_SLOT_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
-        return _pb_view(CK_SLOT_INFO, pointer, None)
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_SLOT_INFO(slotDescription={self.slotDescription!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r})"
-
-    @property
-    def slotDescription(self):
-        return _ffi.buffer(self._p.slotDescription)[:]
-
-    @slotDescription.setter
-    def slotDescription(self, value):
-        _pb_store_bytes(self._p.slotDescription, 64, value, 'CK_SLOT_INFO.slotDescription')
-
-    @property
-    def manufacturerID(self):
-        return _ffi.buffer(self._p.manufacturerID)[:]
-
-    @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_SLOT_INFO.manufacturerID')
-
-    @property
-    def flags(self):
-        return self._p.flags
-
-    @flags.setter
-    def flags(self, value):
-        self._p.flags = _pb_index(value, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
-
-    @property
-    def hardwareVersion(self):
-        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'hardwareVersion'), self if self._owner is None else self._owner)
-
-    @hardwareVersion.setter
-    def hardwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._p.hardwareVersion = value._p[0]
-
-    @property
-    def firmwareVersion(self):
-        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'firmwareVersion'), self if self._owner is None else self._owner)
-
-    @firmwareVersion.setter
-    def firmwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._p.firmwareVersion = value._p[0]
-
-
-#: the pointer type ffi.new allocates a CK_SLOT_INFO with
-_pb_ptr_CK_SLOT_INFO = _ffi.typeof('struct CK_SLOT_INFO *')
-
-
-class CK_TOKEN_INFO:
-    'CK_TOKEN_INFO provides information about a token'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_TOKEN_INFO')
-
-    def __init__(_pb_self, *, label=_MISSING, manufacturerID=_MISSING, model=_MISSING, serialNumber=_MISSING, flags=_MISSING, ulMaxSessionCount=_MISSING, ulSessionCount=_MISSING, ulMaxRwSessionCount=_MISSING, ulRwSessionCount=_MISSING, ulMaxPinLen=_MISSING, ulMinPinLen=_MISSING, ulTotalPublicMemory=_MISSING, ulFreePublicMemory=_MISSING, ulTotalPrivateMemory=_MISSING, ulFreePrivateMemory=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING, utcTime=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_TOKEN_INFO)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if label is not _MISSING:
-            _pb_self.label = label
-        if manufacturerID is not _MISSING:
-            _pb_self.manufacturerID = manufacturerID
-        if model is not _MISSING:
-            _pb_self.model = model
-        if serialNumber is not _MISSING:
-            _pb_self.serialNumber = serialNumber
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-        if ulMaxSessionCount is not _MISSING:
-            _pb_self.ulMaxSessionCount = ulMaxSessionCount
-        if ulSessionCount is not _MISSING:
-            _pb_self.ulSessionCount = ulSessionCount
-        if ulMaxRwSessionCount is not _MISSING:
-            _pb_self.ulMaxRwSessionCount = ulMaxRwSessionCount
-        if ulRwSessionCount is not _MISSING:
-            _pb_self.ulRwSessionCount = ulRwSessionCount
-        if ulMaxPinLen is not _MISSING:
-            _pb_self.ulMaxPinLen = ulMaxPinLen
-        if ulMinPinLen is not _MISSING:
-            _pb_self.ulMinPinLen = ulMinPinLen
-        if ulTotalPublicMemory is not _MISSING:
-            _pb_self.ulTotalPublicMemory = ulTotalPublicMemory
-        if ulFreePublicMemory is not _MISSING:
-            _pb_self.ulFreePublicMemory = ulFreePublicMemory
-        if ulTotalPrivateMemory is not _MISSING:
-            _pb_self.ulTotalPrivateMemory = ulTotalPrivateMemory
-        if ulFreePrivateMemory is not _MISSING:
-            _pb_self.ulFreePrivateMemory = ulFreePrivateMemory
-        if hardwareVersion is not _MISSING:
-            _pb_self.hardwareVersion = hardwareVersion
-        if firmwareVersion is not _MISSING:
-            _pb_self.firmwareVersion = firmwareVersion
-        if utcTime is not _MISSING:
-            _pb_self.utcTime = utcTime
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_TOKEN_INFO.sizeof:
-            raise ValueError(f"CK_TOKEN_INFO needs {CK_TOKEN_INFO.sizeof} bytes, got {view.nbytes}")
-        pointer = _pb_alloc(_pb_ptr_CK_TOKEN_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
-        return _pb_view(CK_TOKEN_INFO, pointer, None)
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_TOKEN_INFO(label={self.label!r}, manufacturerID={self.manufacturerID!r}, model={self.model!r}, serialNumber={self.serialNumber!r}, flags={self.flags!r}, ulMaxSessionCount={self.ulMaxSessionCount!r}, ulSessionCount={self.ulSessionCount!r}, ulMaxRwSessionCount={self.ulMaxRwSessionCount!r}, ulRwSessionCount={self.ulRwSessionCount!r}, ulMaxPinLen={self.ulMaxPinLen!r}, ulMinPinLen={self.ulMinPinLen!r}, ulTotalPublicMemory={self.ulTotalPublicMemory!r}, ulFreePublicMemory={self.ulFreePublicMemory!r}, ulTotalPrivateMemory={self.ulTotalPrivateMemory!r}, ulFreePrivateMemory={self.ulFreePrivateMemory!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r}, utcTime={self.utcTime!r})"
-
-    @property
-    def label(self):
-        return _ffi.buffer(self._p.label)[:]
-
-    @label.setter
-    def label(self, value):
-        _pb_store_bytes(self._p.label, 32, value, 'CK_TOKEN_INFO.label')
-
-    @property
-    def manufacturerID(self):
-        return _ffi.buffer(self._p.manufacturerID)[:]
-
-    @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_TOKEN_INFO.manufacturerID')
-
-    @property
-    def model(self):
-        return _ffi.buffer(self._p.model)[:]
-
-    @model.setter
-    def model(self, value):
-        _pb_store_bytes(self._p.model, 16, value, 'CK_TOKEN_INFO.model')
-
-    @property
-    def serialNumber(self):
-        return _ffi.buffer(self._p.serialNumber)[:]
-
-    @serialNumber.setter
-    def serialNumber(self, value):
-        _pb_store_bytes(self._p.serialNumber, 16, value, 'CK_TOKEN_INFO.serialNumber')
-
-    @property
-    def flags(self):
-        return self._p.flags
-
-    @flags.setter
-    def flags(self, value):
-        self._p.flags = _pb_index(value, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
-
-    @property
-    def ulMaxSessionCount(self):
-        return self._p.ulMaxSessionCount
-
-    @ulMaxSessionCount.setter
-    def ulMaxSessionCount(self, value):
-        self._p.ulMaxSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
-
-    @property
-    def ulSessionCount(self):
-        return self._p.ulSessionCount
-
-    @ulSessionCount.setter
-    def ulSessionCount(self, value):
-        self._p.ulSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
-
-    @property
-    def ulMaxRwSessionCount(self):
-        return self._p.ulMaxRwSessionCount
-
-    @ulMaxRwSessionCount.setter
-    def ulMaxRwSessionCount(self, value):
-        self._p.ulMaxRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
-
-    @property
-    def ulRwSessionCount(self):
-        return self._p.ulRwSessionCount
-
-    @ulRwSessionCount.setter
-    def ulRwSessionCount(self, value):
-        self._p.ulRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
-
-    @property
-    def ulMaxPinLen(self):
-        return self._p.ulMaxPinLen
-
-    @ulMaxPinLen.setter
-    def ulMaxPinLen(self, value):
-        self._p.ulMaxPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
-
-    @property
-    def ulMinPinLen(self):
-        return self._p.ulMinPinLen
-
-    @ulMinPinLen.setter
-    def ulMinPinLen(self, value):
-        self._p.ulMinPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
-
-    @property
-    def ulTotalPublicMemory(self):
-        return self._p.ulTotalPublicMemory
-
-    @ulTotalPublicMemory.setter
-    def ulTotalPublicMemory(self, value):
-        self._p.ulTotalPublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
-
-    @property
-    def ulFreePublicMemory(self):
-        return self._p.ulFreePublicMemory
-
-    @ulFreePublicMemory.setter
-    def ulFreePublicMemory(self, value):
-        self._p.ulFreePublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
-
-    @property
-    def ulTotalPrivateMemory(self):
-        return self._p.ulTotalPrivateMemory
-
-    @ulTotalPrivateMemory.setter
-    def ulTotalPrivateMemory(self, value):
-        self._p.ulTotalPrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
-
-    @property
-    def ulFreePrivateMemory(self):
-        return self._p.ulFreePrivateMemory
-
-    @ulFreePrivateMemory.setter
-    def ulFreePrivateMemory(self, value):
-        self._p.ulFreePrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
-
-    @property
-    def hardwareVersion(self):
-        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'hardwareVersion'), self if self._owner is None else self._owner)
-
-    @hardwareVersion.setter
-    def hardwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._p.hardwareVersion = value._p[0]
-
-    @property
-    def firmwareVersion(self):
-        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'firmwareVersion'), self if self._owner is None else self._owner)
-
-    @firmwareVersion.setter
-    def firmwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._p.firmwareVersion = value._p[0]
-
-    @property
-    def utcTime(self):
-        return _ffi.buffer(self._p.utcTime)[:]
-
-    @utcTime.setter
-    def utcTime(self, value):
-        _pb_store_bytes(self._p.utcTime, 16, value, 'CK_TOKEN_INFO.utcTime')
-
-
-#: the pointer type ffi.new allocates a CK_TOKEN_INFO with
-_pb_ptr_CK_TOKEN_INFO = _ffi.typeof('struct CK_TOKEN_INFO *')
-
-
-class CK_SESSION_INFO:
-    'CK_SESSION_INFO provides information about a session'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_SESSION_INFO')
-
-    def __init__(_pb_self, *, slotID=_MISSING, state=_MISSING, flags=_MISSING, ulDeviceError=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_SESSION_INFO)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if slotID is not _MISSING:
-            _pb_self.slotID = slotID
-        if state is not _MISSING:
-            _pb_self.state = state
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-        if ulDeviceError is not _MISSING:
-            _pb_self.ulDeviceError = ulDeviceError
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SESSION_INFO.sizeof:
-            raise ValueError(f"CK_SESSION_INFO needs {CK_SESSION_INFO.sizeof} bytes, got {view.nbytes}")
-        pointer = _pb_alloc(_pb_ptr_CK_SESSION_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
-        return _pb_view(CK_SESSION_INFO, pointer, None)
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_SESSION_INFO(slotID={self.slotID!r}, state={self.state!r}, flags={self.flags!r}, ulDeviceError={self.ulDeviceError!r})"
-
-    @property
-    def slotID(self):
-        return self._p.slotID
-
-    @slotID.setter
-    def slotID(self, value):
-        self._p.slotID = _pb_index(value, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
-
-    @property
-    def state(self):
-        return self._p.state
-
-    @state.setter
-    def state(self, value):
-        self._p.state = _pb_index(value, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
-
-    @property
-    def flags(self):
-        return self._p.flags
-
-    @flags.setter
-    def flags(self, value):
-        self._p.flags = _pb_index(value, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
-
-    @property
-    def ulDeviceError(self):
-        return self._p.ulDeviceError
-
-    @ulDeviceError.setter
-    def ulDeviceError(self, value):
-        self._p.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
-
-
-#: the pointer type ffi.new allocates a CK_SESSION_INFO with
-_pb_ptr_CK_SESSION_INFO = _ffi.typeof('struct CK_SESSION_INFO *')
-
-
-class CK_ATTRIBUTE:
-    'CK_ATTRIBUTE is a structure that includes the type, length\nand value of an attribute'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_ATTRIBUTE')
-
-    def __init__(_pb_self, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_ATTRIBUTE)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if type is not _MISSING:
-            _pb_self.type = type
-        if pValue is not _MISSING:
-            _pb_self.pValue = pValue
-        if ulValueLen is not _MISSING:
-            _pb_self.ulValueLen = ulValueLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_ATTRIBUTE holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_ATTRIBUTE.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_ATTRIBUTE(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
-
-    @property
-    def type(self):
-        return self._p.type
-
-    @type.setter
-    def type(self, value):
-        self._p.type = _pb_index(value, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
-
-    @property
-    def pValue(self):
-        value = self._p.pValue
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pValue.setter
-    def pValue(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pValue = _NULL
-            _pb_keep(self, 'pValue', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_ATTRIBUTE.pValue', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.pValue = _ffi.cast('void *', held)
-            _pb_keep(self, 'pValue', held)
-
-    @property
-    def ulValueLen(self):
-        return self._p.ulValueLen
-
-    @ulValueLen.setter
-    def ulValueLen(self, value):
-        self._p.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
-
-
-#: the pointer type ffi.new allocates a CK_ATTRIBUTE with
-_pb_ptr_CK_ATTRIBUTE = _ffi.typeof('struct CK_ATTRIBUTE *')
-
-
-class CK_DATE:
-    'CK_DATE is a structure that defines a date'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_DATE')
-
-    def __init__(_pb_self, *, year=_MISSING, month=_MISSING, day=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_DATE)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if year is not _MISSING:
-            _pb_self.year = year
-        if month is not _MISSING:
-            _pb_self.month = month
-        if day is not _MISSING:
-            _pb_self.day = day
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_DATE holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_DATE.sizeof:
-            raise ValueError(f"CK_DATE needs {CK_DATE.sizeof} bytes, got {view.nbytes}")
-        pointer = _pb_alloc(_pb_ptr_CK_DATE)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
-        return _pb_view(CK_DATE, pointer, None)
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_DATE(year={self.year!r}, month={self.month!r}, day={self.day!r})"
-
-    @property
-    def year(self):
-        return _ffi.buffer(self._p.year)[:]
-
-    @year.setter
-    def year(self, value):
-        _pb_store_bytes(self._p.year, 4, value, 'CK_DATE.year')
-
-    @property
-    def month(self):
-        return _ffi.buffer(self._p.month)[:]
-
-    @month.setter
-    def month(self, value):
-        _pb_store_bytes(self._p.month, 2, value, 'CK_DATE.month')
-
-    @property
-    def day(self):
-        return _ffi.buffer(self._p.day)[:]
-
-    @day.setter
-    def day(self, value):
-        _pb_store_bytes(self._p.day, 2, value, 'CK_DATE.day')
-
-
-#: the pointer type ffi.new allocates a CK_DATE with
-_pb_ptr_CK_DATE = _ffi.typeof('struct CK_DATE *')
-
-
-class CK_MECHANISM:
-    'CK_MECHANISM is a structure that specifies a particular\nmechanism'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_MECHANISM')
-
-    def __init__(_pb_self, *, mechanism=_MISSING, pParameter=_MISSING, ulParameterLen=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_MECHANISM)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if mechanism is not _MISSING:
-            _pb_self.mechanism = mechanism
-        if pParameter is not _MISSING:
-            _pb_self.pParameter = pParameter
-        if ulParameterLen is not _MISSING:
-            _pb_self.ulParameterLen = ulParameterLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_MECHANISM holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_MECHANISM.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_MECHANISM(mechanism={self.mechanism!r}, pParameter={self.pParameter!r}, ulParameterLen={self.ulParameterLen!r})"
-
-    @property
-    def mechanism(self):
-        return self._p.mechanism
-
-    @mechanism.setter
-    def mechanism(self, value):
-        self._p.mechanism = _pb_index(value, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
-
-    @property
-    def pParameter(self):
-        value = self._p.pParameter
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
-
-    @pParameter.setter
-    def pParameter(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pParameter = _NULL
-            _pb_keep(self, 'pParameter', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_MECHANISM.pParameter', False)
-            if view.readonly:  # C may write through void *: it gets a private copy
-                value = bytearray(view)
-            held = _ffi.from_buffer(value)
-            self._p.pParameter = _ffi.cast('void *', held)
-            _pb_keep(self, 'pParameter', held)
-
-    @property
-    def ulParameterLen(self):
-        return self._p.ulParameterLen
-
-    @ulParameterLen.setter
-    def ulParameterLen(self, value):
-        self._p.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
-
-
-#: the pointer type ffi.new allocates a CK_MECHANISM with
-_pb_ptr_CK_MECHANISM = _ffi.typeof('struct CK_MECHANISM *')
-
-
-class CK_MECHANISM_INFO:
-    'CK_MECHANISM_INFO provides information about a particular\nmechanism'
-    __slots__ = ("_p", "_owner", "_keep")
-    sizeof = _ffi.sizeof('struct CK_MECHANISM_INFO')
-
-    def __init__(_pb_self, *, ulMinKeySize=_MISSING, ulMaxKeySize=_MISSING, flags=_MISSING):
-        _pb_self._p = _pb_alloc(_pb_ptr_CK_MECHANISM_INFO)
-        _pb_self._owner = None
-        _pb_self._keep = None
-        if ulMinKeySize is not _MISSING:
-            _pb_self.ulMinKeySize = ulMinKeySize
-        if ulMaxKeySize is not _MISSING:
-            _pb_self.ulMaxKeySize = ulMaxKeySize
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_MECHANISM_INFO.sizeof:
-            raise ValueError(f"CK_MECHANISM_INFO needs {CK_MECHANISM_INFO.sizeof} bytes, got {view.nbytes}")
-        pointer = _pb_alloc(_pb_ptr_CK_MECHANISM_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
-        return _pb_view(CK_MECHANISM_INFO, pointer, None)
-
-    def __bytes__(self):
-        return _ffi.buffer(self._p)[:]
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_MECHANISM_INFO(ulMinKeySize={self.ulMinKeySize!r}, ulMaxKeySize={self.ulMaxKeySize!r}, flags={self.flags!r})"
-
-    @property
-    def ulMinKeySize(self):
-        return self._p.ulMinKeySize
-
-    @ulMinKeySize.setter
-    def ulMinKeySize(self, value):
-        self._p.ulMinKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
-
-    @property
-    def ulMaxKeySize(self):
-        return self._p.ulMaxKeySize
-
-    @ulMaxKeySize.setter
-    def ulMaxKeySize(self, value):
-        self._p.ulMaxKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
-
-    @property
-    def flags(self):
-        return self._p.flags
-
-    @flags.setter
-    def flags(self, value):
-        self._p.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
-
-
-#: the pointer type ffi.new allocates a CK_MECHANISM_INFO with
-_pb_ptr_CK_MECHANISM_INFO = _ffi.typeof('struct CK_MECHANISM_INFO *')
 
 
 class CK_INTERFACE:
@@ -9506,6 +8014,119 @@ class CK_AES_CTR_PARAMS:
 
 #: the pointer type ffi.new allocates a CK_AES_CTR_PARAMS with
 _pb_ptr_CK_AES_CTR_PARAMS = _ffi.typeof('struct CK_AES_CTR_PARAMS *')
+
+
+class CK_GCM_PARAMS_V3:
+    "There was a discrepency between the doc and the headers\nin PKCS #11 v2.40, NSS had the doc version, but the header\nwas normative. In V3.0 they were reconsiled as the header\nversion. In NSS the header version is called CK_GCM_PARAMS_V3\nand the v2.40 doc version is called CK_NSS_GCM_PARAMS.\nCK_GCM_PARMS is define as CK_NSS_GCM_PARAMS  if\nNSS_PCKS11_2_0_COMPAT is defined and CK_GCM_PARAMS_V3 if it's not.\nSoftoken accepts either version and internally uses CK_NSS_GCM_PARAMS"
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_GCM_PARAMS_V3')
+
+    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, ulIvBits=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_GCM_PARAMS_V3)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if pIv is not _MISSING:
+            _pb_self.pIv = pIv
+        if ulIvLen is not _MISSING:
+            _pb_self.ulIvLen = ulIvLen
+        if ulIvBits is not _MISSING:
+            _pb_self.ulIvBits = ulIvBits
+        if pAAD is not _MISSING:
+            _pb_self.pAAD = pAAD
+        if ulAADLen is not _MISSING:
+            _pb_self.ulAADLen = ulAADLen
+        if ulTagBits is not _MISSING:
+            _pb_self.ulTagBits = ulTagBits
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_GCM_PARAMS_V3 holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_GCM_PARAMS_V3.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_GCM_PARAMS_V3(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvBits={self.ulIvBits!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
+
+    @property
+    def pIv(self):
+        value = self._p.pIv
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pIv.setter
+    def pIv(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pIv = _NULL
+            _pb_keep(self, 'pIv', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_GCM_PARAMS_V3.pIv', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_GCM_PARAMS_V3.pIv needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pIv = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pIv', held)
+
+    @property
+    def ulIvLen(self):
+        return self._p.ulIvLen
+
+    @ulIvLen.setter
+    def ulIvLen(self, value):
+        self._p.ulIvLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
+
+    @property
+    def ulIvBits(self):
+        return self._p.ulIvBits
+
+    @ulIvBits.setter
+    def ulIvBits(self, value):
+        self._p.ulIvBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
+
+    @property
+    def pAAD(self):
+        value = self._p.pAAD
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pAAD.setter
+    def pAAD(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pAAD = _NULL
+            _pb_keep(self, 'pAAD', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_GCM_PARAMS_V3.pAAD', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_GCM_PARAMS_V3.pAAD needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pAAD = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pAAD', held)
+
+    @property
+    def ulAADLen(self):
+        return self._p.ulAADLen
+
+    @ulAADLen.setter
+    def ulAADLen(self, value):
+        self._p.ulAADLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
+
+    @property
+    def ulTagBits(self):
+        return self._p.ulTagBits
+
+    @ulTagBits.setter
+    def ulTagBits(self, value):
+        self._p.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
+
+
+#: the pointer type ffi.new allocates a CK_GCM_PARAMS_V3 with
+_pb_ptr_CK_GCM_PARAMS_V3 = _ffi.typeof('struct CK_GCM_PARAMS_V3 *')
 
 
 class CK_CCM_PARAMS:
@@ -15054,6 +13675,1385 @@ class CK_X2RATCHET_RESPOND_PARAMS:
 
 #: the pointer type ffi.new allocates a CK_X2RATCHET_RESPOND_PARAMS with
 _pb_ptr_CK_X2RATCHET_RESPOND_PARAMS = _ffi.typeof('struct CK_X2RATCHET_RESPOND_PARAMS *')
+
+
+class CK_NSS_JPAKEPublicValue:
+    'struct CK_NSS_JPAKEPublicValue: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_JPAKEPublicValue')
+
+    def __init__(_pb_self, *, pGX=_MISSING, ulGXLen=_MISSING, pGV=_MISSING, ulGVLen=_MISSING, pR=_MISSING, ulRLen=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_JPAKEPublicValue)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if pGX is not _MISSING:
+            _pb_self.pGX = pGX
+        if ulGXLen is not _MISSING:
+            _pb_self.ulGXLen = ulGXLen
+        if pGV is not _MISSING:
+            _pb_self.pGV = pGV
+        if ulGVLen is not _MISSING:
+            _pb_self.ulGVLen = ulGVLen
+        if pR is not _MISSING:
+            _pb_self.pR = pR
+        if ulRLen is not _MISSING:
+            _pb_self.ulRLen = ulRLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_JPAKEPublicValue.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_JPAKEPublicValue(pGX={self.pGX!r}, ulGXLen={self.ulGXLen!r}, pGV={self.pGV!r}, ulGVLen={self.ulGVLen!r}, pR={self.pR!r}, ulRLen={self.ulRLen!r})"
+
+    @property
+    def pGX(self):
+        value = self._p.pGX
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pGX.setter
+    def pGX(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pGX = _NULL
+            _pb_keep(self, 'pGX', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_JPAKEPublicValue.pGX', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_JPAKEPublicValue.pGX needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pGX = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pGX', held)
+
+    @property
+    def ulGXLen(self):
+        return self._p.ulGXLen
+
+    @ulGXLen.setter
+    def ulGXLen(self, value):
+        self._p.ulGXLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
+
+    @property
+    def pGV(self):
+        value = self._p.pGV
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pGV.setter
+    def pGV(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pGV = _NULL
+            _pb_keep(self, 'pGV', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_JPAKEPublicValue.pGV', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_JPAKEPublicValue.pGV needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pGV = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pGV', held)
+
+    @property
+    def ulGVLen(self):
+        return self._p.ulGVLen
+
+    @ulGVLen.setter
+    def ulGVLen(self, value):
+        self._p.ulGVLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
+
+    @property
+    def pR(self):
+        value = self._p.pR
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pR.setter
+    def pR(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pR = _NULL
+            _pb_keep(self, 'pR', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_JPAKEPublicValue.pR', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_JPAKEPublicValue.pR needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pR = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pR', held)
+
+    @property
+    def ulRLen(self):
+        return self._p.ulRLen
+
+    @ulRLen.setter
+    def ulRLen(self, value):
+        self._p.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_JPAKEPublicValue with
+_pb_ptr_CK_NSS_JPAKEPublicValue = _ffi.typeof('struct CK_NSS_JPAKEPublicValue *')
+
+
+class CK_NSS_JPAKERound1Params:
+    'struct CK_NSS_JPAKERound1Params: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_JPAKERound1Params')
+
+    def __init__(_pb_self, *, gx1=_MISSING, gx2=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_JPAKERound1Params)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if gx1 is not _MISSING:
+            _pb_self.gx1 = gx1
+        if gx2 is not _MISSING:
+            _pb_self.gx2 = gx2
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_JPAKERound1Params holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_JPAKERound1Params.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_JPAKERound1Params(gx1={self.gx1!r}, gx2={self.gx2!r})"
+
+    @property
+    def gx1(self):
+        return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx1'), self if self._owner is None else self._owner)
+
+    @gx1.setter
+    def gx1(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound1Params.gx1 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        self._p.gx1 = value._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx1')), CK_NSS_JPAKEPublicValue.sizeof, value)
+
+    @property
+    def gx2(self):
+        return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx2'), self if self._owner is None else self._owner)
+
+    @gx2.setter
+    def gx2(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        self._p.gx2 = value._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx2')), CK_NSS_JPAKEPublicValue.sizeof, value)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_JPAKERound1Params with
+_pb_ptr_CK_NSS_JPAKERound1Params = _ffi.typeof('struct CK_NSS_JPAKERound1Params *')
+
+
+class CK_NSS_JPAKERound2Params:
+    'struct CK_NSS_JPAKERound2Params: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_JPAKERound2Params')
+
+    def __init__(_pb_self, *, pSharedKey=_MISSING, ulSharedKeyLen=_MISSING, gx3=_MISSING, gx4=_MISSING, A=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_JPAKERound2Params)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if pSharedKey is not _MISSING:
+            _pb_self.pSharedKey = pSharedKey
+        if ulSharedKeyLen is not _MISSING:
+            _pb_self.ulSharedKeyLen = ulSharedKeyLen
+        if gx3 is not _MISSING:
+            _pb_self.gx3 = gx3
+        if gx4 is not _MISSING:
+            _pb_self.gx4 = gx4
+        if A is not _MISSING:
+            _pb_self.A = A
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_JPAKERound2Params.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_JPAKERound2Params(pSharedKey={self.pSharedKey!r}, ulSharedKeyLen={self.ulSharedKeyLen!r}, gx3={self.gx3!r}, gx4={self.gx4!r}, A={self.A!r})"
+
+    @property
+    def pSharedKey(self):
+        value = self._p.pSharedKey
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pSharedKey.setter
+    def pSharedKey(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pSharedKey = _NULL
+            _pb_keep(self, 'pSharedKey', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_JPAKERound2Params.pSharedKey', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_JPAKERound2Params.pSharedKey needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pSharedKey = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pSharedKey', held)
+
+    @property
+    def ulSharedKeyLen(self):
+        return self._p.ulSharedKeyLen
+
+    @ulSharedKeyLen.setter
+    def ulSharedKeyLen(self, value):
+        self._p.ulSharedKeyLen = _pb_index(value, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
+
+    @property
+    def gx3(self):
+        return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx3'), self if self._owner is None else self._owner)
+
+    @gx3.setter
+    def gx3(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.gx3 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        self._p.gx3 = value._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx3')), CK_NSS_JPAKEPublicValue.sizeof, value)
+
+    @property
+    def gx4(self):
+        return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx4'), self if self._owner is None else self._owner)
+
+    @gx4.setter
+    def gx4(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.gx4 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        self._p.gx4 = value._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx4')), CK_NSS_JPAKEPublicValue.sizeof, value)
+
+    @property
+    def A(self):
+        return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'A'), self if self._owner is None else self._owner)
+
+    @A.setter
+    def A(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        self._p.A = value._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'A')), CK_NSS_JPAKEPublicValue.sizeof, value)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_JPAKERound2Params with
+_pb_ptr_CK_NSS_JPAKERound2Params = _ffi.typeof('struct CK_NSS_JPAKERound2Params *')
+
+
+class CK_NSS_JPAKEFinalParams:
+    'struct CK_NSS_JPAKEFinalParams: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_JPAKEFinalParams')
+
+    def __init__(_pb_self, *, B=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_JPAKEFinalParams)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if B is not _MISSING:
+            _pb_self.B = B
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_JPAKEFinalParams holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_JPAKEFinalParams.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_JPAKEFinalParams(B={self.B!r})"
+
+    @property
+    def B(self):
+        return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'B'), self if self._owner is None else self._owner)
+
+    @B.setter
+    def B(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        self._p.B = value._p[0]
+        _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'B')), CK_NSS_JPAKEPublicValue.sizeof, value)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_JPAKEFinalParams with
+_pb_ptr_CK_NSS_JPAKEFinalParams = _ffi.typeof('struct CK_NSS_JPAKEFinalParams *')
+
+
+class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
+    "macAlg: the MAC algorithm to use. This determines the hash function used in\n    the HMAC/SSLv3 MAC calculations.\nulBodyTotalLen: the total length of the data, including padding bytes and\n    padding length.\npHeader: points to a block of data that contains additional data to\n    authenticate. For TLS this includes the sequence number etc. For SSLv3,\n    this also includes the initial padding bytes.\n\nNOTE: the softoken's implementation of CKM_NSS_HMAC_CONSTANT_TIME and\nCKM_NSS_SSL3_MAC_CONSTANT_TIME requires that the sum of ulBodyTotalLen\nand ulHeaderLen be much smaller than 2^32 / 8 bytes because it uses an\nunsigned int variable to represent the length in bits. This should not\nbe a problem because the SSL/TLS protocol limits the size of an SSL\nrecord to something considerably less than 2^32 bytes."
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_MAC_CONSTANT_TIME_PARAMS')
+
+    def __init__(_pb_self, *, macAlg=_MISSING, ulBodyTotalLen=_MISSING, pHeader=_MISSING, ulHeaderLen=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_MAC_CONSTANT_TIME_PARAMS)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if macAlg is not _MISSING:
+            _pb_self.macAlg = macAlg
+        if ulBodyTotalLen is not _MISSING:
+            _pb_self.ulBodyTotalLen = ulBodyTotalLen
+        if pHeader is not _MISSING:
+            _pb_self.pHeader = pHeader
+        if ulHeaderLen is not _MISSING:
+            _pb_self.ulHeaderLen = ulHeaderLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_MAC_CONSTANT_TIME_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_MAC_CONSTANT_TIME_PARAMS(macAlg={self.macAlg!r}, ulBodyTotalLen={self.ulBodyTotalLen!r}, pHeader={self.pHeader!r}, ulHeaderLen={self.ulHeaderLen!r})"
+
+    @property
+    def macAlg(self):
+        return self._p.macAlg
+
+    @macAlg.setter
+    def macAlg(self, value):
+        self._p.macAlg = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
+
+    @property
+    def ulBodyTotalLen(self):
+        return self._p.ulBodyTotalLen
+
+    @ulBodyTotalLen.setter
+    def ulBodyTotalLen(self, value):
+        self._p.ulBodyTotalLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
+
+    @property
+    def pHeader(self):
+        value = self._p.pHeader
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pHeader.setter
+    def pHeader(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pHeader = _NULL
+            _pb_keep(self, 'pHeader', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pHeader = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pHeader', held)
+
+    @property
+    def ulHeaderLen(self):
+        return self._p.ulHeaderLen
+
+    @ulHeaderLen.setter
+    def ulHeaderLen(self, value):
+        self._p.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_MAC_CONSTANT_TIME_PARAMS with
+_pb_ptr_CK_NSS_MAC_CONSTANT_TIME_PARAMS = _ffi.typeof('struct CK_NSS_MAC_CONSTANT_TIME_PARAMS *')
+
+
+class CK_NSS_AEAD_PARAMS:
+    'struct CK_NSS_AEAD_PARAMS: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_AEAD_PARAMS')
+
+    def __init__(_pb_self, *, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagLen=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_AEAD_PARAMS)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if pNonce is not _MISSING:
+            _pb_self.pNonce = pNonce
+        if ulNonceLen is not _MISSING:
+            _pb_self.ulNonceLen = ulNonceLen
+        if pAAD is not _MISSING:
+            _pb_self.pAAD = pAAD
+        if ulAADLen is not _MISSING:
+            _pb_self.ulAADLen = ulAADLen
+        if ulTagLen is not _MISSING:
+            _pb_self.ulTagLen = ulTagLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_AEAD_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_AEAD_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_AEAD_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagLen={self.ulTagLen!r})"
+
+    @property
+    def pNonce(self):
+        value = self._p.pNonce
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pNonce.setter
+    def pNonce(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pNonce = _NULL
+            _pb_keep(self, 'pNonce', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_AEAD_PARAMS.pNonce', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_AEAD_PARAMS.pNonce needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pNonce = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pNonce', held)
+
+    @property
+    def ulNonceLen(self):
+        return self._p.ulNonceLen
+
+    @ulNonceLen.setter
+    def ulNonceLen(self, value):
+        self._p.ulNonceLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
+
+    @property
+    def pAAD(self):
+        value = self._p.pAAD
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pAAD.setter
+    def pAAD(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pAAD = _NULL
+            _pb_keep(self, 'pAAD', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_AEAD_PARAMS.pAAD', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_AEAD_PARAMS.pAAD needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pAAD = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pAAD', held)
+
+    @property
+    def ulAADLen(self):
+        return self._p.ulAADLen
+
+    @ulAADLen.setter
+    def ulAADLen(self, value):
+        self._p.ulAADLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
+
+    @property
+    def ulTagLen(self):
+        return self._p.ulTagLen
+
+    @ulTagLen.setter
+    def ulTagLen(self, value):
+        self._p.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_AEAD_PARAMS with
+_pb_ptr_CK_NSS_AEAD_PARAMS = _ffi.typeof('struct CK_NSS_AEAD_PARAMS *')
+
+
+class CK_NSS_HKDFParams:
+    'Mandatory parameter for the CKM_NSS_HKDF_* key deriviation mechanisms.\nSee RFC 5869.\n\n bExtract: If set, HKDF-Extract will be applied to the input key. If\n           the optional salt is given, it is used; otherwise, the salt is\n           set to a sequence of zeros equal in length to the HMAC output.\n           If bExpand is not set, then the key template given to\n           C_DeriveKey must indicate an output key size less than or equal\n           to the output size of the HMAC.\n\n bExpand:  If set, HKDF-Expand will be applied to the input key (if\n           bExtract is not set) or to the result of HKDF-Extract (if\n           bExtract is set). Any info given in the optional pInfo field will\n           be included in the calculation.\n\n The size of the output key must be specified in the template passed to\n C_DeriveKey.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_HKDFParams')
+
+    def __init__(_pb_self, *, bExtract=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, bExpand=_MISSING, pInfo=_MISSING, ulInfoLen=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_HKDFParams)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if bExtract is not _MISSING:
+            _pb_self.bExtract = bExtract
+        if pSalt is not _MISSING:
+            _pb_self.pSalt = pSalt
+        if ulSaltLen is not _MISSING:
+            _pb_self.ulSaltLen = ulSaltLen
+        if bExpand is not _MISSING:
+            _pb_self.bExpand = bExpand
+        if pInfo is not _MISSING:
+            _pb_self.pInfo = pInfo
+        if ulInfoLen is not _MISSING:
+            _pb_self.ulInfoLen = ulInfoLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_HKDFParams holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_HKDFParams.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_HKDFParams(bExtract={self.bExtract!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, bExpand={self.bExpand!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
+
+    @property
+    def bExtract(self):
+        return self._p.bExtract
+
+    @bExtract.setter
+    def bExtract(self, value):
+        self._p.bExtract = _pb_index(value, 'CK_NSS_HKDFParams.bExtract', 0, 255)
+
+    @property
+    def pSalt(self):
+        value = self._p.pSalt
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pSalt.setter
+    def pSalt(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pSalt = _NULL
+            _pb_keep(self, 'pSalt', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_HKDFParams.pSalt', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_HKDFParams.pSalt needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pSalt = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pSalt', held)
+
+    @property
+    def ulSaltLen(self):
+        return self._p.ulSaltLen
+
+    @ulSaltLen.setter
+    def ulSaltLen(self, value):
+        self._p.ulSaltLen = _pb_index(value, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
+
+    @property
+    def bExpand(self):
+        return self._p.bExpand
+
+    @bExpand.setter
+    def bExpand(self, value):
+        self._p.bExpand = _pb_index(value, 'CK_NSS_HKDFParams.bExpand', 0, 255)
+
+    @property
+    def pInfo(self):
+        value = self._p.pInfo
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pInfo.setter
+    def pInfo(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pInfo = _NULL
+            _pb_keep(self, 'pInfo', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_HKDFParams.pInfo', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_HKDFParams.pInfo needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pInfo = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pInfo', held)
+
+    @property
+    def ulInfoLen(self):
+        return self._p.ulInfoLen
+
+    @ulInfoLen.setter
+    def ulInfoLen(self, value):
+        self._p.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_HKDFParams with
+_pb_ptr_CK_NSS_HKDFParams = _ffi.typeof('struct CK_NSS_HKDFParams *')
+
+
+class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
+    'CK_NSS_IKE_PRF_PLUS_PARAMS is a structure that provides the parameters to\nthe CKM_NSS_IKE_PRF_PLUS_DERIVE mechanism.\nThe fields of the structure have the following meanings:\n     prfMechanism    underlying MAC mechanism used to generate the prf.\n     bHasSeedKey     hSeed key is present.\n     hSeedKey        optional seed from key\n     pSeedData       optional seed from data.\n     ulSeedDataLen   length of optional seed data.\n       If no seed data is present this value is NULL.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS')
+
+    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasSeedKey=_MISSING, hSeedKey=_MISSING, pSeedData=_MISSING, ulSeedDataLen=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if prfMechanism is not _MISSING:
+            _pb_self.prfMechanism = prfMechanism
+        if bHasSeedKey is not _MISSING:
+            _pb_self.bHasSeedKey = bHasSeedKey
+        if hSeedKey is not _MISSING:
+            _pb_self.hSeedKey = hSeedKey
+        if pSeedData is not _MISSING:
+            _pb_self.pSeedData = pSeedData
+        if ulSeedDataLen is not _MISSING:
+            _pb_self.ulSeedDataLen = ulSeedDataLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasSeedKey={self.bHasSeedKey!r}, hSeedKey={self.hSeedKey!r}, pSeedData={self.pSeedData!r}, ulSeedDataLen={self.ulSeedDataLen!r})"
+
+    @property
+    def prfMechanism(self):
+        return self._p.prfMechanism
+
+    @prfMechanism.setter
+    def prfMechanism(self, value):
+        self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+
+    @property
+    def bHasSeedKey(self):
+        return self._p.bHasSeedKey
+
+    @bHasSeedKey.setter
+    def bHasSeedKey(self, value):
+        self._p.bHasSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
+
+    @property
+    def hSeedKey(self):
+        return self._p.hSeedKey
+
+    @hSeedKey.setter
+    def hSeedKey(self, value):
+        self._p.hSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
+
+    @property
+    def pSeedData(self):
+        value = self._p.pSeedData
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pSeedData.setter
+    def pSeedData(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pSeedData = _NULL
+            _pb_keep(self, 'pSeedData', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pSeedData = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pSeedData', held)
+
+    @property
+    def ulSeedDataLen(self):
+        return self._p.ulSeedDataLen
+
+    @ulSeedDataLen.setter
+    def ulSeedDataLen(self, value):
+        self._p.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS with
+_pb_ptr_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *')
+
+
+class CK_NSS_IKE_PRF_DERIVE_PARAMS:
+    'CK_NSS_IKE_PRF_DERIVE_PARAMS is a structure that provides the parameters to\n the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism underlying MAC mechanism used to generate the prf.\n    bRekey       hNewKey is present.\n    pNi          Ni value\n    ulNiLen      length of Ni\n    pNr          Nr value\n    ulNrLen      length of Nr\n    hNewKey      New key value to drive the rekey.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_IKE_PRF_DERIVE_PARAMS')
+
+    def __init__(_pb_self, *, prfMechanism=_MISSING, bDataAsKey=_MISSING, bRekey=_MISSING, pNi=_MISSING, ulNiLen=_MISSING, pNr=_MISSING, ulNrLen=_MISSING, hNewKey=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_IKE_PRF_DERIVE_PARAMS)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if prfMechanism is not _MISSING:
+            _pb_self.prfMechanism = prfMechanism
+        if bDataAsKey is not _MISSING:
+            _pb_self.bDataAsKey = bDataAsKey
+        if bRekey is not _MISSING:
+            _pb_self.bRekey = bRekey
+        if pNi is not _MISSING:
+            _pb_self.pNi = pNi
+        if ulNiLen is not _MISSING:
+            _pb_self.ulNiLen = ulNiLen
+        if pNr is not _MISSING:
+            _pb_self.pNr = pNr
+        if ulNrLen is not _MISSING:
+            _pb_self.ulNrLen = ulNrLen
+        if hNewKey is not _MISSING:
+            _pb_self.hNewKey = hNewKey
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_IKE_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_IKE_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_IKE_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bDataAsKey={self.bDataAsKey!r}, bRekey={self.bRekey!r}, pNi={self.pNi!r}, ulNiLen={self.ulNiLen!r}, pNr={self.pNr!r}, ulNrLen={self.ulNrLen!r}, hNewKey={self.hNewKey!r})"
+
+    @property
+    def prfMechanism(self):
+        return self._p.prfMechanism
+
+    @prfMechanism.setter
+    def prfMechanism(self, value):
+        self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+
+    @property
+    def bDataAsKey(self):
+        return self._p.bDataAsKey
+
+    @bDataAsKey.setter
+    def bDataAsKey(self, value):
+        self._p.bDataAsKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
+
+    @property
+    def bRekey(self):
+        return self._p.bRekey
+
+    @bRekey.setter
+    def bRekey(self, value):
+        self._p.bRekey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
+
+    @property
+    def pNi(self):
+        value = self._p.pNi
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pNi.setter
+    def pNi(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pNi = _NULL
+            _pb_keep(self, 'pNi', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pNi = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pNi', held)
+
+    @property
+    def ulNiLen(self):
+        return self._p.ulNiLen
+
+    @ulNiLen.setter
+    def ulNiLen(self, value):
+        self._p.ulNiLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
+
+    @property
+    def pNr(self):
+        value = self._p.pNr
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pNr.setter
+    def pNr(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pNr = _NULL
+            _pb_keep(self, 'pNr', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pNr = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pNr', held)
+
+    @property
+    def ulNrLen(self):
+        return self._p.ulNrLen
+
+    @ulNrLen.setter
+    def ulNrLen(self, value):
+        self._p.ulNrLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
+
+    @property
+    def hNewKey(self):
+        return self._p.hNewKey
+
+    @hNewKey.setter
+    def hNewKey(self, value):
+        self._p.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_IKE_PRF_DERIVE_PARAMS with
+_pb_ptr_CK_NSS_IKE_PRF_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_IKE_PRF_DERIVE_PARAMS *')
+
+
+class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
+    'CK_NSS_IKE1_PRF_DERIVE_PARAMS is a structure that provides the parameters\nto the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bRekey        hNewKey is present.\n    pCKYi         CKYi value\n    ulCKYiLen     length of CKYi\n    pCKYr         CKYr value\n    ulCKYrLen     length of CKYr\n    hNewKey       New key value to drive the rekey.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_IKE1_PRF_DERIVE_PARAMS')
+
+    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasPrevKey=_MISSING, hKeygxy=_MISSING, hPrevKey=_MISSING, pCKYi=_MISSING, ulCKYiLen=_MISSING, pCKYr=_MISSING, ulCKYrLen=_MISSING, keyNumber=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_IKE1_PRF_DERIVE_PARAMS)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if prfMechanism is not _MISSING:
+            _pb_self.prfMechanism = prfMechanism
+        if bHasPrevKey is not _MISSING:
+            _pb_self.bHasPrevKey = bHasPrevKey
+        if hKeygxy is not _MISSING:
+            _pb_self.hKeygxy = hKeygxy
+        if hPrevKey is not _MISSING:
+            _pb_self.hPrevKey = hPrevKey
+        if pCKYi is not _MISSING:
+            _pb_self.pCKYi = pCKYi
+        if ulCKYiLen is not _MISSING:
+            _pb_self.ulCKYiLen = ulCKYiLen
+        if pCKYr is not _MISSING:
+            _pb_self.pCKYr = pCKYr
+        if ulCKYrLen is not _MISSING:
+            _pb_self.ulCKYrLen = ulCKYrLen
+        if keyNumber is not _MISSING:
+            _pb_self.keyNumber = keyNumber
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_IKE1_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_IKE1_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasPrevKey={self.bHasPrevKey!r}, hKeygxy={self.hKeygxy!r}, hPrevKey={self.hPrevKey!r}, pCKYi={self.pCKYi!r}, ulCKYiLen={self.ulCKYiLen!r}, pCKYr={self.pCKYr!r}, ulCKYrLen={self.ulCKYrLen!r}, keyNumber={self.keyNumber!r})"
+
+    @property
+    def prfMechanism(self):
+        return self._p.prfMechanism
+
+    @prfMechanism.setter
+    def prfMechanism(self, value):
+        self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+
+    @property
+    def bHasPrevKey(self):
+        return self._p.bHasPrevKey
+
+    @bHasPrevKey.setter
+    def bHasPrevKey(self, value):
+        self._p.bHasPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
+
+    @property
+    def hKeygxy(self):
+        return self._p.hKeygxy
+
+    @hKeygxy.setter
+    def hKeygxy(self, value):
+        self._p.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
+
+    @property
+    def hPrevKey(self):
+        return self._p.hPrevKey
+
+    @hPrevKey.setter
+    def hPrevKey(self, value):
+        self._p.hPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
+
+    @property
+    def pCKYi(self):
+        value = self._p.pCKYi
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pCKYi.setter
+    def pCKYi(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pCKYi = _NULL
+            _pb_keep(self, 'pCKYi', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pCKYi = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pCKYi', held)
+
+    @property
+    def ulCKYiLen(self):
+        return self._p.ulCKYiLen
+
+    @ulCKYiLen.setter
+    def ulCKYiLen(self, value):
+        self._p.ulCKYiLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
+
+    @property
+    def pCKYr(self):
+        value = self._p.pCKYr
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pCKYr.setter
+    def pCKYr(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pCKYr = _NULL
+            _pb_keep(self, 'pCKYr', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pCKYr = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pCKYr', held)
+
+    @property
+    def ulCKYrLen(self):
+        return self._p.ulCKYrLen
+
+    @ulCKYrLen.setter
+    def ulCKYrLen(self, value):
+        self._p.ulCKYrLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
+
+    @property
+    def keyNumber(self):
+        return self._p.keyNumber
+
+    @keyNumber.setter
+    def keyNumber(self, value):
+        self._p.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_IKE1_PRF_DERIVE_PARAMS with
+_pb_ptr_CK_NSS_IKE1_PRF_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_IKE1_PRF_DERIVE_PARAMS *')
+
+
+class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
+    "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS is a structure that provides the\nparameters to the CKM_NSS_IKE_APP_B_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bHasKeygxy    hKeygxy exists\n    hKeygxy       optional key to hash in the prf\n    pExtraData    optional extra data to hash in the prf\n    ulExtraData   length of the optional extra data.\n\nCK_NSS_IKE_APP_B_PRF_DERIVE can take wither CK_NSS_IKE1_APP_B_PRF_DRIVE_PARAMS\nor a single CK_MECHANISM_TYPE. In the latter cases bHashKeygx is assumed to\nbe false and ulExtraDataLen is assumed to be '0'."
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS')
+
+    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasKeygxy=_MISSING, hKeygxy=_MISSING, pExtraData=_MISSING, ulExtraDataLen=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if prfMechanism is not _MISSING:
+            _pb_self.prfMechanism = prfMechanism
+        if bHasKeygxy is not _MISSING:
+            _pb_self.bHasKeygxy = bHasKeygxy
+        if hKeygxy is not _MISSING:
+            _pb_self.hKeygxy = hKeygxy
+        if pExtraData is not _MISSING:
+            _pb_self.pExtraData = pExtraData
+        if ulExtraDataLen is not _MISSING:
+            _pb_self.ulExtraDataLen = ulExtraDataLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasKeygxy={self.bHasKeygxy!r}, hKeygxy={self.hKeygxy!r}, pExtraData={self.pExtraData!r}, ulExtraDataLen={self.ulExtraDataLen!r})"
+
+    @property
+    def prfMechanism(self):
+        return self._p.prfMechanism
+
+    @prfMechanism.setter
+    def prfMechanism(self, value):
+        self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+
+    @property
+    def bHasKeygxy(self):
+        return self._p.bHasKeygxy
+
+    @bHasKeygxy.setter
+    def bHasKeygxy(self, value):
+        self._p.bHasKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
+
+    @property
+    def hKeygxy(self):
+        return self._p.hKeygxy
+
+    @hKeygxy.setter
+    def hKeygxy(self, value):
+        self._p.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
+
+    @property
+    def pExtraData(self):
+        value = self._p.pExtraData
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pExtraData.setter
+    def pExtraData(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pExtraData = _NULL
+            _pb_keep(self, 'pExtraData', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pExtraData = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pExtraData', held)
+
+    @property
+    def ulExtraDataLen(self):
+        return self._p.ulExtraDataLen
+
+    @ulExtraDataLen.setter
+    def ulExtraDataLen(self, value):
+        self._p.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS with
+_pb_ptr_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *')
+
+
+class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
+    'Parameter for the TLS extended master secret key derivation mechanisms:\n\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_DH\n\nFor the TLS 1.2 PRF, the prfHashMechanism parameter determines the hash\nfunction used. For earlier versions of the PRF, set the prfHashMechanism\nvalue to CKM_TLS_PRF.\n\nThe session hash input is expected to be the output of the same hash\nfunction as the PRF uses (as required by draft-ietf-tls-session-hash).  So\nthe ulSessionHashLen member must be equal the output length of the hash\nfunction specified by the prfHashMechanism member (or, for pre-TLS 1.2 PRF,\nthe length of concatenated MD5 and SHA-1 digests).'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS')
+
+    def __init__(_pb_self, *, prfHashMechanism=_MISSING, pSessionHash=_MISSING, ulSessionHashLen=_MISSING, pVersion=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if prfHashMechanism is not _MISSING:
+            _pb_self.prfHashMechanism = prfHashMechanism
+        if pSessionHash is not _MISSING:
+            _pb_self.pSessionHash = pSessionHash
+        if ulSessionHashLen is not _MISSING:
+            _pb_self.ulSessionHashLen = ulSessionHashLen
+        if pVersion is not _MISSING:
+            _pb_self.pVersion = pVersion
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={self.pVersion!r})"
+
+    @property
+    def prfHashMechanism(self):
+        return self._p.prfHashMechanism
+
+    @prfHashMechanism.setter
+    def prfHashMechanism(self, value):
+        self._p.prfHashMechanism = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+
+    @property
+    def pSessionHash(self):
+        value = self._p.pSessionHash
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pSessionHash.setter
+    def pSessionHash(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pSessionHash = _NULL
+            _pb_keep(self, 'pSessionHash', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pSessionHash = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pSessionHash', held)
+
+    @property
+    def ulSessionHashLen(self):
+        return self._p.ulSessionHashLen
+
+    @ulSessionHashLen.setter
+    def ulSessionHashLen(self, value):
+        self._p.ulSessionHashLen = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
+
+    @property
+    def pVersion(self):
+        value = self._p.pVersion
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pVersion.setter
+    def pVersion(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pVersion = _NULL
+            _pb_keep(self, 'pVersion', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion', True)
+            if view.nbytes < 2:
+                raise ValueError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion needs at least 2 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pVersion = _ffi.cast('CK_VERSION *', held)
+            _pb_keep(self, 'pVersion', held)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS with
+_pb_ptr_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *')
+
+
+class CK_NSS_MODULE_FUNCTIONS:
+    'struct CK_NSS_MODULE_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_MODULE_FUNCTIONS')
+
+    def __init__(_pb_self, *, version=_MISSING, NSC_ModuleDBFunc=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_MODULE_FUNCTIONS)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if version is not _MISSING:
+            _pb_self.version = version
+        if NSC_ModuleDBFunc is not _MISSING:
+            _pb_self.NSC_ModuleDBFunc = NSC_ModuleDBFunc
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_MODULE_FUNCTIONS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_MODULE_FUNCTIONS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_MODULE_FUNCTIONS(version={self.version!r}, NSC_ModuleDBFunc={self.NSC_ModuleDBFunc!r})"
+
+    @property
+    def version(self):
+        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'version'), self if self._owner is None else self._owner)
+
+    @version.setter
+    def version(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
+        self._p.version = value._p[0]
+
+    @property
+    def NSC_ModuleDBFunc(self):
+        return _pb_function_pointer(self._p.NSC_ModuleDBFunc, 'char **(*)(unsigned long function, char *parameters, void *args)', self if self._owner is None else self._owner)
+
+    @NSC_ModuleDBFunc.setter
+    def NSC_ModuleDBFunc(self, value):
+        pointer = _pb_function_pointer_value(value, 'char **(*)(unsigned long function, char *parameters, void *args)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
+        self._p.NSC_ModuleDBFunc = _NULL if pointer is None else pointer
+        _pb_keep(self, 'NSC_ModuleDBFunc', value)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_MODULE_FUNCTIONS with
+_pb_ptr_CK_NSS_MODULE_FUNCTIONS = _ffi.typeof('struct CK_NSS_MODULE_FUNCTIONS *')
+
+
+class CK_NSS_FIPS_FUNCTIONS:
+    'struct CK_NSS_FIPS_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_FIPS_FUNCTIONS')
+
+    def __init__(_pb_self, *, version=_MISSING, NSC_NSSGetFIPSStatus=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_FIPS_FUNCTIONS)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if version is not _MISSING:
+            _pb_self.version = version
+        if NSC_NSSGetFIPSStatus is not _MISSING:
+            _pb_self.NSC_NSSGetFIPSStatus = NSC_NSSGetFIPSStatus
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_FIPS_FUNCTIONS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_FIPS_FUNCTIONS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_FIPS_FUNCTIONS(version={self.version!r}, NSC_NSSGetFIPSStatus={self.NSC_NSSGetFIPSStatus!r})"
+
+    @property
+    def version(self):
+        return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'version'), self if self._owner is None else self._owner)
+
+    @version.setter
+    def version(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
+        self._p.version = value._p[0]
+
+    @property
+    def NSC_NSSGetFIPSStatus(self):
+        return _pb_function_pointer(self._p.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', self if self._owner is None else self._owner)
+
+    @NSC_NSSGetFIPSStatus.setter
+    def NSC_NSSGetFIPSStatus(self, value):
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
+        self._p.NSC_NSSGetFIPSStatus = _NULL if pointer is None else pointer
+        _pb_keep(self, 'NSC_NSSGetFIPSStatus', value)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_FIPS_FUNCTIONS with
+_pb_ptr_CK_NSS_FIPS_FUNCTIONS = _ffi.typeof('struct CK_NSS_FIPS_FUNCTIONS *')
+
+
+class CK_NSS_GCM_PARAMS:
+    "There was an inconsistency between the spec and the header file in defining\nthe CK_GCM_PARAMS structure. The authoritative reference is the header file,\nbut NSS used the spec when adding it to its own header. In V3 we've\ncorrected it, but we need to handle the old case for devices that followed\nus in using the incorrect specification."
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct CK_NSS_GCM_PARAMS')
+
+    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_GCM_PARAMS)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if pIv is not _MISSING:
+            _pb_self.pIv = pIv
+        if ulIvLen is not _MISSING:
+            _pb_self.ulIvLen = ulIvLen
+        if pAAD is not _MISSING:
+            _pb_self.pAAD = pAAD
+        if ulAADLen is not _MISSING:
+            _pb_self.ulAADLen = ulAADLen
+        if ulTagBits is not _MISSING:
+            _pb_self.ulTagBits = ulTagBits
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_GCM_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_GCM_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_GCM_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
+
+    @property
+    def pIv(self):
+        value = self._p.pIv
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pIv.setter
+    def pIv(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pIv = _NULL
+            _pb_keep(self, 'pIv', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_GCM_PARAMS.pIv', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_GCM_PARAMS.pIv needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pIv = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pIv', held)
+
+    @property
+    def ulIvLen(self):
+        return self._p.ulIvLen
+
+    @ulIvLen.setter
+    def ulIvLen(self, value):
+        self._p.ulIvLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
+
+    @property
+    def pAAD(self):
+        value = self._p.pAAD
+        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+
+    @pAAD.setter
+    def pAAD(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._p.pAAD = _NULL
+            _pb_keep(self, 'pAAD', None)
+        else:
+            # C may write through a pointer to non-const data: writable memory only
+            view = _pb_view_of(value, 'CK_NSS_GCM_PARAMS.pAAD', True)
+            if view.nbytes < 1:
+                raise ValueError(f"CK_NSS_GCM_PARAMS.pAAD needs at least 1 bytes, got {view.nbytes}")
+            held = _ffi.from_buffer(value, require_writable=True)
+            self._p.pAAD = _ffi.cast('CK_BYTE *', held)
+            _pb_keep(self, 'pAAD', held)
+
+    @property
+    def ulAADLen(self):
+        return self._p.ulAADLen
+
+    @ulAADLen.setter
+    def ulAADLen(self, value):
+        self._p.ulAADLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
+
+    @property
+    def ulTagBits(self):
+        return self._p.ulTagBits
+
+    @ulTagBits.setter
+    def ulTagBits(self, value):
+        self._p.ulTagBits = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
+
+
+#: the pointer type ffi.new allocates a CK_NSS_GCM_PARAMS with
+_pb_ptr_CK_NSS_GCM_PARAMS = _ffi.typeof('struct CK_NSS_GCM_PARAMS *')
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
 
 

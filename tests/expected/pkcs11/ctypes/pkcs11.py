@@ -2027,405 +2027,6 @@ class _S0(_ct.Structure):
 _pb_check_layout(_S0, 2, (('major', 0), ('minor', 1)))
 
 
-class _S10(_ct.Structure):
-    # struct CK_FUNCTION_LIST_3_0
-    _fields_ = [
-        ('version', _S0),
-        ('C_Initialize', _ct.c_void_p),
-        ('C_Finalize', _ct.c_void_p),
-        ('C_GetInfo', _ct.c_void_p),
-        ('C_GetFunctionList', _ct.c_void_p),
-        ('C_GetSlotList', _ct.c_void_p),
-        ('C_GetSlotInfo', _ct.c_void_p),
-        ('C_GetTokenInfo', _ct.c_void_p),
-        ('C_GetMechanismList', _ct.c_void_p),
-        ('C_GetMechanismInfo', _ct.c_void_p),
-        ('C_InitToken', _ct.c_void_p),
-        ('C_InitPIN', _ct.c_void_p),
-        ('C_SetPIN', _ct.c_void_p),
-        ('C_OpenSession', _ct.c_void_p),
-        ('C_CloseSession', _ct.c_void_p),
-        ('C_CloseAllSessions', _ct.c_void_p),
-        ('C_GetSessionInfo', _ct.c_void_p),
-        ('C_GetOperationState', _ct.c_void_p),
-        ('C_SetOperationState', _ct.c_void_p),
-        ('C_Login', _ct.c_void_p),
-        ('C_Logout', _ct.c_void_p),
-        ('C_CreateObject', _ct.c_void_p),
-        ('C_CopyObject', _ct.c_void_p),
-        ('C_DestroyObject', _ct.c_void_p),
-        ('C_GetObjectSize', _ct.c_void_p),
-        ('C_GetAttributeValue', _ct.c_void_p),
-        ('C_SetAttributeValue', _ct.c_void_p),
-        ('C_FindObjectsInit', _ct.c_void_p),
-        ('C_FindObjects', _ct.c_void_p),
-        ('C_FindObjectsFinal', _ct.c_void_p),
-        ('C_EncryptInit', _ct.c_void_p),
-        ('C_Encrypt', _ct.c_void_p),
-        ('C_EncryptUpdate', _ct.c_void_p),
-        ('C_EncryptFinal', _ct.c_void_p),
-        ('C_DecryptInit', _ct.c_void_p),
-        ('C_Decrypt', _ct.c_void_p),
-        ('C_DecryptUpdate', _ct.c_void_p),
-        ('C_DecryptFinal', _ct.c_void_p),
-        ('C_DigestInit', _ct.c_void_p),
-        ('C_Digest', _ct.c_void_p),
-        ('C_DigestUpdate', _ct.c_void_p),
-        ('C_DigestKey', _ct.c_void_p),
-        ('C_DigestFinal', _ct.c_void_p),
-        ('C_SignInit', _ct.c_void_p),
-        ('C_Sign', _ct.c_void_p),
-        ('C_SignUpdate', _ct.c_void_p),
-        ('C_SignFinal', _ct.c_void_p),
-        ('C_SignRecoverInit', _ct.c_void_p),
-        ('C_SignRecover', _ct.c_void_p),
-        ('C_VerifyInit', _ct.c_void_p),
-        ('C_Verify', _ct.c_void_p),
-        ('C_VerifyUpdate', _ct.c_void_p),
-        ('C_VerifyFinal', _ct.c_void_p),
-        ('C_VerifyRecoverInit', _ct.c_void_p),
-        ('C_VerifyRecover', _ct.c_void_p),
-        ('C_DigestEncryptUpdate', _ct.c_void_p),
-        ('C_DecryptDigestUpdate', _ct.c_void_p),
-        ('C_SignEncryptUpdate', _ct.c_void_p),
-        ('C_DecryptVerifyUpdate', _ct.c_void_p),
-        ('C_GenerateKey', _ct.c_void_p),
-        ('C_GenerateKeyPair', _ct.c_void_p),
-        ('C_WrapKey', _ct.c_void_p),
-        ('C_UnwrapKey', _ct.c_void_p),
-        ('C_DeriveKey', _ct.c_void_p),
-        ('C_SeedRandom', _ct.c_void_p),
-        ('C_GenerateRandom', _ct.c_void_p),
-        ('C_GetFunctionStatus', _ct.c_void_p),
-        ('C_CancelFunction', _ct.c_void_p),
-        ('C_WaitForSlotEvent', _ct.c_void_p),
-        ('C_GetInterfaceList', _ct.c_void_p),
-        ('C_GetInterface', _ct.c_void_p),
-        ('C_LoginUser', _ct.c_void_p),
-        ('C_SessionCancel', _ct.c_void_p),
-        ('C_MessageEncryptInit', _ct.c_void_p),
-        ('C_EncryptMessage', _ct.c_void_p),
-        ('C_EncryptMessageBegin', _ct.c_void_p),
-        ('C_EncryptMessageNext', _ct.c_void_p),
-        ('C_MessageEncryptFinal', _ct.c_void_p),
-        ('C_MessageDecryptInit', _ct.c_void_p),
-        ('C_DecryptMessage', _ct.c_void_p),
-        ('C_DecryptMessageBegin', _ct.c_void_p),
-        ('C_DecryptMessageNext', _ct.c_void_p),
-        ('C_MessageDecryptFinal', _ct.c_void_p),
-        ('C_MessageSignInit', _ct.c_void_p),
-        ('C_SignMessage', _ct.c_void_p),
-        ('C_SignMessageBegin', _ct.c_void_p),
-        ('C_SignMessageNext', _ct.c_void_p),
-        ('C_MessageSignFinal', _ct.c_void_p),
-        ('C_MessageVerifyInit', _ct.c_void_p),
-        ('C_VerifyMessage', _ct.c_void_p),
-        ('C_VerifyMessageBegin', _ct.c_void_p),
-        ('C_VerifyMessageNext', _ct.c_void_p),
-        ('C_MessageVerifyFinal', _ct.c_void_p),
-    ]
-
-
-_pb_check_layout(_S10, 744, (('version', 0), ('C_Initialize', 8), ('C_Finalize', 16), ('C_GetInfo', 24), ('C_GetFunctionList', 32), ('C_GetSlotList', 40), ('C_GetSlotInfo', 48), ('C_GetTokenInfo', 56), ('C_GetMechanismList', 64), ('C_GetMechanismInfo', 72), ('C_InitToken', 80), ('C_InitPIN', 88), ('C_SetPIN', 96), ('C_OpenSession', 104), ('C_CloseSession', 112), ('C_CloseAllSessions', 120), ('C_GetSessionInfo', 128), ('C_GetOperationState', 136), ('C_SetOperationState', 144), ('C_Login', 152), ('C_Logout', 160), ('C_CreateObject', 168), ('C_CopyObject', 176), ('C_DestroyObject', 184), ('C_GetObjectSize', 192), ('C_GetAttributeValue', 200), ('C_SetAttributeValue', 208), ('C_FindObjectsInit', 216), ('C_FindObjects', 224), ('C_FindObjectsFinal', 232), ('C_EncryptInit', 240), ('C_Encrypt', 248), ('C_EncryptUpdate', 256), ('C_EncryptFinal', 264), ('C_DecryptInit', 272), ('C_Decrypt', 280), ('C_DecryptUpdate', 288), ('C_DecryptFinal', 296), ('C_DigestInit', 304), ('C_Digest', 312), ('C_DigestUpdate', 320), ('C_DigestKey', 328), ('C_DigestFinal', 336), ('C_SignInit', 344), ('C_Sign', 352), ('C_SignUpdate', 360), ('C_SignFinal', 368), ('C_SignRecoverInit', 376), ('C_SignRecover', 384), ('C_VerifyInit', 392), ('C_Verify', 400), ('C_VerifyUpdate', 408), ('C_VerifyFinal', 416), ('C_VerifyRecoverInit', 424), ('C_VerifyRecover', 432), ('C_DigestEncryptUpdate', 440), ('C_DecryptDigestUpdate', 448), ('C_SignEncryptUpdate', 456), ('C_DecryptVerifyUpdate', 464), ('C_GenerateKey', 472), ('C_GenerateKeyPair', 480), ('C_WrapKey', 488), ('C_UnwrapKey', 496), ('C_DeriveKey', 504), ('C_SeedRandom', 512), ('C_GenerateRandom', 520), ('C_GetFunctionStatus', 528), ('C_CancelFunction', 536), ('C_WaitForSlotEvent', 544), ('C_GetInterfaceList', 552), ('C_GetInterface', 560), ('C_LoginUser', 568), ('C_SessionCancel', 576), ('C_MessageEncryptInit', 584), ('C_EncryptMessage', 592), ('C_EncryptMessageBegin', 600), ('C_EncryptMessageNext', 608), ('C_MessageEncryptFinal', 616), ('C_MessageDecryptInit', 624), ('C_DecryptMessage', 632), ('C_DecryptMessageBegin', 640), ('C_DecryptMessageNext', 648), ('C_MessageDecryptFinal', 656), ('C_MessageSignInit', 664), ('C_SignMessage', 672), ('C_SignMessageBegin', 680), ('C_SignMessageNext', 688), ('C_MessageSignFinal', 696), ('C_MessageVerifyInit', 704), ('C_VerifyMessage', 712), ('C_VerifyMessageBegin', 720), ('C_VerifyMessageNext', 728), ('C_MessageVerifyFinal', 736)))
-
-
-class _S9(_ct.Structure):
-    # struct CK_FUNCTION_LIST
-    _fields_ = [
-        ('version', _S0),
-        ('C_Initialize', _ct.c_void_p),
-        ('C_Finalize', _ct.c_void_p),
-        ('C_GetInfo', _ct.c_void_p),
-        ('C_GetFunctionList', _ct.c_void_p),
-        ('C_GetSlotList', _ct.c_void_p),
-        ('C_GetSlotInfo', _ct.c_void_p),
-        ('C_GetTokenInfo', _ct.c_void_p),
-        ('C_GetMechanismList', _ct.c_void_p),
-        ('C_GetMechanismInfo', _ct.c_void_p),
-        ('C_InitToken', _ct.c_void_p),
-        ('C_InitPIN', _ct.c_void_p),
-        ('C_SetPIN', _ct.c_void_p),
-        ('C_OpenSession', _ct.c_void_p),
-        ('C_CloseSession', _ct.c_void_p),
-        ('C_CloseAllSessions', _ct.c_void_p),
-        ('C_GetSessionInfo', _ct.c_void_p),
-        ('C_GetOperationState', _ct.c_void_p),
-        ('C_SetOperationState', _ct.c_void_p),
-        ('C_Login', _ct.c_void_p),
-        ('C_Logout', _ct.c_void_p),
-        ('C_CreateObject', _ct.c_void_p),
-        ('C_CopyObject', _ct.c_void_p),
-        ('C_DestroyObject', _ct.c_void_p),
-        ('C_GetObjectSize', _ct.c_void_p),
-        ('C_GetAttributeValue', _ct.c_void_p),
-        ('C_SetAttributeValue', _ct.c_void_p),
-        ('C_FindObjectsInit', _ct.c_void_p),
-        ('C_FindObjects', _ct.c_void_p),
-        ('C_FindObjectsFinal', _ct.c_void_p),
-        ('C_EncryptInit', _ct.c_void_p),
-        ('C_Encrypt', _ct.c_void_p),
-        ('C_EncryptUpdate', _ct.c_void_p),
-        ('C_EncryptFinal', _ct.c_void_p),
-        ('C_DecryptInit', _ct.c_void_p),
-        ('C_Decrypt', _ct.c_void_p),
-        ('C_DecryptUpdate', _ct.c_void_p),
-        ('C_DecryptFinal', _ct.c_void_p),
-        ('C_DigestInit', _ct.c_void_p),
-        ('C_Digest', _ct.c_void_p),
-        ('C_DigestUpdate', _ct.c_void_p),
-        ('C_DigestKey', _ct.c_void_p),
-        ('C_DigestFinal', _ct.c_void_p),
-        ('C_SignInit', _ct.c_void_p),
-        ('C_Sign', _ct.c_void_p),
-        ('C_SignUpdate', _ct.c_void_p),
-        ('C_SignFinal', _ct.c_void_p),
-        ('C_SignRecoverInit', _ct.c_void_p),
-        ('C_SignRecover', _ct.c_void_p),
-        ('C_VerifyInit', _ct.c_void_p),
-        ('C_Verify', _ct.c_void_p),
-        ('C_VerifyUpdate', _ct.c_void_p),
-        ('C_VerifyFinal', _ct.c_void_p),
-        ('C_VerifyRecoverInit', _ct.c_void_p),
-        ('C_VerifyRecover', _ct.c_void_p),
-        ('C_DigestEncryptUpdate', _ct.c_void_p),
-        ('C_DecryptDigestUpdate', _ct.c_void_p),
-        ('C_SignEncryptUpdate', _ct.c_void_p),
-        ('C_DecryptVerifyUpdate', _ct.c_void_p),
-        ('C_GenerateKey', _ct.c_void_p),
-        ('C_GenerateKeyPair', _ct.c_void_p),
-        ('C_WrapKey', _ct.c_void_p),
-        ('C_UnwrapKey', _ct.c_void_p),
-        ('C_DeriveKey', _ct.c_void_p),
-        ('C_SeedRandom', _ct.c_void_p),
-        ('C_GenerateRandom', _ct.c_void_p),
-        ('C_GetFunctionStatus', _ct.c_void_p),
-        ('C_CancelFunction', _ct.c_void_p),
-        ('C_WaitForSlotEvent', _ct.c_void_p),
-    ]
-
-
-_pb_check_layout(_S9, 552, (('version', 0), ('C_Initialize', 8), ('C_Finalize', 16), ('C_GetInfo', 24), ('C_GetFunctionList', 32), ('C_GetSlotList', 40), ('C_GetSlotInfo', 48), ('C_GetTokenInfo', 56), ('C_GetMechanismList', 64), ('C_GetMechanismInfo', 72), ('C_InitToken', 80), ('C_InitPIN', 88), ('C_SetPIN', 96), ('C_OpenSession', 104), ('C_CloseSession', 112), ('C_CloseAllSessions', 120), ('C_GetSessionInfo', 128), ('C_GetOperationState', 136), ('C_SetOperationState', 144), ('C_Login', 152), ('C_Logout', 160), ('C_CreateObject', 168), ('C_CopyObject', 176), ('C_DestroyObject', 184), ('C_GetObjectSize', 192), ('C_GetAttributeValue', 200), ('C_SetAttributeValue', 208), ('C_FindObjectsInit', 216), ('C_FindObjects', 224), ('C_FindObjectsFinal', 232), ('C_EncryptInit', 240), ('C_Encrypt', 248), ('C_EncryptUpdate', 256), ('C_EncryptFinal', 264), ('C_DecryptInit', 272), ('C_Decrypt', 280), ('C_DecryptUpdate', 288), ('C_DecryptFinal', 296), ('C_DigestInit', 304), ('C_Digest', 312), ('C_DigestUpdate', 320), ('C_DigestKey', 328), ('C_DigestFinal', 336), ('C_SignInit', 344), ('C_Sign', 352), ('C_SignUpdate', 360), ('C_SignFinal', 368), ('C_SignRecoverInit', 376), ('C_SignRecover', 384), ('C_VerifyInit', 392), ('C_Verify', 400), ('C_VerifyUpdate', 408), ('C_VerifyFinal', 416), ('C_VerifyRecoverInit', 424), ('C_VerifyRecover', 432), ('C_DigestEncryptUpdate', 440), ('C_DecryptDigestUpdate', 448), ('C_SignEncryptUpdate', 456), ('C_DecryptVerifyUpdate', 464), ('C_GenerateKey', 472), ('C_GenerateKeyPair', 480), ('C_WrapKey', 488), ('C_UnwrapKey', 496), ('C_DeriveKey', 504), ('C_SeedRandom', 512), ('C_GenerateRandom', 520), ('C_GetFunctionStatus', 528), ('C_CancelFunction', 536), ('C_WaitForSlotEvent', 544)))
-
-
-class _S86(_ct.Structure):
-    # struct CK_NSS_JPAKEPublicValue
-    _fields_ = [
-        ('pGX', _ct.c_void_p),
-        ('ulGXLen', _ct.c_uint64),
-        ('pGV', _ct.c_void_p),
-        ('ulGVLen', _ct.c_uint64),
-        ('pR', _ct.c_void_p),
-        ('ulRLen', _ct.c_uint64),
-    ]
-
-
-_pb_check_layout(_S86, 48, (('pGX', 0), ('ulGXLen', 8), ('pGV', 16), ('ulGVLen', 24), ('pR', 32), ('ulRLen', 40)))
-
-
-class _S87(_ct.Structure):
-    # struct CK_NSS_JPAKERound1Params
-    _fields_ = [
-        ('gx1', _S86),
-        ('gx2', _S86),
-    ]
-
-
-_pb_check_layout(_S87, 96, (('gx1', 0), ('gx2', 48)))
-
-
-class _S88(_ct.Structure):
-    # struct CK_NSS_JPAKERound2Params
-    _fields_ = [
-        ('pSharedKey', _ct.c_void_p),
-        ('ulSharedKeyLen', _ct.c_uint64),
-        ('gx3', _S86),
-        ('gx4', _S86),
-        ('A', _S86),
-    ]
-
-
-_pb_check_layout(_S88, 160, (('pSharedKey', 0), ('ulSharedKeyLen', 8), ('gx3', 16), ('gx4', 64), ('A', 112)))
-
-
-class _S89(_ct.Structure):
-    # struct CK_NSS_JPAKEFinalParams
-    _fields_ = [
-        ('B', _S86),
-    ]
-
-
-_pb_check_layout(_S89, 48, (('B', 0),))
-
-
-class _S90(_ct.Structure):
-    # struct CK_NSS_MAC_CONSTANT_TIME_PARAMS
-    _fields_ = [
-        ('macAlg', _ct.c_uint64),
-        ('ulBodyTotalLen', _ct.c_uint64),
-        ('pHeader', _ct.c_void_p),
-        ('ulHeaderLen', _ct.c_uint64),
-    ]
-
-
-_pb_check_layout(_S90, 32, (('macAlg', 0), ('ulBodyTotalLen', 8), ('pHeader', 16), ('ulHeaderLen', 24)))
-
-
-class _S91(_ct.Structure):
-    # struct CK_NSS_AEAD_PARAMS
-    _fields_ = [
-        ('pNonce', _ct.c_void_p),
-        ('ulNonceLen', _ct.c_uint64),
-        ('pAAD', _ct.c_void_p),
-        ('ulAADLen', _ct.c_uint64),
-        ('ulTagLen', _ct.c_uint64),
-    ]
-
-
-_pb_check_layout(_S91, 40, (('pNonce', 0), ('ulNonceLen', 8), ('pAAD', 16), ('ulAADLen', 24), ('ulTagLen', 32)))
-
-
-class _S92(_ct.Structure):
-    # struct CK_NSS_HKDFParams
-    _fields_ = [
-        ('bExtract', _ct.c_uint8),
-        ('pSalt', _ct.c_void_p),
-        ('ulSaltLen', _ct.c_uint64),
-        ('bExpand', _ct.c_uint8),
-        ('pInfo', _ct.c_void_p),
-        ('ulInfoLen', _ct.c_uint64),
-    ]
-
-
-_pb_check_layout(_S92, 48, (('bExtract', 0), ('pSalt', 8), ('ulSaltLen', 16), ('bExpand', 24), ('pInfo', 32), ('ulInfoLen', 40)))
-
-
-class _S93(_ct.Structure):
-    # struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS
-    _fields_ = [
-        ('prfMechanism', _ct.c_uint64),
-        ('bHasSeedKey', _ct.c_uint8),
-        ('hSeedKey', _ct.c_uint64),
-        ('pSeedData', _ct.c_void_p),
-        ('ulSeedDataLen', _ct.c_uint64),
-    ]
-
-
-_pb_check_layout(_S93, 40, (('prfMechanism', 0), ('bHasSeedKey', 8), ('hSeedKey', 16), ('pSeedData', 24), ('ulSeedDataLen', 32)))
-
-
-class _S94(_ct.Structure):
-    # struct CK_NSS_IKE_PRF_DERIVE_PARAMS
-    _fields_ = [
-        ('prfMechanism', _ct.c_uint64),
-        ('bDataAsKey', _ct.c_uint8),
-        ('bRekey', _ct.c_uint8),
-        ('pNi', _ct.c_void_p),
-        ('ulNiLen', _ct.c_uint64),
-        ('pNr', _ct.c_void_p),
-        ('ulNrLen', _ct.c_uint64),
-        ('hNewKey', _ct.c_uint64),
-    ]
-
-
-_pb_check_layout(_S94, 56, (('prfMechanism', 0), ('bDataAsKey', 8), ('bRekey', 9), ('pNi', 16), ('ulNiLen', 24), ('pNr', 32), ('ulNrLen', 40), ('hNewKey', 48)))
-
-
-class _S95(_ct.Structure):
-    # struct CK_NSS_IKE1_PRF_DERIVE_PARAMS
-    _fields_ = [
-        ('prfMechanism', _ct.c_uint64),
-        ('bHasPrevKey', _ct.c_uint8),
-        ('hKeygxy', _ct.c_uint64),
-        ('hPrevKey', _ct.c_uint64),
-        ('pCKYi', _ct.c_void_p),
-        ('ulCKYiLen', _ct.c_uint64),
-        ('pCKYr', _ct.c_void_p),
-        ('ulCKYrLen', _ct.c_uint64),
-        ('keyNumber', _ct.c_uint8),
-    ]
-
-
-_pb_check_layout(_S95, 72, (('prfMechanism', 0), ('bHasPrevKey', 8), ('hKeygxy', 16), ('hPrevKey', 24), ('pCKYi', 32), ('ulCKYiLen', 40), ('pCKYr', 48), ('ulCKYrLen', 56), ('keyNumber', 64)))
-
-
-class _S96(_ct.Structure):
-    # struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS
-    _fields_ = [
-        ('prfMechanism', _ct.c_uint64),
-        ('bHasKeygxy', _ct.c_uint8),
-        ('hKeygxy', _ct.c_uint64),
-        ('pExtraData', _ct.c_void_p),
-        ('ulExtraDataLen', _ct.c_uint64),
-    ]
-
-
-_pb_check_layout(_S96, 40, (('prfMechanism', 0), ('bHasKeygxy', 8), ('hKeygxy', 16), ('pExtraData', 24), ('ulExtraDataLen', 32)))
-
-
-class _S97(_ct.Structure):
-    # struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS
-    _fields_ = [
-        ('prfHashMechanism', _ct.c_uint64),
-        ('pSessionHash', _ct.c_void_p),
-        ('ulSessionHashLen', _ct.c_uint64),
-        ('pVersion', _ct.c_void_p),
-    ]
-
-
-_pb_check_layout(_S97, 32, (('prfHashMechanism', 0), ('pSessionHash', 8), ('ulSessionHashLen', 16), ('pVersion', 24)))
-
-
-class _S98(_ct.Structure):
-    # struct CK_NSS_MODULE_FUNCTIONS
-    _fields_ = [
-        ('version', _S0),
-        ('NSC_ModuleDBFunc', _ct.c_void_p),
-    ]
-
-
-_pb_check_layout(_S98, 16, (('version', 0), ('NSC_ModuleDBFunc', 8)))
-
-
-class _S99(_ct.Structure):
-    # struct CK_NSS_FIPS_FUNCTIONS
-    _fields_ = [
-        ('version', _S0),
-        ('NSC_NSSGetFIPSStatus', _ct.c_void_p),
-    ]
-
-
-_pb_check_layout(_S99, 16, (('version', 0), ('NSC_NSSGetFIPSStatus', 8)))
-
-
-class _S100(_ct.Structure):
-    # struct CK_NSS_GCM_PARAMS
-    _fields_ = [
-        ('pIv', _ct.c_void_p),
-        ('ulIvLen', _ct.c_uint64),
-        ('pAAD', _ct.c_void_p),
-        ('ulAADLen', _ct.c_uint64),
-        ('ulTagBits', _ct.c_uint64),
-    ]
-
-
-_pb_check_layout(_S100, 40, (('pIv', 0), ('ulIvLen', 8), ('pAAD', 16), ('ulAADLen', 24), ('ulTagBits', 32)))
-
-
-class _S30(_ct.Structure):
-    # struct CK_GCM_PARAMS_V3
-    _fields_ = [
-        ('pIv', _ct.c_void_p),
-        ('ulIvLen', _ct.c_uint64),
-        ('ulIvBits', _ct.c_uint64),
-        ('pAAD', _ct.c_void_p),
-        ('ulAADLen', _ct.c_uint64),
-        ('ulTagBits', _ct.c_uint64),
-    ]
-
-
-_pb_check_layout(_S30, 48, (('pIv', 0), ('ulIvLen', 8), ('ulIvBits', 16), ('pAAD', 24), ('ulAADLen', 32), ('ulTagBits', 40)))
-
-
 class _S1(_ct.Structure):
     # struct CK_INFO
     _fields_ = [
@@ -2540,6 +2141,186 @@ class _S8(_ct.Structure):
 
 
 _pb_check_layout(_S8, 24, (('ulMinKeySize', 0), ('ulMaxKeySize', 8), ('flags', 16)))
+
+
+class _S9(_ct.Structure):
+    # struct CK_FUNCTION_LIST
+    _fields_ = [
+        ('version', _S0),
+        ('C_Initialize', _ct.c_void_p),
+        ('C_Finalize', _ct.c_void_p),
+        ('C_GetInfo', _ct.c_void_p),
+        ('C_GetFunctionList', _ct.c_void_p),
+        ('C_GetSlotList', _ct.c_void_p),
+        ('C_GetSlotInfo', _ct.c_void_p),
+        ('C_GetTokenInfo', _ct.c_void_p),
+        ('C_GetMechanismList', _ct.c_void_p),
+        ('C_GetMechanismInfo', _ct.c_void_p),
+        ('C_InitToken', _ct.c_void_p),
+        ('C_InitPIN', _ct.c_void_p),
+        ('C_SetPIN', _ct.c_void_p),
+        ('C_OpenSession', _ct.c_void_p),
+        ('C_CloseSession', _ct.c_void_p),
+        ('C_CloseAllSessions', _ct.c_void_p),
+        ('C_GetSessionInfo', _ct.c_void_p),
+        ('C_GetOperationState', _ct.c_void_p),
+        ('C_SetOperationState', _ct.c_void_p),
+        ('C_Login', _ct.c_void_p),
+        ('C_Logout', _ct.c_void_p),
+        ('C_CreateObject', _ct.c_void_p),
+        ('C_CopyObject', _ct.c_void_p),
+        ('C_DestroyObject', _ct.c_void_p),
+        ('C_GetObjectSize', _ct.c_void_p),
+        ('C_GetAttributeValue', _ct.c_void_p),
+        ('C_SetAttributeValue', _ct.c_void_p),
+        ('C_FindObjectsInit', _ct.c_void_p),
+        ('C_FindObjects', _ct.c_void_p),
+        ('C_FindObjectsFinal', _ct.c_void_p),
+        ('C_EncryptInit', _ct.c_void_p),
+        ('C_Encrypt', _ct.c_void_p),
+        ('C_EncryptUpdate', _ct.c_void_p),
+        ('C_EncryptFinal', _ct.c_void_p),
+        ('C_DecryptInit', _ct.c_void_p),
+        ('C_Decrypt', _ct.c_void_p),
+        ('C_DecryptUpdate', _ct.c_void_p),
+        ('C_DecryptFinal', _ct.c_void_p),
+        ('C_DigestInit', _ct.c_void_p),
+        ('C_Digest', _ct.c_void_p),
+        ('C_DigestUpdate', _ct.c_void_p),
+        ('C_DigestKey', _ct.c_void_p),
+        ('C_DigestFinal', _ct.c_void_p),
+        ('C_SignInit', _ct.c_void_p),
+        ('C_Sign', _ct.c_void_p),
+        ('C_SignUpdate', _ct.c_void_p),
+        ('C_SignFinal', _ct.c_void_p),
+        ('C_SignRecoverInit', _ct.c_void_p),
+        ('C_SignRecover', _ct.c_void_p),
+        ('C_VerifyInit', _ct.c_void_p),
+        ('C_Verify', _ct.c_void_p),
+        ('C_VerifyUpdate', _ct.c_void_p),
+        ('C_VerifyFinal', _ct.c_void_p),
+        ('C_VerifyRecoverInit', _ct.c_void_p),
+        ('C_VerifyRecover', _ct.c_void_p),
+        ('C_DigestEncryptUpdate', _ct.c_void_p),
+        ('C_DecryptDigestUpdate', _ct.c_void_p),
+        ('C_SignEncryptUpdate', _ct.c_void_p),
+        ('C_DecryptVerifyUpdate', _ct.c_void_p),
+        ('C_GenerateKey', _ct.c_void_p),
+        ('C_GenerateKeyPair', _ct.c_void_p),
+        ('C_WrapKey', _ct.c_void_p),
+        ('C_UnwrapKey', _ct.c_void_p),
+        ('C_DeriveKey', _ct.c_void_p),
+        ('C_SeedRandom', _ct.c_void_p),
+        ('C_GenerateRandom', _ct.c_void_p),
+        ('C_GetFunctionStatus', _ct.c_void_p),
+        ('C_CancelFunction', _ct.c_void_p),
+        ('C_WaitForSlotEvent', _ct.c_void_p),
+    ]
+
+
+_pb_check_layout(_S9, 552, (('version', 0), ('C_Initialize', 8), ('C_Finalize', 16), ('C_GetInfo', 24), ('C_GetFunctionList', 32), ('C_GetSlotList', 40), ('C_GetSlotInfo', 48), ('C_GetTokenInfo', 56), ('C_GetMechanismList', 64), ('C_GetMechanismInfo', 72), ('C_InitToken', 80), ('C_InitPIN', 88), ('C_SetPIN', 96), ('C_OpenSession', 104), ('C_CloseSession', 112), ('C_CloseAllSessions', 120), ('C_GetSessionInfo', 128), ('C_GetOperationState', 136), ('C_SetOperationState', 144), ('C_Login', 152), ('C_Logout', 160), ('C_CreateObject', 168), ('C_CopyObject', 176), ('C_DestroyObject', 184), ('C_GetObjectSize', 192), ('C_GetAttributeValue', 200), ('C_SetAttributeValue', 208), ('C_FindObjectsInit', 216), ('C_FindObjects', 224), ('C_FindObjectsFinal', 232), ('C_EncryptInit', 240), ('C_Encrypt', 248), ('C_EncryptUpdate', 256), ('C_EncryptFinal', 264), ('C_DecryptInit', 272), ('C_Decrypt', 280), ('C_DecryptUpdate', 288), ('C_DecryptFinal', 296), ('C_DigestInit', 304), ('C_Digest', 312), ('C_DigestUpdate', 320), ('C_DigestKey', 328), ('C_DigestFinal', 336), ('C_SignInit', 344), ('C_Sign', 352), ('C_SignUpdate', 360), ('C_SignFinal', 368), ('C_SignRecoverInit', 376), ('C_SignRecover', 384), ('C_VerifyInit', 392), ('C_Verify', 400), ('C_VerifyUpdate', 408), ('C_VerifyFinal', 416), ('C_VerifyRecoverInit', 424), ('C_VerifyRecover', 432), ('C_DigestEncryptUpdate', 440), ('C_DecryptDigestUpdate', 448), ('C_SignEncryptUpdate', 456), ('C_DecryptVerifyUpdate', 464), ('C_GenerateKey', 472), ('C_GenerateKeyPair', 480), ('C_WrapKey', 488), ('C_UnwrapKey', 496), ('C_DeriveKey', 504), ('C_SeedRandom', 512), ('C_GenerateRandom', 520), ('C_GetFunctionStatus', 528), ('C_CancelFunction', 536), ('C_WaitForSlotEvent', 544)))
+
+
+class _S10(_ct.Structure):
+    # struct CK_FUNCTION_LIST_3_0
+    _fields_ = [
+        ('version', _S0),
+        ('C_Initialize', _ct.c_void_p),
+        ('C_Finalize', _ct.c_void_p),
+        ('C_GetInfo', _ct.c_void_p),
+        ('C_GetFunctionList', _ct.c_void_p),
+        ('C_GetSlotList', _ct.c_void_p),
+        ('C_GetSlotInfo', _ct.c_void_p),
+        ('C_GetTokenInfo', _ct.c_void_p),
+        ('C_GetMechanismList', _ct.c_void_p),
+        ('C_GetMechanismInfo', _ct.c_void_p),
+        ('C_InitToken', _ct.c_void_p),
+        ('C_InitPIN', _ct.c_void_p),
+        ('C_SetPIN', _ct.c_void_p),
+        ('C_OpenSession', _ct.c_void_p),
+        ('C_CloseSession', _ct.c_void_p),
+        ('C_CloseAllSessions', _ct.c_void_p),
+        ('C_GetSessionInfo', _ct.c_void_p),
+        ('C_GetOperationState', _ct.c_void_p),
+        ('C_SetOperationState', _ct.c_void_p),
+        ('C_Login', _ct.c_void_p),
+        ('C_Logout', _ct.c_void_p),
+        ('C_CreateObject', _ct.c_void_p),
+        ('C_CopyObject', _ct.c_void_p),
+        ('C_DestroyObject', _ct.c_void_p),
+        ('C_GetObjectSize', _ct.c_void_p),
+        ('C_GetAttributeValue', _ct.c_void_p),
+        ('C_SetAttributeValue', _ct.c_void_p),
+        ('C_FindObjectsInit', _ct.c_void_p),
+        ('C_FindObjects', _ct.c_void_p),
+        ('C_FindObjectsFinal', _ct.c_void_p),
+        ('C_EncryptInit', _ct.c_void_p),
+        ('C_Encrypt', _ct.c_void_p),
+        ('C_EncryptUpdate', _ct.c_void_p),
+        ('C_EncryptFinal', _ct.c_void_p),
+        ('C_DecryptInit', _ct.c_void_p),
+        ('C_Decrypt', _ct.c_void_p),
+        ('C_DecryptUpdate', _ct.c_void_p),
+        ('C_DecryptFinal', _ct.c_void_p),
+        ('C_DigestInit', _ct.c_void_p),
+        ('C_Digest', _ct.c_void_p),
+        ('C_DigestUpdate', _ct.c_void_p),
+        ('C_DigestKey', _ct.c_void_p),
+        ('C_DigestFinal', _ct.c_void_p),
+        ('C_SignInit', _ct.c_void_p),
+        ('C_Sign', _ct.c_void_p),
+        ('C_SignUpdate', _ct.c_void_p),
+        ('C_SignFinal', _ct.c_void_p),
+        ('C_SignRecoverInit', _ct.c_void_p),
+        ('C_SignRecover', _ct.c_void_p),
+        ('C_VerifyInit', _ct.c_void_p),
+        ('C_Verify', _ct.c_void_p),
+        ('C_VerifyUpdate', _ct.c_void_p),
+        ('C_VerifyFinal', _ct.c_void_p),
+        ('C_VerifyRecoverInit', _ct.c_void_p),
+        ('C_VerifyRecover', _ct.c_void_p),
+        ('C_DigestEncryptUpdate', _ct.c_void_p),
+        ('C_DecryptDigestUpdate', _ct.c_void_p),
+        ('C_SignEncryptUpdate', _ct.c_void_p),
+        ('C_DecryptVerifyUpdate', _ct.c_void_p),
+        ('C_GenerateKey', _ct.c_void_p),
+        ('C_GenerateKeyPair', _ct.c_void_p),
+        ('C_WrapKey', _ct.c_void_p),
+        ('C_UnwrapKey', _ct.c_void_p),
+        ('C_DeriveKey', _ct.c_void_p),
+        ('C_SeedRandom', _ct.c_void_p),
+        ('C_GenerateRandom', _ct.c_void_p),
+        ('C_GetFunctionStatus', _ct.c_void_p),
+        ('C_CancelFunction', _ct.c_void_p),
+        ('C_WaitForSlotEvent', _ct.c_void_p),
+        ('C_GetInterfaceList', _ct.c_void_p),
+        ('C_GetInterface', _ct.c_void_p),
+        ('C_LoginUser', _ct.c_void_p),
+        ('C_SessionCancel', _ct.c_void_p),
+        ('C_MessageEncryptInit', _ct.c_void_p),
+        ('C_EncryptMessage', _ct.c_void_p),
+        ('C_EncryptMessageBegin', _ct.c_void_p),
+        ('C_EncryptMessageNext', _ct.c_void_p),
+        ('C_MessageEncryptFinal', _ct.c_void_p),
+        ('C_MessageDecryptInit', _ct.c_void_p),
+        ('C_DecryptMessage', _ct.c_void_p),
+        ('C_DecryptMessageBegin', _ct.c_void_p),
+        ('C_DecryptMessageNext', _ct.c_void_p),
+        ('C_MessageDecryptFinal', _ct.c_void_p),
+        ('C_MessageSignInit', _ct.c_void_p),
+        ('C_SignMessage', _ct.c_void_p),
+        ('C_SignMessageBegin', _ct.c_void_p),
+        ('C_SignMessageNext', _ct.c_void_p),
+        ('C_MessageSignFinal', _ct.c_void_p),
+        ('C_MessageVerifyInit', _ct.c_void_p),
+        ('C_VerifyMessage', _ct.c_void_p),
+        ('C_VerifyMessageBegin', _ct.c_void_p),
+        ('C_VerifyMessageNext', _ct.c_void_p),
+        ('C_MessageVerifyFinal', _ct.c_void_p),
+    ]
+
+
+_pb_check_layout(_S10, 744, (('version', 0), ('C_Initialize', 8), ('C_Finalize', 16), ('C_GetInfo', 24), ('C_GetFunctionList', 32), ('C_GetSlotList', 40), ('C_GetSlotInfo', 48), ('C_GetTokenInfo', 56), ('C_GetMechanismList', 64), ('C_GetMechanismInfo', 72), ('C_InitToken', 80), ('C_InitPIN', 88), ('C_SetPIN', 96), ('C_OpenSession', 104), ('C_CloseSession', 112), ('C_CloseAllSessions', 120), ('C_GetSessionInfo', 128), ('C_GetOperationState', 136), ('C_SetOperationState', 144), ('C_Login', 152), ('C_Logout', 160), ('C_CreateObject', 168), ('C_CopyObject', 176), ('C_DestroyObject', 184), ('C_GetObjectSize', 192), ('C_GetAttributeValue', 200), ('C_SetAttributeValue', 208), ('C_FindObjectsInit', 216), ('C_FindObjects', 224), ('C_FindObjectsFinal', 232), ('C_EncryptInit', 240), ('C_Encrypt', 248), ('C_EncryptUpdate', 256), ('C_EncryptFinal', 264), ('C_DecryptInit', 272), ('C_Decrypt', 280), ('C_DecryptUpdate', 288), ('C_DecryptFinal', 296), ('C_DigestInit', 304), ('C_Digest', 312), ('C_DigestUpdate', 320), ('C_DigestKey', 328), ('C_DigestFinal', 336), ('C_SignInit', 344), ('C_Sign', 352), ('C_SignUpdate', 360), ('C_SignFinal', 368), ('C_SignRecoverInit', 376), ('C_SignRecover', 384), ('C_VerifyInit', 392), ('C_Verify', 400), ('C_VerifyUpdate', 408), ('C_VerifyFinal', 416), ('C_VerifyRecoverInit', 424), ('C_VerifyRecover', 432), ('C_DigestEncryptUpdate', 440), ('C_DecryptDigestUpdate', 448), ('C_SignEncryptUpdate', 456), ('C_DecryptVerifyUpdate', 464), ('C_GenerateKey', 472), ('C_GenerateKeyPair', 480), ('C_WrapKey', 488), ('C_UnwrapKey', 496), ('C_DeriveKey', 504), ('C_SeedRandom', 512), ('C_GenerateRandom', 520), ('C_GetFunctionStatus', 528), ('C_CancelFunction', 536), ('C_WaitForSlotEvent', 544), ('C_GetInterfaceList', 552), ('C_GetInterface', 560), ('C_LoginUser', 568), ('C_SessionCancel', 576), ('C_MessageEncryptInit', 584), ('C_EncryptMessage', 592), ('C_EncryptMessageBegin', 600), ('C_EncryptMessageNext', 608), ('C_MessageEncryptFinal', 616), ('C_MessageDecryptInit', 624), ('C_DecryptMessage', 632), ('C_DecryptMessageBegin', 640), ('C_DecryptMessageNext', 648), ('C_MessageDecryptFinal', 656), ('C_MessageSignInit', 664), ('C_SignMessage', 672), ('C_SignMessageBegin', 680), ('C_SignMessageNext', 688), ('C_MessageSignFinal', 696), ('C_MessageVerifyInit', 704), ('C_VerifyMessage', 712), ('C_VerifyMessageBegin', 720), ('C_VerifyMessageNext', 728), ('C_MessageVerifyFinal', 736)))
 
 
 class _S11(_ct.Structure):
@@ -2804,6 +2585,21 @@ class _S29(_ct.Structure):
 
 
 _pb_check_layout(_S29, 24, (('ulCounterBits', 0), ('cb', 8)))
+
+
+class _S30(_ct.Structure):
+    # struct CK_GCM_PARAMS_V3
+    _fields_ = [
+        ('pIv', _ct.c_void_p),
+        ('ulIvLen', _ct.c_uint64),
+        ('ulIvBits', _ct.c_uint64),
+        ('pAAD', _ct.c_void_p),
+        ('ulAADLen', _ct.c_uint64),
+        ('ulTagBits', _ct.c_uint64),
+    ]
+
+
+_pb_check_layout(_S30, 48, (('pIv', 0), ('ulIvLen', 8), ('ulIvBits', 16), ('pAAD', 24), ('ulAADLen', 32), ('ulTagBits', 40)))
 
 
 class _S31(_ct.Structure):
@@ -3571,6 +3367,210 @@ class _S85(_ct.Structure):
 _pb_check_layout(_S85, 64, (('sk', 0), ('own_prekey', 8), ('initiator_identity', 16), ('own_public_identity', 24), ('bEncryptedHeader', 32), ('eCurve', 40), ('aeadMechanism', 48), ('kdfMechanism', 56)))
 
 
+class _S86(_ct.Structure):
+    # struct CK_NSS_JPAKEPublicValue
+    _fields_ = [
+        ('pGX', _ct.c_void_p),
+        ('ulGXLen', _ct.c_uint64),
+        ('pGV', _ct.c_void_p),
+        ('ulGVLen', _ct.c_uint64),
+        ('pR', _ct.c_void_p),
+        ('ulRLen', _ct.c_uint64),
+    ]
+
+
+_pb_check_layout(_S86, 48, (('pGX', 0), ('ulGXLen', 8), ('pGV', 16), ('ulGVLen', 24), ('pR', 32), ('ulRLen', 40)))
+
+
+class _S87(_ct.Structure):
+    # struct CK_NSS_JPAKERound1Params
+    _fields_ = [
+        ('gx1', _S86),
+        ('gx2', _S86),
+    ]
+
+
+_pb_check_layout(_S87, 96, (('gx1', 0), ('gx2', 48)))
+
+
+class _S88(_ct.Structure):
+    # struct CK_NSS_JPAKERound2Params
+    _fields_ = [
+        ('pSharedKey', _ct.c_void_p),
+        ('ulSharedKeyLen', _ct.c_uint64),
+        ('gx3', _S86),
+        ('gx4', _S86),
+        ('A', _S86),
+    ]
+
+
+_pb_check_layout(_S88, 160, (('pSharedKey', 0), ('ulSharedKeyLen', 8), ('gx3', 16), ('gx4', 64), ('A', 112)))
+
+
+class _S89(_ct.Structure):
+    # struct CK_NSS_JPAKEFinalParams
+    _fields_ = [
+        ('B', _S86),
+    ]
+
+
+_pb_check_layout(_S89, 48, (('B', 0),))
+
+
+class _S90(_ct.Structure):
+    # struct CK_NSS_MAC_CONSTANT_TIME_PARAMS
+    _fields_ = [
+        ('macAlg', _ct.c_uint64),
+        ('ulBodyTotalLen', _ct.c_uint64),
+        ('pHeader', _ct.c_void_p),
+        ('ulHeaderLen', _ct.c_uint64),
+    ]
+
+
+_pb_check_layout(_S90, 32, (('macAlg', 0), ('ulBodyTotalLen', 8), ('pHeader', 16), ('ulHeaderLen', 24)))
+
+
+class _S91(_ct.Structure):
+    # struct CK_NSS_AEAD_PARAMS
+    _fields_ = [
+        ('pNonce', _ct.c_void_p),
+        ('ulNonceLen', _ct.c_uint64),
+        ('pAAD', _ct.c_void_p),
+        ('ulAADLen', _ct.c_uint64),
+        ('ulTagLen', _ct.c_uint64),
+    ]
+
+
+_pb_check_layout(_S91, 40, (('pNonce', 0), ('ulNonceLen', 8), ('pAAD', 16), ('ulAADLen', 24), ('ulTagLen', 32)))
+
+
+class _S92(_ct.Structure):
+    # struct CK_NSS_HKDFParams
+    _fields_ = [
+        ('bExtract', _ct.c_uint8),
+        ('pSalt', _ct.c_void_p),
+        ('ulSaltLen', _ct.c_uint64),
+        ('bExpand', _ct.c_uint8),
+        ('pInfo', _ct.c_void_p),
+        ('ulInfoLen', _ct.c_uint64),
+    ]
+
+
+_pb_check_layout(_S92, 48, (('bExtract', 0), ('pSalt', 8), ('ulSaltLen', 16), ('bExpand', 24), ('pInfo', 32), ('ulInfoLen', 40)))
+
+
+class _S93(_ct.Structure):
+    # struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS
+    _fields_ = [
+        ('prfMechanism', _ct.c_uint64),
+        ('bHasSeedKey', _ct.c_uint8),
+        ('hSeedKey', _ct.c_uint64),
+        ('pSeedData', _ct.c_void_p),
+        ('ulSeedDataLen', _ct.c_uint64),
+    ]
+
+
+_pb_check_layout(_S93, 40, (('prfMechanism', 0), ('bHasSeedKey', 8), ('hSeedKey', 16), ('pSeedData', 24), ('ulSeedDataLen', 32)))
+
+
+class _S94(_ct.Structure):
+    # struct CK_NSS_IKE_PRF_DERIVE_PARAMS
+    _fields_ = [
+        ('prfMechanism', _ct.c_uint64),
+        ('bDataAsKey', _ct.c_uint8),
+        ('bRekey', _ct.c_uint8),
+        ('pNi', _ct.c_void_p),
+        ('ulNiLen', _ct.c_uint64),
+        ('pNr', _ct.c_void_p),
+        ('ulNrLen', _ct.c_uint64),
+        ('hNewKey', _ct.c_uint64),
+    ]
+
+
+_pb_check_layout(_S94, 56, (('prfMechanism', 0), ('bDataAsKey', 8), ('bRekey', 9), ('pNi', 16), ('ulNiLen', 24), ('pNr', 32), ('ulNrLen', 40), ('hNewKey', 48)))
+
+
+class _S95(_ct.Structure):
+    # struct CK_NSS_IKE1_PRF_DERIVE_PARAMS
+    _fields_ = [
+        ('prfMechanism', _ct.c_uint64),
+        ('bHasPrevKey', _ct.c_uint8),
+        ('hKeygxy', _ct.c_uint64),
+        ('hPrevKey', _ct.c_uint64),
+        ('pCKYi', _ct.c_void_p),
+        ('ulCKYiLen', _ct.c_uint64),
+        ('pCKYr', _ct.c_void_p),
+        ('ulCKYrLen', _ct.c_uint64),
+        ('keyNumber', _ct.c_uint8),
+    ]
+
+
+_pb_check_layout(_S95, 72, (('prfMechanism', 0), ('bHasPrevKey', 8), ('hKeygxy', 16), ('hPrevKey', 24), ('pCKYi', 32), ('ulCKYiLen', 40), ('pCKYr', 48), ('ulCKYrLen', 56), ('keyNumber', 64)))
+
+
+class _S96(_ct.Structure):
+    # struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS
+    _fields_ = [
+        ('prfMechanism', _ct.c_uint64),
+        ('bHasKeygxy', _ct.c_uint8),
+        ('hKeygxy', _ct.c_uint64),
+        ('pExtraData', _ct.c_void_p),
+        ('ulExtraDataLen', _ct.c_uint64),
+    ]
+
+
+_pb_check_layout(_S96, 40, (('prfMechanism', 0), ('bHasKeygxy', 8), ('hKeygxy', 16), ('pExtraData', 24), ('ulExtraDataLen', 32)))
+
+
+class _S97(_ct.Structure):
+    # struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS
+    _fields_ = [
+        ('prfHashMechanism', _ct.c_uint64),
+        ('pSessionHash', _ct.c_void_p),
+        ('ulSessionHashLen', _ct.c_uint64),
+        ('pVersion', _ct.c_void_p),
+    ]
+
+
+_pb_check_layout(_S97, 32, (('prfHashMechanism', 0), ('pSessionHash', 8), ('ulSessionHashLen', 16), ('pVersion', 24)))
+
+
+class _S98(_ct.Structure):
+    # struct CK_NSS_MODULE_FUNCTIONS
+    _fields_ = [
+        ('version', _S0),
+        ('NSC_ModuleDBFunc', _ct.c_void_p),
+    ]
+
+
+_pb_check_layout(_S98, 16, (('version', 0), ('NSC_ModuleDBFunc', 8)))
+
+
+class _S99(_ct.Structure):
+    # struct CK_NSS_FIPS_FUNCTIONS
+    _fields_ = [
+        ('version', _S0),
+        ('NSC_NSSGetFIPSStatus', _ct.c_void_p),
+    ]
+
+
+_pb_check_layout(_S99, 16, (('version', 0), ('NSC_NSSGetFIPSStatus', 8)))
+
+
+class _S100(_ct.Structure):
+    # struct CK_NSS_GCM_PARAMS
+    _fields_ = [
+        ('pIv', _ct.c_void_p),
+        ('ulIvLen', _ct.c_uint64),
+        ('pAAD', _ct.c_void_p),
+        ('ulAADLen', _ct.c_uint64),
+        ('ulTagBits', _ct.c_uint64),
+    ]
+
+
+_pb_check_layout(_S100, 40, (('pIv', 0), ('ulIvLen', 8), ('pAAD', 16), ('ulAADLen', 24), ('ulTagBits', 32)))
+
+
 # ---- records -----------------------------------------------------------
 
 
@@ -3617,6 +3617,1451 @@ class CK_VERSION:
     @minor.setter
     def minor(self, value):
         self._s.minor = _pb_index(value, 'CK_VERSION.minor', 0, 255)
+
+
+class CK_INFO:
+    'struct CK_INFO: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S1)
+
+    def __init__(_pb_self, *, cryptokiVersion=_MISSING, manufacturerID=_MISSING, flags=_MISSING, libraryDescription=_MISSING, libraryVersion=_MISSING):
+        _pb_self._s = _S1()
+        if cryptokiVersion is not _MISSING:
+            _pb_self.cryptokiVersion = cryptokiVersion
+        if manufacturerID is not _MISSING:
+            _pb_self.manufacturerID = manufacturerID
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+        if libraryDescription is not _MISSING:
+            _pb_self.libraryDescription = libraryDescription
+        if libraryVersion is not _MISSING:
+            _pb_self.libraryVersion = libraryVersion
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_INFO holding a copy of exactly sizeof bytes."""
+        view = memoryview(data)
+        if view.nbytes != CK_INFO.sizeof:
+            raise ValueError(f"CK_INFO needs {CK_INFO.sizeof} bytes, got {view.nbytes}")
+        return _pb_view(CK_INFO, _S1.from_buffer_copy(view))
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_INFO.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_INFO(cryptokiVersion={self.cryptokiVersion!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, libraryDescription={self.libraryDescription!r}, libraryVersion={self.libraryVersion!r})"
+
+    @property
+    def cryptokiVersion(self):
+        return _pb_view(CK_VERSION, self._s.cryptokiVersion)
+
+    @cryptokiVersion.setter
+    def cryptokiVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
+        self._s.cryptokiVersion = value._s
+
+    @property
+    def manufacturerID(self):
+        return bytes(self._s.manufacturerID)
+
+    @manufacturerID.setter
+    def manufacturerID(self, value):
+        _pb_store_bytes(self._s, _S1.manufacturerID.offset, 32, value, 'CK_INFO.manufacturerID')
+
+    @property
+    def flags(self):
+        return self._s.flags
+
+    @flags.setter
+    def flags(self, value):
+        self._s.flags = _pb_index(value, 'CK_INFO.flags', 0, 18446744073709551615)
+
+    @property
+    def libraryDescription(self):
+        return bytes(self._s.libraryDescription)
+
+    @libraryDescription.setter
+    def libraryDescription(self, value):
+        _pb_store_bytes(self._s, _S1.libraryDescription.offset, 32, value, 'CK_INFO.libraryDescription')
+
+    @property
+    def libraryVersion(self):
+        return _pb_view(CK_VERSION, self._s.libraryVersion)
+
+    @libraryVersion.setter
+    def libraryVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
+        self._s.libraryVersion = value._s
+
+
+class CK_SLOT_INFO:
+    'CK_SLOT_INFO provides information about a slot'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S2)
+
+    def __init__(_pb_self, *, slotDescription=_MISSING, manufacturerID=_MISSING, flags=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING):
+        _pb_self._s = _S2()
+        if slotDescription is not _MISSING:
+            _pb_self.slotDescription = slotDescription
+        if manufacturerID is not _MISSING:
+            _pb_self.manufacturerID = manufacturerID
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+        if hardwareVersion is not _MISSING:
+            _pb_self.hardwareVersion = hardwareVersion
+        if firmwareVersion is not _MISSING:
+            _pb_self.firmwareVersion = firmwareVersion
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
+        view = memoryview(data)
+        if view.nbytes != CK_SLOT_INFO.sizeof:
+            raise ValueError(f"CK_SLOT_INFO needs {CK_SLOT_INFO.sizeof} bytes, got {view.nbytes}")
+        return _pb_view(CK_SLOT_INFO, _S2.from_buffer_copy(view))
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_SLOT_INFO.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_SLOT_INFO(slotDescription={self.slotDescription!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r})"
+
+    @property
+    def slotDescription(self):
+        return bytes(self._s.slotDescription)
+
+    @slotDescription.setter
+    def slotDescription(self, value):
+        _pb_store_bytes(self._s, _S2.slotDescription.offset, 64, value, 'CK_SLOT_INFO.slotDescription')
+
+    @property
+    def manufacturerID(self):
+        return bytes(self._s.manufacturerID)
+
+    @manufacturerID.setter
+    def manufacturerID(self, value):
+        _pb_store_bytes(self._s, _S2.manufacturerID.offset, 32, value, 'CK_SLOT_INFO.manufacturerID')
+
+    @property
+    def flags(self):
+        return self._s.flags
+
+    @flags.setter
+    def flags(self, value):
+        self._s.flags = _pb_index(value, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
+
+    @property
+    def hardwareVersion(self):
+        return _pb_view(CK_VERSION, self._s.hardwareVersion)
+
+    @hardwareVersion.setter
+    def hardwareVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
+        self._s.hardwareVersion = value._s
+
+    @property
+    def firmwareVersion(self):
+        return _pb_view(CK_VERSION, self._s.firmwareVersion)
+
+    @firmwareVersion.setter
+    def firmwareVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
+        self._s.firmwareVersion = value._s
+
+
+class CK_TOKEN_INFO:
+    'CK_TOKEN_INFO provides information about a token'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S3)
+
+    def __init__(_pb_self, *, label=_MISSING, manufacturerID=_MISSING, model=_MISSING, serialNumber=_MISSING, flags=_MISSING, ulMaxSessionCount=_MISSING, ulSessionCount=_MISSING, ulMaxRwSessionCount=_MISSING, ulRwSessionCount=_MISSING, ulMaxPinLen=_MISSING, ulMinPinLen=_MISSING, ulTotalPublicMemory=_MISSING, ulFreePublicMemory=_MISSING, ulTotalPrivateMemory=_MISSING, ulFreePrivateMemory=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING, utcTime=_MISSING):
+        _pb_self._s = _S3()
+        if label is not _MISSING:
+            _pb_self.label = label
+        if manufacturerID is not _MISSING:
+            _pb_self.manufacturerID = manufacturerID
+        if model is not _MISSING:
+            _pb_self.model = model
+        if serialNumber is not _MISSING:
+            _pb_self.serialNumber = serialNumber
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+        if ulMaxSessionCount is not _MISSING:
+            _pb_self.ulMaxSessionCount = ulMaxSessionCount
+        if ulSessionCount is not _MISSING:
+            _pb_self.ulSessionCount = ulSessionCount
+        if ulMaxRwSessionCount is not _MISSING:
+            _pb_self.ulMaxRwSessionCount = ulMaxRwSessionCount
+        if ulRwSessionCount is not _MISSING:
+            _pb_self.ulRwSessionCount = ulRwSessionCount
+        if ulMaxPinLen is not _MISSING:
+            _pb_self.ulMaxPinLen = ulMaxPinLen
+        if ulMinPinLen is not _MISSING:
+            _pb_self.ulMinPinLen = ulMinPinLen
+        if ulTotalPublicMemory is not _MISSING:
+            _pb_self.ulTotalPublicMemory = ulTotalPublicMemory
+        if ulFreePublicMemory is not _MISSING:
+            _pb_self.ulFreePublicMemory = ulFreePublicMemory
+        if ulTotalPrivateMemory is not _MISSING:
+            _pb_self.ulTotalPrivateMemory = ulTotalPrivateMemory
+        if ulFreePrivateMemory is not _MISSING:
+            _pb_self.ulFreePrivateMemory = ulFreePrivateMemory
+        if hardwareVersion is not _MISSING:
+            _pb_self.hardwareVersion = hardwareVersion
+        if firmwareVersion is not _MISSING:
+            _pb_self.firmwareVersion = firmwareVersion
+        if utcTime is not _MISSING:
+            _pb_self.utcTime = utcTime
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
+        view = memoryview(data)
+        if view.nbytes != CK_TOKEN_INFO.sizeof:
+            raise ValueError(f"CK_TOKEN_INFO needs {CK_TOKEN_INFO.sizeof} bytes, got {view.nbytes}")
+        return _pb_view(CK_TOKEN_INFO, _S3.from_buffer_copy(view))
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_TOKEN_INFO.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_TOKEN_INFO(label={self.label!r}, manufacturerID={self.manufacturerID!r}, model={self.model!r}, serialNumber={self.serialNumber!r}, flags={self.flags!r}, ulMaxSessionCount={self.ulMaxSessionCount!r}, ulSessionCount={self.ulSessionCount!r}, ulMaxRwSessionCount={self.ulMaxRwSessionCount!r}, ulRwSessionCount={self.ulRwSessionCount!r}, ulMaxPinLen={self.ulMaxPinLen!r}, ulMinPinLen={self.ulMinPinLen!r}, ulTotalPublicMemory={self.ulTotalPublicMemory!r}, ulFreePublicMemory={self.ulFreePublicMemory!r}, ulTotalPrivateMemory={self.ulTotalPrivateMemory!r}, ulFreePrivateMemory={self.ulFreePrivateMemory!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r}, utcTime={self.utcTime!r})"
+
+    @property
+    def label(self):
+        return bytes(self._s.label)
+
+    @label.setter
+    def label(self, value):
+        _pb_store_bytes(self._s, _S3.label.offset, 32, value, 'CK_TOKEN_INFO.label')
+
+    @property
+    def manufacturerID(self):
+        return bytes(self._s.manufacturerID)
+
+    @manufacturerID.setter
+    def manufacturerID(self, value):
+        _pb_store_bytes(self._s, _S3.manufacturerID.offset, 32, value, 'CK_TOKEN_INFO.manufacturerID')
+
+    @property
+    def model(self):
+        return bytes(self._s.model)
+
+    @model.setter
+    def model(self, value):
+        _pb_store_bytes(self._s, _S3.model.offset, 16, value, 'CK_TOKEN_INFO.model')
+
+    @property
+    def serialNumber(self):
+        return bytes(self._s.serialNumber)
+
+    @serialNumber.setter
+    def serialNumber(self, value):
+        _pb_store_bytes(self._s, _S3.serialNumber.offset, 16, value, 'CK_TOKEN_INFO.serialNumber')
+
+    @property
+    def flags(self):
+        return self._s.flags
+
+    @flags.setter
+    def flags(self, value):
+        self._s.flags = _pb_index(value, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
+
+    @property
+    def ulMaxSessionCount(self):
+        return self._s.ulMaxSessionCount
+
+    @ulMaxSessionCount.setter
+    def ulMaxSessionCount(self, value):
+        self._s.ulMaxSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
+
+    @property
+    def ulSessionCount(self):
+        return self._s.ulSessionCount
+
+    @ulSessionCount.setter
+    def ulSessionCount(self, value):
+        self._s.ulSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
+
+    @property
+    def ulMaxRwSessionCount(self):
+        return self._s.ulMaxRwSessionCount
+
+    @ulMaxRwSessionCount.setter
+    def ulMaxRwSessionCount(self, value):
+        self._s.ulMaxRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
+
+    @property
+    def ulRwSessionCount(self):
+        return self._s.ulRwSessionCount
+
+    @ulRwSessionCount.setter
+    def ulRwSessionCount(self, value):
+        self._s.ulRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
+
+    @property
+    def ulMaxPinLen(self):
+        return self._s.ulMaxPinLen
+
+    @ulMaxPinLen.setter
+    def ulMaxPinLen(self, value):
+        self._s.ulMaxPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
+
+    @property
+    def ulMinPinLen(self):
+        return self._s.ulMinPinLen
+
+    @ulMinPinLen.setter
+    def ulMinPinLen(self, value):
+        self._s.ulMinPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
+
+    @property
+    def ulTotalPublicMemory(self):
+        return self._s.ulTotalPublicMemory
+
+    @ulTotalPublicMemory.setter
+    def ulTotalPublicMemory(self, value):
+        self._s.ulTotalPublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
+
+    @property
+    def ulFreePublicMemory(self):
+        return self._s.ulFreePublicMemory
+
+    @ulFreePublicMemory.setter
+    def ulFreePublicMemory(self, value):
+        self._s.ulFreePublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
+
+    @property
+    def ulTotalPrivateMemory(self):
+        return self._s.ulTotalPrivateMemory
+
+    @ulTotalPrivateMemory.setter
+    def ulTotalPrivateMemory(self, value):
+        self._s.ulTotalPrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
+
+    @property
+    def ulFreePrivateMemory(self):
+        return self._s.ulFreePrivateMemory
+
+    @ulFreePrivateMemory.setter
+    def ulFreePrivateMemory(self, value):
+        self._s.ulFreePrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
+
+    @property
+    def hardwareVersion(self):
+        return _pb_view(CK_VERSION, self._s.hardwareVersion)
+
+    @hardwareVersion.setter
+    def hardwareVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
+        self._s.hardwareVersion = value._s
+
+    @property
+    def firmwareVersion(self):
+        return _pb_view(CK_VERSION, self._s.firmwareVersion)
+
+    @firmwareVersion.setter
+    def firmwareVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
+        self._s.firmwareVersion = value._s
+
+    @property
+    def utcTime(self):
+        return bytes(self._s.utcTime)
+
+    @utcTime.setter
+    def utcTime(self, value):
+        _pb_store_bytes(self._s, _S3.utcTime.offset, 16, value, 'CK_TOKEN_INFO.utcTime')
+
+
+class CK_SESSION_INFO:
+    'CK_SESSION_INFO provides information about a session'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S4)
+
+    def __init__(_pb_self, *, slotID=_MISSING, state=_MISSING, flags=_MISSING, ulDeviceError=_MISSING):
+        _pb_self._s = _S4()
+        if slotID is not _MISSING:
+            _pb_self.slotID = slotID
+        if state is not _MISSING:
+            _pb_self.state = state
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+        if ulDeviceError is not _MISSING:
+            _pb_self.ulDeviceError = ulDeviceError
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
+        view = memoryview(data)
+        if view.nbytes != CK_SESSION_INFO.sizeof:
+            raise ValueError(f"CK_SESSION_INFO needs {CK_SESSION_INFO.sizeof} bytes, got {view.nbytes}")
+        return _pb_view(CK_SESSION_INFO, _S4.from_buffer_copy(view))
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_SESSION_INFO.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_SESSION_INFO(slotID={self.slotID!r}, state={self.state!r}, flags={self.flags!r}, ulDeviceError={self.ulDeviceError!r})"
+
+    @property
+    def slotID(self):
+        return self._s.slotID
+
+    @slotID.setter
+    def slotID(self, value):
+        self._s.slotID = _pb_index(value, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
+
+    @property
+    def state(self):
+        return self._s.state
+
+    @state.setter
+    def state(self, value):
+        self._s.state = _pb_index(value, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
+
+    @property
+    def flags(self):
+        return self._s.flags
+
+    @flags.setter
+    def flags(self, value):
+        self._s.flags = _pb_index(value, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
+
+    @property
+    def ulDeviceError(self):
+        return self._s.ulDeviceError
+
+    @ulDeviceError.setter
+    def ulDeviceError(self, value):
+        self._s.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
+
+
+class CK_ATTRIBUTE:
+    'CK_ATTRIBUTE is a structure that includes the type, length\nand value of an attribute'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S5)
+
+    def __init__(_pb_self, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
+        _pb_self._s = _S5()
+        if type is not _MISSING:
+            _pb_self.type = type
+        if pValue is not _MISSING:
+            _pb_self.pValue = pValue
+        if ulValueLen is not _MISSING:
+            _pb_self.ulValueLen = ulValueLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_ATTRIBUTE holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_ATTRIBUTE.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_ATTRIBUTE.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_ATTRIBUTE(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
+
+    @property
+    def type(self):
+        return self._s.type
+
+    @type.setter
+    def type(self, value):
+        self._s.type = _pb_index(value, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
+
+    @property
+    def pValue(self):
+        return self._s.pValue
+
+    @pValue.setter
+    def pValue(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pValue = None
+            _pb_keep(self._s, 'pValue', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_ATTRIBUTE.pValue', False, 0, True)
+            self._s.pValue = address
+            _pb_keep(self._s, 'pValue', kept)
+
+    @property
+    def ulValueLen(self):
+        return self._s.ulValueLen
+
+    @ulValueLen.setter
+    def ulValueLen(self, value):
+        self._s.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
+
+
+class CK_DATE:
+    'CK_DATE is a structure that defines a date'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S6)
+
+    def __init__(_pb_self, *, year=_MISSING, month=_MISSING, day=_MISSING):
+        _pb_self._s = _S6()
+        if year is not _MISSING:
+            _pb_self.year = year
+        if month is not _MISSING:
+            _pb_self.month = month
+        if day is not _MISSING:
+            _pb_self.day = day
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_DATE holding a copy of exactly sizeof bytes."""
+        view = memoryview(data)
+        if view.nbytes != CK_DATE.sizeof:
+            raise ValueError(f"CK_DATE needs {CK_DATE.sizeof} bytes, got {view.nbytes}")
+        return _pb_view(CK_DATE, _S6.from_buffer_copy(view))
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_DATE.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_DATE(year={self.year!r}, month={self.month!r}, day={self.day!r})"
+
+    @property
+    def year(self):
+        return bytes(self._s.year)
+
+    @year.setter
+    def year(self, value):
+        _pb_store_bytes(self._s, _S6.year.offset, 4, value, 'CK_DATE.year')
+
+    @property
+    def month(self):
+        return bytes(self._s.month)
+
+    @month.setter
+    def month(self, value):
+        _pb_store_bytes(self._s, _S6.month.offset, 2, value, 'CK_DATE.month')
+
+    @property
+    def day(self):
+        return bytes(self._s.day)
+
+    @day.setter
+    def day(self, value):
+        _pb_store_bytes(self._s, _S6.day.offset, 2, value, 'CK_DATE.day')
+
+
+class CK_MECHANISM:
+    'CK_MECHANISM is a structure that specifies a particular\nmechanism'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S7)
+
+    def __init__(_pb_self, *, mechanism=_MISSING, pParameter=_MISSING, ulParameterLen=_MISSING):
+        _pb_self._s = _S7()
+        if mechanism is not _MISSING:
+            _pb_self.mechanism = mechanism
+        if pParameter is not _MISSING:
+            _pb_self.pParameter = pParameter
+        if ulParameterLen is not _MISSING:
+            _pb_self.ulParameterLen = ulParameterLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_MECHANISM holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_MECHANISM.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_MECHANISM.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_MECHANISM(mechanism={self.mechanism!r}, pParameter={self.pParameter!r}, ulParameterLen={self.ulParameterLen!r})"
+
+    @property
+    def mechanism(self):
+        return self._s.mechanism
+
+    @mechanism.setter
+    def mechanism(self, value):
+        self._s.mechanism = _pb_index(value, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
+
+    @property
+    def pParameter(self):
+        return self._s.pParameter
+
+    @pParameter.setter
+    def pParameter(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pParameter = None
+            _pb_keep(self._s, 'pParameter', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_MECHANISM.pParameter', False, 0, True)
+            self._s.pParameter = address
+            _pb_keep(self._s, 'pParameter', kept)
+
+    @property
+    def ulParameterLen(self):
+        return self._s.ulParameterLen
+
+    @ulParameterLen.setter
+    def ulParameterLen(self, value):
+        self._s.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
+
+
+class CK_MECHANISM_INFO:
+    'CK_MECHANISM_INFO provides information about a particular\nmechanism'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S8)
+
+    def __init__(_pb_self, *, ulMinKeySize=_MISSING, ulMaxKeySize=_MISSING, flags=_MISSING):
+        _pb_self._s = _S8()
+        if ulMinKeySize is not _MISSING:
+            _pb_self.ulMinKeySize = ulMinKeySize
+        if ulMaxKeySize is not _MISSING:
+            _pb_self.ulMaxKeySize = ulMaxKeySize
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
+        view = memoryview(data)
+        if view.nbytes != CK_MECHANISM_INFO.sizeof:
+            raise ValueError(f"CK_MECHANISM_INFO needs {CK_MECHANISM_INFO.sizeof} bytes, got {view.nbytes}")
+        return _pb_view(CK_MECHANISM_INFO, _S8.from_buffer_copy(view))
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_MECHANISM_INFO.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_MECHANISM_INFO(ulMinKeySize={self.ulMinKeySize!r}, ulMaxKeySize={self.ulMaxKeySize!r}, flags={self.flags!r})"
+
+    @property
+    def ulMinKeySize(self):
+        return self._s.ulMinKeySize
+
+    @ulMinKeySize.setter
+    def ulMinKeySize(self, value):
+        self._s.ulMinKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
+
+    @property
+    def ulMaxKeySize(self):
+        return self._s.ulMaxKeySize
+
+    @ulMaxKeySize.setter
+    def ulMaxKeySize(self, value):
+        self._s.ulMaxKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
+
+    @property
+    def flags(self):
+        return self._s.flags
+
+    @flags.setter
+    def flags(self, value):
+        self._s.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
+
+
+class CK_FUNCTION_LIST:
+    'CK_FUNCTION_LIST is new for v2.0'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S9)
+
+    def __init__(_pb_self, *, version=_MISSING, C_Initialize=_MISSING, C_Finalize=_MISSING, C_GetInfo=_MISSING, C_GetFunctionList=_MISSING, C_GetSlotList=_MISSING, C_GetSlotInfo=_MISSING, C_GetTokenInfo=_MISSING, C_GetMechanismList=_MISSING, C_GetMechanismInfo=_MISSING, C_InitToken=_MISSING, C_InitPIN=_MISSING, C_SetPIN=_MISSING, C_OpenSession=_MISSING, C_CloseSession=_MISSING, C_CloseAllSessions=_MISSING, C_GetSessionInfo=_MISSING, C_GetOperationState=_MISSING, C_SetOperationState=_MISSING, C_Login=_MISSING, C_Logout=_MISSING, C_CreateObject=_MISSING, C_CopyObject=_MISSING, C_DestroyObject=_MISSING, C_GetObjectSize=_MISSING, C_GetAttributeValue=_MISSING, C_SetAttributeValue=_MISSING, C_FindObjectsInit=_MISSING, C_FindObjects=_MISSING, C_FindObjectsFinal=_MISSING, C_EncryptInit=_MISSING, C_Encrypt=_MISSING, C_EncryptUpdate=_MISSING, C_EncryptFinal=_MISSING, C_DecryptInit=_MISSING, C_Decrypt=_MISSING, C_DecryptUpdate=_MISSING, C_DecryptFinal=_MISSING, C_DigestInit=_MISSING, C_Digest=_MISSING, C_DigestUpdate=_MISSING, C_DigestKey=_MISSING, C_DigestFinal=_MISSING, C_SignInit=_MISSING, C_Sign=_MISSING, C_SignUpdate=_MISSING, C_SignFinal=_MISSING, C_SignRecoverInit=_MISSING, C_SignRecover=_MISSING, C_VerifyInit=_MISSING, C_Verify=_MISSING, C_VerifyUpdate=_MISSING, C_VerifyFinal=_MISSING, C_VerifyRecoverInit=_MISSING, C_VerifyRecover=_MISSING, C_DigestEncryptUpdate=_MISSING, C_DecryptDigestUpdate=_MISSING, C_SignEncryptUpdate=_MISSING, C_DecryptVerifyUpdate=_MISSING, C_GenerateKey=_MISSING, C_GenerateKeyPair=_MISSING, C_WrapKey=_MISSING, C_UnwrapKey=_MISSING, C_DeriveKey=_MISSING, C_SeedRandom=_MISSING, C_GenerateRandom=_MISSING, C_GetFunctionStatus=_MISSING, C_CancelFunction=_MISSING, C_WaitForSlotEvent=_MISSING):
+        _pb_self._s = _S9()
+        if version is not _MISSING:
+            _pb_self.version = version
+        if C_Initialize is not _MISSING:
+            _pb_self.C_Initialize = C_Initialize
+        if C_Finalize is not _MISSING:
+            _pb_self.C_Finalize = C_Finalize
+        if C_GetInfo is not _MISSING:
+            _pb_self.C_GetInfo = C_GetInfo
+        if C_GetFunctionList is not _MISSING:
+            _pb_self.C_GetFunctionList = C_GetFunctionList
+        if C_GetSlotList is not _MISSING:
+            _pb_self.C_GetSlotList = C_GetSlotList
+        if C_GetSlotInfo is not _MISSING:
+            _pb_self.C_GetSlotInfo = C_GetSlotInfo
+        if C_GetTokenInfo is not _MISSING:
+            _pb_self.C_GetTokenInfo = C_GetTokenInfo
+        if C_GetMechanismList is not _MISSING:
+            _pb_self.C_GetMechanismList = C_GetMechanismList
+        if C_GetMechanismInfo is not _MISSING:
+            _pb_self.C_GetMechanismInfo = C_GetMechanismInfo
+        if C_InitToken is not _MISSING:
+            _pb_self.C_InitToken = C_InitToken
+        if C_InitPIN is not _MISSING:
+            _pb_self.C_InitPIN = C_InitPIN
+        if C_SetPIN is not _MISSING:
+            _pb_self.C_SetPIN = C_SetPIN
+        if C_OpenSession is not _MISSING:
+            _pb_self.C_OpenSession = C_OpenSession
+        if C_CloseSession is not _MISSING:
+            _pb_self.C_CloseSession = C_CloseSession
+        if C_CloseAllSessions is not _MISSING:
+            _pb_self.C_CloseAllSessions = C_CloseAllSessions
+        if C_GetSessionInfo is not _MISSING:
+            _pb_self.C_GetSessionInfo = C_GetSessionInfo
+        if C_GetOperationState is not _MISSING:
+            _pb_self.C_GetOperationState = C_GetOperationState
+        if C_SetOperationState is not _MISSING:
+            _pb_self.C_SetOperationState = C_SetOperationState
+        if C_Login is not _MISSING:
+            _pb_self.C_Login = C_Login
+        if C_Logout is not _MISSING:
+            _pb_self.C_Logout = C_Logout
+        if C_CreateObject is not _MISSING:
+            _pb_self.C_CreateObject = C_CreateObject
+        if C_CopyObject is not _MISSING:
+            _pb_self.C_CopyObject = C_CopyObject
+        if C_DestroyObject is not _MISSING:
+            _pb_self.C_DestroyObject = C_DestroyObject
+        if C_GetObjectSize is not _MISSING:
+            _pb_self.C_GetObjectSize = C_GetObjectSize
+        if C_GetAttributeValue is not _MISSING:
+            _pb_self.C_GetAttributeValue = C_GetAttributeValue
+        if C_SetAttributeValue is not _MISSING:
+            _pb_self.C_SetAttributeValue = C_SetAttributeValue
+        if C_FindObjectsInit is not _MISSING:
+            _pb_self.C_FindObjectsInit = C_FindObjectsInit
+        if C_FindObjects is not _MISSING:
+            _pb_self.C_FindObjects = C_FindObjects
+        if C_FindObjectsFinal is not _MISSING:
+            _pb_self.C_FindObjectsFinal = C_FindObjectsFinal
+        if C_EncryptInit is not _MISSING:
+            _pb_self.C_EncryptInit = C_EncryptInit
+        if C_Encrypt is not _MISSING:
+            _pb_self.C_Encrypt = C_Encrypt
+        if C_EncryptUpdate is not _MISSING:
+            _pb_self.C_EncryptUpdate = C_EncryptUpdate
+        if C_EncryptFinal is not _MISSING:
+            _pb_self.C_EncryptFinal = C_EncryptFinal
+        if C_DecryptInit is not _MISSING:
+            _pb_self.C_DecryptInit = C_DecryptInit
+        if C_Decrypt is not _MISSING:
+            _pb_self.C_Decrypt = C_Decrypt
+        if C_DecryptUpdate is not _MISSING:
+            _pb_self.C_DecryptUpdate = C_DecryptUpdate
+        if C_DecryptFinal is not _MISSING:
+            _pb_self.C_DecryptFinal = C_DecryptFinal
+        if C_DigestInit is not _MISSING:
+            _pb_self.C_DigestInit = C_DigestInit
+        if C_Digest is not _MISSING:
+            _pb_self.C_Digest = C_Digest
+        if C_DigestUpdate is not _MISSING:
+            _pb_self.C_DigestUpdate = C_DigestUpdate
+        if C_DigestKey is not _MISSING:
+            _pb_self.C_DigestKey = C_DigestKey
+        if C_DigestFinal is not _MISSING:
+            _pb_self.C_DigestFinal = C_DigestFinal
+        if C_SignInit is not _MISSING:
+            _pb_self.C_SignInit = C_SignInit
+        if C_Sign is not _MISSING:
+            _pb_self.C_Sign = C_Sign
+        if C_SignUpdate is not _MISSING:
+            _pb_self.C_SignUpdate = C_SignUpdate
+        if C_SignFinal is not _MISSING:
+            _pb_self.C_SignFinal = C_SignFinal
+        if C_SignRecoverInit is not _MISSING:
+            _pb_self.C_SignRecoverInit = C_SignRecoverInit
+        if C_SignRecover is not _MISSING:
+            _pb_self.C_SignRecover = C_SignRecover
+        if C_VerifyInit is not _MISSING:
+            _pb_self.C_VerifyInit = C_VerifyInit
+        if C_Verify is not _MISSING:
+            _pb_self.C_Verify = C_Verify
+        if C_VerifyUpdate is not _MISSING:
+            _pb_self.C_VerifyUpdate = C_VerifyUpdate
+        if C_VerifyFinal is not _MISSING:
+            _pb_self.C_VerifyFinal = C_VerifyFinal
+        if C_VerifyRecoverInit is not _MISSING:
+            _pb_self.C_VerifyRecoverInit = C_VerifyRecoverInit
+        if C_VerifyRecover is not _MISSING:
+            _pb_self.C_VerifyRecover = C_VerifyRecover
+        if C_DigestEncryptUpdate is not _MISSING:
+            _pb_self.C_DigestEncryptUpdate = C_DigestEncryptUpdate
+        if C_DecryptDigestUpdate is not _MISSING:
+            _pb_self.C_DecryptDigestUpdate = C_DecryptDigestUpdate
+        if C_SignEncryptUpdate is not _MISSING:
+            _pb_self.C_SignEncryptUpdate = C_SignEncryptUpdate
+        if C_DecryptVerifyUpdate is not _MISSING:
+            _pb_self.C_DecryptVerifyUpdate = C_DecryptVerifyUpdate
+        if C_GenerateKey is not _MISSING:
+            _pb_self.C_GenerateKey = C_GenerateKey
+        if C_GenerateKeyPair is not _MISSING:
+            _pb_self.C_GenerateKeyPair = C_GenerateKeyPair
+        if C_WrapKey is not _MISSING:
+            _pb_self.C_WrapKey = C_WrapKey
+        if C_UnwrapKey is not _MISSING:
+            _pb_self.C_UnwrapKey = C_UnwrapKey
+        if C_DeriveKey is not _MISSING:
+            _pb_self.C_DeriveKey = C_DeriveKey
+        if C_SeedRandom is not _MISSING:
+            _pb_self.C_SeedRandom = C_SeedRandom
+        if C_GenerateRandom is not _MISSING:
+            _pb_self.C_GenerateRandom = C_GenerateRandom
+        if C_GetFunctionStatus is not _MISSING:
+            _pb_self.C_GetFunctionStatus = C_GetFunctionStatus
+        if C_CancelFunction is not _MISSING:
+            _pb_self.C_CancelFunction = C_CancelFunction
+        if C_WaitForSlotEvent is not _MISSING:
+            _pb_self.C_WaitForSlotEvent = C_WaitForSlotEvent
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_FUNCTION_LIST.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_FUNCTION_LIST.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_FUNCTION_LIST(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r})"
+
+    @property
+    def version(self):
+        return _pb_view(CK_VERSION, self._s.version)
+
+    @version.setter
+    def version(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
+        self._s.version = value._s
+
+    @property
+    def C_Initialize(self):
+        return _pb_function_pointer(self._s.C_Initialize, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', _pb_root(self._s))
+
+    @C_Initialize.setter
+    def C_Initialize(self, value):
+        self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', 'CK_FUNCTION_LIST.C_Initialize')
+        _pb_keep(self._s, 'C_Initialize', value)
+
+    @property
+    def C_Finalize(self):
+        return _pb_function_pointer(self._s.C_Finalize, 'CK_RV (*)(CK_VOID_PTR pReserved)', _pb_root(self._s))
+
+    @C_Finalize.setter
+    def C_Finalize(self, value):
+        self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pReserved)', 'CK_FUNCTION_LIST.C_Finalize')
+        _pb_keep(self._s, 'C_Finalize', value)
+
+    @property
+    def C_GetInfo(self):
+        return _pb_function_pointer(self._s.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR pInfo)', _pb_root(self._s))
+
+    @C_GetInfo.setter
+    def C_GetInfo(self, value):
+        self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetInfo')
+        _pb_keep(self._s, 'C_GetInfo', value)
+
+    @property
+    def C_GetFunctionList(self):
+        return _pb_function_pointer(self._s.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', _pb_root(self._s))
+
+    @C_GetFunctionList.setter
+    def C_GetFunctionList(self, value):
+        self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', 'CK_FUNCTION_LIST.C_GetFunctionList')
+        _pb_keep(self._s, 'C_GetFunctionList', value)
+
+    @property
+    def C_GetSlotList(self):
+        return _pb_function_pointer(self._s.C_GetSlotList, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', _pb_root(self._s))
+
+    @C_GetSlotList.setter
+    def C_GetSlotList(self, value):
+        self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST.C_GetSlotList')
+        _pb_keep(self._s, 'C_GetSlotList', value)
+
+    @property
+    def C_GetSlotInfo(self):
+        return _pb_function_pointer(self._s.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', _pb_root(self._s))
+
+    @C_GetSlotInfo.setter
+    def C_GetSlotInfo(self, value):
+        self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetSlotInfo')
+        _pb_keep(self._s, 'C_GetSlotInfo', value)
+
+    @property
+    def C_GetTokenInfo(self):
+        return _pb_function_pointer(self._s.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', _pb_root(self._s))
+
+    @C_GetTokenInfo.setter
+    def C_GetTokenInfo(self, value):
+        self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
+        _pb_keep(self._s, 'C_GetTokenInfo', value)
+
+    @property
+    def C_GetMechanismList(self):
+        return _pb_function_pointer(self._s.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', _pb_root(self._s))
+
+    @C_GetMechanismList.setter
+    def C_GetMechanismList(self, value):
+        self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST.C_GetMechanismList')
+        _pb_keep(self._s, 'C_GetMechanismList', value)
+
+    @property
+    def C_GetMechanismInfo(self):
+        return _pb_function_pointer(self._s.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', _pb_root(self._s))
+
+    @C_GetMechanismInfo.setter
+    def C_GetMechanismInfo(self, value):
+        self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
+        _pb_keep(self._s, 'C_GetMechanismInfo', value)
+
+    @property
+    def C_InitToken(self):
+        return _pb_function_pointer(self._s.C_InitToken, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', _pb_root(self._s))
+
+    @C_InitToken.setter
+    def C_InitToken(self, value):
+        self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', 'CK_FUNCTION_LIST.C_InitToken')
+        _pb_keep(self._s, 'C_InitToken', value)
+
+    @property
+    def C_InitPIN(self):
+        return _pb_function_pointer(self._s.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', _pb_root(self._s))
+
+    @C_InitPIN.setter
+    def C_InitPIN(self, value):
+        self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST.C_InitPIN')
+        _pb_keep(self._s, 'C_InitPIN', value)
+
+    @property
+    def C_SetPIN(self):
+        return _pb_function_pointer(self._s.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', _pb_root(self._s))
+
+    @C_SetPIN.setter
+    def C_SetPIN(self, value):
+        self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', 'CK_FUNCTION_LIST.C_SetPIN')
+        _pb_keep(self._s, 'C_SetPIN', value)
+
+    @property
+    def C_OpenSession(self):
+        return _pb_function_pointer(self._s.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', _pb_root(self._s))
+
+    @C_OpenSession.setter
+    def C_OpenSession(self, value):
+        self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', 'CK_FUNCTION_LIST.C_OpenSession')
+        _pb_keep(self._s, 'C_OpenSession', value)
+
+    @property
+    def C_CloseSession(self):
+        return _pb_function_pointer(self._s.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+
+    @C_CloseSession.setter
+    def C_CloseSession(self, value):
+        self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_CloseSession')
+        _pb_keep(self._s, 'C_CloseSession', value)
+
+    @property
+    def C_CloseAllSessions(self):
+        return _pb_function_pointer(self._s.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID slotID)', _pb_root(self._s))
+
+    @C_CloseAllSessions.setter
+    def C_CloseAllSessions(self, value):
+        self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
+        _pb_keep(self._s, 'C_CloseAllSessions', value)
+
+    @property
+    def C_GetSessionInfo(self):
+        return _pb_function_pointer(self._s.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', _pb_root(self._s))
+
+    @C_GetSessionInfo.setter
+    def C_GetSessionInfo(self, value):
+        self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetSessionInfo')
+        _pb_keep(self._s, 'C_GetSessionInfo', value)
+
+    @property
+    def C_GetOperationState(self):
+        return _pb_function_pointer(self._s.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', _pb_root(self._s))
+
+    @C_GetOperationState.setter
+    def C_GetOperationState(self, value):
+        self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', 'CK_FUNCTION_LIST.C_GetOperationState')
+        _pb_keep(self._s, 'C_GetOperationState', value)
+
+    @property
+    def C_SetOperationState(self):
+        return _pb_function_pointer(self._s.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', _pb_root(self._s))
+
+    @C_SetOperationState.setter
+    def C_SetOperationState(self, value):
+        self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', 'CK_FUNCTION_LIST.C_SetOperationState')
+        _pb_keep(self._s, 'C_SetOperationState', value)
+
+    @property
+    def C_Login(self):
+        return _pb_function_pointer(self._s.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', _pb_root(self._s))
+
+    @C_Login.setter
+    def C_Login(self, value):
+        self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST.C_Login')
+        _pb_keep(self._s, 'C_Login', value)
+
+    @property
+    def C_Logout(self):
+        return _pb_function_pointer(self._s.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+
+    @C_Logout.setter
+    def C_Logout(self, value):
+        self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_Logout')
+        _pb_keep(self._s, 'C_Logout', value)
+
+    @property
+    def C_CreateObject(self):
+        return _pb_function_pointer(self._s.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', _pb_root(self._s))
+
+    @C_CreateObject.setter
+    def C_CreateObject(self, value):
+        self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', 'CK_FUNCTION_LIST.C_CreateObject')
+        _pb_keep(self._s, 'C_CreateObject', value)
+
+    @property
+    def C_CopyObject(self):
+        return _pb_function_pointer(self._s.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', _pb_root(self._s))
+
+    @C_CopyObject.setter
+    def C_CopyObject(self, value):
+        self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', 'CK_FUNCTION_LIST.C_CopyObject')
+        _pb_keep(self._s, 'C_CopyObject', value)
+
+    @property
+    def C_DestroyObject(self):
+        return _pb_function_pointer(self._s.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', _pb_root(self._s))
+
+    @C_DestroyObject.setter
+    def C_DestroyObject(self, value):
+        self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', 'CK_FUNCTION_LIST.C_DestroyObject')
+        _pb_keep(self._s, 'C_DestroyObject', value)
+
+    @property
+    def C_GetObjectSize(self):
+        return _pb_function_pointer(self._s.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', _pb_root(self._s))
+
+    @C_GetObjectSize.setter
+    def C_GetObjectSize(self, value):
+        self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', 'CK_FUNCTION_LIST.C_GetObjectSize')
+        _pb_keep(self._s, 'C_GetObjectSize', value)
+
+    @property
+    def C_GetAttributeValue(self):
+        return _pb_function_pointer(self._s.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', _pb_root(self._s))
+
+    @C_GetAttributeValue.setter
+    def C_GetAttributeValue(self, value):
+        self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
+        _pb_keep(self._s, 'C_GetAttributeValue', value)
+
+    @property
+    def C_SetAttributeValue(self):
+        return _pb_function_pointer(self._s.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', _pb_root(self._s))
+
+    @C_SetAttributeValue.setter
+    def C_SetAttributeValue(self, value):
+        self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_SetAttributeValue')
+        _pb_keep(self._s, 'C_SetAttributeValue', value)
+
+    @property
+    def C_FindObjectsInit(self):
+        return _pb_function_pointer(self._s.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', _pb_root(self._s))
+
+    @C_FindObjectsInit.setter
+    def C_FindObjectsInit(self, value):
+        self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
+        _pb_keep(self._s, 'C_FindObjectsInit', value)
+
+    @property
+    def C_FindObjects(self):
+        return _pb_function_pointer(self._s.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', _pb_root(self._s))
+
+    @C_FindObjects.setter
+    def C_FindObjects(self, value):
+        self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', 'CK_FUNCTION_LIST.C_FindObjects')
+        _pb_keep(self._s, 'C_FindObjects', value)
+
+    @property
+    def C_FindObjectsFinal(self):
+        return _pb_function_pointer(self._s.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+
+    @C_FindObjectsFinal.setter
+    def C_FindObjectsFinal(self, value):
+        self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
+        _pb_keep(self._s, 'C_FindObjectsFinal', value)
+
+    @property
+    def C_EncryptInit(self):
+        return _pb_function_pointer(self._s.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+
+    @C_EncryptInit.setter
+    def C_EncryptInit(self, value):
+        self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_EncryptInit')
+        _pb_keep(self._s, 'C_EncryptInit', value)
+
+    @property
+    def C_Encrypt(self):
+        return _pb_function_pointer(self._s.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', _pb_root(self._s))
+
+    @C_Encrypt.setter
+    def C_Encrypt(self, value):
+        self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', 'CK_FUNCTION_LIST.C_Encrypt')
+        _pb_keep(self._s, 'C_Encrypt', value)
+
+    @property
+    def C_EncryptUpdate(self):
+        return _pb_function_pointer(self._s.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', _pb_root(self._s))
+
+    @C_EncryptUpdate.setter
+    def C_EncryptUpdate(self, value):
+        self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_EncryptUpdate')
+        _pb_keep(self._s, 'C_EncryptUpdate', value)
+
+    @property
+    def C_EncryptFinal(self):
+        return _pb_function_pointer(self._s.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', _pb_root(self._s))
+
+    @C_EncryptFinal.setter
+    def C_EncryptFinal(self, value):
+        self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', 'CK_FUNCTION_LIST.C_EncryptFinal')
+        _pb_keep(self._s, 'C_EncryptFinal', value)
+
+    @property
+    def C_DecryptInit(self):
+        return _pb_function_pointer(self._s.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+
+    @C_DecryptInit.setter
+    def C_DecryptInit(self, value):
+        self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_DecryptInit')
+        _pb_keep(self._s, 'C_DecryptInit', value)
+
+    @property
+    def C_Decrypt(self):
+        return _pb_function_pointer(self._s.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', _pb_root(self._s))
+
+    @C_Decrypt.setter
+    def C_Decrypt(self, value):
+        self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST.C_Decrypt')
+        _pb_keep(self._s, 'C_Decrypt', value)
+
+    @property
+    def C_DecryptUpdate(self):
+        return _pb_function_pointer(self._s.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', _pb_root(self._s))
+
+    @C_DecryptUpdate.setter
+    def C_DecryptUpdate(self, value):
+        self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptUpdate')
+        _pb_keep(self._s, 'C_DecryptUpdate', value)
+
+    @property
+    def C_DecryptFinal(self):
+        return _pb_function_pointer(self._s.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', _pb_root(self._s))
+
+    @C_DecryptFinal.setter
+    def C_DecryptFinal(self, value):
+        self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', 'CK_FUNCTION_LIST.C_DecryptFinal')
+        _pb_keep(self._s, 'C_DecryptFinal', value)
+
+    @property
+    def C_DigestInit(self):
+        return _pb_function_pointer(self._s.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', _pb_root(self._s))
+
+    @C_DigestInit.setter
+    def C_DigestInit(self, value):
+        self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', 'CK_FUNCTION_LIST.C_DigestInit')
+        _pb_keep(self._s, 'C_DigestInit', value)
+
+    @property
+    def C_Digest(self):
+        return _pb_function_pointer(self._s.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', _pb_root(self._s))
+
+    @C_Digest.setter
+    def C_Digest(self, value):
+        self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST.C_Digest')
+        _pb_keep(self._s, 'C_Digest', value)
+
+    @property
+    def C_DigestUpdate(self):
+        return _pb_function_pointer(self._s.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', _pb_root(self._s))
+
+    @C_DigestUpdate.setter
+    def C_DigestUpdate(self, value):
+        self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_DigestUpdate')
+        _pb_keep(self._s, 'C_DigestUpdate', value)
+
+    @property
+    def C_DigestKey(self):
+        return _pb_function_pointer(self._s.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+
+    @C_DigestKey.setter
+    def C_DigestKey(self, value):
+        self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_DigestKey')
+        _pb_keep(self._s, 'C_DigestKey', value)
+
+    @property
+    def C_DigestFinal(self):
+        return _pb_function_pointer(self._s.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', _pb_root(self._s))
+
+    @C_DigestFinal.setter
+    def C_DigestFinal(self, value):
+        self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST.C_DigestFinal')
+        _pb_keep(self._s, 'C_DigestFinal', value)
+
+    @property
+    def C_SignInit(self):
+        return _pb_function_pointer(self._s.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+
+    @C_SignInit.setter
+    def C_SignInit(self, value):
+        self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_SignInit')
+        _pb_keep(self._s, 'C_SignInit', value)
+
+    @property
+    def C_Sign(self):
+        return _pb_function_pointer(self._s.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', _pb_root(self._s))
+
+    @C_Sign.setter
+    def C_Sign(self, value):
+        self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_Sign')
+        _pb_keep(self._s, 'C_Sign', value)
+
+    @property
+    def C_SignUpdate(self):
+        return _pb_function_pointer(self._s.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', _pb_root(self._s))
+
+    @C_SignUpdate.setter
+    def C_SignUpdate(self, value):
+        self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_SignUpdate')
+        _pb_keep(self._s, 'C_SignUpdate', value)
+
+    @property
+    def C_SignFinal(self):
+        return _pb_function_pointer(self._s.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', _pb_root(self._s))
+
+    @C_SignFinal.setter
+    def C_SignFinal(self, value):
+        self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_SignFinal')
+        _pb_keep(self._s, 'C_SignFinal', value)
+
+    @property
+    def C_SignRecoverInit(self):
+        return _pb_function_pointer(self._s.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+
+    @C_SignRecoverInit.setter
+    def C_SignRecoverInit(self, value):
+        self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
+        _pb_keep(self._s, 'C_SignRecoverInit', value)
+
+    @property
+    def C_SignRecover(self):
+        return _pb_function_pointer(self._s.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', _pb_root(self._s))
+
+    @C_SignRecover.setter
+    def C_SignRecover(self, value):
+        self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_SignRecover')
+        _pb_keep(self._s, 'C_SignRecover', value)
+
+    @property
+    def C_VerifyInit(self):
+        return _pb_function_pointer(self._s.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+
+    @C_VerifyInit.setter
+    def C_VerifyInit(self, value):
+        self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_VerifyInit')
+        _pb_keep(self._s, 'C_VerifyInit', value)
+
+    @property
+    def C_Verify(self):
+        return _pb_function_pointer(self._s.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', _pb_root(self._s))
+
+    @C_Verify.setter
+    def C_Verify(self, value):
+        self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST.C_Verify')
+        _pb_keep(self._s, 'C_Verify', value)
+
+    @property
+    def C_VerifyUpdate(self):
+        return _pb_function_pointer(self._s.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', _pb_root(self._s))
+
+    @C_VerifyUpdate.setter
+    def C_VerifyUpdate(self, value):
+        self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
+        _pb_keep(self._s, 'C_VerifyUpdate', value)
+
+    @property
+    def C_VerifyFinal(self):
+        return _pb_function_pointer(self._s.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', _pb_root(self._s))
+
+    @C_VerifyFinal.setter
+    def C_VerifyFinal(self, value):
+        self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST.C_VerifyFinal')
+        _pb_keep(self._s, 'C_VerifyFinal', value)
+
+    @property
+    def C_VerifyRecoverInit(self):
+        return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+
+    @C_VerifyRecoverInit.setter
+    def C_VerifyRecoverInit(self, value):
+        self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
+        _pb_keep(self._s, 'C_VerifyRecoverInit', value)
+
+    @property
+    def C_VerifyRecover(self):
+        return _pb_function_pointer(self._s.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', _pb_root(self._s))
+
+    @C_VerifyRecover.setter
+    def C_VerifyRecover(self, value):
+        self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST.C_VerifyRecover')
+        _pb_keep(self._s, 'C_VerifyRecover', value)
+
+    @property
+    def C_DigestEncryptUpdate(self):
+        return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', _pb_root(self._s))
+
+    @C_DigestEncryptUpdate.setter
+    def C_DigestEncryptUpdate(self, value):
+        self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
+        _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
+
+    @property
+    def C_DecryptDigestUpdate(self):
+        return _pb_function_pointer(self._s.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', _pb_root(self._s))
+
+    @C_DecryptDigestUpdate.setter
+    def C_DecryptDigestUpdate(self, value):
+        self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate')
+        _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
+
+    @property
+    def C_SignEncryptUpdate(self):
+        return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', _pb_root(self._s))
+
+    @C_SignEncryptUpdate.setter
+    def C_SignEncryptUpdate(self, value):
+        self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
+        _pb_keep(self._s, 'C_SignEncryptUpdate', value)
+
+    @property
+    def C_DecryptVerifyUpdate(self):
+        return _pb_function_pointer(self._s.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', _pb_root(self._s))
+
+    @C_DecryptVerifyUpdate.setter
+    def C_DecryptVerifyUpdate(self, value):
+        self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
+        _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
+
+    @property
+    def C_GenerateKey(self):
+        return _pb_function_pointer(self._s.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', _pb_root(self._s))
+
+    @C_GenerateKey.setter
+    def C_GenerateKey(self, value):
+        self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_GenerateKey')
+        _pb_keep(self._s, 'C_GenerateKey', value)
+
+    @property
+    def C_GenerateKeyPair(self):
+        return _pb_function_pointer(self._s.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', _pb_root(self._s))
+
+    @C_GenerateKeyPair.setter
+    def C_GenerateKeyPair(self, value):
+        self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', 'CK_FUNCTION_LIST.C_GenerateKeyPair')
+        _pb_keep(self._s, 'C_GenerateKeyPair', value)
+
+    @property
+    def C_WrapKey(self):
+        return _pb_function_pointer(self._s.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', _pb_root(self._s))
+
+    @C_WrapKey.setter
+    def C_WrapKey(self, value):
+        self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', 'CK_FUNCTION_LIST.C_WrapKey')
+        _pb_keep(self._s, 'C_WrapKey', value)
+
+    @property
+    def C_UnwrapKey(self):
+        return _pb_function_pointer(self._s.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', _pb_root(self._s))
+
+    @C_UnwrapKey.setter
+    def C_UnwrapKey(self, value):
+        self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_UnwrapKey')
+        _pb_keep(self._s, 'C_UnwrapKey', value)
+
+    @property
+    def C_DeriveKey(self):
+        return _pb_function_pointer(self._s.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', _pb_root(self._s))
+
+    @C_DeriveKey.setter
+    def C_DeriveKey(self, value):
+        self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_DeriveKey')
+        _pb_keep(self._s, 'C_DeriveKey', value)
+
+    @property
+    def C_SeedRandom(self):
+        return _pb_function_pointer(self._s.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', _pb_root(self._s))
+
+    @C_SeedRandom.setter
+    def C_SeedRandom(self, value):
+        self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', 'CK_FUNCTION_LIST.C_SeedRandom')
+        _pb_keep(self._s, 'C_SeedRandom', value)
+
+    @property
+    def C_GenerateRandom(self):
+        return _pb_function_pointer(self._s.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', _pb_root(self._s))
+
+    @C_GenerateRandom.setter
+    def C_GenerateRandom(self, value):
+        self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', 'CK_FUNCTION_LIST.C_GenerateRandom')
+        _pb_keep(self._s, 'C_GenerateRandom', value)
+
+    @property
+    def C_GetFunctionStatus(self):
+        return _pb_function_pointer(self._s.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+
+    @C_GetFunctionStatus.setter
+    def C_GetFunctionStatus(self, value):
+        self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_GetFunctionStatus')
+        _pb_keep(self._s, 'C_GetFunctionStatus', value)
+
+    @property
+    def C_CancelFunction(self):
+        return _pb_function_pointer(self._s.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+
+    @C_CancelFunction.setter
+    def C_CancelFunction(self, value):
+        self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_CancelFunction')
+        _pb_keep(self._s, 'C_CancelFunction', value)
+
+    @property
+    def C_WaitForSlotEvent(self):
+        return _pb_function_pointer(self._s.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', _pb_root(self._s))
+
+    @C_WaitForSlotEvent.setter
+    def C_WaitForSlotEvent(self, value):
+        self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
+        _pb_keep(self._s, 'C_WaitForSlotEvent', value)
 
 
 class CK_FUNCTION_LIST_3_0:
@@ -4664,2740 +6109,6 @@ class CK_FUNCTION_LIST_3_0:
     def C_MessageVerifyFinal(self, value):
         self._s.C_MessageVerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
         _pb_keep(self._s, 'C_MessageVerifyFinal', value)
-
-
-class CK_FUNCTION_LIST:
-    'CK_FUNCTION_LIST is new for v2.0'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S9)
-
-    def __init__(_pb_self, *, version=_MISSING, C_Initialize=_MISSING, C_Finalize=_MISSING, C_GetInfo=_MISSING, C_GetFunctionList=_MISSING, C_GetSlotList=_MISSING, C_GetSlotInfo=_MISSING, C_GetTokenInfo=_MISSING, C_GetMechanismList=_MISSING, C_GetMechanismInfo=_MISSING, C_InitToken=_MISSING, C_InitPIN=_MISSING, C_SetPIN=_MISSING, C_OpenSession=_MISSING, C_CloseSession=_MISSING, C_CloseAllSessions=_MISSING, C_GetSessionInfo=_MISSING, C_GetOperationState=_MISSING, C_SetOperationState=_MISSING, C_Login=_MISSING, C_Logout=_MISSING, C_CreateObject=_MISSING, C_CopyObject=_MISSING, C_DestroyObject=_MISSING, C_GetObjectSize=_MISSING, C_GetAttributeValue=_MISSING, C_SetAttributeValue=_MISSING, C_FindObjectsInit=_MISSING, C_FindObjects=_MISSING, C_FindObjectsFinal=_MISSING, C_EncryptInit=_MISSING, C_Encrypt=_MISSING, C_EncryptUpdate=_MISSING, C_EncryptFinal=_MISSING, C_DecryptInit=_MISSING, C_Decrypt=_MISSING, C_DecryptUpdate=_MISSING, C_DecryptFinal=_MISSING, C_DigestInit=_MISSING, C_Digest=_MISSING, C_DigestUpdate=_MISSING, C_DigestKey=_MISSING, C_DigestFinal=_MISSING, C_SignInit=_MISSING, C_Sign=_MISSING, C_SignUpdate=_MISSING, C_SignFinal=_MISSING, C_SignRecoverInit=_MISSING, C_SignRecover=_MISSING, C_VerifyInit=_MISSING, C_Verify=_MISSING, C_VerifyUpdate=_MISSING, C_VerifyFinal=_MISSING, C_VerifyRecoverInit=_MISSING, C_VerifyRecover=_MISSING, C_DigestEncryptUpdate=_MISSING, C_DecryptDigestUpdate=_MISSING, C_SignEncryptUpdate=_MISSING, C_DecryptVerifyUpdate=_MISSING, C_GenerateKey=_MISSING, C_GenerateKeyPair=_MISSING, C_WrapKey=_MISSING, C_UnwrapKey=_MISSING, C_DeriveKey=_MISSING, C_SeedRandom=_MISSING, C_GenerateRandom=_MISSING, C_GetFunctionStatus=_MISSING, C_CancelFunction=_MISSING, C_WaitForSlotEvent=_MISSING):
-        _pb_self._s = _S9()
-        if version is not _MISSING:
-            _pb_self.version = version
-        if C_Initialize is not _MISSING:
-            _pb_self.C_Initialize = C_Initialize
-        if C_Finalize is not _MISSING:
-            _pb_self.C_Finalize = C_Finalize
-        if C_GetInfo is not _MISSING:
-            _pb_self.C_GetInfo = C_GetInfo
-        if C_GetFunctionList is not _MISSING:
-            _pb_self.C_GetFunctionList = C_GetFunctionList
-        if C_GetSlotList is not _MISSING:
-            _pb_self.C_GetSlotList = C_GetSlotList
-        if C_GetSlotInfo is not _MISSING:
-            _pb_self.C_GetSlotInfo = C_GetSlotInfo
-        if C_GetTokenInfo is not _MISSING:
-            _pb_self.C_GetTokenInfo = C_GetTokenInfo
-        if C_GetMechanismList is not _MISSING:
-            _pb_self.C_GetMechanismList = C_GetMechanismList
-        if C_GetMechanismInfo is not _MISSING:
-            _pb_self.C_GetMechanismInfo = C_GetMechanismInfo
-        if C_InitToken is not _MISSING:
-            _pb_self.C_InitToken = C_InitToken
-        if C_InitPIN is not _MISSING:
-            _pb_self.C_InitPIN = C_InitPIN
-        if C_SetPIN is not _MISSING:
-            _pb_self.C_SetPIN = C_SetPIN
-        if C_OpenSession is not _MISSING:
-            _pb_self.C_OpenSession = C_OpenSession
-        if C_CloseSession is not _MISSING:
-            _pb_self.C_CloseSession = C_CloseSession
-        if C_CloseAllSessions is not _MISSING:
-            _pb_self.C_CloseAllSessions = C_CloseAllSessions
-        if C_GetSessionInfo is not _MISSING:
-            _pb_self.C_GetSessionInfo = C_GetSessionInfo
-        if C_GetOperationState is not _MISSING:
-            _pb_self.C_GetOperationState = C_GetOperationState
-        if C_SetOperationState is not _MISSING:
-            _pb_self.C_SetOperationState = C_SetOperationState
-        if C_Login is not _MISSING:
-            _pb_self.C_Login = C_Login
-        if C_Logout is not _MISSING:
-            _pb_self.C_Logout = C_Logout
-        if C_CreateObject is not _MISSING:
-            _pb_self.C_CreateObject = C_CreateObject
-        if C_CopyObject is not _MISSING:
-            _pb_self.C_CopyObject = C_CopyObject
-        if C_DestroyObject is not _MISSING:
-            _pb_self.C_DestroyObject = C_DestroyObject
-        if C_GetObjectSize is not _MISSING:
-            _pb_self.C_GetObjectSize = C_GetObjectSize
-        if C_GetAttributeValue is not _MISSING:
-            _pb_self.C_GetAttributeValue = C_GetAttributeValue
-        if C_SetAttributeValue is not _MISSING:
-            _pb_self.C_SetAttributeValue = C_SetAttributeValue
-        if C_FindObjectsInit is not _MISSING:
-            _pb_self.C_FindObjectsInit = C_FindObjectsInit
-        if C_FindObjects is not _MISSING:
-            _pb_self.C_FindObjects = C_FindObjects
-        if C_FindObjectsFinal is not _MISSING:
-            _pb_self.C_FindObjectsFinal = C_FindObjectsFinal
-        if C_EncryptInit is not _MISSING:
-            _pb_self.C_EncryptInit = C_EncryptInit
-        if C_Encrypt is not _MISSING:
-            _pb_self.C_Encrypt = C_Encrypt
-        if C_EncryptUpdate is not _MISSING:
-            _pb_self.C_EncryptUpdate = C_EncryptUpdate
-        if C_EncryptFinal is not _MISSING:
-            _pb_self.C_EncryptFinal = C_EncryptFinal
-        if C_DecryptInit is not _MISSING:
-            _pb_self.C_DecryptInit = C_DecryptInit
-        if C_Decrypt is not _MISSING:
-            _pb_self.C_Decrypt = C_Decrypt
-        if C_DecryptUpdate is not _MISSING:
-            _pb_self.C_DecryptUpdate = C_DecryptUpdate
-        if C_DecryptFinal is not _MISSING:
-            _pb_self.C_DecryptFinal = C_DecryptFinal
-        if C_DigestInit is not _MISSING:
-            _pb_self.C_DigestInit = C_DigestInit
-        if C_Digest is not _MISSING:
-            _pb_self.C_Digest = C_Digest
-        if C_DigestUpdate is not _MISSING:
-            _pb_self.C_DigestUpdate = C_DigestUpdate
-        if C_DigestKey is not _MISSING:
-            _pb_self.C_DigestKey = C_DigestKey
-        if C_DigestFinal is not _MISSING:
-            _pb_self.C_DigestFinal = C_DigestFinal
-        if C_SignInit is not _MISSING:
-            _pb_self.C_SignInit = C_SignInit
-        if C_Sign is not _MISSING:
-            _pb_self.C_Sign = C_Sign
-        if C_SignUpdate is not _MISSING:
-            _pb_self.C_SignUpdate = C_SignUpdate
-        if C_SignFinal is not _MISSING:
-            _pb_self.C_SignFinal = C_SignFinal
-        if C_SignRecoverInit is not _MISSING:
-            _pb_self.C_SignRecoverInit = C_SignRecoverInit
-        if C_SignRecover is not _MISSING:
-            _pb_self.C_SignRecover = C_SignRecover
-        if C_VerifyInit is not _MISSING:
-            _pb_self.C_VerifyInit = C_VerifyInit
-        if C_Verify is not _MISSING:
-            _pb_self.C_Verify = C_Verify
-        if C_VerifyUpdate is not _MISSING:
-            _pb_self.C_VerifyUpdate = C_VerifyUpdate
-        if C_VerifyFinal is not _MISSING:
-            _pb_self.C_VerifyFinal = C_VerifyFinal
-        if C_VerifyRecoverInit is not _MISSING:
-            _pb_self.C_VerifyRecoverInit = C_VerifyRecoverInit
-        if C_VerifyRecover is not _MISSING:
-            _pb_self.C_VerifyRecover = C_VerifyRecover
-        if C_DigestEncryptUpdate is not _MISSING:
-            _pb_self.C_DigestEncryptUpdate = C_DigestEncryptUpdate
-        if C_DecryptDigestUpdate is not _MISSING:
-            _pb_self.C_DecryptDigestUpdate = C_DecryptDigestUpdate
-        if C_SignEncryptUpdate is not _MISSING:
-            _pb_self.C_SignEncryptUpdate = C_SignEncryptUpdate
-        if C_DecryptVerifyUpdate is not _MISSING:
-            _pb_self.C_DecryptVerifyUpdate = C_DecryptVerifyUpdate
-        if C_GenerateKey is not _MISSING:
-            _pb_self.C_GenerateKey = C_GenerateKey
-        if C_GenerateKeyPair is not _MISSING:
-            _pb_self.C_GenerateKeyPair = C_GenerateKeyPair
-        if C_WrapKey is not _MISSING:
-            _pb_self.C_WrapKey = C_WrapKey
-        if C_UnwrapKey is not _MISSING:
-            _pb_self.C_UnwrapKey = C_UnwrapKey
-        if C_DeriveKey is not _MISSING:
-            _pb_self.C_DeriveKey = C_DeriveKey
-        if C_SeedRandom is not _MISSING:
-            _pb_self.C_SeedRandom = C_SeedRandom
-        if C_GenerateRandom is not _MISSING:
-            _pb_self.C_GenerateRandom = C_GenerateRandom
-        if C_GetFunctionStatus is not _MISSING:
-            _pb_self.C_GetFunctionStatus = C_GetFunctionStatus
-        if C_CancelFunction is not _MISSING:
-            _pb_self.C_CancelFunction = C_CancelFunction
-        if C_WaitForSlotEvent is not _MISSING:
-            _pb_self.C_WaitForSlotEvent = C_WaitForSlotEvent
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_FUNCTION_LIST.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_FUNCTION_LIST.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_FUNCTION_LIST(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r})"
-
-    @property
-    def version(self):
-        return _pb_view(CK_VERSION, self._s.version)
-
-    @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
-        self._s.version = value._s
-
-    @property
-    def C_Initialize(self):
-        return _pb_function_pointer(self._s.C_Initialize, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', _pb_root(self._s))
-
-    @C_Initialize.setter
-    def C_Initialize(self, value):
-        self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', 'CK_FUNCTION_LIST.C_Initialize')
-        _pb_keep(self._s, 'C_Initialize', value)
-
-    @property
-    def C_Finalize(self):
-        return _pb_function_pointer(self._s.C_Finalize, 'CK_RV (*)(CK_VOID_PTR pReserved)', _pb_root(self._s))
-
-    @C_Finalize.setter
-    def C_Finalize(self, value):
-        self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pReserved)', 'CK_FUNCTION_LIST.C_Finalize')
-        _pb_keep(self._s, 'C_Finalize', value)
-
-    @property
-    def C_GetInfo(self):
-        return _pb_function_pointer(self._s.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR pInfo)', _pb_root(self._s))
-
-    @C_GetInfo.setter
-    def C_GetInfo(self, value):
-        self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetInfo')
-        _pb_keep(self._s, 'C_GetInfo', value)
-
-    @property
-    def C_GetFunctionList(self):
-        return _pb_function_pointer(self._s.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', _pb_root(self._s))
-
-    @C_GetFunctionList.setter
-    def C_GetFunctionList(self, value):
-        self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', 'CK_FUNCTION_LIST.C_GetFunctionList')
-        _pb_keep(self._s, 'C_GetFunctionList', value)
-
-    @property
-    def C_GetSlotList(self):
-        return _pb_function_pointer(self._s.C_GetSlotList, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', _pb_root(self._s))
-
-    @C_GetSlotList.setter
-    def C_GetSlotList(self, value):
-        self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST.C_GetSlotList')
-        _pb_keep(self._s, 'C_GetSlotList', value)
-
-    @property
-    def C_GetSlotInfo(self):
-        return _pb_function_pointer(self._s.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', _pb_root(self._s))
-
-    @C_GetSlotInfo.setter
-    def C_GetSlotInfo(self, value):
-        self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetSlotInfo')
-        _pb_keep(self._s, 'C_GetSlotInfo', value)
-
-    @property
-    def C_GetTokenInfo(self):
-        return _pb_function_pointer(self._s.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', _pb_root(self._s))
-
-    @C_GetTokenInfo.setter
-    def C_GetTokenInfo(self, value):
-        self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
-        _pb_keep(self._s, 'C_GetTokenInfo', value)
-
-    @property
-    def C_GetMechanismList(self):
-        return _pb_function_pointer(self._s.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', _pb_root(self._s))
-
-    @C_GetMechanismList.setter
-    def C_GetMechanismList(self, value):
-        self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST.C_GetMechanismList')
-        _pb_keep(self._s, 'C_GetMechanismList', value)
-
-    @property
-    def C_GetMechanismInfo(self):
-        return _pb_function_pointer(self._s.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', _pb_root(self._s))
-
-    @C_GetMechanismInfo.setter
-    def C_GetMechanismInfo(self, value):
-        self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
-        _pb_keep(self._s, 'C_GetMechanismInfo', value)
-
-    @property
-    def C_InitToken(self):
-        return _pb_function_pointer(self._s.C_InitToken, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', _pb_root(self._s))
-
-    @C_InitToken.setter
-    def C_InitToken(self, value):
-        self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', 'CK_FUNCTION_LIST.C_InitToken')
-        _pb_keep(self._s, 'C_InitToken', value)
-
-    @property
-    def C_InitPIN(self):
-        return _pb_function_pointer(self._s.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', _pb_root(self._s))
-
-    @C_InitPIN.setter
-    def C_InitPIN(self, value):
-        self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST.C_InitPIN')
-        _pb_keep(self._s, 'C_InitPIN', value)
-
-    @property
-    def C_SetPIN(self):
-        return _pb_function_pointer(self._s.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', _pb_root(self._s))
-
-    @C_SetPIN.setter
-    def C_SetPIN(self, value):
-        self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', 'CK_FUNCTION_LIST.C_SetPIN')
-        _pb_keep(self._s, 'C_SetPIN', value)
-
-    @property
-    def C_OpenSession(self):
-        return _pb_function_pointer(self._s.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', _pb_root(self._s))
-
-    @C_OpenSession.setter
-    def C_OpenSession(self, value):
-        self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', 'CK_FUNCTION_LIST.C_OpenSession')
-        _pb_keep(self._s, 'C_OpenSession', value)
-
-    @property
-    def C_CloseSession(self):
-        return _pb_function_pointer(self._s.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
-
-    @C_CloseSession.setter
-    def C_CloseSession(self, value):
-        self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_CloseSession')
-        _pb_keep(self._s, 'C_CloseSession', value)
-
-    @property
-    def C_CloseAllSessions(self):
-        return _pb_function_pointer(self._s.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID slotID)', _pb_root(self._s))
-
-    @C_CloseAllSessions.setter
-    def C_CloseAllSessions(self, value):
-        self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
-        _pb_keep(self._s, 'C_CloseAllSessions', value)
-
-    @property
-    def C_GetSessionInfo(self):
-        return _pb_function_pointer(self._s.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', _pb_root(self._s))
-
-    @C_GetSessionInfo.setter
-    def C_GetSessionInfo(self, value):
-        self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetSessionInfo')
-        _pb_keep(self._s, 'C_GetSessionInfo', value)
-
-    @property
-    def C_GetOperationState(self):
-        return _pb_function_pointer(self._s.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', _pb_root(self._s))
-
-    @C_GetOperationState.setter
-    def C_GetOperationState(self, value):
-        self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', 'CK_FUNCTION_LIST.C_GetOperationState')
-        _pb_keep(self._s, 'C_GetOperationState', value)
-
-    @property
-    def C_SetOperationState(self):
-        return _pb_function_pointer(self._s.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', _pb_root(self._s))
-
-    @C_SetOperationState.setter
-    def C_SetOperationState(self, value):
-        self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', 'CK_FUNCTION_LIST.C_SetOperationState')
-        _pb_keep(self._s, 'C_SetOperationState', value)
-
-    @property
-    def C_Login(self):
-        return _pb_function_pointer(self._s.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', _pb_root(self._s))
-
-    @C_Login.setter
-    def C_Login(self, value):
-        self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST.C_Login')
-        _pb_keep(self._s, 'C_Login', value)
-
-    @property
-    def C_Logout(self):
-        return _pb_function_pointer(self._s.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
-
-    @C_Logout.setter
-    def C_Logout(self, value):
-        self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_Logout')
-        _pb_keep(self._s, 'C_Logout', value)
-
-    @property
-    def C_CreateObject(self):
-        return _pb_function_pointer(self._s.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', _pb_root(self._s))
-
-    @C_CreateObject.setter
-    def C_CreateObject(self, value):
-        self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', 'CK_FUNCTION_LIST.C_CreateObject')
-        _pb_keep(self._s, 'C_CreateObject', value)
-
-    @property
-    def C_CopyObject(self):
-        return _pb_function_pointer(self._s.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', _pb_root(self._s))
-
-    @C_CopyObject.setter
-    def C_CopyObject(self, value):
-        self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', 'CK_FUNCTION_LIST.C_CopyObject')
-        _pb_keep(self._s, 'C_CopyObject', value)
-
-    @property
-    def C_DestroyObject(self):
-        return _pb_function_pointer(self._s.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', _pb_root(self._s))
-
-    @C_DestroyObject.setter
-    def C_DestroyObject(self, value):
-        self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', 'CK_FUNCTION_LIST.C_DestroyObject')
-        _pb_keep(self._s, 'C_DestroyObject', value)
-
-    @property
-    def C_GetObjectSize(self):
-        return _pb_function_pointer(self._s.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', _pb_root(self._s))
-
-    @C_GetObjectSize.setter
-    def C_GetObjectSize(self, value):
-        self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', 'CK_FUNCTION_LIST.C_GetObjectSize')
-        _pb_keep(self._s, 'C_GetObjectSize', value)
-
-    @property
-    def C_GetAttributeValue(self):
-        return _pb_function_pointer(self._s.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', _pb_root(self._s))
-
-    @C_GetAttributeValue.setter
-    def C_GetAttributeValue(self, value):
-        self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
-        _pb_keep(self._s, 'C_GetAttributeValue', value)
-
-    @property
-    def C_SetAttributeValue(self):
-        return _pb_function_pointer(self._s.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', _pb_root(self._s))
-
-    @C_SetAttributeValue.setter
-    def C_SetAttributeValue(self, value):
-        self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_SetAttributeValue')
-        _pb_keep(self._s, 'C_SetAttributeValue', value)
-
-    @property
-    def C_FindObjectsInit(self):
-        return _pb_function_pointer(self._s.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', _pb_root(self._s))
-
-    @C_FindObjectsInit.setter
-    def C_FindObjectsInit(self, value):
-        self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
-        _pb_keep(self._s, 'C_FindObjectsInit', value)
-
-    @property
-    def C_FindObjects(self):
-        return _pb_function_pointer(self._s.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', _pb_root(self._s))
-
-    @C_FindObjects.setter
-    def C_FindObjects(self, value):
-        self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', 'CK_FUNCTION_LIST.C_FindObjects')
-        _pb_keep(self._s, 'C_FindObjects', value)
-
-    @property
-    def C_FindObjectsFinal(self):
-        return _pb_function_pointer(self._s.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
-
-    @C_FindObjectsFinal.setter
-    def C_FindObjectsFinal(self, value):
-        self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
-        _pb_keep(self._s, 'C_FindObjectsFinal', value)
-
-    @property
-    def C_EncryptInit(self):
-        return _pb_function_pointer(self._s.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
-
-    @C_EncryptInit.setter
-    def C_EncryptInit(self, value):
-        self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_EncryptInit')
-        _pb_keep(self._s, 'C_EncryptInit', value)
-
-    @property
-    def C_Encrypt(self):
-        return _pb_function_pointer(self._s.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', _pb_root(self._s))
-
-    @C_Encrypt.setter
-    def C_Encrypt(self, value):
-        self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', 'CK_FUNCTION_LIST.C_Encrypt')
-        _pb_keep(self._s, 'C_Encrypt', value)
-
-    @property
-    def C_EncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', _pb_root(self._s))
-
-    @C_EncryptUpdate.setter
-    def C_EncryptUpdate(self, value):
-        self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_EncryptUpdate')
-        _pb_keep(self._s, 'C_EncryptUpdate', value)
-
-    @property
-    def C_EncryptFinal(self):
-        return _pb_function_pointer(self._s.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', _pb_root(self._s))
-
-    @C_EncryptFinal.setter
-    def C_EncryptFinal(self, value):
-        self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', 'CK_FUNCTION_LIST.C_EncryptFinal')
-        _pb_keep(self._s, 'C_EncryptFinal', value)
-
-    @property
-    def C_DecryptInit(self):
-        return _pb_function_pointer(self._s.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
-
-    @C_DecryptInit.setter
-    def C_DecryptInit(self, value):
-        self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_DecryptInit')
-        _pb_keep(self._s, 'C_DecryptInit', value)
-
-    @property
-    def C_Decrypt(self):
-        return _pb_function_pointer(self._s.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', _pb_root(self._s))
-
-    @C_Decrypt.setter
-    def C_Decrypt(self, value):
-        self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST.C_Decrypt')
-        _pb_keep(self._s, 'C_Decrypt', value)
-
-    @property
-    def C_DecryptUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', _pb_root(self._s))
-
-    @C_DecryptUpdate.setter
-    def C_DecryptUpdate(self, value):
-        self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptUpdate')
-        _pb_keep(self._s, 'C_DecryptUpdate', value)
-
-    @property
-    def C_DecryptFinal(self):
-        return _pb_function_pointer(self._s.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', _pb_root(self._s))
-
-    @C_DecryptFinal.setter
-    def C_DecryptFinal(self, value):
-        self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', 'CK_FUNCTION_LIST.C_DecryptFinal')
-        _pb_keep(self._s, 'C_DecryptFinal', value)
-
-    @property
-    def C_DigestInit(self):
-        return _pb_function_pointer(self._s.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', _pb_root(self._s))
-
-    @C_DigestInit.setter
-    def C_DigestInit(self, value):
-        self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', 'CK_FUNCTION_LIST.C_DigestInit')
-        _pb_keep(self._s, 'C_DigestInit', value)
-
-    @property
-    def C_Digest(self):
-        return _pb_function_pointer(self._s.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', _pb_root(self._s))
-
-    @C_Digest.setter
-    def C_Digest(self, value):
-        self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST.C_Digest')
-        _pb_keep(self._s, 'C_Digest', value)
-
-    @property
-    def C_DigestUpdate(self):
-        return _pb_function_pointer(self._s.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', _pb_root(self._s))
-
-    @C_DigestUpdate.setter
-    def C_DigestUpdate(self, value):
-        self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_DigestUpdate')
-        _pb_keep(self._s, 'C_DigestUpdate', value)
-
-    @property
-    def C_DigestKey(self):
-        return _pb_function_pointer(self._s.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
-
-    @C_DigestKey.setter
-    def C_DigestKey(self, value):
-        self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_DigestKey')
-        _pb_keep(self._s, 'C_DigestKey', value)
-
-    @property
-    def C_DigestFinal(self):
-        return _pb_function_pointer(self._s.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', _pb_root(self._s))
-
-    @C_DigestFinal.setter
-    def C_DigestFinal(self, value):
-        self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST.C_DigestFinal')
-        _pb_keep(self._s, 'C_DigestFinal', value)
-
-    @property
-    def C_SignInit(self):
-        return _pb_function_pointer(self._s.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
-
-    @C_SignInit.setter
-    def C_SignInit(self, value):
-        self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_SignInit')
-        _pb_keep(self._s, 'C_SignInit', value)
-
-    @property
-    def C_Sign(self):
-        return _pb_function_pointer(self._s.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', _pb_root(self._s))
-
-    @C_Sign.setter
-    def C_Sign(self, value):
-        self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_Sign')
-        _pb_keep(self._s, 'C_Sign', value)
-
-    @property
-    def C_SignUpdate(self):
-        return _pb_function_pointer(self._s.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', _pb_root(self._s))
-
-    @C_SignUpdate.setter
-    def C_SignUpdate(self, value):
-        self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_SignUpdate')
-        _pb_keep(self._s, 'C_SignUpdate', value)
-
-    @property
-    def C_SignFinal(self):
-        return _pb_function_pointer(self._s.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', _pb_root(self._s))
-
-    @C_SignFinal.setter
-    def C_SignFinal(self, value):
-        self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_SignFinal')
-        _pb_keep(self._s, 'C_SignFinal', value)
-
-    @property
-    def C_SignRecoverInit(self):
-        return _pb_function_pointer(self._s.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
-
-    @C_SignRecoverInit.setter
-    def C_SignRecoverInit(self, value):
-        self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
-        _pb_keep(self._s, 'C_SignRecoverInit', value)
-
-    @property
-    def C_SignRecover(self):
-        return _pb_function_pointer(self._s.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', _pb_root(self._s))
-
-    @C_SignRecover.setter
-    def C_SignRecover(self, value):
-        self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_SignRecover')
-        _pb_keep(self._s, 'C_SignRecover', value)
-
-    @property
-    def C_VerifyInit(self):
-        return _pb_function_pointer(self._s.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
-
-    @C_VerifyInit.setter
-    def C_VerifyInit(self, value):
-        self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_VerifyInit')
-        _pb_keep(self._s, 'C_VerifyInit', value)
-
-    @property
-    def C_Verify(self):
-        return _pb_function_pointer(self._s.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', _pb_root(self._s))
-
-    @C_Verify.setter
-    def C_Verify(self, value):
-        self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST.C_Verify')
-        _pb_keep(self._s, 'C_Verify', value)
-
-    @property
-    def C_VerifyUpdate(self):
-        return _pb_function_pointer(self._s.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', _pb_root(self._s))
-
-    @C_VerifyUpdate.setter
-    def C_VerifyUpdate(self, value):
-        self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
-        _pb_keep(self._s, 'C_VerifyUpdate', value)
-
-    @property
-    def C_VerifyFinal(self):
-        return _pb_function_pointer(self._s.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', _pb_root(self._s))
-
-    @C_VerifyFinal.setter
-    def C_VerifyFinal(self, value):
-        self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST.C_VerifyFinal')
-        _pb_keep(self._s, 'C_VerifyFinal', value)
-
-    @property
-    def C_VerifyRecoverInit(self):
-        return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
-
-    @C_VerifyRecoverInit.setter
-    def C_VerifyRecoverInit(self, value):
-        self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
-        _pb_keep(self._s, 'C_VerifyRecoverInit', value)
-
-    @property
-    def C_VerifyRecover(self):
-        return _pb_function_pointer(self._s.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', _pb_root(self._s))
-
-    @C_VerifyRecover.setter
-    def C_VerifyRecover(self, value):
-        self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST.C_VerifyRecover')
-        _pb_keep(self._s, 'C_VerifyRecover', value)
-
-    @property
-    def C_DigestEncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', _pb_root(self._s))
-
-    @C_DigestEncryptUpdate.setter
-    def C_DigestEncryptUpdate(self, value):
-        self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
-        _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
-
-    @property
-    def C_DecryptDigestUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', _pb_root(self._s))
-
-    @C_DecryptDigestUpdate.setter
-    def C_DecryptDigestUpdate(self, value):
-        self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate')
-        _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
-
-    @property
-    def C_SignEncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', _pb_root(self._s))
-
-    @C_SignEncryptUpdate.setter
-    def C_SignEncryptUpdate(self, value):
-        self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
-        _pb_keep(self._s, 'C_SignEncryptUpdate', value)
-
-    @property
-    def C_DecryptVerifyUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', _pb_root(self._s))
-
-    @C_DecryptVerifyUpdate.setter
-    def C_DecryptVerifyUpdate(self, value):
-        self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
-        _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
-
-    @property
-    def C_GenerateKey(self):
-        return _pb_function_pointer(self._s.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', _pb_root(self._s))
-
-    @C_GenerateKey.setter
-    def C_GenerateKey(self, value):
-        self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_GenerateKey')
-        _pb_keep(self._s, 'C_GenerateKey', value)
-
-    @property
-    def C_GenerateKeyPair(self):
-        return _pb_function_pointer(self._s.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', _pb_root(self._s))
-
-    @C_GenerateKeyPair.setter
-    def C_GenerateKeyPair(self, value):
-        self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', 'CK_FUNCTION_LIST.C_GenerateKeyPair')
-        _pb_keep(self._s, 'C_GenerateKeyPair', value)
-
-    @property
-    def C_WrapKey(self):
-        return _pb_function_pointer(self._s.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', _pb_root(self._s))
-
-    @C_WrapKey.setter
-    def C_WrapKey(self, value):
-        self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', 'CK_FUNCTION_LIST.C_WrapKey')
-        _pb_keep(self._s, 'C_WrapKey', value)
-
-    @property
-    def C_UnwrapKey(self):
-        return _pb_function_pointer(self._s.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', _pb_root(self._s))
-
-    @C_UnwrapKey.setter
-    def C_UnwrapKey(self, value):
-        self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_UnwrapKey')
-        _pb_keep(self._s, 'C_UnwrapKey', value)
-
-    @property
-    def C_DeriveKey(self):
-        return _pb_function_pointer(self._s.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', _pb_root(self._s))
-
-    @C_DeriveKey.setter
-    def C_DeriveKey(self, value):
-        self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_DeriveKey')
-        _pb_keep(self._s, 'C_DeriveKey', value)
-
-    @property
-    def C_SeedRandom(self):
-        return _pb_function_pointer(self._s.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', _pb_root(self._s))
-
-    @C_SeedRandom.setter
-    def C_SeedRandom(self, value):
-        self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', 'CK_FUNCTION_LIST.C_SeedRandom')
-        _pb_keep(self._s, 'C_SeedRandom', value)
-
-    @property
-    def C_GenerateRandom(self):
-        return _pb_function_pointer(self._s.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', _pb_root(self._s))
-
-    @C_GenerateRandom.setter
-    def C_GenerateRandom(self, value):
-        self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', 'CK_FUNCTION_LIST.C_GenerateRandom')
-        _pb_keep(self._s, 'C_GenerateRandom', value)
-
-    @property
-    def C_GetFunctionStatus(self):
-        return _pb_function_pointer(self._s.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
-
-    @C_GetFunctionStatus.setter
-    def C_GetFunctionStatus(self, value):
-        self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_GetFunctionStatus')
-        _pb_keep(self._s, 'C_GetFunctionStatus', value)
-
-    @property
-    def C_CancelFunction(self):
-        return _pb_function_pointer(self._s.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
-
-    @C_CancelFunction.setter
-    def C_CancelFunction(self, value):
-        self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_CancelFunction')
-        _pb_keep(self._s, 'C_CancelFunction', value)
-
-    @property
-    def C_WaitForSlotEvent(self):
-        return _pb_function_pointer(self._s.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', _pb_root(self._s))
-
-    @C_WaitForSlotEvent.setter
-    def C_WaitForSlotEvent(self, value):
-        self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
-        _pb_keep(self._s, 'C_WaitForSlotEvent', value)
-
-
-class CK_NSS_JPAKEPublicValue:
-    'struct CK_NSS_JPAKEPublicValue: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S86)
-
-    def __init__(_pb_self, *, pGX=_MISSING, ulGXLen=_MISSING, pGV=_MISSING, ulGVLen=_MISSING, pR=_MISSING, ulRLen=_MISSING):
-        _pb_self._s = _S86()
-        if pGX is not _MISSING:
-            _pb_self.pGX = pGX
-        if ulGXLen is not _MISSING:
-            _pb_self.ulGXLen = ulGXLen
-        if pGV is not _MISSING:
-            _pb_self.pGV = pGV
-        if ulGVLen is not _MISSING:
-            _pb_self.ulGVLen = ulGVLen
-        if pR is not _MISSING:
-            _pb_self.pR = pR
-        if ulRLen is not _MISSING:
-            _pb_self.ulRLen = ulRLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_JPAKEPublicValue.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKEPublicValue.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_JPAKEPublicValue(pGX={self.pGX!r}, ulGXLen={self.ulGXLen!r}, pGV={self.pGV!r}, ulGVLen={self.ulGVLen!r}, pR={self.pR!r}, ulRLen={self.ulRLen!r})"
-
-    @property
-    def pGX(self):
-        return self._s.pGX
-
-    @pGX.setter
-    def pGX(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pGX = None
-            _pb_keep(self._s, 'pGX', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_JPAKEPublicValue.pGX', True, 1, False)
-            self._s.pGX = address
-            _pb_keep(self._s, 'pGX', kept)
-
-    @property
-    def ulGXLen(self):
-        return self._s.ulGXLen
-
-    @ulGXLen.setter
-    def ulGXLen(self, value):
-        self._s.ulGXLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
-
-    @property
-    def pGV(self):
-        return self._s.pGV
-
-    @pGV.setter
-    def pGV(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pGV = None
-            _pb_keep(self._s, 'pGV', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_JPAKEPublicValue.pGV', True, 1, False)
-            self._s.pGV = address
-            _pb_keep(self._s, 'pGV', kept)
-
-    @property
-    def ulGVLen(self):
-        return self._s.ulGVLen
-
-    @ulGVLen.setter
-    def ulGVLen(self, value):
-        self._s.ulGVLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
-
-    @property
-    def pR(self):
-        return self._s.pR
-
-    @pR.setter
-    def pR(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pR = None
-            _pb_keep(self._s, 'pR', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_JPAKEPublicValue.pR', True, 1, False)
-            self._s.pR = address
-            _pb_keep(self._s, 'pR', kept)
-
-    @property
-    def ulRLen(self):
-        return self._s.ulRLen
-
-    @ulRLen.setter
-    def ulRLen(self, value):
-        self._s.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
-
-
-class CK_NSS_JPAKERound1Params:
-    'struct CK_NSS_JPAKERound1Params: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S87)
-
-    def __init__(_pb_self, *, gx1=_MISSING, gx2=_MISSING):
-        _pb_self._s = _S87()
-        if gx1 is not _MISSING:
-            _pb_self.gx1 = gx1
-        if gx2 is not _MISSING:
-            _pb_self.gx2 = gx2
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_JPAKERound1Params holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_JPAKERound1Params.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKERound1Params.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_JPAKERound1Params(gx1={self.gx1!r}, gx2={self.gx2!r})"
-
-    @property
-    def gx1(self):
-        return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx1)
-
-    @gx1.setter
-    def gx1(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound1Params.gx1 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._s.gx1 = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.gx1), _ct.sizeof(value._s), value._s)
-
-    @property
-    def gx2(self):
-        return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx2)
-
-    @gx2.setter
-    def gx2(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._s.gx2 = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.gx2), _ct.sizeof(value._s), value._s)
-
-
-class CK_NSS_JPAKERound2Params:
-    'struct CK_NSS_JPAKERound2Params: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S88)
-
-    def __init__(_pb_self, *, pSharedKey=_MISSING, ulSharedKeyLen=_MISSING, gx3=_MISSING, gx4=_MISSING, A=_MISSING):
-        _pb_self._s = _S88()
-        if pSharedKey is not _MISSING:
-            _pb_self.pSharedKey = pSharedKey
-        if ulSharedKeyLen is not _MISSING:
-            _pb_self.ulSharedKeyLen = ulSharedKeyLen
-        if gx3 is not _MISSING:
-            _pb_self.gx3 = gx3
-        if gx4 is not _MISSING:
-            _pb_self.gx4 = gx4
-        if A is not _MISSING:
-            _pb_self.A = A
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_JPAKERound2Params.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKERound2Params.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_JPAKERound2Params(pSharedKey={self.pSharedKey!r}, ulSharedKeyLen={self.ulSharedKeyLen!r}, gx3={self.gx3!r}, gx4={self.gx4!r}, A={self.A!r})"
-
-    @property
-    def pSharedKey(self):
-        return self._s.pSharedKey
-
-    @pSharedKey.setter
-    def pSharedKey(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pSharedKey = None
-            _pb_keep(self._s, 'pSharedKey', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_JPAKERound2Params.pSharedKey', True, 1, False)
-            self._s.pSharedKey = address
-            _pb_keep(self._s, 'pSharedKey', kept)
-
-    @property
-    def ulSharedKeyLen(self):
-        return self._s.ulSharedKeyLen
-
-    @ulSharedKeyLen.setter
-    def ulSharedKeyLen(self, value):
-        self._s.ulSharedKeyLen = _pb_index(value, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
-
-    @property
-    def gx3(self):
-        return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx3)
-
-    @gx3.setter
-    def gx3(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.gx3 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._s.gx3 = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.gx3), _ct.sizeof(value._s), value._s)
-
-    @property
-    def gx4(self):
-        return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx4)
-
-    @gx4.setter
-    def gx4(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.gx4 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._s.gx4 = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.gx4), _ct.sizeof(value._s), value._s)
-
-    @property
-    def A(self):
-        return _pb_view(CK_NSS_JPAKEPublicValue, self._s.A)
-
-    @A.setter
-    def A(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._s.A = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.A), _ct.sizeof(value._s), value._s)
-
-
-class CK_NSS_JPAKEFinalParams:
-    'struct CK_NSS_JPAKEFinalParams: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S89)
-
-    def __init__(_pb_self, *, B=_MISSING):
-        _pb_self._s = _S89()
-        if B is not _MISSING:
-            _pb_self.B = B
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_JPAKEFinalParams holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_JPAKEFinalParams.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKEFinalParams.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_JPAKEFinalParams(B={self.B!r})"
-
-    @property
-    def B(self):
-        return _pb_view(CK_NSS_JPAKEPublicValue, self._s.B)
-
-    @B.setter
-    def B(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        self._s.B = value._s
-        _pb_keep_copy(self._s, _ct.addressof(self._s.B), _ct.sizeof(value._s), value._s)
-
-
-class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
-    "macAlg: the MAC algorithm to use. This determines the hash function used in\n    the HMAC/SSLv3 MAC calculations.\nulBodyTotalLen: the total length of the data, including padding bytes and\n    padding length.\npHeader: points to a block of data that contains additional data to\n    authenticate. For TLS this includes the sequence number etc. For SSLv3,\n    this also includes the initial padding bytes.\n\nNOTE: the softoken's implementation of CKM_NSS_HMAC_CONSTANT_TIME and\nCKM_NSS_SSL3_MAC_CONSTANT_TIME requires that the sum of ulBodyTotalLen\nand ulHeaderLen be much smaller than 2^32 / 8 bytes because it uses an\nunsigned int variable to represent the length in bits. This should not\nbe a problem because the SSL/TLS protocol limits the size of an SSL\nrecord to something considerably less than 2^32 bytes."
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S90)
-
-    def __init__(_pb_self, *, macAlg=_MISSING, ulBodyTotalLen=_MISSING, pHeader=_MISSING, ulHeaderLen=_MISSING):
-        _pb_self._s = _S90()
-        if macAlg is not _MISSING:
-            _pb_self.macAlg = macAlg
-        if ulBodyTotalLen is not _MISSING:
-            _pb_self.ulBodyTotalLen = ulBodyTotalLen
-        if pHeader is not _MISSING:
-            _pb_self.pHeader = pHeader
-        if ulHeaderLen is not _MISSING:
-            _pb_self.ulHeaderLen = ulHeaderLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_MAC_CONSTANT_TIME_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_MAC_CONSTANT_TIME_PARAMS.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_MAC_CONSTANT_TIME_PARAMS(macAlg={self.macAlg!r}, ulBodyTotalLen={self.ulBodyTotalLen!r}, pHeader={self.pHeader!r}, ulHeaderLen={self.ulHeaderLen!r})"
-
-    @property
-    def macAlg(self):
-        return self._s.macAlg
-
-    @macAlg.setter
-    def macAlg(self, value):
-        self._s.macAlg = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
-
-    @property
-    def ulBodyTotalLen(self):
-        return self._s.ulBodyTotalLen
-
-    @ulBodyTotalLen.setter
-    def ulBodyTotalLen(self, value):
-        self._s.ulBodyTotalLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
-
-    @property
-    def pHeader(self):
-        return self._s.pHeader
-
-    @pHeader.setter
-    def pHeader(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pHeader = None
-            _pb_keep(self._s, 'pHeader', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', True, 1, False)
-            self._s.pHeader = address
-            _pb_keep(self._s, 'pHeader', kept)
-
-    @property
-    def ulHeaderLen(self):
-        return self._s.ulHeaderLen
-
-    @ulHeaderLen.setter
-    def ulHeaderLen(self, value):
-        self._s.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
-
-
-class CK_NSS_AEAD_PARAMS:
-    'struct CK_NSS_AEAD_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S91)
-
-    def __init__(_pb_self, *, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagLen=_MISSING):
-        _pb_self._s = _S91()
-        if pNonce is not _MISSING:
-            _pb_self.pNonce = pNonce
-        if ulNonceLen is not _MISSING:
-            _pb_self.ulNonceLen = ulNonceLen
-        if pAAD is not _MISSING:
-            _pb_self.pAAD = pAAD
-        if ulAADLen is not _MISSING:
-            _pb_self.ulAADLen = ulAADLen
-        if ulTagLen is not _MISSING:
-            _pb_self.ulTagLen = ulTagLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_AEAD_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_AEAD_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_AEAD_PARAMS.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_AEAD_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagLen={self.ulTagLen!r})"
-
-    @property
-    def pNonce(self):
-        return self._s.pNonce
-
-    @pNonce.setter
-    def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pNonce = None
-            _pb_keep(self._s, 'pNonce', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_AEAD_PARAMS.pNonce', True, 1, False)
-            self._s.pNonce = address
-            _pb_keep(self._s, 'pNonce', kept)
-
-    @property
-    def ulNonceLen(self):
-        return self._s.ulNonceLen
-
-    @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        self._s.ulNonceLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
-
-    @property
-    def pAAD(self):
-        return self._s.pAAD
-
-    @pAAD.setter
-    def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pAAD = None
-            _pb_keep(self._s, 'pAAD', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_AEAD_PARAMS.pAAD', True, 1, False)
-            self._s.pAAD = address
-            _pb_keep(self._s, 'pAAD', kept)
-
-    @property
-    def ulAADLen(self):
-        return self._s.ulAADLen
-
-    @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._s.ulAADLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
-
-    @property
-    def ulTagLen(self):
-        return self._s.ulTagLen
-
-    @ulTagLen.setter
-    def ulTagLen(self, value):
-        self._s.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
-
-
-class CK_NSS_HKDFParams:
-    'Mandatory parameter for the CKM_NSS_HKDF_* key deriviation mechanisms.\nSee RFC 5869.\n\n bExtract: If set, HKDF-Extract will be applied to the input key. If\n           the optional salt is given, it is used; otherwise, the salt is\n           set to a sequence of zeros equal in length to the HMAC output.\n           If bExpand is not set, then the key template given to\n           C_DeriveKey must indicate an output key size less than or equal\n           to the output size of the HMAC.\n\n bExpand:  If set, HKDF-Expand will be applied to the input key (if\n           bExtract is not set) or to the result of HKDF-Extract (if\n           bExtract is set). Any info given in the optional pInfo field will\n           be included in the calculation.\n\n The size of the output key must be specified in the template passed to\n C_DeriveKey.'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S92)
-
-    def __init__(_pb_self, *, bExtract=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, bExpand=_MISSING, pInfo=_MISSING, ulInfoLen=_MISSING):
-        _pb_self._s = _S92()
-        if bExtract is not _MISSING:
-            _pb_self.bExtract = bExtract
-        if pSalt is not _MISSING:
-            _pb_self.pSalt = pSalt
-        if ulSaltLen is not _MISSING:
-            _pb_self.ulSaltLen = ulSaltLen
-        if bExpand is not _MISSING:
-            _pb_self.bExpand = bExpand
-        if pInfo is not _MISSING:
-            _pb_self.pInfo = pInfo
-        if ulInfoLen is not _MISSING:
-            _pb_self.ulInfoLen = ulInfoLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_HKDFParams holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_HKDFParams.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_HKDFParams.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_HKDFParams(bExtract={self.bExtract!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, bExpand={self.bExpand!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
-
-    @property
-    def bExtract(self):
-        return self._s.bExtract
-
-    @bExtract.setter
-    def bExtract(self, value):
-        self._s.bExtract = _pb_index(value, 'CK_NSS_HKDFParams.bExtract', 0, 255)
-
-    @property
-    def pSalt(self):
-        return self._s.pSalt
-
-    @pSalt.setter
-    def pSalt(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pSalt = None
-            _pb_keep(self._s, 'pSalt', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_HKDFParams.pSalt', True, 1, False)
-            self._s.pSalt = address
-            _pb_keep(self._s, 'pSalt', kept)
-
-    @property
-    def ulSaltLen(self):
-        return self._s.ulSaltLen
-
-    @ulSaltLen.setter
-    def ulSaltLen(self, value):
-        self._s.ulSaltLen = _pb_index(value, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
-
-    @property
-    def bExpand(self):
-        return self._s.bExpand
-
-    @bExpand.setter
-    def bExpand(self, value):
-        self._s.bExpand = _pb_index(value, 'CK_NSS_HKDFParams.bExpand', 0, 255)
-
-    @property
-    def pInfo(self):
-        return self._s.pInfo
-
-    @pInfo.setter
-    def pInfo(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pInfo = None
-            _pb_keep(self._s, 'pInfo', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_HKDFParams.pInfo', True, 1, False)
-            self._s.pInfo = address
-            _pb_keep(self._s, 'pInfo', kept)
-
-    @property
-    def ulInfoLen(self):
-        return self._s.ulInfoLen
-
-    @ulInfoLen.setter
-    def ulInfoLen(self, value):
-        self._s.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
-
-
-class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
-    'CK_NSS_IKE_PRF_PLUS_PARAMS is a structure that provides the parameters to\nthe CKM_NSS_IKE_PRF_PLUS_DERIVE mechanism.\nThe fields of the structure have the following meanings:\n     prfMechanism    underlying MAC mechanism used to generate the prf.\n     bHasSeedKey     hSeed key is present.\n     hSeedKey        optional seed from key\n     pSeedData       optional seed from data.\n     ulSeedDataLen   length of optional seed data.\n       If no seed data is present this value is NULL.'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S93)
-
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasSeedKey=_MISSING, hSeedKey=_MISSING, pSeedData=_MISSING, ulSeedDataLen=_MISSING):
-        _pb_self._s = _S93()
-        if prfMechanism is not _MISSING:
-            _pb_self.prfMechanism = prfMechanism
-        if bHasSeedKey is not _MISSING:
-            _pb_self.bHasSeedKey = bHasSeedKey
-        if hSeedKey is not _MISSING:
-            _pb_self.hSeedKey = hSeedKey
-        if pSeedData is not _MISSING:
-            _pb_self.pSeedData = pSeedData
-        if ulSeedDataLen is not _MISSING:
-            _pb_self.ulSeedDataLen = ulSeedDataLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasSeedKey={self.bHasSeedKey!r}, hSeedKey={self.hSeedKey!r}, pSeedData={self.pSeedData!r}, ulSeedDataLen={self.ulSeedDataLen!r})"
-
-    @property
-    def prfMechanism(self):
-        return self._s.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
-
-    @property
-    def bHasSeedKey(self):
-        return self._s.bHasSeedKey
-
-    @bHasSeedKey.setter
-    def bHasSeedKey(self, value):
-        self._s.bHasSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
-
-    @property
-    def hSeedKey(self):
-        return self._s.hSeedKey
-
-    @hSeedKey.setter
-    def hSeedKey(self, value):
-        self._s.hSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
-
-    @property
-    def pSeedData(self):
-        return self._s.pSeedData
-
-    @pSeedData.setter
-    def pSeedData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pSeedData = None
-            _pb_keep(self._s, 'pSeedData', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', True, 1, False)
-            self._s.pSeedData = address
-            _pb_keep(self._s, 'pSeedData', kept)
-
-    @property
-    def ulSeedDataLen(self):
-        return self._s.ulSeedDataLen
-
-    @ulSeedDataLen.setter
-    def ulSeedDataLen(self, value):
-        self._s.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
-
-
-class CK_NSS_IKE_PRF_DERIVE_PARAMS:
-    'CK_NSS_IKE_PRF_DERIVE_PARAMS is a structure that provides the parameters to\n the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism underlying MAC mechanism used to generate the prf.\n    bRekey       hNewKey is present.\n    pNi          Ni value\n    ulNiLen      length of Ni\n    pNr          Nr value\n    ulNrLen      length of Nr\n    hNewKey      New key value to drive the rekey.'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S94)
-
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bDataAsKey=_MISSING, bRekey=_MISSING, pNi=_MISSING, ulNiLen=_MISSING, pNr=_MISSING, ulNrLen=_MISSING, hNewKey=_MISSING):
-        _pb_self._s = _S94()
-        if prfMechanism is not _MISSING:
-            _pb_self.prfMechanism = prfMechanism
-        if bDataAsKey is not _MISSING:
-            _pb_self.bDataAsKey = bDataAsKey
-        if bRekey is not _MISSING:
-            _pb_self.bRekey = bRekey
-        if pNi is not _MISSING:
-            _pb_self.pNi = pNi
-        if ulNiLen is not _MISSING:
-            _pb_self.ulNiLen = ulNiLen
-        if pNr is not _MISSING:
-            _pb_self.pNr = pNr
-        if ulNrLen is not _MISSING:
-            _pb_self.ulNrLen = ulNrLen
-        if hNewKey is not _MISSING:
-            _pb_self.hNewKey = hNewKey
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_IKE_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_IKE_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE_PRF_DERIVE_PARAMS.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_IKE_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bDataAsKey={self.bDataAsKey!r}, bRekey={self.bRekey!r}, pNi={self.pNi!r}, ulNiLen={self.ulNiLen!r}, pNr={self.pNr!r}, ulNrLen={self.ulNrLen!r}, hNewKey={self.hNewKey!r})"
-
-    @property
-    def prfMechanism(self):
-        return self._s.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
-
-    @property
-    def bDataAsKey(self):
-        return self._s.bDataAsKey
-
-    @bDataAsKey.setter
-    def bDataAsKey(self, value):
-        self._s.bDataAsKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
-
-    @property
-    def bRekey(self):
-        return self._s.bRekey
-
-    @bRekey.setter
-    def bRekey(self, value):
-        self._s.bRekey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
-
-    @property
-    def pNi(self):
-        return self._s.pNi
-
-    @pNi.setter
-    def pNi(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pNi = None
-            _pb_keep(self._s, 'pNi', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', True, 1, False)
-            self._s.pNi = address
-            _pb_keep(self._s, 'pNi', kept)
-
-    @property
-    def ulNiLen(self):
-        return self._s.ulNiLen
-
-    @ulNiLen.setter
-    def ulNiLen(self, value):
-        self._s.ulNiLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
-
-    @property
-    def pNr(self):
-        return self._s.pNr
-
-    @pNr.setter
-    def pNr(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pNr = None
-            _pb_keep(self._s, 'pNr', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', True, 1, False)
-            self._s.pNr = address
-            _pb_keep(self._s, 'pNr', kept)
-
-    @property
-    def ulNrLen(self):
-        return self._s.ulNrLen
-
-    @ulNrLen.setter
-    def ulNrLen(self, value):
-        self._s.ulNrLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
-
-    @property
-    def hNewKey(self):
-        return self._s.hNewKey
-
-    @hNewKey.setter
-    def hNewKey(self, value):
-        self._s.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
-
-
-class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
-    'CK_NSS_IKE1_PRF_DERIVE_PARAMS is a structure that provides the parameters\nto the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bRekey        hNewKey is present.\n    pCKYi         CKYi value\n    ulCKYiLen     length of CKYi\n    pCKYr         CKYr value\n    ulCKYrLen     length of CKYr\n    hNewKey       New key value to drive the rekey.'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S95)
-
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasPrevKey=_MISSING, hKeygxy=_MISSING, hPrevKey=_MISSING, pCKYi=_MISSING, ulCKYiLen=_MISSING, pCKYr=_MISSING, ulCKYrLen=_MISSING, keyNumber=_MISSING):
-        _pb_self._s = _S95()
-        if prfMechanism is not _MISSING:
-            _pb_self.prfMechanism = prfMechanism
-        if bHasPrevKey is not _MISSING:
-            _pb_self.bHasPrevKey = bHasPrevKey
-        if hKeygxy is not _MISSING:
-            _pb_self.hKeygxy = hKeygxy
-        if hPrevKey is not _MISSING:
-            _pb_self.hPrevKey = hPrevKey
-        if pCKYi is not _MISSING:
-            _pb_self.pCKYi = pCKYi
-        if ulCKYiLen is not _MISSING:
-            _pb_self.ulCKYiLen = ulCKYiLen
-        if pCKYr is not _MISSING:
-            _pb_self.pCKYr = pCKYr
-        if ulCKYrLen is not _MISSING:
-            _pb_self.ulCKYrLen = ulCKYrLen
-        if keyNumber is not _MISSING:
-            _pb_self.keyNumber = keyNumber
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_IKE1_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE1_PRF_DERIVE_PARAMS.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_IKE1_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasPrevKey={self.bHasPrevKey!r}, hKeygxy={self.hKeygxy!r}, hPrevKey={self.hPrevKey!r}, pCKYi={self.pCKYi!r}, ulCKYiLen={self.ulCKYiLen!r}, pCKYr={self.pCKYr!r}, ulCKYrLen={self.ulCKYrLen!r}, keyNumber={self.keyNumber!r})"
-
-    @property
-    def prfMechanism(self):
-        return self._s.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
-
-    @property
-    def bHasPrevKey(self):
-        return self._s.bHasPrevKey
-
-    @bHasPrevKey.setter
-    def bHasPrevKey(self, value):
-        self._s.bHasPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
-
-    @property
-    def hKeygxy(self):
-        return self._s.hKeygxy
-
-    @hKeygxy.setter
-    def hKeygxy(self, value):
-        self._s.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
-
-    @property
-    def hPrevKey(self):
-        return self._s.hPrevKey
-
-    @hPrevKey.setter
-    def hPrevKey(self, value):
-        self._s.hPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
-
-    @property
-    def pCKYi(self):
-        return self._s.pCKYi
-
-    @pCKYi.setter
-    def pCKYi(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pCKYi = None
-            _pb_keep(self._s, 'pCKYi', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', True, 1, False)
-            self._s.pCKYi = address
-            _pb_keep(self._s, 'pCKYi', kept)
-
-    @property
-    def ulCKYiLen(self):
-        return self._s.ulCKYiLen
-
-    @ulCKYiLen.setter
-    def ulCKYiLen(self, value):
-        self._s.ulCKYiLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
-
-    @property
-    def pCKYr(self):
-        return self._s.pCKYr
-
-    @pCKYr.setter
-    def pCKYr(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pCKYr = None
-            _pb_keep(self._s, 'pCKYr', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', True, 1, False)
-            self._s.pCKYr = address
-            _pb_keep(self._s, 'pCKYr', kept)
-
-    @property
-    def ulCKYrLen(self):
-        return self._s.ulCKYrLen
-
-    @ulCKYrLen.setter
-    def ulCKYrLen(self, value):
-        self._s.ulCKYrLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
-
-    @property
-    def keyNumber(self):
-        return self._s.keyNumber
-
-    @keyNumber.setter
-    def keyNumber(self, value):
-        self._s.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
-
-
-class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
-    "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS is a structure that provides the\nparameters to the CKM_NSS_IKE_APP_B_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bHasKeygxy    hKeygxy exists\n    hKeygxy       optional key to hash in the prf\n    pExtraData    optional extra data to hash in the prf\n    ulExtraData   length of the optional extra data.\n\nCK_NSS_IKE_APP_B_PRF_DERIVE can take wither CK_NSS_IKE1_APP_B_PRF_DRIVE_PARAMS\nor a single CK_MECHANISM_TYPE. In the latter cases bHashKeygx is assumed to\nbe false and ulExtraDataLen is assumed to be '0'."
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S96)
-
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasKeygxy=_MISSING, hKeygxy=_MISSING, pExtraData=_MISSING, ulExtraDataLen=_MISSING):
-        _pb_self._s = _S96()
-        if prfMechanism is not _MISSING:
-            _pb_self.prfMechanism = prfMechanism
-        if bHasKeygxy is not _MISSING:
-            _pb_self.bHasKeygxy = bHasKeygxy
-        if hKeygxy is not _MISSING:
-            _pb_self.hKeygxy = hKeygxy
-        if pExtraData is not _MISSING:
-            _pb_self.pExtraData = pExtraData
-        if ulExtraDataLen is not _MISSING:
-            _pb_self.ulExtraDataLen = ulExtraDataLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasKeygxy={self.bHasKeygxy!r}, hKeygxy={self.hKeygxy!r}, pExtraData={self.pExtraData!r}, ulExtraDataLen={self.ulExtraDataLen!r})"
-
-    @property
-    def prfMechanism(self):
-        return self._s.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
-
-    @property
-    def bHasKeygxy(self):
-        return self._s.bHasKeygxy
-
-    @bHasKeygxy.setter
-    def bHasKeygxy(self, value):
-        self._s.bHasKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
-
-    @property
-    def hKeygxy(self):
-        return self._s.hKeygxy
-
-    @hKeygxy.setter
-    def hKeygxy(self, value):
-        self._s.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
-
-    @property
-    def pExtraData(self):
-        return self._s.pExtraData
-
-    @pExtraData.setter
-    def pExtraData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pExtraData = None
-            _pb_keep(self._s, 'pExtraData', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', True, 1, False)
-            self._s.pExtraData = address
-            _pb_keep(self._s, 'pExtraData', kept)
-
-    @property
-    def ulExtraDataLen(self):
-        return self._s.ulExtraDataLen
-
-    @ulExtraDataLen.setter
-    def ulExtraDataLen(self, value):
-        self._s.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
-
-
-class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
-    'Parameter for the TLS extended master secret key derivation mechanisms:\n\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_DH\n\nFor the TLS 1.2 PRF, the prfHashMechanism parameter determines the hash\nfunction used. For earlier versions of the PRF, set the prfHashMechanism\nvalue to CKM_TLS_PRF.\n\nThe session hash input is expected to be the output of the same hash\nfunction as the PRF uses (as required by draft-ietf-tls-session-hash).  So\nthe ulSessionHashLen member must be equal the output length of the hash\nfunction specified by the prfHashMechanism member (or, for pre-TLS 1.2 PRF,\nthe length of concatenated MD5 and SHA-1 digests).'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S97)
-
-    def __init__(_pb_self, *, prfHashMechanism=_MISSING, pSessionHash=_MISSING, ulSessionHashLen=_MISSING, pVersion=_MISSING):
-        _pb_self._s = _S97()
-        if prfHashMechanism is not _MISSING:
-            _pb_self.prfHashMechanism = prfHashMechanism
-        if pSessionHash is not _MISSING:
-            _pb_self.pSessionHash = pSessionHash
-        if ulSessionHashLen is not _MISSING:
-            _pb_self.ulSessionHashLen = ulSessionHashLen
-        if pVersion is not _MISSING:
-            _pb_self.pVersion = pVersion
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={self.pVersion!r})"
-
-    @property
-    def prfHashMechanism(self):
-        return self._s.prfHashMechanism
-
-    @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        self._s.prfHashMechanism = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
-
-    @property
-    def pSessionHash(self):
-        return self._s.pSessionHash
-
-    @pSessionHash.setter
-    def pSessionHash(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pSessionHash = None
-            _pb_keep(self._s, 'pSessionHash', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', True, 1, False)
-            self._s.pSessionHash = address
-            _pb_keep(self._s, 'pSessionHash', kept)
-
-    @property
-    def ulSessionHashLen(self):
-        return self._s.ulSessionHashLen
-
-    @ulSessionHashLen.setter
-    def ulSessionHashLen(self, value):
-        self._s.ulSessionHashLen = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
-
-    @property
-    def pVersion(self):
-        return self._s.pVersion
-
-    @pVersion.setter
-    def pVersion(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pVersion = None
-            _pb_keep(self._s, 'pVersion', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion', True, 2, False)
-            self._s.pVersion = address
-            _pb_keep(self._s, 'pVersion', kept)
-
-
-class CK_NSS_MODULE_FUNCTIONS:
-    'struct CK_NSS_MODULE_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S98)
-
-    def __init__(_pb_self, *, version=_MISSING, NSC_ModuleDBFunc=_MISSING):
-        _pb_self._s = _S98()
-        if version is not _MISSING:
-            _pb_self.version = version
-        if NSC_ModuleDBFunc is not _MISSING:
-            _pb_self.NSC_ModuleDBFunc = NSC_ModuleDBFunc
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_MODULE_FUNCTIONS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_MODULE_FUNCTIONS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_MODULE_FUNCTIONS.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_MODULE_FUNCTIONS(version={self.version!r}, NSC_ModuleDBFunc={self.NSC_ModuleDBFunc!r})"
-
-    @property
-    def version(self):
-        return _pb_view(CK_VERSION, self._s.version)
-
-    @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
-        self._s.version = value._s
-
-    @property
-    def NSC_ModuleDBFunc(self):
-        return _pb_function_pointer(self._s.NSC_ModuleDBFunc, 'char **(*)(unsigned long function, char *parameters, void *args)', _pb_root(self._s))
-
-    @NSC_ModuleDBFunc.setter
-    def NSC_ModuleDBFunc(self, value):
-        self._s.NSC_ModuleDBFunc = _pb_function_pointer_value(value, 'char **(*)(unsigned long function, char *parameters, void *args)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
-        _pb_keep(self._s, 'NSC_ModuleDBFunc', value)
-
-
-class CK_NSS_FIPS_FUNCTIONS:
-    'struct CK_NSS_FIPS_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S99)
-
-    def __init__(_pb_self, *, version=_MISSING, NSC_NSSGetFIPSStatus=_MISSING):
-        _pb_self._s = _S99()
-        if version is not _MISSING:
-            _pb_self.version = version
-        if NSC_NSSGetFIPSStatus is not _MISSING:
-            _pb_self.NSC_NSSGetFIPSStatus = NSC_NSSGetFIPSStatus
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_FIPS_FUNCTIONS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_FIPS_FUNCTIONS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_FIPS_FUNCTIONS.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_FIPS_FUNCTIONS(version={self.version!r}, NSC_NSSGetFIPSStatus={self.NSC_NSSGetFIPSStatus!r})"
-
-    @property
-    def version(self):
-        return _pb_view(CK_VERSION, self._s.version)
-
-    @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
-        self._s.version = value._s
-
-    @property
-    def NSC_NSSGetFIPSStatus(self):
-        return _pb_function_pointer(self._s.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', _pb_root(self._s))
-
-    @NSC_NSSGetFIPSStatus.setter
-    def NSC_NSSGetFIPSStatus(self, value):
-        self._s.NSC_NSSGetFIPSStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
-        _pb_keep(self._s, 'NSC_NSSGetFIPSStatus', value)
-
-
-class CK_NSS_GCM_PARAMS:
-    "There was an inconsistency between the spec and the header file in defining\nthe CK_GCM_PARAMS structure. The authoritative reference is the header file,\nbut NSS used the spec when adding it to its own header. In V3 we've\ncorrected it, but we need to handle the old case for devices that followed\nus in using the incorrect specification."
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S100)
-
-    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
-        _pb_self._s = _S100()
-        if pIv is not _MISSING:
-            _pb_self.pIv = pIv
-        if ulIvLen is not _MISSING:
-            _pb_self.ulIvLen = ulIvLen
-        if pAAD is not _MISSING:
-            _pb_self.pAAD = pAAD
-        if ulAADLen is not _MISSING:
-            _pb_self.ulAADLen = ulAADLen
-        if ulTagBits is not _MISSING:
-            _pb_self.ulTagBits = ulTagBits
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_GCM_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_GCM_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_NSS_GCM_PARAMS.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_NSS_GCM_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
-
-    @property
-    def pIv(self):
-        return self._s.pIv
-
-    @pIv.setter
-    def pIv(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pIv = None
-            _pb_keep(self._s, 'pIv', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_GCM_PARAMS.pIv', True, 1, False)
-            self._s.pIv = address
-            _pb_keep(self._s, 'pIv', kept)
-
-    @property
-    def ulIvLen(self):
-        return self._s.ulIvLen
-
-    @ulIvLen.setter
-    def ulIvLen(self, value):
-        self._s.ulIvLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
-
-    @property
-    def pAAD(self):
-        return self._s.pAAD
-
-    @pAAD.setter
-    def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pAAD = None
-            _pb_keep(self._s, 'pAAD', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_GCM_PARAMS.pAAD', True, 1, False)
-            self._s.pAAD = address
-            _pb_keep(self._s, 'pAAD', kept)
-
-    @property
-    def ulAADLen(self):
-        return self._s.ulAADLen
-
-    @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._s.ulAADLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
-
-    @property
-    def ulTagBits(self):
-        return self._s.ulTagBits
-
-    @ulTagBits.setter
-    def ulTagBits(self, value):
-        self._s.ulTagBits = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
-
-
-class CK_GCM_PARAMS_V3:
-    "There was a discrepency between the doc and the headers\nin PKCS #11 v2.40, NSS had the doc version, but the header\nwas normative. In V3.0 they were reconsiled as the header\nversion. In NSS the header version is called CK_GCM_PARAMS_V3\nand the v2.40 doc version is called CK_NSS_GCM_PARAMS.\nCK_GCM_PARMS is define as CK_NSS_GCM_PARAMS  if\nNSS_PCKS11_2_0_COMPAT is defined and CK_GCM_PARAMS_V3 if it's not.\nSoftoken accepts either version and internally uses CK_NSS_GCM_PARAMS"
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S30)
-
-    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, ulIvBits=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
-        _pb_self._s = _S30()
-        if pIv is not _MISSING:
-            _pb_self.pIv = pIv
-        if ulIvLen is not _MISSING:
-            _pb_self.ulIvLen = ulIvLen
-        if ulIvBits is not _MISSING:
-            _pb_self.ulIvBits = ulIvBits
-        if pAAD is not _MISSING:
-            _pb_self.pAAD = pAAD
-        if ulAADLen is not _MISSING:
-            _pb_self.ulAADLen = ulAADLen
-        if ulTagBits is not _MISSING:
-            _pb_self.ulTagBits = ulTagBits
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_GCM_PARAMS_V3 holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_GCM_PARAMS_V3.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_GCM_PARAMS_V3.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_GCM_PARAMS_V3(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvBits={self.ulIvBits!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
-
-    @property
-    def pIv(self):
-        return self._s.pIv
-
-    @pIv.setter
-    def pIv(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pIv = None
-            _pb_keep(self._s, 'pIv', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_GCM_PARAMS_V3.pIv', True, 1, False)
-            self._s.pIv = address
-            _pb_keep(self._s, 'pIv', kept)
-
-    @property
-    def ulIvLen(self):
-        return self._s.ulIvLen
-
-    @ulIvLen.setter
-    def ulIvLen(self, value):
-        self._s.ulIvLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
-
-    @property
-    def ulIvBits(self):
-        return self._s.ulIvBits
-
-    @ulIvBits.setter
-    def ulIvBits(self, value):
-        self._s.ulIvBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
-
-    @property
-    def pAAD(self):
-        return self._s.pAAD
-
-    @pAAD.setter
-    def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pAAD = None
-            _pb_keep(self._s, 'pAAD', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_GCM_PARAMS_V3.pAAD', True, 1, False)
-            self._s.pAAD = address
-            _pb_keep(self._s, 'pAAD', kept)
-
-    @property
-    def ulAADLen(self):
-        return self._s.ulAADLen
-
-    @ulAADLen.setter
-    def ulAADLen(self, value):
-        self._s.ulAADLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
-
-    @property
-    def ulTagBits(self):
-        return self._s.ulTagBits
-
-    @ulTagBits.setter
-    def ulTagBits(self, value):
-        self._s.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
-
-
-class CK_INFO:
-    'struct CK_INFO: fields as attributes; bytes(obj) is its memory.'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S1)
-
-    def __init__(_pb_self, *, cryptokiVersion=_MISSING, manufacturerID=_MISSING, flags=_MISSING, libraryDescription=_MISSING, libraryVersion=_MISSING):
-        _pb_self._s = _S1()
-        if cryptokiVersion is not _MISSING:
-            _pb_self.cryptokiVersion = cryptokiVersion
-        if manufacturerID is not _MISSING:
-            _pb_self.manufacturerID = manufacturerID
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-        if libraryDescription is not _MISSING:
-            _pb_self.libraryDescription = libraryDescription
-        if libraryVersion is not _MISSING:
-            _pb_self.libraryVersion = libraryVersion
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_INFO.sizeof:
-            raise ValueError(f"CK_INFO needs {CK_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_INFO, _S1.from_buffer_copy(view))
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_INFO.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_INFO(cryptokiVersion={self.cryptokiVersion!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, libraryDescription={self.libraryDescription!r}, libraryVersion={self.libraryVersion!r})"
-
-    @property
-    def cryptokiVersion(self):
-        return _pb_view(CK_VERSION, self._s.cryptokiVersion)
-
-    @cryptokiVersion.setter
-    def cryptokiVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._s.cryptokiVersion = value._s
-
-    @property
-    def manufacturerID(self):
-        return bytes(self._s.manufacturerID)
-
-    @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._s, _S1.manufacturerID.offset, 32, value, 'CK_INFO.manufacturerID')
-
-    @property
-    def flags(self):
-        return self._s.flags
-
-    @flags.setter
-    def flags(self, value):
-        self._s.flags = _pb_index(value, 'CK_INFO.flags', 0, 18446744073709551615)
-
-    @property
-    def libraryDescription(self):
-        return bytes(self._s.libraryDescription)
-
-    @libraryDescription.setter
-    def libraryDescription(self, value):
-        _pb_store_bytes(self._s, _S1.libraryDescription.offset, 32, value, 'CK_INFO.libraryDescription')
-
-    @property
-    def libraryVersion(self):
-        return _pb_view(CK_VERSION, self._s.libraryVersion)
-
-    @libraryVersion.setter
-    def libraryVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._s.libraryVersion = value._s
-
-
-class CK_SLOT_INFO:
-    'CK_SLOT_INFO provides information about a slot'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S2)
-
-    def __init__(_pb_self, *, slotDescription=_MISSING, manufacturerID=_MISSING, flags=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING):
-        _pb_self._s = _S2()
-        if slotDescription is not _MISSING:
-            _pb_self.slotDescription = slotDescription
-        if manufacturerID is not _MISSING:
-            _pb_self.manufacturerID = manufacturerID
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-        if hardwareVersion is not _MISSING:
-            _pb_self.hardwareVersion = hardwareVersion
-        if firmwareVersion is not _MISSING:
-            _pb_self.firmwareVersion = firmwareVersion
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SLOT_INFO.sizeof:
-            raise ValueError(f"CK_SLOT_INFO needs {CK_SLOT_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_SLOT_INFO, _S2.from_buffer_copy(view))
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_SLOT_INFO.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_SLOT_INFO(slotDescription={self.slotDescription!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r})"
-
-    @property
-    def slotDescription(self):
-        return bytes(self._s.slotDescription)
-
-    @slotDescription.setter
-    def slotDescription(self, value):
-        _pb_store_bytes(self._s, _S2.slotDescription.offset, 64, value, 'CK_SLOT_INFO.slotDescription')
-
-    @property
-    def manufacturerID(self):
-        return bytes(self._s.manufacturerID)
-
-    @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._s, _S2.manufacturerID.offset, 32, value, 'CK_SLOT_INFO.manufacturerID')
-
-    @property
-    def flags(self):
-        return self._s.flags
-
-    @flags.setter
-    def flags(self, value):
-        self._s.flags = _pb_index(value, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
-
-    @property
-    def hardwareVersion(self):
-        return _pb_view(CK_VERSION, self._s.hardwareVersion)
-
-    @hardwareVersion.setter
-    def hardwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._s.hardwareVersion = value._s
-
-    @property
-    def firmwareVersion(self):
-        return _pb_view(CK_VERSION, self._s.firmwareVersion)
-
-    @firmwareVersion.setter
-    def firmwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._s.firmwareVersion = value._s
-
-
-class CK_TOKEN_INFO:
-    'CK_TOKEN_INFO provides information about a token'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S3)
-
-    def __init__(_pb_self, *, label=_MISSING, manufacturerID=_MISSING, model=_MISSING, serialNumber=_MISSING, flags=_MISSING, ulMaxSessionCount=_MISSING, ulSessionCount=_MISSING, ulMaxRwSessionCount=_MISSING, ulRwSessionCount=_MISSING, ulMaxPinLen=_MISSING, ulMinPinLen=_MISSING, ulTotalPublicMemory=_MISSING, ulFreePublicMemory=_MISSING, ulTotalPrivateMemory=_MISSING, ulFreePrivateMemory=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING, utcTime=_MISSING):
-        _pb_self._s = _S3()
-        if label is not _MISSING:
-            _pb_self.label = label
-        if manufacturerID is not _MISSING:
-            _pb_self.manufacturerID = manufacturerID
-        if model is not _MISSING:
-            _pb_self.model = model
-        if serialNumber is not _MISSING:
-            _pb_self.serialNumber = serialNumber
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-        if ulMaxSessionCount is not _MISSING:
-            _pb_self.ulMaxSessionCount = ulMaxSessionCount
-        if ulSessionCount is not _MISSING:
-            _pb_self.ulSessionCount = ulSessionCount
-        if ulMaxRwSessionCount is not _MISSING:
-            _pb_self.ulMaxRwSessionCount = ulMaxRwSessionCount
-        if ulRwSessionCount is not _MISSING:
-            _pb_self.ulRwSessionCount = ulRwSessionCount
-        if ulMaxPinLen is not _MISSING:
-            _pb_self.ulMaxPinLen = ulMaxPinLen
-        if ulMinPinLen is not _MISSING:
-            _pb_self.ulMinPinLen = ulMinPinLen
-        if ulTotalPublicMemory is not _MISSING:
-            _pb_self.ulTotalPublicMemory = ulTotalPublicMemory
-        if ulFreePublicMemory is not _MISSING:
-            _pb_self.ulFreePublicMemory = ulFreePublicMemory
-        if ulTotalPrivateMemory is not _MISSING:
-            _pb_self.ulTotalPrivateMemory = ulTotalPrivateMemory
-        if ulFreePrivateMemory is not _MISSING:
-            _pb_self.ulFreePrivateMemory = ulFreePrivateMemory
-        if hardwareVersion is not _MISSING:
-            _pb_self.hardwareVersion = hardwareVersion
-        if firmwareVersion is not _MISSING:
-            _pb_self.firmwareVersion = firmwareVersion
-        if utcTime is not _MISSING:
-            _pb_self.utcTime = utcTime
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_TOKEN_INFO.sizeof:
-            raise ValueError(f"CK_TOKEN_INFO needs {CK_TOKEN_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_TOKEN_INFO, _S3.from_buffer_copy(view))
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_TOKEN_INFO.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_TOKEN_INFO(label={self.label!r}, manufacturerID={self.manufacturerID!r}, model={self.model!r}, serialNumber={self.serialNumber!r}, flags={self.flags!r}, ulMaxSessionCount={self.ulMaxSessionCount!r}, ulSessionCount={self.ulSessionCount!r}, ulMaxRwSessionCount={self.ulMaxRwSessionCount!r}, ulRwSessionCount={self.ulRwSessionCount!r}, ulMaxPinLen={self.ulMaxPinLen!r}, ulMinPinLen={self.ulMinPinLen!r}, ulTotalPublicMemory={self.ulTotalPublicMemory!r}, ulFreePublicMemory={self.ulFreePublicMemory!r}, ulTotalPrivateMemory={self.ulTotalPrivateMemory!r}, ulFreePrivateMemory={self.ulFreePrivateMemory!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r}, utcTime={self.utcTime!r})"
-
-    @property
-    def label(self):
-        return bytes(self._s.label)
-
-    @label.setter
-    def label(self, value):
-        _pb_store_bytes(self._s, _S3.label.offset, 32, value, 'CK_TOKEN_INFO.label')
-
-    @property
-    def manufacturerID(self):
-        return bytes(self._s.manufacturerID)
-
-    @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._s, _S3.manufacturerID.offset, 32, value, 'CK_TOKEN_INFO.manufacturerID')
-
-    @property
-    def model(self):
-        return bytes(self._s.model)
-
-    @model.setter
-    def model(self, value):
-        _pb_store_bytes(self._s, _S3.model.offset, 16, value, 'CK_TOKEN_INFO.model')
-
-    @property
-    def serialNumber(self):
-        return bytes(self._s.serialNumber)
-
-    @serialNumber.setter
-    def serialNumber(self, value):
-        _pb_store_bytes(self._s, _S3.serialNumber.offset, 16, value, 'CK_TOKEN_INFO.serialNumber')
-
-    @property
-    def flags(self):
-        return self._s.flags
-
-    @flags.setter
-    def flags(self, value):
-        self._s.flags = _pb_index(value, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
-
-    @property
-    def ulMaxSessionCount(self):
-        return self._s.ulMaxSessionCount
-
-    @ulMaxSessionCount.setter
-    def ulMaxSessionCount(self, value):
-        self._s.ulMaxSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
-
-    @property
-    def ulSessionCount(self):
-        return self._s.ulSessionCount
-
-    @ulSessionCount.setter
-    def ulSessionCount(self, value):
-        self._s.ulSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
-
-    @property
-    def ulMaxRwSessionCount(self):
-        return self._s.ulMaxRwSessionCount
-
-    @ulMaxRwSessionCount.setter
-    def ulMaxRwSessionCount(self, value):
-        self._s.ulMaxRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
-
-    @property
-    def ulRwSessionCount(self):
-        return self._s.ulRwSessionCount
-
-    @ulRwSessionCount.setter
-    def ulRwSessionCount(self, value):
-        self._s.ulRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
-
-    @property
-    def ulMaxPinLen(self):
-        return self._s.ulMaxPinLen
-
-    @ulMaxPinLen.setter
-    def ulMaxPinLen(self, value):
-        self._s.ulMaxPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
-
-    @property
-    def ulMinPinLen(self):
-        return self._s.ulMinPinLen
-
-    @ulMinPinLen.setter
-    def ulMinPinLen(self, value):
-        self._s.ulMinPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
-
-    @property
-    def ulTotalPublicMemory(self):
-        return self._s.ulTotalPublicMemory
-
-    @ulTotalPublicMemory.setter
-    def ulTotalPublicMemory(self, value):
-        self._s.ulTotalPublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
-
-    @property
-    def ulFreePublicMemory(self):
-        return self._s.ulFreePublicMemory
-
-    @ulFreePublicMemory.setter
-    def ulFreePublicMemory(self, value):
-        self._s.ulFreePublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
-
-    @property
-    def ulTotalPrivateMemory(self):
-        return self._s.ulTotalPrivateMemory
-
-    @ulTotalPrivateMemory.setter
-    def ulTotalPrivateMemory(self, value):
-        self._s.ulTotalPrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
-
-    @property
-    def ulFreePrivateMemory(self):
-        return self._s.ulFreePrivateMemory
-
-    @ulFreePrivateMemory.setter
-    def ulFreePrivateMemory(self, value):
-        self._s.ulFreePrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
-
-    @property
-    def hardwareVersion(self):
-        return _pb_view(CK_VERSION, self._s.hardwareVersion)
-
-    @hardwareVersion.setter
-    def hardwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._s.hardwareVersion = value._s
-
-    @property
-    def firmwareVersion(self):
-        return _pb_view(CK_VERSION, self._s.firmwareVersion)
-
-    @firmwareVersion.setter
-    def firmwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        self._s.firmwareVersion = value._s
-
-    @property
-    def utcTime(self):
-        return bytes(self._s.utcTime)
-
-    @utcTime.setter
-    def utcTime(self, value):
-        _pb_store_bytes(self._s, _S3.utcTime.offset, 16, value, 'CK_TOKEN_INFO.utcTime')
-
-
-class CK_SESSION_INFO:
-    'CK_SESSION_INFO provides information about a session'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S4)
-
-    def __init__(_pb_self, *, slotID=_MISSING, state=_MISSING, flags=_MISSING, ulDeviceError=_MISSING):
-        _pb_self._s = _S4()
-        if slotID is not _MISSING:
-            _pb_self.slotID = slotID
-        if state is not _MISSING:
-            _pb_self.state = state
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-        if ulDeviceError is not _MISSING:
-            _pb_self.ulDeviceError = ulDeviceError
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SESSION_INFO.sizeof:
-            raise ValueError(f"CK_SESSION_INFO needs {CK_SESSION_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_SESSION_INFO, _S4.from_buffer_copy(view))
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_SESSION_INFO.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_SESSION_INFO(slotID={self.slotID!r}, state={self.state!r}, flags={self.flags!r}, ulDeviceError={self.ulDeviceError!r})"
-
-    @property
-    def slotID(self):
-        return self._s.slotID
-
-    @slotID.setter
-    def slotID(self, value):
-        self._s.slotID = _pb_index(value, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
-
-    @property
-    def state(self):
-        return self._s.state
-
-    @state.setter
-    def state(self, value):
-        self._s.state = _pb_index(value, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
-
-    @property
-    def flags(self):
-        return self._s.flags
-
-    @flags.setter
-    def flags(self, value):
-        self._s.flags = _pb_index(value, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
-
-    @property
-    def ulDeviceError(self):
-        return self._s.ulDeviceError
-
-    @ulDeviceError.setter
-    def ulDeviceError(self, value):
-        self._s.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
-
-
-class CK_ATTRIBUTE:
-    'CK_ATTRIBUTE is a structure that includes the type, length\nand value of an attribute'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S5)
-
-    def __init__(_pb_self, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
-        _pb_self._s = _S5()
-        if type is not _MISSING:
-            _pb_self.type = type
-        if pValue is not _MISSING:
-            _pb_self.pValue = pValue
-        if ulValueLen is not _MISSING:
-            _pb_self.ulValueLen = ulValueLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_ATTRIBUTE holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_ATTRIBUTE.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_ATTRIBUTE.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_ATTRIBUTE(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
-
-    @property
-    def type(self):
-        return self._s.type
-
-    @type.setter
-    def type(self, value):
-        self._s.type = _pb_index(value, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
-
-    @property
-    def pValue(self):
-        return self._s.pValue
-
-    @pValue.setter
-    def pValue(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pValue = None
-            _pb_keep(self._s, 'pValue', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_ATTRIBUTE.pValue', False, 0, True)
-            self._s.pValue = address
-            _pb_keep(self._s, 'pValue', kept)
-
-    @property
-    def ulValueLen(self):
-        return self._s.ulValueLen
-
-    @ulValueLen.setter
-    def ulValueLen(self, value):
-        self._s.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
-
-
-class CK_DATE:
-    'CK_DATE is a structure that defines a date'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S6)
-
-    def __init__(_pb_self, *, year=_MISSING, month=_MISSING, day=_MISSING):
-        _pb_self._s = _S6()
-        if year is not _MISSING:
-            _pb_self.year = year
-        if month is not _MISSING:
-            _pb_self.month = month
-        if day is not _MISSING:
-            _pb_self.day = day
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_DATE holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_DATE.sizeof:
-            raise ValueError(f"CK_DATE needs {CK_DATE.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_DATE, _S6.from_buffer_copy(view))
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_DATE.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_DATE(year={self.year!r}, month={self.month!r}, day={self.day!r})"
-
-    @property
-    def year(self):
-        return bytes(self._s.year)
-
-    @year.setter
-    def year(self, value):
-        _pb_store_bytes(self._s, _S6.year.offset, 4, value, 'CK_DATE.year')
-
-    @property
-    def month(self):
-        return bytes(self._s.month)
-
-    @month.setter
-    def month(self, value):
-        _pb_store_bytes(self._s, _S6.month.offset, 2, value, 'CK_DATE.month')
-
-    @property
-    def day(self):
-        return bytes(self._s.day)
-
-    @day.setter
-    def day(self, value):
-        _pb_store_bytes(self._s, _S6.day.offset, 2, value, 'CK_DATE.day')
-
-
-class CK_MECHANISM:
-    'CK_MECHANISM is a structure that specifies a particular\nmechanism'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S7)
-
-    def __init__(_pb_self, *, mechanism=_MISSING, pParameter=_MISSING, ulParameterLen=_MISSING):
-        _pb_self._s = _S7()
-        if mechanism is not _MISSING:
-            _pb_self.mechanism = mechanism
-        if pParameter is not _MISSING:
-            _pb_self.pParameter = pParameter
-        if ulParameterLen is not _MISSING:
-            _pb_self.ulParameterLen = ulParameterLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_MECHANISM holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_MECHANISM.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_MECHANISM.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_MECHANISM(mechanism={self.mechanism!r}, pParameter={self.pParameter!r}, ulParameterLen={self.ulParameterLen!r})"
-
-    @property
-    def mechanism(self):
-        return self._s.mechanism
-
-    @mechanism.setter
-    def mechanism(self, value):
-        self._s.mechanism = _pb_index(value, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
-
-    @property
-    def pParameter(self):
-        return self._s.pParameter
-
-    @pParameter.setter
-    def pParameter(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pParameter = None
-            _pb_keep(self._s, 'pParameter', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_MECHANISM.pParameter', False, 0, True)
-            self._s.pParameter = address
-            _pb_keep(self._s, 'pParameter', kept)
-
-    @property
-    def ulParameterLen(self):
-        return self._s.ulParameterLen
-
-    @ulParameterLen.setter
-    def ulParameterLen(self, value):
-        self._s.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
-
-
-class CK_MECHANISM_INFO:
-    'CK_MECHANISM_INFO provides information about a particular\nmechanism'
-    __slots__ = ("_s",)
-    sizeof = _ct.sizeof(_S8)
-
-    def __init__(_pb_self, *, ulMinKeySize=_MISSING, ulMaxKeySize=_MISSING, flags=_MISSING):
-        _pb_self._s = _S8()
-        if ulMinKeySize is not _MISSING:
-            _pb_self.ulMinKeySize = ulMinKeySize
-        if ulMaxKeySize is not _MISSING:
-            _pb_self.ulMaxKeySize = ulMaxKeySize
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_MECHANISM_INFO.sizeof:
-            raise ValueError(f"CK_MECHANISM_INFO needs {CK_MECHANISM_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_MECHANISM_INFO, _S8.from_buffer_copy(view))
-
-    def __bytes__(self):
-        return _ct.string_at(_ct.addressof(self._s), CK_MECHANISM_INFO.sizeof)
-
-    __reduce_ex__ = _pb_no_copy
-
-    def __repr__(self):
-        return f"CK_MECHANISM_INFO(ulMinKeySize={self.ulMinKeySize!r}, ulMaxKeySize={self.ulMaxKeySize!r}, flags={self.flags!r})"
-
-    @property
-    def ulMinKeySize(self):
-        return self._s.ulMinKeySize
-
-    @ulMinKeySize.setter
-    def ulMinKeySize(self, value):
-        self._s.ulMinKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
-
-    @property
-    def ulMaxKeySize(self):
-        return self._s.ulMaxKeySize
-
-    @ulMaxKeySize.setter
-    def ulMaxKeySize(self, value):
-        self._s.ulMaxKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
-
-    @property
-    def flags(self):
-        return self._s.flags
-
-    @flags.setter
-    def flags(self, value):
-        self._s.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
 
 
 class CK_INTERFACE:
@@ -8970,6 +7681,103 @@ class CK_AES_CTR_PARAMS:
     @cb.setter
     def cb(self, value):
         _pb_store_bytes(self._s, _S29.cb.offset, 16, value, 'CK_AES_CTR_PARAMS.cb')
+
+
+class CK_GCM_PARAMS_V3:
+    "There was a discrepency between the doc and the headers\nin PKCS #11 v2.40, NSS had the doc version, but the header\nwas normative. In V3.0 they were reconsiled as the header\nversion. In NSS the header version is called CK_GCM_PARAMS_V3\nand the v2.40 doc version is called CK_NSS_GCM_PARAMS.\nCK_GCM_PARMS is define as CK_NSS_GCM_PARAMS  if\nNSS_PCKS11_2_0_COMPAT is defined and CK_GCM_PARAMS_V3 if it's not.\nSoftoken accepts either version and internally uses CK_NSS_GCM_PARAMS"
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S30)
+
+    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, ulIvBits=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
+        _pb_self._s = _S30()
+        if pIv is not _MISSING:
+            _pb_self.pIv = pIv
+        if ulIvLen is not _MISSING:
+            _pb_self.ulIvLen = ulIvLen
+        if ulIvBits is not _MISSING:
+            _pb_self.ulIvBits = ulIvBits
+        if pAAD is not _MISSING:
+            _pb_self.pAAD = pAAD
+        if ulAADLen is not _MISSING:
+            _pb_self.ulAADLen = ulAADLen
+        if ulTagBits is not _MISSING:
+            _pb_self.ulTagBits = ulTagBits
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_GCM_PARAMS_V3 holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_GCM_PARAMS_V3.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_GCM_PARAMS_V3.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_GCM_PARAMS_V3(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvBits={self.ulIvBits!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
+
+    @property
+    def pIv(self):
+        return self._s.pIv
+
+    @pIv.setter
+    def pIv(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pIv = None
+            _pb_keep(self._s, 'pIv', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_GCM_PARAMS_V3.pIv', True, 1, False)
+            self._s.pIv = address
+            _pb_keep(self._s, 'pIv', kept)
+
+    @property
+    def ulIvLen(self):
+        return self._s.ulIvLen
+
+    @ulIvLen.setter
+    def ulIvLen(self, value):
+        self._s.ulIvLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
+
+    @property
+    def ulIvBits(self):
+        return self._s.ulIvBits
+
+    @ulIvBits.setter
+    def ulIvBits(self, value):
+        self._s.ulIvBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
+
+    @property
+    def pAAD(self):
+        return self._s.pAAD
+
+    @pAAD.setter
+    def pAAD(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pAAD = None
+            _pb_keep(self._s, 'pAAD', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_GCM_PARAMS_V3.pAAD', True, 1, False)
+            self._s.pAAD = address
+            _pb_keep(self._s, 'pAAD', kept)
+
+    @property
+    def ulAADLen(self):
+        return self._s.ulAADLen
+
+    @ulAADLen.setter
+    def ulAADLen(self, value):
+        self._s.ulAADLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
+
+    @property
+    def ulTagBits(self):
+        return self._s.ulTagBits
+
+    @ulTagBits.setter
+    def ulTagBits(self, value):
+        self._s.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
 
 
 class CK_CCM_PARAMS:
@@ -13673,6 +12481,1198 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     @kdfMechanism.setter
     def kdfMechanism(self, value):
         self._s.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615)
+
+
+class CK_NSS_JPAKEPublicValue:
+    'struct CK_NSS_JPAKEPublicValue: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S86)
+
+    def __init__(_pb_self, *, pGX=_MISSING, ulGXLen=_MISSING, pGV=_MISSING, ulGVLen=_MISSING, pR=_MISSING, ulRLen=_MISSING):
+        _pb_self._s = _S86()
+        if pGX is not _MISSING:
+            _pb_self.pGX = pGX
+        if ulGXLen is not _MISSING:
+            _pb_self.ulGXLen = ulGXLen
+        if pGV is not _MISSING:
+            _pb_self.pGV = pGV
+        if ulGVLen is not _MISSING:
+            _pb_self.ulGVLen = ulGVLen
+        if pR is not _MISSING:
+            _pb_self.pR = pR
+        if ulRLen is not _MISSING:
+            _pb_self.ulRLen = ulRLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_JPAKEPublicValue.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKEPublicValue.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_JPAKEPublicValue(pGX={self.pGX!r}, ulGXLen={self.ulGXLen!r}, pGV={self.pGV!r}, ulGVLen={self.ulGVLen!r}, pR={self.pR!r}, ulRLen={self.ulRLen!r})"
+
+    @property
+    def pGX(self):
+        return self._s.pGX
+
+    @pGX.setter
+    def pGX(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pGX = None
+            _pb_keep(self._s, 'pGX', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_JPAKEPublicValue.pGX', True, 1, False)
+            self._s.pGX = address
+            _pb_keep(self._s, 'pGX', kept)
+
+    @property
+    def ulGXLen(self):
+        return self._s.ulGXLen
+
+    @ulGXLen.setter
+    def ulGXLen(self, value):
+        self._s.ulGXLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
+
+    @property
+    def pGV(self):
+        return self._s.pGV
+
+    @pGV.setter
+    def pGV(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pGV = None
+            _pb_keep(self._s, 'pGV', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_JPAKEPublicValue.pGV', True, 1, False)
+            self._s.pGV = address
+            _pb_keep(self._s, 'pGV', kept)
+
+    @property
+    def ulGVLen(self):
+        return self._s.ulGVLen
+
+    @ulGVLen.setter
+    def ulGVLen(self, value):
+        self._s.ulGVLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
+
+    @property
+    def pR(self):
+        return self._s.pR
+
+    @pR.setter
+    def pR(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pR = None
+            _pb_keep(self._s, 'pR', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_JPAKEPublicValue.pR', True, 1, False)
+            self._s.pR = address
+            _pb_keep(self._s, 'pR', kept)
+
+    @property
+    def ulRLen(self):
+        return self._s.ulRLen
+
+    @ulRLen.setter
+    def ulRLen(self, value):
+        self._s.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
+
+
+class CK_NSS_JPAKERound1Params:
+    'struct CK_NSS_JPAKERound1Params: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S87)
+
+    def __init__(_pb_self, *, gx1=_MISSING, gx2=_MISSING):
+        _pb_self._s = _S87()
+        if gx1 is not _MISSING:
+            _pb_self.gx1 = gx1
+        if gx2 is not _MISSING:
+            _pb_self.gx2 = gx2
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_JPAKERound1Params holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_JPAKERound1Params.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKERound1Params.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_JPAKERound1Params(gx1={self.gx1!r}, gx2={self.gx2!r})"
+
+    @property
+    def gx1(self):
+        return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx1)
+
+    @gx1.setter
+    def gx1(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound1Params.gx1 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        self._s.gx1 = value._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.gx1), _ct.sizeof(value._s), value._s)
+
+    @property
+    def gx2(self):
+        return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx2)
+
+    @gx2.setter
+    def gx2(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        self._s.gx2 = value._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.gx2), _ct.sizeof(value._s), value._s)
+
+
+class CK_NSS_JPAKERound2Params:
+    'struct CK_NSS_JPAKERound2Params: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S88)
+
+    def __init__(_pb_self, *, pSharedKey=_MISSING, ulSharedKeyLen=_MISSING, gx3=_MISSING, gx4=_MISSING, A=_MISSING):
+        _pb_self._s = _S88()
+        if pSharedKey is not _MISSING:
+            _pb_self.pSharedKey = pSharedKey
+        if ulSharedKeyLen is not _MISSING:
+            _pb_self.ulSharedKeyLen = ulSharedKeyLen
+        if gx3 is not _MISSING:
+            _pb_self.gx3 = gx3
+        if gx4 is not _MISSING:
+            _pb_self.gx4 = gx4
+        if A is not _MISSING:
+            _pb_self.A = A
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_JPAKERound2Params.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKERound2Params.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_JPAKERound2Params(pSharedKey={self.pSharedKey!r}, ulSharedKeyLen={self.ulSharedKeyLen!r}, gx3={self.gx3!r}, gx4={self.gx4!r}, A={self.A!r})"
+
+    @property
+    def pSharedKey(self):
+        return self._s.pSharedKey
+
+    @pSharedKey.setter
+    def pSharedKey(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pSharedKey = None
+            _pb_keep(self._s, 'pSharedKey', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_JPAKERound2Params.pSharedKey', True, 1, False)
+            self._s.pSharedKey = address
+            _pb_keep(self._s, 'pSharedKey', kept)
+
+    @property
+    def ulSharedKeyLen(self):
+        return self._s.ulSharedKeyLen
+
+    @ulSharedKeyLen.setter
+    def ulSharedKeyLen(self, value):
+        self._s.ulSharedKeyLen = _pb_index(value, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
+
+    @property
+    def gx3(self):
+        return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx3)
+
+    @gx3.setter
+    def gx3(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.gx3 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        self._s.gx3 = value._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.gx3), _ct.sizeof(value._s), value._s)
+
+    @property
+    def gx4(self):
+        return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx4)
+
+    @gx4.setter
+    def gx4(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.gx4 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        self._s.gx4 = value._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.gx4), _ct.sizeof(value._s), value._s)
+
+    @property
+    def A(self):
+        return _pb_view(CK_NSS_JPAKEPublicValue, self._s.A)
+
+    @A.setter
+    def A(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        self._s.A = value._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.A), _ct.sizeof(value._s), value._s)
+
+
+class CK_NSS_JPAKEFinalParams:
+    'struct CK_NSS_JPAKEFinalParams: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S89)
+
+    def __init__(_pb_self, *, B=_MISSING):
+        _pb_self._s = _S89()
+        if B is not _MISSING:
+            _pb_self.B = B
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_JPAKEFinalParams holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_JPAKEFinalParams.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKEFinalParams.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_JPAKEFinalParams(B={self.B!r})"
+
+    @property
+    def B(self):
+        return _pb_view(CK_NSS_JPAKEPublicValue, self._s.B)
+
+    @B.setter
+    def B(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        self._s.B = value._s
+        _pb_keep_copy(self._s, _ct.addressof(self._s.B), _ct.sizeof(value._s), value._s)
+
+
+class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
+    "macAlg: the MAC algorithm to use. This determines the hash function used in\n    the HMAC/SSLv3 MAC calculations.\nulBodyTotalLen: the total length of the data, including padding bytes and\n    padding length.\npHeader: points to a block of data that contains additional data to\n    authenticate. For TLS this includes the sequence number etc. For SSLv3,\n    this also includes the initial padding bytes.\n\nNOTE: the softoken's implementation of CKM_NSS_HMAC_CONSTANT_TIME and\nCKM_NSS_SSL3_MAC_CONSTANT_TIME requires that the sum of ulBodyTotalLen\nand ulHeaderLen be much smaller than 2^32 / 8 bytes because it uses an\nunsigned int variable to represent the length in bits. This should not\nbe a problem because the SSL/TLS protocol limits the size of an SSL\nrecord to something considerably less than 2^32 bytes."
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S90)
+
+    def __init__(_pb_self, *, macAlg=_MISSING, ulBodyTotalLen=_MISSING, pHeader=_MISSING, ulHeaderLen=_MISSING):
+        _pb_self._s = _S90()
+        if macAlg is not _MISSING:
+            _pb_self.macAlg = macAlg
+        if ulBodyTotalLen is not _MISSING:
+            _pb_self.ulBodyTotalLen = ulBodyTotalLen
+        if pHeader is not _MISSING:
+            _pb_self.pHeader = pHeader
+        if ulHeaderLen is not _MISSING:
+            _pb_self.ulHeaderLen = ulHeaderLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_MAC_CONSTANT_TIME_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_MAC_CONSTANT_TIME_PARAMS.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_MAC_CONSTANT_TIME_PARAMS(macAlg={self.macAlg!r}, ulBodyTotalLen={self.ulBodyTotalLen!r}, pHeader={self.pHeader!r}, ulHeaderLen={self.ulHeaderLen!r})"
+
+    @property
+    def macAlg(self):
+        return self._s.macAlg
+
+    @macAlg.setter
+    def macAlg(self, value):
+        self._s.macAlg = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
+
+    @property
+    def ulBodyTotalLen(self):
+        return self._s.ulBodyTotalLen
+
+    @ulBodyTotalLen.setter
+    def ulBodyTotalLen(self, value):
+        self._s.ulBodyTotalLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
+
+    @property
+    def pHeader(self):
+        return self._s.pHeader
+
+    @pHeader.setter
+    def pHeader(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pHeader = None
+            _pb_keep(self._s, 'pHeader', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', True, 1, False)
+            self._s.pHeader = address
+            _pb_keep(self._s, 'pHeader', kept)
+
+    @property
+    def ulHeaderLen(self):
+        return self._s.ulHeaderLen
+
+    @ulHeaderLen.setter
+    def ulHeaderLen(self, value):
+        self._s.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
+
+
+class CK_NSS_AEAD_PARAMS:
+    'struct CK_NSS_AEAD_PARAMS: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S91)
+
+    def __init__(_pb_self, *, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagLen=_MISSING):
+        _pb_self._s = _S91()
+        if pNonce is not _MISSING:
+            _pb_self.pNonce = pNonce
+        if ulNonceLen is not _MISSING:
+            _pb_self.ulNonceLen = ulNonceLen
+        if pAAD is not _MISSING:
+            _pb_self.pAAD = pAAD
+        if ulAADLen is not _MISSING:
+            _pb_self.ulAADLen = ulAADLen
+        if ulTagLen is not _MISSING:
+            _pb_self.ulTagLen = ulTagLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_AEAD_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_AEAD_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_AEAD_PARAMS.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_AEAD_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagLen={self.ulTagLen!r})"
+
+    @property
+    def pNonce(self):
+        return self._s.pNonce
+
+    @pNonce.setter
+    def pNonce(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pNonce = None
+            _pb_keep(self._s, 'pNonce', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_AEAD_PARAMS.pNonce', True, 1, False)
+            self._s.pNonce = address
+            _pb_keep(self._s, 'pNonce', kept)
+
+    @property
+    def ulNonceLen(self):
+        return self._s.ulNonceLen
+
+    @ulNonceLen.setter
+    def ulNonceLen(self, value):
+        self._s.ulNonceLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
+
+    @property
+    def pAAD(self):
+        return self._s.pAAD
+
+    @pAAD.setter
+    def pAAD(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pAAD = None
+            _pb_keep(self._s, 'pAAD', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_AEAD_PARAMS.pAAD', True, 1, False)
+            self._s.pAAD = address
+            _pb_keep(self._s, 'pAAD', kept)
+
+    @property
+    def ulAADLen(self):
+        return self._s.ulAADLen
+
+    @ulAADLen.setter
+    def ulAADLen(self, value):
+        self._s.ulAADLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
+
+    @property
+    def ulTagLen(self):
+        return self._s.ulTagLen
+
+    @ulTagLen.setter
+    def ulTagLen(self, value):
+        self._s.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
+
+
+class CK_NSS_HKDFParams:
+    'Mandatory parameter for the CKM_NSS_HKDF_* key deriviation mechanisms.\nSee RFC 5869.\n\n bExtract: If set, HKDF-Extract will be applied to the input key. If\n           the optional salt is given, it is used; otherwise, the salt is\n           set to a sequence of zeros equal in length to the HMAC output.\n           If bExpand is not set, then the key template given to\n           C_DeriveKey must indicate an output key size less than or equal\n           to the output size of the HMAC.\n\n bExpand:  If set, HKDF-Expand will be applied to the input key (if\n           bExtract is not set) or to the result of HKDF-Extract (if\n           bExtract is set). Any info given in the optional pInfo field will\n           be included in the calculation.\n\n The size of the output key must be specified in the template passed to\n C_DeriveKey.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S92)
+
+    def __init__(_pb_self, *, bExtract=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, bExpand=_MISSING, pInfo=_MISSING, ulInfoLen=_MISSING):
+        _pb_self._s = _S92()
+        if bExtract is not _MISSING:
+            _pb_self.bExtract = bExtract
+        if pSalt is not _MISSING:
+            _pb_self.pSalt = pSalt
+        if ulSaltLen is not _MISSING:
+            _pb_self.ulSaltLen = ulSaltLen
+        if bExpand is not _MISSING:
+            _pb_self.bExpand = bExpand
+        if pInfo is not _MISSING:
+            _pb_self.pInfo = pInfo
+        if ulInfoLen is not _MISSING:
+            _pb_self.ulInfoLen = ulInfoLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_HKDFParams holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_HKDFParams.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_HKDFParams.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_HKDFParams(bExtract={self.bExtract!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, bExpand={self.bExpand!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
+
+    @property
+    def bExtract(self):
+        return self._s.bExtract
+
+    @bExtract.setter
+    def bExtract(self, value):
+        self._s.bExtract = _pb_index(value, 'CK_NSS_HKDFParams.bExtract', 0, 255)
+
+    @property
+    def pSalt(self):
+        return self._s.pSalt
+
+    @pSalt.setter
+    def pSalt(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pSalt = None
+            _pb_keep(self._s, 'pSalt', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_HKDFParams.pSalt', True, 1, False)
+            self._s.pSalt = address
+            _pb_keep(self._s, 'pSalt', kept)
+
+    @property
+    def ulSaltLen(self):
+        return self._s.ulSaltLen
+
+    @ulSaltLen.setter
+    def ulSaltLen(self, value):
+        self._s.ulSaltLen = _pb_index(value, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
+
+    @property
+    def bExpand(self):
+        return self._s.bExpand
+
+    @bExpand.setter
+    def bExpand(self, value):
+        self._s.bExpand = _pb_index(value, 'CK_NSS_HKDFParams.bExpand', 0, 255)
+
+    @property
+    def pInfo(self):
+        return self._s.pInfo
+
+    @pInfo.setter
+    def pInfo(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pInfo = None
+            _pb_keep(self._s, 'pInfo', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_HKDFParams.pInfo', True, 1, False)
+            self._s.pInfo = address
+            _pb_keep(self._s, 'pInfo', kept)
+
+    @property
+    def ulInfoLen(self):
+        return self._s.ulInfoLen
+
+    @ulInfoLen.setter
+    def ulInfoLen(self, value):
+        self._s.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
+
+
+class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
+    'CK_NSS_IKE_PRF_PLUS_PARAMS is a structure that provides the parameters to\nthe CKM_NSS_IKE_PRF_PLUS_DERIVE mechanism.\nThe fields of the structure have the following meanings:\n     prfMechanism    underlying MAC mechanism used to generate the prf.\n     bHasSeedKey     hSeed key is present.\n     hSeedKey        optional seed from key\n     pSeedData       optional seed from data.\n     ulSeedDataLen   length of optional seed data.\n       If no seed data is present this value is NULL.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S93)
+
+    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasSeedKey=_MISSING, hSeedKey=_MISSING, pSeedData=_MISSING, ulSeedDataLen=_MISSING):
+        _pb_self._s = _S93()
+        if prfMechanism is not _MISSING:
+            _pb_self.prfMechanism = prfMechanism
+        if bHasSeedKey is not _MISSING:
+            _pb_self.bHasSeedKey = bHasSeedKey
+        if hSeedKey is not _MISSING:
+            _pb_self.hSeedKey = hSeedKey
+        if pSeedData is not _MISSING:
+            _pb_self.pSeedData = pSeedData
+        if ulSeedDataLen is not _MISSING:
+            _pb_self.ulSeedDataLen = ulSeedDataLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasSeedKey={self.bHasSeedKey!r}, hSeedKey={self.hSeedKey!r}, pSeedData={self.pSeedData!r}, ulSeedDataLen={self.ulSeedDataLen!r})"
+
+    @property
+    def prfMechanism(self):
+        return self._s.prfMechanism
+
+    @prfMechanism.setter
+    def prfMechanism(self, value):
+        self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+
+    @property
+    def bHasSeedKey(self):
+        return self._s.bHasSeedKey
+
+    @bHasSeedKey.setter
+    def bHasSeedKey(self, value):
+        self._s.bHasSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
+
+    @property
+    def hSeedKey(self):
+        return self._s.hSeedKey
+
+    @hSeedKey.setter
+    def hSeedKey(self, value):
+        self._s.hSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
+
+    @property
+    def pSeedData(self):
+        return self._s.pSeedData
+
+    @pSeedData.setter
+    def pSeedData(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pSeedData = None
+            _pb_keep(self._s, 'pSeedData', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', True, 1, False)
+            self._s.pSeedData = address
+            _pb_keep(self._s, 'pSeedData', kept)
+
+    @property
+    def ulSeedDataLen(self):
+        return self._s.ulSeedDataLen
+
+    @ulSeedDataLen.setter
+    def ulSeedDataLen(self, value):
+        self._s.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
+
+
+class CK_NSS_IKE_PRF_DERIVE_PARAMS:
+    'CK_NSS_IKE_PRF_DERIVE_PARAMS is a structure that provides the parameters to\n the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism underlying MAC mechanism used to generate the prf.\n    bRekey       hNewKey is present.\n    pNi          Ni value\n    ulNiLen      length of Ni\n    pNr          Nr value\n    ulNrLen      length of Nr\n    hNewKey      New key value to drive the rekey.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S94)
+
+    def __init__(_pb_self, *, prfMechanism=_MISSING, bDataAsKey=_MISSING, bRekey=_MISSING, pNi=_MISSING, ulNiLen=_MISSING, pNr=_MISSING, ulNrLen=_MISSING, hNewKey=_MISSING):
+        _pb_self._s = _S94()
+        if prfMechanism is not _MISSING:
+            _pb_self.prfMechanism = prfMechanism
+        if bDataAsKey is not _MISSING:
+            _pb_self.bDataAsKey = bDataAsKey
+        if bRekey is not _MISSING:
+            _pb_self.bRekey = bRekey
+        if pNi is not _MISSING:
+            _pb_self.pNi = pNi
+        if ulNiLen is not _MISSING:
+            _pb_self.ulNiLen = ulNiLen
+        if pNr is not _MISSING:
+            _pb_self.pNr = pNr
+        if ulNrLen is not _MISSING:
+            _pb_self.ulNrLen = ulNrLen
+        if hNewKey is not _MISSING:
+            _pb_self.hNewKey = hNewKey
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_IKE_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_IKE_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE_PRF_DERIVE_PARAMS.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_IKE_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bDataAsKey={self.bDataAsKey!r}, bRekey={self.bRekey!r}, pNi={self.pNi!r}, ulNiLen={self.ulNiLen!r}, pNr={self.pNr!r}, ulNrLen={self.ulNrLen!r}, hNewKey={self.hNewKey!r})"
+
+    @property
+    def prfMechanism(self):
+        return self._s.prfMechanism
+
+    @prfMechanism.setter
+    def prfMechanism(self, value):
+        self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+
+    @property
+    def bDataAsKey(self):
+        return self._s.bDataAsKey
+
+    @bDataAsKey.setter
+    def bDataAsKey(self, value):
+        self._s.bDataAsKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
+
+    @property
+    def bRekey(self):
+        return self._s.bRekey
+
+    @bRekey.setter
+    def bRekey(self, value):
+        self._s.bRekey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
+
+    @property
+    def pNi(self):
+        return self._s.pNi
+
+    @pNi.setter
+    def pNi(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pNi = None
+            _pb_keep(self._s, 'pNi', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', True, 1, False)
+            self._s.pNi = address
+            _pb_keep(self._s, 'pNi', kept)
+
+    @property
+    def ulNiLen(self):
+        return self._s.ulNiLen
+
+    @ulNiLen.setter
+    def ulNiLen(self, value):
+        self._s.ulNiLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
+
+    @property
+    def pNr(self):
+        return self._s.pNr
+
+    @pNr.setter
+    def pNr(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pNr = None
+            _pb_keep(self._s, 'pNr', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', True, 1, False)
+            self._s.pNr = address
+            _pb_keep(self._s, 'pNr', kept)
+
+    @property
+    def ulNrLen(self):
+        return self._s.ulNrLen
+
+    @ulNrLen.setter
+    def ulNrLen(self, value):
+        self._s.ulNrLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
+
+    @property
+    def hNewKey(self):
+        return self._s.hNewKey
+
+    @hNewKey.setter
+    def hNewKey(self, value):
+        self._s.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
+
+
+class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
+    'CK_NSS_IKE1_PRF_DERIVE_PARAMS is a structure that provides the parameters\nto the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bRekey        hNewKey is present.\n    pCKYi         CKYi value\n    ulCKYiLen     length of CKYi\n    pCKYr         CKYr value\n    ulCKYrLen     length of CKYr\n    hNewKey       New key value to drive the rekey.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S95)
+
+    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasPrevKey=_MISSING, hKeygxy=_MISSING, hPrevKey=_MISSING, pCKYi=_MISSING, ulCKYiLen=_MISSING, pCKYr=_MISSING, ulCKYrLen=_MISSING, keyNumber=_MISSING):
+        _pb_self._s = _S95()
+        if prfMechanism is not _MISSING:
+            _pb_self.prfMechanism = prfMechanism
+        if bHasPrevKey is not _MISSING:
+            _pb_self.bHasPrevKey = bHasPrevKey
+        if hKeygxy is not _MISSING:
+            _pb_self.hKeygxy = hKeygxy
+        if hPrevKey is not _MISSING:
+            _pb_self.hPrevKey = hPrevKey
+        if pCKYi is not _MISSING:
+            _pb_self.pCKYi = pCKYi
+        if ulCKYiLen is not _MISSING:
+            _pb_self.ulCKYiLen = ulCKYiLen
+        if pCKYr is not _MISSING:
+            _pb_self.pCKYr = pCKYr
+        if ulCKYrLen is not _MISSING:
+            _pb_self.ulCKYrLen = ulCKYrLen
+        if keyNumber is not _MISSING:
+            _pb_self.keyNumber = keyNumber
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_IKE1_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE1_PRF_DERIVE_PARAMS.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_IKE1_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasPrevKey={self.bHasPrevKey!r}, hKeygxy={self.hKeygxy!r}, hPrevKey={self.hPrevKey!r}, pCKYi={self.pCKYi!r}, ulCKYiLen={self.ulCKYiLen!r}, pCKYr={self.pCKYr!r}, ulCKYrLen={self.ulCKYrLen!r}, keyNumber={self.keyNumber!r})"
+
+    @property
+    def prfMechanism(self):
+        return self._s.prfMechanism
+
+    @prfMechanism.setter
+    def prfMechanism(self, value):
+        self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+
+    @property
+    def bHasPrevKey(self):
+        return self._s.bHasPrevKey
+
+    @bHasPrevKey.setter
+    def bHasPrevKey(self, value):
+        self._s.bHasPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
+
+    @property
+    def hKeygxy(self):
+        return self._s.hKeygxy
+
+    @hKeygxy.setter
+    def hKeygxy(self, value):
+        self._s.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
+
+    @property
+    def hPrevKey(self):
+        return self._s.hPrevKey
+
+    @hPrevKey.setter
+    def hPrevKey(self, value):
+        self._s.hPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
+
+    @property
+    def pCKYi(self):
+        return self._s.pCKYi
+
+    @pCKYi.setter
+    def pCKYi(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pCKYi = None
+            _pb_keep(self._s, 'pCKYi', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', True, 1, False)
+            self._s.pCKYi = address
+            _pb_keep(self._s, 'pCKYi', kept)
+
+    @property
+    def ulCKYiLen(self):
+        return self._s.ulCKYiLen
+
+    @ulCKYiLen.setter
+    def ulCKYiLen(self, value):
+        self._s.ulCKYiLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
+
+    @property
+    def pCKYr(self):
+        return self._s.pCKYr
+
+    @pCKYr.setter
+    def pCKYr(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pCKYr = None
+            _pb_keep(self._s, 'pCKYr', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', True, 1, False)
+            self._s.pCKYr = address
+            _pb_keep(self._s, 'pCKYr', kept)
+
+    @property
+    def ulCKYrLen(self):
+        return self._s.ulCKYrLen
+
+    @ulCKYrLen.setter
+    def ulCKYrLen(self, value):
+        self._s.ulCKYrLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
+
+    @property
+    def keyNumber(self):
+        return self._s.keyNumber
+
+    @keyNumber.setter
+    def keyNumber(self, value):
+        self._s.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
+
+
+class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
+    "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS is a structure that provides the\nparameters to the CKM_NSS_IKE_APP_B_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bHasKeygxy    hKeygxy exists\n    hKeygxy       optional key to hash in the prf\n    pExtraData    optional extra data to hash in the prf\n    ulExtraData   length of the optional extra data.\n\nCK_NSS_IKE_APP_B_PRF_DERIVE can take wither CK_NSS_IKE1_APP_B_PRF_DRIVE_PARAMS\nor a single CK_MECHANISM_TYPE. In the latter cases bHashKeygx is assumed to\nbe false and ulExtraDataLen is assumed to be '0'."
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S96)
+
+    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasKeygxy=_MISSING, hKeygxy=_MISSING, pExtraData=_MISSING, ulExtraDataLen=_MISSING):
+        _pb_self._s = _S96()
+        if prfMechanism is not _MISSING:
+            _pb_self.prfMechanism = prfMechanism
+        if bHasKeygxy is not _MISSING:
+            _pb_self.bHasKeygxy = bHasKeygxy
+        if hKeygxy is not _MISSING:
+            _pb_self.hKeygxy = hKeygxy
+        if pExtraData is not _MISSING:
+            _pb_self.pExtraData = pExtraData
+        if ulExtraDataLen is not _MISSING:
+            _pb_self.ulExtraDataLen = ulExtraDataLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasKeygxy={self.bHasKeygxy!r}, hKeygxy={self.hKeygxy!r}, pExtraData={self.pExtraData!r}, ulExtraDataLen={self.ulExtraDataLen!r})"
+
+    @property
+    def prfMechanism(self):
+        return self._s.prfMechanism
+
+    @prfMechanism.setter
+    def prfMechanism(self, value):
+        self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
+
+    @property
+    def bHasKeygxy(self):
+        return self._s.bHasKeygxy
+
+    @bHasKeygxy.setter
+    def bHasKeygxy(self, value):
+        self._s.bHasKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
+
+    @property
+    def hKeygxy(self):
+        return self._s.hKeygxy
+
+    @hKeygxy.setter
+    def hKeygxy(self, value):
+        self._s.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
+
+    @property
+    def pExtraData(self):
+        return self._s.pExtraData
+
+    @pExtraData.setter
+    def pExtraData(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pExtraData = None
+            _pb_keep(self._s, 'pExtraData', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', True, 1, False)
+            self._s.pExtraData = address
+            _pb_keep(self._s, 'pExtraData', kept)
+
+    @property
+    def ulExtraDataLen(self):
+        return self._s.ulExtraDataLen
+
+    @ulExtraDataLen.setter
+    def ulExtraDataLen(self, value):
+        self._s.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
+
+
+class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
+    'Parameter for the TLS extended master secret key derivation mechanisms:\n\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_DH\n\nFor the TLS 1.2 PRF, the prfHashMechanism parameter determines the hash\nfunction used. For earlier versions of the PRF, set the prfHashMechanism\nvalue to CKM_TLS_PRF.\n\nThe session hash input is expected to be the output of the same hash\nfunction as the PRF uses (as required by draft-ietf-tls-session-hash).  So\nthe ulSessionHashLen member must be equal the output length of the hash\nfunction specified by the prfHashMechanism member (or, for pre-TLS 1.2 PRF,\nthe length of concatenated MD5 and SHA-1 digests).'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S97)
+
+    def __init__(_pb_self, *, prfHashMechanism=_MISSING, pSessionHash=_MISSING, ulSessionHashLen=_MISSING, pVersion=_MISSING):
+        _pb_self._s = _S97()
+        if prfHashMechanism is not _MISSING:
+            _pb_self.prfHashMechanism = prfHashMechanism
+        if pSessionHash is not _MISSING:
+            _pb_self.pSessionHash = pSessionHash
+        if ulSessionHashLen is not _MISSING:
+            _pb_self.ulSessionHashLen = ulSessionHashLen
+        if pVersion is not _MISSING:
+            _pb_self.pVersion = pVersion
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={self.pVersion!r})"
+
+    @property
+    def prfHashMechanism(self):
+        return self._s.prfHashMechanism
+
+    @prfHashMechanism.setter
+    def prfHashMechanism(self, value):
+        self._s.prfHashMechanism = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+
+    @property
+    def pSessionHash(self):
+        return self._s.pSessionHash
+
+    @pSessionHash.setter
+    def pSessionHash(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pSessionHash = None
+            _pb_keep(self._s, 'pSessionHash', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', True, 1, False)
+            self._s.pSessionHash = address
+            _pb_keep(self._s, 'pSessionHash', kept)
+
+    @property
+    def ulSessionHashLen(self):
+        return self._s.ulSessionHashLen
+
+    @ulSessionHashLen.setter
+    def ulSessionHashLen(self, value):
+        self._s.ulSessionHashLen = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
+
+    @property
+    def pVersion(self):
+        return self._s.pVersion
+
+    @pVersion.setter
+    def pVersion(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pVersion = None
+            _pb_keep(self._s, 'pVersion', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion', True, 2, False)
+            self._s.pVersion = address
+            _pb_keep(self._s, 'pVersion', kept)
+
+
+class CK_NSS_MODULE_FUNCTIONS:
+    'struct CK_NSS_MODULE_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S98)
+
+    def __init__(_pb_self, *, version=_MISSING, NSC_ModuleDBFunc=_MISSING):
+        _pb_self._s = _S98()
+        if version is not _MISSING:
+            _pb_self.version = version
+        if NSC_ModuleDBFunc is not _MISSING:
+            _pb_self.NSC_ModuleDBFunc = NSC_ModuleDBFunc
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_MODULE_FUNCTIONS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_MODULE_FUNCTIONS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_MODULE_FUNCTIONS.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_MODULE_FUNCTIONS(version={self.version!r}, NSC_ModuleDBFunc={self.NSC_ModuleDBFunc!r})"
+
+    @property
+    def version(self):
+        return _pb_view(CK_VERSION, self._s.version)
+
+    @version.setter
+    def version(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
+        self._s.version = value._s
+
+    @property
+    def NSC_ModuleDBFunc(self):
+        return _pb_function_pointer(self._s.NSC_ModuleDBFunc, 'char **(*)(unsigned long function, char *parameters, void *args)', _pb_root(self._s))
+
+    @NSC_ModuleDBFunc.setter
+    def NSC_ModuleDBFunc(self, value):
+        self._s.NSC_ModuleDBFunc = _pb_function_pointer_value(value, 'char **(*)(unsigned long function, char *parameters, void *args)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
+        _pb_keep(self._s, 'NSC_ModuleDBFunc', value)
+
+
+class CK_NSS_FIPS_FUNCTIONS:
+    'struct CK_NSS_FIPS_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S99)
+
+    def __init__(_pb_self, *, version=_MISSING, NSC_NSSGetFIPSStatus=_MISSING):
+        _pb_self._s = _S99()
+        if version is not _MISSING:
+            _pb_self.version = version
+        if NSC_NSSGetFIPSStatus is not _MISSING:
+            _pb_self.NSC_NSSGetFIPSStatus = NSC_NSSGetFIPSStatus
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_FIPS_FUNCTIONS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_FIPS_FUNCTIONS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_FIPS_FUNCTIONS.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_FIPS_FUNCTIONS(version={self.version!r}, NSC_NSSGetFIPSStatus={self.NSC_NSSGetFIPSStatus!r})"
+
+    @property
+    def version(self):
+        return _pb_view(CK_VERSION, self._s.version)
+
+    @version.setter
+    def version(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
+        self._s.version = value._s
+
+    @property
+    def NSC_NSSGetFIPSStatus(self):
+        return _pb_function_pointer(self._s.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', _pb_root(self._s))
+
+    @NSC_NSSGetFIPSStatus.setter
+    def NSC_NSSGetFIPSStatus(self, value):
+        self._s.NSC_NSSGetFIPSStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
+        _pb_keep(self._s, 'NSC_NSSGetFIPSStatus', value)
+
+
+class CK_NSS_GCM_PARAMS:
+    "There was an inconsistency between the spec and the header file in defining\nthe CK_GCM_PARAMS structure. The authoritative reference is the header file,\nbut NSS used the spec when adding it to its own header. In V3 we've\ncorrected it, but we need to handle the old case for devices that followed\nus in using the incorrect specification."
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S100)
+
+    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
+        _pb_self._s = _S100()
+        if pIv is not _MISSING:
+            _pb_self.pIv = pIv
+        if ulIvLen is not _MISSING:
+            _pb_self.ulIvLen = ulIvLen
+        if pAAD is not _MISSING:
+            _pb_self.pAAD = pAAD
+        if ulAADLen is not _MISSING:
+            _pb_self.ulAADLen = ulAADLen
+        if ulTagBits is not _MISSING:
+            _pb_self.ulTagBits = ulTagBits
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_GCM_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_GCM_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), CK_NSS_GCM_PARAMS.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"CK_NSS_GCM_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
+
+    @property
+    def pIv(self):
+        return self._s.pIv
+
+    @pIv.setter
+    def pIv(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pIv = None
+            _pb_keep(self._s, 'pIv', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_GCM_PARAMS.pIv', True, 1, False)
+            self._s.pIv = address
+            _pb_keep(self._s, 'pIv', kept)
+
+    @property
+    def ulIvLen(self):
+        return self._s.ulIvLen
+
+    @ulIvLen.setter
+    def ulIvLen(self, value):
+        self._s.ulIvLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
+
+    @property
+    def pAAD(self):
+        return self._s.pAAD
+
+    @pAAD.setter
+    def pAAD(self, value):
+        # the buffer is kept alive with the record for as long as C may use the pointer
+        if value is None:
+            self._s.pAAD = None
+            _pb_keep(self._s, 'pAAD', None)
+        else:
+            address, kept = _pb_buffer_address(value, 'CK_NSS_GCM_PARAMS.pAAD', True, 1, False)
+            self._s.pAAD = address
+            _pb_keep(self._s, 'pAAD', kept)
+
+    @property
+    def ulAADLen(self):
+        return self._s.ulAADLen
+
+    @ulAADLen.setter
+    def ulAADLen(self, value):
+        self._s.ulAADLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
+
+    @property
+    def ulTagBits(self):
+        return self._s.ulTagBits
+
+    @ulTagBits.setter
+    def ulTagBits(self, value):
+        self._s.ulTagBits = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
 
 

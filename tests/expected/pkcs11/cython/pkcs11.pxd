@@ -106,102 +106,176 @@ cdef extern from "pkcs11.h" nogil:
     cdef struct _cs_CK_NSS_MODULE_FUNCTIONS "CK_NSS_MODULE_FUNCTIONS"
     cdef struct _cs_CK_NSS_FIPS_FUNCTIONS "CK_NSS_FIPS_FUNCTIONS"
     cdef struct _cs_CK_NSS_GCM_PARAMS "CK_NSS_GCM_PARAMS"
-    ctypedef unsigned int _c_PRUintn "PRUintn"
-    ctypedef _c_PRUintn _c_uintn "uintn"
-    ctypedef int _c_PRIntn "PRIntn"
-    ctypedef _c_PRIntn _c_intn "intn"
-    ctypedef unsigned long _c_PRUint64 "PRUint64"
-    ctypedef _c_PRUint64 _c_uint64 "uint64"
-    ctypedef unsigned int _c_PRUint32 "PRUint32"
-    ctypedef _c_PRUint32 _c_uint32 "uint32"
-    ctypedef unsigned short _c_PRUint16 "PRUint16"
-    ctypedef _c_PRUint16 _c_uint16 "uint16"
-    ctypedef unsigned char _c_PRUint8 "PRUint8"
-    ctypedef _c_PRUint8 _c_uint8 "uint8"
-    ctypedef long _c_PRInt64 "PRInt64"
-    ctypedef _c_PRInt64 _c_int64 "int64"
-    ctypedef int _c_PRInt32 "PRInt32"
-    ctypedef _c_PRInt32 _c_int32 "int32"
-    ctypedef short _c_PRInt16 "PRInt16"
-    ctypedef _c_PRInt16 _c_int16 "int16"
-    ctypedef signed char _c_PRInt8 "PRInt8"
-    ctypedef _c_PRInt8 _c_int8 "int8"
-    ctypedef double _c_PRFloat64 "PRFloat64"
-    ctypedef _c_PRFloat64 _c_float64 "float64"
-    ctypedef unsigned long _c_PRUptrdiff "PRUptrdiff"
-    ctypedef _c_PRUptrdiff _c_uptrdiff_t "uptrdiff_t"
-    ctypedef unsigned long _c_PRUword "PRUword"
-    ctypedef _c_PRUword _c_uprword_t "uprword_t"
-    ctypedef long _c_PRWord "PRWord"
-    ctypedef _c_PRWord _c_prword_t "prword_t"
     ctypedef unsigned long _c_size_t "size_t"
+    ctypedef long _c_ptrdiff_t "ptrdiff_t"
+    ctypedef unsigned char _c_PRUint8 "PRUint8"
+    ctypedef signed char _c_PRInt8 "PRInt8"
+    ctypedef unsigned short _c_PRUint16 "PRUint16"
+    ctypedef short _c_PRInt16 "PRInt16"
+    ctypedef unsigned int _c_PRUint32 "PRUint32"
+    ctypedef int _c_PRInt32 "PRInt32"
+    ctypedef long _c_PRInt64 "PRInt64"
+    ctypedef unsigned long _c_PRUint64 "PRUint64"
+    ctypedef int _c_PRIntn "PRIntn"
+    ctypedef unsigned int _c_PRUintn "PRUintn"
+    ctypedef double _c_PRFloat64 "PRFloat64"
     ctypedef _c_size_t _c_PRSize "PRSize"
     ctypedef _c_PRInt32 _c_PROffset32 "PROffset32"
     ctypedef _c_PRInt64 _c_PROffset64 "PROffset64"
-    ctypedef long _c_ptrdiff_t "ptrdiff_t"
     ctypedef _c_ptrdiff_t _c_PRPtrdiff "PRPtrdiff"
+    ctypedef unsigned long _c_PRUptrdiff "PRUptrdiff"
     ctypedef _c_PRIntn _c_PRBool "PRBool"
     ctypedef _c_PRUint8 _c_PRPackedBool "PRPackedBool"
     ctypedef enum _c_PRStatus "PRStatus":
         _c_PR_FAILURE "PR_FAILURE"
         _c_PR_SUCCESS "PR_SUCCESS"
     ctypedef _c_PRUint16 _c_PRUnichar "PRUnichar"
+    ctypedef long _c_PRWord "PRWord"
+    ctypedef unsigned long _c_PRUword "PRUword"
+    ctypedef _c_PRUintn _c_uintn "uintn"
+    ctypedef _c_PRIntn _c_intn "intn"
+    ctypedef _c_PRUint64 _c_uint64 "uint64"
+    ctypedef _c_PRUint32 _c_uint32 "uint32"
+    ctypedef _c_PRUint16 _c_uint16 "uint16"
+    ctypedef _c_PRUint8 _c_uint8 "uint8"
+    ctypedef _c_PRInt64 _c_int64 "int64"
+    ctypedef _c_PRInt32 _c_int32 "int32"
+    ctypedef _c_PRInt16 _c_int16 "int16"
+    ctypedef _c_PRInt8 _c_int8 "int8"
+    ctypedef _c_PRFloat64 _c_float64 "float64"
+    ctypedef _c_PRUptrdiff _c_uptrdiff_t "uptrdiff_t"
+    ctypedef _c_PRUword _c_uprword_t "uprword_t"
+    ctypedef _c_PRWord _c_prword_t "prword_t"
+    ctypedef unsigned char _c_CK_BYTE "CK_BYTE"
+    ctypedef _c_CK_BYTE _c_CK_CHAR "CK_CHAR"
+    ctypedef _c_CK_BYTE _c_CK_UTF8CHAR "CK_UTF8CHAR"
+    ctypedef _c_CK_BYTE _c_CK_BBOOL "CK_BBOOL"
     ctypedef unsigned long _c_CK_ULONG "CK_ULONG"
-    ctypedef _c_CK_ULONG _c_CK_RV "CK_RV"
+    ctypedef long _c_CK_LONG "CK_LONG"
+    ctypedef _c_CK_ULONG _c_CK_FLAGS "CK_FLAGS"
+    ctypedef _c_CK_BYTE *_c_CK_BYTE_PTR "CK_BYTE_PTR"
+    ctypedef _c_CK_CHAR *_c_CK_CHAR_PTR "CK_CHAR_PTR"
+    ctypedef _c_CK_UTF8CHAR *_c_CK_UTF8CHAR_PTR "CK_UTF8CHAR_PTR"
+    ctypedef _c_CK_ULONG *_c_CK_ULONG_PTR "CK_ULONG_PTR"
     ctypedef void *_c_CK_VOID_PTR "CK_VOID_PTR"
-    ctypedef _c_CK_RV (*_c_CK_C_Initialize "CK_C_Initialize")(_c_CK_VOID_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_Finalize "CK_C_Finalize")(_c_CK_VOID_PTR)
+    ctypedef _c_CK_VOID_PTR *_c_CK_VOID_PTR_PTR "CK_VOID_PTR_PTR"
+    cdef struct _cs_CK_VERSION "CK_VERSION":
+        _c_CK_BYTE major
+        _c_CK_BYTE minor
+    ctypedef _cs_CK_VERSION _c_CK_VERSION "CK_VERSION"
+    ctypedef _c_CK_VERSION *_c_CK_VERSION_PTR "CK_VERSION_PTR"
+    cdef struct _cs_CK_INFO "CK_INFO":
+        _c_CK_VERSION cryptokiVersion
+        _c_CK_UTF8CHAR manufacturerID[32]
+        _c_CK_FLAGS flags
+        _c_CK_UTF8CHAR libraryDescription[32]
+        _c_CK_VERSION libraryVersion
     ctypedef _cs_CK_INFO _c_CK_INFO "CK_INFO"
     ctypedef _c_CK_INFO *_c_CK_INFO_PTR "CK_INFO_PTR"
-    ctypedef _c_CK_RV (*_c_CK_C_GetInfo "CK_C_GetInfo")(_c_CK_INFO_PTR)
+    ctypedef _c_CK_ULONG _c_CK_NOTIFICATION "CK_NOTIFICATION"
+    ctypedef _c_CK_ULONG _c_CK_SLOT_ID "CK_SLOT_ID"
+    ctypedef _c_CK_SLOT_ID *_c_CK_SLOT_ID_PTR "CK_SLOT_ID_PTR"
+    cdef struct _cs_CK_SLOT_INFO "CK_SLOT_INFO":
+        _c_CK_UTF8CHAR slotDescription[64]
+        _c_CK_UTF8CHAR manufacturerID[32]
+        _c_CK_FLAGS flags
+        _c_CK_VERSION hardwareVersion
+        _c_CK_VERSION firmwareVersion
+    ctypedef _cs_CK_SLOT_INFO _c_CK_SLOT_INFO "CK_SLOT_INFO"
+    ctypedef _c_CK_SLOT_INFO *_c_CK_SLOT_INFO_PTR "CK_SLOT_INFO_PTR"
+    cdef struct _cs_CK_TOKEN_INFO "CK_TOKEN_INFO":
+        _c_CK_UTF8CHAR label[32]
+        _c_CK_UTF8CHAR manufacturerID[32]
+        _c_CK_UTF8CHAR model[16]
+        _c_CK_CHAR serialNumber[16]
+        _c_CK_FLAGS flags
+        _c_CK_ULONG ulMaxSessionCount
+        _c_CK_ULONG ulSessionCount
+        _c_CK_ULONG ulMaxRwSessionCount
+        _c_CK_ULONG ulRwSessionCount
+        _c_CK_ULONG ulMaxPinLen
+        _c_CK_ULONG ulMinPinLen
+        _c_CK_ULONG ulTotalPublicMemory
+        _c_CK_ULONG ulFreePublicMemory
+        _c_CK_ULONG ulTotalPrivateMemory
+        _c_CK_ULONG ulFreePrivateMemory
+        _c_CK_VERSION hardwareVersion
+        _c_CK_VERSION firmwareVersion
+        _c_CK_CHAR utcTime[16]
+    ctypedef _cs_CK_TOKEN_INFO _c_CK_TOKEN_INFO "CK_TOKEN_INFO"
+    ctypedef _c_CK_TOKEN_INFO *_c_CK_TOKEN_INFO_PTR "CK_TOKEN_INFO_PTR"
+    ctypedef _c_CK_ULONG _c_CK_SESSION_HANDLE "CK_SESSION_HANDLE"
+    ctypedef _c_CK_SESSION_HANDLE *_c_CK_SESSION_HANDLE_PTR "CK_SESSION_HANDLE_PTR"
+    ctypedef _c_CK_ULONG _c_CK_USER_TYPE "CK_USER_TYPE"
+    ctypedef _c_CK_ULONG _c_CK_STATE "CK_STATE"
+    cdef struct _cs_CK_SESSION_INFO "CK_SESSION_INFO":
+        _c_CK_SLOT_ID slotID
+        _c_CK_STATE state
+        _c_CK_FLAGS flags
+        _c_CK_ULONG ulDeviceError
+    ctypedef _cs_CK_SESSION_INFO _c_CK_SESSION_INFO "CK_SESSION_INFO"
+    ctypedef _c_CK_SESSION_INFO *_c_CK_SESSION_INFO_PTR "CK_SESSION_INFO_PTR"
+    ctypedef _c_CK_ULONG _c_CK_OBJECT_HANDLE "CK_OBJECT_HANDLE"
+    ctypedef _c_CK_OBJECT_HANDLE *_c_CK_OBJECT_HANDLE_PTR "CK_OBJECT_HANDLE_PTR"
+    ctypedef _c_CK_ULONG _c_CK_OBJECT_CLASS "CK_OBJECT_CLASS"
+    ctypedef _c_CK_OBJECT_CLASS *_c_CK_OBJECT_CLASS_PTR "CK_OBJECT_CLASS_PTR"
+    ctypedef _c_CK_ULONG _c_CK_PROFILE_ID "CK_PROFILE_ID"
+    ctypedef _c_CK_ULONG _c_CK_HW_FEATURE_TYPE "CK_HW_FEATURE_TYPE"
+    ctypedef _c_CK_ULONG _c_CK_KEY_TYPE "CK_KEY_TYPE"
+    ctypedef _c_CK_ULONG _c_CK_CERTIFICATE_TYPE "CK_CERTIFICATE_TYPE"
+    ctypedef _c_CK_ULONG _c_CK_ATTRIBUTE_TYPE "CK_ATTRIBUTE_TYPE"
+    ctypedef _c_CK_ULONG _c_CK_CERTIFICATE_CATEGORY "CK_CERTIFICATE_CATEGORY"
+    ctypedef _c_CK_ULONG _c_CK_JAVA_MIDP_SECURITY_DOMAIN "CK_JAVA_MIDP_SECURITY_DOMAIN"
+    cdef struct _cs_CK_ATTRIBUTE "CK_ATTRIBUTE":
+        _c_CK_ATTRIBUTE_TYPE type
+        _c_CK_VOID_PTR pValue
+        _c_CK_ULONG ulValueLen
+    ctypedef _cs_CK_ATTRIBUTE _c_CK_ATTRIBUTE "CK_ATTRIBUTE"
+    ctypedef _c_CK_ATTRIBUTE *_c_CK_ATTRIBUTE_PTR "CK_ATTRIBUTE_PTR"
+    cdef struct _cs_CK_DATE "CK_DATE":
+        _c_CK_CHAR year[4]
+        _c_CK_CHAR month[2]
+        _c_CK_CHAR day[2]
+    ctypedef _cs_CK_DATE _c_CK_DATE "CK_DATE"
+    ctypedef _c_CK_ULONG _c_CK_MECHANISM_TYPE "CK_MECHANISM_TYPE"
+    ctypedef _c_CK_MECHANISM_TYPE *_c_CK_MECHANISM_TYPE_PTR "CK_MECHANISM_TYPE_PTR"
+    cdef struct _cs_CK_MECHANISM "CK_MECHANISM":
+        _c_CK_MECHANISM_TYPE mechanism
+        _c_CK_VOID_PTR pParameter
+        _c_CK_ULONG ulParameterLen
+    ctypedef _cs_CK_MECHANISM _c_CK_MECHANISM "CK_MECHANISM"
+    ctypedef _c_CK_MECHANISM *_c_CK_MECHANISM_PTR "CK_MECHANISM_PTR"
+    cdef struct _cs_CK_MECHANISM_INFO "CK_MECHANISM_INFO":
+        _c_CK_ULONG ulMinKeySize
+        _c_CK_ULONG ulMaxKeySize
+        _c_CK_FLAGS flags
+    ctypedef _cs_CK_MECHANISM_INFO _c_CK_MECHANISM_INFO "CK_MECHANISM_INFO"
+    ctypedef _c_CK_MECHANISM_INFO *_c_CK_MECHANISM_INFO_PTR "CK_MECHANISM_INFO_PTR"
+    ctypedef _c_CK_ULONG _c_CK_RV "CK_RV"
+    ctypedef _c_CK_RV (*_c_CK_NOTIFY "CK_NOTIFY")(_c_CK_SESSION_HANDLE, _c_CK_NOTIFICATION, _c_CK_VOID_PTR)
     ctypedef _cs_CK_FUNCTION_LIST _c_CK_FUNCTION_LIST "CK_FUNCTION_LIST"
+    ctypedef _c_CK_RV (*_c_CK_C_Initialize "CK_C_Initialize")(_c_CK_VOID_PTR)
+    ctypedef _c_CK_RV (*_c_CK_C_Finalize "CK_C_Finalize")(_c_CK_VOID_PTR)
+    ctypedef _c_CK_RV (*_c_CK_C_GetInfo "CK_C_GetInfo")(_c_CK_INFO_PTR)
     ctypedef _c_CK_FUNCTION_LIST *_c_CK_FUNCTION_LIST_PTR "CK_FUNCTION_LIST_PTR"
     ctypedef _c_CK_FUNCTION_LIST_PTR *_c_CK_FUNCTION_LIST_PTR_PTR "CK_FUNCTION_LIST_PTR_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_GetFunctionList "CK_C_GetFunctionList")(_c_CK_FUNCTION_LIST_PTR_PTR)
-    ctypedef unsigned char _c_CK_BYTE "CK_BYTE"
-    ctypedef _c_CK_BYTE _c_CK_BBOOL "CK_BBOOL"
-    ctypedef _c_CK_ULONG _c_CK_SLOT_ID "CK_SLOT_ID"
-    ctypedef _c_CK_SLOT_ID *_c_CK_SLOT_ID_PTR "CK_SLOT_ID_PTR"
-    ctypedef _c_CK_ULONG *_c_CK_ULONG_PTR "CK_ULONG_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_GetSlotList "CK_C_GetSlotList")(_c_CK_BBOOL, _c_CK_SLOT_ID_PTR, _c_CK_ULONG_PTR)
-    ctypedef _cs_CK_SLOT_INFO _c_CK_SLOT_INFO "CK_SLOT_INFO"
-    ctypedef _c_CK_SLOT_INFO *_c_CK_SLOT_INFO_PTR "CK_SLOT_INFO_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_GetSlotInfo "CK_C_GetSlotInfo")(_c_CK_SLOT_ID, _c_CK_SLOT_INFO_PTR)
-    ctypedef _cs_CK_TOKEN_INFO _c_CK_TOKEN_INFO "CK_TOKEN_INFO"
-    ctypedef _c_CK_TOKEN_INFO *_c_CK_TOKEN_INFO_PTR "CK_TOKEN_INFO_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_GetTokenInfo "CK_C_GetTokenInfo")(_c_CK_SLOT_ID, _c_CK_TOKEN_INFO_PTR)
-    ctypedef _c_CK_ULONG _c_CK_MECHANISM_TYPE "CK_MECHANISM_TYPE"
-    ctypedef _c_CK_MECHANISM_TYPE *_c_CK_MECHANISM_TYPE_PTR "CK_MECHANISM_TYPE_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_GetMechanismList "CK_C_GetMechanismList")(_c_CK_SLOT_ID, _c_CK_MECHANISM_TYPE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _cs_CK_MECHANISM_INFO _c_CK_MECHANISM_INFO "CK_MECHANISM_INFO"
-    ctypedef _c_CK_MECHANISM_INFO *_c_CK_MECHANISM_INFO_PTR "CK_MECHANISM_INFO_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_GetMechanismInfo "CK_C_GetMechanismInfo")(_c_CK_SLOT_ID, _c_CK_MECHANISM_TYPE, _c_CK_MECHANISM_INFO_PTR)
-    ctypedef _c_CK_BYTE _c_CK_UTF8CHAR "CK_UTF8CHAR"
-    ctypedef _c_CK_UTF8CHAR *_c_CK_UTF8CHAR_PTR "CK_UTF8CHAR_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_InitToken "CK_C_InitToken")(_c_CK_SLOT_ID, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG, _c_CK_UTF8CHAR_PTR)
-    ctypedef _c_CK_ULONG _c_CK_SESSION_HANDLE "CK_SESSION_HANDLE"
     ctypedef _c_CK_RV (*_c_CK_C_InitPIN "CK_C_InitPIN")(_c_CK_SESSION_HANDLE, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG)
     ctypedef _c_CK_RV (*_c_CK_C_SetPIN "CK_C_SetPIN")(_c_CK_SESSION_HANDLE, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_ULONG _c_CK_FLAGS "CK_FLAGS"
-    ctypedef _c_CK_ULONG _c_CK_NOTIFICATION "CK_NOTIFICATION"
-    ctypedef _c_CK_RV (*_c_CK_NOTIFY "CK_NOTIFY")(_c_CK_SESSION_HANDLE, _c_CK_NOTIFICATION, _c_CK_VOID_PTR)
-    ctypedef _c_CK_SESSION_HANDLE *_c_CK_SESSION_HANDLE_PTR "CK_SESSION_HANDLE_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_OpenSession "CK_C_OpenSession")(_c_CK_SLOT_ID, _c_CK_FLAGS, _c_CK_VOID_PTR, _c_CK_NOTIFY, _c_CK_SESSION_HANDLE_PTR)
     ctypedef _c_CK_RV (*_c_CK_C_CloseSession "CK_C_CloseSession")(_c_CK_SESSION_HANDLE)
     ctypedef _c_CK_RV (*_c_CK_C_CloseAllSessions "CK_C_CloseAllSessions")(_c_CK_SLOT_ID)
-    ctypedef _cs_CK_SESSION_INFO _c_CK_SESSION_INFO "CK_SESSION_INFO"
-    ctypedef _c_CK_SESSION_INFO *_c_CK_SESSION_INFO_PTR "CK_SESSION_INFO_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_GetSessionInfo "CK_C_GetSessionInfo")(_c_CK_SESSION_HANDLE, _c_CK_SESSION_INFO_PTR)
-    ctypedef _c_CK_BYTE *_c_CK_BYTE_PTR "CK_BYTE_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_GetOperationState "CK_C_GetOperationState")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_ULONG _c_CK_OBJECT_HANDLE "CK_OBJECT_HANDLE"
     ctypedef _c_CK_RV (*_c_CK_C_SetOperationState "CK_C_SetOperationState")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE, _c_CK_OBJECT_HANDLE)
-    ctypedef _c_CK_ULONG _c_CK_USER_TYPE "CK_USER_TYPE"
     ctypedef _c_CK_RV (*_c_CK_C_Login "CK_C_Login")(_c_CK_SESSION_HANDLE, _c_CK_USER_TYPE, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG)
     ctypedef _c_CK_RV (*_c_CK_C_Logout "CK_C_Logout")(_c_CK_SESSION_HANDLE)
-    ctypedef _cs_CK_ATTRIBUTE _c_CK_ATTRIBUTE "CK_ATTRIBUTE"
-    ctypedef _c_CK_ATTRIBUTE *_c_CK_ATTRIBUTE_PTR "CK_ATTRIBUTE_PTR"
-    ctypedef _c_CK_OBJECT_HANDLE *_c_CK_OBJECT_HANDLE_PTR "CK_OBJECT_HANDLE_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_CreateObject "CK_C_CreateObject")(_c_CK_SESSION_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE_PTR)
     ctypedef _c_CK_RV (*_c_CK_C_CopyObject "CK_C_CopyObject")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE_PTR)
     ctypedef _c_CK_RV (*_c_CK_C_DestroyObject "CK_C_DestroyObject")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE)
@@ -211,8 +285,6 @@ cdef extern from "pkcs11.h" nogil:
     ctypedef _c_CK_RV (*_c_CK_C_FindObjectsInit "CK_C_FindObjectsInit")(_c_CK_SESSION_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG)
     ctypedef _c_CK_RV (*_c_CK_C_FindObjects "CK_C_FindObjects")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE_PTR, _c_CK_ULONG, _c_CK_ULONG_PTR)
     ctypedef _c_CK_RV (*_c_CK_C_FindObjectsFinal "CK_C_FindObjectsFinal")(_c_CK_SESSION_HANDLE)
-    ctypedef _cs_CK_MECHANISM _c_CK_MECHANISM "CK_MECHANISM"
-    ctypedef _c_CK_MECHANISM *_c_CK_MECHANISM_PTR "CK_MECHANISM_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_EncryptInit "CK_C_EncryptInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE)
     ctypedef _c_CK_RV (*_c_CK_C_Encrypt "CK_C_Encrypt")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
     ctypedef _c_CK_RV (*_c_CK_C_EncryptUpdate "CK_C_EncryptUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
@@ -252,15 +324,82 @@ cdef extern from "pkcs11.h" nogil:
     ctypedef _c_CK_RV (*_c_CK_C_GetFunctionStatus "CK_C_GetFunctionStatus")(_c_CK_SESSION_HANDLE)
     ctypedef _c_CK_RV (*_c_CK_C_CancelFunction "CK_C_CancelFunction")(_c_CK_SESSION_HANDLE)
     ctypedef _c_CK_RV (*_c_CK_C_WaitForSlotEvent "CK_C_WaitForSlotEvent")(_c_CK_FLAGS, _c_CK_SLOT_ID_PTR, _c_CK_VOID_PTR)
+    cdef struct _cs_CK_FUNCTION_LIST "CK_FUNCTION_LIST":
+        _c_CK_VERSION version
+        _c_CK_C_Initialize C_Initialize
+        _c_CK_C_Finalize C_Finalize
+        _c_CK_C_GetInfo C_GetInfo
+        _c_CK_C_GetFunctionList C_GetFunctionList
+        _c_CK_C_GetSlotList C_GetSlotList
+        _c_CK_C_GetSlotInfo C_GetSlotInfo
+        _c_CK_C_GetTokenInfo C_GetTokenInfo
+        _c_CK_C_GetMechanismList C_GetMechanismList
+        _c_CK_C_GetMechanismInfo C_GetMechanismInfo
+        _c_CK_C_InitToken C_InitToken
+        _c_CK_C_InitPIN C_InitPIN
+        _c_CK_C_SetPIN C_SetPIN
+        _c_CK_C_OpenSession C_OpenSession
+        _c_CK_C_CloseSession C_CloseSession
+        _c_CK_C_CloseAllSessions C_CloseAllSessions
+        _c_CK_C_GetSessionInfo C_GetSessionInfo
+        _c_CK_C_GetOperationState C_GetOperationState
+        _c_CK_C_SetOperationState C_SetOperationState
+        _c_CK_C_Login C_Login
+        _c_CK_C_Logout C_Logout
+        _c_CK_C_CreateObject C_CreateObject
+        _c_CK_C_CopyObject C_CopyObject
+        _c_CK_C_DestroyObject C_DestroyObject
+        _c_CK_C_GetObjectSize C_GetObjectSize
+        _c_CK_C_GetAttributeValue C_GetAttributeValue
+        _c_CK_C_SetAttributeValue C_SetAttributeValue
+        _c_CK_C_FindObjectsInit C_FindObjectsInit
+        _c_CK_C_FindObjects C_FindObjects
+        _c_CK_C_FindObjectsFinal C_FindObjectsFinal
+        _c_CK_C_EncryptInit C_EncryptInit
+        _c_CK_C_Encrypt C_Encrypt
+        _c_CK_C_EncryptUpdate C_EncryptUpdate
+        _c_CK_C_EncryptFinal C_EncryptFinal
+        _c_CK_C_DecryptInit C_DecryptInit
+        _c_CK_C_Decrypt C_Decrypt
+        _c_CK_C_DecryptUpdate C_DecryptUpdate
+        _c_CK_C_DecryptFinal C_DecryptFinal
+        _c_CK_C_DigestInit C_DigestInit
+        _c_CK_C_Digest C_Digest
+        _c_CK_C_DigestUpdate C_DigestUpdate
+        _c_CK_C_DigestKey C_DigestKey
+        _c_CK_C_DigestFinal C_DigestFinal
+        _c_CK_C_SignInit C_SignInit
+        _c_CK_C_Sign C_Sign
+        _c_CK_C_SignUpdate C_SignUpdate
+        _c_CK_C_SignFinal C_SignFinal
+        _c_CK_C_SignRecoverInit C_SignRecoverInit
+        _c_CK_C_SignRecover C_SignRecover
+        _c_CK_C_VerifyInit C_VerifyInit
+        _c_CK_C_Verify C_Verify
+        _c_CK_C_VerifyUpdate C_VerifyUpdate
+        _c_CK_C_VerifyFinal C_VerifyFinal
+        _c_CK_C_VerifyRecoverInit C_VerifyRecoverInit
+        _c_CK_C_VerifyRecover C_VerifyRecover
+        _c_CK_C_DigestEncryptUpdate C_DigestEncryptUpdate
+        _c_CK_C_DecryptDigestUpdate C_DecryptDigestUpdate
+        _c_CK_C_SignEncryptUpdate C_SignEncryptUpdate
+        _c_CK_C_DecryptVerifyUpdate C_DecryptVerifyUpdate
+        _c_CK_C_GenerateKey C_GenerateKey
+        _c_CK_C_GenerateKeyPair C_GenerateKeyPair
+        _c_CK_C_WrapKey C_WrapKey
+        _c_CK_C_UnwrapKey C_UnwrapKey
+        _c_CK_C_DeriveKey C_DeriveKey
+        _c_CK_C_SeedRandom C_SeedRandom
+        _c_CK_C_GenerateRandom C_GenerateRandom
+        _c_CK_C_GetFunctionStatus C_GetFunctionStatus
+        _c_CK_C_CancelFunction C_CancelFunction
+        _c_CK_C_WaitForSlotEvent C_WaitForSlotEvent
+    ctypedef _cs_CK_FUNCTION_LIST_3_0 _c_CK_FUNCTION_LIST_3_0 "CK_FUNCTION_LIST_3_0"
     ctypedef _cs_CK_INTERFACE _c_CK_INTERFACE "CK_INTERFACE"
     ctypedef _c_CK_INTERFACE *_c_CK_INTERFACE_PTR "CK_INTERFACE_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_GetInterfaceList "CK_C_GetInterfaceList")(_c_CK_INTERFACE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _cs_CK_VERSION _c_CK_VERSION "CK_VERSION"
-    ctypedef _c_CK_VERSION *_c_CK_VERSION_PTR "CK_VERSION_PTR"
     ctypedef _c_CK_INTERFACE_PTR *_c_CK_INTERFACE_PTR_PTR "CK_INTERFACE_PTR_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_GetInterface "CK_C_GetInterface")(_c_CK_UTF8CHAR_PTR, _c_CK_VERSION_PTR, _c_CK_INTERFACE_PTR_PTR, _c_CK_FLAGS)
-    ctypedef _c_CK_BYTE _c_CK_CHAR "CK_CHAR"
-    ctypedef _c_CK_CHAR *_c_CK_CHAR_PTR "CK_CHAR_PTR"
     ctypedef _c_CK_RV (*_c_CK_C_LoginUser "CK_C_LoginUser")(_c_CK_SESSION_HANDLE, _c_CK_USER_TYPE, _c_CK_CHAR_PTR, _c_CK_ULONG, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG)
     ctypedef _c_CK_RV (*_c_CK_C_SessionCancel "CK_C_SessionCancel")(_c_CK_SESSION_HANDLE, _c_CK_FLAGS)
     ctypedef _c_CK_RV (*_c_CK_C_MessageEncryptInit "CK_C_MessageEncryptInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE)
@@ -283,9 +422,6 @@ cdef extern from "pkcs11.h" nogil:
     ctypedef _c_CK_RV (*_c_CK_C_VerifyMessageBegin "CK_C_VerifyMessageBegin")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG)
     ctypedef _c_CK_RV (*_c_CK_C_VerifyMessageNext "CK_C_VerifyMessageNext")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG)
     ctypedef _c_CK_RV (*_c_CK_C_MessageVerifyFinal "CK_C_MessageVerifyFinal")(_c_CK_SESSION_HANDLE)
-    cdef struct _cs_CK_VERSION "CK_VERSION":
-        _c_CK_BYTE major
-        _c_CK_BYTE minor
     cdef struct _cs_CK_FUNCTION_LIST_3_0 "CK_FUNCTION_LIST_3_0":
         _c_CK_VERSION version
         _c_CK_C_Initialize C_Initialize
@@ -380,260 +516,6 @@ cdef extern from "pkcs11.h" nogil:
         _c_CK_C_VerifyMessageBegin C_VerifyMessageBegin
         _c_CK_C_VerifyMessageNext C_VerifyMessageNext
         _c_CK_C_MessageVerifyFinal C_MessageVerifyFinal
-    cdef struct _cs_CK_FUNCTION_LIST "CK_FUNCTION_LIST":
-        _c_CK_VERSION version
-        _c_CK_C_Initialize C_Initialize
-        _c_CK_C_Finalize C_Finalize
-        _c_CK_C_GetInfo C_GetInfo
-        _c_CK_C_GetFunctionList C_GetFunctionList
-        _c_CK_C_GetSlotList C_GetSlotList
-        _c_CK_C_GetSlotInfo C_GetSlotInfo
-        _c_CK_C_GetTokenInfo C_GetTokenInfo
-        _c_CK_C_GetMechanismList C_GetMechanismList
-        _c_CK_C_GetMechanismInfo C_GetMechanismInfo
-        _c_CK_C_InitToken C_InitToken
-        _c_CK_C_InitPIN C_InitPIN
-        _c_CK_C_SetPIN C_SetPIN
-        _c_CK_C_OpenSession C_OpenSession
-        _c_CK_C_CloseSession C_CloseSession
-        _c_CK_C_CloseAllSessions C_CloseAllSessions
-        _c_CK_C_GetSessionInfo C_GetSessionInfo
-        _c_CK_C_GetOperationState C_GetOperationState
-        _c_CK_C_SetOperationState C_SetOperationState
-        _c_CK_C_Login C_Login
-        _c_CK_C_Logout C_Logout
-        _c_CK_C_CreateObject C_CreateObject
-        _c_CK_C_CopyObject C_CopyObject
-        _c_CK_C_DestroyObject C_DestroyObject
-        _c_CK_C_GetObjectSize C_GetObjectSize
-        _c_CK_C_GetAttributeValue C_GetAttributeValue
-        _c_CK_C_SetAttributeValue C_SetAttributeValue
-        _c_CK_C_FindObjectsInit C_FindObjectsInit
-        _c_CK_C_FindObjects C_FindObjects
-        _c_CK_C_FindObjectsFinal C_FindObjectsFinal
-        _c_CK_C_EncryptInit C_EncryptInit
-        _c_CK_C_Encrypt C_Encrypt
-        _c_CK_C_EncryptUpdate C_EncryptUpdate
-        _c_CK_C_EncryptFinal C_EncryptFinal
-        _c_CK_C_DecryptInit C_DecryptInit
-        _c_CK_C_Decrypt C_Decrypt
-        _c_CK_C_DecryptUpdate C_DecryptUpdate
-        _c_CK_C_DecryptFinal C_DecryptFinal
-        _c_CK_C_DigestInit C_DigestInit
-        _c_CK_C_Digest C_Digest
-        _c_CK_C_DigestUpdate C_DigestUpdate
-        _c_CK_C_DigestKey C_DigestKey
-        _c_CK_C_DigestFinal C_DigestFinal
-        _c_CK_C_SignInit C_SignInit
-        _c_CK_C_Sign C_Sign
-        _c_CK_C_SignUpdate C_SignUpdate
-        _c_CK_C_SignFinal C_SignFinal
-        _c_CK_C_SignRecoverInit C_SignRecoverInit
-        _c_CK_C_SignRecover C_SignRecover
-        _c_CK_C_VerifyInit C_VerifyInit
-        _c_CK_C_Verify C_Verify
-        _c_CK_C_VerifyUpdate C_VerifyUpdate
-        _c_CK_C_VerifyFinal C_VerifyFinal
-        _c_CK_C_VerifyRecoverInit C_VerifyRecoverInit
-        _c_CK_C_VerifyRecover C_VerifyRecover
-        _c_CK_C_DigestEncryptUpdate C_DigestEncryptUpdate
-        _c_CK_C_DecryptDigestUpdate C_DecryptDigestUpdate
-        _c_CK_C_SignEncryptUpdate C_SignEncryptUpdate
-        _c_CK_C_DecryptVerifyUpdate C_DecryptVerifyUpdate
-        _c_CK_C_GenerateKey C_GenerateKey
-        _c_CK_C_GenerateKeyPair C_GenerateKeyPair
-        _c_CK_C_WrapKey C_WrapKey
-        _c_CK_C_UnwrapKey C_UnwrapKey
-        _c_CK_C_DeriveKey C_DeriveKey
-        _c_CK_C_SeedRandom C_SeedRandom
-        _c_CK_C_GenerateRandom C_GenerateRandom
-        _c_CK_C_GetFunctionStatus C_GetFunctionStatus
-        _c_CK_C_CancelFunction C_CancelFunction
-        _c_CK_C_WaitForSlotEvent C_WaitForSlotEvent
-    cdef struct _cs_CK_NSS_JPAKEPublicValue "CK_NSS_JPAKEPublicValue":
-        _c_CK_BYTE *pGX
-        _c_CK_ULONG ulGXLen
-        _c_CK_BYTE *pGV
-        _c_CK_ULONG ulGVLen
-        _c_CK_BYTE *pR
-        _c_CK_ULONG ulRLen
-    ctypedef _cs_CK_NSS_JPAKEPublicValue _c_CK_NSS_JPAKEPublicValue "CK_NSS_JPAKEPublicValue"
-    cdef struct _cs_CK_NSS_JPAKERound1Params "CK_NSS_JPAKERound1Params":
-        _c_CK_NSS_JPAKEPublicValue gx1
-        _c_CK_NSS_JPAKEPublicValue gx2
-    ctypedef _cs_CK_NSS_JPAKERound1Params _c_CK_NSS_JPAKERound1Params "CK_NSS_JPAKERound1Params"
-    cdef struct _cs_CK_NSS_JPAKERound2Params "CK_NSS_JPAKERound2Params":
-        _c_CK_BYTE *pSharedKey
-        _c_CK_ULONG ulSharedKeyLen
-        _c_CK_NSS_JPAKEPublicValue gx3
-        _c_CK_NSS_JPAKEPublicValue gx4
-        _c_CK_NSS_JPAKEPublicValue A
-    ctypedef _cs_CK_NSS_JPAKERound2Params _c_CK_NSS_JPAKERound2Params "CK_NSS_JPAKERound2Params"
-    cdef struct _cs_CK_NSS_JPAKEFinalParams "CK_NSS_JPAKEFinalParams":
-        _c_CK_NSS_JPAKEPublicValue B
-    ctypedef _cs_CK_NSS_JPAKEFinalParams _c_CK_NSS_JPAKEFinalParams "CK_NSS_JPAKEFinalParams"
-    cdef struct _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS "CK_NSS_MAC_CONSTANT_TIME_PARAMS":
-        _c_CK_MECHANISM_TYPE macAlg
-        _c_CK_ULONG ulBodyTotalLen
-        _c_CK_BYTE *pHeader
-        _c_CK_ULONG ulHeaderLen
-    ctypedef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS _c_CK_NSS_MAC_CONSTANT_TIME_PARAMS "CK_NSS_MAC_CONSTANT_TIME_PARAMS"
-    cdef struct _cs_CK_NSS_AEAD_PARAMS "CK_NSS_AEAD_PARAMS":
-        _c_CK_BYTE_PTR pNonce
-        _c_CK_ULONG ulNonceLen
-        _c_CK_BYTE_PTR pAAD
-        _c_CK_ULONG ulAADLen
-        _c_CK_ULONG ulTagLen
-    ctypedef _cs_CK_NSS_AEAD_PARAMS _c_CK_NSS_AEAD_PARAMS "CK_NSS_AEAD_PARAMS"
-    ctypedef _c_CK_ULONG _c_CK_NSS_VALIDATION_TYPE "CK_NSS_VALIDATION_TYPE"
-    cdef struct _cs_CK_NSS_HKDFParams "CK_NSS_HKDFParams":
-        _c_CK_BBOOL bExtract
-        _c_CK_BYTE_PTR pSalt
-        _c_CK_ULONG ulSaltLen
-        _c_CK_BBOOL bExpand
-        _c_CK_BYTE_PTR pInfo
-        _c_CK_ULONG ulInfoLen
-    ctypedef _cs_CK_NSS_HKDFParams _c_CK_NSS_HKDFParams "CK_NSS_HKDFParams"
-    cdef struct _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS":
-        _c_CK_MECHANISM_TYPE prfMechanism
-        _c_CK_BBOOL bHasSeedKey
-        _c_CK_OBJECT_HANDLE hSeedKey
-        _c_CK_BYTE_PTR pSeedData
-        _c_CK_ULONG ulSeedDataLen
-    ctypedef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _c_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS"
-    cdef struct _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS "CK_NSS_IKE_PRF_DERIVE_PARAMS":
-        _c_CK_MECHANISM_TYPE prfMechanism
-        _c_CK_BBOOL bDataAsKey
-        _c_CK_BBOOL bRekey
-        _c_CK_BYTE_PTR pNi
-        _c_CK_ULONG ulNiLen
-        _c_CK_BYTE_PTR pNr
-        _c_CK_ULONG ulNrLen
-        _c_CK_OBJECT_HANDLE hNewKey
-    ctypedef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS _c_CK_NSS_IKE_PRF_DERIVE_PARAMS "CK_NSS_IKE_PRF_DERIVE_PARAMS"
-    cdef struct _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS "CK_NSS_IKE1_PRF_DERIVE_PARAMS":
-        _c_CK_MECHANISM_TYPE prfMechanism
-        _c_CK_BBOOL bHasPrevKey
-        _c_CK_OBJECT_HANDLE hKeygxy
-        _c_CK_OBJECT_HANDLE hPrevKey
-        _c_CK_BYTE_PTR pCKYi
-        _c_CK_ULONG ulCKYiLen
-        _c_CK_BYTE_PTR pCKYr
-        _c_CK_ULONG ulCKYrLen
-        _c_CK_BYTE keyNumber
-    ctypedef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS _c_CK_NSS_IKE1_PRF_DERIVE_PARAMS "CK_NSS_IKE1_PRF_DERIVE_PARAMS"
-    cdef struct _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS":
-        _c_CK_MECHANISM_TYPE prfMechanism
-        _c_CK_BBOOL bHasKeygxy
-        _c_CK_OBJECT_HANDLE hKeygxy
-        _c_CK_BYTE_PTR pExtraData
-        _c_CK_ULONG ulExtraDataLen
-    ctypedef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _c_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS"
-    cdef struct _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS":
-        _c_CK_MECHANISM_TYPE prfHashMechanism
-        _c_CK_BYTE_PTR pSessionHash
-        _c_CK_ULONG ulSessionHashLen
-        _c_CK_VERSION_PTR pVersion
-    ctypedef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _c_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS"
-    ctypedef _c_CK_ULONG _c_CK_TRUST "CK_TRUST"
-    ctypedef _c_CK_TRUST _c___CKT_NSS_UNTRUSTED "__CKT_NSS_UNTRUSTED"
-    ctypedef _c_CK_TRUST _c___CKT_NSS_VALID "__CKT_NSS_VALID"
-    ctypedef _c_CK_TRUST _c___CKT_NSS_MUST_VERIFY "__CKT_NSS_MUST_VERIFY"
-    ctypedef char **(*_c_SECMODModuleDBFunc "SECMODModuleDBFunc")(unsigned long, char *, void *)
-    ctypedef char **(*_c_CK_NSS_ModuleDBFunc "CK_NSS_ModuleDBFunc")(unsigned long, char *, void *)
-    cdef struct _cs_CK_NSS_MODULE_FUNCTIONS "CK_NSS_MODULE_FUNCTIONS":
-        _c_CK_VERSION version
-        _c_CK_NSS_ModuleDBFunc NSC_ModuleDBFunc
-    ctypedef _cs_CK_NSS_MODULE_FUNCTIONS _c_CK_NSS_MODULE_FUNCTIONS "CK_NSS_MODULE_FUNCTIONS"
-    ctypedef _c_CK_RV (*_c_CK_NSS_GetFIPSStatus "CK_NSS_GetFIPSStatus")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_ULONG, _c_CK_ULONG *)
-    cdef struct _cs_CK_NSS_FIPS_FUNCTIONS "CK_NSS_FIPS_FUNCTIONS":
-        _c_CK_VERSION version
-        _c_CK_NSS_GetFIPSStatus NSC_NSSGetFIPSStatus
-    ctypedef _cs_CK_NSS_FIPS_FUNCTIONS _c_CK_NSS_FIPS_FUNCTIONS "CK_NSS_FIPS_FUNCTIONS"
-    cdef struct _cs_CK_NSS_GCM_PARAMS "CK_NSS_GCM_PARAMS":
-        _c_CK_BYTE_PTR pIv
-        _c_CK_ULONG ulIvLen
-        _c_CK_BYTE_PTR pAAD
-        _c_CK_ULONG ulAADLen
-        _c_CK_ULONG ulTagBits
-    ctypedef _cs_CK_NSS_GCM_PARAMS _c_CK_NSS_GCM_PARAMS "CK_NSS_GCM_PARAMS"
-    ctypedef _c_CK_NSS_GCM_PARAMS *_c_CK_NSS_GCM_PARAMS_PTR "CK_NSS_GCM_PARAMS_PTR"
-    ctypedef _cs_CK_GCM_PARAMS_V3 _c_CK_GCM_PARAMS "CK_GCM_PARAMS"
-    cdef struct _cs_CK_GCM_PARAMS_V3 "CK_GCM_PARAMS_V3":
-        _c_CK_BYTE_PTR pIv
-        _c_CK_ULONG ulIvLen
-        _c_CK_ULONG ulIvBits
-        _c_CK_BYTE_PTR pAAD
-        _c_CK_ULONG ulAADLen
-        _c_CK_ULONG ulTagBits
-    ctypedef _cs_CK_GCM_PARAMS_V3 _c_CK_GCM_PARAMS_V3 "CK_GCM_PARAMS_V3"
-    ctypedef _c_CK_GCM_PARAMS_V3 *_c_CK_GCM_PARAMS_PTR "CK_GCM_PARAMS_PTR"
-    ctypedef long _c_CK_LONG "CK_LONG"
-    ctypedef _c_CK_VOID_PTR *_c_CK_VOID_PTR_PTR "CK_VOID_PTR_PTR"
-    cdef struct _cs_CK_INFO "CK_INFO":
-        _c_CK_VERSION cryptokiVersion
-        _c_CK_UTF8CHAR manufacturerID[32]
-        _c_CK_FLAGS flags
-        _c_CK_UTF8CHAR libraryDescription[32]
-        _c_CK_VERSION libraryVersion
-    cdef struct _cs_CK_SLOT_INFO "CK_SLOT_INFO":
-        _c_CK_UTF8CHAR slotDescription[64]
-        _c_CK_UTF8CHAR manufacturerID[32]
-        _c_CK_FLAGS flags
-        _c_CK_VERSION hardwareVersion
-        _c_CK_VERSION firmwareVersion
-    cdef struct _cs_CK_TOKEN_INFO "CK_TOKEN_INFO":
-        _c_CK_UTF8CHAR label[32]
-        _c_CK_UTF8CHAR manufacturerID[32]
-        _c_CK_UTF8CHAR model[16]
-        _c_CK_CHAR serialNumber[16]
-        _c_CK_FLAGS flags
-        _c_CK_ULONG ulMaxSessionCount
-        _c_CK_ULONG ulSessionCount
-        _c_CK_ULONG ulMaxRwSessionCount
-        _c_CK_ULONG ulRwSessionCount
-        _c_CK_ULONG ulMaxPinLen
-        _c_CK_ULONG ulMinPinLen
-        _c_CK_ULONG ulTotalPublicMemory
-        _c_CK_ULONG ulFreePublicMemory
-        _c_CK_ULONG ulTotalPrivateMemory
-        _c_CK_ULONG ulFreePrivateMemory
-        _c_CK_VERSION hardwareVersion
-        _c_CK_VERSION firmwareVersion
-        _c_CK_CHAR utcTime[16]
-    ctypedef _c_CK_ULONG _c_CK_STATE "CK_STATE"
-    cdef struct _cs_CK_SESSION_INFO "CK_SESSION_INFO":
-        _c_CK_SLOT_ID slotID
-        _c_CK_STATE state
-        _c_CK_FLAGS flags
-        _c_CK_ULONG ulDeviceError
-    ctypedef _c_CK_ULONG _c_CK_OBJECT_CLASS "CK_OBJECT_CLASS"
-    ctypedef _c_CK_OBJECT_CLASS *_c_CK_OBJECT_CLASS_PTR "CK_OBJECT_CLASS_PTR"
-    ctypedef _c_CK_ULONG _c_CK_PROFILE_ID "CK_PROFILE_ID"
-    ctypedef _c_CK_ULONG _c_CK_HW_FEATURE_TYPE "CK_HW_FEATURE_TYPE"
-    ctypedef _c_CK_ULONG _c_CK_KEY_TYPE "CK_KEY_TYPE"
-    ctypedef _c_CK_ULONG _c_CK_CERTIFICATE_TYPE "CK_CERTIFICATE_TYPE"
-    ctypedef _c_CK_ULONG _c_CK_ATTRIBUTE_TYPE "CK_ATTRIBUTE_TYPE"
-    ctypedef _c_CK_ULONG _c_CK_CERTIFICATE_CATEGORY "CK_CERTIFICATE_CATEGORY"
-    ctypedef _c_CK_ULONG _c_CK_JAVA_MIDP_SECURITY_DOMAIN "CK_JAVA_MIDP_SECURITY_DOMAIN"
-    cdef struct _cs_CK_ATTRIBUTE "CK_ATTRIBUTE":
-        _c_CK_ATTRIBUTE_TYPE type
-        _c_CK_VOID_PTR pValue
-        _c_CK_ULONG ulValueLen
-    cdef struct _cs_CK_DATE "CK_DATE":
-        _c_CK_CHAR year[4]
-        _c_CK_CHAR month[2]
-        _c_CK_CHAR day[2]
-    ctypedef _cs_CK_DATE _c_CK_DATE "CK_DATE"
-    cdef struct _cs_CK_MECHANISM "CK_MECHANISM":
-        _c_CK_MECHANISM_TYPE mechanism
-        _c_CK_VOID_PTR pParameter
-        _c_CK_ULONG ulParameterLen
-    cdef struct _cs_CK_MECHANISM_INFO "CK_MECHANISM_INFO":
-        _c_CK_ULONG ulMinKeySize
-        _c_CK_ULONG ulMaxKeySize
-        _c_CK_FLAGS flags
-    ctypedef _cs_CK_FUNCTION_LIST_3_0 _c_CK_FUNCTION_LIST_3_0 "CK_FUNCTION_LIST_3_0"
     ctypedef _c_CK_FUNCTION_LIST_3_0 *_c_CK_FUNCTION_LIST_3_0_PTR "CK_FUNCTION_LIST_3_0_PTR"
     ctypedef _c_CK_FUNCTION_LIST_3_0_PTR *_c_CK_FUNCTION_LIST_3_0_PTR_PTR "CK_FUNCTION_LIST_3_0_PTR_PTR"
     cdef struct _cs_CK_INTERFACE "CK_INTERFACE":
@@ -799,6 +681,14 @@ cdef extern from "pkcs11.h" nogil:
         _c_CK_BYTE cb[16]
     ctypedef _cs_CK_AES_CTR_PARAMS _c_CK_AES_CTR_PARAMS "CK_AES_CTR_PARAMS"
     ctypedef _c_CK_AES_CTR_PARAMS *_c_CK_AES_CTR_PARAMS_PTR "CK_AES_CTR_PARAMS_PTR"
+    cdef struct _cs_CK_GCM_PARAMS_V3 "CK_GCM_PARAMS_V3":
+        _c_CK_BYTE_PTR pIv
+        _c_CK_ULONG ulIvLen
+        _c_CK_ULONG ulIvBits
+        _c_CK_BYTE_PTR pAAD
+        _c_CK_ULONG ulAADLen
+        _c_CK_ULONG ulTagBits
+    ctypedef _cs_CK_GCM_PARAMS_V3 _c_CK_GCM_PARAMS_V3 "CK_GCM_PARAMS_V3"
     ctypedef _c_CK_GCM_PARAMS_V3 *_c_CK_GCM_PARAMS_V3_PTR "CK_GCM_PARAMS_V3_PTR"
     cdef struct _cs_CK_CCM_PARAMS "CK_CCM_PARAMS":
         _c_CK_ULONG ulDataLen
@@ -1247,3 +1137,113 @@ cdef extern from "pkcs11.h" nogil:
         _c_CK_X2RATCHET_KDF_TYPE kdfMechanism
     ctypedef _cs_CK_X2RATCHET_RESPOND_PARAMS _c_CK_X2RATCHET_RESPOND_PARAMS "CK_X2RATCHET_RESPOND_PARAMS"
     ctypedef _c_CK_X2RATCHET_RESPOND_PARAMS *_c_CK_X2RATCHET_RESPOND_PARAMS_PTR "CK_X2RATCHET_RESPOND_PARAMS_PTR"
+    cdef struct _cs_CK_NSS_JPAKEPublicValue "CK_NSS_JPAKEPublicValue":
+        _c_CK_BYTE *pGX
+        _c_CK_ULONG ulGXLen
+        _c_CK_BYTE *pGV
+        _c_CK_ULONG ulGVLen
+        _c_CK_BYTE *pR
+        _c_CK_ULONG ulRLen
+    ctypedef _cs_CK_NSS_JPAKEPublicValue _c_CK_NSS_JPAKEPublicValue "CK_NSS_JPAKEPublicValue"
+    cdef struct _cs_CK_NSS_JPAKERound1Params "CK_NSS_JPAKERound1Params":
+        _c_CK_NSS_JPAKEPublicValue gx1
+        _c_CK_NSS_JPAKEPublicValue gx2
+    ctypedef _cs_CK_NSS_JPAKERound1Params _c_CK_NSS_JPAKERound1Params "CK_NSS_JPAKERound1Params"
+    cdef struct _cs_CK_NSS_JPAKERound2Params "CK_NSS_JPAKERound2Params":
+        _c_CK_BYTE *pSharedKey
+        _c_CK_ULONG ulSharedKeyLen
+        _c_CK_NSS_JPAKEPublicValue gx3
+        _c_CK_NSS_JPAKEPublicValue gx4
+        _c_CK_NSS_JPAKEPublicValue A
+    ctypedef _cs_CK_NSS_JPAKERound2Params _c_CK_NSS_JPAKERound2Params "CK_NSS_JPAKERound2Params"
+    cdef struct _cs_CK_NSS_JPAKEFinalParams "CK_NSS_JPAKEFinalParams":
+        _c_CK_NSS_JPAKEPublicValue B
+    ctypedef _cs_CK_NSS_JPAKEFinalParams _c_CK_NSS_JPAKEFinalParams "CK_NSS_JPAKEFinalParams"
+    cdef struct _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS "CK_NSS_MAC_CONSTANT_TIME_PARAMS":
+        _c_CK_MECHANISM_TYPE macAlg
+        _c_CK_ULONG ulBodyTotalLen
+        _c_CK_BYTE *pHeader
+        _c_CK_ULONG ulHeaderLen
+    ctypedef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS _c_CK_NSS_MAC_CONSTANT_TIME_PARAMS "CK_NSS_MAC_CONSTANT_TIME_PARAMS"
+    cdef struct _cs_CK_NSS_AEAD_PARAMS "CK_NSS_AEAD_PARAMS":
+        _c_CK_BYTE_PTR pNonce
+        _c_CK_ULONG ulNonceLen
+        _c_CK_BYTE_PTR pAAD
+        _c_CK_ULONG ulAADLen
+        _c_CK_ULONG ulTagLen
+    ctypedef _cs_CK_NSS_AEAD_PARAMS _c_CK_NSS_AEAD_PARAMS "CK_NSS_AEAD_PARAMS"
+    ctypedef _c_CK_ULONG _c_CK_NSS_VALIDATION_TYPE "CK_NSS_VALIDATION_TYPE"
+    cdef struct _cs_CK_NSS_HKDFParams "CK_NSS_HKDFParams":
+        _c_CK_BBOOL bExtract
+        _c_CK_BYTE_PTR pSalt
+        _c_CK_ULONG ulSaltLen
+        _c_CK_BBOOL bExpand
+        _c_CK_BYTE_PTR pInfo
+        _c_CK_ULONG ulInfoLen
+    ctypedef _cs_CK_NSS_HKDFParams _c_CK_NSS_HKDFParams "CK_NSS_HKDFParams"
+    cdef struct _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS":
+        _c_CK_MECHANISM_TYPE prfMechanism
+        _c_CK_BBOOL bHasSeedKey
+        _c_CK_OBJECT_HANDLE hSeedKey
+        _c_CK_BYTE_PTR pSeedData
+        _c_CK_ULONG ulSeedDataLen
+    ctypedef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _c_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS"
+    cdef struct _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS "CK_NSS_IKE_PRF_DERIVE_PARAMS":
+        _c_CK_MECHANISM_TYPE prfMechanism
+        _c_CK_BBOOL bDataAsKey
+        _c_CK_BBOOL bRekey
+        _c_CK_BYTE_PTR pNi
+        _c_CK_ULONG ulNiLen
+        _c_CK_BYTE_PTR pNr
+        _c_CK_ULONG ulNrLen
+        _c_CK_OBJECT_HANDLE hNewKey
+    ctypedef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS _c_CK_NSS_IKE_PRF_DERIVE_PARAMS "CK_NSS_IKE_PRF_DERIVE_PARAMS"
+    cdef struct _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS "CK_NSS_IKE1_PRF_DERIVE_PARAMS":
+        _c_CK_MECHANISM_TYPE prfMechanism
+        _c_CK_BBOOL bHasPrevKey
+        _c_CK_OBJECT_HANDLE hKeygxy
+        _c_CK_OBJECT_HANDLE hPrevKey
+        _c_CK_BYTE_PTR pCKYi
+        _c_CK_ULONG ulCKYiLen
+        _c_CK_BYTE_PTR pCKYr
+        _c_CK_ULONG ulCKYrLen
+        _c_CK_BYTE keyNumber
+    ctypedef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS _c_CK_NSS_IKE1_PRF_DERIVE_PARAMS "CK_NSS_IKE1_PRF_DERIVE_PARAMS"
+    cdef struct _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS":
+        _c_CK_MECHANISM_TYPE prfMechanism
+        _c_CK_BBOOL bHasKeygxy
+        _c_CK_OBJECT_HANDLE hKeygxy
+        _c_CK_BYTE_PTR pExtraData
+        _c_CK_ULONG ulExtraDataLen
+    ctypedef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _c_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS"
+    cdef struct _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS":
+        _c_CK_MECHANISM_TYPE prfHashMechanism
+        _c_CK_BYTE_PTR pSessionHash
+        _c_CK_ULONG ulSessionHashLen
+        _c_CK_VERSION_PTR pVersion
+    ctypedef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _c_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS"
+    ctypedef _c_CK_ULONG _c_CK_TRUST "CK_TRUST"
+    ctypedef _c_CK_TRUST _c___CKT_NSS_UNTRUSTED "__CKT_NSS_UNTRUSTED"
+    ctypedef _c_CK_TRUST _c___CKT_NSS_VALID "__CKT_NSS_VALID"
+    ctypedef _c_CK_TRUST _c___CKT_NSS_MUST_VERIFY "__CKT_NSS_MUST_VERIFY"
+    ctypedef char **(*_c_SECMODModuleDBFunc "SECMODModuleDBFunc")(unsigned long, char *, void *)
+    ctypedef char **(*_c_CK_NSS_ModuleDBFunc "CK_NSS_ModuleDBFunc")(unsigned long, char *, void *)
+    cdef struct _cs_CK_NSS_MODULE_FUNCTIONS "CK_NSS_MODULE_FUNCTIONS":
+        _c_CK_VERSION version
+        _c_CK_NSS_ModuleDBFunc NSC_ModuleDBFunc
+    ctypedef _cs_CK_NSS_MODULE_FUNCTIONS _c_CK_NSS_MODULE_FUNCTIONS "CK_NSS_MODULE_FUNCTIONS"
+    ctypedef _c_CK_RV (*_c_CK_NSS_GetFIPSStatus "CK_NSS_GetFIPSStatus")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_ULONG, _c_CK_ULONG *)
+    cdef struct _cs_CK_NSS_FIPS_FUNCTIONS "CK_NSS_FIPS_FUNCTIONS":
+        _c_CK_VERSION version
+        _c_CK_NSS_GetFIPSStatus NSC_NSSGetFIPSStatus
+    ctypedef _cs_CK_NSS_FIPS_FUNCTIONS _c_CK_NSS_FIPS_FUNCTIONS "CK_NSS_FIPS_FUNCTIONS"
+    cdef struct _cs_CK_NSS_GCM_PARAMS "CK_NSS_GCM_PARAMS":
+        _c_CK_BYTE_PTR pIv
+        _c_CK_ULONG ulIvLen
+        _c_CK_BYTE_PTR pAAD
+        _c_CK_ULONG ulAADLen
+        _c_CK_ULONG ulTagBits
+    ctypedef _cs_CK_NSS_GCM_PARAMS _c_CK_NSS_GCM_PARAMS "CK_NSS_GCM_PARAMS"
+    ctypedef _c_CK_NSS_GCM_PARAMS *_c_CK_NSS_GCM_PARAMS_PTR "CK_NSS_GCM_PARAMS_PTR"
+    ctypedef _cs_CK_GCM_PARAMS_V3 _c_CK_GCM_PARAMS "CK_GCM_PARAMS"
+    ctypedef _c_CK_GCM_PARAMS_V3 *_c_CK_GCM_PARAMS_PTR "CK_GCM_PARAMS_PTR"

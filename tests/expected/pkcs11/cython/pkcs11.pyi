@@ -1268,369 +1268,6 @@ class CK_VERSION:
     @staticmethod
     def from_bytes(data: _Buffer, /) -> CK_VERSION: ...
 
-class CK_FUNCTION_LIST_3_0:
-    sizeof: int
-    version: CK_VERSION
-    C_Initialize: FunctionPointer | None
-    C_Finalize: FunctionPointer | None
-    C_GetInfo: FunctionPointer | None
-    C_GetFunctionList: FunctionPointer | None
-    C_GetSlotList: FunctionPointer | None
-    C_GetSlotInfo: FunctionPointer | None
-    C_GetTokenInfo: FunctionPointer | None
-    C_GetMechanismList: FunctionPointer | None
-    C_GetMechanismInfo: FunctionPointer | None
-    C_InitToken: FunctionPointer | None
-    C_InitPIN: FunctionPointer | None
-    C_SetPIN: FunctionPointer | None
-    C_OpenSession: FunctionPointer | None
-    C_CloseSession: FunctionPointer | None
-    C_CloseAllSessions: FunctionPointer | None
-    C_GetSessionInfo: FunctionPointer | None
-    C_GetOperationState: FunctionPointer | None
-    C_SetOperationState: FunctionPointer | None
-    C_Login: FunctionPointer | None
-    C_Logout: FunctionPointer | None
-    C_CreateObject: FunctionPointer | None
-    C_CopyObject: FunctionPointer | None
-    C_DestroyObject: FunctionPointer | None
-    C_GetObjectSize: FunctionPointer | None
-    C_GetAttributeValue: FunctionPointer | None
-    C_SetAttributeValue: FunctionPointer | None
-    C_FindObjectsInit: FunctionPointer | None
-    C_FindObjects: FunctionPointer | None
-    C_FindObjectsFinal: FunctionPointer | None
-    C_EncryptInit: FunctionPointer | None
-    C_Encrypt: FunctionPointer | None
-    C_EncryptUpdate: FunctionPointer | None
-    C_EncryptFinal: FunctionPointer | None
-    C_DecryptInit: FunctionPointer | None
-    C_Decrypt: FunctionPointer | None
-    C_DecryptUpdate: FunctionPointer | None
-    C_DecryptFinal: FunctionPointer | None
-    C_DigestInit: FunctionPointer | None
-    C_Digest: FunctionPointer | None
-    C_DigestUpdate: FunctionPointer | None
-    C_DigestKey: FunctionPointer | None
-    C_DigestFinal: FunctionPointer | None
-    C_SignInit: FunctionPointer | None
-    C_Sign: FunctionPointer | None
-    C_SignUpdate: FunctionPointer | None
-    C_SignFinal: FunctionPointer | None
-    C_SignRecoverInit: FunctionPointer | None
-    C_SignRecover: FunctionPointer | None
-    C_VerifyInit: FunctionPointer | None
-    C_Verify: FunctionPointer | None
-    C_VerifyUpdate: FunctionPointer | None
-    C_VerifyFinal: FunctionPointer | None
-    C_VerifyRecoverInit: FunctionPointer | None
-    C_VerifyRecover: FunctionPointer | None
-    C_DigestEncryptUpdate: FunctionPointer | None
-    C_DecryptDigestUpdate: FunctionPointer | None
-    C_SignEncryptUpdate: FunctionPointer | None
-    C_DecryptVerifyUpdate: FunctionPointer | None
-    C_GenerateKey: FunctionPointer | None
-    C_GenerateKeyPair: FunctionPointer | None
-    C_WrapKey: FunctionPointer | None
-    C_UnwrapKey: FunctionPointer | None
-    C_DeriveKey: FunctionPointer | None
-    C_SeedRandom: FunctionPointer | None
-    C_GenerateRandom: FunctionPointer | None
-    C_GetFunctionStatus: FunctionPointer | None
-    C_CancelFunction: FunctionPointer | None
-    C_WaitForSlotEvent: FunctionPointer | None
-    C_GetInterfaceList: FunctionPointer | None
-    C_GetInterface: FunctionPointer | None
-    C_LoginUser: FunctionPointer | None
-    C_SessionCancel: FunctionPointer | None
-    C_MessageEncryptInit: FunctionPointer | None
-    C_EncryptMessage: FunctionPointer | None
-    C_EncryptMessageBegin: FunctionPointer | None
-    C_EncryptMessageNext: FunctionPointer | None
-    C_MessageEncryptFinal: FunctionPointer | None
-    C_MessageDecryptInit: FunctionPointer | None
-    C_DecryptMessage: FunctionPointer | None
-    C_DecryptMessageBegin: FunctionPointer | None
-    C_DecryptMessageNext: FunctionPointer | None
-    C_MessageDecryptFinal: FunctionPointer | None
-    C_MessageSignInit: FunctionPointer | None
-    C_SignMessage: FunctionPointer | None
-    C_SignMessageBegin: FunctionPointer | None
-    C_SignMessageNext: FunctionPointer | None
-    C_MessageSignFinal: FunctionPointer | None
-    C_MessageVerifyInit: FunctionPointer | None
-    C_VerifyMessage: FunctionPointer | None
-    C_VerifyMessageBegin: FunctionPointer | None
-    C_VerifyMessageNext: FunctionPointer | None
-    C_MessageVerifyFinal: FunctionPointer | None
-    def __init__(self, *, version: CK_VERSION = ..., C_Initialize: FunctionPointer | None = ..., C_Finalize: FunctionPointer | None = ..., C_GetInfo: FunctionPointer | None = ..., C_GetFunctionList: FunctionPointer | None = ..., C_GetSlotList: FunctionPointer | None = ..., C_GetSlotInfo: FunctionPointer | None = ..., C_GetTokenInfo: FunctionPointer | None = ..., C_GetMechanismList: FunctionPointer | None = ..., C_GetMechanismInfo: FunctionPointer | None = ..., C_InitToken: FunctionPointer | None = ..., C_InitPIN: FunctionPointer | None = ..., C_SetPIN: FunctionPointer | None = ..., C_OpenSession: FunctionPointer | None = ..., C_CloseSession: FunctionPointer | None = ..., C_CloseAllSessions: FunctionPointer | None = ..., C_GetSessionInfo: FunctionPointer | None = ..., C_GetOperationState: FunctionPointer | None = ..., C_SetOperationState: FunctionPointer | None = ..., C_Login: FunctionPointer | None = ..., C_Logout: FunctionPointer | None = ..., C_CreateObject: FunctionPointer | None = ..., C_CopyObject: FunctionPointer | None = ..., C_DestroyObject: FunctionPointer | None = ..., C_GetObjectSize: FunctionPointer | None = ..., C_GetAttributeValue: FunctionPointer | None = ..., C_SetAttributeValue: FunctionPointer | None = ..., C_FindObjectsInit: FunctionPointer | None = ..., C_FindObjects: FunctionPointer | None = ..., C_FindObjectsFinal: FunctionPointer | None = ..., C_EncryptInit: FunctionPointer | None = ..., C_Encrypt: FunctionPointer | None = ..., C_EncryptUpdate: FunctionPointer | None = ..., C_EncryptFinal: FunctionPointer | None = ..., C_DecryptInit: FunctionPointer | None = ..., C_Decrypt: FunctionPointer | None = ..., C_DecryptUpdate: FunctionPointer | None = ..., C_DecryptFinal: FunctionPointer | None = ..., C_DigestInit: FunctionPointer | None = ..., C_Digest: FunctionPointer | None = ..., C_DigestUpdate: FunctionPointer | None = ..., C_DigestKey: FunctionPointer | None = ..., C_DigestFinal: FunctionPointer | None = ..., C_SignInit: FunctionPointer | None = ..., C_Sign: FunctionPointer | None = ..., C_SignUpdate: FunctionPointer | None = ..., C_SignFinal: FunctionPointer | None = ..., C_SignRecoverInit: FunctionPointer | None = ..., C_SignRecover: FunctionPointer | None = ..., C_VerifyInit: FunctionPointer | None = ..., C_Verify: FunctionPointer | None = ..., C_VerifyUpdate: FunctionPointer | None = ..., C_VerifyFinal: FunctionPointer | None = ..., C_VerifyRecoverInit: FunctionPointer | None = ..., C_VerifyRecover: FunctionPointer | None = ..., C_DigestEncryptUpdate: FunctionPointer | None = ..., C_DecryptDigestUpdate: FunctionPointer | None = ..., C_SignEncryptUpdate: FunctionPointer | None = ..., C_DecryptVerifyUpdate: FunctionPointer | None = ..., C_GenerateKey: FunctionPointer | None = ..., C_GenerateKeyPair: FunctionPointer | None = ..., C_WrapKey: FunctionPointer | None = ..., C_UnwrapKey: FunctionPointer | None = ..., C_DeriveKey: FunctionPointer | None = ..., C_SeedRandom: FunctionPointer | None = ..., C_GenerateRandom: FunctionPointer | None = ..., C_GetFunctionStatus: FunctionPointer | None = ..., C_CancelFunction: FunctionPointer | None = ..., C_WaitForSlotEvent: FunctionPointer | None = ..., C_GetInterfaceList: FunctionPointer | None = ..., C_GetInterface: FunctionPointer | None = ..., C_LoginUser: FunctionPointer | None = ..., C_SessionCancel: FunctionPointer | None = ..., C_MessageEncryptInit: FunctionPointer | None = ..., C_EncryptMessage: FunctionPointer | None = ..., C_EncryptMessageBegin: FunctionPointer | None = ..., C_EncryptMessageNext: FunctionPointer | None = ..., C_MessageEncryptFinal: FunctionPointer | None = ..., C_MessageDecryptInit: FunctionPointer | None = ..., C_DecryptMessage: FunctionPointer | None = ..., C_DecryptMessageBegin: FunctionPointer | None = ..., C_DecryptMessageNext: FunctionPointer | None = ..., C_MessageDecryptFinal: FunctionPointer | None = ..., C_MessageSignInit: FunctionPointer | None = ..., C_SignMessage: FunctionPointer | None = ..., C_SignMessageBegin: FunctionPointer | None = ..., C_SignMessageNext: FunctionPointer | None = ..., C_MessageSignFinal: FunctionPointer | None = ..., C_MessageVerifyInit: FunctionPointer | None = ..., C_VerifyMessage: FunctionPointer | None = ..., C_VerifyMessageBegin: FunctionPointer | None = ..., C_VerifyMessageNext: FunctionPointer | None = ..., C_MessageVerifyFinal: FunctionPointer | None = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_FUNCTION_LIST_3_0: ...
-
-class CK_FUNCTION_LIST:
-    sizeof: int
-    version: CK_VERSION
-    C_Initialize: FunctionPointer | None
-    C_Finalize: FunctionPointer | None
-    C_GetInfo: FunctionPointer | None
-    C_GetFunctionList: FunctionPointer | None
-    C_GetSlotList: FunctionPointer | None
-    C_GetSlotInfo: FunctionPointer | None
-    C_GetTokenInfo: FunctionPointer | None
-    C_GetMechanismList: FunctionPointer | None
-    C_GetMechanismInfo: FunctionPointer | None
-    C_InitToken: FunctionPointer | None
-    C_InitPIN: FunctionPointer | None
-    C_SetPIN: FunctionPointer | None
-    C_OpenSession: FunctionPointer | None
-    C_CloseSession: FunctionPointer | None
-    C_CloseAllSessions: FunctionPointer | None
-    C_GetSessionInfo: FunctionPointer | None
-    C_GetOperationState: FunctionPointer | None
-    C_SetOperationState: FunctionPointer | None
-    C_Login: FunctionPointer | None
-    C_Logout: FunctionPointer | None
-    C_CreateObject: FunctionPointer | None
-    C_CopyObject: FunctionPointer | None
-    C_DestroyObject: FunctionPointer | None
-    C_GetObjectSize: FunctionPointer | None
-    C_GetAttributeValue: FunctionPointer | None
-    C_SetAttributeValue: FunctionPointer | None
-    C_FindObjectsInit: FunctionPointer | None
-    C_FindObjects: FunctionPointer | None
-    C_FindObjectsFinal: FunctionPointer | None
-    C_EncryptInit: FunctionPointer | None
-    C_Encrypt: FunctionPointer | None
-    C_EncryptUpdate: FunctionPointer | None
-    C_EncryptFinal: FunctionPointer | None
-    C_DecryptInit: FunctionPointer | None
-    C_Decrypt: FunctionPointer | None
-    C_DecryptUpdate: FunctionPointer | None
-    C_DecryptFinal: FunctionPointer | None
-    C_DigestInit: FunctionPointer | None
-    C_Digest: FunctionPointer | None
-    C_DigestUpdate: FunctionPointer | None
-    C_DigestKey: FunctionPointer | None
-    C_DigestFinal: FunctionPointer | None
-    C_SignInit: FunctionPointer | None
-    C_Sign: FunctionPointer | None
-    C_SignUpdate: FunctionPointer | None
-    C_SignFinal: FunctionPointer | None
-    C_SignRecoverInit: FunctionPointer | None
-    C_SignRecover: FunctionPointer | None
-    C_VerifyInit: FunctionPointer | None
-    C_Verify: FunctionPointer | None
-    C_VerifyUpdate: FunctionPointer | None
-    C_VerifyFinal: FunctionPointer | None
-    C_VerifyRecoverInit: FunctionPointer | None
-    C_VerifyRecover: FunctionPointer | None
-    C_DigestEncryptUpdate: FunctionPointer | None
-    C_DecryptDigestUpdate: FunctionPointer | None
-    C_SignEncryptUpdate: FunctionPointer | None
-    C_DecryptVerifyUpdate: FunctionPointer | None
-    C_GenerateKey: FunctionPointer | None
-    C_GenerateKeyPair: FunctionPointer | None
-    C_WrapKey: FunctionPointer | None
-    C_UnwrapKey: FunctionPointer | None
-    C_DeriveKey: FunctionPointer | None
-    C_SeedRandom: FunctionPointer | None
-    C_GenerateRandom: FunctionPointer | None
-    C_GetFunctionStatus: FunctionPointer | None
-    C_CancelFunction: FunctionPointer | None
-    C_WaitForSlotEvent: FunctionPointer | None
-    def __init__(self, *, version: CK_VERSION = ..., C_Initialize: FunctionPointer | None = ..., C_Finalize: FunctionPointer | None = ..., C_GetInfo: FunctionPointer | None = ..., C_GetFunctionList: FunctionPointer | None = ..., C_GetSlotList: FunctionPointer | None = ..., C_GetSlotInfo: FunctionPointer | None = ..., C_GetTokenInfo: FunctionPointer | None = ..., C_GetMechanismList: FunctionPointer | None = ..., C_GetMechanismInfo: FunctionPointer | None = ..., C_InitToken: FunctionPointer | None = ..., C_InitPIN: FunctionPointer | None = ..., C_SetPIN: FunctionPointer | None = ..., C_OpenSession: FunctionPointer | None = ..., C_CloseSession: FunctionPointer | None = ..., C_CloseAllSessions: FunctionPointer | None = ..., C_GetSessionInfo: FunctionPointer | None = ..., C_GetOperationState: FunctionPointer | None = ..., C_SetOperationState: FunctionPointer | None = ..., C_Login: FunctionPointer | None = ..., C_Logout: FunctionPointer | None = ..., C_CreateObject: FunctionPointer | None = ..., C_CopyObject: FunctionPointer | None = ..., C_DestroyObject: FunctionPointer | None = ..., C_GetObjectSize: FunctionPointer | None = ..., C_GetAttributeValue: FunctionPointer | None = ..., C_SetAttributeValue: FunctionPointer | None = ..., C_FindObjectsInit: FunctionPointer | None = ..., C_FindObjects: FunctionPointer | None = ..., C_FindObjectsFinal: FunctionPointer | None = ..., C_EncryptInit: FunctionPointer | None = ..., C_Encrypt: FunctionPointer | None = ..., C_EncryptUpdate: FunctionPointer | None = ..., C_EncryptFinal: FunctionPointer | None = ..., C_DecryptInit: FunctionPointer | None = ..., C_Decrypt: FunctionPointer | None = ..., C_DecryptUpdate: FunctionPointer | None = ..., C_DecryptFinal: FunctionPointer | None = ..., C_DigestInit: FunctionPointer | None = ..., C_Digest: FunctionPointer | None = ..., C_DigestUpdate: FunctionPointer | None = ..., C_DigestKey: FunctionPointer | None = ..., C_DigestFinal: FunctionPointer | None = ..., C_SignInit: FunctionPointer | None = ..., C_Sign: FunctionPointer | None = ..., C_SignUpdate: FunctionPointer | None = ..., C_SignFinal: FunctionPointer | None = ..., C_SignRecoverInit: FunctionPointer | None = ..., C_SignRecover: FunctionPointer | None = ..., C_VerifyInit: FunctionPointer | None = ..., C_Verify: FunctionPointer | None = ..., C_VerifyUpdate: FunctionPointer | None = ..., C_VerifyFinal: FunctionPointer | None = ..., C_VerifyRecoverInit: FunctionPointer | None = ..., C_VerifyRecover: FunctionPointer | None = ..., C_DigestEncryptUpdate: FunctionPointer | None = ..., C_DecryptDigestUpdate: FunctionPointer | None = ..., C_SignEncryptUpdate: FunctionPointer | None = ..., C_DecryptVerifyUpdate: FunctionPointer | None = ..., C_GenerateKey: FunctionPointer | None = ..., C_GenerateKeyPair: FunctionPointer | None = ..., C_WrapKey: FunctionPointer | None = ..., C_UnwrapKey: FunctionPointer | None = ..., C_DeriveKey: FunctionPointer | None = ..., C_SeedRandom: FunctionPointer | None = ..., C_GenerateRandom: FunctionPointer | None = ..., C_GetFunctionStatus: FunctionPointer | None = ..., C_CancelFunction: FunctionPointer | None = ..., C_WaitForSlotEvent: FunctionPointer | None = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_FUNCTION_LIST: ...
-
-class CK_NSS_JPAKEPublicValue:
-    sizeof: int
-    pGX: int | _Buffer | None
-    ulGXLen: int
-    pGV: int | _Buffer | None
-    ulGVLen: int
-    pR: int | _Buffer | None
-    ulRLen: int
-    def __init__(self, *, pGX: int | _Buffer | None = ..., ulGXLen: int = ..., pGV: int | _Buffer | None = ..., ulGVLen: int = ..., pR: int | _Buffer | None = ..., ulRLen: int = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_JPAKEPublicValue: ...
-
-class CK_NSS_JPAKERound1Params:
-    sizeof: int
-    gx1: CK_NSS_JPAKEPublicValue
-    gx2: CK_NSS_JPAKEPublicValue
-    def __init__(self, *, gx1: CK_NSS_JPAKEPublicValue = ..., gx2: CK_NSS_JPAKEPublicValue = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_JPAKERound1Params: ...
-
-class CK_NSS_JPAKERound2Params:
-    sizeof: int
-    pSharedKey: int | _Buffer | None
-    ulSharedKeyLen: int
-    gx3: CK_NSS_JPAKEPublicValue
-    gx4: CK_NSS_JPAKEPublicValue
-    A: CK_NSS_JPAKEPublicValue
-    def __init__(self, *, pSharedKey: int | _Buffer | None = ..., ulSharedKeyLen: int = ..., gx3: CK_NSS_JPAKEPublicValue = ..., gx4: CK_NSS_JPAKEPublicValue = ..., A: CK_NSS_JPAKEPublicValue = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_JPAKERound2Params: ...
-
-class CK_NSS_JPAKEFinalParams:
-    sizeof: int
-    B: CK_NSS_JPAKEPublicValue
-    def __init__(self, *, B: CK_NSS_JPAKEPublicValue = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_JPAKEFinalParams: ...
-
-class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
-    sizeof: int
-    macAlg: int
-    ulBodyTotalLen: int
-    pHeader: int | _Buffer | None
-    ulHeaderLen: int
-    def __init__(self, *, macAlg: int = ..., ulBodyTotalLen: int = ..., pHeader: int | _Buffer | None = ..., ulHeaderLen: int = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_MAC_CONSTANT_TIME_PARAMS: ...
-
-class CK_NSS_AEAD_PARAMS:
-    sizeof: int
-    pNonce: int | _Buffer | None
-    ulNonceLen: int
-    pAAD: int | _Buffer | None
-    ulAADLen: int
-    ulTagLen: int
-    def __init__(self, *, pNonce: int | _Buffer | None = ..., ulNonceLen: int = ..., pAAD: int | _Buffer | None = ..., ulAADLen: int = ..., ulTagLen: int = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_AEAD_PARAMS: ...
-
-class CK_NSS_HKDFParams:
-    sizeof: int
-    bExtract: int
-    pSalt: int | _Buffer | None
-    ulSaltLen: int
-    bExpand: int
-    pInfo: int | _Buffer | None
-    ulInfoLen: int
-    def __init__(self, *, bExtract: int = ..., pSalt: int | _Buffer | None = ..., ulSaltLen: int = ..., bExpand: int = ..., pInfo: int | _Buffer | None = ..., ulInfoLen: int = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_HKDFParams: ...
-
-class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
-    sizeof: int
-    prfMechanism: int
-    bHasSeedKey: int
-    hSeedKey: int
-    pSeedData: int | _Buffer | None
-    ulSeedDataLen: int
-    def __init__(self, *, prfMechanism: int = ..., bHasSeedKey: int = ..., hSeedKey: int = ..., pSeedData: int | _Buffer | None = ..., ulSeedDataLen: int = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS: ...
-
-class CK_NSS_IKE_PRF_DERIVE_PARAMS:
-    sizeof: int
-    prfMechanism: int
-    bDataAsKey: int
-    bRekey: int
-    pNi: int | _Buffer | None
-    ulNiLen: int
-    pNr: int | _Buffer | None
-    ulNrLen: int
-    hNewKey: int
-    def __init__(self, *, prfMechanism: int = ..., bDataAsKey: int = ..., bRekey: int = ..., pNi: int | _Buffer | None = ..., ulNiLen: int = ..., pNr: int | _Buffer | None = ..., ulNrLen: int = ..., hNewKey: int = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_IKE_PRF_DERIVE_PARAMS: ...
-
-class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
-    sizeof: int
-    prfMechanism: int
-    bHasPrevKey: int
-    hKeygxy: int
-    hPrevKey: int
-    pCKYi: int | _Buffer | None
-    ulCKYiLen: int
-    pCKYr: int | _Buffer | None
-    ulCKYrLen: int
-    keyNumber: int
-    def __init__(self, *, prfMechanism: int = ..., bHasPrevKey: int = ..., hKeygxy: int = ..., hPrevKey: int = ..., pCKYi: int | _Buffer | None = ..., ulCKYiLen: int = ..., pCKYr: int | _Buffer | None = ..., ulCKYrLen: int = ..., keyNumber: int = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_IKE1_PRF_DERIVE_PARAMS: ...
-
-class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
-    sizeof: int
-    prfMechanism: int
-    bHasKeygxy: int
-    hKeygxy: int
-    pExtraData: int | _Buffer | None
-    ulExtraDataLen: int
-    def __init__(self, *, prfMechanism: int = ..., bHasKeygxy: int = ..., hKeygxy: int = ..., pExtraData: int | _Buffer | None = ..., ulExtraDataLen: int = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS: ...
-
-class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
-    sizeof: int
-    prfHashMechanism: int
-    pSessionHash: int | _Buffer | None
-    ulSessionHashLen: int
-    pVersion: int | _Buffer | None
-    def __init__(self, *, prfHashMechanism: int = ..., pSessionHash: int | _Buffer | None = ..., ulSessionHashLen: int = ..., pVersion: int | _Buffer | None = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS: ...
-
-class CK_NSS_MODULE_FUNCTIONS:
-    sizeof: int
-    version: CK_VERSION
-    NSC_ModuleDBFunc: FunctionPointer | None
-    def __init__(self, *, version: CK_VERSION = ..., NSC_ModuleDBFunc: FunctionPointer | None = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_MODULE_FUNCTIONS: ...
-
-class CK_NSS_FIPS_FUNCTIONS:
-    sizeof: int
-    version: CK_VERSION
-    NSC_NSSGetFIPSStatus: FunctionPointer | None
-    def __init__(self, *, version: CK_VERSION = ..., NSC_NSSGetFIPSStatus: FunctionPointer | None = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_FIPS_FUNCTIONS: ...
-
-class CK_NSS_GCM_PARAMS:
-    sizeof: int
-    pIv: int | _Buffer | None
-    ulIvLen: int
-    pAAD: int | _Buffer | None
-    ulAADLen: int
-    ulTagBits: int
-    def __init__(self, *, pIv: int | _Buffer | None = ..., ulIvLen: int = ..., pAAD: int | _Buffer | None = ..., ulAADLen: int = ..., ulTagBits: int = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_NSS_GCM_PARAMS: ...
-
-class CK_GCM_PARAMS_V3:
-    sizeof: int
-    pIv: int | _Buffer | None
-    ulIvLen: int
-    ulIvBits: int
-    pAAD: int | _Buffer | None
-    ulAADLen: int
-    ulTagBits: int
-    def __init__(self, *, pIv: int | _Buffer | None = ..., ulIvLen: int = ..., ulIvBits: int = ..., pAAD: int | _Buffer | None = ..., ulAADLen: int = ..., ulTagBits: int = ...) -> None: ...
-    def __bytes__(self) -> bytes: ...
-    @staticmethod
-    def from_bytes(data: _Buffer, /) -> CK_GCM_PARAMS_V3: ...
-
 class CK_INFO:
     sizeof: int
     cryptokiVersion: CK_VERSION
@@ -1730,6 +1367,182 @@ class CK_MECHANISM_INFO:
     def __bytes__(self) -> bytes: ...
     @staticmethod
     def from_bytes(data: _Buffer, /) -> CK_MECHANISM_INFO: ...
+
+class CK_FUNCTION_LIST:
+    sizeof: int
+    version: CK_VERSION
+    C_Initialize: FunctionPointer | None
+    C_Finalize: FunctionPointer | None
+    C_GetInfo: FunctionPointer | None
+    C_GetFunctionList: FunctionPointer | None
+    C_GetSlotList: FunctionPointer | None
+    C_GetSlotInfo: FunctionPointer | None
+    C_GetTokenInfo: FunctionPointer | None
+    C_GetMechanismList: FunctionPointer | None
+    C_GetMechanismInfo: FunctionPointer | None
+    C_InitToken: FunctionPointer | None
+    C_InitPIN: FunctionPointer | None
+    C_SetPIN: FunctionPointer | None
+    C_OpenSession: FunctionPointer | None
+    C_CloseSession: FunctionPointer | None
+    C_CloseAllSessions: FunctionPointer | None
+    C_GetSessionInfo: FunctionPointer | None
+    C_GetOperationState: FunctionPointer | None
+    C_SetOperationState: FunctionPointer | None
+    C_Login: FunctionPointer | None
+    C_Logout: FunctionPointer | None
+    C_CreateObject: FunctionPointer | None
+    C_CopyObject: FunctionPointer | None
+    C_DestroyObject: FunctionPointer | None
+    C_GetObjectSize: FunctionPointer | None
+    C_GetAttributeValue: FunctionPointer | None
+    C_SetAttributeValue: FunctionPointer | None
+    C_FindObjectsInit: FunctionPointer | None
+    C_FindObjects: FunctionPointer | None
+    C_FindObjectsFinal: FunctionPointer | None
+    C_EncryptInit: FunctionPointer | None
+    C_Encrypt: FunctionPointer | None
+    C_EncryptUpdate: FunctionPointer | None
+    C_EncryptFinal: FunctionPointer | None
+    C_DecryptInit: FunctionPointer | None
+    C_Decrypt: FunctionPointer | None
+    C_DecryptUpdate: FunctionPointer | None
+    C_DecryptFinal: FunctionPointer | None
+    C_DigestInit: FunctionPointer | None
+    C_Digest: FunctionPointer | None
+    C_DigestUpdate: FunctionPointer | None
+    C_DigestKey: FunctionPointer | None
+    C_DigestFinal: FunctionPointer | None
+    C_SignInit: FunctionPointer | None
+    C_Sign: FunctionPointer | None
+    C_SignUpdate: FunctionPointer | None
+    C_SignFinal: FunctionPointer | None
+    C_SignRecoverInit: FunctionPointer | None
+    C_SignRecover: FunctionPointer | None
+    C_VerifyInit: FunctionPointer | None
+    C_Verify: FunctionPointer | None
+    C_VerifyUpdate: FunctionPointer | None
+    C_VerifyFinal: FunctionPointer | None
+    C_VerifyRecoverInit: FunctionPointer | None
+    C_VerifyRecover: FunctionPointer | None
+    C_DigestEncryptUpdate: FunctionPointer | None
+    C_DecryptDigestUpdate: FunctionPointer | None
+    C_SignEncryptUpdate: FunctionPointer | None
+    C_DecryptVerifyUpdate: FunctionPointer | None
+    C_GenerateKey: FunctionPointer | None
+    C_GenerateKeyPair: FunctionPointer | None
+    C_WrapKey: FunctionPointer | None
+    C_UnwrapKey: FunctionPointer | None
+    C_DeriveKey: FunctionPointer | None
+    C_SeedRandom: FunctionPointer | None
+    C_GenerateRandom: FunctionPointer | None
+    C_GetFunctionStatus: FunctionPointer | None
+    C_CancelFunction: FunctionPointer | None
+    C_WaitForSlotEvent: FunctionPointer | None
+    def __init__(self, *, version: CK_VERSION = ..., C_Initialize: FunctionPointer | None = ..., C_Finalize: FunctionPointer | None = ..., C_GetInfo: FunctionPointer | None = ..., C_GetFunctionList: FunctionPointer | None = ..., C_GetSlotList: FunctionPointer | None = ..., C_GetSlotInfo: FunctionPointer | None = ..., C_GetTokenInfo: FunctionPointer | None = ..., C_GetMechanismList: FunctionPointer | None = ..., C_GetMechanismInfo: FunctionPointer | None = ..., C_InitToken: FunctionPointer | None = ..., C_InitPIN: FunctionPointer | None = ..., C_SetPIN: FunctionPointer | None = ..., C_OpenSession: FunctionPointer | None = ..., C_CloseSession: FunctionPointer | None = ..., C_CloseAllSessions: FunctionPointer | None = ..., C_GetSessionInfo: FunctionPointer | None = ..., C_GetOperationState: FunctionPointer | None = ..., C_SetOperationState: FunctionPointer | None = ..., C_Login: FunctionPointer | None = ..., C_Logout: FunctionPointer | None = ..., C_CreateObject: FunctionPointer | None = ..., C_CopyObject: FunctionPointer | None = ..., C_DestroyObject: FunctionPointer | None = ..., C_GetObjectSize: FunctionPointer | None = ..., C_GetAttributeValue: FunctionPointer | None = ..., C_SetAttributeValue: FunctionPointer | None = ..., C_FindObjectsInit: FunctionPointer | None = ..., C_FindObjects: FunctionPointer | None = ..., C_FindObjectsFinal: FunctionPointer | None = ..., C_EncryptInit: FunctionPointer | None = ..., C_Encrypt: FunctionPointer | None = ..., C_EncryptUpdate: FunctionPointer | None = ..., C_EncryptFinal: FunctionPointer | None = ..., C_DecryptInit: FunctionPointer | None = ..., C_Decrypt: FunctionPointer | None = ..., C_DecryptUpdate: FunctionPointer | None = ..., C_DecryptFinal: FunctionPointer | None = ..., C_DigestInit: FunctionPointer | None = ..., C_Digest: FunctionPointer | None = ..., C_DigestUpdate: FunctionPointer | None = ..., C_DigestKey: FunctionPointer | None = ..., C_DigestFinal: FunctionPointer | None = ..., C_SignInit: FunctionPointer | None = ..., C_Sign: FunctionPointer | None = ..., C_SignUpdate: FunctionPointer | None = ..., C_SignFinal: FunctionPointer | None = ..., C_SignRecoverInit: FunctionPointer | None = ..., C_SignRecover: FunctionPointer | None = ..., C_VerifyInit: FunctionPointer | None = ..., C_Verify: FunctionPointer | None = ..., C_VerifyUpdate: FunctionPointer | None = ..., C_VerifyFinal: FunctionPointer | None = ..., C_VerifyRecoverInit: FunctionPointer | None = ..., C_VerifyRecover: FunctionPointer | None = ..., C_DigestEncryptUpdate: FunctionPointer | None = ..., C_DecryptDigestUpdate: FunctionPointer | None = ..., C_SignEncryptUpdate: FunctionPointer | None = ..., C_DecryptVerifyUpdate: FunctionPointer | None = ..., C_GenerateKey: FunctionPointer | None = ..., C_GenerateKeyPair: FunctionPointer | None = ..., C_WrapKey: FunctionPointer | None = ..., C_UnwrapKey: FunctionPointer | None = ..., C_DeriveKey: FunctionPointer | None = ..., C_SeedRandom: FunctionPointer | None = ..., C_GenerateRandom: FunctionPointer | None = ..., C_GetFunctionStatus: FunctionPointer | None = ..., C_CancelFunction: FunctionPointer | None = ..., C_WaitForSlotEvent: FunctionPointer | None = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_FUNCTION_LIST: ...
+
+class CK_FUNCTION_LIST_3_0:
+    sizeof: int
+    version: CK_VERSION
+    C_Initialize: FunctionPointer | None
+    C_Finalize: FunctionPointer | None
+    C_GetInfo: FunctionPointer | None
+    C_GetFunctionList: FunctionPointer | None
+    C_GetSlotList: FunctionPointer | None
+    C_GetSlotInfo: FunctionPointer | None
+    C_GetTokenInfo: FunctionPointer | None
+    C_GetMechanismList: FunctionPointer | None
+    C_GetMechanismInfo: FunctionPointer | None
+    C_InitToken: FunctionPointer | None
+    C_InitPIN: FunctionPointer | None
+    C_SetPIN: FunctionPointer | None
+    C_OpenSession: FunctionPointer | None
+    C_CloseSession: FunctionPointer | None
+    C_CloseAllSessions: FunctionPointer | None
+    C_GetSessionInfo: FunctionPointer | None
+    C_GetOperationState: FunctionPointer | None
+    C_SetOperationState: FunctionPointer | None
+    C_Login: FunctionPointer | None
+    C_Logout: FunctionPointer | None
+    C_CreateObject: FunctionPointer | None
+    C_CopyObject: FunctionPointer | None
+    C_DestroyObject: FunctionPointer | None
+    C_GetObjectSize: FunctionPointer | None
+    C_GetAttributeValue: FunctionPointer | None
+    C_SetAttributeValue: FunctionPointer | None
+    C_FindObjectsInit: FunctionPointer | None
+    C_FindObjects: FunctionPointer | None
+    C_FindObjectsFinal: FunctionPointer | None
+    C_EncryptInit: FunctionPointer | None
+    C_Encrypt: FunctionPointer | None
+    C_EncryptUpdate: FunctionPointer | None
+    C_EncryptFinal: FunctionPointer | None
+    C_DecryptInit: FunctionPointer | None
+    C_Decrypt: FunctionPointer | None
+    C_DecryptUpdate: FunctionPointer | None
+    C_DecryptFinal: FunctionPointer | None
+    C_DigestInit: FunctionPointer | None
+    C_Digest: FunctionPointer | None
+    C_DigestUpdate: FunctionPointer | None
+    C_DigestKey: FunctionPointer | None
+    C_DigestFinal: FunctionPointer | None
+    C_SignInit: FunctionPointer | None
+    C_Sign: FunctionPointer | None
+    C_SignUpdate: FunctionPointer | None
+    C_SignFinal: FunctionPointer | None
+    C_SignRecoverInit: FunctionPointer | None
+    C_SignRecover: FunctionPointer | None
+    C_VerifyInit: FunctionPointer | None
+    C_Verify: FunctionPointer | None
+    C_VerifyUpdate: FunctionPointer | None
+    C_VerifyFinal: FunctionPointer | None
+    C_VerifyRecoverInit: FunctionPointer | None
+    C_VerifyRecover: FunctionPointer | None
+    C_DigestEncryptUpdate: FunctionPointer | None
+    C_DecryptDigestUpdate: FunctionPointer | None
+    C_SignEncryptUpdate: FunctionPointer | None
+    C_DecryptVerifyUpdate: FunctionPointer | None
+    C_GenerateKey: FunctionPointer | None
+    C_GenerateKeyPair: FunctionPointer | None
+    C_WrapKey: FunctionPointer | None
+    C_UnwrapKey: FunctionPointer | None
+    C_DeriveKey: FunctionPointer | None
+    C_SeedRandom: FunctionPointer | None
+    C_GenerateRandom: FunctionPointer | None
+    C_GetFunctionStatus: FunctionPointer | None
+    C_CancelFunction: FunctionPointer | None
+    C_WaitForSlotEvent: FunctionPointer | None
+    C_GetInterfaceList: FunctionPointer | None
+    C_GetInterface: FunctionPointer | None
+    C_LoginUser: FunctionPointer | None
+    C_SessionCancel: FunctionPointer | None
+    C_MessageEncryptInit: FunctionPointer | None
+    C_EncryptMessage: FunctionPointer | None
+    C_EncryptMessageBegin: FunctionPointer | None
+    C_EncryptMessageNext: FunctionPointer | None
+    C_MessageEncryptFinal: FunctionPointer | None
+    C_MessageDecryptInit: FunctionPointer | None
+    C_DecryptMessage: FunctionPointer | None
+    C_DecryptMessageBegin: FunctionPointer | None
+    C_DecryptMessageNext: FunctionPointer | None
+    C_MessageDecryptFinal: FunctionPointer | None
+    C_MessageSignInit: FunctionPointer | None
+    C_SignMessage: FunctionPointer | None
+    C_SignMessageBegin: FunctionPointer | None
+    C_SignMessageNext: FunctionPointer | None
+    C_MessageSignFinal: FunctionPointer | None
+    C_MessageVerifyInit: FunctionPointer | None
+    C_VerifyMessage: FunctionPointer | None
+    C_VerifyMessageBegin: FunctionPointer | None
+    C_VerifyMessageNext: FunctionPointer | None
+    C_MessageVerifyFinal: FunctionPointer | None
+    def __init__(self, *, version: CK_VERSION = ..., C_Initialize: FunctionPointer | None = ..., C_Finalize: FunctionPointer | None = ..., C_GetInfo: FunctionPointer | None = ..., C_GetFunctionList: FunctionPointer | None = ..., C_GetSlotList: FunctionPointer | None = ..., C_GetSlotInfo: FunctionPointer | None = ..., C_GetTokenInfo: FunctionPointer | None = ..., C_GetMechanismList: FunctionPointer | None = ..., C_GetMechanismInfo: FunctionPointer | None = ..., C_InitToken: FunctionPointer | None = ..., C_InitPIN: FunctionPointer | None = ..., C_SetPIN: FunctionPointer | None = ..., C_OpenSession: FunctionPointer | None = ..., C_CloseSession: FunctionPointer | None = ..., C_CloseAllSessions: FunctionPointer | None = ..., C_GetSessionInfo: FunctionPointer | None = ..., C_GetOperationState: FunctionPointer | None = ..., C_SetOperationState: FunctionPointer | None = ..., C_Login: FunctionPointer | None = ..., C_Logout: FunctionPointer | None = ..., C_CreateObject: FunctionPointer | None = ..., C_CopyObject: FunctionPointer | None = ..., C_DestroyObject: FunctionPointer | None = ..., C_GetObjectSize: FunctionPointer | None = ..., C_GetAttributeValue: FunctionPointer | None = ..., C_SetAttributeValue: FunctionPointer | None = ..., C_FindObjectsInit: FunctionPointer | None = ..., C_FindObjects: FunctionPointer | None = ..., C_FindObjectsFinal: FunctionPointer | None = ..., C_EncryptInit: FunctionPointer | None = ..., C_Encrypt: FunctionPointer | None = ..., C_EncryptUpdate: FunctionPointer | None = ..., C_EncryptFinal: FunctionPointer | None = ..., C_DecryptInit: FunctionPointer | None = ..., C_Decrypt: FunctionPointer | None = ..., C_DecryptUpdate: FunctionPointer | None = ..., C_DecryptFinal: FunctionPointer | None = ..., C_DigestInit: FunctionPointer | None = ..., C_Digest: FunctionPointer | None = ..., C_DigestUpdate: FunctionPointer | None = ..., C_DigestKey: FunctionPointer | None = ..., C_DigestFinal: FunctionPointer | None = ..., C_SignInit: FunctionPointer | None = ..., C_Sign: FunctionPointer | None = ..., C_SignUpdate: FunctionPointer | None = ..., C_SignFinal: FunctionPointer | None = ..., C_SignRecoverInit: FunctionPointer | None = ..., C_SignRecover: FunctionPointer | None = ..., C_VerifyInit: FunctionPointer | None = ..., C_Verify: FunctionPointer | None = ..., C_VerifyUpdate: FunctionPointer | None = ..., C_VerifyFinal: FunctionPointer | None = ..., C_VerifyRecoverInit: FunctionPointer | None = ..., C_VerifyRecover: FunctionPointer | None = ..., C_DigestEncryptUpdate: FunctionPointer | None = ..., C_DecryptDigestUpdate: FunctionPointer | None = ..., C_SignEncryptUpdate: FunctionPointer | None = ..., C_DecryptVerifyUpdate: FunctionPointer | None = ..., C_GenerateKey: FunctionPointer | None = ..., C_GenerateKeyPair: FunctionPointer | None = ..., C_WrapKey: FunctionPointer | None = ..., C_UnwrapKey: FunctionPointer | None = ..., C_DeriveKey: FunctionPointer | None = ..., C_SeedRandom: FunctionPointer | None = ..., C_GenerateRandom: FunctionPointer | None = ..., C_GetFunctionStatus: FunctionPointer | None = ..., C_CancelFunction: FunctionPointer | None = ..., C_WaitForSlotEvent: FunctionPointer | None = ..., C_GetInterfaceList: FunctionPointer | None = ..., C_GetInterface: FunctionPointer | None = ..., C_LoginUser: FunctionPointer | None = ..., C_SessionCancel: FunctionPointer | None = ..., C_MessageEncryptInit: FunctionPointer | None = ..., C_EncryptMessage: FunctionPointer | None = ..., C_EncryptMessageBegin: FunctionPointer | None = ..., C_EncryptMessageNext: FunctionPointer | None = ..., C_MessageEncryptFinal: FunctionPointer | None = ..., C_MessageDecryptInit: FunctionPointer | None = ..., C_DecryptMessage: FunctionPointer | None = ..., C_DecryptMessageBegin: FunctionPointer | None = ..., C_DecryptMessageNext: FunctionPointer | None = ..., C_MessageDecryptFinal: FunctionPointer | None = ..., C_MessageSignInit: FunctionPointer | None = ..., C_SignMessage: FunctionPointer | None = ..., C_SignMessageBegin: FunctionPointer | None = ..., C_SignMessageNext: FunctionPointer | None = ..., C_MessageSignFinal: FunctionPointer | None = ..., C_MessageVerifyInit: FunctionPointer | None = ..., C_VerifyMessage: FunctionPointer | None = ..., C_VerifyMessageBegin: FunctionPointer | None = ..., C_VerifyMessageNext: FunctionPointer | None = ..., C_MessageVerifyFinal: FunctionPointer | None = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_FUNCTION_LIST_3_0: ...
 
 class CK_INTERFACE:
     sizeof: int
@@ -1956,6 +1769,19 @@ class CK_AES_CTR_PARAMS:
     def __bytes__(self) -> bytes: ...
     @staticmethod
     def from_bytes(data: _Buffer, /) -> CK_AES_CTR_PARAMS: ...
+
+class CK_GCM_PARAMS_V3:
+    sizeof: int
+    pIv: int | _Buffer | None
+    ulIvLen: int
+    ulIvBits: int
+    pAAD: int | _Buffer | None
+    ulAADLen: int
+    ulTagBits: int
+    def __init__(self, *, pIv: int | _Buffer | None = ..., ulIvLen: int = ..., ulIvBits: int = ..., pAAD: int | _Buffer | None = ..., ulAADLen: int = ..., ulTagBits: int = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_GCM_PARAMS_V3: ...
 
 class CK_CCM_PARAMS:
     sizeof: int
@@ -2611,6 +2437,180 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     def __bytes__(self) -> bytes: ...
     @staticmethod
     def from_bytes(data: _Buffer, /) -> CK_X2RATCHET_RESPOND_PARAMS: ...
+
+class CK_NSS_JPAKEPublicValue:
+    sizeof: int
+    pGX: int | _Buffer | None
+    ulGXLen: int
+    pGV: int | _Buffer | None
+    ulGVLen: int
+    pR: int | _Buffer | None
+    ulRLen: int
+    def __init__(self, *, pGX: int | _Buffer | None = ..., ulGXLen: int = ..., pGV: int | _Buffer | None = ..., ulGVLen: int = ..., pR: int | _Buffer | None = ..., ulRLen: int = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_JPAKEPublicValue: ...
+
+class CK_NSS_JPAKERound1Params:
+    sizeof: int
+    gx1: CK_NSS_JPAKEPublicValue
+    gx2: CK_NSS_JPAKEPublicValue
+    def __init__(self, *, gx1: CK_NSS_JPAKEPublicValue = ..., gx2: CK_NSS_JPAKEPublicValue = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_JPAKERound1Params: ...
+
+class CK_NSS_JPAKERound2Params:
+    sizeof: int
+    pSharedKey: int | _Buffer | None
+    ulSharedKeyLen: int
+    gx3: CK_NSS_JPAKEPublicValue
+    gx4: CK_NSS_JPAKEPublicValue
+    A: CK_NSS_JPAKEPublicValue
+    def __init__(self, *, pSharedKey: int | _Buffer | None = ..., ulSharedKeyLen: int = ..., gx3: CK_NSS_JPAKEPublicValue = ..., gx4: CK_NSS_JPAKEPublicValue = ..., A: CK_NSS_JPAKEPublicValue = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_JPAKERound2Params: ...
+
+class CK_NSS_JPAKEFinalParams:
+    sizeof: int
+    B: CK_NSS_JPAKEPublicValue
+    def __init__(self, *, B: CK_NSS_JPAKEPublicValue = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_JPAKEFinalParams: ...
+
+class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
+    sizeof: int
+    macAlg: int
+    ulBodyTotalLen: int
+    pHeader: int | _Buffer | None
+    ulHeaderLen: int
+    def __init__(self, *, macAlg: int = ..., ulBodyTotalLen: int = ..., pHeader: int | _Buffer | None = ..., ulHeaderLen: int = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_MAC_CONSTANT_TIME_PARAMS: ...
+
+class CK_NSS_AEAD_PARAMS:
+    sizeof: int
+    pNonce: int | _Buffer | None
+    ulNonceLen: int
+    pAAD: int | _Buffer | None
+    ulAADLen: int
+    ulTagLen: int
+    def __init__(self, *, pNonce: int | _Buffer | None = ..., ulNonceLen: int = ..., pAAD: int | _Buffer | None = ..., ulAADLen: int = ..., ulTagLen: int = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_AEAD_PARAMS: ...
+
+class CK_NSS_HKDFParams:
+    sizeof: int
+    bExtract: int
+    pSalt: int | _Buffer | None
+    ulSaltLen: int
+    bExpand: int
+    pInfo: int | _Buffer | None
+    ulInfoLen: int
+    def __init__(self, *, bExtract: int = ..., pSalt: int | _Buffer | None = ..., ulSaltLen: int = ..., bExpand: int = ..., pInfo: int | _Buffer | None = ..., ulInfoLen: int = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_HKDFParams: ...
+
+class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
+    sizeof: int
+    prfMechanism: int
+    bHasSeedKey: int
+    hSeedKey: int
+    pSeedData: int | _Buffer | None
+    ulSeedDataLen: int
+    def __init__(self, *, prfMechanism: int = ..., bHasSeedKey: int = ..., hSeedKey: int = ..., pSeedData: int | _Buffer | None = ..., ulSeedDataLen: int = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS: ...
+
+class CK_NSS_IKE_PRF_DERIVE_PARAMS:
+    sizeof: int
+    prfMechanism: int
+    bDataAsKey: int
+    bRekey: int
+    pNi: int | _Buffer | None
+    ulNiLen: int
+    pNr: int | _Buffer | None
+    ulNrLen: int
+    hNewKey: int
+    def __init__(self, *, prfMechanism: int = ..., bDataAsKey: int = ..., bRekey: int = ..., pNi: int | _Buffer | None = ..., ulNiLen: int = ..., pNr: int | _Buffer | None = ..., ulNrLen: int = ..., hNewKey: int = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_IKE_PRF_DERIVE_PARAMS: ...
+
+class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
+    sizeof: int
+    prfMechanism: int
+    bHasPrevKey: int
+    hKeygxy: int
+    hPrevKey: int
+    pCKYi: int | _Buffer | None
+    ulCKYiLen: int
+    pCKYr: int | _Buffer | None
+    ulCKYrLen: int
+    keyNumber: int
+    def __init__(self, *, prfMechanism: int = ..., bHasPrevKey: int = ..., hKeygxy: int = ..., hPrevKey: int = ..., pCKYi: int | _Buffer | None = ..., ulCKYiLen: int = ..., pCKYr: int | _Buffer | None = ..., ulCKYrLen: int = ..., keyNumber: int = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_IKE1_PRF_DERIVE_PARAMS: ...
+
+class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
+    sizeof: int
+    prfMechanism: int
+    bHasKeygxy: int
+    hKeygxy: int
+    pExtraData: int | _Buffer | None
+    ulExtraDataLen: int
+    def __init__(self, *, prfMechanism: int = ..., bHasKeygxy: int = ..., hKeygxy: int = ..., pExtraData: int | _Buffer | None = ..., ulExtraDataLen: int = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS: ...
+
+class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
+    sizeof: int
+    prfHashMechanism: int
+    pSessionHash: int | _Buffer | None
+    ulSessionHashLen: int
+    pVersion: int | _Buffer | None
+    def __init__(self, *, prfHashMechanism: int = ..., pSessionHash: int | _Buffer | None = ..., ulSessionHashLen: int = ..., pVersion: int | _Buffer | None = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS: ...
+
+class CK_NSS_MODULE_FUNCTIONS:
+    sizeof: int
+    version: CK_VERSION
+    NSC_ModuleDBFunc: FunctionPointer | None
+    def __init__(self, *, version: CK_VERSION = ..., NSC_ModuleDBFunc: FunctionPointer | None = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_MODULE_FUNCTIONS: ...
+
+class CK_NSS_FIPS_FUNCTIONS:
+    sizeof: int
+    version: CK_VERSION
+    NSC_NSSGetFIPSStatus: FunctionPointer | None
+    def __init__(self, *, version: CK_VERSION = ..., NSC_NSSGetFIPSStatus: FunctionPointer | None = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_FIPS_FUNCTIONS: ...
+
+class CK_NSS_GCM_PARAMS:
+    sizeof: int
+    pIv: int | _Buffer | None
+    ulIvLen: int
+    pAAD: int | _Buffer | None
+    ulAADLen: int
+    ulTagBits: int
+    def __init__(self, *, pIv: int | _Buffer | None = ..., ulIvLen: int = ..., pAAD: int | _Buffer | None = ..., ulAADLen: int = ..., ulTagBits: int = ...) -> None: ...
+    def __bytes__(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: _Buffer, /) -> CK_NSS_GCM_PARAMS: ...
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
 
 class Library:

@@ -1830,6 +1830,1868 @@ cdef CK_VERSION _pb_view_CK_VERSION(object owner, void *ptr):
 _pb_set_sizeof(CK_VERSION, sizeof(_cs_CK_VERSION))
 
 @cython.freelist(8)
+@cython.no_gc
+cdef class CK_INFO:
+    'struct CK_INFO: fields as attributes; bytes(obj) is its memory.'
+    cdef _cs_CK_INFO _value
+    cdef _cs_CK_INFO *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, cryptokiVersion=_MISSING, manufacturerID=_MISSING, flags=_MISSING, libraryDescription=_MISSING, libraryVersion=_MISSING):
+        if cryptokiVersion is not _MISSING:
+            _pb_self.cryptokiVersion = cryptokiVersion
+        if manufacturerID is not _MISSING:
+            _pb_self.manufacturerID = manufacturerID
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+        if libraryDescription is not _MISSING:
+            _pb_self.libraryDescription = libraryDescription
+        if libraryVersion is not _MISSING:
+            _pb_self.libraryVersion = libraryVersion
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_INFO holding a copy of exactly sizeof bytes."""
+        cdef CK_INFO obj = CK_INFO.__new__(CK_INFO)
+        cdef Py_buffer view
+        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
+        try:
+            if <size_t>view.len != sizeof(_cs_CK_INFO):
+                raise ValueError(f"CK_INFO needs {sizeof(_cs_CK_INFO)} bytes, got {view.len}")
+            memcpy(obj._ptr, view.buf, view.len)
+        finally:
+            PyBuffer_Release(&view)
+        return obj
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_INFO))
+
+    def __repr__(self):
+        return f"CK_INFO(cryptokiVersion={self.cryptokiVersion!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, libraryDescription={self.libraryDescription!r}, libraryVersion={self.libraryVersion!r})"
+
+    @property
+    def cryptokiVersion(self):
+        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.cryptokiVersion)
+
+    @cryptokiVersion.setter
+    def cryptokiVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
+        memcpy(&self._ptr.cryptokiVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.cryptokiVersion))
+
+    @property
+    def manufacturerID(self):
+        return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
+
+    @manufacturerID.setter
+    def manufacturerID(self, value):
+        _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_INFO.manufacturerID")
+
+    @property
+    def flags(self):
+        return self._ptr.flags
+
+    @flags.setter
+    def flags(self, value):
+        value = _pb_index(value, "CK_INFO.flags")
+        self._ptr.flags = value
+
+    @property
+    def libraryDescription(self):
+        return PyBytes_FromStringAndSize(<const char *>self._ptr.libraryDescription, 32)
+
+    @libraryDescription.setter
+    def libraryDescription(self, value):
+        _pb_store_bytes(self._ptr.libraryDescription, 32, value, "CK_INFO.libraryDescription")
+
+    @property
+    def libraryVersion(self):
+        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.libraryVersion)
+
+    @libraryVersion.setter
+    def libraryVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
+        memcpy(&self._ptr.libraryVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.libraryVersion))
+
+
+cdef CK_INFO _pb_view_CK_INFO(object owner, void *ptr):
+    # A CK_INFO looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_INFO obj = CK_INFO.__new__(CK_INFO)
+    obj._ptr = <_cs_CK_INFO *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_INFO, sizeof(_cs_CK_INFO))
+
+@cython.freelist(8)
+@cython.no_gc
+cdef class CK_SLOT_INFO:
+    'CK_SLOT_INFO provides information about a slot'
+    cdef _cs_CK_SLOT_INFO _value
+    cdef _cs_CK_SLOT_INFO *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, slotDescription=_MISSING, manufacturerID=_MISSING, flags=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING):
+        if slotDescription is not _MISSING:
+            _pb_self.slotDescription = slotDescription
+        if manufacturerID is not _MISSING:
+            _pb_self.manufacturerID = manufacturerID
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+        if hardwareVersion is not _MISSING:
+            _pb_self.hardwareVersion = hardwareVersion
+        if firmwareVersion is not _MISSING:
+            _pb_self.firmwareVersion = firmwareVersion
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
+        cdef CK_SLOT_INFO obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
+        cdef Py_buffer view
+        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
+        try:
+            if <size_t>view.len != sizeof(_cs_CK_SLOT_INFO):
+                raise ValueError(f"CK_SLOT_INFO needs {sizeof(_cs_CK_SLOT_INFO)} bytes, got {view.len}")
+            memcpy(obj._ptr, view.buf, view.len)
+        finally:
+            PyBuffer_Release(&view)
+        return obj
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SLOT_INFO))
+
+    def __repr__(self):
+        return f"CK_SLOT_INFO(slotDescription={self.slotDescription!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r})"
+
+    @property
+    def slotDescription(self):
+        return PyBytes_FromStringAndSize(<const char *>self._ptr.slotDescription, 64)
+
+    @slotDescription.setter
+    def slotDescription(self, value):
+        _pb_store_bytes(self._ptr.slotDescription, 64, value, "CK_SLOT_INFO.slotDescription")
+
+    @property
+    def manufacturerID(self):
+        return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
+
+    @manufacturerID.setter
+    def manufacturerID(self, value):
+        _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_SLOT_INFO.manufacturerID")
+
+    @property
+    def flags(self):
+        return self._ptr.flags
+
+    @flags.setter
+    def flags(self, value):
+        value = _pb_index(value, "CK_SLOT_INFO.flags")
+        self._ptr.flags = value
+
+    @property
+    def hardwareVersion(self):
+        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.hardwareVersion)
+
+    @hardwareVersion.setter
+    def hardwareVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
+        memcpy(&self._ptr.hardwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.hardwareVersion))
+
+    @property
+    def firmwareVersion(self):
+        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.firmwareVersion)
+
+    @firmwareVersion.setter
+    def firmwareVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
+        memcpy(&self._ptr.firmwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.firmwareVersion))
+
+
+cdef CK_SLOT_INFO _pb_view_CK_SLOT_INFO(object owner, void *ptr):
+    # A CK_SLOT_INFO looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_SLOT_INFO obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
+    obj._ptr = <_cs_CK_SLOT_INFO *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_SLOT_INFO, sizeof(_cs_CK_SLOT_INFO))
+
+@cython.freelist(8)
+@cython.no_gc
+cdef class CK_TOKEN_INFO:
+    'CK_TOKEN_INFO provides information about a token'
+    cdef _cs_CK_TOKEN_INFO _value
+    cdef _cs_CK_TOKEN_INFO *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, label=_MISSING, manufacturerID=_MISSING, model=_MISSING, serialNumber=_MISSING, flags=_MISSING, ulMaxSessionCount=_MISSING, ulSessionCount=_MISSING, ulMaxRwSessionCount=_MISSING, ulRwSessionCount=_MISSING, ulMaxPinLen=_MISSING, ulMinPinLen=_MISSING, ulTotalPublicMemory=_MISSING, ulFreePublicMemory=_MISSING, ulTotalPrivateMemory=_MISSING, ulFreePrivateMemory=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING, utcTime=_MISSING):
+        if label is not _MISSING:
+            _pb_self.label = label
+        if manufacturerID is not _MISSING:
+            _pb_self.manufacturerID = manufacturerID
+        if model is not _MISSING:
+            _pb_self.model = model
+        if serialNumber is not _MISSING:
+            _pb_self.serialNumber = serialNumber
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+        if ulMaxSessionCount is not _MISSING:
+            _pb_self.ulMaxSessionCount = ulMaxSessionCount
+        if ulSessionCount is not _MISSING:
+            _pb_self.ulSessionCount = ulSessionCount
+        if ulMaxRwSessionCount is not _MISSING:
+            _pb_self.ulMaxRwSessionCount = ulMaxRwSessionCount
+        if ulRwSessionCount is not _MISSING:
+            _pb_self.ulRwSessionCount = ulRwSessionCount
+        if ulMaxPinLen is not _MISSING:
+            _pb_self.ulMaxPinLen = ulMaxPinLen
+        if ulMinPinLen is not _MISSING:
+            _pb_self.ulMinPinLen = ulMinPinLen
+        if ulTotalPublicMemory is not _MISSING:
+            _pb_self.ulTotalPublicMemory = ulTotalPublicMemory
+        if ulFreePublicMemory is not _MISSING:
+            _pb_self.ulFreePublicMemory = ulFreePublicMemory
+        if ulTotalPrivateMemory is not _MISSING:
+            _pb_self.ulTotalPrivateMemory = ulTotalPrivateMemory
+        if ulFreePrivateMemory is not _MISSING:
+            _pb_self.ulFreePrivateMemory = ulFreePrivateMemory
+        if hardwareVersion is not _MISSING:
+            _pb_self.hardwareVersion = hardwareVersion
+        if firmwareVersion is not _MISSING:
+            _pb_self.firmwareVersion = firmwareVersion
+        if utcTime is not _MISSING:
+            _pb_self.utcTime = utcTime
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
+        cdef CK_TOKEN_INFO obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
+        cdef Py_buffer view
+        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
+        try:
+            if <size_t>view.len != sizeof(_cs_CK_TOKEN_INFO):
+                raise ValueError(f"CK_TOKEN_INFO needs {sizeof(_cs_CK_TOKEN_INFO)} bytes, got {view.len}")
+            memcpy(obj._ptr, view.buf, view.len)
+        finally:
+            PyBuffer_Release(&view)
+        return obj
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TOKEN_INFO))
+
+    def __repr__(self):
+        return f"CK_TOKEN_INFO(label={self.label!r}, manufacturerID={self.manufacturerID!r}, model={self.model!r}, serialNumber={self.serialNumber!r}, flags={self.flags!r}, ulMaxSessionCount={self.ulMaxSessionCount!r}, ulSessionCount={self.ulSessionCount!r}, ulMaxRwSessionCount={self.ulMaxRwSessionCount!r}, ulRwSessionCount={self.ulRwSessionCount!r}, ulMaxPinLen={self.ulMaxPinLen!r}, ulMinPinLen={self.ulMinPinLen!r}, ulTotalPublicMemory={self.ulTotalPublicMemory!r}, ulFreePublicMemory={self.ulFreePublicMemory!r}, ulTotalPrivateMemory={self.ulTotalPrivateMemory!r}, ulFreePrivateMemory={self.ulFreePrivateMemory!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r}, utcTime={self.utcTime!r})"
+
+    @property
+    def label(self):
+        return PyBytes_FromStringAndSize(<const char *>self._ptr.label, 32)
+
+    @label.setter
+    def label(self, value):
+        _pb_store_bytes(self._ptr.label, 32, value, "CK_TOKEN_INFO.label")
+
+    @property
+    def manufacturerID(self):
+        return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
+
+    @manufacturerID.setter
+    def manufacturerID(self, value):
+        _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_TOKEN_INFO.manufacturerID")
+
+    @property
+    def model(self):
+        return PyBytes_FromStringAndSize(<const char *>self._ptr.model, 16)
+
+    @model.setter
+    def model(self, value):
+        _pb_store_bytes(self._ptr.model, 16, value, "CK_TOKEN_INFO.model")
+
+    @property
+    def serialNumber(self):
+        return PyBytes_FromStringAndSize(<const char *>self._ptr.serialNumber, 16)
+
+    @serialNumber.setter
+    def serialNumber(self, value):
+        _pb_store_bytes(self._ptr.serialNumber, 16, value, "CK_TOKEN_INFO.serialNumber")
+
+    @property
+    def flags(self):
+        return self._ptr.flags
+
+    @flags.setter
+    def flags(self, value):
+        value = _pb_index(value, "CK_TOKEN_INFO.flags")
+        self._ptr.flags = value
+
+    @property
+    def ulMaxSessionCount(self):
+        return self._ptr.ulMaxSessionCount
+
+    @ulMaxSessionCount.setter
+    def ulMaxSessionCount(self, value):
+        value = _pb_index(value, "CK_TOKEN_INFO.ulMaxSessionCount")
+        self._ptr.ulMaxSessionCount = value
+
+    @property
+    def ulSessionCount(self):
+        return self._ptr.ulSessionCount
+
+    @ulSessionCount.setter
+    def ulSessionCount(self, value):
+        value = _pb_index(value, "CK_TOKEN_INFO.ulSessionCount")
+        self._ptr.ulSessionCount = value
+
+    @property
+    def ulMaxRwSessionCount(self):
+        return self._ptr.ulMaxRwSessionCount
+
+    @ulMaxRwSessionCount.setter
+    def ulMaxRwSessionCount(self, value):
+        value = _pb_index(value, "CK_TOKEN_INFO.ulMaxRwSessionCount")
+        self._ptr.ulMaxRwSessionCount = value
+
+    @property
+    def ulRwSessionCount(self):
+        return self._ptr.ulRwSessionCount
+
+    @ulRwSessionCount.setter
+    def ulRwSessionCount(self, value):
+        value = _pb_index(value, "CK_TOKEN_INFO.ulRwSessionCount")
+        self._ptr.ulRwSessionCount = value
+
+    @property
+    def ulMaxPinLen(self):
+        return self._ptr.ulMaxPinLen
+
+    @ulMaxPinLen.setter
+    def ulMaxPinLen(self, value):
+        value = _pb_index(value, "CK_TOKEN_INFO.ulMaxPinLen")
+        self._ptr.ulMaxPinLen = value
+
+    @property
+    def ulMinPinLen(self):
+        return self._ptr.ulMinPinLen
+
+    @ulMinPinLen.setter
+    def ulMinPinLen(self, value):
+        value = _pb_index(value, "CK_TOKEN_INFO.ulMinPinLen")
+        self._ptr.ulMinPinLen = value
+
+    @property
+    def ulTotalPublicMemory(self):
+        return self._ptr.ulTotalPublicMemory
+
+    @ulTotalPublicMemory.setter
+    def ulTotalPublicMemory(self, value):
+        value = _pb_index(value, "CK_TOKEN_INFO.ulTotalPublicMemory")
+        self._ptr.ulTotalPublicMemory = value
+
+    @property
+    def ulFreePublicMemory(self):
+        return self._ptr.ulFreePublicMemory
+
+    @ulFreePublicMemory.setter
+    def ulFreePublicMemory(self, value):
+        value = _pb_index(value, "CK_TOKEN_INFO.ulFreePublicMemory")
+        self._ptr.ulFreePublicMemory = value
+
+    @property
+    def ulTotalPrivateMemory(self):
+        return self._ptr.ulTotalPrivateMemory
+
+    @ulTotalPrivateMemory.setter
+    def ulTotalPrivateMemory(self, value):
+        value = _pb_index(value, "CK_TOKEN_INFO.ulTotalPrivateMemory")
+        self._ptr.ulTotalPrivateMemory = value
+
+    @property
+    def ulFreePrivateMemory(self):
+        return self._ptr.ulFreePrivateMemory
+
+    @ulFreePrivateMemory.setter
+    def ulFreePrivateMemory(self, value):
+        value = _pb_index(value, "CK_TOKEN_INFO.ulFreePrivateMemory")
+        self._ptr.ulFreePrivateMemory = value
+
+    @property
+    def hardwareVersion(self):
+        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.hardwareVersion)
+
+    @hardwareVersion.setter
+    def hardwareVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
+        memcpy(&self._ptr.hardwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.hardwareVersion))
+
+    @property
+    def firmwareVersion(self):
+        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.firmwareVersion)
+
+    @firmwareVersion.setter
+    def firmwareVersion(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
+        memcpy(&self._ptr.firmwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.firmwareVersion))
+
+    @property
+    def utcTime(self):
+        return PyBytes_FromStringAndSize(<const char *>self._ptr.utcTime, 16)
+
+    @utcTime.setter
+    def utcTime(self, value):
+        _pb_store_bytes(self._ptr.utcTime, 16, value, "CK_TOKEN_INFO.utcTime")
+
+
+cdef CK_TOKEN_INFO _pb_view_CK_TOKEN_INFO(object owner, void *ptr):
+    # A CK_TOKEN_INFO looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_TOKEN_INFO obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
+    obj._ptr = <_cs_CK_TOKEN_INFO *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_TOKEN_INFO, sizeof(_cs_CK_TOKEN_INFO))
+
+@cython.freelist(8)
+@cython.no_gc
+cdef class CK_SESSION_INFO:
+    'CK_SESSION_INFO provides information about a session'
+    cdef _cs_CK_SESSION_INFO _value
+    cdef _cs_CK_SESSION_INFO *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, slotID=_MISSING, state=_MISSING, flags=_MISSING, ulDeviceError=_MISSING):
+        if slotID is not _MISSING:
+            _pb_self.slotID = slotID
+        if state is not _MISSING:
+            _pb_self.state = state
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+        if ulDeviceError is not _MISSING:
+            _pb_self.ulDeviceError = ulDeviceError
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
+        cdef CK_SESSION_INFO obj = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
+        cdef Py_buffer view
+        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
+        try:
+            if <size_t>view.len != sizeof(_cs_CK_SESSION_INFO):
+                raise ValueError(f"CK_SESSION_INFO needs {sizeof(_cs_CK_SESSION_INFO)} bytes, got {view.len}")
+            memcpy(obj._ptr, view.buf, view.len)
+        finally:
+            PyBuffer_Release(&view)
+        return obj
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SESSION_INFO))
+
+    def __repr__(self):
+        return f"CK_SESSION_INFO(slotID={self.slotID!r}, state={self.state!r}, flags={self.flags!r}, ulDeviceError={self.ulDeviceError!r})"
+
+    @property
+    def slotID(self):
+        return self._ptr.slotID
+
+    @slotID.setter
+    def slotID(self, value):
+        value = _pb_index(value, "CK_SESSION_INFO.slotID")
+        self._ptr.slotID = value
+
+    @property
+    def state(self):
+        return self._ptr.state
+
+    @state.setter
+    def state(self, value):
+        value = _pb_index(value, "CK_SESSION_INFO.state")
+        self._ptr.state = value
+
+    @property
+    def flags(self):
+        return self._ptr.flags
+
+    @flags.setter
+    def flags(self, value):
+        value = _pb_index(value, "CK_SESSION_INFO.flags")
+        self._ptr.flags = value
+
+    @property
+    def ulDeviceError(self):
+        return self._ptr.ulDeviceError
+
+    @ulDeviceError.setter
+    def ulDeviceError(self, value):
+        value = _pb_index(value, "CK_SESSION_INFO.ulDeviceError")
+        self._ptr.ulDeviceError = value
+
+
+cdef CK_SESSION_INFO _pb_view_CK_SESSION_INFO(object owner, void *ptr):
+    # A CK_SESSION_INFO looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_SESSION_INFO obj = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
+    obj._ptr = <_cs_CK_SESSION_INFO *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_SESSION_INFO, sizeof(_cs_CK_SESSION_INFO))
+
+@cython.freelist(8)
+cdef class CK_ATTRIBUTE:
+    'CK_ATTRIBUTE is a structure that includes the type, length\nand value of an attribute'
+    cdef _cs_CK_ATTRIBUTE _value
+    cdef _cs_CK_ATTRIBUTE *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
+        if type is not _MISSING:
+            _pb_self.type = type
+        if pValue is not _MISSING:
+            _pb_self.pValue = pValue
+        if ulValueLen is not _MISSING:
+            _pb_self.ulValueLen = ulValueLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_ATTRIBUTE holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_ATTRIBUTE.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ATTRIBUTE))
+
+    def __repr__(self):
+        return f"CK_ATTRIBUTE(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
+
+    @property
+    def type(self):
+        return self._ptr.type
+
+    @type.setter
+    def type(self, value):
+        value = _pb_index(value, "CK_ATTRIBUTE.type")
+        self._ptr.type = value
+
+    @property
+    def pValue(self):
+        return None if self._ptr.pValue == NULL else <size_t><void *>self._ptr.pValue
+
+    @pValue.setter
+    def pValue(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_ATTRIBUTE.pValue", False, 0, True)
+
+    @property
+    def ulValueLen(self):
+        return self._ptr.ulValueLen
+
+    @ulValueLen.setter
+    def ulValueLen(self, value):
+        value = _pb_index(value, "CK_ATTRIBUTE.ulValueLen")
+        self._ptr.ulValueLen = value
+
+
+cdef CK_ATTRIBUTE _pb_view_CK_ATTRIBUTE(object owner, void *ptr):
+    # A CK_ATTRIBUTE looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_ATTRIBUTE obj = CK_ATTRIBUTE.__new__(CK_ATTRIBUTE)
+    obj._ptr = <_cs_CK_ATTRIBUTE *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_ATTRIBUTE, sizeof(_cs_CK_ATTRIBUTE))
+
+@cython.freelist(8)
+@cython.no_gc
+cdef class CK_DATE:
+    'CK_DATE is a structure that defines a date'
+    cdef _cs_CK_DATE _value
+    cdef _cs_CK_DATE *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, year=_MISSING, month=_MISSING, day=_MISSING):
+        if year is not _MISSING:
+            _pb_self.year = year
+        if month is not _MISSING:
+            _pb_self.month = month
+        if day is not _MISSING:
+            _pb_self.day = day
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_DATE holding a copy of exactly sizeof bytes."""
+        cdef CK_DATE obj = CK_DATE.__new__(CK_DATE)
+        cdef Py_buffer view
+        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
+        try:
+            if <size_t>view.len != sizeof(_cs_CK_DATE):
+                raise ValueError(f"CK_DATE needs {sizeof(_cs_CK_DATE)} bytes, got {view.len}")
+            memcpy(obj._ptr, view.buf, view.len)
+        finally:
+            PyBuffer_Release(&view)
+        return obj
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DATE))
+
+    def __repr__(self):
+        return f"CK_DATE(year={self.year!r}, month={self.month!r}, day={self.day!r})"
+
+    @property
+    def year(self):
+        return PyBytes_FromStringAndSize(<const char *>self._ptr.year, 4)
+
+    @year.setter
+    def year(self, value):
+        _pb_store_bytes(self._ptr.year, 4, value, "CK_DATE.year")
+
+    @property
+    def month(self):
+        return PyBytes_FromStringAndSize(<const char *>self._ptr.month, 2)
+
+    @month.setter
+    def month(self, value):
+        _pb_store_bytes(self._ptr.month, 2, value, "CK_DATE.month")
+
+    @property
+    def day(self):
+        return PyBytes_FromStringAndSize(<const char *>self._ptr.day, 2)
+
+    @day.setter
+    def day(self, value):
+        _pb_store_bytes(self._ptr.day, 2, value, "CK_DATE.day")
+
+
+cdef CK_DATE _pb_view_CK_DATE(object owner, void *ptr):
+    # A CK_DATE looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_DATE obj = CK_DATE.__new__(CK_DATE)
+    obj._ptr = <_cs_CK_DATE *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_DATE, sizeof(_cs_CK_DATE))
+
+@cython.freelist(8)
+cdef class CK_MECHANISM:
+    'CK_MECHANISM is a structure that specifies a particular\nmechanism'
+    cdef _cs_CK_MECHANISM _value
+    cdef _cs_CK_MECHANISM *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, mechanism=_MISSING, pParameter=_MISSING, ulParameterLen=_MISSING):
+        if mechanism is not _MISSING:
+            _pb_self.mechanism = mechanism
+        if pParameter is not _MISSING:
+            _pb_self.pParameter = pParameter
+        if ulParameterLen is not _MISSING:
+            _pb_self.ulParameterLen = ulParameterLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_MECHANISM holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_MECHANISM.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_MECHANISM))
+
+    def __repr__(self):
+        return f"CK_MECHANISM(mechanism={self.mechanism!r}, pParameter={self.pParameter!r}, ulParameterLen={self.ulParameterLen!r})"
+
+    @property
+    def mechanism(self):
+        return self._ptr.mechanism
+
+    @mechanism.setter
+    def mechanism(self, value):
+        value = _pb_index(value, "CK_MECHANISM.mechanism")
+        self._ptr.mechanism = value
+
+    @property
+    def pParameter(self):
+        return None if self._ptr.pParameter == NULL else <size_t><void *>self._ptr.pParameter
+
+    @pParameter.setter
+    def pParameter(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParameter, value, "CK_MECHANISM.pParameter", False, 0, True)
+
+    @property
+    def ulParameterLen(self):
+        return self._ptr.ulParameterLen
+
+    @ulParameterLen.setter
+    def ulParameterLen(self, value):
+        value = _pb_index(value, "CK_MECHANISM.ulParameterLen")
+        self._ptr.ulParameterLen = value
+
+
+cdef CK_MECHANISM _pb_view_CK_MECHANISM(object owner, void *ptr):
+    # A CK_MECHANISM looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_MECHANISM obj = CK_MECHANISM.__new__(CK_MECHANISM)
+    obj._ptr = <_cs_CK_MECHANISM *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_MECHANISM, sizeof(_cs_CK_MECHANISM))
+
+@cython.freelist(8)
+@cython.no_gc
+cdef class CK_MECHANISM_INFO:
+    'CK_MECHANISM_INFO provides information about a particular\nmechanism'
+    cdef _cs_CK_MECHANISM_INFO _value
+    cdef _cs_CK_MECHANISM_INFO *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, ulMinKeySize=_MISSING, ulMaxKeySize=_MISSING, flags=_MISSING):
+        if ulMinKeySize is not _MISSING:
+            _pb_self.ulMinKeySize = ulMinKeySize
+        if ulMaxKeySize is not _MISSING:
+            _pb_self.ulMaxKeySize = ulMaxKeySize
+        if flags is not _MISSING:
+            _pb_self.flags = flags
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
+        cdef CK_MECHANISM_INFO obj = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
+        cdef Py_buffer view
+        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
+        try:
+            if <size_t>view.len != sizeof(_cs_CK_MECHANISM_INFO):
+                raise ValueError(f"CK_MECHANISM_INFO needs {sizeof(_cs_CK_MECHANISM_INFO)} bytes, got {view.len}")
+            memcpy(obj._ptr, view.buf, view.len)
+        finally:
+            PyBuffer_Release(&view)
+        return obj
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_MECHANISM_INFO))
+
+    def __repr__(self):
+        return f"CK_MECHANISM_INFO(ulMinKeySize={self.ulMinKeySize!r}, ulMaxKeySize={self.ulMaxKeySize!r}, flags={self.flags!r})"
+
+    @property
+    def ulMinKeySize(self):
+        return self._ptr.ulMinKeySize
+
+    @ulMinKeySize.setter
+    def ulMinKeySize(self, value):
+        value = _pb_index(value, "CK_MECHANISM_INFO.ulMinKeySize")
+        self._ptr.ulMinKeySize = value
+
+    @property
+    def ulMaxKeySize(self):
+        return self._ptr.ulMaxKeySize
+
+    @ulMaxKeySize.setter
+    def ulMaxKeySize(self, value):
+        value = _pb_index(value, "CK_MECHANISM_INFO.ulMaxKeySize")
+        self._ptr.ulMaxKeySize = value
+
+    @property
+    def flags(self):
+        return self._ptr.flags
+
+    @flags.setter
+    def flags(self, value):
+        value = _pb_index(value, "CK_MECHANISM_INFO.flags")
+        self._ptr.flags = value
+
+
+cdef CK_MECHANISM_INFO _pb_view_CK_MECHANISM_INFO(object owner, void *ptr):
+    # A CK_MECHANISM_INFO looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_MECHANISM_INFO obj = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
+    obj._ptr = <_cs_CK_MECHANISM_INFO *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_MECHANISM_INFO, sizeof(_cs_CK_MECHANISM_INFO))
+
+@cython.freelist(8)
+cdef class CK_FUNCTION_LIST:
+    'CK_FUNCTION_LIST is new for v2.0'
+    cdef _cs_CK_FUNCTION_LIST _value
+    cdef _cs_CK_FUNCTION_LIST *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, version=_MISSING, C_Initialize=_MISSING, C_Finalize=_MISSING, C_GetInfo=_MISSING, C_GetFunctionList=_MISSING, C_GetSlotList=_MISSING, C_GetSlotInfo=_MISSING, C_GetTokenInfo=_MISSING, C_GetMechanismList=_MISSING, C_GetMechanismInfo=_MISSING, C_InitToken=_MISSING, C_InitPIN=_MISSING, C_SetPIN=_MISSING, C_OpenSession=_MISSING, C_CloseSession=_MISSING, C_CloseAllSessions=_MISSING, C_GetSessionInfo=_MISSING, C_GetOperationState=_MISSING, C_SetOperationState=_MISSING, C_Login=_MISSING, C_Logout=_MISSING, C_CreateObject=_MISSING, C_CopyObject=_MISSING, C_DestroyObject=_MISSING, C_GetObjectSize=_MISSING, C_GetAttributeValue=_MISSING, C_SetAttributeValue=_MISSING, C_FindObjectsInit=_MISSING, C_FindObjects=_MISSING, C_FindObjectsFinal=_MISSING, C_EncryptInit=_MISSING, C_Encrypt=_MISSING, C_EncryptUpdate=_MISSING, C_EncryptFinal=_MISSING, C_DecryptInit=_MISSING, C_Decrypt=_MISSING, C_DecryptUpdate=_MISSING, C_DecryptFinal=_MISSING, C_DigestInit=_MISSING, C_Digest=_MISSING, C_DigestUpdate=_MISSING, C_DigestKey=_MISSING, C_DigestFinal=_MISSING, C_SignInit=_MISSING, C_Sign=_MISSING, C_SignUpdate=_MISSING, C_SignFinal=_MISSING, C_SignRecoverInit=_MISSING, C_SignRecover=_MISSING, C_VerifyInit=_MISSING, C_Verify=_MISSING, C_VerifyUpdate=_MISSING, C_VerifyFinal=_MISSING, C_VerifyRecoverInit=_MISSING, C_VerifyRecover=_MISSING, C_DigestEncryptUpdate=_MISSING, C_DecryptDigestUpdate=_MISSING, C_SignEncryptUpdate=_MISSING, C_DecryptVerifyUpdate=_MISSING, C_GenerateKey=_MISSING, C_GenerateKeyPair=_MISSING, C_WrapKey=_MISSING, C_UnwrapKey=_MISSING, C_DeriveKey=_MISSING, C_SeedRandom=_MISSING, C_GenerateRandom=_MISSING, C_GetFunctionStatus=_MISSING, C_CancelFunction=_MISSING, C_WaitForSlotEvent=_MISSING):
+        if version is not _MISSING:
+            _pb_self.version = version
+        if C_Initialize is not _MISSING:
+            _pb_self.C_Initialize = C_Initialize
+        if C_Finalize is not _MISSING:
+            _pb_self.C_Finalize = C_Finalize
+        if C_GetInfo is not _MISSING:
+            _pb_self.C_GetInfo = C_GetInfo
+        if C_GetFunctionList is not _MISSING:
+            _pb_self.C_GetFunctionList = C_GetFunctionList
+        if C_GetSlotList is not _MISSING:
+            _pb_self.C_GetSlotList = C_GetSlotList
+        if C_GetSlotInfo is not _MISSING:
+            _pb_self.C_GetSlotInfo = C_GetSlotInfo
+        if C_GetTokenInfo is not _MISSING:
+            _pb_self.C_GetTokenInfo = C_GetTokenInfo
+        if C_GetMechanismList is not _MISSING:
+            _pb_self.C_GetMechanismList = C_GetMechanismList
+        if C_GetMechanismInfo is not _MISSING:
+            _pb_self.C_GetMechanismInfo = C_GetMechanismInfo
+        if C_InitToken is not _MISSING:
+            _pb_self.C_InitToken = C_InitToken
+        if C_InitPIN is not _MISSING:
+            _pb_self.C_InitPIN = C_InitPIN
+        if C_SetPIN is not _MISSING:
+            _pb_self.C_SetPIN = C_SetPIN
+        if C_OpenSession is not _MISSING:
+            _pb_self.C_OpenSession = C_OpenSession
+        if C_CloseSession is not _MISSING:
+            _pb_self.C_CloseSession = C_CloseSession
+        if C_CloseAllSessions is not _MISSING:
+            _pb_self.C_CloseAllSessions = C_CloseAllSessions
+        if C_GetSessionInfo is not _MISSING:
+            _pb_self.C_GetSessionInfo = C_GetSessionInfo
+        if C_GetOperationState is not _MISSING:
+            _pb_self.C_GetOperationState = C_GetOperationState
+        if C_SetOperationState is not _MISSING:
+            _pb_self.C_SetOperationState = C_SetOperationState
+        if C_Login is not _MISSING:
+            _pb_self.C_Login = C_Login
+        if C_Logout is not _MISSING:
+            _pb_self.C_Logout = C_Logout
+        if C_CreateObject is not _MISSING:
+            _pb_self.C_CreateObject = C_CreateObject
+        if C_CopyObject is not _MISSING:
+            _pb_self.C_CopyObject = C_CopyObject
+        if C_DestroyObject is not _MISSING:
+            _pb_self.C_DestroyObject = C_DestroyObject
+        if C_GetObjectSize is not _MISSING:
+            _pb_self.C_GetObjectSize = C_GetObjectSize
+        if C_GetAttributeValue is not _MISSING:
+            _pb_self.C_GetAttributeValue = C_GetAttributeValue
+        if C_SetAttributeValue is not _MISSING:
+            _pb_self.C_SetAttributeValue = C_SetAttributeValue
+        if C_FindObjectsInit is not _MISSING:
+            _pb_self.C_FindObjectsInit = C_FindObjectsInit
+        if C_FindObjects is not _MISSING:
+            _pb_self.C_FindObjects = C_FindObjects
+        if C_FindObjectsFinal is not _MISSING:
+            _pb_self.C_FindObjectsFinal = C_FindObjectsFinal
+        if C_EncryptInit is not _MISSING:
+            _pb_self.C_EncryptInit = C_EncryptInit
+        if C_Encrypt is not _MISSING:
+            _pb_self.C_Encrypt = C_Encrypt
+        if C_EncryptUpdate is not _MISSING:
+            _pb_self.C_EncryptUpdate = C_EncryptUpdate
+        if C_EncryptFinal is not _MISSING:
+            _pb_self.C_EncryptFinal = C_EncryptFinal
+        if C_DecryptInit is not _MISSING:
+            _pb_self.C_DecryptInit = C_DecryptInit
+        if C_Decrypt is not _MISSING:
+            _pb_self.C_Decrypt = C_Decrypt
+        if C_DecryptUpdate is not _MISSING:
+            _pb_self.C_DecryptUpdate = C_DecryptUpdate
+        if C_DecryptFinal is not _MISSING:
+            _pb_self.C_DecryptFinal = C_DecryptFinal
+        if C_DigestInit is not _MISSING:
+            _pb_self.C_DigestInit = C_DigestInit
+        if C_Digest is not _MISSING:
+            _pb_self.C_Digest = C_Digest
+        if C_DigestUpdate is not _MISSING:
+            _pb_self.C_DigestUpdate = C_DigestUpdate
+        if C_DigestKey is not _MISSING:
+            _pb_self.C_DigestKey = C_DigestKey
+        if C_DigestFinal is not _MISSING:
+            _pb_self.C_DigestFinal = C_DigestFinal
+        if C_SignInit is not _MISSING:
+            _pb_self.C_SignInit = C_SignInit
+        if C_Sign is not _MISSING:
+            _pb_self.C_Sign = C_Sign
+        if C_SignUpdate is not _MISSING:
+            _pb_self.C_SignUpdate = C_SignUpdate
+        if C_SignFinal is not _MISSING:
+            _pb_self.C_SignFinal = C_SignFinal
+        if C_SignRecoverInit is not _MISSING:
+            _pb_self.C_SignRecoverInit = C_SignRecoverInit
+        if C_SignRecover is not _MISSING:
+            _pb_self.C_SignRecover = C_SignRecover
+        if C_VerifyInit is not _MISSING:
+            _pb_self.C_VerifyInit = C_VerifyInit
+        if C_Verify is not _MISSING:
+            _pb_self.C_Verify = C_Verify
+        if C_VerifyUpdate is not _MISSING:
+            _pb_self.C_VerifyUpdate = C_VerifyUpdate
+        if C_VerifyFinal is not _MISSING:
+            _pb_self.C_VerifyFinal = C_VerifyFinal
+        if C_VerifyRecoverInit is not _MISSING:
+            _pb_self.C_VerifyRecoverInit = C_VerifyRecoverInit
+        if C_VerifyRecover is not _MISSING:
+            _pb_self.C_VerifyRecover = C_VerifyRecover
+        if C_DigestEncryptUpdate is not _MISSING:
+            _pb_self.C_DigestEncryptUpdate = C_DigestEncryptUpdate
+        if C_DecryptDigestUpdate is not _MISSING:
+            _pb_self.C_DecryptDigestUpdate = C_DecryptDigestUpdate
+        if C_SignEncryptUpdate is not _MISSING:
+            _pb_self.C_SignEncryptUpdate = C_SignEncryptUpdate
+        if C_DecryptVerifyUpdate is not _MISSING:
+            _pb_self.C_DecryptVerifyUpdate = C_DecryptVerifyUpdate
+        if C_GenerateKey is not _MISSING:
+            _pb_self.C_GenerateKey = C_GenerateKey
+        if C_GenerateKeyPair is not _MISSING:
+            _pb_self.C_GenerateKeyPair = C_GenerateKeyPair
+        if C_WrapKey is not _MISSING:
+            _pb_self.C_WrapKey = C_WrapKey
+        if C_UnwrapKey is not _MISSING:
+            _pb_self.C_UnwrapKey = C_UnwrapKey
+        if C_DeriveKey is not _MISSING:
+            _pb_self.C_DeriveKey = C_DeriveKey
+        if C_SeedRandom is not _MISSING:
+            _pb_self.C_SeedRandom = C_SeedRandom
+        if C_GenerateRandom is not _MISSING:
+            _pb_self.C_GenerateRandom = C_GenerateRandom
+        if C_GetFunctionStatus is not _MISSING:
+            _pb_self.C_GetFunctionStatus = C_GetFunctionStatus
+        if C_CancelFunction is not _MISSING:
+            _pb_self.C_CancelFunction = C_CancelFunction
+        if C_WaitForSlotEvent is not _MISSING:
+            _pb_self.C_WaitForSlotEvent = C_WaitForSlotEvent
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_FUNCTION_LIST.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_FUNCTION_LIST))
+
+    def __repr__(self):
+        return f"CK_FUNCTION_LIST(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r})"
+
+    @property
+    def version(self):
+        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.version)
+
+    @version.setter
+    def version(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
+        memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
+
+    @property
+    def C_Initialize(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_Initialize, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', self if self._owner is None else self._owner)
+
+    @C_Initialize.setter
+    def C_Initialize(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', "CK_FUNCTION_LIST.C_Initialize")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_Initialize, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_Initialize, value)
+
+    @property
+    def C_Finalize(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_Finalize, 'CK_RV (*)(CK_VOID_PTR pReserved)', self if self._owner is None else self._owner)
+
+    @C_Finalize.setter
+    def C_Finalize(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pReserved)', "CK_FUNCTION_LIST.C_Finalize")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_Finalize, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_Finalize, value)
+
+    @property
+    def C_GetInfo(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+
+    @C_GetInfo.setter
+    def C_GetInfo(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetInfo")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GetInfo, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GetInfo, value)
+
+    @property
+    def C_GetFunctionList(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', self if self._owner is None else self._owner)
+
+    @C_GetFunctionList.setter
+    def C_GetFunctionList(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', "CK_FUNCTION_LIST.C_GetFunctionList")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GetFunctionList, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GetFunctionList, value)
+
+    @property
+    def C_GetSlotList(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotList, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
+
+    @C_GetSlotList.setter
+    def C_GetSlotList(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', "CK_FUNCTION_LIST.C_GetSlotList")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GetSlotList, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GetSlotList, value)
+
+    @property
+    def C_GetSlotInfo(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+
+    @C_GetSlotInfo.setter
+    def C_GetSlotInfo(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetSlotInfo")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GetSlotInfo, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GetSlotInfo, value)
+
+    @property
+    def C_GetTokenInfo(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+
+    @C_GetTokenInfo.setter
+    def C_GetTokenInfo(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetTokenInfo")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GetTokenInfo, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GetTokenInfo, value)
+
+    @property
+    def C_GetMechanismList(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
+
+    @C_GetMechanismList.setter
+    def C_GetMechanismList(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', "CK_FUNCTION_LIST.C_GetMechanismList")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GetMechanismList, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GetMechanismList, value)
+
+    @property
+    def C_GetMechanismInfo(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+
+    @C_GetMechanismInfo.setter
+    def C_GetMechanismInfo(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetMechanismInfo")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GetMechanismInfo, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GetMechanismInfo, value)
+
+    @property
+    def C_InitToken(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_InitToken, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', self if self._owner is None else self._owner)
+
+    @C_InitToken.setter
+    def C_InitToken(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', "CK_FUNCTION_LIST.C_InitToken")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_InitToken, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_InitToken, value)
+
+    @property
+    def C_InitPIN(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
+
+    @C_InitPIN.setter
+    def C_InitPIN(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', "CK_FUNCTION_LIST.C_InitPIN")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_InitPIN, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_InitPIN, value)
+
+    @property
+    def C_SetPIN(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', self if self._owner is None else self._owner)
+
+    @C_SetPIN.setter
+    def C_SetPIN(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', "CK_FUNCTION_LIST.C_SetPIN")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_SetPIN, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_SetPIN, value)
+
+    @property
+    def C_OpenSession(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', self if self._owner is None else self._owner)
+
+    @C_OpenSession.setter
+    def C_OpenSession(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', "CK_FUNCTION_LIST.C_OpenSession")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_OpenSession, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_OpenSession, value)
+
+    @property
+    def C_CloseSession(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+
+    @C_CloseSession.setter
+    def C_CloseSession(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_CloseSession")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_CloseSession, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_CloseSession, value)
+
+    @property
+    def C_CloseAllSessions(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID slotID)', self if self._owner is None else self._owner)
+
+    @C_CloseAllSessions.setter
+    def C_CloseAllSessions(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID)', "CK_FUNCTION_LIST.C_CloseAllSessions")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_CloseAllSessions, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_CloseAllSessions, value)
+
+    @property
+    def C_GetSessionInfo(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+
+    @C_GetSessionInfo.setter
+    def C_GetSessionInfo(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetSessionInfo")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GetSessionInfo, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GetSessionInfo, value)
+
+    @property
+    def C_GetOperationState(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', self if self._owner is None else self._owner)
+
+    @C_GetOperationState.setter
+    def C_GetOperationState(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', "CK_FUNCTION_LIST.C_GetOperationState")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GetOperationState, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GetOperationState, value)
+
+    @property
+    def C_SetOperationState(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', self if self._owner is None else self._owner)
+
+    @C_SetOperationState.setter
+    def C_SetOperationState(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', "CK_FUNCTION_LIST.C_SetOperationState")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_SetOperationState, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_SetOperationState, value)
+
+    @property
+    def C_Login(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
+
+    @C_Login.setter
+    def C_Login(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', "CK_FUNCTION_LIST.C_Login")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_Login, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_Login, value)
+
+    @property
+    def C_Logout(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+
+    @C_Logout.setter
+    def C_Logout(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_Logout")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_Logout, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_Logout, value)
+
+    @property
+    def C_CreateObject(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', self if self._owner is None else self._owner)
+
+    @C_CreateObject.setter
+    def C_CreateObject(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', "CK_FUNCTION_LIST.C_CreateObject")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_CreateObject, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_CreateObject, value)
+
+    @property
+    def C_CopyObject(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', self if self._owner is None else self._owner)
+
+    @C_CopyObject.setter
+    def C_CopyObject(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', "CK_FUNCTION_LIST.C_CopyObject")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_CopyObject, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_CopyObject, value)
+
+    @property
+    def C_DestroyObject(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', self if self._owner is None else self._owner)
+
+    @C_DestroyObject.setter
+    def C_DestroyObject(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', "CK_FUNCTION_LIST.C_DestroyObject")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_DestroyObject, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_DestroyObject, value)
+
+    @property
+    def C_GetObjectSize(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', self if self._owner is None else self._owner)
+
+    @C_GetObjectSize.setter
+    def C_GetObjectSize(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', "CK_FUNCTION_LIST.C_GetObjectSize")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GetObjectSize, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GetObjectSize, value)
+
+    @property
+    def C_GetAttributeValue(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+
+    @C_GetAttributeValue.setter
+    def C_GetAttributeValue(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', "CK_FUNCTION_LIST.C_GetAttributeValue")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GetAttributeValue, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GetAttributeValue, value)
+
+    @property
+    def C_SetAttributeValue(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+
+    @C_SetAttributeValue.setter
+    def C_SetAttributeValue(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', "CK_FUNCTION_LIST.C_SetAttributeValue")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_SetAttributeValue, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_SetAttributeValue, value)
+
+    @property
+    def C_FindObjectsInit(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+
+    @C_FindObjectsInit.setter
+    def C_FindObjectsInit(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', "CK_FUNCTION_LIST.C_FindObjectsInit")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_FindObjectsInit, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_FindObjectsInit, value)
+
+    @property
+    def C_FindObjects(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', self if self._owner is None else self._owner)
+
+    @C_FindObjects.setter
+    def C_FindObjects(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', "CK_FUNCTION_LIST.C_FindObjects")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_FindObjects, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_FindObjects, value)
+
+    @property
+    def C_FindObjectsFinal(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+
+    @C_FindObjectsFinal.setter
+    def C_FindObjectsFinal(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_FindObjectsFinal")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_FindObjectsFinal, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_FindObjectsFinal, value)
+
+    @property
+    def C_EncryptInit(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+
+    @C_EncryptInit.setter
+    def C_EncryptInit(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_EncryptInit")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_EncryptInit, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_EncryptInit, value)
+
+    @property
+    def C_Encrypt(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', self if self._owner is None else self._owner)
+
+    @C_Encrypt.setter
+    def C_Encrypt(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', "CK_FUNCTION_LIST.C_Encrypt")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_Encrypt, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_Encrypt, value)
+
+    @property
+    def C_EncryptUpdate(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+
+    @C_EncryptUpdate.setter
+    def C_EncryptUpdate(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', "CK_FUNCTION_LIST.C_EncryptUpdate")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_EncryptUpdate, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_EncryptUpdate, value)
+
+    @property
+    def C_EncryptFinal(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', self if self._owner is None else self._owner)
+
+    @C_EncryptFinal.setter
+    def C_EncryptFinal(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', "CK_FUNCTION_LIST.C_EncryptFinal")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_EncryptFinal, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_EncryptFinal, value)
+
+    @property
+    def C_DecryptInit(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+
+    @C_DecryptInit.setter
+    def C_DecryptInit(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_DecryptInit")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_DecryptInit, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_DecryptInit, value)
+
+    @property
+    def C_Decrypt(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
+
+    @C_Decrypt.setter
+    def C_Decrypt(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', "CK_FUNCTION_LIST.C_Decrypt")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_Decrypt, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_Decrypt, value)
+
+    @property
+    def C_DecryptUpdate(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+
+    @C_DecryptUpdate.setter
+    def C_DecryptUpdate(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', "CK_FUNCTION_LIST.C_DecryptUpdate")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_DecryptUpdate, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_DecryptUpdate, value)
+
+    @property
+    def C_DecryptFinal(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', self if self._owner is None else self._owner)
+
+    @C_DecryptFinal.setter
+    def C_DecryptFinal(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', "CK_FUNCTION_LIST.C_DecryptFinal")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_DecryptFinal, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_DecryptFinal, value)
+
+    @property
+    def C_DigestInit(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', self if self._owner is None else self._owner)
+
+    @C_DigestInit.setter
+    def C_DigestInit(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', "CK_FUNCTION_LIST.C_DigestInit")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_DigestInit, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_DigestInit, value)
+
+    @property
+    def C_Digest(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
+
+    @C_Digest.setter
+    def C_Digest(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', "CK_FUNCTION_LIST.C_Digest")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_Digest, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_Digest, value)
+
+    @property
+    def C_DigestUpdate(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+
+    @C_DigestUpdate.setter
+    def C_DigestUpdate(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', "CK_FUNCTION_LIST.C_DigestUpdate")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_DigestUpdate, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_DigestUpdate, value)
+
+    @property
+    def C_DigestKey(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+
+    @C_DigestKey.setter
+    def C_DigestKey(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_DigestKey")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_DigestKey, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_DigestKey, value)
+
+    @property
+    def C_DigestFinal(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
+
+    @C_DigestFinal.setter
+    def C_DigestFinal(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', "CK_FUNCTION_LIST.C_DigestFinal")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_DigestFinal, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_DigestFinal, value)
+
+    @property
+    def C_SignInit(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+
+    @C_SignInit.setter
+    def C_SignInit(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_SignInit")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_SignInit, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_SignInit, value)
+
+    @property
+    def C_Sign(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+
+    @C_Sign.setter
+    def C_Sign(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', "CK_FUNCTION_LIST.C_Sign")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_Sign, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_Sign, value)
+
+    @property
+    def C_SignUpdate(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+
+    @C_SignUpdate.setter
+    def C_SignUpdate(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', "CK_FUNCTION_LIST.C_SignUpdate")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_SignUpdate, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_SignUpdate, value)
+
+    @property
+    def C_SignFinal(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+
+    @C_SignFinal.setter
+    def C_SignFinal(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', "CK_FUNCTION_LIST.C_SignFinal")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_SignFinal, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_SignFinal, value)
+
+    @property
+    def C_SignRecoverInit(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+
+    @C_SignRecoverInit.setter
+    def C_SignRecoverInit(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_SignRecoverInit")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_SignRecoverInit, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_SignRecoverInit, value)
+
+    @property
+    def C_SignRecover(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+
+    @C_SignRecover.setter
+    def C_SignRecover(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', "CK_FUNCTION_LIST.C_SignRecover")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_SignRecover, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_SignRecover, value)
+
+    @property
+    def C_VerifyInit(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+
+    @C_VerifyInit.setter
+    def C_VerifyInit(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_VerifyInit")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_VerifyInit, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_VerifyInit, value)
+
+    @property
+    def C_Verify(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+
+    @C_Verify.setter
+    def C_Verify(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', "CK_FUNCTION_LIST.C_Verify")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_Verify, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_Verify, value)
+
+    @property
+    def C_VerifyUpdate(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+
+    @C_VerifyUpdate.setter
+    def C_VerifyUpdate(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', "CK_FUNCTION_LIST.C_VerifyUpdate")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_VerifyUpdate, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_VerifyUpdate, value)
+
+    @property
+    def C_VerifyFinal(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+
+    @C_VerifyFinal.setter
+    def C_VerifyFinal(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', "CK_FUNCTION_LIST.C_VerifyFinal")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_VerifyFinal, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_VerifyFinal, value)
+
+    @property
+    def C_VerifyRecoverInit(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+
+    @C_VerifyRecoverInit.setter
+    def C_VerifyRecoverInit(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_VerifyRecoverInit")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_VerifyRecoverInit, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_VerifyRecoverInit, value)
+
+    @property
+    def C_VerifyRecover(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
+
+    @C_VerifyRecover.setter
+    def C_VerifyRecover(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', "CK_FUNCTION_LIST.C_VerifyRecover")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_VerifyRecover, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_VerifyRecover, value)
+
+    @property
+    def C_DigestEncryptUpdate(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+
+    @C_DigestEncryptUpdate.setter
+    def C_DigestEncryptUpdate(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', "CK_FUNCTION_LIST.C_DigestEncryptUpdate")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_DigestEncryptUpdate, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_DigestEncryptUpdate, value)
+
+    @property
+    def C_DecryptDigestUpdate(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+
+    @C_DecryptDigestUpdate.setter
+    def C_DecryptDigestUpdate(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', "CK_FUNCTION_LIST.C_DecryptDigestUpdate")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_DecryptDigestUpdate, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_DecryptDigestUpdate, value)
+
+    @property
+    def C_SignEncryptUpdate(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+
+    @C_SignEncryptUpdate.setter
+    def C_SignEncryptUpdate(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', "CK_FUNCTION_LIST.C_SignEncryptUpdate")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_SignEncryptUpdate, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_SignEncryptUpdate, value)
+
+    @property
+    def C_DecryptVerifyUpdate(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+
+    @C_DecryptVerifyUpdate.setter
+    def C_DecryptVerifyUpdate(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', "CK_FUNCTION_LIST.C_DecryptVerifyUpdate")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_DecryptVerifyUpdate, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_DecryptVerifyUpdate, value)
+
+    @property
+    def C_GenerateKey(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+
+    @C_GenerateKey.setter
+    def C_GenerateKey(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', "CK_FUNCTION_LIST.C_GenerateKey")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GenerateKey, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GenerateKey, value)
+
+    @property
+    def C_GenerateKeyPair(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', self if self._owner is None else self._owner)
+
+    @C_GenerateKeyPair.setter
+    def C_GenerateKeyPair(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', "CK_FUNCTION_LIST.C_GenerateKeyPair")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GenerateKeyPair, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GenerateKeyPair, value)
+
+    @property
+    def C_WrapKey(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', self if self._owner is None else self._owner)
+
+    @C_WrapKey.setter
+    def C_WrapKey(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', "CK_FUNCTION_LIST.C_WrapKey")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_WrapKey, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_WrapKey, value)
+
+    @property
+    def C_UnwrapKey(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+
+    @C_UnwrapKey.setter
+    def C_UnwrapKey(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', "CK_FUNCTION_LIST.C_UnwrapKey")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_UnwrapKey, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_UnwrapKey, value)
+
+    @property
+    def C_DeriveKey(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+
+    @C_DeriveKey.setter
+    def C_DeriveKey(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', "CK_FUNCTION_LIST.C_DeriveKey")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_DeriveKey, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_DeriveKey, value)
+
+    @property
+    def C_SeedRandom(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', self if self._owner is None else self._owner)
+
+    @C_SeedRandom.setter
+    def C_SeedRandom(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', "CK_FUNCTION_LIST.C_SeedRandom")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_SeedRandom, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_SeedRandom, value)
+
+    @property
+    def C_GenerateRandom(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', self if self._owner is None else self._owner)
+
+    @C_GenerateRandom.setter
+    def C_GenerateRandom(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', "CK_FUNCTION_LIST.C_GenerateRandom")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GenerateRandom, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GenerateRandom, value)
+
+    @property
+    def C_GetFunctionStatus(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+
+    @C_GetFunctionStatus.setter
+    def C_GetFunctionStatus(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_GetFunctionStatus")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_GetFunctionStatus, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_GetFunctionStatus, value)
+
+    @property
+    def C_CancelFunction(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+
+    @C_CancelFunction.setter
+    def C_CancelFunction(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_CancelFunction")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_CancelFunction, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_CancelFunction, value)
+
+    @property
+    def C_WaitForSlotEvent(self):
+        return _pb_new_function_pointer(<void *>self._ptr.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', self if self._owner is None else self._owner)
+
+    @C_WaitForSlotEvent.setter
+    def C_WaitForSlotEvent(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', "CK_FUNCTION_LIST.C_WaitForSlotEvent")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.C_WaitForSlotEvent, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.C_WaitForSlotEvent, value)
+
+
+cdef CK_FUNCTION_LIST _pb_view_CK_FUNCTION_LIST(object owner, void *ptr):
+    # A CK_FUNCTION_LIST looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_FUNCTION_LIST obj = CK_FUNCTION_LIST.__new__(CK_FUNCTION_LIST)
+    obj._ptr = <_cs_CK_FUNCTION_LIST *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_FUNCTION_LIST, sizeof(_cs_CK_FUNCTION_LIST))
+
+@cython.freelist(8)
 cdef class CK_FUNCTION_LIST_3_0:
     'These are new for v3.0'
     cdef _cs_CK_FUNCTION_LIST_3_0 _value
@@ -3084,3500 +4946,6 @@ cdef CK_FUNCTION_LIST_3_0 _pb_view_CK_FUNCTION_LIST_3_0(object owner, void *ptr)
 
 
 _pb_set_sizeof(CK_FUNCTION_LIST_3_0, sizeof(_cs_CK_FUNCTION_LIST_3_0))
-
-@cython.freelist(8)
-cdef class CK_FUNCTION_LIST:
-    'CK_FUNCTION_LIST is new for v2.0'
-    cdef _cs_CK_FUNCTION_LIST _value
-    cdef _cs_CK_FUNCTION_LIST *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, version=_MISSING, C_Initialize=_MISSING, C_Finalize=_MISSING, C_GetInfo=_MISSING, C_GetFunctionList=_MISSING, C_GetSlotList=_MISSING, C_GetSlotInfo=_MISSING, C_GetTokenInfo=_MISSING, C_GetMechanismList=_MISSING, C_GetMechanismInfo=_MISSING, C_InitToken=_MISSING, C_InitPIN=_MISSING, C_SetPIN=_MISSING, C_OpenSession=_MISSING, C_CloseSession=_MISSING, C_CloseAllSessions=_MISSING, C_GetSessionInfo=_MISSING, C_GetOperationState=_MISSING, C_SetOperationState=_MISSING, C_Login=_MISSING, C_Logout=_MISSING, C_CreateObject=_MISSING, C_CopyObject=_MISSING, C_DestroyObject=_MISSING, C_GetObjectSize=_MISSING, C_GetAttributeValue=_MISSING, C_SetAttributeValue=_MISSING, C_FindObjectsInit=_MISSING, C_FindObjects=_MISSING, C_FindObjectsFinal=_MISSING, C_EncryptInit=_MISSING, C_Encrypt=_MISSING, C_EncryptUpdate=_MISSING, C_EncryptFinal=_MISSING, C_DecryptInit=_MISSING, C_Decrypt=_MISSING, C_DecryptUpdate=_MISSING, C_DecryptFinal=_MISSING, C_DigestInit=_MISSING, C_Digest=_MISSING, C_DigestUpdate=_MISSING, C_DigestKey=_MISSING, C_DigestFinal=_MISSING, C_SignInit=_MISSING, C_Sign=_MISSING, C_SignUpdate=_MISSING, C_SignFinal=_MISSING, C_SignRecoverInit=_MISSING, C_SignRecover=_MISSING, C_VerifyInit=_MISSING, C_Verify=_MISSING, C_VerifyUpdate=_MISSING, C_VerifyFinal=_MISSING, C_VerifyRecoverInit=_MISSING, C_VerifyRecover=_MISSING, C_DigestEncryptUpdate=_MISSING, C_DecryptDigestUpdate=_MISSING, C_SignEncryptUpdate=_MISSING, C_DecryptVerifyUpdate=_MISSING, C_GenerateKey=_MISSING, C_GenerateKeyPair=_MISSING, C_WrapKey=_MISSING, C_UnwrapKey=_MISSING, C_DeriveKey=_MISSING, C_SeedRandom=_MISSING, C_GenerateRandom=_MISSING, C_GetFunctionStatus=_MISSING, C_CancelFunction=_MISSING, C_WaitForSlotEvent=_MISSING):
-        if version is not _MISSING:
-            _pb_self.version = version
-        if C_Initialize is not _MISSING:
-            _pb_self.C_Initialize = C_Initialize
-        if C_Finalize is not _MISSING:
-            _pb_self.C_Finalize = C_Finalize
-        if C_GetInfo is not _MISSING:
-            _pb_self.C_GetInfo = C_GetInfo
-        if C_GetFunctionList is not _MISSING:
-            _pb_self.C_GetFunctionList = C_GetFunctionList
-        if C_GetSlotList is not _MISSING:
-            _pb_self.C_GetSlotList = C_GetSlotList
-        if C_GetSlotInfo is not _MISSING:
-            _pb_self.C_GetSlotInfo = C_GetSlotInfo
-        if C_GetTokenInfo is not _MISSING:
-            _pb_self.C_GetTokenInfo = C_GetTokenInfo
-        if C_GetMechanismList is not _MISSING:
-            _pb_self.C_GetMechanismList = C_GetMechanismList
-        if C_GetMechanismInfo is not _MISSING:
-            _pb_self.C_GetMechanismInfo = C_GetMechanismInfo
-        if C_InitToken is not _MISSING:
-            _pb_self.C_InitToken = C_InitToken
-        if C_InitPIN is not _MISSING:
-            _pb_self.C_InitPIN = C_InitPIN
-        if C_SetPIN is not _MISSING:
-            _pb_self.C_SetPIN = C_SetPIN
-        if C_OpenSession is not _MISSING:
-            _pb_self.C_OpenSession = C_OpenSession
-        if C_CloseSession is not _MISSING:
-            _pb_self.C_CloseSession = C_CloseSession
-        if C_CloseAllSessions is not _MISSING:
-            _pb_self.C_CloseAllSessions = C_CloseAllSessions
-        if C_GetSessionInfo is not _MISSING:
-            _pb_self.C_GetSessionInfo = C_GetSessionInfo
-        if C_GetOperationState is not _MISSING:
-            _pb_self.C_GetOperationState = C_GetOperationState
-        if C_SetOperationState is not _MISSING:
-            _pb_self.C_SetOperationState = C_SetOperationState
-        if C_Login is not _MISSING:
-            _pb_self.C_Login = C_Login
-        if C_Logout is not _MISSING:
-            _pb_self.C_Logout = C_Logout
-        if C_CreateObject is not _MISSING:
-            _pb_self.C_CreateObject = C_CreateObject
-        if C_CopyObject is not _MISSING:
-            _pb_self.C_CopyObject = C_CopyObject
-        if C_DestroyObject is not _MISSING:
-            _pb_self.C_DestroyObject = C_DestroyObject
-        if C_GetObjectSize is not _MISSING:
-            _pb_self.C_GetObjectSize = C_GetObjectSize
-        if C_GetAttributeValue is not _MISSING:
-            _pb_self.C_GetAttributeValue = C_GetAttributeValue
-        if C_SetAttributeValue is not _MISSING:
-            _pb_self.C_SetAttributeValue = C_SetAttributeValue
-        if C_FindObjectsInit is not _MISSING:
-            _pb_self.C_FindObjectsInit = C_FindObjectsInit
-        if C_FindObjects is not _MISSING:
-            _pb_self.C_FindObjects = C_FindObjects
-        if C_FindObjectsFinal is not _MISSING:
-            _pb_self.C_FindObjectsFinal = C_FindObjectsFinal
-        if C_EncryptInit is not _MISSING:
-            _pb_self.C_EncryptInit = C_EncryptInit
-        if C_Encrypt is not _MISSING:
-            _pb_self.C_Encrypt = C_Encrypt
-        if C_EncryptUpdate is not _MISSING:
-            _pb_self.C_EncryptUpdate = C_EncryptUpdate
-        if C_EncryptFinal is not _MISSING:
-            _pb_self.C_EncryptFinal = C_EncryptFinal
-        if C_DecryptInit is not _MISSING:
-            _pb_self.C_DecryptInit = C_DecryptInit
-        if C_Decrypt is not _MISSING:
-            _pb_self.C_Decrypt = C_Decrypt
-        if C_DecryptUpdate is not _MISSING:
-            _pb_self.C_DecryptUpdate = C_DecryptUpdate
-        if C_DecryptFinal is not _MISSING:
-            _pb_self.C_DecryptFinal = C_DecryptFinal
-        if C_DigestInit is not _MISSING:
-            _pb_self.C_DigestInit = C_DigestInit
-        if C_Digest is not _MISSING:
-            _pb_self.C_Digest = C_Digest
-        if C_DigestUpdate is not _MISSING:
-            _pb_self.C_DigestUpdate = C_DigestUpdate
-        if C_DigestKey is not _MISSING:
-            _pb_self.C_DigestKey = C_DigestKey
-        if C_DigestFinal is not _MISSING:
-            _pb_self.C_DigestFinal = C_DigestFinal
-        if C_SignInit is not _MISSING:
-            _pb_self.C_SignInit = C_SignInit
-        if C_Sign is not _MISSING:
-            _pb_self.C_Sign = C_Sign
-        if C_SignUpdate is not _MISSING:
-            _pb_self.C_SignUpdate = C_SignUpdate
-        if C_SignFinal is not _MISSING:
-            _pb_self.C_SignFinal = C_SignFinal
-        if C_SignRecoverInit is not _MISSING:
-            _pb_self.C_SignRecoverInit = C_SignRecoverInit
-        if C_SignRecover is not _MISSING:
-            _pb_self.C_SignRecover = C_SignRecover
-        if C_VerifyInit is not _MISSING:
-            _pb_self.C_VerifyInit = C_VerifyInit
-        if C_Verify is not _MISSING:
-            _pb_self.C_Verify = C_Verify
-        if C_VerifyUpdate is not _MISSING:
-            _pb_self.C_VerifyUpdate = C_VerifyUpdate
-        if C_VerifyFinal is not _MISSING:
-            _pb_self.C_VerifyFinal = C_VerifyFinal
-        if C_VerifyRecoverInit is not _MISSING:
-            _pb_self.C_VerifyRecoverInit = C_VerifyRecoverInit
-        if C_VerifyRecover is not _MISSING:
-            _pb_self.C_VerifyRecover = C_VerifyRecover
-        if C_DigestEncryptUpdate is not _MISSING:
-            _pb_self.C_DigestEncryptUpdate = C_DigestEncryptUpdate
-        if C_DecryptDigestUpdate is not _MISSING:
-            _pb_self.C_DecryptDigestUpdate = C_DecryptDigestUpdate
-        if C_SignEncryptUpdate is not _MISSING:
-            _pb_self.C_SignEncryptUpdate = C_SignEncryptUpdate
-        if C_DecryptVerifyUpdate is not _MISSING:
-            _pb_self.C_DecryptVerifyUpdate = C_DecryptVerifyUpdate
-        if C_GenerateKey is not _MISSING:
-            _pb_self.C_GenerateKey = C_GenerateKey
-        if C_GenerateKeyPair is not _MISSING:
-            _pb_self.C_GenerateKeyPair = C_GenerateKeyPair
-        if C_WrapKey is not _MISSING:
-            _pb_self.C_WrapKey = C_WrapKey
-        if C_UnwrapKey is not _MISSING:
-            _pb_self.C_UnwrapKey = C_UnwrapKey
-        if C_DeriveKey is not _MISSING:
-            _pb_self.C_DeriveKey = C_DeriveKey
-        if C_SeedRandom is not _MISSING:
-            _pb_self.C_SeedRandom = C_SeedRandom
-        if C_GenerateRandom is not _MISSING:
-            _pb_self.C_GenerateRandom = C_GenerateRandom
-        if C_GetFunctionStatus is not _MISSING:
-            _pb_self.C_GetFunctionStatus = C_GetFunctionStatus
-        if C_CancelFunction is not _MISSING:
-            _pb_self.C_CancelFunction = C_CancelFunction
-        if C_WaitForSlotEvent is not _MISSING:
-            _pb_self.C_WaitForSlotEvent = C_WaitForSlotEvent
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_FUNCTION_LIST.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_FUNCTION_LIST))
-
-    def __repr__(self):
-        return f"CK_FUNCTION_LIST(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r})"
-
-    @property
-    def version(self):
-        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.version)
-
-    @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
-
-    @property
-    def C_Initialize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Initialize, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', self if self._owner is None else self._owner)
-
-    @C_Initialize.setter
-    def C_Initialize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', "CK_FUNCTION_LIST.C_Initialize")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Initialize, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Initialize, value)
-
-    @property
-    def C_Finalize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Finalize, 'CK_RV (*)(CK_VOID_PTR pReserved)', self if self._owner is None else self._owner)
-
-    @C_Finalize.setter
-    def C_Finalize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pReserved)', "CK_FUNCTION_LIST.C_Finalize")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Finalize, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Finalize, value)
-
-    @property
-    def C_GetInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR pInfo)', self if self._owner is None else self._owner)
-
-    @C_GetInfo.setter
-    def C_GetInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetInfo")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetInfo, value)
-
-    @property
-    def C_GetFunctionList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', self if self._owner is None else self._owner)
-
-    @C_GetFunctionList.setter
-    def C_GetFunctionList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', "CK_FUNCTION_LIST.C_GetFunctionList")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetFunctionList, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetFunctionList, value)
-
-    @property
-    def C_GetSlotList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotList, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
-
-    @C_GetSlotList.setter
-    def C_GetSlotList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', "CK_FUNCTION_LIST.C_GetSlotList")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetSlotList, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetSlotList, value)
-
-    @property
-    def C_GetSlotInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', self if self._owner is None else self._owner)
-
-    @C_GetSlotInfo.setter
-    def C_GetSlotInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetSlotInfo")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetSlotInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetSlotInfo, value)
-
-    @property
-    def C_GetTokenInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', self if self._owner is None else self._owner)
-
-    @C_GetTokenInfo.setter
-    def C_GetTokenInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetTokenInfo")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetTokenInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetTokenInfo, value)
-
-    @property
-    def C_GetMechanismList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
-
-    @C_GetMechanismList.setter
-    def C_GetMechanismList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', "CK_FUNCTION_LIST.C_GetMechanismList")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetMechanismList, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetMechanismList, value)
-
-    @property
-    def C_GetMechanismInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', self if self._owner is None else self._owner)
-
-    @C_GetMechanismInfo.setter
-    def C_GetMechanismInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetMechanismInfo")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetMechanismInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetMechanismInfo, value)
-
-    @property
-    def C_InitToken(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_InitToken, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', self if self._owner is None else self._owner)
-
-    @C_InitToken.setter
-    def C_InitToken(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', "CK_FUNCTION_LIST.C_InitToken")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_InitToken, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_InitToken, value)
-
-    @property
-    def C_InitPIN(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
-
-    @C_InitPIN.setter
-    def C_InitPIN(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', "CK_FUNCTION_LIST.C_InitPIN")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_InitPIN, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_InitPIN, value)
-
-    @property
-    def C_SetPIN(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', self if self._owner is None else self._owner)
-
-    @C_SetPIN.setter
-    def C_SetPIN(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', "CK_FUNCTION_LIST.C_SetPIN")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SetPIN, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SetPIN, value)
-
-    @property
-    def C_OpenSession(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', self if self._owner is None else self._owner)
-
-    @C_OpenSession.setter
-    def C_OpenSession(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', "CK_FUNCTION_LIST.C_OpenSession")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_OpenSession, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_OpenSession, value)
-
-    @property
-    def C_CloseSession(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
-
-    @C_CloseSession.setter
-    def C_CloseSession(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_CloseSession")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CloseSession, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CloseSession, value)
-
-    @property
-    def C_CloseAllSessions(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID slotID)', self if self._owner is None else self._owner)
-
-    @C_CloseAllSessions.setter
-    def C_CloseAllSessions(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID)', "CK_FUNCTION_LIST.C_CloseAllSessions")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CloseAllSessions, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CloseAllSessions, value)
-
-    @property
-    def C_GetSessionInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', self if self._owner is None else self._owner)
-
-    @C_GetSessionInfo.setter
-    def C_GetSessionInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetSessionInfo")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetSessionInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetSessionInfo, value)
-
-    @property
-    def C_GetOperationState(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', self if self._owner is None else self._owner)
-
-    @C_GetOperationState.setter
-    def C_GetOperationState(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', "CK_FUNCTION_LIST.C_GetOperationState")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetOperationState, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetOperationState, value)
-
-    @property
-    def C_SetOperationState(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', self if self._owner is None else self._owner)
-
-    @C_SetOperationState.setter
-    def C_SetOperationState(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', "CK_FUNCTION_LIST.C_SetOperationState")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SetOperationState, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SetOperationState, value)
-
-    @property
-    def C_Login(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
-
-    @C_Login.setter
-    def C_Login(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', "CK_FUNCTION_LIST.C_Login")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Login, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Login, value)
-
-    @property
-    def C_Logout(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
-
-    @C_Logout.setter
-    def C_Logout(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_Logout")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Logout, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Logout, value)
-
-    @property
-    def C_CreateObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', self if self._owner is None else self._owner)
-
-    @C_CreateObject.setter
-    def C_CreateObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', "CK_FUNCTION_LIST.C_CreateObject")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CreateObject, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CreateObject, value)
-
-    @property
-    def C_CopyObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', self if self._owner is None else self._owner)
-
-    @C_CopyObject.setter
-    def C_CopyObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', "CK_FUNCTION_LIST.C_CopyObject")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CopyObject, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CopyObject, value)
-
-    @property
-    def C_DestroyObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', self if self._owner is None else self._owner)
-
-    @C_DestroyObject.setter
-    def C_DestroyObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', "CK_FUNCTION_LIST.C_DestroyObject")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DestroyObject, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DestroyObject, value)
-
-    @property
-    def C_GetObjectSize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', self if self._owner is None else self._owner)
-
-    @C_GetObjectSize.setter
-    def C_GetObjectSize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', "CK_FUNCTION_LIST.C_GetObjectSize")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetObjectSize, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetObjectSize, value)
-
-    @property
-    def C_GetAttributeValue(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
-
-    @C_GetAttributeValue.setter
-    def C_GetAttributeValue(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', "CK_FUNCTION_LIST.C_GetAttributeValue")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetAttributeValue, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetAttributeValue, value)
-
-    @property
-    def C_SetAttributeValue(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
-
-    @C_SetAttributeValue.setter
-    def C_SetAttributeValue(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', "CK_FUNCTION_LIST.C_SetAttributeValue")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SetAttributeValue, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SetAttributeValue, value)
-
-    @property
-    def C_FindObjectsInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
-
-    @C_FindObjectsInit.setter
-    def C_FindObjectsInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', "CK_FUNCTION_LIST.C_FindObjectsInit")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_FindObjectsInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_FindObjectsInit, value)
-
-    @property
-    def C_FindObjects(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', self if self._owner is None else self._owner)
-
-    @C_FindObjects.setter
-    def C_FindObjects(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', "CK_FUNCTION_LIST.C_FindObjects")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_FindObjects, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_FindObjects, value)
-
-    @property
-    def C_FindObjectsFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
-
-    @C_FindObjectsFinal.setter
-    def C_FindObjectsFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_FindObjectsFinal")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_FindObjectsFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_FindObjectsFinal, value)
-
-    @property
-    def C_EncryptInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
-
-    @C_EncryptInit.setter
-    def C_EncryptInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_EncryptInit")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_EncryptInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_EncryptInit, value)
-
-    @property
-    def C_Encrypt(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', self if self._owner is None else self._owner)
-
-    @C_Encrypt.setter
-    def C_Encrypt(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', "CK_FUNCTION_LIST.C_Encrypt")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Encrypt, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Encrypt, value)
-
-    @property
-    def C_EncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
-
-    @C_EncryptUpdate.setter
-    def C_EncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', "CK_FUNCTION_LIST.C_EncryptUpdate")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_EncryptUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_EncryptUpdate, value)
-
-    @property
-    def C_EncryptFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', self if self._owner is None else self._owner)
-
-    @C_EncryptFinal.setter
-    def C_EncryptFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', "CK_FUNCTION_LIST.C_EncryptFinal")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_EncryptFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_EncryptFinal, value)
-
-    @property
-    def C_DecryptInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
-
-    @C_DecryptInit.setter
-    def C_DecryptInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_DecryptInit")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptInit, value)
-
-    @property
-    def C_Decrypt(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
-
-    @C_Decrypt.setter
-    def C_Decrypt(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', "CK_FUNCTION_LIST.C_Decrypt")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Decrypt, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Decrypt, value)
-
-    @property
-    def C_DecryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
-
-    @C_DecryptUpdate.setter
-    def C_DecryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', "CK_FUNCTION_LIST.C_DecryptUpdate")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptUpdate, value)
-
-    @property
-    def C_DecryptFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', self if self._owner is None else self._owner)
-
-    @C_DecryptFinal.setter
-    def C_DecryptFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', "CK_FUNCTION_LIST.C_DecryptFinal")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptFinal, value)
-
-    @property
-    def C_DigestInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', self if self._owner is None else self._owner)
-
-    @C_DigestInit.setter
-    def C_DigestInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', "CK_FUNCTION_LIST.C_DigestInit")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestInit, value)
-
-    @property
-    def C_Digest(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
-
-    @C_Digest.setter
-    def C_Digest(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', "CK_FUNCTION_LIST.C_Digest")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Digest, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Digest, value)
-
-    @property
-    def C_DigestUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
-
-    @C_DigestUpdate.setter
-    def C_DigestUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', "CK_FUNCTION_LIST.C_DigestUpdate")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestUpdate, value)
-
-    @property
-    def C_DigestKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
-
-    @C_DigestKey.setter
-    def C_DigestKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_DigestKey")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestKey, value)
-
-    @property
-    def C_DigestFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
-
-    @C_DigestFinal.setter
-    def C_DigestFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', "CK_FUNCTION_LIST.C_DigestFinal")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestFinal, value)
-
-    @property
-    def C_SignInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
-
-    @C_SignInit.setter
-    def C_SignInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_SignInit")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignInit, value)
-
-    @property
-    def C_Sign(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
-
-    @C_Sign.setter
-    def C_Sign(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', "CK_FUNCTION_LIST.C_Sign")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Sign, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Sign, value)
-
-    @property
-    def C_SignUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
-
-    @C_SignUpdate.setter
-    def C_SignUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', "CK_FUNCTION_LIST.C_SignUpdate")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignUpdate, value)
-
-    @property
-    def C_SignFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
-
-    @C_SignFinal.setter
-    def C_SignFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', "CK_FUNCTION_LIST.C_SignFinal")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignFinal, value)
-
-    @property
-    def C_SignRecoverInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
-
-    @C_SignRecoverInit.setter
-    def C_SignRecoverInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_SignRecoverInit")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignRecoverInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignRecoverInit, value)
-
-    @property
-    def C_SignRecover(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
-
-    @C_SignRecover.setter
-    def C_SignRecover(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', "CK_FUNCTION_LIST.C_SignRecover")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignRecover, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignRecover, value)
-
-    @property
-    def C_VerifyInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
-
-    @C_VerifyInit.setter
-    def C_VerifyInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_VerifyInit")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyInit, value)
-
-    @property
-    def C_Verify(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
-
-    @C_Verify.setter
-    def C_Verify(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', "CK_FUNCTION_LIST.C_Verify")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Verify, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Verify, value)
-
-    @property
-    def C_VerifyUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
-
-    @C_VerifyUpdate.setter
-    def C_VerifyUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', "CK_FUNCTION_LIST.C_VerifyUpdate")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyUpdate, value)
-
-    @property
-    def C_VerifyFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
-
-    @C_VerifyFinal.setter
-    def C_VerifyFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', "CK_FUNCTION_LIST.C_VerifyFinal")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyFinal, value)
-
-    @property
-    def C_VerifyRecoverInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
-
-    @C_VerifyRecoverInit.setter
-    def C_VerifyRecoverInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_VerifyRecoverInit")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyRecoverInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyRecoverInit, value)
-
-    @property
-    def C_VerifyRecover(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
-
-    @C_VerifyRecover.setter
-    def C_VerifyRecover(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', "CK_FUNCTION_LIST.C_VerifyRecover")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyRecover, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyRecover, value)
-
-    @property
-    def C_DigestEncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
-
-    @C_DigestEncryptUpdate.setter
-    def C_DigestEncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', "CK_FUNCTION_LIST.C_DigestEncryptUpdate")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestEncryptUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestEncryptUpdate, value)
-
-    @property
-    def C_DecryptDigestUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
-
-    @C_DecryptDigestUpdate.setter
-    def C_DecryptDigestUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', "CK_FUNCTION_LIST.C_DecryptDigestUpdate")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptDigestUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptDigestUpdate, value)
-
-    @property
-    def C_SignEncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
-
-    @C_SignEncryptUpdate.setter
-    def C_SignEncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', "CK_FUNCTION_LIST.C_SignEncryptUpdate")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignEncryptUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignEncryptUpdate, value)
-
-    @property
-    def C_DecryptVerifyUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
-
-    @C_DecryptVerifyUpdate.setter
-    def C_DecryptVerifyUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', "CK_FUNCTION_LIST.C_DecryptVerifyUpdate")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptVerifyUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptVerifyUpdate, value)
-
-    @property
-    def C_GenerateKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
-
-    @C_GenerateKey.setter
-    def C_GenerateKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', "CK_FUNCTION_LIST.C_GenerateKey")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GenerateKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GenerateKey, value)
-
-    @property
-    def C_GenerateKeyPair(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', self if self._owner is None else self._owner)
-
-    @C_GenerateKeyPair.setter
-    def C_GenerateKeyPair(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', "CK_FUNCTION_LIST.C_GenerateKeyPair")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GenerateKeyPair, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GenerateKeyPair, value)
-
-    @property
-    def C_WrapKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', self if self._owner is None else self._owner)
-
-    @C_WrapKey.setter
-    def C_WrapKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', "CK_FUNCTION_LIST.C_WrapKey")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_WrapKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_WrapKey, value)
-
-    @property
-    def C_UnwrapKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
-
-    @C_UnwrapKey.setter
-    def C_UnwrapKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', "CK_FUNCTION_LIST.C_UnwrapKey")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_UnwrapKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_UnwrapKey, value)
-
-    @property
-    def C_DeriveKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
-
-    @C_DeriveKey.setter
-    def C_DeriveKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', "CK_FUNCTION_LIST.C_DeriveKey")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DeriveKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DeriveKey, value)
-
-    @property
-    def C_SeedRandom(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', self if self._owner is None else self._owner)
-
-    @C_SeedRandom.setter
-    def C_SeedRandom(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', "CK_FUNCTION_LIST.C_SeedRandom")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SeedRandom, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SeedRandom, value)
-
-    @property
-    def C_GenerateRandom(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', self if self._owner is None else self._owner)
-
-    @C_GenerateRandom.setter
-    def C_GenerateRandom(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', "CK_FUNCTION_LIST.C_GenerateRandom")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GenerateRandom, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GenerateRandom, value)
-
-    @property
-    def C_GetFunctionStatus(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
-
-    @C_GetFunctionStatus.setter
-    def C_GetFunctionStatus(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_GetFunctionStatus")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetFunctionStatus, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetFunctionStatus, value)
-
-    @property
-    def C_CancelFunction(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
-
-    @C_CancelFunction.setter
-    def C_CancelFunction(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_CancelFunction")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CancelFunction, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CancelFunction, value)
-
-    @property
-    def C_WaitForSlotEvent(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', self if self._owner is None else self._owner)
-
-    @C_WaitForSlotEvent.setter
-    def C_WaitForSlotEvent(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', "CK_FUNCTION_LIST.C_WaitForSlotEvent")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_WaitForSlotEvent, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_WaitForSlotEvent, value)
-
-
-cdef CK_FUNCTION_LIST _pb_view_CK_FUNCTION_LIST(object owner, void *ptr):
-    # A CK_FUNCTION_LIST looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_FUNCTION_LIST obj = CK_FUNCTION_LIST.__new__(CK_FUNCTION_LIST)
-    obj._ptr = <_cs_CK_FUNCTION_LIST *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_FUNCTION_LIST, sizeof(_cs_CK_FUNCTION_LIST))
-
-@cython.freelist(8)
-cdef class CK_NSS_JPAKEPublicValue:
-    'struct CK_NSS_JPAKEPublicValue: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_NSS_JPAKEPublicValue _value
-    cdef _cs_CK_NSS_JPAKEPublicValue *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, pGX=_MISSING, ulGXLen=_MISSING, pGV=_MISSING, ulGVLen=_MISSING, pR=_MISSING, ulRLen=_MISSING):
-        if pGX is not _MISSING:
-            _pb_self.pGX = pGX
-        if ulGXLen is not _MISSING:
-            _pb_self.ulGXLen = ulGXLen
-        if pGV is not _MISSING:
-            _pb_self.pGV = pGV
-        if ulGVLen is not _MISSING:
-            _pb_self.ulGVLen = ulGVLen
-        if pR is not _MISSING:
-            _pb_self.pR = pR
-        if ulRLen is not _MISSING:
-            _pb_self.ulRLen = ulRLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_JPAKEPublicValue.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKEPublicValue))
-
-    def __repr__(self):
-        return f"CK_NSS_JPAKEPublicValue(pGX={self.pGX!r}, ulGXLen={self.ulGXLen!r}, pGV={self.pGV!r}, ulGVLen={self.ulGVLen!r}, pR={self.pR!r}, ulRLen={self.ulRLen!r})"
-
-    @property
-    def pGX(self):
-        return None if self._ptr.pGX == NULL else <size_t><void *>self._ptr.pGX
-
-    @pGX.setter
-    def pGX(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pGX = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pGX, value, "CK_NSS_JPAKEPublicValue.pGX", True, 1, False)
-
-    @property
-    def ulGXLen(self):
-        return self._ptr.ulGXLen
-
-    @ulGXLen.setter
-    def ulGXLen(self, value):
-        value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGXLen")
-        self._ptr.ulGXLen = value
-
-    @property
-    def pGV(self):
-        return None if self._ptr.pGV == NULL else <size_t><void *>self._ptr.pGV
-
-    @pGV.setter
-    def pGV(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pGV = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pGV, value, "CK_NSS_JPAKEPublicValue.pGV", True, 1, False)
-
-    @property
-    def ulGVLen(self):
-        return self._ptr.ulGVLen
-
-    @ulGVLen.setter
-    def ulGVLen(self, value):
-        value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGVLen")
-        self._ptr.ulGVLen = value
-
-    @property
-    def pR(self):
-        return None if self._ptr.pR == NULL else <size_t><void *>self._ptr.pR
-
-    @pR.setter
-    def pR(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pR = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pR, value, "CK_NSS_JPAKEPublicValue.pR", True, 1, False)
-
-    @property
-    def ulRLen(self):
-        return self._ptr.ulRLen
-
-    @ulRLen.setter
-    def ulRLen(self, value):
-        value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulRLen")
-        self._ptr.ulRLen = value
-
-
-cdef CK_NSS_JPAKEPublicValue _pb_view_CK_NSS_JPAKEPublicValue(object owner, void *ptr):
-    # A CK_NSS_JPAKEPublicValue looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_JPAKEPublicValue obj = CK_NSS_JPAKEPublicValue.__new__(CK_NSS_JPAKEPublicValue)
-    obj._ptr = <_cs_CK_NSS_JPAKEPublicValue *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_JPAKEPublicValue, sizeof(_cs_CK_NSS_JPAKEPublicValue))
-
-@cython.freelist(8)
-cdef class CK_NSS_JPAKERound1Params:
-    'struct CK_NSS_JPAKERound1Params: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_NSS_JPAKERound1Params _value
-    cdef _cs_CK_NSS_JPAKERound1Params *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, gx1=_MISSING, gx2=_MISSING):
-        if gx1 is not _MISSING:
-            _pb_self.gx1 = gx1
-        if gx2 is not _MISSING:
-            _pb_self.gx2 = gx2
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_JPAKERound1Params holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_JPAKERound1Params.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKERound1Params))
-
-    def __repr__(self):
-        return f"CK_NSS_JPAKERound1Params(gx1={self.gx1!r}, gx2={self.gx2!r})"
-
-    @property
-    def gx1(self):
-        return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx1)
-
-    @gx1.setter
-    def gx1(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound1Params.gx1 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        memcpy(&self._ptr.gx1, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx1))
-        _pb_keep_copy(self, <size_t>&self._ptr.gx1, sizeof(self._ptr.gx1), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
-
-    @property
-    def gx2(self):
-        return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx2)
-
-    @gx2.setter
-    def gx2(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        memcpy(&self._ptr.gx2, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx2))
-        _pb_keep_copy(self, <size_t>&self._ptr.gx2, sizeof(self._ptr.gx2), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
-
-
-cdef CK_NSS_JPAKERound1Params _pb_view_CK_NSS_JPAKERound1Params(object owner, void *ptr):
-    # A CK_NSS_JPAKERound1Params looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_JPAKERound1Params obj = CK_NSS_JPAKERound1Params.__new__(CK_NSS_JPAKERound1Params)
-    obj._ptr = <_cs_CK_NSS_JPAKERound1Params *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_JPAKERound1Params, sizeof(_cs_CK_NSS_JPAKERound1Params))
-
-@cython.freelist(8)
-cdef class CK_NSS_JPAKERound2Params:
-    'struct CK_NSS_JPAKERound2Params: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_NSS_JPAKERound2Params _value
-    cdef _cs_CK_NSS_JPAKERound2Params *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, pSharedKey=_MISSING, ulSharedKeyLen=_MISSING, gx3=_MISSING, gx4=_MISSING, A=_MISSING):
-        if pSharedKey is not _MISSING:
-            _pb_self.pSharedKey = pSharedKey
-        if ulSharedKeyLen is not _MISSING:
-            _pb_self.ulSharedKeyLen = ulSharedKeyLen
-        if gx3 is not _MISSING:
-            _pb_self.gx3 = gx3
-        if gx4 is not _MISSING:
-            _pb_self.gx4 = gx4
-        if A is not _MISSING:
-            _pb_self.A = A
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_JPAKERound2Params.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKERound2Params))
-
-    def __repr__(self):
-        return f"CK_NSS_JPAKERound2Params(pSharedKey={self.pSharedKey!r}, ulSharedKeyLen={self.ulSharedKeyLen!r}, gx3={self.gx3!r}, gx4={self.gx4!r}, A={self.A!r})"
-
-    @property
-    def pSharedKey(self):
-        return None if self._ptr.pSharedKey == NULL else <size_t><void *>self._ptr.pSharedKey
-
-    @pSharedKey.setter
-    def pSharedKey(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSharedKey = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedKey, value, "CK_NSS_JPAKERound2Params.pSharedKey", True, 1, False)
-
-    @property
-    def ulSharedKeyLen(self):
-        return self._ptr.ulSharedKeyLen
-
-    @ulSharedKeyLen.setter
-    def ulSharedKeyLen(self, value):
-        value = _pb_index(value, "CK_NSS_JPAKERound2Params.ulSharedKeyLen")
-        self._ptr.ulSharedKeyLen = value
-
-    @property
-    def gx3(self):
-        return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx3)
-
-    @gx3.setter
-    def gx3(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.gx3 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        memcpy(&self._ptr.gx3, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx3))
-        _pb_keep_copy(self, <size_t>&self._ptr.gx3, sizeof(self._ptr.gx3), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
-
-    @property
-    def gx4(self):
-        return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx4)
-
-    @gx4.setter
-    def gx4(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.gx4 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        memcpy(&self._ptr.gx4, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx4))
-        _pb_keep_copy(self, <size_t>&self._ptr.gx4, sizeof(self._ptr.gx4), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
-
-    @property
-    def A(self):
-        return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.A)
-
-    @A.setter
-    def A(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        memcpy(&self._ptr.A, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.A))
-        _pb_keep_copy(self, <size_t>&self._ptr.A, sizeof(self._ptr.A), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
-
-
-cdef CK_NSS_JPAKERound2Params _pb_view_CK_NSS_JPAKERound2Params(object owner, void *ptr):
-    # A CK_NSS_JPAKERound2Params looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_JPAKERound2Params obj = CK_NSS_JPAKERound2Params.__new__(CK_NSS_JPAKERound2Params)
-    obj._ptr = <_cs_CK_NSS_JPAKERound2Params *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_JPAKERound2Params, sizeof(_cs_CK_NSS_JPAKERound2Params))
-
-@cython.freelist(8)
-cdef class CK_NSS_JPAKEFinalParams:
-    'struct CK_NSS_JPAKEFinalParams: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_NSS_JPAKEFinalParams _value
-    cdef _cs_CK_NSS_JPAKEFinalParams *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, B=_MISSING):
-        if B is not _MISSING:
-            _pb_self.B = B
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_JPAKEFinalParams holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_JPAKEFinalParams.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKEFinalParams))
-
-    def __repr__(self):
-        return f"CK_NSS_JPAKEFinalParams(B={self.B!r})"
-
-    @property
-    def B(self):
-        return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.B)
-
-    @B.setter
-    def B(self, value):
-        if not isinstance(value, CK_NSS_JPAKEPublicValue):
-            raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
-        memcpy(&self._ptr.B, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.B))
-        _pb_keep_copy(self, <size_t>&self._ptr.B, sizeof(self._ptr.B), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
-
-
-cdef CK_NSS_JPAKEFinalParams _pb_view_CK_NSS_JPAKEFinalParams(object owner, void *ptr):
-    # A CK_NSS_JPAKEFinalParams looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_JPAKEFinalParams obj = CK_NSS_JPAKEFinalParams.__new__(CK_NSS_JPAKEFinalParams)
-    obj._ptr = <_cs_CK_NSS_JPAKEFinalParams *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_JPAKEFinalParams, sizeof(_cs_CK_NSS_JPAKEFinalParams))
-
-@cython.freelist(8)
-cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
-    "macAlg: the MAC algorithm to use. This determines the hash function used in\n    the HMAC/SSLv3 MAC calculations.\nulBodyTotalLen: the total length of the data, including padding bytes and\n    padding length.\npHeader: points to a block of data that contains additional data to\n    authenticate. For TLS this includes the sequence number etc. For SSLv3,\n    this also includes the initial padding bytes.\n\nNOTE: the softoken's implementation of CKM_NSS_HMAC_CONSTANT_TIME and\nCKM_NSS_SSL3_MAC_CONSTANT_TIME requires that the sum of ulBodyTotalLen\nand ulHeaderLen be much smaller than 2^32 / 8 bytes because it uses an\nunsigned int variable to represent the length in bits. This should not\nbe a problem because the SSL/TLS protocol limits the size of an SSL\nrecord to something considerably less than 2^32 bytes."
-    cdef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS _value
-    cdef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, macAlg=_MISSING, ulBodyTotalLen=_MISSING, pHeader=_MISSING, ulHeaderLen=_MISSING):
-        if macAlg is not _MISSING:
-            _pb_self.macAlg = macAlg
-        if ulBodyTotalLen is not _MISSING:
-            _pb_self.ulBodyTotalLen = ulBodyTotalLen
-        if pHeader is not _MISSING:
-            _pb_self.pHeader = pHeader
-        if ulHeaderLen is not _MISSING:
-            _pb_self.ulHeaderLen = ulHeaderLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_MAC_CONSTANT_TIME_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS))
-
-    def __repr__(self):
-        return f"CK_NSS_MAC_CONSTANT_TIME_PARAMS(macAlg={self.macAlg!r}, ulBodyTotalLen={self.ulBodyTotalLen!r}, pHeader={self.pHeader!r}, ulHeaderLen={self.ulHeaderLen!r})"
-
-    @property
-    def macAlg(self):
-        return self._ptr.macAlg
-
-    @macAlg.setter
-    def macAlg(self, value):
-        value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg")
-        self._ptr.macAlg = value
-
-    @property
-    def ulBodyTotalLen(self):
-        return self._ptr.ulBodyTotalLen
-
-    @ulBodyTotalLen.setter
-    def ulBodyTotalLen(self, value):
-        value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen")
-        self._ptr.ulBodyTotalLen = value
-
-    @property
-    def pHeader(self):
-        return None if self._ptr.pHeader == NULL else <size_t><void *>self._ptr.pHeader
-
-    @pHeader.setter
-    def pHeader(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pHeader = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pHeader, value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader", True, 1, False)
-
-    @property
-    def ulHeaderLen(self):
-        return self._ptr.ulHeaderLen
-
-    @ulHeaderLen.setter
-    def ulHeaderLen(self, value):
-        value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen")
-        self._ptr.ulHeaderLen = value
-
-
-cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS _pb_view_CK_NSS_MAC_CONSTANT_TIME_PARAMS(object owner, void *ptr):
-    # A CK_NSS_MAC_CONSTANT_TIME_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS obj = CK_NSS_MAC_CONSTANT_TIME_PARAMS.__new__(CK_NSS_MAC_CONSTANT_TIME_PARAMS)
-    obj._ptr = <_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_MAC_CONSTANT_TIME_PARAMS, sizeof(_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS))
-
-@cython.freelist(8)
-cdef class CK_NSS_AEAD_PARAMS:
-    'struct CK_NSS_AEAD_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_NSS_AEAD_PARAMS _value
-    cdef _cs_CK_NSS_AEAD_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagLen=_MISSING):
-        if pNonce is not _MISSING:
-            _pb_self.pNonce = pNonce
-        if ulNonceLen is not _MISSING:
-            _pb_self.ulNonceLen = ulNonceLen
-        if pAAD is not _MISSING:
-            _pb_self.pAAD = pAAD
-        if ulAADLen is not _MISSING:
-            _pb_self.ulAADLen = ulAADLen
-        if ulTagLen is not _MISSING:
-            _pb_self.ulTagLen = ulTagLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_AEAD_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_AEAD_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_AEAD_PARAMS))
-
-    def __repr__(self):
-        return f"CK_NSS_AEAD_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagLen={self.ulTagLen!r})"
-
-    @property
-    def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
-
-    @pNonce.setter
-    def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_NSS_AEAD_PARAMS.pNonce", True, 1, False)
-
-    @property
-    def ulNonceLen(self):
-        return self._ptr.ulNonceLen
-
-    @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulNonceLen")
-        self._ptr.ulNonceLen = value
-
-    @property
-    def pAAD(self):
-        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
-
-    @pAAD.setter
-    def pAAD(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_AEAD_PARAMS.pAAD", True, 1, False)
-
-    @property
-    def ulAADLen(self):
-        return self._ptr.ulAADLen
-
-    @ulAADLen.setter
-    def ulAADLen(self, value):
-        value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulAADLen")
-        self._ptr.ulAADLen = value
-
-    @property
-    def ulTagLen(self):
-        return self._ptr.ulTagLen
-
-    @ulTagLen.setter
-    def ulTagLen(self, value):
-        value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulTagLen")
-        self._ptr.ulTagLen = value
-
-
-cdef CK_NSS_AEAD_PARAMS _pb_view_CK_NSS_AEAD_PARAMS(object owner, void *ptr):
-    # A CK_NSS_AEAD_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_AEAD_PARAMS obj = CK_NSS_AEAD_PARAMS.__new__(CK_NSS_AEAD_PARAMS)
-    obj._ptr = <_cs_CK_NSS_AEAD_PARAMS *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_AEAD_PARAMS, sizeof(_cs_CK_NSS_AEAD_PARAMS))
-
-@cython.freelist(8)
-cdef class CK_NSS_HKDFParams:
-    'Mandatory parameter for the CKM_NSS_HKDF_* key deriviation mechanisms.\nSee RFC 5869.\n\n bExtract: If set, HKDF-Extract will be applied to the input key. If\n           the optional salt is given, it is used; otherwise, the salt is\n           set to a sequence of zeros equal in length to the HMAC output.\n           If bExpand is not set, then the key template given to\n           C_DeriveKey must indicate an output key size less than or equal\n           to the output size of the HMAC.\n\n bExpand:  If set, HKDF-Expand will be applied to the input key (if\n           bExtract is not set) or to the result of HKDF-Extract (if\n           bExtract is set). Any info given in the optional pInfo field will\n           be included in the calculation.\n\n The size of the output key must be specified in the template passed to\n C_DeriveKey.'
-    cdef _cs_CK_NSS_HKDFParams _value
-    cdef _cs_CK_NSS_HKDFParams *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, bExtract=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, bExpand=_MISSING, pInfo=_MISSING, ulInfoLen=_MISSING):
-        if bExtract is not _MISSING:
-            _pb_self.bExtract = bExtract
-        if pSalt is not _MISSING:
-            _pb_self.pSalt = pSalt
-        if ulSaltLen is not _MISSING:
-            _pb_self.ulSaltLen = ulSaltLen
-        if bExpand is not _MISSING:
-            _pb_self.bExpand = bExpand
-        if pInfo is not _MISSING:
-            _pb_self.pInfo = pInfo
-        if ulInfoLen is not _MISSING:
-            _pb_self.ulInfoLen = ulInfoLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_HKDFParams holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_HKDFParams.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_HKDFParams))
-
-    def __repr__(self):
-        return f"CK_NSS_HKDFParams(bExtract={self.bExtract!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, bExpand={self.bExpand!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
-
-    @property
-    def bExtract(self):
-        return self._ptr.bExtract
-
-    @bExtract.setter
-    def bExtract(self, value):
-        value = _pb_index(value, "CK_NSS_HKDFParams.bExtract")
-        self._ptr.bExtract = value
-
-    @property
-    def pSalt(self):
-        return None if self._ptr.pSalt == NULL else <size_t><void *>self._ptr.pSalt
-
-    @pSalt.setter
-    def pSalt(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSalt, value, "CK_NSS_HKDFParams.pSalt", True, 1, False)
-
-    @property
-    def ulSaltLen(self):
-        return self._ptr.ulSaltLen
-
-    @ulSaltLen.setter
-    def ulSaltLen(self, value):
-        value = _pb_index(value, "CK_NSS_HKDFParams.ulSaltLen")
-        self._ptr.ulSaltLen = value
-
-    @property
-    def bExpand(self):
-        return self._ptr.bExpand
-
-    @bExpand.setter
-    def bExpand(self, value):
-        value = _pb_index(value, "CK_NSS_HKDFParams.bExpand")
-        self._ptr.bExpand = value
-
-    @property
-    def pInfo(self):
-        return None if self._ptr.pInfo == NULL else <size_t><void *>self._ptr.pInfo
-
-    @pInfo.setter
-    def pInfo(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pInfo, value, "CK_NSS_HKDFParams.pInfo", True, 1, False)
-
-    @property
-    def ulInfoLen(self):
-        return self._ptr.ulInfoLen
-
-    @ulInfoLen.setter
-    def ulInfoLen(self, value):
-        value = _pb_index(value, "CK_NSS_HKDFParams.ulInfoLen")
-        self._ptr.ulInfoLen = value
-
-
-cdef CK_NSS_HKDFParams _pb_view_CK_NSS_HKDFParams(object owner, void *ptr):
-    # A CK_NSS_HKDFParams looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_HKDFParams obj = CK_NSS_HKDFParams.__new__(CK_NSS_HKDFParams)
-    obj._ptr = <_cs_CK_NSS_HKDFParams *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_HKDFParams, sizeof(_cs_CK_NSS_HKDFParams))
-
-@cython.freelist(8)
-cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
-    'CK_NSS_IKE_PRF_PLUS_PARAMS is a structure that provides the parameters to\nthe CKM_NSS_IKE_PRF_PLUS_DERIVE mechanism.\nThe fields of the structure have the following meanings:\n     prfMechanism    underlying MAC mechanism used to generate the prf.\n     bHasSeedKey     hSeed key is present.\n     hSeedKey        optional seed from key\n     pSeedData       optional seed from data.\n     ulSeedDataLen   length of optional seed data.\n       If no seed data is present this value is NULL.'
-    cdef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _value
-    cdef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasSeedKey=_MISSING, hSeedKey=_MISSING, pSeedData=_MISSING, ulSeedDataLen=_MISSING):
-        if prfMechanism is not _MISSING:
-            _pb_self.prfMechanism = prfMechanism
-        if bHasSeedKey is not _MISSING:
-            _pb_self.bHasSeedKey = bHasSeedKey
-        if hSeedKey is not _MISSING:
-            _pb_self.hSeedKey = hSeedKey
-        if pSeedData is not _MISSING:
-            _pb_self.pSeedData = pSeedData
-        if ulSeedDataLen is not _MISSING:
-            _pb_self.ulSeedDataLen = ulSeedDataLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS))
-
-    def __repr__(self):
-        return f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasSeedKey={self.bHasSeedKey!r}, hSeedKey={self.hSeedKey!r}, pSeedData={self.pSeedData!r}, ulSeedDataLen={self.ulSeedDataLen!r})"
-
-    @property
-    def prfMechanism(self):
-        return self._ptr.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism")
-        self._ptr.prfMechanism = value
-
-    @property
-    def bHasSeedKey(self):
-        return self._ptr.bHasSeedKey
-
-    @bHasSeedKey.setter
-    def bHasSeedKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey")
-        self._ptr.bHasSeedKey = value
-
-    @property
-    def hSeedKey(self):
-        return self._ptr.hSeedKey
-
-    @hSeedKey.setter
-    def hSeedKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey")
-        self._ptr.hSeedKey = value
-
-    @property
-    def pSeedData(self):
-        return None if self._ptr.pSeedData == NULL else <size_t><void *>self._ptr.pSeedData
-
-    @pSeedData.setter
-    def pSeedData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSeedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeedData, value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData", True, 1, False)
-
-    @property
-    def ulSeedDataLen(self):
-        return self._ptr.ulSeedDataLen
-
-    @ulSeedDataLen.setter
-    def ulSeedDataLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen")
-        self._ptr.ulSeedDataLen = value
-
-
-cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS obj = CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS))
-
-@cython.freelist(8)
-cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
-    'CK_NSS_IKE_PRF_DERIVE_PARAMS is a structure that provides the parameters to\n the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism underlying MAC mechanism used to generate the prf.\n    bRekey       hNewKey is present.\n    pNi          Ni value\n    ulNiLen      length of Ni\n    pNr          Nr value\n    ulNrLen      length of Nr\n    hNewKey      New key value to drive the rekey.'
-    cdef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS _value
-    cdef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bDataAsKey=_MISSING, bRekey=_MISSING, pNi=_MISSING, ulNiLen=_MISSING, pNr=_MISSING, ulNrLen=_MISSING, hNewKey=_MISSING):
-        if prfMechanism is not _MISSING:
-            _pb_self.prfMechanism = prfMechanism
-        if bDataAsKey is not _MISSING:
-            _pb_self.bDataAsKey = bDataAsKey
-        if bRekey is not _MISSING:
-            _pb_self.bRekey = bRekey
-        if pNi is not _MISSING:
-            _pb_self.pNi = pNi
-        if ulNiLen is not _MISSING:
-            _pb_self.ulNiLen = ulNiLen
-        if pNr is not _MISSING:
-            _pb_self.pNr = pNr
-        if ulNrLen is not _MISSING:
-            _pb_self.ulNrLen = ulNrLen
-        if hNewKey is not _MISSING:
-            _pb_self.hNewKey = hNewKey
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_IKE_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_IKE_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS))
-
-    def __repr__(self):
-        return f"CK_NSS_IKE_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bDataAsKey={self.bDataAsKey!r}, bRekey={self.bRekey!r}, pNi={self.pNi!r}, ulNiLen={self.ulNiLen!r}, pNr={self.pNr!r}, ulNrLen={self.ulNrLen!r}, hNewKey={self.hNewKey!r})"
-
-    @property
-    def prfMechanism(self):
-        return self._ptr.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism")
-        self._ptr.prfMechanism = value
-
-    @property
-    def bDataAsKey(self):
-        return self._ptr.bDataAsKey
-
-    @bDataAsKey.setter
-    def bDataAsKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey")
-        self._ptr.bDataAsKey = value
-
-    @property
-    def bRekey(self):
-        return self._ptr.bRekey
-
-    @bRekey.setter
-    def bRekey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey")
-        self._ptr.bRekey = value
-
-    @property
-    def pNi(self):
-        return None if self._ptr.pNi == NULL else <size_t><void *>self._ptr.pNi
-
-    @pNi.setter
-    def pNi(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNi = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNi, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi", True, 1, False)
-
-    @property
-    def ulNiLen(self):
-        return self._ptr.ulNiLen
-
-    @ulNiLen.setter
-    def ulNiLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen")
-        self._ptr.ulNiLen = value
-
-    @property
-    def pNr(self):
-        return None if self._ptr.pNr == NULL else <size_t><void *>self._ptr.pNr
-
-    @pNr.setter
-    def pNr(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNr = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNr, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr", True, 1, False)
-
-    @property
-    def ulNrLen(self):
-        return self._ptr.ulNrLen
-
-    @ulNrLen.setter
-    def ulNrLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen")
-        self._ptr.ulNrLen = value
-
-    @property
-    def hNewKey(self):
-        return self._ptr.hNewKey
-
-    @hNewKey.setter
-    def hNewKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey")
-        self._ptr.hNewKey = value
-
-
-cdef CK_NSS_IKE_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_NSS_IKE_PRF_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_IKE_PRF_DERIVE_PARAMS obj = CK_NSS_IKE_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_IKE_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS))
-
-@cython.freelist(8)
-cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
-    'CK_NSS_IKE1_PRF_DERIVE_PARAMS is a structure that provides the parameters\nto the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bRekey        hNewKey is present.\n    pCKYi         CKYi value\n    ulCKYiLen     length of CKYi\n    pCKYr         CKYr value\n    ulCKYrLen     length of CKYr\n    hNewKey       New key value to drive the rekey.'
-    cdef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS _value
-    cdef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasPrevKey=_MISSING, hKeygxy=_MISSING, hPrevKey=_MISSING, pCKYi=_MISSING, ulCKYiLen=_MISSING, pCKYr=_MISSING, ulCKYrLen=_MISSING, keyNumber=_MISSING):
-        if prfMechanism is not _MISSING:
-            _pb_self.prfMechanism = prfMechanism
-        if bHasPrevKey is not _MISSING:
-            _pb_self.bHasPrevKey = bHasPrevKey
-        if hKeygxy is not _MISSING:
-            _pb_self.hKeygxy = hKeygxy
-        if hPrevKey is not _MISSING:
-            _pb_self.hPrevKey = hPrevKey
-        if pCKYi is not _MISSING:
-            _pb_self.pCKYi = pCKYi
-        if ulCKYiLen is not _MISSING:
-            _pb_self.ulCKYiLen = ulCKYiLen
-        if pCKYr is not _MISSING:
-            _pb_self.pCKYr = pCKYr
-        if ulCKYrLen is not _MISSING:
-            _pb_self.ulCKYrLen = ulCKYrLen
-        if keyNumber is not _MISSING:
-            _pb_self.keyNumber = keyNumber
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_IKE1_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS))
-
-    def __repr__(self):
-        return f"CK_NSS_IKE1_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasPrevKey={self.bHasPrevKey!r}, hKeygxy={self.hKeygxy!r}, hPrevKey={self.hPrevKey!r}, pCKYi={self.pCKYi!r}, ulCKYiLen={self.ulCKYiLen!r}, pCKYr={self.pCKYr!r}, ulCKYrLen={self.ulCKYrLen!r}, keyNumber={self.keyNumber!r})"
-
-    @property
-    def prfMechanism(self):
-        return self._ptr.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism")
-        self._ptr.prfMechanism = value
-
-    @property
-    def bHasPrevKey(self):
-        return self._ptr.bHasPrevKey
-
-    @bHasPrevKey.setter
-    def bHasPrevKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey")
-        self._ptr.bHasPrevKey = value
-
-    @property
-    def hKeygxy(self):
-        return self._ptr.hKeygxy
-
-    @hKeygxy.setter
-    def hKeygxy(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy")
-        self._ptr.hKeygxy = value
-
-    @property
-    def hPrevKey(self):
-        return self._ptr.hPrevKey
-
-    @hPrevKey.setter
-    def hPrevKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey")
-        self._ptr.hPrevKey = value
-
-    @property
-    def pCKYi(self):
-        return None if self._ptr.pCKYi == NULL else <size_t><void *>self._ptr.pCKYi
-
-    @pCKYi.setter
-    def pCKYi(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pCKYi = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pCKYi, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi", True, 1, False)
-
-    @property
-    def ulCKYiLen(self):
-        return self._ptr.ulCKYiLen
-
-    @ulCKYiLen.setter
-    def ulCKYiLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen")
-        self._ptr.ulCKYiLen = value
-
-    @property
-    def pCKYr(self):
-        return None if self._ptr.pCKYr == NULL else <size_t><void *>self._ptr.pCKYr
-
-    @pCKYr.setter
-    def pCKYr(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pCKYr = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pCKYr, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr", True, 1, False)
-
-    @property
-    def ulCKYrLen(self):
-        return self._ptr.ulCKYrLen
-
-    @ulCKYrLen.setter
-    def ulCKYrLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen")
-        self._ptr.ulCKYrLen = value
-
-    @property
-    def keyNumber(self):
-        return self._ptr.keyNumber
-
-    @keyNumber.setter
-    def keyNumber(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber")
-        self._ptr.keyNumber = value
-
-
-cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_PRF_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_NSS_IKE1_PRF_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS obj = CK_NSS_IKE1_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_PRF_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_IKE1_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS))
-
-@cython.freelist(8)
-cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
-    "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS is a structure that provides the\nparameters to the CKM_NSS_IKE_APP_B_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bHasKeygxy    hKeygxy exists\n    hKeygxy       optional key to hash in the prf\n    pExtraData    optional extra data to hash in the prf\n    ulExtraData   length of the optional extra data.\n\nCK_NSS_IKE_APP_B_PRF_DERIVE can take wither CK_NSS_IKE1_APP_B_PRF_DRIVE_PARAMS\nor a single CK_MECHANISM_TYPE. In the latter cases bHashKeygx is assumed to\nbe false and ulExtraDataLen is assumed to be '0'."
-    cdef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _value
-    cdef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasKeygxy=_MISSING, hKeygxy=_MISSING, pExtraData=_MISSING, ulExtraDataLen=_MISSING):
-        if prfMechanism is not _MISSING:
-            _pb_self.prfMechanism = prfMechanism
-        if bHasKeygxy is not _MISSING:
-            _pb_self.bHasKeygxy = bHasKeygxy
-        if hKeygxy is not _MISSING:
-            _pb_self.hKeygxy = hKeygxy
-        if pExtraData is not _MISSING:
-            _pb_self.pExtraData = pExtraData
-        if ulExtraDataLen is not _MISSING:
-            _pb_self.ulExtraDataLen = ulExtraDataLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS))
-
-    def __repr__(self):
-        return f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasKeygxy={self.bHasKeygxy!r}, hKeygxy={self.hKeygxy!r}, pExtraData={self.pExtraData!r}, ulExtraDataLen={self.ulExtraDataLen!r})"
-
-    @property
-    def prfMechanism(self):
-        return self._ptr.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism")
-        self._ptr.prfMechanism = value
-
-    @property
-    def bHasKeygxy(self):
-        return self._ptr.bHasKeygxy
-
-    @bHasKeygxy.setter
-    def bHasKeygxy(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy")
-        self._ptr.bHasKeygxy = value
-
-    @property
-    def hKeygxy(self):
-        return self._ptr.hKeygxy
-
-    @hKeygxy.setter
-    def hKeygxy(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy")
-        self._ptr.hKeygxy = value
-
-    @property
-    def pExtraData(self):
-        return None if self._ptr.pExtraData == NULL else <size_t><void *>self._ptr.pExtraData
-
-    @pExtraData.setter
-    def pExtraData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pExtraData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pExtraData, value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData", True, 1, False)
-
-    @property
-    def ulExtraDataLen(self):
-        return self._ptr.ulExtraDataLen
-
-    @ulExtraDataLen.setter
-    def ulExtraDataLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen")
-        self._ptr.ulExtraDataLen = value
-
-
-cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS obj = CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS))
-
-@cython.freelist(8)
-cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
-    'Parameter for the TLS extended master secret key derivation mechanisms:\n\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_DH\n\nFor the TLS 1.2 PRF, the prfHashMechanism parameter determines the hash\nfunction used. For earlier versions of the PRF, set the prfHashMechanism\nvalue to CKM_TLS_PRF.\n\nThe session hash input is expected to be the output of the same hash\nfunction as the PRF uses (as required by draft-ietf-tls-session-hash).  So\nthe ulSessionHashLen member must be equal the output length of the hash\nfunction specified by the prfHashMechanism member (or, for pre-TLS 1.2 PRF,\nthe length of concatenated MD5 and SHA-1 digests).'
-    cdef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _value
-    cdef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, prfHashMechanism=_MISSING, pSessionHash=_MISSING, ulSessionHashLen=_MISSING, pVersion=_MISSING):
-        if prfHashMechanism is not _MISSING:
-            _pb_self.prfHashMechanism = prfHashMechanism
-        if pSessionHash is not _MISSING:
-            _pb_self.pSessionHash = pSessionHash
-        if ulSessionHashLen is not _MISSING:
-            _pb_self.ulSessionHashLen = ulSessionHashLen
-        if pVersion is not _MISSING:
-            _pb_self.pVersion = pVersion
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS))
-
-    def __repr__(self):
-        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={self.pVersion!r})"
-
-    @property
-    def prfHashMechanism(self):
-        return self._ptr.prfHashMechanism
-
-    @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
-        self._ptr.prfHashMechanism = value
-
-    @property
-    def pSessionHash(self):
-        return None if self._ptr.pSessionHash == NULL else <size_t><void *>self._ptr.pSessionHash
-
-    @pSessionHash.setter
-    def pSessionHash(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSessionHash = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSessionHash, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash", True, 1, False)
-
-    @property
-    def ulSessionHashLen(self):
-        return self._ptr.ulSessionHashLen
-
-    @ulSessionHashLen.setter
-    def ulSessionHashLen(self, value):
-        value = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen")
-        self._ptr.ulSessionHashLen = value
-
-    @property
-    def pVersion(self):
-        return None if self._ptr.pVersion == NULL else <size_t><void *>self._ptr.pVersion
-
-    @pVersion.setter
-    def pVersion(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pVersion = <_c_CK_VERSION_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pVersion, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion", True, 2, False)
-
-
-cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
-    # A CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS obj = CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.__new__(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS)
-    obj._ptr = <_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS))
-
-@cython.freelist(8)
-cdef class CK_NSS_MODULE_FUNCTIONS:
-    'struct CK_NSS_MODULE_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_NSS_MODULE_FUNCTIONS _value
-    cdef _cs_CK_NSS_MODULE_FUNCTIONS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, version=_MISSING, NSC_ModuleDBFunc=_MISSING):
-        if version is not _MISSING:
-            _pb_self.version = version
-        if NSC_ModuleDBFunc is not _MISSING:
-            _pb_self.NSC_ModuleDBFunc = NSC_ModuleDBFunc
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_MODULE_FUNCTIONS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_MODULE_FUNCTIONS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_MODULE_FUNCTIONS))
-
-    def __repr__(self):
-        return f"CK_NSS_MODULE_FUNCTIONS(version={self.version!r}, NSC_ModuleDBFunc={self.NSC_ModuleDBFunc!r})"
-
-    @property
-    def version(self):
-        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.version)
-
-    @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
-
-    @property
-    def NSC_ModuleDBFunc(self):
-        return _pb_new_function_pointer(<void *>self._ptr.NSC_ModuleDBFunc, 'char **(*)(unsigned long function, char *parameters, void *args)', self if self._owner is None else self._owner)
-
-    @NSC_ModuleDBFunc.setter
-    def NSC_ModuleDBFunc(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'char **(*)(unsigned long function, char *parameters, void *args)', "CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.NSC_ModuleDBFunc, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.NSC_ModuleDBFunc, value)
-
-
-cdef CK_NSS_MODULE_FUNCTIONS _pb_view_CK_NSS_MODULE_FUNCTIONS(object owner, void *ptr):
-    # A CK_NSS_MODULE_FUNCTIONS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_MODULE_FUNCTIONS obj = CK_NSS_MODULE_FUNCTIONS.__new__(CK_NSS_MODULE_FUNCTIONS)
-    obj._ptr = <_cs_CK_NSS_MODULE_FUNCTIONS *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_MODULE_FUNCTIONS, sizeof(_cs_CK_NSS_MODULE_FUNCTIONS))
-
-@cython.freelist(8)
-cdef class CK_NSS_FIPS_FUNCTIONS:
-    'struct CK_NSS_FIPS_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_NSS_FIPS_FUNCTIONS _value
-    cdef _cs_CK_NSS_FIPS_FUNCTIONS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, version=_MISSING, NSC_NSSGetFIPSStatus=_MISSING):
-        if version is not _MISSING:
-            _pb_self.version = version
-        if NSC_NSSGetFIPSStatus is not _MISSING:
-            _pb_self.NSC_NSSGetFIPSStatus = NSC_NSSGetFIPSStatus
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_FIPS_FUNCTIONS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_FIPS_FUNCTIONS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_FIPS_FUNCTIONS))
-
-    def __repr__(self):
-        return f"CK_NSS_FIPS_FUNCTIONS(version={self.version!r}, NSC_NSSGetFIPSStatus={self.NSC_NSSGetFIPSStatus!r})"
-
-    @property
-    def version(self):
-        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.version)
-
-    @version.setter
-    def version(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
-
-    @property
-    def NSC_NSSGetFIPSStatus(self):
-        return _pb_new_function_pointer(<void *>self._ptr.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', self if self._owner is None else self._owner)
-
-    @NSC_NSSGetFIPSStatus.setter
-    def NSC_NSSGetFIPSStatus(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', "CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.NSC_NSSGetFIPSStatus, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.NSC_NSSGetFIPSStatus, value)
-
-
-cdef CK_NSS_FIPS_FUNCTIONS _pb_view_CK_NSS_FIPS_FUNCTIONS(object owner, void *ptr):
-    # A CK_NSS_FIPS_FUNCTIONS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_FIPS_FUNCTIONS obj = CK_NSS_FIPS_FUNCTIONS.__new__(CK_NSS_FIPS_FUNCTIONS)
-    obj._ptr = <_cs_CK_NSS_FIPS_FUNCTIONS *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_FIPS_FUNCTIONS, sizeof(_cs_CK_NSS_FIPS_FUNCTIONS))
-
-@cython.freelist(8)
-cdef class CK_NSS_GCM_PARAMS:
-    "There was an inconsistency between the spec and the header file in defining\nthe CK_GCM_PARAMS structure. The authoritative reference is the header file,\nbut NSS used the spec when adding it to its own header. In V3 we've\ncorrected it, but we need to handle the old case for devices that followed\nus in using the incorrect specification."
-    cdef _cs_CK_NSS_GCM_PARAMS _value
-    cdef _cs_CK_NSS_GCM_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
-        if pIv is not _MISSING:
-            _pb_self.pIv = pIv
-        if ulIvLen is not _MISSING:
-            _pb_self.ulIvLen = ulIvLen
-        if pAAD is not _MISSING:
-            _pb_self.pAAD = pAAD
-        if ulAADLen is not _MISSING:
-            _pb_self.ulAADLen = ulAADLen
-        if ulTagBits is not _MISSING:
-            _pb_self.ulTagBits = ulTagBits
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_NSS_GCM_PARAMS holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_NSS_GCM_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_GCM_PARAMS))
-
-    def __repr__(self):
-        return f"CK_NSS_GCM_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
-
-    @property
-    def pIv(self):
-        return None if self._ptr.pIv == NULL else <size_t><void *>self._ptr.pIv
-
-    @pIv.setter
-    def pIv(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_NSS_GCM_PARAMS.pIv", True, 1, False)
-
-    @property
-    def ulIvLen(self):
-        return self._ptr.ulIvLen
-
-    @ulIvLen.setter
-    def ulIvLen(self, value):
-        value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulIvLen")
-        self._ptr.ulIvLen = value
-
-    @property
-    def pAAD(self):
-        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
-
-    @pAAD.setter
-    def pAAD(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_GCM_PARAMS.pAAD", True, 1, False)
-
-    @property
-    def ulAADLen(self):
-        return self._ptr.ulAADLen
-
-    @ulAADLen.setter
-    def ulAADLen(self, value):
-        value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulAADLen")
-        self._ptr.ulAADLen = value
-
-    @property
-    def ulTagBits(self):
-        return self._ptr.ulTagBits
-
-    @ulTagBits.setter
-    def ulTagBits(self, value):
-        value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulTagBits")
-        self._ptr.ulTagBits = value
-
-
-cdef CK_NSS_GCM_PARAMS _pb_view_CK_NSS_GCM_PARAMS(object owner, void *ptr):
-    # A CK_NSS_GCM_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_NSS_GCM_PARAMS obj = CK_NSS_GCM_PARAMS.__new__(CK_NSS_GCM_PARAMS)
-    obj._ptr = <_cs_CK_NSS_GCM_PARAMS *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_NSS_GCM_PARAMS, sizeof(_cs_CK_NSS_GCM_PARAMS))
-
-@cython.freelist(8)
-cdef class CK_GCM_PARAMS_V3:
-    "There was a discrepency between the doc and the headers\nin PKCS #11 v2.40, NSS had the doc version, but the header\nwas normative. In V3.0 they were reconsiled as the header\nversion. In NSS the header version is called CK_GCM_PARAMS_V3\nand the v2.40 doc version is called CK_NSS_GCM_PARAMS.\nCK_GCM_PARMS is define as CK_NSS_GCM_PARAMS  if\nNSS_PCKS11_2_0_COMPAT is defined and CK_GCM_PARAMS_V3 if it's not.\nSoftoken accepts either version and internally uses CK_NSS_GCM_PARAMS"
-    cdef _cs_CK_GCM_PARAMS_V3 _value
-    cdef _cs_CK_GCM_PARAMS_V3 *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, ulIvBits=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
-        if pIv is not _MISSING:
-            _pb_self.pIv = pIv
-        if ulIvLen is not _MISSING:
-            _pb_self.ulIvLen = ulIvLen
-        if ulIvBits is not _MISSING:
-            _pb_self.ulIvBits = ulIvBits
-        if pAAD is not _MISSING:
-            _pb_self.pAAD = pAAD
-        if ulAADLen is not _MISSING:
-            _pb_self.ulAADLen = ulAADLen
-        if ulTagBits is not _MISSING:
-            _pb_self.ulTagBits = ulTagBits
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_GCM_PARAMS_V3 holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_GCM_PARAMS_V3.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GCM_PARAMS_V3))
-
-    def __repr__(self):
-        return f"CK_GCM_PARAMS_V3(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvBits={self.ulIvBits!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
-
-    @property
-    def pIv(self):
-        return None if self._ptr.pIv == NULL else <size_t><void *>self._ptr.pIv
-
-    @pIv.setter
-    def pIv(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_GCM_PARAMS_V3.pIv", True, 1, False)
-
-    @property
-    def ulIvLen(self):
-        return self._ptr.ulIvLen
-
-    @ulIvLen.setter
-    def ulIvLen(self, value):
-        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvLen")
-        self._ptr.ulIvLen = value
-
-    @property
-    def ulIvBits(self):
-        return self._ptr.ulIvBits
-
-    @ulIvBits.setter
-    def ulIvBits(self, value):
-        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvBits")
-        self._ptr.ulIvBits = value
-
-    @property
-    def pAAD(self):
-        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
-
-    @pAAD.setter
-    def pAAD(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_GCM_PARAMS_V3.pAAD", True, 1, False)
-
-    @property
-    def ulAADLen(self):
-        return self._ptr.ulAADLen
-
-    @ulAADLen.setter
-    def ulAADLen(self, value):
-        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulAADLen")
-        self._ptr.ulAADLen = value
-
-    @property
-    def ulTagBits(self):
-        return self._ptr.ulTagBits
-
-    @ulTagBits.setter
-    def ulTagBits(self, value):
-        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulTagBits")
-        self._ptr.ulTagBits = value
-
-
-cdef CK_GCM_PARAMS_V3 _pb_view_CK_GCM_PARAMS_V3(object owner, void *ptr):
-    # A CK_GCM_PARAMS_V3 looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_GCM_PARAMS_V3 obj = CK_GCM_PARAMS_V3.__new__(CK_GCM_PARAMS_V3)
-    obj._ptr = <_cs_CK_GCM_PARAMS_V3 *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_GCM_PARAMS_V3, sizeof(_cs_CK_GCM_PARAMS_V3))
-
-@cython.freelist(8)
-@cython.no_gc
-cdef class CK_INFO:
-    'struct CK_INFO: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_INFO _value
-    cdef _cs_CK_INFO *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, cryptokiVersion=_MISSING, manufacturerID=_MISSING, flags=_MISSING, libraryDescription=_MISSING, libraryVersion=_MISSING):
-        if cryptokiVersion is not _MISSING:
-            _pb_self.cryptokiVersion = cryptokiVersion
-        if manufacturerID is not _MISSING:
-            _pb_self.manufacturerID = manufacturerID
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-        if libraryDescription is not _MISSING:
-            _pb_self.libraryDescription = libraryDescription
-        if libraryVersion is not _MISSING:
-            _pb_self.libraryVersion = libraryVersion
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_INFO holding a copy of exactly sizeof bytes."""
-        cdef CK_INFO obj = CK_INFO.__new__(CK_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_INFO):
-                raise ValueError(f"CK_INFO needs {sizeof(_cs_CK_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
-        return obj
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_INFO))
-
-    def __repr__(self):
-        return f"CK_INFO(cryptokiVersion={self.cryptokiVersion!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, libraryDescription={self.libraryDescription!r}, libraryVersion={self.libraryVersion!r})"
-
-    @property
-    def cryptokiVersion(self):
-        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.cryptokiVersion)
-
-    @cryptokiVersion.setter
-    def cryptokiVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.cryptokiVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.cryptokiVersion))
-
-    @property
-    def manufacturerID(self):
-        return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
-
-    @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_INFO.manufacturerID")
-
-    @property
-    def flags(self):
-        return self._ptr.flags
-
-    @flags.setter
-    def flags(self, value):
-        value = _pb_index(value, "CK_INFO.flags")
-        self._ptr.flags = value
-
-    @property
-    def libraryDescription(self):
-        return PyBytes_FromStringAndSize(<const char *>self._ptr.libraryDescription, 32)
-
-    @libraryDescription.setter
-    def libraryDescription(self, value):
-        _pb_store_bytes(self._ptr.libraryDescription, 32, value, "CK_INFO.libraryDescription")
-
-    @property
-    def libraryVersion(self):
-        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.libraryVersion)
-
-    @libraryVersion.setter
-    def libraryVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.libraryVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.libraryVersion))
-
-
-cdef CK_INFO _pb_view_CK_INFO(object owner, void *ptr):
-    # A CK_INFO looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_INFO obj = CK_INFO.__new__(CK_INFO)
-    obj._ptr = <_cs_CK_INFO *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_INFO, sizeof(_cs_CK_INFO))
-
-@cython.freelist(8)
-@cython.no_gc
-cdef class CK_SLOT_INFO:
-    'CK_SLOT_INFO provides information about a slot'
-    cdef _cs_CK_SLOT_INFO _value
-    cdef _cs_CK_SLOT_INFO *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, slotDescription=_MISSING, manufacturerID=_MISSING, flags=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING):
-        if slotDescription is not _MISSING:
-            _pb_self.slotDescription = slotDescription
-        if manufacturerID is not _MISSING:
-            _pb_self.manufacturerID = manufacturerID
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-        if hardwareVersion is not _MISSING:
-            _pb_self.hardwareVersion = hardwareVersion
-        if firmwareVersion is not _MISSING:
-            _pb_self.firmwareVersion = firmwareVersion
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
-        cdef CK_SLOT_INFO obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_SLOT_INFO):
-                raise ValueError(f"CK_SLOT_INFO needs {sizeof(_cs_CK_SLOT_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
-        return obj
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SLOT_INFO))
-
-    def __repr__(self):
-        return f"CK_SLOT_INFO(slotDescription={self.slotDescription!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r})"
-
-    @property
-    def slotDescription(self):
-        return PyBytes_FromStringAndSize(<const char *>self._ptr.slotDescription, 64)
-
-    @slotDescription.setter
-    def slotDescription(self, value):
-        _pb_store_bytes(self._ptr.slotDescription, 64, value, "CK_SLOT_INFO.slotDescription")
-
-    @property
-    def manufacturerID(self):
-        return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
-
-    @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_SLOT_INFO.manufacturerID")
-
-    @property
-    def flags(self):
-        return self._ptr.flags
-
-    @flags.setter
-    def flags(self, value):
-        value = _pb_index(value, "CK_SLOT_INFO.flags")
-        self._ptr.flags = value
-
-    @property
-    def hardwareVersion(self):
-        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.hardwareVersion)
-
-    @hardwareVersion.setter
-    def hardwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.hardwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.hardwareVersion))
-
-    @property
-    def firmwareVersion(self):
-        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.firmwareVersion)
-
-    @firmwareVersion.setter
-    def firmwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.firmwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.firmwareVersion))
-
-
-cdef CK_SLOT_INFO _pb_view_CK_SLOT_INFO(object owner, void *ptr):
-    # A CK_SLOT_INFO looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SLOT_INFO obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
-    obj._ptr = <_cs_CK_SLOT_INFO *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_SLOT_INFO, sizeof(_cs_CK_SLOT_INFO))
-
-@cython.freelist(8)
-@cython.no_gc
-cdef class CK_TOKEN_INFO:
-    'CK_TOKEN_INFO provides information about a token'
-    cdef _cs_CK_TOKEN_INFO _value
-    cdef _cs_CK_TOKEN_INFO *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, label=_MISSING, manufacturerID=_MISSING, model=_MISSING, serialNumber=_MISSING, flags=_MISSING, ulMaxSessionCount=_MISSING, ulSessionCount=_MISSING, ulMaxRwSessionCount=_MISSING, ulRwSessionCount=_MISSING, ulMaxPinLen=_MISSING, ulMinPinLen=_MISSING, ulTotalPublicMemory=_MISSING, ulFreePublicMemory=_MISSING, ulTotalPrivateMemory=_MISSING, ulFreePrivateMemory=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING, utcTime=_MISSING):
-        if label is not _MISSING:
-            _pb_self.label = label
-        if manufacturerID is not _MISSING:
-            _pb_self.manufacturerID = manufacturerID
-        if model is not _MISSING:
-            _pb_self.model = model
-        if serialNumber is not _MISSING:
-            _pb_self.serialNumber = serialNumber
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-        if ulMaxSessionCount is not _MISSING:
-            _pb_self.ulMaxSessionCount = ulMaxSessionCount
-        if ulSessionCount is not _MISSING:
-            _pb_self.ulSessionCount = ulSessionCount
-        if ulMaxRwSessionCount is not _MISSING:
-            _pb_self.ulMaxRwSessionCount = ulMaxRwSessionCount
-        if ulRwSessionCount is not _MISSING:
-            _pb_self.ulRwSessionCount = ulRwSessionCount
-        if ulMaxPinLen is not _MISSING:
-            _pb_self.ulMaxPinLen = ulMaxPinLen
-        if ulMinPinLen is not _MISSING:
-            _pb_self.ulMinPinLen = ulMinPinLen
-        if ulTotalPublicMemory is not _MISSING:
-            _pb_self.ulTotalPublicMemory = ulTotalPublicMemory
-        if ulFreePublicMemory is not _MISSING:
-            _pb_self.ulFreePublicMemory = ulFreePublicMemory
-        if ulTotalPrivateMemory is not _MISSING:
-            _pb_self.ulTotalPrivateMemory = ulTotalPrivateMemory
-        if ulFreePrivateMemory is not _MISSING:
-            _pb_self.ulFreePrivateMemory = ulFreePrivateMemory
-        if hardwareVersion is not _MISSING:
-            _pb_self.hardwareVersion = hardwareVersion
-        if firmwareVersion is not _MISSING:
-            _pb_self.firmwareVersion = firmwareVersion
-        if utcTime is not _MISSING:
-            _pb_self.utcTime = utcTime
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
-        cdef CK_TOKEN_INFO obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_TOKEN_INFO):
-                raise ValueError(f"CK_TOKEN_INFO needs {sizeof(_cs_CK_TOKEN_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
-        return obj
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TOKEN_INFO))
-
-    def __repr__(self):
-        return f"CK_TOKEN_INFO(label={self.label!r}, manufacturerID={self.manufacturerID!r}, model={self.model!r}, serialNumber={self.serialNumber!r}, flags={self.flags!r}, ulMaxSessionCount={self.ulMaxSessionCount!r}, ulSessionCount={self.ulSessionCount!r}, ulMaxRwSessionCount={self.ulMaxRwSessionCount!r}, ulRwSessionCount={self.ulRwSessionCount!r}, ulMaxPinLen={self.ulMaxPinLen!r}, ulMinPinLen={self.ulMinPinLen!r}, ulTotalPublicMemory={self.ulTotalPublicMemory!r}, ulFreePublicMemory={self.ulFreePublicMemory!r}, ulTotalPrivateMemory={self.ulTotalPrivateMemory!r}, ulFreePrivateMemory={self.ulFreePrivateMemory!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r}, utcTime={self.utcTime!r})"
-
-    @property
-    def label(self):
-        return PyBytes_FromStringAndSize(<const char *>self._ptr.label, 32)
-
-    @label.setter
-    def label(self, value):
-        _pb_store_bytes(self._ptr.label, 32, value, "CK_TOKEN_INFO.label")
-
-    @property
-    def manufacturerID(self):
-        return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
-
-    @manufacturerID.setter
-    def manufacturerID(self, value):
-        _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_TOKEN_INFO.manufacturerID")
-
-    @property
-    def model(self):
-        return PyBytes_FromStringAndSize(<const char *>self._ptr.model, 16)
-
-    @model.setter
-    def model(self, value):
-        _pb_store_bytes(self._ptr.model, 16, value, "CK_TOKEN_INFO.model")
-
-    @property
-    def serialNumber(self):
-        return PyBytes_FromStringAndSize(<const char *>self._ptr.serialNumber, 16)
-
-    @serialNumber.setter
-    def serialNumber(self, value):
-        _pb_store_bytes(self._ptr.serialNumber, 16, value, "CK_TOKEN_INFO.serialNumber")
-
-    @property
-    def flags(self):
-        return self._ptr.flags
-
-    @flags.setter
-    def flags(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.flags")
-        self._ptr.flags = value
-
-    @property
-    def ulMaxSessionCount(self):
-        return self._ptr.ulMaxSessionCount
-
-    @ulMaxSessionCount.setter
-    def ulMaxSessionCount(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulMaxSessionCount")
-        self._ptr.ulMaxSessionCount = value
-
-    @property
-    def ulSessionCount(self):
-        return self._ptr.ulSessionCount
-
-    @ulSessionCount.setter
-    def ulSessionCount(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulSessionCount")
-        self._ptr.ulSessionCount = value
-
-    @property
-    def ulMaxRwSessionCount(self):
-        return self._ptr.ulMaxRwSessionCount
-
-    @ulMaxRwSessionCount.setter
-    def ulMaxRwSessionCount(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulMaxRwSessionCount")
-        self._ptr.ulMaxRwSessionCount = value
-
-    @property
-    def ulRwSessionCount(self):
-        return self._ptr.ulRwSessionCount
-
-    @ulRwSessionCount.setter
-    def ulRwSessionCount(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulRwSessionCount")
-        self._ptr.ulRwSessionCount = value
-
-    @property
-    def ulMaxPinLen(self):
-        return self._ptr.ulMaxPinLen
-
-    @ulMaxPinLen.setter
-    def ulMaxPinLen(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulMaxPinLen")
-        self._ptr.ulMaxPinLen = value
-
-    @property
-    def ulMinPinLen(self):
-        return self._ptr.ulMinPinLen
-
-    @ulMinPinLen.setter
-    def ulMinPinLen(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulMinPinLen")
-        self._ptr.ulMinPinLen = value
-
-    @property
-    def ulTotalPublicMemory(self):
-        return self._ptr.ulTotalPublicMemory
-
-    @ulTotalPublicMemory.setter
-    def ulTotalPublicMemory(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulTotalPublicMemory")
-        self._ptr.ulTotalPublicMemory = value
-
-    @property
-    def ulFreePublicMemory(self):
-        return self._ptr.ulFreePublicMemory
-
-    @ulFreePublicMemory.setter
-    def ulFreePublicMemory(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulFreePublicMemory")
-        self._ptr.ulFreePublicMemory = value
-
-    @property
-    def ulTotalPrivateMemory(self):
-        return self._ptr.ulTotalPrivateMemory
-
-    @ulTotalPrivateMemory.setter
-    def ulTotalPrivateMemory(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulTotalPrivateMemory")
-        self._ptr.ulTotalPrivateMemory = value
-
-    @property
-    def ulFreePrivateMemory(self):
-        return self._ptr.ulFreePrivateMemory
-
-    @ulFreePrivateMemory.setter
-    def ulFreePrivateMemory(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulFreePrivateMemory")
-        self._ptr.ulFreePrivateMemory = value
-
-    @property
-    def hardwareVersion(self):
-        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.hardwareVersion)
-
-    @hardwareVersion.setter
-    def hardwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.hardwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.hardwareVersion))
-
-    @property
-    def firmwareVersion(self):
-        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.firmwareVersion)
-
-    @firmwareVersion.setter
-    def firmwareVersion(self, value):
-        if not isinstance(value, CK_VERSION):
-            raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
-        memcpy(&self._ptr.firmwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.firmwareVersion))
-
-    @property
-    def utcTime(self):
-        return PyBytes_FromStringAndSize(<const char *>self._ptr.utcTime, 16)
-
-    @utcTime.setter
-    def utcTime(self, value):
-        _pb_store_bytes(self._ptr.utcTime, 16, value, "CK_TOKEN_INFO.utcTime")
-
-
-cdef CK_TOKEN_INFO _pb_view_CK_TOKEN_INFO(object owner, void *ptr):
-    # A CK_TOKEN_INFO looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_TOKEN_INFO obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
-    obj._ptr = <_cs_CK_TOKEN_INFO *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_TOKEN_INFO, sizeof(_cs_CK_TOKEN_INFO))
-
-@cython.freelist(8)
-@cython.no_gc
-cdef class CK_SESSION_INFO:
-    'CK_SESSION_INFO provides information about a session'
-    cdef _cs_CK_SESSION_INFO _value
-    cdef _cs_CK_SESSION_INFO *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, slotID=_MISSING, state=_MISSING, flags=_MISSING, ulDeviceError=_MISSING):
-        if slotID is not _MISSING:
-            _pb_self.slotID = slotID
-        if state is not _MISSING:
-            _pb_self.state = state
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-        if ulDeviceError is not _MISSING:
-            _pb_self.ulDeviceError = ulDeviceError
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
-        cdef CK_SESSION_INFO obj = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_SESSION_INFO):
-                raise ValueError(f"CK_SESSION_INFO needs {sizeof(_cs_CK_SESSION_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
-        return obj
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SESSION_INFO))
-
-    def __repr__(self):
-        return f"CK_SESSION_INFO(slotID={self.slotID!r}, state={self.state!r}, flags={self.flags!r}, ulDeviceError={self.ulDeviceError!r})"
-
-    @property
-    def slotID(self):
-        return self._ptr.slotID
-
-    @slotID.setter
-    def slotID(self, value):
-        value = _pb_index(value, "CK_SESSION_INFO.slotID")
-        self._ptr.slotID = value
-
-    @property
-    def state(self):
-        return self._ptr.state
-
-    @state.setter
-    def state(self, value):
-        value = _pb_index(value, "CK_SESSION_INFO.state")
-        self._ptr.state = value
-
-    @property
-    def flags(self):
-        return self._ptr.flags
-
-    @flags.setter
-    def flags(self, value):
-        value = _pb_index(value, "CK_SESSION_INFO.flags")
-        self._ptr.flags = value
-
-    @property
-    def ulDeviceError(self):
-        return self._ptr.ulDeviceError
-
-    @ulDeviceError.setter
-    def ulDeviceError(self, value):
-        value = _pb_index(value, "CK_SESSION_INFO.ulDeviceError")
-        self._ptr.ulDeviceError = value
-
-
-cdef CK_SESSION_INFO _pb_view_CK_SESSION_INFO(object owner, void *ptr):
-    # A CK_SESSION_INFO looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_SESSION_INFO obj = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
-    obj._ptr = <_cs_CK_SESSION_INFO *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_SESSION_INFO, sizeof(_cs_CK_SESSION_INFO))
-
-@cython.freelist(8)
-cdef class CK_ATTRIBUTE:
-    'CK_ATTRIBUTE is a structure that includes the type, length\nand value of an attribute'
-    cdef _cs_CK_ATTRIBUTE _value
-    cdef _cs_CK_ATTRIBUTE *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
-        if type is not _MISSING:
-            _pb_self.type = type
-        if pValue is not _MISSING:
-            _pb_self.pValue = pValue
-        if ulValueLen is not _MISSING:
-            _pb_self.ulValueLen = ulValueLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_ATTRIBUTE holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_ATTRIBUTE.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ATTRIBUTE))
-
-    def __repr__(self):
-        return f"CK_ATTRIBUTE(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
-
-    @property
-    def type(self):
-        return self._ptr.type
-
-    @type.setter
-    def type(self, value):
-        value = _pb_index(value, "CK_ATTRIBUTE.type")
-        self._ptr.type = value
-
-    @property
-    def pValue(self):
-        return None if self._ptr.pValue == NULL else <size_t><void *>self._ptr.pValue
-
-    @pValue.setter
-    def pValue(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_ATTRIBUTE.pValue", False, 0, True)
-
-    @property
-    def ulValueLen(self):
-        return self._ptr.ulValueLen
-
-    @ulValueLen.setter
-    def ulValueLen(self, value):
-        value = _pb_index(value, "CK_ATTRIBUTE.ulValueLen")
-        self._ptr.ulValueLen = value
-
-
-cdef CK_ATTRIBUTE _pb_view_CK_ATTRIBUTE(object owner, void *ptr):
-    # A CK_ATTRIBUTE looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_ATTRIBUTE obj = CK_ATTRIBUTE.__new__(CK_ATTRIBUTE)
-    obj._ptr = <_cs_CK_ATTRIBUTE *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_ATTRIBUTE, sizeof(_cs_CK_ATTRIBUTE))
-
-@cython.freelist(8)
-@cython.no_gc
-cdef class CK_DATE:
-    'CK_DATE is a structure that defines a date'
-    cdef _cs_CK_DATE _value
-    cdef _cs_CK_DATE *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, year=_MISSING, month=_MISSING, day=_MISSING):
-        if year is not _MISSING:
-            _pb_self.year = year
-        if month is not _MISSING:
-            _pb_self.month = month
-        if day is not _MISSING:
-            _pb_self.day = day
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_DATE holding a copy of exactly sizeof bytes."""
-        cdef CK_DATE obj = CK_DATE.__new__(CK_DATE)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_DATE):
-                raise ValueError(f"CK_DATE needs {sizeof(_cs_CK_DATE)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
-        return obj
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DATE))
-
-    def __repr__(self):
-        return f"CK_DATE(year={self.year!r}, month={self.month!r}, day={self.day!r})"
-
-    @property
-    def year(self):
-        return PyBytes_FromStringAndSize(<const char *>self._ptr.year, 4)
-
-    @year.setter
-    def year(self, value):
-        _pb_store_bytes(self._ptr.year, 4, value, "CK_DATE.year")
-
-    @property
-    def month(self):
-        return PyBytes_FromStringAndSize(<const char *>self._ptr.month, 2)
-
-    @month.setter
-    def month(self, value):
-        _pb_store_bytes(self._ptr.month, 2, value, "CK_DATE.month")
-
-    @property
-    def day(self):
-        return PyBytes_FromStringAndSize(<const char *>self._ptr.day, 2)
-
-    @day.setter
-    def day(self, value):
-        _pb_store_bytes(self._ptr.day, 2, value, "CK_DATE.day")
-
-
-cdef CK_DATE _pb_view_CK_DATE(object owner, void *ptr):
-    # A CK_DATE looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_DATE obj = CK_DATE.__new__(CK_DATE)
-    obj._ptr = <_cs_CK_DATE *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_DATE, sizeof(_cs_CK_DATE))
-
-@cython.freelist(8)
-cdef class CK_MECHANISM:
-    'CK_MECHANISM is a structure that specifies a particular\nmechanism'
-    cdef _cs_CK_MECHANISM _value
-    cdef _cs_CK_MECHANISM *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, mechanism=_MISSING, pParameter=_MISSING, ulParameterLen=_MISSING):
-        if mechanism is not _MISSING:
-            _pb_self.mechanism = mechanism
-        if pParameter is not _MISSING:
-            _pb_self.pParameter = pParameter
-        if ulParameterLen is not _MISSING:
-            _pb_self.ulParameterLen = ulParameterLen
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_MECHANISM holding a copy of exactly sizeof bytes."""
-        # bytes would forge the addresses (and nothing would keep their memory alive)
-        raise TypeError("CK_MECHANISM.from_bytes: the record holds pointers, which bytes cannot carry")
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_MECHANISM))
-
-    def __repr__(self):
-        return f"CK_MECHANISM(mechanism={self.mechanism!r}, pParameter={self.pParameter!r}, ulParameterLen={self.ulParameterLen!r})"
-
-    @property
-    def mechanism(self):
-        return self._ptr.mechanism
-
-    @mechanism.setter
-    def mechanism(self, value):
-        value = _pb_index(value, "CK_MECHANISM.mechanism")
-        self._ptr.mechanism = value
-
-    @property
-    def pParameter(self):
-        return None if self._ptr.pParameter == NULL else <size_t><void *>self._ptr.pParameter
-
-    @pParameter.setter
-    def pParameter(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParameter, value, "CK_MECHANISM.pParameter", False, 0, True)
-
-    @property
-    def ulParameterLen(self):
-        return self._ptr.ulParameterLen
-
-    @ulParameterLen.setter
-    def ulParameterLen(self, value):
-        value = _pb_index(value, "CK_MECHANISM.ulParameterLen")
-        self._ptr.ulParameterLen = value
-
-
-cdef CK_MECHANISM _pb_view_CK_MECHANISM(object owner, void *ptr):
-    # A CK_MECHANISM looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_MECHANISM obj = CK_MECHANISM.__new__(CK_MECHANISM)
-    obj._ptr = <_cs_CK_MECHANISM *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_MECHANISM, sizeof(_cs_CK_MECHANISM))
-
-@cython.freelist(8)
-@cython.no_gc
-cdef class CK_MECHANISM_INFO:
-    'CK_MECHANISM_INFO provides information about a particular\nmechanism'
-    cdef _cs_CK_MECHANISM_INFO _value
-    cdef _cs_CK_MECHANISM_INFO *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
-    cdef object _owner
-    # objects pointer members point into, by member address (kept alive with the record)
-    cdef dict _keep
-
-    def __cinit__(self):
-        self._ptr = &self._value
-
-    def _pb_root(self):
-        # the record owning the memory (views share their owner's kept objects)
-        return self if self._owner is None else self._owner
-
-    def _pb_keep_dict(self):
-        if self._keep is None:
-            self._keep = {}
-        return self._keep
-
-    # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, ulMinKeySize=_MISSING, ulMaxKeySize=_MISSING, flags=_MISSING):
-        if ulMinKeySize is not _MISSING:
-            _pb_self.ulMinKeySize = ulMinKeySize
-        if ulMaxKeySize is not _MISSING:
-            _pb_self.ulMaxKeySize = ulMaxKeySize
-        if flags is not _MISSING:
-            _pb_self.flags = flags
-
-    @staticmethod
-    def from_bytes(data, /):
-        """A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
-        cdef CK_MECHANISM_INFO obj = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_MECHANISM_INFO):
-                raise ValueError(f"CK_MECHANISM_INFO needs {sizeof(_cs_CK_MECHANISM_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
-        return obj
-
-    def __bytes__(self):
-        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_MECHANISM_INFO))
-
-    def __repr__(self):
-        return f"CK_MECHANISM_INFO(ulMinKeySize={self.ulMinKeySize!r}, ulMaxKeySize={self.ulMaxKeySize!r}, flags={self.flags!r})"
-
-    @property
-    def ulMinKeySize(self):
-        return self._ptr.ulMinKeySize
-
-    @ulMinKeySize.setter
-    def ulMinKeySize(self, value):
-        value = _pb_index(value, "CK_MECHANISM_INFO.ulMinKeySize")
-        self._ptr.ulMinKeySize = value
-
-    @property
-    def ulMaxKeySize(self):
-        return self._ptr.ulMaxKeySize
-
-    @ulMaxKeySize.setter
-    def ulMaxKeySize(self, value):
-        value = _pb_index(value, "CK_MECHANISM_INFO.ulMaxKeySize")
-        self._ptr.ulMaxKeySize = value
-
-    @property
-    def flags(self):
-        return self._ptr.flags
-
-    @flags.setter
-    def flags(self, value):
-        value = _pb_index(value, "CK_MECHANISM_INFO.flags")
-        self._ptr.flags = value
-
-
-cdef CK_MECHANISM_INFO _pb_view_CK_MECHANISM_INFO(object owner, void *ptr):
-    # A CK_MECHANISM_INFO looking at memory owned by ``owner`` (kept alive by the view).
-    cdef CK_MECHANISM_INFO obj = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
-    obj._ptr = <_cs_CK_MECHANISM_INFO *>ptr
-    obj._owner = owner
-    return obj
-
-
-_pb_set_sizeof(CK_MECHANISM_INFO, sizeof(_cs_CK_MECHANISM_INFO))
 
 @cython.freelist(8)
 cdef class CK_INTERFACE:
@@ -8598,6 +6966,122 @@ cdef CK_AES_CTR_PARAMS _pb_view_CK_AES_CTR_PARAMS(object owner, void *ptr):
 
 
 _pb_set_sizeof(CK_AES_CTR_PARAMS, sizeof(_cs_CK_AES_CTR_PARAMS))
+
+@cython.freelist(8)
+cdef class CK_GCM_PARAMS_V3:
+    "There was a discrepency between the doc and the headers\nin PKCS #11 v2.40, NSS had the doc version, but the header\nwas normative. In V3.0 they were reconsiled as the header\nversion. In NSS the header version is called CK_GCM_PARAMS_V3\nand the v2.40 doc version is called CK_NSS_GCM_PARAMS.\nCK_GCM_PARMS is define as CK_NSS_GCM_PARAMS  if\nNSS_PCKS11_2_0_COMPAT is defined and CK_GCM_PARAMS_V3 if it's not.\nSoftoken accepts either version and internally uses CK_NSS_GCM_PARAMS"
+    cdef _cs_CK_GCM_PARAMS_V3 _value
+    cdef _cs_CK_GCM_PARAMS_V3 *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, ulIvBits=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
+        if pIv is not _MISSING:
+            _pb_self.pIv = pIv
+        if ulIvLen is not _MISSING:
+            _pb_self.ulIvLen = ulIvLen
+        if ulIvBits is not _MISSING:
+            _pb_self.ulIvBits = ulIvBits
+        if pAAD is not _MISSING:
+            _pb_self.pAAD = pAAD
+        if ulAADLen is not _MISSING:
+            _pb_self.ulAADLen = ulAADLen
+        if ulTagBits is not _MISSING:
+            _pb_self.ulTagBits = ulTagBits
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_GCM_PARAMS_V3 holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_GCM_PARAMS_V3.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GCM_PARAMS_V3))
+
+    def __repr__(self):
+        return f"CK_GCM_PARAMS_V3(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvBits={self.ulIvBits!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
+
+    @property
+    def pIv(self):
+        return None if self._ptr.pIv == NULL else <size_t><void *>self._ptr.pIv
+
+    @pIv.setter
+    def pIv(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_GCM_PARAMS_V3.pIv", True, 1, False)
+
+    @property
+    def ulIvLen(self):
+        return self._ptr.ulIvLen
+
+    @ulIvLen.setter
+    def ulIvLen(self, value):
+        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvLen")
+        self._ptr.ulIvLen = value
+
+    @property
+    def ulIvBits(self):
+        return self._ptr.ulIvBits
+
+    @ulIvBits.setter
+    def ulIvBits(self, value):
+        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvBits")
+        self._ptr.ulIvBits = value
+
+    @property
+    def pAAD(self):
+        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
+
+    @pAAD.setter
+    def pAAD(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_GCM_PARAMS_V3.pAAD", True, 1, False)
+
+    @property
+    def ulAADLen(self):
+        return self._ptr.ulAADLen
+
+    @ulAADLen.setter
+    def ulAADLen(self, value):
+        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulAADLen")
+        self._ptr.ulAADLen = value
+
+    @property
+    def ulTagBits(self):
+        return self._ptr.ulTagBits
+
+    @ulTagBits.setter
+    def ulTagBits(self, value):
+        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulTagBits")
+        self._ptr.ulTagBits = value
+
+
+cdef CK_GCM_PARAMS_V3 _pb_view_CK_GCM_PARAMS_V3(object owner, void *ptr):
+    # A CK_GCM_PARAMS_V3 looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_GCM_PARAMS_V3 obj = CK_GCM_PARAMS_V3.__new__(CK_GCM_PARAMS_V3)
+    obj._ptr = <_cs_CK_GCM_PARAMS_V3 *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_GCM_PARAMS_V3, sizeof(_cs_CK_GCM_PARAMS_V3))
 
 @cython.freelist(8)
 cdef class CK_CCM_PARAMS:
@@ -14364,6 +12848,1522 @@ cdef CK_X2RATCHET_RESPOND_PARAMS _pb_view_CK_X2RATCHET_RESPOND_PARAMS(object own
 
 
 _pb_set_sizeof(CK_X2RATCHET_RESPOND_PARAMS, sizeof(_cs_CK_X2RATCHET_RESPOND_PARAMS))
+
+@cython.freelist(8)
+cdef class CK_NSS_JPAKEPublicValue:
+    'struct CK_NSS_JPAKEPublicValue: fields as attributes; bytes(obj) is its memory.'
+    cdef _cs_CK_NSS_JPAKEPublicValue _value
+    cdef _cs_CK_NSS_JPAKEPublicValue *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, pGX=_MISSING, ulGXLen=_MISSING, pGV=_MISSING, ulGVLen=_MISSING, pR=_MISSING, ulRLen=_MISSING):
+        if pGX is not _MISSING:
+            _pb_self.pGX = pGX
+        if ulGXLen is not _MISSING:
+            _pb_self.ulGXLen = ulGXLen
+        if pGV is not _MISSING:
+            _pb_self.pGV = pGV
+        if ulGVLen is not _MISSING:
+            _pb_self.ulGVLen = ulGVLen
+        if pR is not _MISSING:
+            _pb_self.pR = pR
+        if ulRLen is not _MISSING:
+            _pb_self.ulRLen = ulRLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_JPAKEPublicValue.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKEPublicValue))
+
+    def __repr__(self):
+        return f"CK_NSS_JPAKEPublicValue(pGX={self.pGX!r}, ulGXLen={self.ulGXLen!r}, pGV={self.pGV!r}, ulGVLen={self.ulGVLen!r}, pR={self.pR!r}, ulRLen={self.ulRLen!r})"
+
+    @property
+    def pGX(self):
+        return None if self._ptr.pGX == NULL else <size_t><void *>self._ptr.pGX
+
+    @pGX.setter
+    def pGX(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pGX = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pGX, value, "CK_NSS_JPAKEPublicValue.pGX", True, 1, False)
+
+    @property
+    def ulGXLen(self):
+        return self._ptr.ulGXLen
+
+    @ulGXLen.setter
+    def ulGXLen(self, value):
+        value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGXLen")
+        self._ptr.ulGXLen = value
+
+    @property
+    def pGV(self):
+        return None if self._ptr.pGV == NULL else <size_t><void *>self._ptr.pGV
+
+    @pGV.setter
+    def pGV(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pGV = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pGV, value, "CK_NSS_JPAKEPublicValue.pGV", True, 1, False)
+
+    @property
+    def ulGVLen(self):
+        return self._ptr.ulGVLen
+
+    @ulGVLen.setter
+    def ulGVLen(self, value):
+        value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGVLen")
+        self._ptr.ulGVLen = value
+
+    @property
+    def pR(self):
+        return None if self._ptr.pR == NULL else <size_t><void *>self._ptr.pR
+
+    @pR.setter
+    def pR(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pR = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pR, value, "CK_NSS_JPAKEPublicValue.pR", True, 1, False)
+
+    @property
+    def ulRLen(self):
+        return self._ptr.ulRLen
+
+    @ulRLen.setter
+    def ulRLen(self, value):
+        value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulRLen")
+        self._ptr.ulRLen = value
+
+
+cdef CK_NSS_JPAKEPublicValue _pb_view_CK_NSS_JPAKEPublicValue(object owner, void *ptr):
+    # A CK_NSS_JPAKEPublicValue looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_JPAKEPublicValue obj = CK_NSS_JPAKEPublicValue.__new__(CK_NSS_JPAKEPublicValue)
+    obj._ptr = <_cs_CK_NSS_JPAKEPublicValue *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_JPAKEPublicValue, sizeof(_cs_CK_NSS_JPAKEPublicValue))
+
+@cython.freelist(8)
+cdef class CK_NSS_JPAKERound1Params:
+    'struct CK_NSS_JPAKERound1Params: fields as attributes; bytes(obj) is its memory.'
+    cdef _cs_CK_NSS_JPAKERound1Params _value
+    cdef _cs_CK_NSS_JPAKERound1Params *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, gx1=_MISSING, gx2=_MISSING):
+        if gx1 is not _MISSING:
+            _pb_self.gx1 = gx1
+        if gx2 is not _MISSING:
+            _pb_self.gx2 = gx2
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_JPAKERound1Params holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_JPAKERound1Params.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKERound1Params))
+
+    def __repr__(self):
+        return f"CK_NSS_JPAKERound1Params(gx1={self.gx1!r}, gx2={self.gx2!r})"
+
+    @property
+    def gx1(self):
+        return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx1)
+
+    @gx1.setter
+    def gx1(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound1Params.gx1 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        memcpy(&self._ptr.gx1, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx1))
+        _pb_keep_copy(self, <size_t>&self._ptr.gx1, sizeof(self._ptr.gx1), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+
+    @property
+    def gx2(self):
+        return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx2)
+
+    @gx2.setter
+    def gx2(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        memcpy(&self._ptr.gx2, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx2))
+        _pb_keep_copy(self, <size_t>&self._ptr.gx2, sizeof(self._ptr.gx2), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+
+
+cdef CK_NSS_JPAKERound1Params _pb_view_CK_NSS_JPAKERound1Params(object owner, void *ptr):
+    # A CK_NSS_JPAKERound1Params looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_JPAKERound1Params obj = CK_NSS_JPAKERound1Params.__new__(CK_NSS_JPAKERound1Params)
+    obj._ptr = <_cs_CK_NSS_JPAKERound1Params *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_JPAKERound1Params, sizeof(_cs_CK_NSS_JPAKERound1Params))
+
+@cython.freelist(8)
+cdef class CK_NSS_JPAKERound2Params:
+    'struct CK_NSS_JPAKERound2Params: fields as attributes; bytes(obj) is its memory.'
+    cdef _cs_CK_NSS_JPAKERound2Params _value
+    cdef _cs_CK_NSS_JPAKERound2Params *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, pSharedKey=_MISSING, ulSharedKeyLen=_MISSING, gx3=_MISSING, gx4=_MISSING, A=_MISSING):
+        if pSharedKey is not _MISSING:
+            _pb_self.pSharedKey = pSharedKey
+        if ulSharedKeyLen is not _MISSING:
+            _pb_self.ulSharedKeyLen = ulSharedKeyLen
+        if gx3 is not _MISSING:
+            _pb_self.gx3 = gx3
+        if gx4 is not _MISSING:
+            _pb_self.gx4 = gx4
+        if A is not _MISSING:
+            _pb_self.A = A
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_JPAKERound2Params.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKERound2Params))
+
+    def __repr__(self):
+        return f"CK_NSS_JPAKERound2Params(pSharedKey={self.pSharedKey!r}, ulSharedKeyLen={self.ulSharedKeyLen!r}, gx3={self.gx3!r}, gx4={self.gx4!r}, A={self.A!r})"
+
+    @property
+    def pSharedKey(self):
+        return None if self._ptr.pSharedKey == NULL else <size_t><void *>self._ptr.pSharedKey
+
+    @pSharedKey.setter
+    def pSharedKey(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pSharedKey = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedKey, value, "CK_NSS_JPAKERound2Params.pSharedKey", True, 1, False)
+
+    @property
+    def ulSharedKeyLen(self):
+        return self._ptr.ulSharedKeyLen
+
+    @ulSharedKeyLen.setter
+    def ulSharedKeyLen(self, value):
+        value = _pb_index(value, "CK_NSS_JPAKERound2Params.ulSharedKeyLen")
+        self._ptr.ulSharedKeyLen = value
+
+    @property
+    def gx3(self):
+        return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx3)
+
+    @gx3.setter
+    def gx3(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.gx3 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        memcpy(&self._ptr.gx3, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx3))
+        _pb_keep_copy(self, <size_t>&self._ptr.gx3, sizeof(self._ptr.gx3), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+
+    @property
+    def gx4(self):
+        return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx4)
+
+    @gx4.setter
+    def gx4(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.gx4 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        memcpy(&self._ptr.gx4, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx4))
+        _pb_keep_copy(self, <size_t>&self._ptr.gx4, sizeof(self._ptr.gx4), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+
+    @property
+    def A(self):
+        return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.A)
+
+    @A.setter
+    def A(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        memcpy(&self._ptr.A, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.A))
+        _pb_keep_copy(self, <size_t>&self._ptr.A, sizeof(self._ptr.A), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+
+
+cdef CK_NSS_JPAKERound2Params _pb_view_CK_NSS_JPAKERound2Params(object owner, void *ptr):
+    # A CK_NSS_JPAKERound2Params looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_JPAKERound2Params obj = CK_NSS_JPAKERound2Params.__new__(CK_NSS_JPAKERound2Params)
+    obj._ptr = <_cs_CK_NSS_JPAKERound2Params *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_JPAKERound2Params, sizeof(_cs_CK_NSS_JPAKERound2Params))
+
+@cython.freelist(8)
+cdef class CK_NSS_JPAKEFinalParams:
+    'struct CK_NSS_JPAKEFinalParams: fields as attributes; bytes(obj) is its memory.'
+    cdef _cs_CK_NSS_JPAKEFinalParams _value
+    cdef _cs_CK_NSS_JPAKEFinalParams *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, B=_MISSING):
+        if B is not _MISSING:
+            _pb_self.B = B
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_JPAKEFinalParams holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_JPAKEFinalParams.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKEFinalParams))
+
+    def __repr__(self):
+        return f"CK_NSS_JPAKEFinalParams(B={self.B!r})"
+
+    @property
+    def B(self):
+        return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.B)
+
+    @B.setter
+    def B(self, value):
+        if not isinstance(value, CK_NSS_JPAKEPublicValue):
+            raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
+        memcpy(&self._ptr.B, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.B))
+        _pb_keep_copy(self, <size_t>&self._ptr.B, sizeof(self._ptr.B), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+
+
+cdef CK_NSS_JPAKEFinalParams _pb_view_CK_NSS_JPAKEFinalParams(object owner, void *ptr):
+    # A CK_NSS_JPAKEFinalParams looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_JPAKEFinalParams obj = CK_NSS_JPAKEFinalParams.__new__(CK_NSS_JPAKEFinalParams)
+    obj._ptr = <_cs_CK_NSS_JPAKEFinalParams *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_JPAKEFinalParams, sizeof(_cs_CK_NSS_JPAKEFinalParams))
+
+@cython.freelist(8)
+cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
+    "macAlg: the MAC algorithm to use. This determines the hash function used in\n    the HMAC/SSLv3 MAC calculations.\nulBodyTotalLen: the total length of the data, including padding bytes and\n    padding length.\npHeader: points to a block of data that contains additional data to\n    authenticate. For TLS this includes the sequence number etc. For SSLv3,\n    this also includes the initial padding bytes.\n\nNOTE: the softoken's implementation of CKM_NSS_HMAC_CONSTANT_TIME and\nCKM_NSS_SSL3_MAC_CONSTANT_TIME requires that the sum of ulBodyTotalLen\nand ulHeaderLen be much smaller than 2^32 / 8 bytes because it uses an\nunsigned int variable to represent the length in bits. This should not\nbe a problem because the SSL/TLS protocol limits the size of an SSL\nrecord to something considerably less than 2^32 bytes."
+    cdef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS _value
+    cdef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, macAlg=_MISSING, ulBodyTotalLen=_MISSING, pHeader=_MISSING, ulHeaderLen=_MISSING):
+        if macAlg is not _MISSING:
+            _pb_self.macAlg = macAlg
+        if ulBodyTotalLen is not _MISSING:
+            _pb_self.ulBodyTotalLen = ulBodyTotalLen
+        if pHeader is not _MISSING:
+            _pb_self.pHeader = pHeader
+        if ulHeaderLen is not _MISSING:
+            _pb_self.ulHeaderLen = ulHeaderLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_MAC_CONSTANT_TIME_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS))
+
+    def __repr__(self):
+        return f"CK_NSS_MAC_CONSTANT_TIME_PARAMS(macAlg={self.macAlg!r}, ulBodyTotalLen={self.ulBodyTotalLen!r}, pHeader={self.pHeader!r}, ulHeaderLen={self.ulHeaderLen!r})"
+
+    @property
+    def macAlg(self):
+        return self._ptr.macAlg
+
+    @macAlg.setter
+    def macAlg(self, value):
+        value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg")
+        self._ptr.macAlg = value
+
+    @property
+    def ulBodyTotalLen(self):
+        return self._ptr.ulBodyTotalLen
+
+    @ulBodyTotalLen.setter
+    def ulBodyTotalLen(self, value):
+        value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen")
+        self._ptr.ulBodyTotalLen = value
+
+    @property
+    def pHeader(self):
+        return None if self._ptr.pHeader == NULL else <size_t><void *>self._ptr.pHeader
+
+    @pHeader.setter
+    def pHeader(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pHeader = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pHeader, value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader", True, 1, False)
+
+    @property
+    def ulHeaderLen(self):
+        return self._ptr.ulHeaderLen
+
+    @ulHeaderLen.setter
+    def ulHeaderLen(self, value):
+        value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen")
+        self._ptr.ulHeaderLen = value
+
+
+cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS _pb_view_CK_NSS_MAC_CONSTANT_TIME_PARAMS(object owner, void *ptr):
+    # A CK_NSS_MAC_CONSTANT_TIME_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS obj = CK_NSS_MAC_CONSTANT_TIME_PARAMS.__new__(CK_NSS_MAC_CONSTANT_TIME_PARAMS)
+    obj._ptr = <_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_MAC_CONSTANT_TIME_PARAMS, sizeof(_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS))
+
+@cython.freelist(8)
+cdef class CK_NSS_AEAD_PARAMS:
+    'struct CK_NSS_AEAD_PARAMS: fields as attributes; bytes(obj) is its memory.'
+    cdef _cs_CK_NSS_AEAD_PARAMS _value
+    cdef _cs_CK_NSS_AEAD_PARAMS *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagLen=_MISSING):
+        if pNonce is not _MISSING:
+            _pb_self.pNonce = pNonce
+        if ulNonceLen is not _MISSING:
+            _pb_self.ulNonceLen = ulNonceLen
+        if pAAD is not _MISSING:
+            _pb_self.pAAD = pAAD
+        if ulAADLen is not _MISSING:
+            _pb_self.ulAADLen = ulAADLen
+        if ulTagLen is not _MISSING:
+            _pb_self.ulTagLen = ulTagLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_AEAD_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_AEAD_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_AEAD_PARAMS))
+
+    def __repr__(self):
+        return f"CK_NSS_AEAD_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagLen={self.ulTagLen!r})"
+
+    @property
+    def pNonce(self):
+        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+
+    @pNonce.setter
+    def pNonce(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_NSS_AEAD_PARAMS.pNonce", True, 1, False)
+
+    @property
+    def ulNonceLen(self):
+        return self._ptr.ulNonceLen
+
+    @ulNonceLen.setter
+    def ulNonceLen(self, value):
+        value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulNonceLen")
+        self._ptr.ulNonceLen = value
+
+    @property
+    def pAAD(self):
+        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
+
+    @pAAD.setter
+    def pAAD(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_AEAD_PARAMS.pAAD", True, 1, False)
+
+    @property
+    def ulAADLen(self):
+        return self._ptr.ulAADLen
+
+    @ulAADLen.setter
+    def ulAADLen(self, value):
+        value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulAADLen")
+        self._ptr.ulAADLen = value
+
+    @property
+    def ulTagLen(self):
+        return self._ptr.ulTagLen
+
+    @ulTagLen.setter
+    def ulTagLen(self, value):
+        value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulTagLen")
+        self._ptr.ulTagLen = value
+
+
+cdef CK_NSS_AEAD_PARAMS _pb_view_CK_NSS_AEAD_PARAMS(object owner, void *ptr):
+    # A CK_NSS_AEAD_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_AEAD_PARAMS obj = CK_NSS_AEAD_PARAMS.__new__(CK_NSS_AEAD_PARAMS)
+    obj._ptr = <_cs_CK_NSS_AEAD_PARAMS *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_AEAD_PARAMS, sizeof(_cs_CK_NSS_AEAD_PARAMS))
+
+@cython.freelist(8)
+cdef class CK_NSS_HKDFParams:
+    'Mandatory parameter for the CKM_NSS_HKDF_* key deriviation mechanisms.\nSee RFC 5869.\n\n bExtract: If set, HKDF-Extract will be applied to the input key. If\n           the optional salt is given, it is used; otherwise, the salt is\n           set to a sequence of zeros equal in length to the HMAC output.\n           If bExpand is not set, then the key template given to\n           C_DeriveKey must indicate an output key size less than or equal\n           to the output size of the HMAC.\n\n bExpand:  If set, HKDF-Expand will be applied to the input key (if\n           bExtract is not set) or to the result of HKDF-Extract (if\n           bExtract is set). Any info given in the optional pInfo field will\n           be included in the calculation.\n\n The size of the output key must be specified in the template passed to\n C_DeriveKey.'
+    cdef _cs_CK_NSS_HKDFParams _value
+    cdef _cs_CK_NSS_HKDFParams *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, bExtract=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, bExpand=_MISSING, pInfo=_MISSING, ulInfoLen=_MISSING):
+        if bExtract is not _MISSING:
+            _pb_self.bExtract = bExtract
+        if pSalt is not _MISSING:
+            _pb_self.pSalt = pSalt
+        if ulSaltLen is not _MISSING:
+            _pb_self.ulSaltLen = ulSaltLen
+        if bExpand is not _MISSING:
+            _pb_self.bExpand = bExpand
+        if pInfo is not _MISSING:
+            _pb_self.pInfo = pInfo
+        if ulInfoLen is not _MISSING:
+            _pb_self.ulInfoLen = ulInfoLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_HKDFParams holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_HKDFParams.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_HKDFParams))
+
+    def __repr__(self):
+        return f"CK_NSS_HKDFParams(bExtract={self.bExtract!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, bExpand={self.bExpand!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
+
+    @property
+    def bExtract(self):
+        return self._ptr.bExtract
+
+    @bExtract.setter
+    def bExtract(self, value):
+        value = _pb_index(value, "CK_NSS_HKDFParams.bExtract")
+        self._ptr.bExtract = value
+
+    @property
+    def pSalt(self):
+        return None if self._ptr.pSalt == NULL else <size_t><void *>self._ptr.pSalt
+
+    @pSalt.setter
+    def pSalt(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSalt, value, "CK_NSS_HKDFParams.pSalt", True, 1, False)
+
+    @property
+    def ulSaltLen(self):
+        return self._ptr.ulSaltLen
+
+    @ulSaltLen.setter
+    def ulSaltLen(self, value):
+        value = _pb_index(value, "CK_NSS_HKDFParams.ulSaltLen")
+        self._ptr.ulSaltLen = value
+
+    @property
+    def bExpand(self):
+        return self._ptr.bExpand
+
+    @bExpand.setter
+    def bExpand(self, value):
+        value = _pb_index(value, "CK_NSS_HKDFParams.bExpand")
+        self._ptr.bExpand = value
+
+    @property
+    def pInfo(self):
+        return None if self._ptr.pInfo == NULL else <size_t><void *>self._ptr.pInfo
+
+    @pInfo.setter
+    def pInfo(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pInfo, value, "CK_NSS_HKDFParams.pInfo", True, 1, False)
+
+    @property
+    def ulInfoLen(self):
+        return self._ptr.ulInfoLen
+
+    @ulInfoLen.setter
+    def ulInfoLen(self, value):
+        value = _pb_index(value, "CK_NSS_HKDFParams.ulInfoLen")
+        self._ptr.ulInfoLen = value
+
+
+cdef CK_NSS_HKDFParams _pb_view_CK_NSS_HKDFParams(object owner, void *ptr):
+    # A CK_NSS_HKDFParams looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_HKDFParams obj = CK_NSS_HKDFParams.__new__(CK_NSS_HKDFParams)
+    obj._ptr = <_cs_CK_NSS_HKDFParams *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_HKDFParams, sizeof(_cs_CK_NSS_HKDFParams))
+
+@cython.freelist(8)
+cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
+    'CK_NSS_IKE_PRF_PLUS_PARAMS is a structure that provides the parameters to\nthe CKM_NSS_IKE_PRF_PLUS_DERIVE mechanism.\nThe fields of the structure have the following meanings:\n     prfMechanism    underlying MAC mechanism used to generate the prf.\n     bHasSeedKey     hSeed key is present.\n     hSeedKey        optional seed from key\n     pSeedData       optional seed from data.\n     ulSeedDataLen   length of optional seed data.\n       If no seed data is present this value is NULL.'
+    cdef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _value
+    cdef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasSeedKey=_MISSING, hSeedKey=_MISSING, pSeedData=_MISSING, ulSeedDataLen=_MISSING):
+        if prfMechanism is not _MISSING:
+            _pb_self.prfMechanism = prfMechanism
+        if bHasSeedKey is not _MISSING:
+            _pb_self.bHasSeedKey = bHasSeedKey
+        if hSeedKey is not _MISSING:
+            _pb_self.hSeedKey = hSeedKey
+        if pSeedData is not _MISSING:
+            _pb_self.pSeedData = pSeedData
+        if ulSeedDataLen is not _MISSING:
+            _pb_self.ulSeedDataLen = ulSeedDataLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS))
+
+    def __repr__(self):
+        return f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasSeedKey={self.bHasSeedKey!r}, hSeedKey={self.hSeedKey!r}, pSeedData={self.pSeedData!r}, ulSeedDataLen={self.ulSeedDataLen!r})"
+
+    @property
+    def prfMechanism(self):
+        return self._ptr.prfMechanism
+
+    @prfMechanism.setter
+    def prfMechanism(self, value):
+        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism")
+        self._ptr.prfMechanism = value
+
+    @property
+    def bHasSeedKey(self):
+        return self._ptr.bHasSeedKey
+
+    @bHasSeedKey.setter
+    def bHasSeedKey(self, value):
+        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey")
+        self._ptr.bHasSeedKey = value
+
+    @property
+    def hSeedKey(self):
+        return self._ptr.hSeedKey
+
+    @hSeedKey.setter
+    def hSeedKey(self, value):
+        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey")
+        self._ptr.hSeedKey = value
+
+    @property
+    def pSeedData(self):
+        return None if self._ptr.pSeedData == NULL else <size_t><void *>self._ptr.pSeedData
+
+    @pSeedData.setter
+    def pSeedData(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pSeedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeedData, value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData", True, 1, False)
+
+    @property
+    def ulSeedDataLen(self):
+        return self._ptr.ulSeedDataLen
+
+    @ulSeedDataLen.setter
+    def ulSeedDataLen(self, value):
+        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen")
+        self._ptr.ulSeedDataLen = value
+
+
+cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(object owner, void *ptr):
+    # A CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS obj = CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS))
+
+@cython.freelist(8)
+cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
+    'CK_NSS_IKE_PRF_DERIVE_PARAMS is a structure that provides the parameters to\n the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism underlying MAC mechanism used to generate the prf.\n    bRekey       hNewKey is present.\n    pNi          Ni value\n    ulNiLen      length of Ni\n    pNr          Nr value\n    ulNrLen      length of Nr\n    hNewKey      New key value to drive the rekey.'
+    cdef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS _value
+    cdef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, prfMechanism=_MISSING, bDataAsKey=_MISSING, bRekey=_MISSING, pNi=_MISSING, ulNiLen=_MISSING, pNr=_MISSING, ulNrLen=_MISSING, hNewKey=_MISSING):
+        if prfMechanism is not _MISSING:
+            _pb_self.prfMechanism = prfMechanism
+        if bDataAsKey is not _MISSING:
+            _pb_self.bDataAsKey = bDataAsKey
+        if bRekey is not _MISSING:
+            _pb_self.bRekey = bRekey
+        if pNi is not _MISSING:
+            _pb_self.pNi = pNi
+        if ulNiLen is not _MISSING:
+            _pb_self.ulNiLen = ulNiLen
+        if pNr is not _MISSING:
+            _pb_self.pNr = pNr
+        if ulNrLen is not _MISSING:
+            _pb_self.ulNrLen = ulNrLen
+        if hNewKey is not _MISSING:
+            _pb_self.hNewKey = hNewKey
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_IKE_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_IKE_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS))
+
+    def __repr__(self):
+        return f"CK_NSS_IKE_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bDataAsKey={self.bDataAsKey!r}, bRekey={self.bRekey!r}, pNi={self.pNi!r}, ulNiLen={self.ulNiLen!r}, pNr={self.pNr!r}, ulNrLen={self.ulNrLen!r}, hNewKey={self.hNewKey!r})"
+
+    @property
+    def prfMechanism(self):
+        return self._ptr.prfMechanism
+
+    @prfMechanism.setter
+    def prfMechanism(self, value):
+        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism")
+        self._ptr.prfMechanism = value
+
+    @property
+    def bDataAsKey(self):
+        return self._ptr.bDataAsKey
+
+    @bDataAsKey.setter
+    def bDataAsKey(self, value):
+        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey")
+        self._ptr.bDataAsKey = value
+
+    @property
+    def bRekey(self):
+        return self._ptr.bRekey
+
+    @bRekey.setter
+    def bRekey(self, value):
+        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey")
+        self._ptr.bRekey = value
+
+    @property
+    def pNi(self):
+        return None if self._ptr.pNi == NULL else <size_t><void *>self._ptr.pNi
+
+    @pNi.setter
+    def pNi(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pNi = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNi, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi", True, 1, False)
+
+    @property
+    def ulNiLen(self):
+        return self._ptr.ulNiLen
+
+    @ulNiLen.setter
+    def ulNiLen(self, value):
+        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen")
+        self._ptr.ulNiLen = value
+
+    @property
+    def pNr(self):
+        return None if self._ptr.pNr == NULL else <size_t><void *>self._ptr.pNr
+
+    @pNr.setter
+    def pNr(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pNr = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNr, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr", True, 1, False)
+
+    @property
+    def ulNrLen(self):
+        return self._ptr.ulNrLen
+
+    @ulNrLen.setter
+    def ulNrLen(self, value):
+        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen")
+        self._ptr.ulNrLen = value
+
+    @property
+    def hNewKey(self):
+        return self._ptr.hNewKey
+
+    @hNewKey.setter
+    def hNewKey(self, value):
+        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey")
+        self._ptr.hNewKey = value
+
+
+cdef CK_NSS_IKE_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_DERIVE_PARAMS(object owner, void *ptr):
+    # A CK_NSS_IKE_PRF_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_IKE_PRF_DERIVE_PARAMS obj = CK_NSS_IKE_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_IKE_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS))
+
+@cython.freelist(8)
+cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
+    'CK_NSS_IKE1_PRF_DERIVE_PARAMS is a structure that provides the parameters\nto the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bRekey        hNewKey is present.\n    pCKYi         CKYi value\n    ulCKYiLen     length of CKYi\n    pCKYr         CKYr value\n    ulCKYrLen     length of CKYr\n    hNewKey       New key value to drive the rekey.'
+    cdef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS _value
+    cdef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasPrevKey=_MISSING, hKeygxy=_MISSING, hPrevKey=_MISSING, pCKYi=_MISSING, ulCKYiLen=_MISSING, pCKYr=_MISSING, ulCKYrLen=_MISSING, keyNumber=_MISSING):
+        if prfMechanism is not _MISSING:
+            _pb_self.prfMechanism = prfMechanism
+        if bHasPrevKey is not _MISSING:
+            _pb_self.bHasPrevKey = bHasPrevKey
+        if hKeygxy is not _MISSING:
+            _pb_self.hKeygxy = hKeygxy
+        if hPrevKey is not _MISSING:
+            _pb_self.hPrevKey = hPrevKey
+        if pCKYi is not _MISSING:
+            _pb_self.pCKYi = pCKYi
+        if ulCKYiLen is not _MISSING:
+            _pb_self.ulCKYiLen = ulCKYiLen
+        if pCKYr is not _MISSING:
+            _pb_self.pCKYr = pCKYr
+        if ulCKYrLen is not _MISSING:
+            _pb_self.ulCKYrLen = ulCKYrLen
+        if keyNumber is not _MISSING:
+            _pb_self.keyNumber = keyNumber
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_IKE1_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS))
+
+    def __repr__(self):
+        return f"CK_NSS_IKE1_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasPrevKey={self.bHasPrevKey!r}, hKeygxy={self.hKeygxy!r}, hPrevKey={self.hPrevKey!r}, pCKYi={self.pCKYi!r}, ulCKYiLen={self.ulCKYiLen!r}, pCKYr={self.pCKYr!r}, ulCKYrLen={self.ulCKYrLen!r}, keyNumber={self.keyNumber!r})"
+
+    @property
+    def prfMechanism(self):
+        return self._ptr.prfMechanism
+
+    @prfMechanism.setter
+    def prfMechanism(self, value):
+        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism")
+        self._ptr.prfMechanism = value
+
+    @property
+    def bHasPrevKey(self):
+        return self._ptr.bHasPrevKey
+
+    @bHasPrevKey.setter
+    def bHasPrevKey(self, value):
+        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey")
+        self._ptr.bHasPrevKey = value
+
+    @property
+    def hKeygxy(self):
+        return self._ptr.hKeygxy
+
+    @hKeygxy.setter
+    def hKeygxy(self, value):
+        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy")
+        self._ptr.hKeygxy = value
+
+    @property
+    def hPrevKey(self):
+        return self._ptr.hPrevKey
+
+    @hPrevKey.setter
+    def hPrevKey(self, value):
+        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey")
+        self._ptr.hPrevKey = value
+
+    @property
+    def pCKYi(self):
+        return None if self._ptr.pCKYi == NULL else <size_t><void *>self._ptr.pCKYi
+
+    @pCKYi.setter
+    def pCKYi(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pCKYi = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pCKYi, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi", True, 1, False)
+
+    @property
+    def ulCKYiLen(self):
+        return self._ptr.ulCKYiLen
+
+    @ulCKYiLen.setter
+    def ulCKYiLen(self, value):
+        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen")
+        self._ptr.ulCKYiLen = value
+
+    @property
+    def pCKYr(self):
+        return None if self._ptr.pCKYr == NULL else <size_t><void *>self._ptr.pCKYr
+
+    @pCKYr.setter
+    def pCKYr(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pCKYr = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pCKYr, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr", True, 1, False)
+
+    @property
+    def ulCKYrLen(self):
+        return self._ptr.ulCKYrLen
+
+    @ulCKYrLen.setter
+    def ulCKYrLen(self, value):
+        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen")
+        self._ptr.ulCKYrLen = value
+
+    @property
+    def keyNumber(self):
+        return self._ptr.keyNumber
+
+    @keyNumber.setter
+    def keyNumber(self, value):
+        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber")
+        self._ptr.keyNumber = value
+
+
+cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_PRF_DERIVE_PARAMS(object owner, void *ptr):
+    # A CK_NSS_IKE1_PRF_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS obj = CK_NSS_IKE1_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_PRF_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_IKE1_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS))
+
+@cython.freelist(8)
+cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
+    "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS is a structure that provides the\nparameters to the CKM_NSS_IKE_APP_B_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bHasKeygxy    hKeygxy exists\n    hKeygxy       optional key to hash in the prf\n    pExtraData    optional extra data to hash in the prf\n    ulExtraData   length of the optional extra data.\n\nCK_NSS_IKE_APP_B_PRF_DERIVE can take wither CK_NSS_IKE1_APP_B_PRF_DRIVE_PARAMS\nor a single CK_MECHANISM_TYPE. In the latter cases bHashKeygx is assumed to\nbe false and ulExtraDataLen is assumed to be '0'."
+    cdef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _value
+    cdef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasKeygxy=_MISSING, hKeygxy=_MISSING, pExtraData=_MISSING, ulExtraDataLen=_MISSING):
+        if prfMechanism is not _MISSING:
+            _pb_self.prfMechanism = prfMechanism
+        if bHasKeygxy is not _MISSING:
+            _pb_self.bHasKeygxy = bHasKeygxy
+        if hKeygxy is not _MISSING:
+            _pb_self.hKeygxy = hKeygxy
+        if pExtraData is not _MISSING:
+            _pb_self.pExtraData = pExtraData
+        if ulExtraDataLen is not _MISSING:
+            _pb_self.ulExtraDataLen = ulExtraDataLen
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS))
+
+    def __repr__(self):
+        return f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasKeygxy={self.bHasKeygxy!r}, hKeygxy={self.hKeygxy!r}, pExtraData={self.pExtraData!r}, ulExtraDataLen={self.ulExtraDataLen!r})"
+
+    @property
+    def prfMechanism(self):
+        return self._ptr.prfMechanism
+
+    @prfMechanism.setter
+    def prfMechanism(self, value):
+        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism")
+        self._ptr.prfMechanism = value
+
+    @property
+    def bHasKeygxy(self):
+        return self._ptr.bHasKeygxy
+
+    @bHasKeygxy.setter
+    def bHasKeygxy(self, value):
+        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy")
+        self._ptr.bHasKeygxy = value
+
+    @property
+    def hKeygxy(self):
+        return self._ptr.hKeygxy
+
+    @hKeygxy.setter
+    def hKeygxy(self, value):
+        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy")
+        self._ptr.hKeygxy = value
+
+    @property
+    def pExtraData(self):
+        return None if self._ptr.pExtraData == NULL else <size_t><void *>self._ptr.pExtraData
+
+    @pExtraData.setter
+    def pExtraData(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pExtraData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pExtraData, value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData", True, 1, False)
+
+    @property
+    def ulExtraDataLen(self):
+        return self._ptr.ulExtraDataLen
+
+    @ulExtraDataLen.setter
+    def ulExtraDataLen(self, value):
+        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen")
+        self._ptr.ulExtraDataLen = value
+
+
+cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(object owner, void *ptr):
+    # A CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS obj = CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS))
+
+@cython.freelist(8)
+cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
+    'Parameter for the TLS extended master secret key derivation mechanisms:\n\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_DH\n\nFor the TLS 1.2 PRF, the prfHashMechanism parameter determines the hash\nfunction used. For earlier versions of the PRF, set the prfHashMechanism\nvalue to CKM_TLS_PRF.\n\nThe session hash input is expected to be the output of the same hash\nfunction as the PRF uses (as required by draft-ietf-tls-session-hash).  So\nthe ulSessionHashLen member must be equal the output length of the hash\nfunction specified by the prfHashMechanism member (or, for pre-TLS 1.2 PRF,\nthe length of concatenated MD5 and SHA-1 digests).'
+    cdef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _value
+    cdef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, prfHashMechanism=_MISSING, pSessionHash=_MISSING, ulSessionHashLen=_MISSING, pVersion=_MISSING):
+        if prfHashMechanism is not _MISSING:
+            _pb_self.prfHashMechanism = prfHashMechanism
+        if pSessionHash is not _MISSING:
+            _pb_self.pSessionHash = pSessionHash
+        if ulSessionHashLen is not _MISSING:
+            _pb_self.ulSessionHashLen = ulSessionHashLen
+        if pVersion is not _MISSING:
+            _pb_self.pVersion = pVersion
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS))
+
+    def __repr__(self):
+        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={self.pVersion!r})"
+
+    @property
+    def prfHashMechanism(self):
+        return self._ptr.prfHashMechanism
+
+    @prfHashMechanism.setter
+    def prfHashMechanism(self, value):
+        value = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
+        self._ptr.prfHashMechanism = value
+
+    @property
+    def pSessionHash(self):
+        return None if self._ptr.pSessionHash == NULL else <size_t><void *>self._ptr.pSessionHash
+
+    @pSessionHash.setter
+    def pSessionHash(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pSessionHash = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSessionHash, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash", True, 1, False)
+
+    @property
+    def ulSessionHashLen(self):
+        return self._ptr.ulSessionHashLen
+
+    @ulSessionHashLen.setter
+    def ulSessionHashLen(self, value):
+        value = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen")
+        self._ptr.ulSessionHashLen = value
+
+    @property
+    def pVersion(self):
+        return None if self._ptr.pVersion == NULL else <size_t><void *>self._ptr.pVersion
+
+    @pVersion.setter
+    def pVersion(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pVersion = <_c_CK_VERSION_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pVersion, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion", True, 2, False)
+
+
+cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
+    # A CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS obj = CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.__new__(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS))
+
+@cython.freelist(8)
+cdef class CK_NSS_MODULE_FUNCTIONS:
+    'struct CK_NSS_MODULE_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
+    cdef _cs_CK_NSS_MODULE_FUNCTIONS _value
+    cdef _cs_CK_NSS_MODULE_FUNCTIONS *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, version=_MISSING, NSC_ModuleDBFunc=_MISSING):
+        if version is not _MISSING:
+            _pb_self.version = version
+        if NSC_ModuleDBFunc is not _MISSING:
+            _pb_self.NSC_ModuleDBFunc = NSC_ModuleDBFunc
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_MODULE_FUNCTIONS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_MODULE_FUNCTIONS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_MODULE_FUNCTIONS))
+
+    def __repr__(self):
+        return f"CK_NSS_MODULE_FUNCTIONS(version={self.version!r}, NSC_ModuleDBFunc={self.NSC_ModuleDBFunc!r})"
+
+    @property
+    def version(self):
+        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.version)
+
+    @version.setter
+    def version(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
+        memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
+
+    @property
+    def NSC_ModuleDBFunc(self):
+        return _pb_new_function_pointer(<void *>self._ptr.NSC_ModuleDBFunc, 'char **(*)(unsigned long function, char *parameters, void *args)', self if self._owner is None else self._owner)
+
+    @NSC_ModuleDBFunc.setter
+    def NSC_ModuleDBFunc(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'char **(*)(unsigned long function, char *parameters, void *args)', "CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.NSC_ModuleDBFunc, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.NSC_ModuleDBFunc, value)
+
+
+cdef CK_NSS_MODULE_FUNCTIONS _pb_view_CK_NSS_MODULE_FUNCTIONS(object owner, void *ptr):
+    # A CK_NSS_MODULE_FUNCTIONS looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_MODULE_FUNCTIONS obj = CK_NSS_MODULE_FUNCTIONS.__new__(CK_NSS_MODULE_FUNCTIONS)
+    obj._ptr = <_cs_CK_NSS_MODULE_FUNCTIONS *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_MODULE_FUNCTIONS, sizeof(_cs_CK_NSS_MODULE_FUNCTIONS))
+
+@cython.freelist(8)
+cdef class CK_NSS_FIPS_FUNCTIONS:
+    'struct CK_NSS_FIPS_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
+    cdef _cs_CK_NSS_FIPS_FUNCTIONS _value
+    cdef _cs_CK_NSS_FIPS_FUNCTIONS *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, version=_MISSING, NSC_NSSGetFIPSStatus=_MISSING):
+        if version is not _MISSING:
+            _pb_self.version = version
+        if NSC_NSSGetFIPSStatus is not _MISSING:
+            _pb_self.NSC_NSSGetFIPSStatus = NSC_NSSGetFIPSStatus
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_FIPS_FUNCTIONS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_FIPS_FUNCTIONS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_FIPS_FUNCTIONS))
+
+    def __repr__(self):
+        return f"CK_NSS_FIPS_FUNCTIONS(version={self.version!r}, NSC_NSSGetFIPSStatus={self.NSC_NSSGetFIPSStatus!r})"
+
+    @property
+    def version(self):
+        return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.version)
+
+    @version.setter
+    def version(self, value):
+        if not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
+        memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
+
+    @property
+    def NSC_NSSGetFIPSStatus(self):
+        return _pb_new_function_pointer(<void *>self._ptr.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', self if self._owner is None else self._owner)
+
+    @NSC_NSSGetFIPSStatus.setter
+    def NSC_NSSGetFIPSStatus(self, value):
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', "CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus")
+        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+        memcpy(&self._ptr.NSC_NSSGetFIPSStatus, &address, sizeof(void *))
+        _pb_keep(self, <size_t>&self._ptr.NSC_NSSGetFIPSStatus, value)
+
+
+cdef CK_NSS_FIPS_FUNCTIONS _pb_view_CK_NSS_FIPS_FUNCTIONS(object owner, void *ptr):
+    # A CK_NSS_FIPS_FUNCTIONS looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_FIPS_FUNCTIONS obj = CK_NSS_FIPS_FUNCTIONS.__new__(CK_NSS_FIPS_FUNCTIONS)
+    obj._ptr = <_cs_CK_NSS_FIPS_FUNCTIONS *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_FIPS_FUNCTIONS, sizeof(_cs_CK_NSS_FIPS_FUNCTIONS))
+
+@cython.freelist(8)
+cdef class CK_NSS_GCM_PARAMS:
+    "There was an inconsistency between the spec and the header file in defining\nthe CK_GCM_PARAMS structure. The authoritative reference is the header file,\nbut NSS used the spec when adding it to its own header. In V3 we've\ncorrected it, but we need to handle the old case for devices that followed\nus in using the incorrect specification."
+    cdef _cs_CK_NSS_GCM_PARAMS _value
+    cdef _cs_CK_NSS_GCM_PARAMS *_ptr
+    # the object whose memory _ptr points into (None: our own _value)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
+        if pIv is not _MISSING:
+            _pb_self.pIv = pIv
+        if ulIvLen is not _MISSING:
+            _pb_self.ulIvLen = ulIvLen
+        if pAAD is not _MISSING:
+            _pb_self.pAAD = pAAD
+        if ulAADLen is not _MISSING:
+            _pb_self.ulAADLen = ulAADLen
+        if ulTagBits is not _MISSING:
+            _pb_self.ulTagBits = ulTagBits
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new CK_NSS_GCM_PARAMS holding a copy of exactly sizeof bytes."""
+        # bytes would forge the addresses (and nothing would keep their memory alive)
+        raise TypeError("CK_NSS_GCM_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_GCM_PARAMS))
+
+    def __repr__(self):
+        return f"CK_NSS_GCM_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
+
+    @property
+    def pIv(self):
+        return None if self._ptr.pIv == NULL else <size_t><void *>self._ptr.pIv
+
+    @pIv.setter
+    def pIv(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_NSS_GCM_PARAMS.pIv", True, 1, False)
+
+    @property
+    def ulIvLen(self):
+        return self._ptr.ulIvLen
+
+    @ulIvLen.setter
+    def ulIvLen(self, value):
+        value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulIvLen")
+        self._ptr.ulIvLen = value
+
+    @property
+    def pAAD(self):
+        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
+
+    @pAAD.setter
+    def pAAD(self, value):
+        # A buffer is held (through a memoryview, which also pins a bytearray's
+        # size) for as long as the record may hand the pointer to C.
+        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_GCM_PARAMS.pAAD", True, 1, False)
+
+    @property
+    def ulAADLen(self):
+        return self._ptr.ulAADLen
+
+    @ulAADLen.setter
+    def ulAADLen(self, value):
+        value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulAADLen")
+        self._ptr.ulAADLen = value
+
+    @property
+    def ulTagBits(self):
+        return self._ptr.ulTagBits
+
+    @ulTagBits.setter
+    def ulTagBits(self, value):
+        value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulTagBits")
+        self._ptr.ulTagBits = value
+
+
+cdef CK_NSS_GCM_PARAMS _pb_view_CK_NSS_GCM_PARAMS(object owner, void *ptr):
+    # A CK_NSS_GCM_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
+    cdef CK_NSS_GCM_PARAMS obj = CK_NSS_GCM_PARAMS.__new__(CK_NSS_GCM_PARAMS)
+    obj._ptr = <_cs_CK_NSS_GCM_PARAMS *>ptr
+    obj._owner = owner
+    return obj
+
+
+_pb_set_sizeof(CK_NSS_GCM_PARAMS, sizeof(_cs_CK_NSS_GCM_PARAMS))
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
 
 

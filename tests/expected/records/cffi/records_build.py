@@ -22,11 +22,11 @@ union number;
 struct message;
 struct node;
 struct matrix;
-typedef int __int32_t;
-typedef long __int64_t;
 typedef unsigned char __uint8_t;
 typedef unsigned short __uint16_t;
+typedef int __int32_t;
 typedef unsigned int __uint32_t;
+typedef long __int64_t;
 typedef struct opaque_handle *handle_t;
 struct point {
     int x;
