@@ -88,8 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     dump = commands.add_parser("dump", help="print the model (or preprocessed text)", description="Print the model as JSON.")
     _add_binding_flags(dump)
     dump.add_argument(
-        "--stage", choices=("model", "preprocessed"), default="model",
-        help="model: JSON of the declarations (default); preprocessed: expanded text with line markers",
+        "--stage", choices=("model", "preprocessed", "plan"), default="model",
+        help="model: JSON of the declarations (default); preprocessed: expanded text with line markers; "
+             "plan: JSON of each wrapper's call plan",
     )
 
     verify = commands.add_parser(
@@ -285,6 +286,17 @@ def _cmd_dump(args: argparse.Namespace, config: BindingConfig) -> int:
         from .preprocess import render_preprocessed
 
         sys.stdout.write(render_preprocessed(preprocess_binding(config)))
+        return EXIT_OK
+    if args.stage == "plan":
+        import json
+
+        from .dump import dump_plans
+        from .exports import linked_exports
+        from .passes import run_passes
+
+        read = read_binding(config)
+        binding = run_passes(read.module, config, read.target, linked_exports(config))
+        sys.stdout.write(json.dumps(dump_plans(binding), indent=2, ensure_ascii=False) + "\n")
         return EXIT_OK
     from .dump import dump_json
 

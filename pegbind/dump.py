@@ -1,4 +1,4 @@
-"""``pegbind dump``: the model as JSON, the oracle model tests assert on.
+"""``pegbind dump``: the model as JSON, the oracle model tests assert on (and the call plans).
 
 Input: a :class:`~pegbind.pipeline.ReadResult`.  Output: a JSON-ready dict
 (DESIGN §5) holding only the library's declarations (``Module.is_library``:
@@ -9,11 +9,14 @@ single spaces (``const char *``).
 from __future__ import annotations
 
 import json
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, PegbindError
 from .model import Constant, Module, Record
+from .passes.binding import BindingModel, ParamBinding
+from .passes.callplan import Slot
 from .pipeline import ReadResult
 
 
@@ -132,3 +135,27 @@ def dump_model(read: ReadResult) -> dict[str, Any]:
 def dump_json(read: ReadResult) -> str:
     """:func:`dump_model` as indented JSON text (keys in source order)."""
     return json.dumps(dump_model(read), indent=2, ensure_ascii=False) + "\n"
+
+
+def _plan_value(value: Any) -> Any:
+    """A call-plan field as JSON: parameters by their Python name, slots and steps field by field."""
+    if isinstance(value, ParamBinding):
+        return value.py_name
+    if is_dataclass(value) and not isinstance(value, type):
+        # the kind first; the local names (slots) are left out: each follows from the parameter's index
+        names = sorted((f.name for f in fields(value)), key=lambda name: name != "kind")
+        return {name: _plan_value(getattr(value, name)) for name in names if not isinstance(getattr(value, name), Slot)}
+    if isinstance(value, tuple):
+        return [_plan_value(item) for item in value]
+    return value
+
+
+def dump_plans(binding: BindingModel) -> dict[str, Any]:
+    """Each bound function's call plan (``pegbind dump --stage plan``): what its wrapper does, step by step."""
+    plans: dict[str, Any] = {}
+    for f in binding.functions:
+        assert f.call is not None, "the plan-calls pass has run"
+        entry = _plan_value(f.call)
+        del entry["slots"], entry["counted"]  # local names
+        plans[f.py_name] = {"c_name": f.function.name, **entry}
+    return {"functions": plans, "diagnostics": [_diagnostic_json(d) for d in binding.diagnostics]}

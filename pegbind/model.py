@@ -20,7 +20,7 @@ need no object cycles.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Iterator, Literal, Union
+from typing import Iterator, Literal, NoReturn, Union
 
 from .diagnostics import Coord, Diagnostic
 
@@ -459,6 +459,25 @@ class Module:
         """The declaration of ``kind`` (function, record, enum, typedef, constant, variable, function_alias)."""
         return self._index.get((kind, name))
 
+    # Typed lookups: what a caller gets needs no cast, and a misspelt kind is a type error.
+
+    def find_record(self, key: str) -> Record | None:
+        """The struct or union registered under ``key`` (``struct tag``, or a synthetic key), else None."""
+        found = self._index.get(("record", key))
+        return found if isinstance(found, Record) else None
+
+    def find_enum(self, key: str) -> Enum | None:
+        found = self._index.get(("enum", key))
+        return found if isinstance(found, Enum) else None
+
+    def find_typedef(self, name: str) -> Typedef | None:
+        found = self._index.get(("typedef", name))
+        return found if isinstance(found, Typedef) else None
+
+    def find_function(self, name: str) -> Function | None:
+        found = self._index.get(("function", name))
+        return found if isinstance(found, Function) else None
+
     def declarations(self) -> Iterator[Declaration]:
         yield from self.typedefs
         yield from self.records
@@ -486,3 +505,12 @@ class Module:
     def replace(self, **changes) -> "Module":
         """A copy with some registries replaced (passes use this)."""
         return replace(self, **changes)
+
+
+def assert_never(value: NoReturn) -> NoReturn:
+    """The last case of an exhaustive ``match`` over a closed set of kinds.
+
+    A type checker reports every ``match`` a new kind leaves unhandled (as
+    ``typing.assert_never`` does from Python 3.11 on, which pegbind does not require).
+    """
+    raise AssertionError(f"unhandled case: {value!r}")

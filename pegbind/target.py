@@ -46,6 +46,43 @@ class TargetInfo:
     def pointer_size(self) -> int:
         return self.sizes["pointer"][0]
 
+    # ---- integers: the one home of signedness, width and range ----------------------
+
+    def is_signed(self, primitive: str) -> bool:
+        """Whether the integer type ``primitive`` is signed (plain ``char`` follows the target)."""
+        if primitive == "char":
+            return self.char_signed
+        return not (primitive.startswith("unsigned") or primitive == "_Bool")
+
+    def bits_of(self, primitive: str) -> int:
+        return 8 * self.sizes[primitive][0]
+
+    def int_range(self, primitive: str) -> tuple[int, int]:
+        """The inclusive range of values the integer type ``primitive`` holds."""
+        return bit_range(self.bits_of(primitive), self.is_signed(primitive))
+
+    def fits(self, value: int, primitive: str) -> bool:
+        """Whether ``value`` is in the range of the integer type ``primitive``."""
+        lo, hi = self.int_range(primitive)
+        return lo <= value <= hi
+
+    def wrap(self, value: int, primitive: str) -> int:
+        """``value`` converted to the integer type ``primitive`` (C11 6.3.1.3; modulo 2**N, as gcc does)."""
+        if primitive == "_Bool":
+            return int(value != 0)
+        bits = self.bits_of(primitive)
+        value &= (1 << bits) - 1
+        if self.is_signed(primitive) and value >> (bits - 1):
+            value -= 1 << bits
+        return value
+
+
+def bit_range(bits: int, signed: bool) -> tuple[int, int]:
+    """The inclusive range of a ``bits``-wide integer (a type or a bitfield)."""
+    if signed:
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
 
 def _sizes(long: int, pointer: int, long_double: tuple[int, int], *, i386: bool = False) -> Mapping[str, tuple[int, int]]:
     # On i386 SysV, long long and double are 8 bytes but only 4-aligned in records.
@@ -331,12 +368,6 @@ def builtin_size_align(name: str, target: TargetInfo) -> tuple[int, int] | None:
     return (target.pointer_size, target.pointer_size)  # a plain char * (i386, Windows)
 
 
-def _fits(value: int, bits: int, signed: bool) -> bool:
-    if signed:
-        return -(1 << (bits - 1)) <= value < (1 << (bits - 1))
-    return 0 <= value < (1 << bits)
-
-
 def enum_type(module: Module, enum: Enum, target: TargetInfo) -> str:
     """The primitive GCC gives ``enum``: its size, alignment and signedness.
 
@@ -350,8 +381,8 @@ def enum_type(module: Module, enum: Enum, target: TargetInfo) -> str:
     wide = "long" if target.size_of("long") == 8 else "long long"
     ladder = ["char", "short", "int", wide] if enum.packed else ["int", wide]
     for base in ladder:
-        bits = 8 * target.size_of(base)
-        if all(_fits(v, bits, signed) for v in values):
+        lo, hi = bit_range(8 * target.size_of(base), signed)
+        if all(lo <= v <= hi for v in values):
             if base == "char":
                 return "signed char" if signed else "unsigned char"
             return base if signed else f"unsigned {base}"
@@ -361,7 +392,7 @@ def enum_type(module: Module, enum: Enum, target: TargetInfo) -> str:
 
 def enum_constant_type(module: Module, enum: Enum, value: int, target: TargetInfo) -> str:
     """The type of an enumerator with ``value``: ``int`` when it fits (C11 6.4.4.3), else the enum's type."""
-    if _fits(value, 8 * target.size_of("int"), True):
+    if target.fits(value, "int"):
         return "int"
     return enum_type(module, enum, target)
 
@@ -370,6 +401,25 @@ def enum_constant_type(module: Module, enum: Enum, value: int, target: TargetInf
 # entry so its id cannot be reused by another object while the entry lives.
 _CACHE_MODULES = 8
 _layout_cache: dict[int, tuple[Module, dict[tuple[str, str], RecordLayout]]] = {}
+
+
+def integer_primitive(module: Module, ctype: CType, target: TargetInfo) -> str | None:
+    """The primitive integer type behind ``ctype`` (typedefs resolved, an enum's underlying type), else None."""
+    resolved = module.resolve(ctype)
+    if isinstance(resolved, RecordRef) and resolved.kind == "enum":
+        enum = module.get("enum", resolved.key)
+        return enum_type(module, enum, target) if isinstance(enum, Enum) else "int"
+    if isinstance(resolved, Primitive) and not resolved.is_floating and not resolved.is_void:
+        return resolved.name
+    return None
+
+
+def integer_range(module: Module, ctype: CType, target: TargetInfo) -> tuple[int, int]:
+    """The inclusive range of values the integer (or enum) type ``ctype`` holds; ValueError for others."""
+    name = integer_primitive(module, ctype, target)
+    if name is None:
+        raise ValueError(f"{ctype.to_c()} is not an integer type")
+    return target.int_range(name)
 
 
 def _cache_for(module: Module) -> dict[tuple[str, str], RecordLayout]:

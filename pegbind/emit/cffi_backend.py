@@ -29,10 +29,11 @@ from .. import __version__
 from ..model import Array, CType, Field, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
 from ..config import BindingConfig
 from ..passes.binding import BindingModel, FunctionBinding, ParamBinding
+from ..passes.callplan import Slot
 from ..diagnostics import Diagnostic, PegbindError
 from ..passes.select import is_synthetic
 from ..target import builtin_size_align, get_target
-from .ctypes_backend import WrapperWriter, cffi_member, arg_label, field_plans, min_bytes, ordered_records
+from .pywrapper import WrapperWriter, arg_label, cffi_member, field_plans, min_bytes, ordered_records
 from .cython import banner, c_type_text, py_docstring, py_literal, py_string
 from .env import undef_lines, weak_lines
 
@@ -337,15 +338,15 @@ class CffiWriter(WrapperWriter):
             return self.integer(name)
         return cffi_arg(self.binding, p)
 
-    def out_value(self, p: ParamBinding, inout: bool) -> tuple[list[str], str]:
-        name, cell = p.py_name, f"_pb_o{p.index}"
+    def out_value(self, p: ParamBinding, s: Slot, inout: bool) -> tuple[list[str], str]:
+        name, cell = p.py_name, s.cell
         if p.kind == "record":
             cls = self.classes[p.record_key or ""]
             if inout:
                 return [f"{cell} = _pb_view({cls}, _pb_alloc({self.new_type(self.ctype(p.element) + ' *')}, {name}._p[0]), None)"], f"{cell}._p"  # type: ignore[arg-type]
             # the record object is made around one ffi.new of its struct,
             # through the preparsed pointer type and without running __init__
-            pointer = f"_pb_c{p.index}"
+            pointer = s.struct
             return [
                 f"{cell} = _pb_new({cls})",
                 f"{cell}._p = {pointer} = _pb_alloc(_pb_ptr_{cls})",
@@ -360,16 +361,16 @@ class CffiWriter(WrapperWriter):
             value = self.integer(name)
         return [f"{cell} = _pb_alloc({cell_type}, {value})"], cell
 
-    def out_result(self, p: ParamBinding, owner: str) -> str:
-        cell = f"_pb_o{p.index}"
+    def out_result(self, p: ParamBinding, s: Slot, owner: str) -> str:
+        cell = s.cell
         if p.kind == "record":
             return cell
         if p.kind == "handle":
             return f"_pb_handle({self.classes[p.record_key or '']}, {cell}[0], {owner})"
         return f"{cell}[0]"
 
-    def in_array(self, p: ParamBinding) -> list[str]:
-        name, a, n = p.py_name, f"_pb_a{p.index}", f"_pb_n{p.index}"
+    def in_array(self, p: ParamBinding, s: Slot) -> list[str]:
+        name, a, n = p.py_name, s.arg, s.count
         if p.kind == "buffer":
             array = "None" if p.element is None else self.new_type(self.ctype(p.element) + "[]")
             return [f"{a}, {n} = _pb_bytes_in({name}, {array}, {arg_label(p)!r})"]
@@ -378,8 +379,8 @@ class CffiWriter(WrapperWriter):
         if p.kind == "record":
             # read once: the records are copied back through this snapshot,
             # not by reading a sequence that may have changed during the call
-            snapshot = [f"_pb_s{p.index} = list({name})"]
-            items = f"[_pb_item._p[0] for _pb_item in _pb_s{p.index}]"
+            snapshot = [f"{s.items} = list({name})"]
+            items = f"[_pb_item._p[0] for _pb_item in {s.items}]"
         elif p.kind == "handle":
             items = f"[_NULL if _pb_item is None else _pb_item._h for _pb_item in {name}]"
         else:  # cffi checks ranges and item types; an int would give an array of that length
@@ -392,26 +393,26 @@ class CffiWriter(WrapperWriter):
             return fill
         return [f"if {name} is None:", f"    {a} = _NULL", f"    {n} = 0", "else:", *("    " + line for line in fill)]
 
-    def length_cell(self, p: ParamBinding, measured: str) -> list[str]:
-        return [f"_pb_l{p.index} = _pb_alloc({self.new_type(self.ctype(p.element) + ' *')}, {measured})"]  # type: ignore[arg-type]
+    def length_cell(self, p: ParamBinding, s: Slot, measured: str) -> list[str]:
+        return [f"{s.length} = _pb_alloc({self.new_type(self.ctype(p.element) + ' *')}, {measured})"]  # type: ignore[arg-type]
 
-    def length_arg(self, p: ParamBinding) -> str:
-        return f"_pb_l{p.index}"
+    def length_arg(self, p: ParamBinding, s: Slot) -> str:
+        return s.length
 
-    def set_length(self, p: ParamBinding, value: str) -> str:
-        return f"_pb_l{p.index}[0] = {value}"
+    def set_length(self, s: Slot, value: str) -> str:
+        return f"{s.length}[0] = {value}"
 
-    def get_length(self, p: ParamBinding) -> str:
-        return f"_pb_l{p.index}[0]"
+    def get_length(self, s: Slot) -> str:
+        return f"{s.length}[0]"
 
-    def out_buffer(self, p: ParamBinding) -> list[str]:
+    def out_buffer(self, p: ParamBinding, s: Slot) -> list[str]:
         resolved = self.module.resolve(p.element) if p.element is not None else None
         void = resolved is None or (isinstance(resolved, Primitive) and resolved.is_void)
         element = "char" if void else self.ctype(p.element)  # type: ignore[arg-type]
-        return [f"_pb_a{p.index} = _pb_alloc({self.new_type(element + '[]')}, _pb_n{p.index} or 1)"]
+        return [f"{s.arg} = _pb_alloc({self.new_type(element + '[]')}, {s.count} or 1)"]
 
-    def buffer_result(self, p: ParamBinding, owner: str) -> list[str]:
-        a, n, res = f"_pb_a{p.index}", f"_pb_n{p.index}", f"_pb_res{p.index}"
+    def buffer_result(self, p: ParamBinding, s: Slot, owner: str) -> list[str]:
+        a, n, res = s.arg, s.count, s.result
         if p.role.role == "out-bytes":
             return [f"{res} = _ffi.buffer({a}, {n} * {self.element_size(p)})[:]"]
         if p.kind == "record":
@@ -421,12 +422,12 @@ class CffiWriter(WrapperWriter):
             return [f"{res} = [_pb_handle({self.classes[p.record_key or '']}, {a}[_pb_k], {owner}) for _pb_k in range({n})]"]
         return [f"{res} = _ffi.unpack({a}, {n})"]
 
-    def copy_back(self, p: ParamBinding) -> list[str]:
+    def copy_back(self, p: ParamBinding, s: Slot) -> list[str]:
         # the function may have written into the records (a PKCS#11 template)
         return [
             f"if {p.py_name} is not None:",
-            f"    for _pb_k, _pb_item in enumerate(_pb_s{p.index}):",
-            f"        _pb_item._p[0] = _pb_a{p.index}[_pb_k]",
+            f"    for _pb_k, _pb_item in enumerate({s.items}):",
+            f"        _pb_item._p[0] = {s.arg}[_pb_k]",
         ]
 
     def ret(self, f: FunctionBinding, owner: str) -> list[str]:
@@ -441,7 +442,7 @@ class CffiWriter(WrapperWriter):
 
 
 @dataclass(frozen=True, slots=True)
-class CallPlan:
+class RenderedWrapper:
     """One wrapper: its source as a module function and as a Library method."""
 
     binding: FunctionBinding
@@ -480,11 +481,11 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
     return name
 
 
-def call_plans(binding: BindingModel, writer: CffiWriter) -> list[CallPlan]:
+def render_wrappers(binding: BindingModel, writer: CffiWriter) -> list[RenderedWrapper]:
     """One plan per function of the cdef, in :func:`called_functions` order (the rest is in ``left_out``)."""
     called = set(called_functions(binding))
     return [
-        CallPlan(function, writer.wrapper(function, False), writer.wrapper(function, True))
+        RenderedWrapper(function, writer.wrapper(function, False), writer.wrapper(function, True))
         for function in binding.functions if function.function.name in called
     ]
 
@@ -583,7 +584,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     classes = {r.record.key: r.py_name for r in records}
     classes.update({h.record.key: h.py_name for h in binding.handles})
     writer = CffiWriter(binding, classes)
-    calls = call_plans(binding, writer)  # fills writer.types
+    calls = render_wrappers(binding, writer)  # fills writer.types
     table = binding.function_table
     getter = None
     if table is not None:

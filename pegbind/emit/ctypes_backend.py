@@ -10,162 +10,34 @@ function over a ``CFUNCTYPE`` prototype of the symbol: with ``argtypes``, or
 with the ``restype`` only where the wrapper hands ctypes nothing but values it
 passes exactly as C expects (see :meth:`CtypesWriter.bare_call`).
 
-The parts that are not ctypes-specific (integer ranges of C types, the
-argument specs the runtime checks read, record field plans) are shared with
-the cffi backend, which imports them from here: both backends must present
-the same Python API as the Cython one (DESIGN §4), so they must agree on
-every range and message.
-
-Each wrapper is generated as straight-line Python (:class:`WrapperWriter`):
-a *fast path* (the plain call, with only the checks ctypes cannot do itself:
-integer ranges and buffer conversions) inside a ``try``; anything unusual
-(an object with ``__index__``, ``None`` where the fast path needs a pointer,
-a wrong type) falls through to ``_pb_fix``, which either raises the precise
-error or normalises the arguments, and the same body runs once more.  That
-keeps the common call within a few comparisons of hand-written ctypes.
+The wrappers are the call plans rendered by :mod:`pegbind.emit.pywrapper`,
+shared with the cffi backend; :class:`CtypesWriter` spells their steps in ctypes.
 """
 from __future__ import annotations
 
 import keyword
-from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__
-from ..model import Array, CType, FunctionType, Module, Pointer, Primitive, Record, RecordRef
 from ..config import BindingConfig
-from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding
 from ..diagnostics import Diagnostic
+from ..model import Array, CType, FunctionType, Pointer, Primitive, Record, RecordRef
+from ..passes.binding import BindingModel, FunctionBinding, ParamBinding
+from ..passes.callplan import Slot, element_size
 from ..passes.select import is_synthetic
-from ..target import LayoutError, RecordLayout, TargetInfo, enum_type, record_layout
-from .cython import banner, c_type_text, is_const_target, py_docstring, py_literal, py_string
+from ..target import LayoutError, RecordLayout, integer_primitive, record_layout
+from .cython import banner, c_type_text, py_docstring, py_literal, py_string
+from .pywrapper import UnspellableError, WrapperWriter, arg_label, field_plans, min_bytes, ordered_records
 
 
-class CtypesSpellingError(ValueError):
+class CtypesSpellingError(UnspellableError):
     """A C type with no ctypes equivalent (``__int128``, a function by value)."""
 
 
 #: the largest int CPython keeps in one 30-bit digit, whose comparisons it specialises
 _SMALL_INT = (1 << 30) - 1
-
-
-# --------------------------------------------------------------------------
-# Shared with the cffi backend: integer ranges and argument specs
-# --------------------------------------------------------------------------
-
-
-def integer_primitive(module: Module, target: TargetInfo, ctype: CType) -> str | None:
-    """The primitive name behind an integer (or enum) type, else None."""
-    resolved = module.resolve(ctype)
-    if isinstance(resolved, RecordRef) and resolved.kind == "enum":
-        enum = module.get("enum", resolved.key)
-        return enum_type(module, enum, target) if enum is not None else "int"  # type: ignore[arg-type]
-    if isinstance(resolved, Primitive) and not resolved.is_floating and not resolved.is_void:
-        return resolved.name
-    return None
-
-
-def is_signed(name: str, target: TargetInfo) -> bool:
-    if name == "char":
-        return target.char_signed
-    return not (name.startswith("unsigned") or name == "_Bool")
-
-
-def integer_range(module: Module, target: TargetInfo, ctype: CType) -> tuple[int, int]:
-    """The inclusive range of values an integer C type holds on ``target``."""
-    name = integer_primitive(module, target, ctype)
-    if name is None:
-        raise CtypesSpellingError(f"{ctype.to_c()} is not an integer type")
-    bits = 8 * target.size_of(name)
-    if is_signed(name, target):
-        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-    return 0, (1 << bits) - 1
-
-
-def arg_label(param: ParamBinding) -> str:
-    """How messages name a parameter: ``argument 1 (a)``, as the Cython backend does."""
-    return param.label
-
-
-def min_bytes(binding: BindingModel, param: ParamBinding) -> int:
-    """Bytes a buffer argument must hold at least: one element, or the length of an array
-    parameter (``uuid_t``: 16); 0 when nothing is known (``void *``)."""
-    return element_size(binding.module, binding.target, param.element) * (param.array_length or 1)
-
-
-def element_size(module: Module, target: TargetInfo, element: CType | None) -> int:
-    """Bytes of one element of a typed buffer; 0 for ``void``."""
-    if element is None:
-        return 0
-    from ..target import size_align
-
-    try:
-        return size_align(module, element, target)[0]
-    except Exception:  # an incomplete element type: nothing to check against
-        return 0
-
-
-def arg_spec(binding: BindingModel, classes: dict[str, str], param: ParamBinding) -> str:
-    """A Python literal describing one input for the runtime ``_pb_fix`` function.
-
-    ``(kind, label, ...)``: ``("int", label, lo, hi)``, ``("bool", label)``,
-    ``("float", label)``, ``("cstring", label)``, ``("buffer", label, min)``,
-    ``("writable_buffer", label, min)``, ``("record", label, Class, nullable)``;
-    a ``nonnull`` parameter's spec is wrapped as ``("nonnull", label, spec)``.
-    """
-    if param.nonnull:
-        return f"('nonnull', {arg_label(param)!r}, {_plain_spec(binding, classes, param)})"
-    return _plain_spec(binding, classes, param)
-
-
-def _plain_spec(binding: BindingModel, classes: dict[str, str], param: ParamBinding) -> str:
-    label = repr(arg_label(param))
-    kind = param.kind
-    if kind == "int":
-        lo, hi = integer_range(binding.module, binding.target, param.ctype)
-        return f"('int', {label}, {lo}, {hi})"
-    if kind in ("bool", "float", "cstring"):
-        return f"('{kind}', {label})"
-    if kind in ("buffer", "writable_buffer"):
-        return f"('{kind}', {label}, {min_bytes(binding, param)})"
-    if kind in ("record", "record_ptr"):
-        return f"('record', {label}, {classes[param.record_key or '']}, {kind == 'record_ptr' and not param.nonnull})"
-    raise CtypesSpellingError(f"no argument spec for kind {kind!r}")
-
-
-@dataclass(frozen=True, slots=True)
-class FieldPlan:
-    """One record attribute as both dynamic backends present it."""
-
-    binding: FieldBinding
-    #: inclusive range checked on assignment (ints, array items), or None
-    int_range: tuple[int, int] | None
-    #: Python class of the nested record (record/record_array kinds)
-    record_class: str | None
-
-
-def field_plans(binding: BindingModel, classes: dict[str, str]) -> dict[str, tuple[FieldPlan, ...]]:
-    """Record key -> the plans of its fields, with ranges resolved for the target."""
-    module, target = binding.module, binding.target
-    plans: dict[str, tuple[FieldPlan, ...]] = {}
-    for record in binding.records:
-        items = []
-        for field in record.fields:
-            rng = None
-            if field.kind == "int":
-                rng = field.bit_range or integer_range(module, target, field.ctype)
-            elif field.kind == "array" and field.element_kind == "int" and field.element is not None:
-                rng = integer_range(module, target, field.element)
-            items.append(FieldPlan(field, rng, classes.get(field.record_key or "")))
-        plans[record.record.key] = tuple(items)
-    return plans
-
-
-def ordered_records(binding: BindingModel):
-    """The record bindings in dependency order (a nested record's class comes first)."""
-    order = {key: index for index, (kind, key) in enumerate(binding.type_order) if kind == "record"}
-    return sorted(binding.records, key=lambda r: order.get(r.record.key, len(order)))
 
 
 # --------------------------------------------------------------------------
@@ -177,15 +49,6 @@ def ctypes_attr(name: str) -> str:
     """The attribute a C member is reached by on a ctypes Structure (Python keywords are renamed)."""
     return f"_pb_{name}" if keyword.iskeyword(name) else name
 
-
-def cffi_member(pointer: str, name: str) -> str:
-    """An expression for a member of the struct ``pointer`` points to (also an assignment target).
-
-    A member named like a Python keyword is reached through ``ffi.addressof``.
-    """
-    if keyword.iskeyword(name):
-        return f"_ffi.addressof({pointer}, {name!r})[0]"
-    return f"{pointer}.{name}"
 
 _FLOATS = {"float": "_ct.c_float", "double": "_ct.c_double", "long double": "_ct.c_longdouble"}
 
@@ -211,7 +74,7 @@ class CtypesSpeller:
         bits = 8 * self.target.size_of(name)
         if bits > 64:
             raise CtypesSpellingError(f"ctypes has no {bits}-bit integer ({name})")
-        return f"_ct.c_{'' if is_signed(name, self.target) else 'u'}int{bits}"
+        return f"_ct.c_{'' if self.target.is_signed(name) else 'u'}int{bits}"
 
     def spell(self, ctype: CType) -> str:
         """The ctypes type of a value of ``ctype`` (data pointers are ``c_void_p``)."""
@@ -224,7 +87,7 @@ class CtypesSpeller:
             return self.integer(resolved.name)
         if isinstance(resolved, RecordRef):
             if resolved.kind == "enum":
-                return self.integer(integer_primitive(self.module, self.target, resolved) or "int")
+                return self.integer(integer_primitive(self.module, resolved, self.target) or "int")
             if resolved.key not in self.struct_names:
                 raise CtypesSpellingError(f"{resolved.to_c()} is opaque")
             return self.struct_names[resolved.key]
@@ -382,7 +245,7 @@ class _StructPlanner:
             return self.target.sizes["pointer"][1]
         if isinstance(resolved, RecordRef):
             if resolved.kind == "enum":
-                return self.target.align_of(integer_primitive(self.module, self.target, resolved) or "int")
+                return self.target.align_of(integer_primitive(self.module, resolved, self.target) or "int")
             return self.plans[resolved.key].align
         if isinstance(resolved, Primitive):
             return self.target.align_of(resolved.name)
@@ -527,8 +390,8 @@ class _StructPlanner:
             name = f"_pb_bits_{members[0][1].name}"
             accesses = []
             for index, placed in members:
-                primitive = integer_primitive(self.module, self.target, fields[index].type)
-                signed = primitive is not None and primitive != "_Bool" and is_signed(primitive, self.target)
+                primitive = integer_primitive(self.module, fields[index].type, self.target)
+                signed = primitive is not None and primitive != "_Bool" and self.target.is_signed(primitive)
                 accesses.append(BitAccess(
                     placed.name, name, size, ctype.startswith("("), placed.bit_offset - 8 * start,  # type: ignore[arg-type, operator]
                     placed.bit_width, signed,  # type: ignore[arg-type]
@@ -604,314 +467,6 @@ def struct_plans(
         if record is not None and not record.is_opaque:  # type: ignore[union-attr]
             attempt(record)  # type: ignore[arg-type]
     return plans
-
-
-# --------------------------------------------------------------------------
-# Wrapper functions: straight-line Python per C function
-# --------------------------------------------------------------------------
-
-#: The module-level tuple of the exceptions after which a wrapper's fast path
-#: hands over to ``_pb_fix``: what the FFI raises for an argument it cannot
-#: convert (each template defines it).
-FAST_PATH_ERRORS = "_PB_RETRY"
-
-
-class WrapperWriter(ABC):
-    """Writes the Python source of one wrapper per function, the same shape for ctypes and cffi.
-
-    A wrapper converts each parameter by its role (``_pb_a<i>`` is what C
-    gets), calls C once — twice for the size probe — applies the error
-    policy and returns the results as :mod:`pegbind.passes.binding` says.
-    The body runs first as a *fast path* inside ``try``, converting only what
-    the FFI cannot; when the FFI rejects an argument, ``_pb_fix`` raises the
-    precise error or normalises the inputs (``__index__`` objects, ranges,
-    sequences), and the body runs again, this time outside ``try``.  Nothing
-    is interpreted at call time: each wrapper is its own code.
-
-    Subclasses supply the FFI spellings: ``in_arg``, ``out_value``,
-    ``out_result``, ``in_array``, ``length_cell``/``length_arg``/
-    ``set_length``/``get_length``, ``out_buffer``, ``buffer_result``,
-    ``copy_back``, ``ret`` and :attr:`null`.
-    """
-
-    null = "None"
-
-    def __init__(self, binding: BindingModel, classes: dict[str, str]):
-        self.binding = binding
-        self.module = binding.module
-        self.target = binding.target
-        self.classes = classes
-
-    # ---- hooks the backends fill in ------------------------------------
-
-    def guard(self, p: ParamBinding) -> str:
-        """A condition the fast path needs before an FFI that does not check ranges ("" for none)."""
-        return ""
-
-    def length_value(self, p: ParamBinding, value: str) -> str:
-        """What is passed for a ``len`` parameter taken by value, whose int is ``value``."""
-        return value
-
-    # ---- what each backend spells (see CtypesWriter, CffiWriter) --------
-
-    @abstractmethod
-    def in_arg(self, p: ParamBinding) -> str:
-        """The expression passed for an ``in`` parameter."""
-
-    @abstractmethod
-    def out_value(self, p: ParamBinding, inout: bool) -> tuple[list[str], str]:
-        """(lines allocating the cell of an ``out``/``inout`` value, the expression passed)."""
-
-    @abstractmethod
-    def out_result(self, p: ParamBinding, owner: str) -> str:
-        """The Python value of an ``out``/``inout`` cell after the call."""
-
-    @abstractmethod
-    def in_array(self, p: ParamBinding) -> list[str]:
-        """Lines setting ``_pb_a<i>`` (the C array) and ``_pb_n<i>`` (its length) from a sequence."""
-
-    @abstractmethod
-    def length_cell(self, p: ParamBinding, measured: str) -> list[str]:
-        """Lines allocating the cell a ``len`` parameter points at, holding ``measured``."""
-
-    @abstractmethod
-    def length_arg(self, p: ParamBinding) -> str:
-        """The pointer to a ``len`` cell, as passed."""
-
-    @abstractmethod
-    def set_length(self, p: ParamBinding, value: str) -> str:
-        """A statement storing ``value`` in a ``len`` cell."""
-
-    @abstractmethod
-    def get_length(self, p: ParamBinding) -> str:
-        """An expression reading a ``len`` cell."""
-
-    @abstractmethod
-    def out_buffer(self, p: ParamBinding) -> list[str]:
-        """Lines allocating ``_pb_n<i>`` elements for an ``out-bytes``/``out-array`` parameter."""
-
-    @abstractmethod
-    def buffer_result(self, p: ParamBinding, owner: str) -> list[str]:
-        """Lines setting ``_pb_res<i>`` from an out buffer cut to ``_pb_n<i>`` elements."""
-
-    @abstractmethod
-    def copy_back(self, p: ParamBinding) -> list[str]:
-        """Lines copying an ``in-array`` of records back into the caller's objects."""
-
-    @abstractmethod
-    def ret(self, f: FunctionBinding, owner: str) -> list[str]:
-        """Lines setting ``_pb_ret`` from the C result ``_pb_r``."""
-
-    # ---- shared --------------------------------------------------------
-
-    def int_range(self, ctype: CType) -> tuple[int, int]:
-        return integer_range(self.module, self.target, ctype)
-
-    def value_spec(self, kind: str, ctype: CType | None, key: str | None, label: str, nullable: bool) -> str:
-        if kind == "int" and ctype is not None:
-            lo, hi = self.int_range(ctype)
-            return f"('int', {label}, {lo}, {hi})"
-        if kind in ("bool", "float", "cstring"):
-            return f"('{kind}', {label})"
-        if kind in ("record", "record_ptr", "handle"):
-            return f"('record', {label}, {self.classes[key or '']}, {nullable})"
-        raise CtypesSpellingError(f"no argument spec for kind {kind!r}")
-
-    def spec(self, p: ParamBinding) -> str:
-        """The literal telling ``_pb_fix`` how to check and normalise one input."""
-        label = repr(arg_label(p))
-        role = p.role.role
-        if role == "in":
-            spec = arg_spec(self.binding, self.classes, p) if p.kind != "handle" else \
-                self.value_spec("handle", None, p.record_key, label, not p.nonnull)
-            return spec
-        if role == "inout":
-            return self.value_spec(p.kind, p.element, p.record_key, label, p.kind == "handle")
-        if role == "in-array":
-            items = repr(f"{arg_label(p)} items")
-            if p.kind == "buffer":
-                item = "None" if p.element is None else self.value_spec("int", p.element, None, items, False)
-                return f"('array', {label}, {not p.nonnull}, {item}, True)"
-            item = self.value_spec(p.kind, p.element, p.record_key, items, p.kind == "handle")
-            return f"('array', {label}, {not p.nonnull}, {item}, False)"
-        if role == "len" and p.is_input:
-            lo, hi = self.int_range(p.ctype)
-            return f"('count', {label}, {max(lo, 0)}, {hi})"
-        raise CtypesSpellingError(f"parameter {p.py_name} is not passed")
-
-    def specs(self, f: FunctionBinding) -> str:
-        items = [self.spec(p) for p in f.inputs]
-        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-
-    def wrapper(self, f: FunctionBinding, method: bool) -> str:
-        """The ``def`` of ``f`` (a Library method when ``method``)."""
-        names = [p.py_name for p in f.inputs]
-        params = (["self"] if method else []) + names
-        head = f"def {f.py_name}({', '.join(params)}{', /' if params else ''}):"
-        fn = "_pb_fn" if method else f"_f_{f.function.name}"
-        owner = "self" if method else "None"
-        lines = [head, "    " + py_docstring(f, self.classes)]
-        if method:
-            lines.append(f"    _pb_fn = self._f_{f.function.name}")
-        body = self.body(f, fn, owner)
-        guards = [g for g in (self.guard(p) for p in f.inputs) if g]
-        if not names:
-            # Nothing for _pb_fix to normalise: a second run could only fail the
-            # same way (after calling C twice), so the body runs once, unguarded.
-            lines += ["    " + line for line in body]
-            return "\n".join(lines) + "\n"
-        for p in f.inputs:
-            if p.role.role == "in-array":
-                # read once, so that the fast path and the retry see the same items
-                lines.append(f"    if {p.py_name}.__class__ is not list and {p.py_name}.__class__ is not tuple:")
-                lines.append(f"        {p.py_name} = _pb_once({p.py_name})")
-        lines.append("    try:")
-        if guards:
-            lines.append(f"        if {' and '.join(guards)}:")
-            lines += ["            " + line for line in body]
-        else:
-            lines += ["        " + line for line in body]
-        lines.append(f"    except {FAST_PATH_ERRORS}:")
-        lines.append("        pass")
-        if names:
-            lines.append(f"    {', '.join(names)}, = _pb_fix({self.specs(f)}, ({', '.join(names)},))")
-        lines += ["    " + line for line in body]
-        return "\n".join(lines) + "\n"
-
-    def nonnull_check(self, p: ParamBinding) -> list[str]:
-        if not p.nonnull:
-            return []
-        return [f"if {p.py_name} is None:", f"    raise TypeError({arg_label(p) + ' must not be None'!r})"]
-
-    def body(self, f: FunctionBinding, fn: str, owner: str) -> list[str]:
-        out: list[str] = []
-        args: dict[int, str] = {}
-        measured_inputs = {
-            p.length_of for p in f.params
-            if p.role.role == "len" and not p.is_input and p.length_of is not None
-            and f.params[p.length_of].role.role == "in"
-        }
-        for p in f.params:
-            out += self.nonnull_check(p)
-            role = p.role.role
-            if role == "in" and p.index in measured_inputs:
-                # a buffer a ``len`` parameter is measured from: its length in elements
-                out.append(f"_pb_a{p.index} = {self.in_arg(p)}")
-                out.append(f"_pb_n{p.index} = _pb_measure({p.py_name}, {self.element_size(p)})")
-                args[p.index] = f"_pb_a{p.index}"
-            elif role == "in":
-                args[p.index] = self.in_arg(p)
-            elif role == "null":
-                args[p.index] = self.null if p.kind == "null" and self._is_pointer(p.ctype) else "0"
-            elif role in ("out", "inout"):
-                lines, passed = self.out_value(p, role == "inout")
-                out += lines
-                args[p.index] = passed
-            elif role == "in-array":
-                out += self.in_array(p)
-                args[p.index] = f"_pb_a{p.index}"
-        for p in f.params:
-            if p.role.role != "len":
-                continue
-            measured = f"_pb_n{p.length_of}"
-            if p.is_input:
-                out.append(f"{measured} = {p.py_name}")
-                args[p.index] = self.length_value(p, p.py_name)
-                continue
-            if f.params[p.length_of].role.role not in ("out-bytes", "out-array"):  # type: ignore[index]
-                out += self.length_fits(p, f.params[p.length_of], measured)  # type: ignore[index]
-            if p.by_pointer:
-                # an out buffer's length is set before each call (the probe sets it to 0)
-                start = "0" if f.params[p.length_of].role.role in ("out-bytes", "out-array") else measured  # type: ignore[index]
-                out += self.length_cell(p, start)
-                args[p.index] = self.length_arg(p)
-            else:
-                args[p.index] = self.length_value(p, measured)
-        buffers = [p for p in f.params if p.role.role in ("out-bytes", "out-array")]
-        call = f"{fn}({', '.join(args.get(p.index, f'_pb_a{p.index}') for p in f.params)})"
-        if f.error is None and self.direct(f) and all(p.role.role in ("in", "null") for p in f.params):
-            return out + [f"return {call}"]  # nothing to convert back: the FFI's result is the result
-        if f.probe:
-            for p in buffers:
-                out.append(f"_pb_a{p.index} = {self.null}")
-                if p.length is not None and f.params[p.length].by_pointer:
-                    out.append(self.set_length(f.params[p.length], "0"))
-            out += self.call(f, call)
-            for p in buffers:
-                if p.length is not None and f.params[p.length].by_pointer:
-                    out.append(f"_pb_n{p.index} = {self.get_length(f.params[p.length])}")
-        for p in buffers:
-            # the byte size must be addressable (a huge count would overflow
-            # the size computation or ask the allocator for the impossible)
-            limit = self.max_size() // self.element_size(p)
-            out.append(f"if _pb_n{p.index} < 0 or _pb_n{p.index} > {limit}:")
-            message = f"{f.function.name}: {p.py_name} would need more memory than can be addressed"
-            out.append(f"    raise OverflowError({message!r})")
-            out += self.out_buffer(p)
-            if p.length is not None and f.params[p.length].by_pointer:
-                out.append(self.set_length(f.params[p.length], f"_pb_n{p.index}"))
-        out += self.call(f, call)
-        for p in f.params:
-            if p.role.role == "in-array" and p.kind == "record" and not is_const_target(p.ctype, self.module):
-                out += self.copy_back(p)
-        results = []
-        if f.returns_value:
-            out += self.ret(f, owner)
-            results.append("_pb_ret")
-        for p in f.outputs:
-            role = p.role.role
-            if role in ("out", "inout"):
-                results.append(self.out_result(p, owner))
-                continue
-            if p.length is not None and f.params[p.length].by_pointer:
-                length = self.get_length(f.params[p.length])
-                out.append(f"if {length} < _pb_n{p.index}:")
-                out.append(f"    _pb_n{p.index} = {length}")
-            out += self.buffer_result(p, owner)
-            results.append(f"_pb_res{p.index}")
-        if not results:
-            out.append("return None")
-        elif len(results) == 1:
-            out.append(f"return {results[0]}")
-        else:
-            out.append(f"return ({', '.join(results)})")
-        return out
-
-    def max_size(self) -> int:
-        """The largest object size in bytes on the target (``PY_SSIZE_T_MAX``)."""
-        return (1 << (8 * self.target.pointer_size - 1)) - 1
-
-    def length_fits(self, p: ParamBinding, buffer: ParamBinding, measured: str) -> list[str]:
-        """Lines refusing a measured length its ``len`` parameter's type cannot hold.
-
-        An FFI may wrap the value silently (ctypes does): C would then see a
-        shorter length than the buffer, or a longer one.  No check when every
-        object size fits the type.
-        """
-        lo, hi = self.int_range(p.element if p.by_pointer else p.ctype)  # type: ignore[arg-type]
-        if hi >= self.max_size():
-            return []
-        message = f"{buffer.label} is too long for its length parameter {p.py_name}"
-        return [f"if {measured} > {hi}:", f"    raise OverflowError({message!r})"]
-
-    def _is_pointer(self, ctype: CType) -> bool:
-        return isinstance(self.module.resolve(ctype), (Pointer, Array))
-
-    def call(self, f: FunctionBinding, call: str) -> list[str]:
-        if f.error is None:
-            return [f"_pb_r = {call}" if f.ret.kind != "void" else call]
-        return [
-            f"_pb_r = {call}",
-            f"if _pb_r != {f.error.success}:",
-            f"    raise _pb_error(_pb_r, {f.function.name!r})",
-        ]
-
-    def direct(self, f: FunctionBinding) -> bool:
-        """Whether the FFI already returns the Python value of ``f``'s result."""
-        return f.ret.kind in ("int", "bool", "float", "void")
-
-    def element_size(self, p: ParamBinding) -> int:
-        return element_size(self.module, self.target, p.element) or 1
 
 
 def ctypes_arg(binding: BindingModel, param: ParamBinding) -> str:
@@ -1061,31 +616,31 @@ class CtypesWriter(WrapperWriter):
     def elem(self, p: ParamBinding) -> str:
         return self.speller.spell(p.element)  # type: ignore[arg-type]
 
-    def out_value(self, p: ParamBinding, inout: bool) -> tuple[list[str], str]:
-        name, cell = p.py_name, f"_pb_o{p.index}"
+    def out_value(self, p: ParamBinding, s: Slot, inout: bool) -> tuple[list[str], str]:
+        name, cell = p.py_name, s.cell
         if p.kind == "record":
             cls = self.classes[p.record_key or ""]
             if inout:
                 return [f"{cell} = _pb_view({cls}, {self.elem(p)}.from_buffer_copy({name}._s))"], f"{cell}._s"
             # the record object is made around its C struct without running
             # __init__ (no fields to set), and the struct is passed from a local
-            struct = f"_pb_c{p.index}"
+            struct = s.struct
             return [f"{cell} = _pb_new({cls})", f"{cell}._s = {struct} = {self.elem(p)}()"], struct
         if not inout:
             return [f"{cell} = {self.elem(p)}()"], f"_ct.byref({cell})"
         value = f"None if {name} is None else {name}._h" if p.kind == "handle" else name
         return [f"{cell} = {self.elem(p)}({value})"], f"_ct.byref({cell})"
 
-    def out_result(self, p: ParamBinding, owner: str) -> str:
-        cell = f"_pb_o{p.index}"
+    def out_result(self, p: ParamBinding, s: Slot, owner: str) -> str:
+        cell = s.cell
         if p.kind == "record":
             return cell
         if p.kind == "handle":
             return f"_pb_handle({self.classes[p.record_key or '']}, {cell}.value, {owner})"
         return f"{cell}.value"
 
-    def in_array(self, p: ParamBinding) -> list[str]:
-        name, a, n = p.py_name, f"_pb_a{p.index}", f"_pb_n{p.index}"
+    def in_array(self, p: ParamBinding, s: Slot) -> list[str]:
+        name, a, n = p.py_name, s.arg, s.count
         if p.kind == "buffer":
             if p.element is None:
                 return [f"{a}, {n} = _pb_bytes_in({name}, None, 0, 0, {arg_label(p)!r})"]
@@ -1094,7 +649,7 @@ class CtypesWriter(WrapperWriter):
         # The items are read once, into a snapshot: a sequence may change
         # between len() and iteration, or during the call (a __getitem__ with
         # side effects, another thread); records are copied back through it.
-        items = f"_pb_s{p.index}"
+        items = s.items
         fill: list[str]
         if p.kind == "int":
             lo, hi = self.int_range(p.element)  # type: ignore[arg-type]
@@ -1112,20 +667,20 @@ class CtypesWriter(WrapperWriter):
             return fill
         return [f"if {name} is None:", f"    {a} = None", f"    {n} = 0", "else:", *("    " + line for line in fill)]
 
-    def length_cell(self, p: ParamBinding, measured: str) -> list[str]:
-        return [f"_pb_l{p.index} = {self.elem(p)}({measured})"]
+    def length_cell(self, p: ParamBinding, s: Slot, measured: str) -> list[str]:
+        return [f"{s.length} = {self.elem(p)}({measured})"]
 
-    def length_arg(self, p: ParamBinding) -> str:
-        return f"_ct.byref(_pb_l{p.index})"
+    def length_arg(self, p: ParamBinding, s: Slot) -> str:
+        return f"_ct.byref({s.length})"
 
-    def set_length(self, p: ParamBinding, value: str) -> str:
-        return f"_pb_l{p.index}.value = {value}"
+    def set_length(self, s: Slot, value: str) -> str:
+        return f"{s.length}.value = {value}"
 
-    def get_length(self, p: ParamBinding) -> str:
-        return f"_pb_l{p.index}.value"
+    def get_length(self, s: Slot) -> str:
+        return f"{s.length}.value"
 
-    def out_buffer(self, p: ParamBinding) -> list[str]:
-        a, n = f"_pb_a{p.index}", f"_pb_n{p.index}"
+    def out_buffer(self, p: ParamBinding, s: Slot) -> list[str]:
+        a, n = s.arg, s.count
         if p.role.role == "out-bytes":
             # a c_char array made directly and read back through .raw: a fifth of
             # the cost of create_string_buffer and string_at, which are Python
@@ -1133,8 +688,8 @@ class CtypesWriter(WrapperWriter):
             return [f"{a} = (_ct.c_char * ({n} * {self.element_size(p)} or 1))()"]
         return [f"{a} = ({self.elem(p)} * ({n} or 1))()"]
 
-    def buffer_result(self, p: ParamBinding, owner: str) -> list[str]:
-        a, n, res = f"_pb_a{p.index}", f"_pb_n{p.index}", f"_pb_res{p.index}"
+    def buffer_result(self, p: ParamBinding, s: Slot, owner: str) -> list[str]:
+        a, n, res = s.arg, s.count, s.result
         if p.role.role == "out-bytes":
             return [f"{res} = {a}.raw[:{n} * {self.element_size(p)}]"]
         if p.kind == "record":
@@ -1143,12 +698,12 @@ class CtypesWriter(WrapperWriter):
             return [f"{res} = [_pb_handle({self.classes[p.record_key or '']}, _pb_h, {owner}) for _pb_h in {a}[:{n}]]"]
         return [f"{res} = {a}[:{n}]"]
 
-    def copy_back(self, p: ParamBinding) -> list[str]:
+    def copy_back(self, p: ParamBinding, s: Slot) -> list[str]:
         # the function may have written into the records (a PKCS#11 template)
         return [
-            f"if _pb_a{p.index} is not None:",
-            f"    for _pb_k, _pb_item in enumerate(_pb_s{p.index}):",
-            f"        _ct.pointer(_pb_item._s)[0] = _pb_a{p.index}[_pb_k]",
+            f"if {s.arg} is not None:",
+            f"    for _pb_k, _pb_item in enumerate({s.items}):",
+            f"        _ct.pointer(_pb_item._s)[0] = {s.arg}[_pb_k]",
         ]
 
     def ret(self, f: FunctionBinding, owner: str) -> list[str]:
@@ -1191,7 +746,7 @@ class CtypesWriter(WrapperWriter):
 
 
 @dataclass(frozen=True, slots=True)
-class CallPlan:
+class RenderedWrapper:
     """One wrapper: its prototype and its source."""
 
     binding: FunctionBinding
@@ -1200,13 +755,13 @@ class CallPlan:
     method_source: str
 
 
-def call_plans(binding: BindingModel, writer: CtypesWriter, left_out: list[Diagnostic]) -> list[CallPlan]:
+def render_wrappers(binding: BindingModel, writer: CtypesWriter, left_out: list[Diagnostic]) -> list[RenderedWrapper]:
     """A wrapper per function; what ctypes cannot express goes to ``left_out`` with the reason."""
     plans = []
     for function in binding.functions:
         try:
             prototype = writer.prototype(function)
-            plans.append(CallPlan(function, prototype, writer.wrapper(function, False), writer.wrapper(function, True)))
+            plans.append(RenderedWrapper(function, prototype, writer.wrapper(function, False), writer.wrapper(function, True)))
         except CtypesSpellingError as problem:  # __int128 and the like: ctypes has no type for them
             name = function.function.name
             left_out.append(Diagnostic(
@@ -1258,7 +813,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
             "restype": speller.spell(table.getter.ret),
             "success": error.success if error is not None else None,
         }
-    calls = call_plans(binding, writer, left_out)
+    calls = render_wrappers(binding, writer, left_out)
     return {
         "binding": binding,
         "banner": banner(binding.headers, __version__),

@@ -220,19 +220,15 @@ def _adjusted(ctype: CType) -> CType:
     return ctype.unqualified() if isinstance(ctype, (Primitive, TypedefRef, RecordRef, Pointer)) else ctype
 
 
-def cy_local(param: ParamBinding) -> str:
-    """The declaration of the C local a parameter is converted into (``_pb_a<index>``)."""
-    return cy_decl(_adjusted(param.c_type), f"_pb_a{param.index}")
-
-
 def cy_var(ctype: CType, name: str) -> str:
     """A local variable of ``ctype`` that can be assigned (top-level qualifiers dropped)."""
     return cy_decl(_adjusted(ctype), name)
 
 
 def call_args(binding: FunctionBinding) -> str:
-    """The C locals a wrapper passes, in C parameter order."""
-    return ", ".join(f"_pb_a{param.index}" for param in binding.params)
+    """The C locals a wrapper passes, in C parameter order (the call plan's slots)."""
+    assert binding.call is not None, "the plan-calls pass has run"
+    return ", ".join(slot.arg for slot in binding.call.slots)
 
 
 def cy_cast(ctype: CType) -> str:
@@ -279,13 +275,6 @@ def cy_fp_typedef(function: Function, name: str) -> str:
     return f"ctypedef {cy_decl(Pointer(function.type), name)} noexcept nogil"
 
 
-def is_const_target(ctype: CType, module: Module) -> bool:
-    """Whether a pointer parameter points to const data (arrays of records are then not copied back)."""
-    resolved = module.resolve(ctype)
-    target = resolved.target if isinstance(resolved, Pointer) else resolved.element if isinstance(resolved, Array) else None
-    return target is not None and "const" in module.resolve(target).quals
-
-
 def c_type_text(ctype: CType, module: Module) -> str:
     """The C spelling of a type with its outer typedefs resolved (tells function pointer types apart)."""
     return module.resolve(ctype).to_c()
@@ -303,8 +292,8 @@ def table_member(binding: BindingModel, function: FunctionBinding) -> str:
 
 def result_tuple(binding: FunctionBinding) -> str:
     """The expression a wrapper returns: the locals holding its results, one or a tuple."""
-    names = ["_pb_ret"] if binding.returns_value else []
-    names += [f"_pb_res{p.index}" for p in binding.outputs]
+    assert binding.call is not None, "the plan-calls pass has run"
+    names = binding.call.results
     if not names:
         return "None"
     return names[0] if len(names) == 1 else f"({', '.join(names)})"
@@ -378,7 +367,6 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "py_docstring": py_docstring,
     "py_string": py_string,
     "param_error": param_error,
-    "cy_local": cy_local,
     "cy_cast": cy_cast,
     "cy_var": cy_var,
     "call_args": call_args,
@@ -390,7 +378,6 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "cy_sizeof": cy_sizeof,
     "cy_min_size": cy_min_size,
     "cy_fp_typedef": cy_fp_typedef,
-    "is_const_target": is_const_target,
     "table_member": table_member,
     "c_type_text": c_type_text,
     "result_tuple": result_tuple,
@@ -409,6 +396,13 @@ OUTPUTS = (
     ("cython/cython.pyx.jinja", ".pyx"),
     ("cython/cython.pyi.jinja", ".pyi"),
 )
+
+
+def _table_struct(binding: BindingModel) -> str | None:
+    """The Cython name of the function table's struct, when functions are reached through one."""
+    table = binding.function_table
+    record = binding.module.find_record(table.struct_key) if table is not None else None
+    return cy_record_name(record.ref) if record is not None else None
 
 
 def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
@@ -464,5 +458,6 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "handles": binding.handles,
         "dynamic": binding.load == "dynamic",
         "table": binding.function_table,
+        "table_struct": _table_struct(binding),
         "function_aliases": binding.aliases_of(binding.functions),
     }

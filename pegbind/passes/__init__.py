@@ -29,6 +29,7 @@ from .binding import (
     RecordBinding,
     ReturnBinding,
 )
+from .callplan import plan_call
 from .naming import assign_names, python_identifier
 from .order import order_types
 from .plan import plan_error_classes, plan_function_table, plan_functions, plan_handles, plan_records
@@ -160,6 +161,11 @@ def _layout(state: PassState) -> PassState:
     return replace(state, layouts=layouts, diagnostics=state.diagnostics + tuple(problems))
 
 
+def _plan_calls(state: PassState) -> PassState:
+    functions = tuple(replace(f, call=plan_call(state.module, state.target, f)) for f in state.functions)
+    return replace(state, functions=functions)
+
+
 #: The passes, in the order they run.
 PIPELINE: tuple[tuple[str, Callable[[PassState], PassState]], ...] = (
     ("select", _select),
@@ -172,6 +178,7 @@ PIPELINE: tuple[tuple[str, Callable[[PassState], PassState]], ...] = (
     ("plan-functions", _plan_functions),
     ("prune", _prune),
     ("layout", _layout),
+    ("plan-calls", _plan_calls),
 )
 
 

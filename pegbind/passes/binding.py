@@ -27,16 +27,22 @@ How a wrapper behaves, whatever the backend (DESIGN section 4):
   when :attr:`FunctionBinding.returns_value`, then ``out``/``inout``/
   ``out-bytes``/``out-array`` values in parameter order.  No value: ``None``;
   one value: that value; several: a tuple.
+
+The ``plan-calls`` pass turns each function binding into the steps of its
+wrapper (:class:`~pegbind.passes.callplan.CallPlan`), which every backend renders.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Literal, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping
 
 from ..config import ErrorPolicy, ParamRole
 from ..diagnostics import Diagnostic
 from ..model import CType, Constant, Enum, Function, Module, Record
 from ..target import TargetInfo
+
+if TYPE_CHECKING:  # the call plan refers to these bindings; they refer to it only by annotation
+    from .callplan import CallPlan
 
 #: How a value crosses the boundary:
 #:
@@ -174,6 +180,8 @@ class FunctionBinding:
     #: this function is called through (None: resolved by its symbol name, or
     #: linked at build time)
     table_field: str | None = None
+    #: the steps of its wrapper, set by the ``plan-calls`` pass
+    call: CallPlan | None = None
 
     @property
     def inputs(self) -> tuple[ParamBinding, ...]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Iterator, Literal
 
-from ..model import Array, CType, FunctionType, Module, Pointer, Record, RecordRef, Typedef, TypedefRef
+from ..model import Array, CType, Enum, FunctionType, Module, Pointer, Record, RecordRef, Typedef, TypedefRef
 from .select import is_synthetic
 
 Node = tuple[str, str]  #: ("typedef" | "record" | "enum", name or key)
@@ -60,7 +60,8 @@ def order_types(module: Module) -> tuple[Node, ...]:
     # files ranked by where they first appear (never by their path, which would make
     # the output depend on where pegbind or the headers are installed).
     rank: dict[str, int] = {}
-    for declaration in (*module.typedefs, *module.records, *module.enums):
+    declarations: list[Typedef | Record | Enum] = [*module.typedefs, *module.records, *module.enums]
+    for declaration in declarations:
         if declaration.coord is not None:
             rank.setdefault(declaration.coord.file, len(rank))
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..config import BindingConfig, ParamRole
 from ..diagnostics import ConfigError, Coord, Diagnostic
 from ..model import Array, CType, Field, Function, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
-from ..target import LayoutError, TargetInfo, enum_type, size_align
+from ..target import LayoutError, TargetInfo, bit_range, integer_primitive, size_align
 from .binding import (
     ErrorCheck,
     ErrorClasses,
@@ -458,20 +458,9 @@ def plan_error_classes(module: Module, config: BindingConfig, names: dict) -> Er
 def _bit_range(module: Module, member: Field, target: TargetInfo) -> tuple[int, int] | None:
     if member.bit_width is None:
         return None
-    resolved = module.resolve(member.type)
-    width = member.bit_width
-    if isinstance(resolved, RecordRef) and resolved.kind == "enum":
-        # gcc gives an enum bitfield the enum's underlying type: unsigned
-        # unless some enumerator is negative.
-        enum = module.get("enum", resolved.key)
-        unsigned = enum is None or Primitive(enum_type(module, enum, target)).is_unsigned  # type: ignore[arg-type]
-    else:
-        unsigned = isinstance(resolved, Primitive) and (
-            resolved.is_unsigned or (resolved.name == "char" and not target.char_signed)
-        )
-    if unsigned:
-        return (0, (1 << width) - 1)
-    return (-(1 << (width - 1)), (1 << (width - 1)) - 1)
+    # gcc gives an enum bitfield the enum's underlying type: unsigned unless some enumerator is negative
+    primitive = integer_primitive(module, member.type, target)
+    return bit_range(member.bit_width, primitive is None or target.is_signed(primitive))
 
 
 def plan_field(module: Module, names: dict, member: Field, path: str, target: TargetInfo) -> FieldBinding:

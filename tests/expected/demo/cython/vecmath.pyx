@@ -296,17 +296,15 @@ def vm_add(a, b, /):
     else:
         _pb_a0 = _pb_index(a, "argument 1 (a)")
 
-
     if PyLong_CheckExact(b):
         _pb_a1 = b
     else:
         _pb_a1 = _pb_index(b, "argument 2 (b)")
 
-
-
     _pb_r = _c_vm_add(_pb_a0, _pb_a1)
 
     _pb_ret = _pb_r
+
     return _pb_ret
 
 
@@ -323,17 +321,15 @@ def vm_scale(value, factor, /):
     else:
         _pb_a0 = _pb_index(value, "argument 1 (value)")
 
-
     if PyLong_CheckExact(factor):
         _pb_a1 = factor
     else:
         _pb_a1 = _pb_index(factor, "argument 2 (factor)")
 
-
-
     _pb_r = _c_vm_scale(_pb_a0, _pb_a1)
 
     _pb_ret = _pb_r
+
     return _pb_ret
 
 
@@ -347,14 +343,12 @@ def vm_distance(vm_point a, vm_point b, /):
     cdef double _pb_r
     _pb_a0 = NULL if a is None else <const _c_vm_point *>a._ptr
 
-
     _pb_a1 = NULL if b is None else <const _c_vm_point *>b._ptr
-
-
 
     _pb_r = _c_vm_distance(_pb_a0, _pb_a1)
 
     _pb_ret = _pb_r
+
     return _pb_ret
 
 
@@ -369,17 +363,14 @@ def vm_midpoint(vm_point a, vm_point b, vm_point out, /):
     cdef _c_vm_status _pb_r
     _pb_a0 = NULL if a is None else <const _c_vm_point *>a._ptr
 
-
     _pb_a1 = NULL if b is None else <const _c_vm_point *>b._ptr
 
-
     _pb_a2 = NULL if out is None else <_c_vm_point *>out._ptr
-
-
 
     _pb_r = _c_vm_midpoint(_pb_a0, _pb_a1, _pb_a2)
 
     _pb_ret = _pb_r
+
     return _pb_ret
 
 
@@ -410,17 +401,15 @@ def vm_checksum(data, len_, /):
                 raise ValueError(f"argument 1 (data) needs at least {sizeof(unsigned char)} bytes, got {_pb_v0.len}")
             _pb_a0 = <const _c_uint8_t *>_pb_v0.buf
 
-
         if PyLong_CheckExact(len_):
             _pb_a1 = len_
         else:
             _pb_a1 = _pb_index(len_, "argument 2 (len_)")
 
-
-
         _pb_r = _c_vm_checksum(_pb_a0, _pb_a1)
 
         _pb_ret = _pb_r
+
         return _pb_ret
     finally:
         if _pb_h0:
@@ -451,23 +440,20 @@ def vm_fill(buf, len_, value, /):
                 raise ValueError(f"argument 1 (buf) needs at least {sizeof(unsigned char)} bytes, got {_pb_v0.len}")
             _pb_a0 = <_c_uint8_t *>_pb_v0.buf
 
-
         if PyLong_CheckExact(len_):
             _pb_a1 = len_
         else:
             _pb_a1 = _pb_index(len_, "argument 2 (len_)")
-
 
         if PyLong_CheckExact(value):
             _pb_a2 = value
         else:
             _pb_a2 = _pb_index(value, "argument 3 (value)")
 
-
-
         _pb_r = _c_vm_fill(_pb_a0, _pb_a1, _pb_a2)
 
         _pb_ret = _pb_r
+
         return _pb_ret
     finally:
         if _pb_h0:
@@ -485,6 +471,7 @@ def vm_version(_pb_none=_MISSING, /):
     _pb_r = _c_vm_version()
 
     _pb_ret = None if _pb_r == NULL else <bytes>_pb_r
+
     return _pb_ret
 
 

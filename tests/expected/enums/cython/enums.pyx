@@ -244,17 +244,15 @@ def mix(a, b, /):
     else:
         _pb_a0 = _pb_index(a, "argument 1 (a)")
 
-
     if PyLong_CheckExact(b):
         _pb_a1 = b
     else:
         _pb_a1 = _pb_index(b, "argument 2 (b)")
 
-
-
     _pb_r = _c_mix(_pb_a0, _pb_a1)
 
     _pb_ret = _pb_r
+
     return _pb_ret
 
 

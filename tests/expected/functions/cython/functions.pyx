@@ -217,17 +217,15 @@ def first_of(values, n, /):
                 raise ValueError(f"argument 1 (values) needs at least {sizeof(int) * 8} bytes, got {_pb_v0.len}")
             _pb_a0 = <int *>_pb_v0.buf
 
-
         if PyLong_CheckExact(n):
             _pb_a1 = n
         else:
             _pb_a1 = _pb_index(n, "argument 2 (n)")
 
-
-
         _pb_r = _c_first_of(_pb_a0, _pb_a1)
 
         _pb_ret = _pb_r
+
         return _pb_ret
     finally:
         if _pb_h0:
@@ -253,7 +251,6 @@ def unnamed(arg0, arg1, arg2, /):
         else:
             _pb_a0 = _pb_index(arg0, "argument 1 (arg0)")
 
-
         if arg1 is None:
             _pb_a1 = NULL
         else:
@@ -265,7 +262,6 @@ def unnamed(arg0, arg1, arg2, /):
             if <size_t>_pb_v1.len < sizeof(char):
                 raise ValueError(f"argument 2 (arg1) needs at least {sizeof(char)} bytes, got {_pb_v1.len}")
             _pb_a1 = <char *>_pb_v1.buf
-
 
         if arg2 is None:
             _pb_a2 = NULL
@@ -281,11 +277,10 @@ def unnamed(arg0, arg1, arg2, /):
                 _pb_h2 = True
             _pb_a2 = <const void *>_pb_v2.buf
 
-
-
         _pb_r = _c_unnamed(_pb_a0, _pb_a1, _pb_a2)
 
         _pb_ret = _pb_r
+
         return _pb_ret
     finally:
         if _pb_h1:
@@ -318,7 +313,6 @@ def copy_into(dst, src, n, /):
                 raise ValueError(f"argument 1 (dst) needs at least {sizeof(char)} bytes, got {_pb_v0.len}")
             _pb_a0 = <char *>_pb_v0.buf
 
-
         if src is None:
             _pb_a1 = NULL
         else:
@@ -329,17 +323,15 @@ def copy_into(dst, src, n, /):
                 src = PyBytes_FromObject(src)
             _pb_a1 = PyBytes_AS_STRING(src)
 
-
         if PyLong_CheckExact(n):
             _pb_a2 = n
         else:
             _pb_a2 = _pb_index(n, "argument 3 (n)")
 
-
-
         _pb_r = _c_copy_into(_pb_a0, _pb_a1, _pb_a2)
 
         _pb_ret = None if _pb_r == NULL else <bytes>_pb_r
+
         return _pb_ret
     finally:
         if _pb_h0:
@@ -362,8 +354,6 @@ def die(why, /):
             why = PyBytes_FromObject(why)
         _pb_a0 = PyBytes_AS_STRING(why)
 
-
-
     _c_die(_pb_a0)
 
     return None
@@ -380,6 +370,7 @@ def visible(_pb_none=_MISSING, /):
     _pb_r = _c_visible()
 
     _pb_ret = _pb_r
+
     return _pb_ret
 
 
@@ -394,6 +385,7 @@ def gnu_inline(_pb_none=_MISSING, /):
     _pb_r = _c_gnu_inline()
 
     _pb_ret = _pb_r
+
     return _pb_ret
 
 

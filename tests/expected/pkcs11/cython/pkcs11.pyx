@@ -14610,8 +14610,6 @@ cdef class Library:
                 _pb_h0 = True
                 _pb_a0 = <_c_CK_VOID_PTR>_pb_v0.buf
 
-
-
             _pb_r = _pb_fn(_pb_a0)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_Initialize")
@@ -14633,7 +14631,6 @@ cdef class Library:
             raise AttributeError(self._missing("C_Finalize"))
         _pb_a0 = <_c_CK_VOID_PTR>0
 
-
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_Finalize")
@@ -14653,7 +14650,6 @@ cdef class Library:
             raise AttributeError(self._missing("C_GetInfo"))
         _pb_o0 = CK_INFO.__new__(CK_INFO)
         _pb_a0 = <_c_CK_INFO_PTR>(<CK_INFO>_pb_o0)._ptr
-
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -14684,9 +14680,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(tokenPresent, "argument 1 (tokenPresent)")
 
-
-
-
             _pb_l2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_l2 != _pb_n1:
                 raise OverflowError("C parameter 2 (pSlotList) is too long for its length parameter pulCount")
@@ -14699,6 +14692,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_GetSlotList")
 
             _pb_n1 = <Py_ssize_t>_pb_l2
+
             if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_SLOT_ID):
                 raise OverflowError("C_GetSlotList: pSlotList would need more memory than can be addressed")
             _pb_m1 = <_c_CK_SLOT_ID *>calloc(_pb_n1 or 1, sizeof(_c_CK_SLOT_ID))
@@ -14736,10 +14730,8 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
 
-
         _pb_o1 = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
         _pb_a1 = <_c_CK_SLOT_INFO_PTR>(<CK_SLOT_INFO>_pb_o1)._ptr
-
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1)
         if _pb_r != 0:
@@ -14766,10 +14758,8 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
 
-
         _pb_o1 = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
         _pb_a1 = <_c_CK_TOKEN_INFO_PTR>(<CK_TOKEN_INFO>_pb_o1)._ptr
-
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1)
         if _pb_r != 0:
@@ -14800,9 +14790,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
 
-
-
-
             _pb_l2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_l2 != _pb_n1:
                 raise OverflowError("C parameter 2 (pMechanismList) is too long for its length parameter pulCount")
@@ -14815,6 +14802,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_GetMechanismList")
 
             _pb_n1 = <Py_ssize_t>_pb_l2
+
             if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_MECHANISM_TYPE):
                 raise OverflowError("C_GetMechanismList: pMechanismList would need more memory than can be addressed")
             _pb_m1 = <_c_CK_MECHANISM_TYPE *>calloc(_pb_n1 or 1, sizeof(_c_CK_MECHANISM_TYPE))
@@ -14853,16 +14841,13 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
 
-
         if PyLong_CheckExact(type_):
             _pb_a1 = type_
         else:
             _pb_a1 = _pb_index(type_, "argument 2 (type_)")
 
-
         _pb_o2 = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
         _pb_a2 = <_c_CK_MECHANISM_INFO_PTR>(<CK_MECHANISM_INFO>_pb_o2)._ptr
-
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_r != 0:
@@ -14897,7 +14882,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
 
-
             if pPin is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPin):
@@ -14928,7 +14912,6 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
 
-
             if pLabel is None:
                 _pb_a3 = NULL
             else:
@@ -14941,11 +14924,9 @@ cdef class Library:
                     raise ValueError(f"argument 3 (pLabel) needs at least {sizeof(unsigned char)} bytes, got {_pb_v3.len}")
                 _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_v3.buf
 
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pPin) is too long for its length parameter ulPinLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
@@ -14982,7 +14963,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pPin is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPin):
@@ -15013,11 +14993,9 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
 
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pPin) is too long for its length parameter ulPinLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -15058,7 +15036,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pOldPin is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pOldPin):
@@ -15088,7 +15065,6 @@ cdef class Library:
                     _pb_item = _pb_index(_pb_item, "argument 2 (pOldPin) items")
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
-
 
             if pNewPin is None:
                 _pb_a3 = NULL
@@ -15120,7 +15096,6 @@ cdef class Library:
                     _pb_m3[_pb_k] = _pb_item
                 _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_m3
 
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pOldPin) is too long for its length parameter ulOldLen")
@@ -15128,7 +15103,6 @@ cdef class Library:
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 3 (pNewPin) is too long for its length parameter ulNewLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
@@ -15164,12 +15138,10 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
 
-
         if PyLong_CheckExact(flags):
             _pb_a1 = flags
         else:
             _pb_a1 = _pb_index(flags, "argument 2 (flags)")
-
 
         _pb_a2 = <_c_CK_VOID_PTR>0
 
@@ -15177,7 +15149,6 @@ cdef class Library:
 
         _pb_o4 = 0
         _pb_a4 = <_c_CK_SESSION_HANDLE_PTR>&_pb_o4
-
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
         if _pb_r != 0:
@@ -15202,8 +15173,6 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
-
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_CloseSession")
@@ -15224,8 +15193,6 @@ cdef class Library:
             _pb_a0 = slotID
         else:
             _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
-
-
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -15250,10 +15217,8 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         _pb_o1 = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
         _pb_a1 = <_c_CK_SESSION_INFO_PTR>(<CK_SESSION_INFO>_pb_o1)._ptr
-
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1)
         if _pb_r != 0:
@@ -15283,9 +15248,6 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
-
-
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
             raise OverflowError("C parameter 2 (pOperationState) is too long for its length parameter pulOperationStateLen")
@@ -15298,6 +15260,7 @@ cdef class Library:
             raise _pb_error(_pb_r, "C_GetOperationState")
 
         _pb_n1 = <Py_ssize_t>_pb_l2
+
         if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
             raise OverflowError("C_GetOperationState: pOperationState would need more memory than can be addressed")
         _pb_b1 = PyBytes_FromStringAndSize(NULL, _pb_n1 * sizeof(_c_CK_BYTE))
@@ -15338,7 +15301,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pOperationState is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pOperationState):
@@ -15369,23 +15331,19 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
             if PyLong_CheckExact(hEncryptionKey):
                 _pb_a3 = hEncryptionKey
             else:
                 _pb_a3 = _pb_index(hEncryptionKey, "argument 3 (hEncryptionKey)")
-
 
             if PyLong_CheckExact(hAuthenticationKey):
                 _pb_a4 = hAuthenticationKey
             else:
                 _pb_a4 = _pb_index(hAuthenticationKey, "argument 4 (hAuthenticationKey)")
 
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pOperationState) is too long for its length parameter ulOperationStateLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
@@ -15421,12 +15379,10 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if PyLong_CheckExact(userType):
                 _pb_a1 = userType
             else:
                 _pb_a1 = _pb_index(userType, "argument 2 (userType)")
-
 
             if pPin is None:
                 _pb_a2 = NULL
@@ -15458,11 +15414,9 @@ cdef class Library:
                     _pb_m2[_pb_k] = _pb_item
                 _pb_a2 = <_c_CK_UTF8CHAR_PTR>_pb_m2
 
-
             _pb_a3 = <_c_CK_ULONG>_pb_n2
             if <Py_ssize_t>_pb_a3 != _pb_n2:
                 raise OverflowError("argument 3 (pPin) is too long for its length parameter ulPinLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
@@ -15489,8 +15443,6 @@ cdef class Library:
             _pb_a0 = hSession
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
-
-
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -15520,7 +15472,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pTemplate is None:
                 _pb_a1 = NULL
             else:
@@ -15540,14 +15491,12 @@ cdef class Library:
                     memcpy(&_pb_m1[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
                 _pb_a1 = <_c_CK_ATTRIBUTE_PTR>_pb_m1
 
-
             _pb_o3 = 0
             _pb_a3 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o3
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pTemplate) is too long for its length parameter ulCount")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
@@ -15557,6 +15506,7 @@ cdef class Library:
             # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n1):
                 memcpy((<CK_ATTRIBUTE>_pb_s1[_pb_k])._ptr, &_pb_m1[_pb_k], sizeof(_c_CK_ATTRIBUTE))
+
             _pb_res3 = _pb_o3
 
             return _pb_res3
@@ -15586,12 +15536,10 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if PyLong_CheckExact(hObject):
                 _pb_a1 = hObject
             else:
                 _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
-
 
             if pTemplate is None:
                 _pb_a2 = NULL
@@ -15612,14 +15560,12 @@ cdef class Library:
                     memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
                 _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
 
-
             _pb_o4 = 0
             _pb_a4 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o4
 
             _pb_a3 = <_c_CK_ULONG>_pb_n2
             if <Py_ssize_t>_pb_a3 != _pb_n2:
                 raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
@@ -15629,6 +15575,7 @@ cdef class Library:
             # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n2):
                 memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
+
             _pb_res4 = _pb_o4
 
             return _pb_res4
@@ -15651,13 +15598,10 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         if PyLong_CheckExact(hObject):
             _pb_a1 = hObject
         else:
             _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
-
-
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
@@ -15684,16 +15628,13 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         if PyLong_CheckExact(hObject):
             _pb_a1 = hObject
         else:
             _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
 
-
         _pb_o2 = 0
         _pb_a2 = <_c_CK_ULONG_PTR>&_pb_o2
-
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -15725,12 +15666,10 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if PyLong_CheckExact(hObject):
                 _pb_a1 = hObject
             else:
                 _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
-
 
             if pTemplate is None:
                 _pb_a2 = NULL
@@ -15751,11 +15690,9 @@ cdef class Library:
                     memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
                 _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
 
-
             _pb_a3 = <_c_CK_ULONG>_pb_n2
             if <Py_ssize_t>_pb_a3 != _pb_n2:
                 raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
-
 
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
             if _pb_r != 0:
@@ -15764,6 +15701,7 @@ cdef class Library:
             # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n2):
                 memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
+
             return None
         finally:
             free(_pb_m2)
@@ -15789,12 +15727,10 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if PyLong_CheckExact(hObject):
                 _pb_a1 = hObject
             else:
                 _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
-
 
             if pTemplate is None:
                 _pb_a2 = NULL
@@ -15815,11 +15751,9 @@ cdef class Library:
                     memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
                 _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
 
-
             _pb_a3 = <_c_CK_ULONG>_pb_n2
             if <Py_ssize_t>_pb_a3 != _pb_n2:
                 raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
@@ -15829,6 +15763,7 @@ cdef class Library:
             # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n2):
                 memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
+
             return None
         finally:
             free(_pb_m2)
@@ -15853,7 +15788,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pTemplate is None:
                 _pb_a1 = NULL
             else:
@@ -15873,11 +15807,9 @@ cdef class Library:
                     memcpy(&_pb_m1[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
                 _pb_a1 = <_c_CK_ATTRIBUTE_PTR>_pb_m1
 
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pTemplate) is too long for its length parameter ulCount")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -15887,6 +15819,7 @@ cdef class Library:
             # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n1):
                 memcpy((<CK_ATTRIBUTE>_pb_s1[_pb_k])._ptr, &_pb_m1[_pb_k], sizeof(_c_CK_ATTRIBUTE))
+
             return None
         finally:
             free(_pb_m1)
@@ -15913,7 +15846,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if phObject is None:
                 _pb_a1 = NULL
             else:
@@ -15926,16 +15858,13 @@ cdef class Library:
                     raise ValueError(f"argument 2 (phObject) needs at least {sizeof(unsigned long)} bytes, got {_pb_v1.len}")
                 _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>_pb_v1.buf
 
-
             if PyLong_CheckExact(ulMaxObjectCount):
                 _pb_a2 = ulMaxObjectCount
             else:
                 _pb_a2 = _pb_index(ulMaxObjectCount, "argument 3 (ulMaxObjectCount)")
 
-
             _pb_o3 = 0
             _pb_a3 = <_c_CK_ULONG_PTR>&_pb_o3
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
@@ -15964,8 +15893,6 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
-
         with nogil:
             _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -15990,16 +15917,12 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
         if PyLong_CheckExact(hKey):
             _pb_a2 = hKey
         else:
             _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
-
-
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -16035,7 +15958,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pData is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pData):
@@ -16066,9 +15988,6 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
-
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
@@ -16086,6 +16005,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_Encrypt")
 
             _pb_n3 = <Py_ssize_t>_pb_l4
+
             if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_Encrypt: pEncryptedData would need more memory than can be addressed")
             _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
@@ -16134,7 +16054,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPart):
@@ -16165,9 +16084,6 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
-
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
@@ -16185,6 +16101,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_EncryptUpdate")
 
             _pb_n3 = <Py_ssize_t>_pb_l4
+
             if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_EncryptUpdate: pEncryptedPart would need more memory than can be addressed")
             _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
@@ -16226,9 +16143,6 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
-
-
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
             raise OverflowError("C parameter 2 (pLastEncryptedPart) is too long for its length parameter pulLastEncryptedPartLen")
@@ -16242,6 +16156,7 @@ cdef class Library:
             raise _pb_error(_pb_r, "C_EncryptFinal")
 
         _pb_n1 = <Py_ssize_t>_pb_l2
+
         if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
             raise OverflowError("C_EncryptFinal: pLastEncryptedPart would need more memory than can be addressed")
         _pb_b1 = PyBytes_FromStringAndSize(NULL, _pb_n1 * sizeof(_c_CK_BYTE))
@@ -16276,16 +16191,12 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
         if PyLong_CheckExact(hKey):
             _pb_a2 = hKey
         else:
             _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
-
-
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -16321,7 +16232,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pEncryptedData is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pEncryptedData):
@@ -16352,9 +16262,6 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
-
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pEncryptedData) is too long for its length parameter ulEncryptedDataLen")
@@ -16372,6 +16279,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_Decrypt")
 
             _pb_n3 = <Py_ssize_t>_pb_l4
+
             if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_Decrypt: pData would need more memory than can be addressed")
             _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
@@ -16420,7 +16328,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pEncryptedPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pEncryptedPart):
@@ -16451,9 +16358,6 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
-
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pEncryptedPart) is too long for its length parameter ulEncryptedPartLen")
@@ -16471,6 +16375,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_DecryptUpdate")
 
             _pb_n3 = <Py_ssize_t>_pb_l4
+
             if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_DecryptUpdate: pPart would need more memory than can be addressed")
             _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
@@ -16512,9 +16417,6 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
-
-
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
             raise OverflowError("C parameter 2 (pLastPart) is too long for its length parameter pulLastPartLen")
@@ -16528,6 +16430,7 @@ cdef class Library:
             raise _pb_error(_pb_r, "C_DecryptFinal")
 
         _pb_n1 = <Py_ssize_t>_pb_l2
+
         if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
             raise OverflowError("C_DecryptFinal: pLastPart would need more memory than can be addressed")
         _pb_b1 = PyBytes_FromStringAndSize(NULL, _pb_n1 * sizeof(_c_CK_BYTE))
@@ -16561,10 +16464,7 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
-
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
@@ -16600,7 +16500,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pData is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pData):
@@ -16631,9 +16530,6 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
-
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
@@ -16651,6 +16547,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_Digest")
 
             _pb_n3 = <Py_ssize_t>_pb_l4
+
             if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_Digest: pDigest would need more memory than can be addressed")
             _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
@@ -16694,7 +16591,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPart):
@@ -16725,11 +16621,9 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -16758,13 +16652,10 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         if PyLong_CheckExact(hKey):
             _pb_a1 = hKey
         else:
             _pb_a1 = _pb_index(hKey, "argument 2 (hKey)")
-
-
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
@@ -16793,9 +16684,6 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
-
-
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
             raise OverflowError("C parameter 2 (pDigest) is too long for its length parameter pulDigestLen")
@@ -16809,6 +16697,7 @@ cdef class Library:
             raise _pb_error(_pb_r, "C_DigestFinal")
 
         _pb_n1 = <Py_ssize_t>_pb_l2
+
         if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
             raise OverflowError("C_DigestFinal: pDigest would need more memory than can be addressed")
         _pb_b1 = PyBytes_FromStringAndSize(NULL, _pb_n1 * sizeof(_c_CK_BYTE))
@@ -16843,16 +16732,12 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
         if PyLong_CheckExact(hKey):
             _pb_a2 = hKey
         else:
             _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
-
-
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -16888,7 +16773,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pData is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pData):
@@ -16919,9 +16803,6 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
-
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
@@ -16939,6 +16820,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_Sign")
 
             _pb_n3 = <Py_ssize_t>_pb_l4
+
             if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_Sign: pSignature would need more memory than can be addressed")
             _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
@@ -16982,7 +16864,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPart):
@@ -17013,11 +16894,9 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -17050,9 +16929,6 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
-
-
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
             raise OverflowError("C parameter 2 (pSignature) is too long for its length parameter pulSignatureLen")
@@ -17066,6 +16942,7 @@ cdef class Library:
             raise _pb_error(_pb_r, "C_SignFinal")
 
         _pb_n1 = <Py_ssize_t>_pb_l2
+
         if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
             raise OverflowError("C_SignFinal: pSignature would need more memory than can be addressed")
         _pb_b1 = PyBytes_FromStringAndSize(NULL, _pb_n1 * sizeof(_c_CK_BYTE))
@@ -17100,16 +16977,12 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
         if PyLong_CheckExact(hKey):
             _pb_a2 = hKey
         else:
             _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
-
-
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -17145,7 +17018,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pData is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pData):
@@ -17176,9 +17048,6 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
-
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
@@ -17196,6 +17065,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_SignRecover")
 
             _pb_n3 = <Py_ssize_t>_pb_l4
+
             if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_SignRecover: pSignature would need more memory than can be addressed")
             _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
@@ -17234,16 +17104,12 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
         if PyLong_CheckExact(hKey):
             _pb_a2 = hKey
         else:
             _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
-
-
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -17280,7 +17146,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pData is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pData):
@@ -17310,7 +17175,6 @@ cdef class Library:
                     _pb_item = _pb_index(_pb_item, "argument 2 (pData) items")
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
-
 
             if pSignature is None:
                 _pb_a3 = NULL
@@ -17342,7 +17206,6 @@ cdef class Library:
                     _pb_m3[_pb_k] = _pb_item
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
@@ -17350,7 +17213,6 @@ cdef class Library:
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 3 (pSignature) is too long for its length parameter ulSignatureLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
@@ -17388,7 +17250,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPart):
@@ -17419,11 +17280,9 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -17458,7 +17317,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pSignature is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pSignature):
@@ -17489,11 +17347,9 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pSignature) is too long for its length parameter ulSignatureLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -17523,16 +17379,12 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
         if PyLong_CheckExact(hKey):
             _pb_a2 = hKey
         else:
             _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
-
-
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -17568,7 +17420,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pSignature is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pSignature):
@@ -17599,9 +17450,6 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
-
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pSignature) is too long for its length parameter ulSignatureLen")
@@ -17619,6 +17467,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_VerifyRecover")
 
             _pb_n3 = <Py_ssize_t>_pb_l4
+
             if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_VerifyRecover: pData would need more memory than can be addressed")
             _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
@@ -17667,7 +17516,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPart):
@@ -17698,9 +17546,6 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
-
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
@@ -17718,6 +17563,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_DigestEncryptUpdate")
 
             _pb_n3 = <Py_ssize_t>_pb_l4
+
             if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_DigestEncryptUpdate: pEncryptedPart would need more memory than can be addressed")
             _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
@@ -17766,7 +17612,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pEncryptedPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pEncryptedPart):
@@ -17797,9 +17642,6 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
-
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pEncryptedPart) is too long for its length parameter ulEncryptedPartLen")
@@ -17817,6 +17659,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_DecryptDigestUpdate")
 
             _pb_n3 = <Py_ssize_t>_pb_l4
+
             if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_DecryptDigestUpdate: pPart would need more memory than can be addressed")
             _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
@@ -17865,7 +17708,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPart):
@@ -17896,9 +17738,6 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
-
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
@@ -17916,6 +17755,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_SignEncryptUpdate")
 
             _pb_n3 = <Py_ssize_t>_pb_l4
+
             if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_SignEncryptUpdate: pEncryptedPart would need more memory than can be addressed")
             _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
@@ -17964,7 +17804,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pEncryptedPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pEncryptedPart):
@@ -17995,9 +17834,6 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
-
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pEncryptedPart) is too long for its length parameter ulEncryptedPartLen")
@@ -18015,6 +17851,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_DecryptVerifyUpdate")
 
             _pb_n3 = <Py_ssize_t>_pb_l4
+
             if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_DecryptVerifyUpdate: pPart would need more memory than can be addressed")
             _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
@@ -18059,9 +17896,7 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
             if pTemplate is None:
                 _pb_a2 = NULL
@@ -18082,14 +17917,12 @@ cdef class Library:
                     memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
                 _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
 
-
             _pb_o4 = 0
             _pb_a4 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o4
 
             _pb_a3 = <_c_CK_ULONG>_pb_n2
             if <Py_ssize_t>_pb_a3 != _pb_n2:
                 raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
@@ -18099,6 +17932,7 @@ cdef class Library:
             # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n2):
                 memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
+
             _pb_res4 = _pb_o4
 
             return _pb_res4
@@ -18134,9 +17968,7 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
             if pPublicKeyTemplate is None:
                 _pb_a2 = NULL
@@ -18157,7 +17989,6 @@ cdef class Library:
                     memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
                 _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
 
-
             if pPrivateKeyTemplate is None:
                 _pb_a4 = NULL
             else:
@@ -18177,7 +18008,6 @@ cdef class Library:
                     memcpy(&_pb_m4[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
                 _pb_a4 = <_c_CK_ATTRIBUTE_PTR>_pb_m4
 
-
             _pb_o6 = 0
             _pb_a6 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o6
 
@@ -18192,7 +18022,6 @@ cdef class Library:
             if <Py_ssize_t>_pb_a5 != _pb_n4:
                 raise OverflowError("argument 4 (pPrivateKeyTemplate) is too long for its length parameter ulPrivateKeyAttributeCount")
 
-
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
             if _pb_r != 0:
@@ -18201,9 +18030,11 @@ cdef class Library:
             # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n2):
                 memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
+
             # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n4):
                 memcpy((<CK_ATTRIBUTE>_pb_s4[_pb_k])._ptr, &_pb_m4[_pb_k], sizeof(_c_CK_ATTRIBUTE))
+
             _pb_res6 = _pb_o6
 
             _pb_res7 = _pb_o7
@@ -18236,23 +18067,17 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
         if PyLong_CheckExact(hWrappingKey):
             _pb_a2 = hWrappingKey
         else:
             _pb_a2 = _pb_index(hWrappingKey, "argument 3 (hWrappingKey)")
 
-
         if PyLong_CheckExact(hKey):
             _pb_a3 = hKey
         else:
             _pb_a3 = _pb_index(hKey, "argument 4 (hKey)")
-
-
-
 
         _pb_l5 = <_c_CK_ULONG>_pb_n4
         if <Py_ssize_t>_pb_l5 != _pb_n4:
@@ -18267,6 +18092,7 @@ cdef class Library:
             raise _pb_error(_pb_r, "C_WrapKey")
 
         _pb_n4 = <Py_ssize_t>_pb_l5
+
         if _pb_n4 < 0 or _pb_n4 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
             raise OverflowError("C_WrapKey: pWrappedKey would need more memory than can be addressed")
         _pb_b4 = PyBytes_FromStringAndSize(NULL, _pb_n4 * sizeof(_c_CK_BYTE))
@@ -18314,15 +18140,12 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
             if PyLong_CheckExact(hUnwrappingKey):
                 _pb_a2 = hUnwrappingKey
             else:
                 _pb_a2 = _pb_index(hUnwrappingKey, "argument 3 (hUnwrappingKey)")
-
 
             if pWrappedKey is None:
                 _pb_a3 = NULL
@@ -18354,7 +18177,6 @@ cdef class Library:
                     _pb_m3[_pb_k] = _pb_item
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-
             if pTemplate is None:
                 _pb_a5 = NULL
             else:
@@ -18374,7 +18196,6 @@ cdef class Library:
                     memcpy(&_pb_m5[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
                 _pb_a5 = <_c_CK_ATTRIBUTE_PTR>_pb_m5
 
-
             _pb_o7 = 0
             _pb_a7 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o7
 
@@ -18386,7 +18207,6 @@ cdef class Library:
             if <Py_ssize_t>_pb_a6 != _pb_n5:
                 raise OverflowError("argument 5 (pTemplate) is too long for its length parameter ulAttributeCount")
 
-
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
             if _pb_r != 0:
@@ -18395,6 +18215,7 @@ cdef class Library:
             # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n5):
                 memcpy((<CK_ATTRIBUTE>_pb_s5[_pb_k])._ptr, &_pb_m5[_pb_k], sizeof(_c_CK_ATTRIBUTE))
+
             _pb_res7 = _pb_o7
 
             return _pb_res7
@@ -18428,15 +18249,12 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
             if PyLong_CheckExact(hBaseKey):
                 _pb_a2 = hBaseKey
             else:
                 _pb_a2 = _pb_index(hBaseKey, "argument 3 (hBaseKey)")
-
 
             if pTemplate is None:
                 _pb_a3 = NULL
@@ -18457,14 +18275,12 @@ cdef class Library:
                     memcpy(&_pb_m3[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
                 _pb_a3 = <_c_CK_ATTRIBUTE_PTR>_pb_m3
 
-
             _pb_o5 = 0
             _pb_a5 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o5
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 4 (pTemplate) is too long for its length parameter ulAttributeCount")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5)
@@ -18474,6 +18290,7 @@ cdef class Library:
             # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n3):
                 memcpy((<CK_ATTRIBUTE>_pb_s3[_pb_k])._ptr, &_pb_m3[_pb_k], sizeof(_c_CK_ATTRIBUTE))
+
             _pb_res5 = _pb_o5
 
             return _pb_res5
@@ -18501,7 +18318,6 @@ cdef class Library:
                 _pb_a0 = hSession
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
-
 
             if pSeed is None:
                 _pb_a1 = NULL
@@ -18533,11 +18349,9 @@ cdef class Library:
                     _pb_m1[_pb_k] = _pb_item
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pSeed) is too long for its length parameter ulSeedLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -18568,9 +18382,6 @@ cdef class Library:
             _pb_a0 = hSession
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
-
-
-
 
         ulRandomLen = _pb_index(ulRandomLen, "argument 2 (ulRandomLen)")
         if ulRandomLen < 0:
@@ -18607,8 +18418,6 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
-
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_GetFunctionStatus")
@@ -18629,8 +18438,6 @@ cdef class Library:
             _pb_a0 = hSession
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
-
-
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -18656,12 +18463,10 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(flags, "argument 1 (flags)")
 
-
         _pb_o1 = 0
         _pb_a1 = <_c_CK_SLOT_ID_PTR>&_pb_o1
 
         _pb_a2 = <_c_CK_VOID_PTR>0
-
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -18699,6 +18504,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_GetInterfaceList")
 
             _pb_n0 = <Py_ssize_t>_pb_l1
+
             if _pb_n0 < 0 or _pb_n0 > PY_SSIZE_T_MAX // sizeof(_c_CK_INTERFACE):
                 raise OverflowError("C_GetInterfaceList: interfaces would need more memory than can be addressed")
             _pb_m0 = <_c_CK_INTERFACE *>calloc(_pb_n0 or 1, sizeof(_c_CK_INTERFACE))
@@ -18752,12 +18558,10 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if PyLong_CheckExact(userType):
                 _pb_a1 = userType
             else:
                 _pb_a1 = _pb_index(userType, "argument 2 (userType)")
-
 
             if pPin is None:
                 _pb_a2 = NULL
@@ -18789,7 +18593,6 @@ cdef class Library:
                     _pb_m2[_pb_k] = _pb_item
                 _pb_a2 = <_c_CK_CHAR_PTR>_pb_m2
 
-
             if pUsername is None:
                 _pb_a4 = NULL
             elif PyObject_CheckBuffer(pUsername):
@@ -18820,7 +18623,6 @@ cdef class Library:
                     _pb_m4[_pb_k] = _pb_item
                 _pb_a4 = <_c_CK_UTF8CHAR_PTR>_pb_m4
 
-
             _pb_a3 = <_c_CK_ULONG>_pb_n2
             if <Py_ssize_t>_pb_a3 != _pb_n2:
                 raise OverflowError("argument 3 (pPin) is too long for its length parameter ulPinLen")
@@ -18828,7 +18630,6 @@ cdef class Library:
             _pb_a5 = <_c_CK_ULONG>_pb_n4
             if <Py_ssize_t>_pb_a5 != _pb_n4:
                 raise OverflowError("argument 4 (pUsername) is too long for its length parameter ulUsernameLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5)
@@ -18860,13 +18661,10 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         if PyLong_CheckExact(flags):
             _pb_a1 = flags
         else:
             _pb_a1 = _pb_index(flags, "argument 2 (flags)")
-
-
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
@@ -18892,16 +18690,12 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
         if PyLong_CheckExact(hKey):
             _pb_a2 = hKey
         else:
             _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
-
-
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_r != 0:
@@ -18946,7 +18740,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pParameter is None:
                 _pb_a1 = NULL
             else:
@@ -18957,12 +18750,10 @@ cdef class Library:
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
-
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
-
 
             if pAssociatedData is None:
                 _pb_a3 = NULL
@@ -18994,7 +18785,6 @@ cdef class Library:
                     _pb_m3[_pb_k] = _pb_item
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-
             if pPlaintext is None:
                 _pb_a5 = NULL
             elif PyObject_CheckBuffer(pPlaintext):
@@ -19025,9 +18815,6 @@ cdef class Library:
                     _pb_m5[_pb_k] = _pb_item
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
-
-
-
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
@@ -19049,6 +18836,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_EncryptMessage")
 
             _pb_n7 = <Py_ssize_t>_pb_l8
+
             if _pb_n7 < 0 or _pb_n7 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_EncryptMessage: pCiphertext would need more memory than can be addressed")
             _pb_b7 = PyBytes_FromStringAndSize(NULL, _pb_n7 * sizeof(_c_CK_BYTE))
@@ -19101,7 +18889,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pParameter is None:
                 _pb_a1 = NULL
             else:
@@ -19112,12 +18899,10 @@ cdef class Library:
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
-
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
-
 
             if pAssociatedData is None:
                 _pb_a3 = NULL
@@ -19149,11 +18934,9 @@ cdef class Library:
                     _pb_m3[_pb_k] = _pb_item
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
@@ -19200,7 +18983,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pParameter is None:
                 _pb_a1 = NULL
             else:
@@ -19211,12 +18993,10 @@ cdef class Library:
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
-
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
-
 
             if pPlaintextPart is None:
                 _pb_a3 = NULL
@@ -19248,14 +19028,10 @@ cdef class Library:
                     _pb_m3[_pb_k] = _pb_item
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-
-
-
             if PyLong_CheckExact(flags):
                 _pb_a7 = flags
             else:
                 _pb_a7 = _pb_index(flags, "argument 5 (flags)")
-
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
@@ -19274,6 +19050,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_EncryptMessageNext")
 
             _pb_n5 = <Py_ssize_t>_pb_l6
+
             if _pb_n5 < 0 or _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed")
             _pb_b5 = PyBytes_FromStringAndSize(NULL, _pb_n5 * sizeof(_c_CK_BYTE))
@@ -19312,8 +19089,6 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
-
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_MessageEncryptFinal")
@@ -19337,16 +19112,12 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
         if PyLong_CheckExact(hKey):
             _pb_a2 = hKey
         else:
             _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
-
-
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_r != 0:
@@ -19391,7 +19162,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pParameter is None:
                 _pb_a1 = NULL
             else:
@@ -19402,12 +19172,10 @@ cdef class Library:
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
-
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
-
 
             if pAssociatedData is None:
                 _pb_a3 = NULL
@@ -19439,7 +19207,6 @@ cdef class Library:
                     _pb_m3[_pb_k] = _pb_item
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-
             if pCiphertext is None:
                 _pb_a5 = NULL
             elif PyObject_CheckBuffer(pCiphertext):
@@ -19470,9 +19237,6 @@ cdef class Library:
                     _pb_m5[_pb_k] = _pb_item
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
-
-
-
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
@@ -19494,6 +19258,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_DecryptMessage")
 
             _pb_n7 = <Py_ssize_t>_pb_l8
+
             if _pb_n7 < 0 or _pb_n7 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_DecryptMessage: pPlaintext would need more memory than can be addressed")
             _pb_b7 = PyBytes_FromStringAndSize(NULL, _pb_n7 * sizeof(_c_CK_BYTE))
@@ -19546,7 +19311,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pParameter is None:
                 _pb_a1 = NULL
             else:
@@ -19557,12 +19321,10 @@ cdef class Library:
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
-
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
-
 
             if pAssociatedData is None:
                 _pb_a3 = NULL
@@ -19594,11 +19356,9 @@ cdef class Library:
                     _pb_m3[_pb_k] = _pb_item
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
@@ -19645,7 +19405,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pParameter is None:
                 _pb_a1 = NULL
             else:
@@ -19656,12 +19415,10 @@ cdef class Library:
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
-
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
-
 
             if pCiphertextPart is None:
                 _pb_a3 = NULL
@@ -19693,14 +19450,10 @@ cdef class Library:
                     _pb_m3[_pb_k] = _pb_item
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-
-
-
             if PyLong_CheckExact(flags):
                 _pb_a7 = flags
             else:
                 _pb_a7 = _pb_index(flags, "argument 5 (flags)")
-
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
@@ -19719,6 +19472,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_DecryptMessageNext")
 
             _pb_n5 = <Py_ssize_t>_pb_l6
+
             if _pb_n5 < 0 or _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed")
             _pb_b5 = PyBytes_FromStringAndSize(NULL, _pb_n5 * sizeof(_c_CK_BYTE))
@@ -19757,8 +19511,6 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
-
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_MessageDecryptFinal")
@@ -19782,16 +19534,12 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
         if PyLong_CheckExact(hKey):
             _pb_a2 = hKey
         else:
             _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
-
-
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_r != 0:
@@ -19830,7 +19578,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pParameter is None:
                 _pb_a1 = NULL
             else:
@@ -19841,12 +19588,10 @@ cdef class Library:
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
-
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
-
 
             if pData is None:
                 _pb_a3 = NULL
@@ -19878,9 +19623,6 @@ cdef class Library:
                     _pb_m3[_pb_k] = _pb_item
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-
-
-
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 4 (pData) is too long for its length parameter ulDataLen")
@@ -19898,6 +19640,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_SignMessage")
 
             _pb_n5 = <Py_ssize_t>_pb_l6
+
             if _pb_n5 < 0 or _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_SignMessage: pSignature would need more memory than can be addressed")
             _pb_b5 = PyBytes_FromStringAndSize(NULL, _pb_n5 * sizeof(_c_CK_BYTE))
@@ -19941,7 +19684,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pParameter is None:
                 _pb_a1 = NULL
             else:
@@ -19952,13 +19694,10 @@ cdef class Library:
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
-
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
-
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -20001,7 +19740,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pParameter is None:
                 _pb_a1 = NULL
             else:
@@ -20012,12 +19750,10 @@ cdef class Library:
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
-
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
-
 
             if pData is None:
                 _pb_a3 = NULL
@@ -20049,9 +19785,6 @@ cdef class Library:
                     _pb_m3[_pb_k] = _pb_item
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-
-
-
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 4 (pData) is too long for its length parameter ulDataLen")
@@ -20069,6 +19802,7 @@ cdef class Library:
                 raise _pb_error(_pb_r, "C_SignMessageNext")
 
             _pb_n5 = <Py_ssize_t>_pb_l6
+
             if _pb_n5 < 0 or _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_SignMessageNext: pSignature would need more memory than can be addressed")
             _pb_b5 = PyBytes_FromStringAndSize(NULL, _pb_n5 * sizeof(_c_CK_BYTE))
@@ -20107,8 +19841,6 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
-
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_MessageSignFinal")
@@ -20132,16 +19864,12 @@ cdef class Library:
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
         _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
-
 
         if PyLong_CheckExact(hKey):
             _pb_a2 = hKey
         else:
             _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
-
-
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_r != 0:
@@ -20181,7 +19909,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pParameter is None:
                 _pb_a1 = NULL
             else:
@@ -20192,12 +19919,10 @@ cdef class Library:
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
-
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
-
 
             if pData is None:
                 _pb_a3 = NULL
@@ -20229,7 +19954,6 @@ cdef class Library:
                     _pb_m3[_pb_k] = _pb_item
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-
             if pSignature is None:
                 _pb_a5 = NULL
             elif PyObject_CheckBuffer(pSignature):
@@ -20260,7 +19984,6 @@ cdef class Library:
                     _pb_m5[_pb_k] = _pb_item
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
-
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 4 (pData) is too long for its length parameter ulDataLen")
@@ -20268,7 +19991,6 @@ cdef class Library:
             _pb_a6 = <_c_CK_ULONG>_pb_n5
             if <Py_ssize_t>_pb_a6 != _pb_n5:
                 raise OverflowError("argument 5 (pSignature) is too long for its length parameter ulSignatureLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
@@ -20306,7 +20028,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pParameter is None:
                 _pb_a1 = NULL
             else:
@@ -20317,13 +20038,10 @@ cdef class Library:
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
-
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
-
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -20367,7 +20085,6 @@ cdef class Library:
             else:
                 _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
 
-
             if pParameter is None:
                 _pb_a1 = NULL
             else:
@@ -20378,12 +20095,10 @@ cdef class Library:
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
-
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
-
 
             if pData is None:
                 _pb_a3 = NULL
@@ -20415,7 +20130,6 @@ cdef class Library:
                     _pb_m3[_pb_k] = _pb_item
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-
             if pSignature is None:
                 _pb_a5 = NULL
             elif PyObject_CheckBuffer(pSignature):
@@ -20446,7 +20160,6 @@ cdef class Library:
                     _pb_m5[_pb_k] = _pb_item
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
-
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 4 (pData) is too long for its length parameter ulDataLen")
@@ -20454,7 +20167,6 @@ cdef class Library:
             _pb_a6 = <_c_CK_ULONG>_pb_n5
             if <Py_ssize_t>_pb_a6 != _pb_n5:
                 raise OverflowError("argument 5 (pSignature) is too long for its length parameter ulSignatureLen")
-
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
@@ -20486,8 +20198,6 @@ cdef class Library:
             _pb_a0 = hSession
         else:
             _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
-
-
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:

@@ -822,11 +822,10 @@ def handle_open(name, /):
             name = PyBytes_FromObject(name)
         _pb_a0 = PyBytes_AS_STRING(name)
 
-
-
     _pb_r = _c_handle_open(_pb_a0)
 
     _pb_ret = _pb_new_opaque_handle(<void *>_pb_r, None)
+
     return _pb_ret
 
 
@@ -839,11 +838,10 @@ def handle_close(opaque_handle h, /):
     cdef int _pb_r
     _pb_a0 = NULL if h is None else <_c_handle_t>h._ptr
 
-
-
     _pb_r = _c_handle_close(_pb_a0)
 
     _pb_ret = _pb_r
+
     return _pb_ret
 
 
@@ -856,11 +854,10 @@ def segment_length(segment s, /):
     cdef double _pb_r
     _pb_a0 = NULL if s is None else <const _cs_segment *>s._ptr
 
-
-
     _pb_r = _c_segment_length(_pb_a0)
 
     _pb_ret = _pb_r
+
     return _pb_ret
 
 

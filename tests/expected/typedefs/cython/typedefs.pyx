@@ -209,17 +209,15 @@ def sum_all(values, count, /):
                 raise ValueError(f"argument 1 (values) needs at least {sizeof(unsigned long)} bytes, got {_pb_v0.len}")
             _pb_a0 = <const _c_ulong_t *>_pb_v0.buf
 
-
         if PyLong_CheckExact(count):
             _pb_a1 = count
         else:
             _pb_a1 = _pb_index(count, "argument 2 (count)")
 
-
-
         _pb_r = _c_sum_all(_pb_a0, _pb_a1)
 
         _pb_ret = _pb_r
+
         return _pb_ret
     finally:
         if _pb_h0:

@@ -1,0 +1,424 @@
+"""The Python wrappers of the ctypes and cffi backends: one renderer of the call plans, two FFIs.
+
+Input: a :class:`~pegbind.passes.binding.BindingModel` whose functions carry
+their :class:`~pegbind.passes.callplan.CallPlan`.  Output: the Python source
+of each wrapper (:class:`WrapperWriter`, spelled for an FFI by the subclasses
+``CtypesWriter`` and ``CffiWriter``) and what the two backends present alike:
+the argument specs the runtime's ``_pb_fix`` reads, the record field plans.
+Both must present the same Python API as the Cython one (DESIGN §4), so they
+agree here on every range and message.
+
+Each wrapper is straight-line Python: a *fast path* (the plain call, with only
+the checks the FFI cannot do itself: integer ranges and buffer conversions)
+inside a ``try``; anything unusual (an object with ``__index__``, ``None``
+where the fast path needs a pointer, a wrong type) falls through to
+``_pb_fix``, which either raises the precise error or normalises the
+arguments, and the same body runs once more.  That keeps the common call
+within a few comparisons of hand-written FFI code.
+"""
+from __future__ import annotations
+
+import keyword
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from ..model import Array, CType, Pointer, assert_never
+from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding
+from ..passes.callplan import (
+    Allocate,
+    Call,
+    CheckNotNone,
+    CollectOutput,
+    ConvertReturn,
+    CopyBack,
+    PassArray,
+    PassCell,
+    PassIn,
+    PassLength,
+    PassNull,
+    Probe,
+    Slot,
+    element_size,
+)
+from ..target import integer_range
+from .cython import py_docstring
+
+
+class UnspellableError(ValueError):
+    """A C type or value an FFI has no spelling for (``__int128`` in ctypes, a function by value)."""
+
+
+# --------------------------------------------------------------------------
+# Argument specs and record field plans, alike in both backends
+# --------------------------------------------------------------------------
+
+
+def arg_label(param: ParamBinding) -> str:
+    """How messages name a parameter: ``argument 1 (a)``, as the Cython backend does."""
+    return param.label
+
+
+def min_bytes(binding: BindingModel, param: ParamBinding) -> int:
+    """Bytes a buffer argument must hold at least: one element, or the length of an array
+    parameter (``uuid_t``: 16); 0 when nothing is known (``void *``)."""
+    return element_size(binding.module, binding.target, param.element) * (param.array_length or 1)
+
+
+def arg_spec(binding: BindingModel, classes: dict[str, str], param: ParamBinding) -> str:
+    """A Python literal describing one input for the runtime ``_pb_fix`` function.
+
+    ``(kind, label, ...)``: ``("int", label, lo, hi)``, ``("bool", label)``,
+    ``("float", label)``, ``("cstring", label)``, ``("buffer", label, min)``,
+    ``("writable_buffer", label, min)``, ``("record", label, Class, nullable)``;
+    a ``nonnull`` parameter's spec is wrapped as ``("nonnull", label, spec)``.
+    """
+    if param.nonnull:
+        return f"('nonnull', {arg_label(param)!r}, {_plain_spec(binding, classes, param)})"
+    return _plain_spec(binding, classes, param)
+
+
+def _plain_spec(binding: BindingModel, classes: dict[str, str], param: ParamBinding) -> str:
+    label = repr(arg_label(param))
+    kind = param.kind
+    if kind == "int":
+        lo, hi = integer_range(binding.module, param.ctype, binding.target)
+        return f"('int', {label}, {lo}, {hi})"
+    if kind in ("bool", "float", "cstring"):
+        return f"('{kind}', {label})"
+    if kind in ("buffer", "writable_buffer"):
+        return f"('{kind}', {label}, {min_bytes(binding, param)})"
+    if kind in ("record", "record_ptr"):
+        return f"('record', {label}, {classes[param.record_key or '']}, {kind == 'record_ptr' and not param.nonnull})"
+    raise UnspellableError(f"no argument spec for kind {kind!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class FieldPlan:
+    """One record attribute as both dynamic backends present it."""
+
+    binding: FieldBinding
+    #: inclusive range checked on assignment (ints, array items), or None
+    int_range: tuple[int, int] | None
+    #: Python class of the nested record (record/record_array kinds)
+    record_class: str | None
+
+
+def field_plans(binding: BindingModel, classes: dict[str, str]) -> dict[str, tuple[FieldPlan, ...]]:
+    """Record key -> the plans of its fields, with ranges resolved for the target."""
+    module, target = binding.module, binding.target
+    plans: dict[str, tuple[FieldPlan, ...]] = {}
+    for record in binding.records:
+        items = []
+        for field in record.fields:
+            rng = None
+            if field.kind == "int":
+                rng = field.bit_range or integer_range(module, field.ctype, target)
+            elif field.kind == "array" and field.element_kind == "int" and field.element is not None:
+                rng = integer_range(module, field.element, target)
+            items.append(FieldPlan(field, rng, classes.get(field.record_key or "")))
+        plans[record.record.key] = tuple(items)
+    return plans
+
+
+def ordered_records(binding: BindingModel):
+    """The record bindings in dependency order (a nested record's class comes first)."""
+    order = {key: index for index, (kind, key) in enumerate(binding.type_order) if kind == "record"}
+    return sorted(binding.records, key=lambda r: order.get(r.record.key, len(order)))
+
+
+def cffi_member(pointer: str, name: str) -> str:
+    """An expression for a member of the struct ``pointer`` points to (also an assignment target).
+
+    A member named like a Python keyword is reached through ``ffi.addressof``.
+    """
+    if keyword.iskeyword(name):
+        return f"_ffi.addressof({pointer}, {name!r})[0]"
+    return f"{pointer}.{name}"
+
+
+# --------------------------------------------------------------------------
+# Wrapper functions: straight-line Python per C function
+# --------------------------------------------------------------------------
+
+#: The module-level tuple of the exceptions after which a wrapper's fast path
+#: hands over to ``_pb_fix``: what the FFI raises for an argument it cannot
+#: convert (each template defines it).
+FAST_PATH_ERRORS = "_PB_RETRY"
+
+
+class WrapperWriter(ABC):
+    """Writes the Python source of one wrapper per function, the same shape for ctypes and cffi.
+
+    A wrapper converts each parameter by its role (``_pb_a<i>`` is what C
+    gets), calls C once — twice for the size probe — applies the error
+    policy and returns the results as :mod:`pegbind.passes.binding` says.
+    The body runs first as a *fast path* inside ``try``, converting only what
+    the FFI cannot; when the FFI rejects an argument, ``_pb_fix`` raises the
+    precise error or normalises the inputs (``__index__`` objects, ranges,
+    sequences), and the body runs again, this time outside ``try``.  Nothing
+    is interpreted at call time: each wrapper is its own code.
+
+    Subclasses supply the FFI spellings: ``in_arg``, ``out_value``,
+    ``out_result``, ``in_array``, ``length_cell``/``length_arg``/
+    ``set_length``/``get_length``, ``out_buffer``, ``buffer_result``,
+    ``copy_back``, ``ret`` and :attr:`null`.
+    """
+
+    null = "None"
+
+    def __init__(self, binding: BindingModel, classes: dict[str, str]):
+        self.binding = binding
+        self.module = binding.module
+        self.target = binding.target
+        self.classes = classes
+
+    # ---- hooks the backends fill in ------------------------------------
+
+    def guard(self, p: ParamBinding) -> str:
+        """A condition the fast path needs before an FFI that does not check ranges ("" for none)."""
+        return ""
+
+    def length_value(self, p: ParamBinding, value: str) -> str:
+        """What is passed for a ``len`` parameter taken by value, whose int is ``value``."""
+        return value
+
+    # ---- what each backend spells (see CtypesWriter, CffiWriter) --------
+
+    @abstractmethod
+    def in_arg(self, p: ParamBinding) -> str:
+        """The expression passed for an ``in`` parameter."""
+
+    @abstractmethod
+    def out_value(self, p: ParamBinding, s: Slot, inout: bool) -> tuple[list[str], str]:
+        """(lines allocating the cell of an ``out``/``inout`` value, the expression passed)."""
+
+    @abstractmethod
+    def out_result(self, p: ParamBinding, s: Slot, owner: str) -> str:
+        """The Python value of an ``out``/``inout`` cell after the call."""
+
+    @abstractmethod
+    def in_array(self, p: ParamBinding, s: Slot) -> list[str]:
+        """Lines setting ``_pb_a<i>`` (the C array) and ``_pb_n<i>`` (its length) from a sequence."""
+
+    @abstractmethod
+    def length_cell(self, p: ParamBinding, s: Slot, measured: str) -> list[str]:
+        """Lines allocating the cell a ``len`` parameter points at, holding ``measured``."""
+
+    @abstractmethod
+    def length_arg(self, p: ParamBinding, s: Slot) -> str:
+        """The pointer to a ``len`` cell, as passed."""
+
+    @abstractmethod
+    def set_length(self, s: Slot, value: str) -> str:
+        """A statement storing ``value`` in a ``len`` cell."""
+
+    @abstractmethod
+    def get_length(self, s: Slot) -> str:
+        """An expression reading a ``len`` cell."""
+
+    @abstractmethod
+    def out_buffer(self, p: ParamBinding, s: Slot) -> list[str]:
+        """Lines allocating ``_pb_n<i>`` elements for an ``out-bytes``/``out-array`` parameter."""
+
+    @abstractmethod
+    def buffer_result(self, p: ParamBinding, s: Slot, owner: str) -> list[str]:
+        """Lines setting ``_pb_res<i>`` from an out buffer cut to ``_pb_n<i>`` elements."""
+
+    @abstractmethod
+    def copy_back(self, p: ParamBinding, s: Slot) -> list[str]:
+        """Lines copying an ``in-array`` of records back into the caller's objects."""
+
+    @abstractmethod
+    def ret(self, f: FunctionBinding, owner: str) -> list[str]:
+        """Lines setting ``_pb_ret`` from the C result ``_pb_r``."""
+
+    # ---- shared --------------------------------------------------------
+
+    def int_range(self, ctype: CType) -> tuple[int, int]:
+        return integer_range(self.module, ctype, self.target)
+
+    def value_spec(self, kind: str, ctype: CType | None, key: str | None, label: str, nullable: bool) -> str:
+        if kind == "int" and ctype is not None:
+            lo, hi = self.int_range(ctype)
+            return f"('int', {label}, {lo}, {hi})"
+        if kind in ("bool", "float", "cstring"):
+            return f"('{kind}', {label})"
+        if kind in ("record", "record_ptr", "handle"):
+            return f"('record', {label}, {self.classes[key or '']}, {nullable})"
+        raise UnspellableError(f"no argument spec for kind {kind!r}")
+
+    def spec(self, p: ParamBinding) -> str:
+        """The literal telling ``_pb_fix`` how to check and normalise one input."""
+        label = repr(arg_label(p))
+        role = p.role.role
+        if role == "in":
+            spec = arg_spec(self.binding, self.classes, p) if p.kind != "handle" else \
+                self.value_spec("handle", None, p.record_key, label, not p.nonnull)
+            return spec
+        if role == "inout":
+            return self.value_spec(p.kind, p.element, p.record_key, label, p.kind == "handle")
+        if role == "in-array":
+            items = repr(f"{arg_label(p)} items")
+            if p.kind == "buffer":
+                item = "None" if p.element is None else self.value_spec("int", p.element, None, items, False)
+                return f"('array', {label}, {not p.nonnull}, {item}, True)"
+            item = self.value_spec(p.kind, p.element, p.record_key, items, p.kind == "handle")
+            return f"('array', {label}, {not p.nonnull}, {item}, False)"
+        if role == "len" and p.is_input:
+            lo, hi = self.int_range(p.ctype)
+            return f"('count', {label}, {max(lo, 0)}, {hi})"
+        raise UnspellableError(f"parameter {p.py_name} is not passed")
+
+    def specs(self, f: FunctionBinding) -> str:
+        items = [self.spec(p) for p in f.inputs]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+    def wrapper(self, f: FunctionBinding, method: bool) -> str:
+        """The ``def`` of ``f`` (a Library method when ``method``)."""
+        names = [p.py_name for p in f.inputs]
+        params = (["self"] if method else []) + names
+        head = f"def {f.py_name}({', '.join(params)}{', /' if params else ''}):"
+        fn = "_pb_fn" if method else f"_f_{f.function.name}"
+        owner = "self" if method else "None"
+        lines = [head, "    " + py_docstring(f, self.classes)]
+        if method:
+            lines.append(f"    _pb_fn = self._f_{f.function.name}")
+        body = self.body(f, fn, owner)
+        guards = [g for g in (self.guard(p) for p in f.inputs) if g]
+        if not names:
+            # Nothing for _pb_fix to normalise: a second run could only fail the
+            # same way (after calling C twice), so the body runs once, unguarded.
+            lines += ["    " + line for line in body]
+            return "\n".join(lines) + "\n"
+        for p in f.inputs:
+            if p.role.role == "in-array":
+                # read once, so that the fast path and the retry see the same items
+                lines.append(f"    if {p.py_name}.__class__ is not list and {p.py_name}.__class__ is not tuple:")
+                lines.append(f"        {p.py_name} = _pb_once({p.py_name})")
+        lines.append("    try:")
+        if guards:
+            lines.append(f"        if {' and '.join(guards)}:")
+            lines += ["            " + line for line in body]
+        else:
+            lines += ["        " + line for line in body]
+        lines.append(f"    except {FAST_PATH_ERRORS}:")
+        lines.append("        pass")
+        if names:
+            lines.append(f"    {', '.join(names)}, = _pb_fix({self.specs(f)}, ({', '.join(names)},))")
+        lines += ["    " + line for line in body]
+        return "\n".join(lines) + "\n"
+
+    def nonnull_check(self, p: ParamBinding) -> list[str]:
+        if not p.nonnull:
+            return []
+        return [f"if {p.py_name} is None:", f"    raise TypeError({arg_label(p) + ' must not be None'!r})"]
+
+    def body(self, f: FunctionBinding, fn: str, owner: str) -> list[str]:
+        """The statements of ``f``'s wrapper: its call plan's steps, spelled for this FFI."""
+        plan = f.call
+        assert plan is not None, "the plan-calls pass runs before emitting"
+        out: list[str] = []
+        args: dict[int, str] = {}  # what C receives, where it is not the slot's local
+        results: list[str] = []
+
+        def call() -> str:
+            return f"{fn}({', '.join(args.get(p.index, plan.slots[p.index].arg) for p in f.params)})"
+
+        for step in plan.steps:
+            match step:
+                case CheckNotNone(param=p):
+                    out += [f"if {p.py_name} is None:", f"    raise TypeError({step.message!r})"]
+                case PassIn(param=p, slot=s):
+                    if step.measured:  # a buffer a ``len`` parameter is measured from: its length in elements
+                        out.append(f"{s.arg} = {self.in_arg(p)}")
+                        out.append(f"{s.count} = _pb_measure({p.py_name}, {step.element_size})")
+                        args[p.index] = s.arg
+                    else:
+                        args[p.index] = self.in_arg(p)
+                case PassNull(param=p):
+                    args[p.index] = self.null if step.pointer else "0"
+                case PassCell(param=p):
+                    lines, passed = self.out_value(p, step.slot, step.inout)
+                    out += lines
+                    args[p.index] = passed
+                case PassArray(param=p, slot=s):
+                    out += self.in_array(p, s)
+                    args[p.index] = s.arg
+                case PassLength(param=p, slot=s, measured=counted):
+                    if step.mode == "input":
+                        out.append(f"{counted.count} = {p.py_name}")
+                        args[p.index] = self.length_value(p, p.py_name)
+                        continue
+                    if step.limit is not None:  # an FFI may wrap a length silently (ctypes does)
+                        out += [f"if {counted.count} > {step.limit}:", f"    raise OverflowError({step.message!r})"]
+                    if step.mode == "cell":
+                        # an out buffer's length is set before each call (the probe sets it to 0)
+                        out += self.length_cell(p, s, "0" if step.starts_at_zero else counted.count)
+                        args[p.index] = self.length_arg(p, s)
+                    else:
+                        args[p.index] = self.length_value(p, counted.count)
+                case Probe(buffers=buffers):
+                    for b in buffers:
+                        out.append(f"{b.slot.arg} = {self.null}")
+                        if b.length_slot is not None:
+                            out.append(self.set_length(b.length_slot, "0"))
+                    out += self.call(f, call())
+                    out += [
+                        f"{b.slot.count} = {self.get_length(b.length_slot)}"
+                        for b in buffers if b.length_slot is not None
+                    ]
+                case Allocate(buffer=b):
+                    # the byte size must be addressable (a huge count would overflow
+                    # the size computation or ask the allocator for the impossible)
+                    n = b.slot.count
+                    out += [f"if {n} < 0 or {n} > {step.limit}:", f"    raise OverflowError({step.message!r})"]
+                    out += self.out_buffer(b.param, b.slot)
+                    if b.length_slot is not None:
+                        out.append(self.set_length(b.length_slot, n))
+                case Call():
+                    if plan.passes_through and self.direct(f):
+                        return out + [f"return {call()}"]  # nothing to convert back: the FFI's result is the result
+                    out += self.call(f, call())
+                case CopyBack(param=p, slot=s):
+                    out += self.copy_back(p, s)
+                case ConvertReturn():
+                    out += self.ret(f, owner)
+                    results.append("_pb_ret")
+                case CollectOutput(param=p, slot=s, buffer=b):
+                    if b is None:  # an out/inout cell
+                        results.append(self.out_result(p, s, owner))
+                        continue
+                    if b.length_slot is not None:
+                        length = self.get_length(b.length_slot)
+                        out += [f"if {length} < {s.count}:", f"    {s.count} = {length}"]
+                    out += self.buffer_result(p, s, owner)
+                    results.append(s.result)
+                case _:
+                    assert_never(step)
+        if not results:
+            out.append("return None")
+        elif len(results) == 1:
+            out.append(f"return {results[0]}")
+        else:
+            out.append(f"return ({', '.join(results)})")
+        return out
+
+    def _is_pointer(self, ctype: CType) -> bool:
+        return isinstance(self.module.resolve(ctype), (Pointer, Array))
+
+    def call(self, f: FunctionBinding, call: str) -> list[str]:
+        if f.error is None:
+            return [f"_pb_r = {call}" if f.ret.kind != "void" else call]
+        return [
+            f"_pb_r = {call}",
+            f"if _pb_r != {f.error.success}:",
+            f"    raise _pb_error(_pb_r, {f.function.name!r})",
+        ]
+
+    def direct(self, f: FunctionBinding) -> bool:
+        """Whether the FFI already returns the Python value of ``f``'s result."""
+        return f.ret.kind in ("int", "bool", "float", "void")
+
+    def element_size(self, p: ParamBinding) -> int:
+        """Bytes of one element of ``p``'s buffer (1 for ``void`` and incomplete types)."""
+        return element_size(self.module, self.target, p.element) or 1

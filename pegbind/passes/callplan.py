@@ -1,0 +1,315 @@
+"""Pass ``plan-calls``: the steps of each wrapper, decided once for every backend.
+
+Input: the :class:`~pegbind.passes.binding.FunctionBinding` values of
+``plan-functions`` (what each parameter *is*) and the target.  Output: a
+:class:`CallPlan` per function — what its wrapper *does*, in order: each
+parameter's conversion, the lengths, the size probe, the allocations, the call
+with its error policy, the copy-backs, the results and what is released after.
+Every derived fact (which length is read through a pointer, which records are
+copied back, how many bytes an allocation may take, the messages) and every
+local name a wrapper uses is decided here; the backends only spell the steps:
+Cython with one macro per step kind, ctypes and cffi through the shared
+Python-wrapper renderer (:mod:`pegbind.emit.pywrapper`).  ``pegbind dump
+--stage plan`` prints the plans.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Union
+
+from ..model import Array, CType, Module, Pointer
+from ..target import TargetInfo, integer_range, size_align
+from .binding import FunctionBinding, ParamBinding
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """The local names a wrapper uses for one parameter (``_pb_<what><index>``)."""
+
+    arg: str  #: what C receives
+    count: str  #: the number of elements of a sequence or buffer
+    cell: str  #: an ``out``/``inout`` value C writes through a pointer
+    length: str  #: the cell a ``len`` parameter points at
+    items: str  #: the snapshot of an ``in-array`` sequence's items
+    memory: str  #: memory the wrapper allocates and frees (Cython)
+    storage: str  #: the ``bytes`` object an ``out-bytes`` buffer is written into (Cython)
+    view: str  #: a buffer export of the caller's object (Cython)
+    held: str  #: whether :attr:`view` holds an export to release (Cython)
+    struct: str  #: the C struct of an ``out`` record (ctypes)
+    result: str  #: the Python value of an output
+
+    @classmethod
+    def of(cls, index: int) -> Slot:
+        return cls(*(f"_pb_{prefix}{index}" for prefix in ("a", "n", "o", "l", "s", "m", "b", "v", "h", "c", "res")))
+
+
+# ---- the steps, in the order a wrapper runs them ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CheckNotNone:
+    """A ``nonnull`` pointer parameter: ``None`` raises TypeError with :attr:`message`."""
+
+    param: ParamBinding
+    slot: Slot
+    message: str
+    kind: Literal["check_not_none"] = "check_not_none"
+
+
+@dataclass(frozen=True, slots=True)
+class PassIn:
+    """An ``in`` parameter converted into what C receives."""
+
+    param: ParamBinding
+    slot: Slot
+    #: a ``len`` parameter measures this buffer: its element count is kept in ``slot.count``
+    measured: bool
+    #: the fewest bytes a buffer argument must hold (0: nothing known, ``void *``)
+    min_bytes: int
+    #: bytes of one element of a buffer (1 for ``void`` and incomplete types)
+    element_size: int
+    kind: Literal["pass_in"] = "pass_in"
+
+
+@dataclass(frozen=True, slots=True)
+class PassNull:
+    """A ``null`` parameter: C receives NULL (a pointer) or 0 (an integer)."""
+
+    param: ParamBinding
+    slot: Slot
+    pointer: bool
+    kind: Literal["pass_null"] = "pass_null"
+
+
+@dataclass(frozen=True, slots=True)
+class PassCell:
+    """An ``out``/``inout`` parameter: C receives a pointer to a cell the wrapper owns."""
+
+    param: ParamBinding
+    slot: Slot
+    inout: bool
+    kind: Literal["pass_cell"] = "pass_cell"
+
+
+@dataclass(frozen=True, slots=True)
+class PassArray:
+    """An ``in-array`` parameter: C receives the items of a sequence (or a buffer) and their count."""
+
+    param: ParamBinding
+    slot: Slot
+    kind: Literal["pass_array"] = "pass_array"
+
+
+@dataclass(frozen=True, slots=True)
+class PassLength:
+    """A ``len`` parameter: the element count of the parameter it measures.
+
+    ``mode``: ``input`` (the caller passes it: the count of an out buffer),
+    ``cell`` (C receives a pointer to it and may write the length it used or
+    needs), ``value`` (C receives the count itself).
+    """
+
+    param: ParamBinding
+    slot: Slot
+    measures: ParamBinding
+    measured: Slot
+    mode: Literal["input", "cell", "value"]
+    #: the measured parameter is an out buffer: its cell starts at 0 (the size probe)
+    starts_at_zero: bool
+    #: the largest count the length's type holds, when a measured length may exceed it
+    #: (None: every object size fits, or the count is not measured from an input)
+    limit: int | None
+    #: the OverflowError raised when a measured length does not fit
+    message: str
+    kind: Literal["pass_length"] = "pass_length"
+
+
+@dataclass(frozen=True, slots=True)
+class OutBuffer:
+    """An ``out-bytes``/``out-array`` parameter, and the ``len`` cell that reports its length (if any)."""
+
+    param: ParamBinding
+    slot: Slot
+    length: ParamBinding | None  #: the ``len`` parameter C writes through, else None
+    length_slot: Slot | None
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """The first of two calls: NULL buffers and zero lengths; C stores the sizes it needs."""
+
+    buffers: tuple[OutBuffer, ...]
+    kind: Literal["probe"] = "probe"
+
+
+@dataclass(frozen=True, slots=True)
+class Allocate:
+    """The memory of an out buffer, ``slot.count`` elements of ``element_size`` bytes."""
+
+    buffer: OutBuffer
+    element_size: int
+    #: the most elements whose byte size is addressable; more raise OverflowError(:attr:`message`)
+    limit: int
+    message: str
+    kind: Literal["allocate"] = "allocate"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """The C call; with an error policy, a result other than success raises."""
+
+    kind: Literal["call"] = "call"
+
+
+@dataclass(frozen=True, slots=True)
+class CopyBack:
+    """An ``in-array`` of records C may have written into: copied back into the caller's objects."""
+
+    param: ParamBinding
+    slot: Slot
+    kind: Literal["copy_back"] = "copy_back"
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertReturn:
+    """The C result made the Python value ``_pb_ret``."""
+
+    kind: Literal["convert_return"] = "convert_return"
+
+
+@dataclass(frozen=True, slots=True)
+class CollectOutput:
+    """An output parameter's Python value, after the call (out buffers cut to the length C reports)."""
+
+    param: ParamBinding
+    slot: Slot
+    buffer: OutBuffer | None  #: for ``out-bytes``/``out-array``
+    kind: Literal["collect_output"] = "collect_output"
+
+
+Step = Union[CheckNotNone, PassIn, PassNull, PassCell, PassArray, PassLength, Probe, Allocate, Call, CopyBack,
+             ConvertReturn, CollectOutput]
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """What a wrapper gives back when it ends, however it ends: a buffer export or allocated memory."""
+
+    what: Literal["view", "memory"]
+    param: ParamBinding
+    slot: Slot
+
+
+@dataclass(frozen=True, slots=True)
+class CallPlan:
+    """The wrapper of one function, as steps every backend renders."""
+
+    steps: tuple[Step, ...]
+    slots: tuple[Slot, ...]  #: by C parameter index
+    #: nothing to convert back: every parameter is ``in``/``null`` and no error policy applies
+    #: (a backend whose FFI returns the Python value itself may return the call's result)
+    passes_through: bool
+    #: parameters whose element count a wrapper keeps (sequences, out buffers, measured buffers)
+    counted: tuple[Slot, ...]
+    releases: tuple[Release, ...]
+    #: the names of the results, in order (``_pb_ret`` first when the C result is one)
+    results: tuple[str, ...]
+
+
+# ---- planning -----------------------------------------------------------------------------
+
+_OUT_BUFFERS = ("out-bytes", "out-array")
+_BUFFER_KINDS = ("buffer", "writable_buffer")
+
+
+def element_size(module: Module, target: TargetInfo, element: CType | None) -> int:
+    """Bytes of one element; 0 for ``void`` or an incomplete type."""
+    if element is None:
+        return 0
+    try:
+        return size_align(module, element, target)[0]
+    except Exception:  # an incomplete element type: nothing to check against
+        return 0
+
+
+def _points_to_const(module: Module, ctype: CType) -> bool:
+    resolved = module.resolve(ctype)
+    target = resolved.target if isinstance(resolved, Pointer) else resolved.element if isinstance(resolved, Array) else None
+    return target is not None and "const" in module.resolve(target).quals
+
+
+def max_object_size(target: TargetInfo) -> int:
+    """The largest object size in bytes on ``target`` (``PY_SSIZE_T_MAX``)."""
+    return (1 << (8 * target.pointer_size - 1)) - 1
+
+
+def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPlan:
+    """The steps of ``f``'s wrapper."""
+    params = f.params
+    slots = tuple(Slot.of(p.index) for p in params)
+    largest = max_object_size(target)
+
+    def buffer(p: ParamBinding) -> OutBuffer:
+        length = params[p.length] if p.length is not None and params[p.length].by_pointer else None
+        return OutBuffer(p, slots[p.index], length, slots[length.index] if length is not None else None)
+
+    steps: list[Step] = []
+    for p in params:
+        slot, role = slots[p.index], p.role.role
+        if p.nonnull:
+            steps.append(CheckNotNone(p, slot, f"{p.label} must not be None"))
+        if role == "in":
+            size = element_size(module, target, p.element)
+            steps.append(PassIn(p, slot, p.length is not None, size * (p.array_length or 1), size or 1))
+        elif role == "null":
+            steps.append(PassNull(p, slot, isinstance(module.resolve(p.ctype), (Pointer, Array))))
+        elif role in ("out", "inout"):
+            steps.append(PassCell(p, slot, role == "inout"))
+        elif role == "in-array":
+            steps.append(PassArray(p, slot))
+    for p in params:
+        if p.role.role != "len" or p.length_of is None:
+            continue
+        measures = params[p.length_of]
+        out_buffer = measures.role.role in _OUT_BUFFERS
+        limit = None
+        if not p.is_input and not out_buffer:
+            counted = p.element if p.by_pointer and p.element is not None else p.ctype  # by pointer: the pointee
+            hi = integer_range(module, counted, target)[1]
+            limit = hi if hi < largest else None
+        mode: Literal["input", "cell", "value"] = "input" if p.is_input else "cell" if p.by_pointer else "value"
+        message = f"{measures.label} is too long for its length parameter {p.py_name}"
+        steps.append(PassLength(p, slots[p.index], measures, slots[measures.index], mode, out_buffer, limit, message))
+    buffers = tuple(buffer(p) for p in params if p.role.role in _OUT_BUFFERS)
+    if f.probe:
+        steps.append(Probe(buffers))
+    for out in buffers:
+        size = element_size(module, target, out.param.element) or 1
+        message = f"{f.function.name}: {out.param.py_name} would need more memory than can be addressed"
+        steps.append(Allocate(out, size, largest // size, message))
+    steps.append(Call())
+    steps += [
+        CopyBack(p, slots[p.index]) for p in params
+        if p.role.role == "in-array" and p.kind == "record" and not _points_to_const(module, p.ctype)
+    ]
+    if f.returns_value:
+        steps.append(ConvertReturn())
+    by_param = {out.param.index: out for out in buffers}
+    steps += [CollectOutput(p, slots[p.index], by_param.get(p.index)) for p in f.outputs]
+
+    sequences = [p for p in params if p.role.role in ("in-array", *_OUT_BUFFERS)]
+    measured = [p for p in params if p.role.role == "in" and p.length is not None]
+    views = [Release("view", p, slots[p.index]) for p in params if p.kind in _BUFFER_KINDS]
+    memory = [
+        Release("memory", p, slots[p.index]) for p in params
+        if p.role.role in ("in-array", "out-array") and p.element is not None
+    ]
+    results = (("_pb_ret",) if f.returns_value else ()) + tuple(slots[p.index].result for p in f.outputs)
+    return CallPlan(
+        steps=tuple(steps),
+        slots=slots,
+        passes_through=f.error is None and all(p.role.role in ("in", "null") for p in params),
+        counted=tuple(slots[p.index] for p in sequences + measured),
+        releases=tuple(views + memory),
+        results=results,
+    )
