@@ -85,3 +85,30 @@ def test_corner_case_matches_gcc(header: Path) -> None:
     theirs = gcc_tokens(str(header), (str(PP),), keep=lambda path: path in user_files)
     assert ours, "the case produced no tokens"
     assert_same_tokens(ours, theirs)
+
+
+#: #if conditions over character constants; gcc -E (gnu17, x86_64) decides which branch each takes.
+#: u8'a' is left out: gcc only knows the u8 prefix on character constants from -std=c2x on, and
+#: pegbind has no language-standard setting.
+CHARACTER_CONDITIONS = [
+    r"'\u00e9' == 50089", r"'é' == '\u00e9'", r"'\xff' < 0", r"'\377' == -1", r"'\0' == 0", r"'\n' == 10",
+    r"'\e' == 27", r"'\?' == 63", r"'a' - 'b' < 0", "'ab' == 0x6162", "'abcd' == 0x61626364",
+    "'abcde' == 0x62636465", r"'\xff\xff\xff\xff' < 0", r"'\x1ff' == -1", r"'\400' == 0",
+    r"'\U0001F600' == -257976192", r"L'\xff' == 255", r"L'\xff' < 0", r"L'\xffffffff' < 0", "L'ab' == 'b'",
+    r"L'\U0001F600' == 0x1F600", r"u'\u00e9' == 0xe9", r"u'\u00e9' - 0xea < 0", r"u'\x12345' == 0x2345",
+    r"u'\U0001F600' == 0xDE00", r"U'\U0001F600' == 0x1F600", r"U'\xffffffff' > 0", r"'\u00A0' == 0xC2A0",
+]
+
+
+@needs_gcc
+def test_character_constants_in_if_take_the_branch_gcc_takes(tmp_path: Path) -> None:
+    header = tmp_path / "chars.h"
+    header.write_text("".join(f"#if {c}\ntrue_{i}\n#else\nfalse_{i}\n#endif\n" for i, c in enumerate(CHARACTER_CONDITIONS)), encoding="utf-8")
+    ours, user_files = pegbind_user_tokens(str(header))
+    theirs = gcc_tokens(str(header), keep=lambda path: path in user_files)
+
+    def branches(tokens: list[str]) -> dict[str, str]:
+        return {CHARACTER_CONDITIONS[int(t.split("_")[1])]: t.split("_")[0] for t in tokens}
+
+    assert branches(ours) == branches(theirs)
+    assert len(theirs) == len(CHARACTER_CONDITIONS)

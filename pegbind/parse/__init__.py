@@ -210,9 +210,8 @@ def evaluate_constant(tokens: Sequence[Token], module_so_far: Module, target: Ta
 
 def _enumerator_value(value: int, builder: ModuleBuilder) -> Value:
     from ..model import Primitive
-    from .constants import fits
 
     prim = next(p for p in ("int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long")
-                if fits(value, p, builder.target) or p == "unsigned long long")
+                if builder.target.fits(value, p) or p == "unsigned long long")
     return Value(value, prim, Primitive(prim))
 

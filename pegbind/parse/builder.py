@@ -30,7 +30,7 @@ from ..model import (
 from ..preprocess.token import Token
 from ..target import TargetInfo
 from . import syntax as s
-from .constants import Evaluator, NotConstant, Value, fits
+from .constants import Evaluator, NotConstant, Value
 from .split import Piece
 from .walker import SyntaxProblem, parse_syntax
 
@@ -590,7 +590,7 @@ class ModuleBuilder:
             previous = value
             # C11 6.7.2.2p3: enumerators are ints; gcc widens the ones that do not fit
             prim = next(p for p in ("int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long")
-                        if fits(value, p, self.target) or p == "unsigned long long")
+                        if self.target.fits(value, p) or p == "unsigned long long")
             self.values[enumerator.name.text] = Value(value, prim, Primitive(prim))
             members.append(EnumMember(enumerator.name.text, value, enumerator.name.coord,
                                       self.doc(enumerator.name, enumerator.last)))

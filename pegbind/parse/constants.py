@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..model import Array, CType, Pointer, Primitive, RecordRef, TypedefRef
+from ..preprocess.literals import LiteralError, character_constant, character_type, code_units, decode_text, split_literal
 from ..preprocess.token import Token
 from ..target import TargetInfo
 from . import syntax as s
@@ -82,14 +83,6 @@ _RANK = {
 _FLOATING = ("float", "double", "long double")
 
 
-def is_signed(prim: str, target: TargetInfo) -> bool:
-    if prim == "char":
-        return target.char_signed
-    return not (prim.startswith("unsigned") or prim == "_Bool")
-
-
-def bits_of(prim: str, target: TargetInfo) -> int:
-    return 8 * target.sizes[prim][0]
 
 
 def _unsigned_of(prim: str) -> str:
@@ -98,22 +91,6 @@ def _unsigned_of(prim: str) -> str:
     return prim if prim.startswith("unsigned") else f"unsigned {prim}"
 
 
-def wrap(value: int, prim: str, target: TargetInfo) -> int:
-    """``value`` converted to integer type ``prim`` (C11 6.3.1.3; modulo 2**N like gcc)."""
-    if prim == "_Bool":
-        return int(value != 0)
-    bits = bits_of(prim, target)
-    value &= (1 << bits) - 1
-    if is_signed(prim, target) and value >> (bits - 1):
-        value -= 1 << bits
-    return value
-
-
-def fits(value: int, prim: str, target: TargetInfo) -> bool:
-    bits = bits_of(prim, target)
-    if is_signed(prim, target):
-        return -(1 << (bits - 1)) <= value < (1 << (bits - 1))
-    return 0 <= value < (1 << bits)
 
 
 def promote(prim: str) -> str:
@@ -129,13 +106,13 @@ def usual_arithmetic(a: str, b: str, target: TargetInfo) -> str:
     a, b = promote(a), promote(b)
     if a == b:
         return a
-    signed_a, signed_b = is_signed(a, target), is_signed(b, target)
+    signed_a, signed_b = target.is_signed(a), target.is_signed(b)
     if signed_a == signed_b:
         return a if _RANK[a] >= _RANK[b] else b
     unsigned, signed = (b, a) if signed_a else (a, b)
     if _RANK[unsigned] >= _RANK[signed]:
         return unsigned
-    if bits_of(signed, target) > bits_of(unsigned, target):
+    if target.bits_of(signed) > target.bits_of(unsigned):
         return signed
     return _unsigned_of(signed)
 
@@ -159,7 +136,7 @@ def convert(value: int | float, prim: str, target: TargetInfo) -> int | float:
         if prim == "_Bool":
             return int(value != 0.0)
         value = int(value)  # truncation toward zero
-    return wrap(value, prim, target)
+    return target.wrap(value, prim)
 
 
 # --------------------------------------------------------------------------
@@ -199,7 +176,7 @@ def integer_literal(text: str, target: TargetInfo) -> Value:
         if unsigned or not decimal:
             candidates.append(f"unsigned {prim}")
     for prim in candidates:
-        if fits(value, prim, target):
+        if target.fits(value, prim):
             return Value(value, prim, Primitive(prim))
     # gcc: "integer constant is so large that it is unsigned" (C11 leaves it to the implementation)
     if 0 <= value < 1 << 64:
@@ -231,98 +208,33 @@ def number(text: str, target: TargetInfo) -> Value:
     return integer_literal(text, target)
 
 
-_SIMPLE_ESCAPES = {
-    "n": 10, "t": 9, "r": 13, "a": 7, "b": 8, "f": 12, "v": 11, "e": 27, "E": 27,
-    "\\": 92, "'": 39, '"': 34, "?": 63,
-}
-
-
-def _prefix_and_body(text: str, quote: str) -> tuple[str, str]:
-    start = text.index(quote)
-    return text[:start], text[start + 1 : -1]
-
-
-def decode_units(body: str, wide: bool) -> list[int]:
-    """The code units of a literal's body: bytes for narrow literals, code points for wide."""
-    units: list[int] = []
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if ch != "\\":
-            units.extend([ord(ch)] if wide else ch.encode("utf-8"))
-            i += 1
-            continue
-        i += 1
-        if i >= len(body):
-            raise NotConstant("a literal ends with a backslash")
-        ch = body[i]
-        if ch in _SIMPLE_ESCAPES:
-            units.append(_SIMPLE_ESCAPES[ch])
-            i += 1
-        elif ch in "01234567":
-            end = i
-            while end < len(body) and end - i < 3 and body[end] in "01234567":
-                end += 1
-            units.append(int(body[i:end], 8))
-            i = end
-        elif ch == "x":
-            end = i + 1
-            while end < len(body) and body[end] in "0123456789abcdefABCDEF":
-                end += 1
-            if end == i + 1:
-                raise NotConstant("\\x used with no following hex digits")
-            units.append(int(body[i + 1 : end], 16))
-            i = end
-        elif ch in "uU":
-            width = 4 if ch == "u" else 8
-            code = int(body[i + 1 : i + 1 + width], 16)
-            units.extend([code] if wide else chr(code).encode("utf-8"))
-            i += 1 + width
-        else:
-            raise NotConstant(f"unknown escape sequence '\\{ch}'")
-    return units
-
-
 def char_constant(text: str, target: TargetInfo) -> Value:
-    """A character constant (C11 6.4.4.4): plain ones are ``int``, with gcc's values."""
-    prefix, body = _prefix_and_body(text, "'")
-    units = decode_units(body, wide=prefix in ("L", "u", "U"))
-    if not units:
-        raise NotConstant("empty character constant")
-    if prefix in ("L", "u", "U"):
-        prim = {"L": target.wchar_type, "u": "unsigned short", "U": "unsigned int"}[prefix]
-        return Value(wrap(units[-1], prim, target), prim, Primitive(prim))
-    if prefix == "u8":
-        return Value(units[-1] & 0xFF, "unsigned char", Primitive("unsigned char"))
-    if len(units) == 1:
-        # a single char is converted through `char` first: '\xff' is -1 where char is signed
-        return Value(wrap(units[0], "char", target), "int", Primitive("int"))
-    value = 0
-    for unit in units:  # gcc's multi-character constants: big-endian bytes in an int
-        value = (value << 8) | (unit & 0xFF)
-    return Value(wrap(value, "int", target), "int", Primitive("int"))
+    """A character constant (C11 6.4.4.4) with gcc's value and type; decoded as #if decodes it."""
+    try:
+        constant = character_constant(text, target)
+    except LiteralError as problem:
+        raise NotConstant(problem.message) from None
+    return Value(constant.value, constant.type, Primitive(constant.type))
 
 
 def string_literal(tokens: tuple[Token, ...], target: TargetInfo) -> Value:
     """Adjacent string literals concatenated (C11 6.4.5); str when UTF-8 or wide, else bytes."""
-    prefixes = {_prefix_and_body(token.text, '"')[0] for token in tokens} - {"", "u8"}
-    if len(prefixes) > 1:
-        raise NotConstant("concatenation of differently prefixed string literals")
-    wide = bool(prefixes)
-    units: list[int] = []
-    for token in tokens:
-        units.extend(decode_units(_prefix_and_body(token.text, '"')[1], wide))
-    if wide:
-        prefix = prefixes.pop()
-        element = {"L": target.wchar_type, "u": "unsigned short", "U": "unsigned int"}[prefix]
-        text = "".join(chr(unit) for unit in units)
-        return Value(text, None, Array(Primitive(element), len(units) + 1))
-    raw = bytes(units)
     try:
-        value: str | bytes = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        value = raw
-    return Value(value, None, Array(Primitive("char"), len(raw) + 1))
+        pieces = [split_literal(token.text) for token in tokens]
+        prefixes = {prefix for prefix, _body in pieces} - {"", "u8"}
+        if len(prefixes) > 1:
+            raise NotConstant("concatenation of differently prefixed string literals")
+        prefix = prefixes.pop() if prefixes else ""  # an unprefixed piece takes the wide prefix
+        units = [unit for _prefix, body in pieces for unit in code_units(body, prefix, target)]
+    except LiteralError as problem:
+        raise NotConstant(problem.message) from None
+    array = Array(Primitive(character_type(prefix, target)), len(units) + 1)
+    text = decode_text(units, prefix, target)
+    if text is not None:
+        return Value(text, None, array)
+    if prefix:
+        raise NotConstant("a wide string literal whose code units are not valid Unicode")
+    return Value(bytes(units), None, array)
 
 
 # --------------------------------------------------------------------------
@@ -411,7 +323,7 @@ class Evaluator:
         prim = promote(operand.prim)  # type: ignore[arg-type]
         value = int(operand.value)
         result = {"+": value, "-": -value, "~": ~value}[expr.op]
-        return Value(wrap(result, prim, self.target), prim, Primitive(prim))
+        return Value(self.target.wrap(result, prim), prim, Primitive(prim))
 
     def _eval_Binary(self, expr: s.Binary) -> Value:
         op = expr.op
@@ -446,18 +358,18 @@ class Evaluator:
             "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: _c_div(a, b),
             "%": lambda: a - b * _c_div(a, b), "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b,
         }[op]()
-        return Value(wrap(result, prim, self.target), prim, Primitive(prim))
+        return Value(self.target.wrap(result, prim), prim, Primitive(prim))
 
     def _shift(self, op: str, left: Value, right: Value, token: Token) -> Value:
         if left.prim in _FLOATING or right.prim in _FLOATING:
             raise NotConstant(f"'{op}' applied to a floating value", token)
         prim = promote(left.prim)  # type: ignore[arg-type]
         count = int(right.value)
-        if not 0 <= count < bits_of(prim, self.target):
+        if not 0 <= count < self.target.bits_of(prim):
             raise NotConstant(f"shift count {count} is out of range for '{prim}'", token)
         value = int(left.value)
         result = value << count if op == "<<" else value >> count
-        return Value(wrap(result, prim, self.target), prim, Primitive(prim))
+        return Value(self.target.wrap(result, prim), prim, Primitive(prim))
 
     def _eval_Conditional(self, expr: s.Conditional) -> Value:
         condition = self._arith(expr.condition)

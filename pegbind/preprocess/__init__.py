@@ -3,8 +3,10 @@
 In: header paths, include directories, -D/-U, the target (its predefined macros).
 Out: :class:`PreprocessResult`.  Modules, in pipeline order: ``lexer``
 (tokens.ppeg), ``directives`` (directives.ppeg), ``cexpr`` (#if, cexpr.ppeg),
-``macros`` (macro table and expansion), ``includes`` (search paths, origins),
-``comments`` (doc comments), ``engine`` (the driver), ``output`` (gcc -E style text).
+``literals`` (character constants and string literals, for #if and the parse
+layer), ``macros`` (macro table and expansion), ``includes`` (search paths,
+origins), ``comments`` (doc comments), ``engine`` (the driver), ``output``
+(gcc -E style text).
 """
 from __future__ import annotations
 

@@ -10,7 +10,8 @@ unsigned (so ``-1 < 0u`` is false), signed results wrap like GCC's.  The walker 
 bottom-up (NodeVisitor), so an operand that must not be evaluated — the right of
 ``0 && x``, the other branch of ``?:`` — is still visited; an error found there
 (division by zero) is a :class:`_Poison` value that only becomes an error if the
-operator actually uses it.
+operator actually uses it.  Character constants are decoded by :mod:`.literals`,
+as the parse layer's constant evaluator decodes them.
 """
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
 from ..peg import grammar as compiled_grammar
+from ..target import TargetInfo, get_target
+from .literals import LiteralError, character_constant
 from .token import Token
 
 _BITS = 64
@@ -98,60 +101,6 @@ def integer_constant(text: str) -> _Value:
     return _Value(value, "u" in folded or value > INTMAX_MAX)
 
 
-_SIMPLE_ESCAPES = {"n": 10, "t": 9, "v": 11, "b": 8, "r": 13, "f": 12, "a": 7, "\\": 92, "'": 39, '"': 34, "?": 63, "e": 27, "E": 27}
-
-
-def char_constant(text: str, char_signed: bool) -> _Value:
-    """A character constant's value (6.4.4.4) as GCC computes it for the target."""
-    prefix, _, body = text.partition("'")
-    body = body[:-1]
-    units: list[int] = []
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if ch != "\\":
-            units.extend(ch.encode("utf-8") if not prefix else [ord(ch)])
-            i += 1
-            continue
-        nxt = body[i + 1]
-        if nxt in _SIMPLE_ESCAPES:
-            units.append(_SIMPLE_ESCAPES[nxt])
-            i += 2
-        elif nxt in "01234567":
-            m = re.match(r"[0-7]{1,3}", body[i + 1 :])
-            units.append(int(m.group(), 8))  # type: ignore[union-attr]
-            i += 1 + len(m.group())  # type: ignore[union-attr]
-        elif nxt == "x":
-            m = re.match(r"[0-9A-Fa-f]+", body[i + 2 :])
-            if m is None:
-                raise ExpressionError("\\x used with no following hex digits")
-            units.append(int(m.group(), 16))
-            i += 2 + len(m.group())
-        elif nxt in "uU":
-            width = 4 if nxt == "u" else 8
-            units.append(int(body[i + 2 : i + 2 + width], 16))
-            i += 2 + width
-        else:
-            units.append(ord(nxt))
-            i += 2
-    if not units:
-        raise ExpressionError("empty character constant")
-    if prefix:  # wide: the last unit, as wchar_t / char16_t / char32_t (int-sized on Linux)
-        return _wrap(units[-1], prefix in ("u", "U"))
-    if len(units) == 1:
-        value = units[0] & 0xFF
-        if char_signed and value > 127:
-            value -= 256
-        return _Value(value)
-    # Multi-character constant: GCC shifts each byte in, and the result is an int.
-    value = 0
-    for unit in units:
-        value = ((value << 8) | (unit & 0xFF)) & 0xFFFFFFFF
-    if value & 0x80000000:
-        value -= 1 << 32
-    return _Value(value)
-
-
 def _arith(op: str, a: _Value, b: _Value) -> _Result:
     unsigned = a.unsigned or b.unsigned
     x = a.value & _MASK if unsigned else a.value
@@ -205,8 +154,8 @@ class ExpressionVisitor(NodeVisitor):
 
     unwrapped_exceptions = (ExpressionError,)
 
-    def __init__(self, char_signed: bool):
-        self.char_signed = char_signed
+    def __init__(self, target: TargetInfo):
+        self.target = target
 
     # expression = _ comma_expr _ END
     def visit_expression(self, node: Node, visited_children: list) -> _Result:
@@ -334,8 +283,14 @@ class ExpressionVisitor(NodeVisitor):
     def visit_NUMBER(self, node: Node, visited_children: list) -> _Result:
         return integer_constant(node.text)
 
+    # A character constant keeps its value in C (gcc: '\xff' is -1 where char is signed),
+    # and is uintmax_t when its character type is unsigned.
     def visit_CHAR(self, node: Node, visited_children: list) -> _Result:
-        return char_constant(node.text, self.char_signed)
+        try:
+            constant = character_constant(node.text, self.target)
+        except LiteralError as problem:
+            raise ExpressionError(problem.message) from None
+        return _wrap(constant.value, constant.unsigned)
 
     # 6.10.1p4: identifiers left after expansion are replaced by 0.
     def visit_IDENTIFIER(self, node: Node, visited_children: list) -> _Result:
@@ -349,8 +304,8 @@ class ExpressionVisitor(NodeVisitor):
 
 
 @functools.lru_cache(maxsize=4096)
-def _evaluate_text(text: str, char_signed: bool) -> tuple[int | None, str | None, int]:
-    """(value, error message, error offset) for a joined expression text."""
+def _evaluate_text(text: str, target_name: str) -> tuple[int | None, str | None, int]:
+    """(value, error message, error offset) for a joined expression text (cached: the target by name)."""
     if not text.strip():
         return None, "#if with no expression", 0
     try:
@@ -358,18 +313,18 @@ def _evaluate_text(text: str, char_signed: bool) -> tuple[int | None, str | None
     except GrammarParseError as err:
         return None, None, err.pos
     try:
-        result = ExpressionVisitor(char_signed).visit(tree)
+        result = ExpressionVisitor(get_target(target_name)).visit(tree)
     except ExpressionError as err:
         return None, err.message, -1
-    except VisitationError:  # a malformed escape in a character constant, say
+    except VisitationError:  # any other failure inside a visit
         return None, "invalid #if expression", -1
     if isinstance(result, _Poison):
         return None, result.message, -1
     return result.value, None, 0
 
 
-def evaluate(tokens: list[Token], *, char_signed: bool = True) -> int:
-    """The value of an expanded #if expression; raises :class:`ExpressionError`."""
+def evaluate(tokens: list[Token], *, target: TargetInfo) -> int:
+    """The value of an expanded #if expression for ``target`` (one of ``TARGETS``); raises :class:`ExpressionError`."""
     starts: list[int] = []
     parts: list[str] = []
     offset = 0
@@ -377,7 +332,7 @@ def evaluate(tokens: list[Token], *, char_signed: bool = True) -> int:
         starts.append(offset)
         parts.append(token.text)
         offset += len(token.text) + 1
-    value, message, where = _evaluate_text(" ".join(parts), char_signed)
+    value, message, where = _evaluate_text(" ".join(parts), target.name)
     if value is not None:
         return value
     if message is not None:

@@ -390,7 +390,7 @@ class _Engine:
         if len(self.sink.items) != errors_before and self.sink.has_errors:
             return False, None
         try:
-            value = evaluate(expanded, char_signed=self.target.char_signed)
+            value = evaluate(expanded, target=self.target)
         except ExpressionError as err:
             where = err.token.coord if err.token is not None and not err.token.expansion else line[1].coord
             self.error(where, err.message)
