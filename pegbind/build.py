@@ -1,11 +1,13 @@
 """Build: generated sources -> an importable module, per backend.
 
 Input: the :class:`~pegbind.config.BindingConfig` (headers, include and
-library folders, libraries, defines, extra C sources) and the files written
-by :func:`pegbind.emit.generate`.  Output: ``<name><EXT_SUFFIX>`` in
-``out_dir``, linked against ``config.link`` with an rpath to each library
-folder so it loads without ``LD_LIBRARY_PATH``.  Failures raise
-:class:`~pegbind.diagnostics.BuildError` carrying the tool's own message.
+library folders, libraries, defines, extra C sources), the files written by
+:func:`pegbind.emit.generate` and the backend that wrote them, whose build
+step registered in :mod:`pegbind.backends` is one of the functions here.
+Output: ``<name><EXT_SUFFIX>`` in ``out_dir``, linked against ``config.link``
+with an rpath to each library folder so it loads without ``LD_LIBRARY_PATH``.
+Failures raise :class:`~pegbind.diagnostics.BuildError` carrying the tool's
+own message.
 
 Cython runs as ``python -m cython`` and the system C compiler (``$CC``, else
 ``cc``) is called directly: the flags are few, and a failure then shows the
@@ -38,6 +40,7 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
+from .backends import get_backend
 from .config import BindingConfig
 from .diagnostics import BuildError, Coord, Diagnostic
 
@@ -117,31 +120,27 @@ def check_import(config: BindingConfig, out_dir: Path) -> None:
         raise BuildError(f"the built module {config.name} cannot be imported: {lines[-1] if lines else 'no message'}")
 
 
-def backend_of(files: list[Path]) -> str:
-    """Which backend wrote ``files``: its outputs have distinct suffixes."""
-    names = [Path(f).name for f in files]
-    if any(name.endswith(".pyx") for name in names):
-        return "cython"
-    if any(name.endswith("_build.py") for name in names):
-        return "cffi"
-    if any(name.endswith(".py") for name in names):
-        return "ctypes"
-    raise BuildError(f"cannot tell which backend generated {names}")
-
-
 def build(config: BindingConfig, files: list[Path], out_dir: Path, backend: str | None = None) -> Path:
     """Build the generated ``files`` into ``out_dir``; return the path of the importable module.
 
-    Cython: cythonize and compile the .pyx.  cffi: compile the out-of-line
-    module (API mode).  ctypes: nothing to compile.  ``backend`` defaults to
-    the one whose outputs ``files`` are.
+    ``backend`` is the one that generated ``files`` (default: the config's
+    only backend); its build step in :mod:`pegbind.backends` compiles them
+    (Cython: cythonize and compile the .pyx; cffi: the out-of-line module).
+    A backend without one (ctypes) has nothing to compile: the generated
+    ``<name>.py`` is the module.
     """
-    backend = backend or backend_of(files)
-    if backend == "cffi":
-        return build_cffi(config, files, out_dir)
-    if backend == "ctypes":
-        return build_ctypes(config, files, out_dir)
-    return build_cython(config, files, out_dir)
+    if backend is None:
+        if len(config.backends) != 1:
+            raise BuildError(f"which backend generated {[str(f) for f in files]}? the config names "
+                             f"{', '.join(config.backends) or 'none'}: pass backend=")
+        (backend,) = config.backends
+    step = get_backend(backend).build
+    if step is not None:
+        return step(config, files, out_dir)
+    modules = [Path(f) for f in files if Path(f).name == f"{config.name}.py"]
+    if len(modules) != 1:
+        raise BuildError(f"expected one generated {backend} module {config.name}.py among {[str(f) for f in files]}")
+    return modules[0]
 
 
 def _one(files: list[Path], suffix: str, what: str) -> Path:
@@ -149,12 +148,6 @@ def _one(files: list[Path], suffix: str, what: str) -> Path:
     if len(found) != 1:
         raise BuildError(f"expected one generated {what} among {[str(f) for f in files]}")
     return found[0]
-
-
-def build_ctypes(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
-    """ctypes needs no compiler: the module names its libraries itself; return it."""
-    module = _one([f for f in files if not str(f).endswith("_build.py")], ".py", "ctypes module (.py)")
-    return module
 
 
 def build_cffi(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:

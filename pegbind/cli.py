@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import NoReturn, Sequence
 
 from . import __version__
+from .backends import backend_names
 from .config import (
-    BACKENDS, BindingConfig, ErrorPolicy, FunctionRule, FunctionTable, builtin_module_problem, is_module_name,
+    BindingConfig, ErrorPolicy, FunctionRule, FunctionTable, builtin_module_problem, is_module_name,
     load_config, parse_role,
 )
 from .diagnostics import ConfigError, Diagnostic, PegbindError
@@ -44,7 +45,7 @@ def _add_binding_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-D", "--define", dest="defines", action="append", default=[], metavar="NAME[=VALUE]")
     parser.add_argument("-U", "--undefine", dest="undefines", action="append", default=[], metavar="NAME")
     parser.add_argument("--target", choices=sorted(TARGETS), help=f"data model and predefines (default {DEFAULT_TARGET})")
-    parser.add_argument("--backend", dest="backends", action="append", choices=BACKENDS, help="repeatable (default cython)")
+    parser.add_argument("--backend", dest="backends", action="append", choices=backend_names(), help="repeatable (default cython)")
     parser.add_argument("-l", "--link", action="append", default=[], metavar="LIB", help="link against libLIB")
     parser.add_argument("-L", "--library-dir", dest="library_dirs", action="append", default=[], metavar="DIR")
     parser.add_argument("--source", dest="sources", action="append", default=[], metavar="FILE.c")
@@ -333,7 +334,7 @@ def _cmd_bench(args: argparse.Namespace, config: BindingConfig) -> int:
     from .bench import run_bench
 
     if not args.backends:  # side by side means every backend unless narrowed
-        config = replace(config, backends=BACKENDS)
+        config = replace(config, backends=backend_names())
     print(run_bench(config, args.calls, setup=args.setup, rounds=args.rounds, number=args.number, report=_warn))
     return EXIT_OK
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
 
+from .backends import backend_names
 from .diagnostics import ConfigError, Coord, Diagnostic
 
 try:  # Python 3.11+
@@ -23,7 +24,6 @@ try:  # Python 3.11+
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as _toml  # type: ignore[no-redef,import-not-found]
 
-BACKENDS = ("cython", "cffi", "ctypes")
 #: ``null``: not exposed to Python, always passed as NULL / 0 (e.g. PKCS#11's ``pReserved``)
 PARAM_ROLES = ("in", "out", "inout", "in-array", "out-bytes", "out-array", "len", "null")
 
@@ -202,8 +202,8 @@ def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str,
     if "backends" in table:
         backends = reader.strings(prefix + "backends", table["backends"])
         for backend in backends:
-            if backend not in BACKENDS:
-                reader.fail(prefix + "backends", f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
+            if backend not in backend_names():
+                reader.fail(prefix + "backends", f"unknown backend {backend!r} (choose from {', '.join(backend_names())})")
         values["backends"] = backends
     values["defines"] = _defines(reader, prefix + "defines", table.get("defines", {}))
     for key in ("target", "strip_prefix"):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
+from .backends import get_backend
 from .config import BindingConfig
 from .diagnostics import ConfigError, Coord, Diagnostic, ParseError
 from .model import Module
@@ -72,6 +73,14 @@ def read_binding(config: BindingConfig, *, strict: bool = True) -> ReadResult:
     return ReadResult(config, target, preprocessed, module)
 
 
+def _clashing_backends(backends: Sequence[str], name: str, out_dir: Path) -> list[str]:
+    """The backends, in the order asked for, that would write a path another of them writes too
+    (the paths each declares in :mod:`pegbind.backends`)."""
+    claims = [get_backend(backend).writes(name, out_dir) for backend in backends]
+    return [backend for i, backend in enumerate(backends)
+            if any(claims[i] & other for j, other in enumerate(claims) if j != i)]
+
+
 def _generate_each(
     config: BindingConfig,
     backends: Sequence[str],
@@ -86,13 +95,14 @@ def _generate_each(
     from .passes import run_passes
 
     where = Coord(config.source, 1, 1) if config.source != "<command line>" else None
-    if len(backends) > 1:
-        raise ConfigError(Diagnostic(where, f"backends {', '.join(backends)} would each write the module "
+    clashing = _clashing_backends(backends, config.name, out_dir)
+    if clashing:
+        raise ConfigError(Diagnostic(where, f"backends {', '.join(clashing)} would each write the module "
                                             f"{config.name!r} into {out_dir}: generate one at a time (--backend) into "
                                             "separate folders (-o) or under separate names (--name)"))
     from .toolchain import python_feature_macros
 
-    compiled = [b for b in backends if b == "cython" or (b == "cffi" and config.load != "dynamic")]
+    compiled = [b for b in backends if get_backend(b).compiled(config)]
     undone = sorted(set(config.undefines) & set(python_feature_macros(get_target(config.target).name)))
     if compiled and undone:
         raise ConfigError(Diagnostic(where, f"undefines: Python.h defines {', '.join(undone)} before any header a "

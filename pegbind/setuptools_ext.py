@@ -11,9 +11,11 @@ Two spellings, the same effect::
     from pegbind.setuptools_ext import bindings
     setup(..., **bindings("pegbind.toml"))                 # explicit, no entry point needed
 
-Only Cython bindings are compiled by the hook (the other backends are plain
-Python plus, for cffi, their own build script).  Configuration errors stop the
-build with pegbind's diagnostics, not a traceback.
+The hook builds the backends whose build leaves one extension module named
+like the binding, which is what a setuptools ``Extension`` is
+(``builds_extension`` in :mod:`pegbind.backends`: Cython); a binding that asks
+for none of them is an error, not a binding silently left out.  Configuration
+errors stop the build with pegbind's diagnostics, not a traceback.
 """
 from __future__ import annotations
 
@@ -24,8 +26,9 @@ from typing import Any, Iterable
 from setuptools import Extension
 from setuptools.command.build_ext import build_ext as _setuptools_build_ext
 
+from .backends import REGISTRY
 from .config import BindingConfig, load_config
-from .diagnostics import PegbindError
+from .diagnostics import ConfigError, Coord, Diagnostic, PegbindError
 
 try:  # setuptools >= 59 re-exports distutils' errors
     from setuptools.errors import SetupError
@@ -33,11 +36,18 @@ except ImportError:  # pragma: no cover
     from distutils.errors import DistutilsSetupError as SetupError  # type: ignore[no-redef]
 
 
+#: the backends the hook can build, in registry order
+HOOK_BACKENDS = tuple(name for name, backend in REGISTRY.items() if backend.builds_extension)
+
+
 class PegbindExtension(Extension):
-    """An extension whose sources pegbind generates from ``config`` at build time."""
+    """An extension whose sources pegbind generates from ``config`` at build time.
+
+    ``config.backends`` is the one backend it is built with (of :data:`HOOK_BACKENDS`).
+    """
 
     def __init__(self, config: BindingConfig):
-        # setuptools wants a source list; the header stands in for the generated .pyx.
+        # setuptools wants a source list; the header stands in for the generated sources.
         super().__init__(config.name, sources=[str(h) for h in config.headers])
         self.pegbind_config = config
 
@@ -49,11 +59,9 @@ class build_ext(_setuptools_build_ext):
         if not isinstance(ext, PegbindExtension):
             super().build_extension(ext)
             return
-        from dataclasses import replace
-
         from .pipeline import build_extension
 
-        config = replace(ext.pegbind_config, backends=("cython",))
+        config = ext.pegbind_config
         work = Path(self.build_temp) / "pegbind" / config.name
         try:
             (module,) = build_extension(config, out_dir=work)
@@ -80,18 +88,31 @@ class build_ext(_setuptools_build_ext):
                 shutil.copyfile(built_stub, package_dir / built_stub.name)
 
 
+def _for_the_hook(config: BindingConfig) -> BindingConfig:
+    """``config`` narrowed to the first of its backends the hook builds; ConfigError when it has none."""
+    from dataclasses import replace
+
+    buildable = [backend for backend in config.backends if backend in HOOK_BACKENDS]
+    if not buildable:
+        where = Coord(config.source, 1, 1) if config.source != "<command line>" else None
+        raise ConfigError(Diagnostic(where, f"backends: the setuptools hook builds only {' and '.join(HOOK_BACKENDS)} "
+                                            f"bindings, and {config.name!r} asks for {', '.join(config.backends)}: "
+                                            f"add {HOOK_BACKENDS[0]!r} to its backends, or build it with `pegbind build`"))
+    return replace(config, backends=(buildable[0],))
+
+
 def _load(paths: Iterable[str | Path]) -> list[BindingConfig]:
     configs: list[BindingConfig] = []
     for path in paths:
         try:
-            configs.extend(c for c in load_config(path) if "cython" in c.backends)
+            configs.extend(_for_the_hook(c) for c in load_config(path))
         except PegbindError as exc:
             raise SetupError(f"pegbind configuration {path}:\n{exc.render()}") from None
     return configs
 
 
 def bindings(*paths: str | Path) -> dict[str, Any]:
-    """``setup()`` keywords building the Cython bindings of the given configuration files.
+    """``setup()`` keywords building the bindings of the given configuration files (:data:`HOOK_BACKENDS`).
 
     Called in ``setup.py`` before ``setup()`` runs, so a configuration error
     ends the script with pegbind's diagnostics (exit status 1), as setuptools

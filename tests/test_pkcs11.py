@@ -37,9 +37,9 @@ IDS = [f"{family}-{backend}" for family, backend in COMBINATIONS]
 
 
 def _backend_offered(backend: str) -> bool:
-    from pegbind.emit import BACKEND_MODULES
+    from pegbind.backends import backend_names
 
-    return backend in BACKEND_MODULES
+    return backend in backend_names()
 
 
 @pytest.fixture(scope="session")
