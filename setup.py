@@ -3,7 +3,8 @@
 The grammars and templates live in top-level folders so that they read as
 first-class parts of the project; here they are mapped into the wheel as the
 data packages ``pegbind.grammars`` and ``pegbind.templates``.
-``pegbind/resources.py`` finds them in either place.
+``pegbind/resources.py`` finds them in either place.  The runtime sources that
+generated modules carry (``pegbind/runtime``) are an ordinary package.
 """
 from setuptools import setup
 
@@ -14,6 +15,7 @@ setup(
         "pegbind.parse",
         "pegbind.passes",
         "pegbind.emit",
+        "pegbind.runtime",
         "pegbind.grammars",
         "pegbind.templates",
     ],
@@ -23,7 +25,7 @@ setup(
         "pegbind.templates": "templates",
     },
     package_data={
-        "pegbind": ["include/*.h", "fallback-include/*.h", "fallback-include/*/*.h", "runtime/*"],
+        "pegbind": ["include/*.h", "fallback-include/*.h", "fallback-include/*/*.h"],
         "pegbind.grammars": ["*.ppeg"],
         "pegbind.templates": ["*/*.jinja"],
     },

@@ -1,15 +1,19 @@
-"""Locates the data pegbind ships: grammars, templates and its own headers.
+"""Locates the data pegbind ships: grammars, templates, runtime sources and its own headers.
 
-In the source tree (and in an editable install) these are the top-level
-``grammars/`` and ``templates/`` folders; in an installed wheel they are the
-data packages ``pegbind/grammars`` and ``pegbind/templates``.  Everything that
-reads one of them goes through this module.
+In the source tree (and in an editable install) the grammars and templates are
+the top-level ``grammars/`` and ``templates/`` folders; in an installed wheel
+they are the data packages ``pegbind/grammars`` and ``pegbind/templates``.  The
+runtime sources are the ordinary package ``pegbind.runtime`` in both.
+Everything that reads one of them goes through this module.
 """
 from __future__ import annotations
 
 import functools
+import re
+from collections.abc import Mapping
 from importlib import resources as _importlib_resources
 from pathlib import Path
+from types import MappingProxyType
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -58,3 +62,50 @@ def fallback_include_dir() -> Path:
 def read_grammar(name: str) -> str:
     """The text of ``grammars/<name>.ppeg``."""
     return (grammars_dir() / f"{name}.ppeg").read_text(encoding="utf-8")
+
+
+#: ``# pegbind-paste: begin NAME`` / ``# pegbind-paste: end NAME``, each on a line of its own
+_PASTE_MARKER = re.compile(r"# pegbind-paste: (begin|end) (\w+)")
+
+
+def paste_sections(source: str, where: str) -> dict[str, str]:
+    """The sections of Python ``source`` marked for pasting: section name -> its text.
+
+    A section is the lines between ``# pegbind-paste: begin NAME`` and
+    ``# pegbind-paste: end NAME``, verbatim, without the last line's newline
+    (so that a template line ``{{ ... }}`` ends where the section does).
+    ValueError, located at ``where`` and a line, for markers that do not pair.
+    """
+    sections: dict[str, str] = {}
+    current: tuple[str, int, list[str]] | None = None
+    for number, line in enumerate(source.splitlines(), start=1):
+        marker = _PASTE_MARKER.fullmatch(line)
+        if marker is None:
+            if current is not None:
+                current[2].append(line)
+            continue
+        verb, name = marker.groups()
+        if verb == "begin":
+            if current is not None:
+                raise ValueError(f"{where}:{number}: section {name!r} begins inside section {current[0]!r}")
+            if name in sections:
+                raise ValueError(f"{where}:{number}: section {name!r} is marked twice")
+            current = (name, number, [])
+        elif current is None or current[0] != name:
+            raise ValueError(f"{where}:{number}: section {name!r} ends where it did not begin")
+        else:
+            sections[name] = "\n".join(current[2])
+            current = None
+    if current is not None:
+        raise ValueError(f"{where}:{current[1]}: section {current[0]!r} has no end marker")
+    return sections
+
+
+@functools.cache
+def runtime_sections(module: str) -> Mapping[str, str]:
+    """The sections of ``pegbind/runtime/<module>.py`` marked for pasting (see :func:`paste_sections`).
+
+    Templates paste them into generated modules, which must not import pegbind.
+    """
+    source = _importlib_resources.files("pegbind.runtime").joinpath(f"{module}.py").read_text(encoding="utf-8")
+    return MappingProxyType(paste_sections(source, f"pegbind/runtime/{module}.py"))

@@ -4,16 +4,18 @@ Input: a backend name and optional user template folders (searched first, so
 users can override a built-in template).  Output: a configured
 :class:`jinja2.Environment`.  Templates hold loops and conditionals only; C ->
 Cython/cffi/ctypes spelling lives in tested filters that each backend's
-emitter module adds to the environment it renders with.
+emitter module adds to the environment it renders with, and code generated
+modules carry verbatim lives in real source (``pegbind/runtime``), offered to
+every template as a global.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import jinja2
 
-from ..resources import templates_dir
+from ..resources import runtime_sections, templates_dir
 
 
 def undef_lines(names: Iterable[str]) -> str:
@@ -45,4 +47,6 @@ def make_environment(extra_dirs: Iterable[str | Path] = ()) -> jinja2.Environmen
     )
     env.filters["undef_lines"] = undef_lines
     env.filters["weak_lines"] = weak_lines
+    # The Python the ctypes and cffi modules share, by section of pegbind/runtime/pyffi.py.
+    env.globals["ffi_runtime"] = runtime_sections("pyffi")
     return env

@@ -1,3 +1,32 @@
+"""Runtime support of the ctypes and cffi backends, pasted into every module they generate.
+
+This is the Python both FFI backends share: the checks a wrapper falls back
+on when C's fast path rejects an argument (normalising an ``__index__`` object
+or turning the value into the error the Cython backend raises), and a few
+helpers their record, handle and library classes use.  Nothing here knows
+ctypes or cffi.
+
+Generated modules must not import pegbind, so they never import this module:
+the lines between ``# pegbind-paste: begin <section>`` and
+``# pegbind-paste: end <section>`` are pasted verbatim into them
+(:func:`pegbind.resources.runtime_sections`; the templates spell
+``{{ ffi_runtime.<section> }}``).  Code outside the sections is what this file
+needs to stand alone: the imports each generated module makes itself under
+the same names, and settings for the type checker.  The tests import the
+module directly (tests/test_runtime.py).
+"""
+# mypy: check-untyped-defs
+# ruff: noqa: BLE001
+# The pasted code carries no annotations (they would land in every generated
+# module), so the checker is told to read the bodies of untyped functions.
+# Its one blind ``except`` is meant: iter() of an arbitrary object may raise
+# anything (TypeError, NotImplementedError for a 2-D memoryview, whatever a
+# custom __iter__ raises), and the checks after it give the precise error;
+# a noqa on that line would be pasted too, hence the file-wide one.
+# Every generated module imports operator under this name.
+import operator as _operator
+
+# pegbind-paste: begin checks
 # ---- runtime: the checks shared by every wrapper -------------------------
 # The wrappers call C directly on their fast path; anything the fast path
 # rejects comes here, to be either normalised (an object with __index__, None
@@ -190,3 +219,4 @@ def _pb_missing(message):
 def _pb_unlinked(name):
     """In the place of the wrapper of a function no loaded library defines: raises when called."""
     return _pb_missing(f"no loaded library defines {name!r}")
+# pegbind-paste: end checks

@@ -1,0 +1,419 @@
+"""The runtime the ctypes and cffi modules carry (pegbind/runtime/pyffi.py), imported and tested directly.
+
+Generated modules get this code as pasted text, so its behaviour is tested
+here once, without generating or compiling anything; the error messages are
+compared exactly, since they are what the Cython backend raises too.
+"""
+from __future__ import annotations
+
+import array
+import builtins
+import copy
+import fractions
+import pickle
+import symtable
+from decimal import Decimal
+
+import pytest
+
+from pegbind.emit.env import make_environment
+from pegbind.resources import paste_sections, runtime_sections
+from pegbind.runtime import pyffi as rt
+
+
+class Index:
+    """An integer that is not an int: numpy's scalars and the like."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __index__(self):
+        return self.value
+
+
+class Record:
+    """Stands for a generated record class (they use _pb_no_copy as __reduce_ex__)."""
+
+    __reduce_ex__ = rt._pb_no_copy
+
+
+class Handle:
+    __slots__ = ("_h", "_owner")
+
+    def __init__(self):
+        raise AssertionError("handles are made without __init__")
+
+
+# ---- the pasted sections -------------------------------------------------
+
+
+def test_the_checks_section_is_what_templates_get():
+    text = runtime_sections("pyffi")["checks"]
+    assert text.startswith("# ---- runtime: the checks shared by every wrapper ---")
+    assert text.endswith('return _pb_missing(f"no loaded library defines {name!r}")')
+    assert "pegbind-paste" not in text
+    assert make_environment().globals["ffi_runtime"]["checks"] == text
+
+
+def test_the_checks_section_needs_only_what_every_generated_module_imports():
+    # Pasted into a module that does not import pegbind: every global it reads
+    # is defined in the section itself, is a builtin, or is imported by both
+    # templates under the same name.
+    text = runtime_sections("pyffi")["checks"]
+    top = symtable.symtable(text, "pyffi-checks", "exec")
+    defined = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported()}
+    read = set()
+    tables = [top]
+    while tables:
+        table = tables.pop()
+        tables += table.get_children()
+        read |= {s.get_name() for s in table.get_symbols() if s.is_global() and s.is_referenced()}
+        if table is top:
+            read |= {s.get_name() for s in table.get_symbols() if s.is_referenced()}
+    assert read - defined - set(dir(builtins)) == {"_operator"}
+    # and it runs so, as the head of a generated module
+    namespace: dict = {}
+    exec(compile("import operator as _operator\n" + text, "pyffi-checks", "exec"), namespace)  # noqa: S102
+    assert namespace["_pb_index"](Index(7), "x", 0, 9) == 7
+
+
+def test_paste_sections_takes_the_marked_lines_verbatim():
+    source = "import os\n# pegbind-paste: begin a\nx = 1\n\n  y = 2  \n# pegbind-paste: end a\nz = 3\n"
+    assert paste_sections(source, "f.py") == {"a": "x = 1\n\n  y = 2  "}
+
+
+@pytest.mark.parametrize(
+    "source, message",
+    [
+        ("# pegbind-paste: begin a\nx\n", "f.py:1: section 'a' has no end marker"),
+        ("x\n# pegbind-paste: end a\n", "f.py:2: section 'a' ends where it did not begin"),
+        ("# pegbind-paste: begin a\n# pegbind-paste: begin b\n", "f.py:2: section 'b' begins inside section 'a'"),
+        ("# pegbind-paste: begin a\n# pegbind-paste: end b\n", "f.py:2: section 'b' ends where it did not begin"),
+        (
+            "# pegbind-paste: begin a\n# pegbind-paste: end a\n# pegbind-paste: begin a\n",
+            "f.py:3: section 'a' is marked twice",
+        ),
+    ],
+)
+def test_paste_markers_that_do_not_pair_are_refused(source, message):
+    with pytest.raises(ValueError) as error:
+        paste_sections(source, "f.py")
+    assert str(error.value) == message
+
+
+# ---- integers, bools and floats -------------------------------------------
+
+
+def test_integer_takes_index_objects_and_names_the_argument_otherwise():
+    assert rt._pb_integer(5, "x") == 5
+    assert rt._pb_integer(Index(-3), "x") == -3
+    assert rt._pb_integer(True, "x") == 1
+    with pytest.raises(TypeError) as error:
+        rt._pb_integer(2.0, "argument 1 (n)")
+    assert str(error.value) == "argument 1 (n) must be an integer, not float"
+    assert error.value.__suppress_context__  # "from None": the operator.index error is not shown
+    with pytest.raises(TypeError, match=r"^x must be an integer, not str$"):
+        rt._pb_integer("1", "x")
+
+
+def test_exact_int_is_operator_index():
+    assert rt._pb_exact_int(Index(4)) == 4
+    assert type(rt._pb_exact_int(Index(4))) is int
+    with pytest.raises(TypeError):
+        rt._pb_exact_int(1.5)
+
+
+def test_index_checks_the_inclusive_range():
+    assert rt._pb_index(0, "x", 0, 255) == 0
+    assert rt._pb_index(255, "x", 0, 255) == 255
+    assert rt._pb_index(Index(-128), "x", -128, 127) == -128
+    with pytest.raises(OverflowError) as error:
+        rt._pb_index(256, "Point.x", 0, 255)
+    assert str(error.value) == "Point.x: 256 is out of range [0, 255]"
+    with pytest.raises(OverflowError) as error:
+        rt._pb_index(-1, "argument 2 (n)", 0, 18446744073709551615)
+    assert str(error.value) == "argument 2 (n): -1 is out of range [0, 18446744073709551615]"
+    with pytest.raises(TypeError) as type_error:
+        rt._pb_index(None, "x", 0, 1)
+    assert str(type_error.value) == "x must be an integer, not NoneType"
+
+
+def test_bool_takes_any_integer_and_nothing_else():
+    assert rt._pb_bool(2, "b") is True
+    assert rt._pb_bool(Index(0), "b") is False
+    assert rt._pb_bool(True, "b") is True
+    with pytest.raises(TypeError) as error:
+        rt._pb_bool(1.0, "Flags.on")
+    assert str(error.value) == "Flags.on must be an integer, not float"
+    with pytest.raises(TypeError, match=r"^b must be an integer, not NoneType$"):
+        rt._pb_bool(None, "b")
+
+
+def test_float_takes_what_pyfloat_asdouble_takes():
+    assert rt._pb_float(1, "f") == 1.0
+    assert type(rt._pb_float(1, "f")) is float
+    assert rt._pb_float(Index(3), "f") == 3.0
+    assert rt._pb_float(Decimal("0.5"), "f") == 0.5
+    assert rt._pb_float(fractions.Fraction(1, 4), "f") == 0.25
+    assert rt._pb_float(True, "f") == 1.0
+    # a string is never parsed, though float() would
+    with pytest.raises(TypeError) as error:
+        rt._pb_float("1.5", "argument 1 (x)")
+    assert str(error.value) == "argument 1 (x) must be a real number, not str"
+    with pytest.raises(TypeError, match=r"^f must be a real number, not NoneType$"):
+        rt._pb_float(None, "f")
+    with pytest.raises(TypeError, match=r"^f must be a real number, not complex$"):
+        rt._pb_float(1j, "f")
+
+
+# ---- buffers ---------------------------------------------------------------
+
+
+def test_view_of_accepts_contiguous_buffers():
+    assert rt._pb_view_of(b"abc", "b", False).tobytes() == b"abc"
+    writable = bytearray(b"xy")
+    view = rt._pb_view_of(writable, "b", True)
+    view[0] = ord("z")
+    assert writable == b"zy"
+    assert rt._pb_view_of(array.array("i", [1, 2]), "b", True).nbytes == 2 * array.array("i").itemsize
+
+
+@pytest.mark.parametrize(
+    "value, writable, message",
+    [
+        (42, False, "buf must be a contiguous buffer, not int"),
+        ("text", False, "buf must be a contiguous buffer, not str"),
+        (None, True, "buf must be a writable contiguous buffer, not NoneType"),
+        (b"bytes", True, "buf must be a writable contiguous buffer, not bytes"),
+        (memoryview(bytearray(8))[::2], False, "buf must be a contiguous buffer, not memoryview"),
+        (memoryview(bytearray(8))[::2], True, "buf must be a writable contiguous buffer, not memoryview"),
+        (memoryview(bytearray(8)).toreadonly(), True, "buf must be a writable contiguous buffer, not memoryview"),
+    ],
+)
+def test_view_of_refuses_with_the_cython_message(value, writable, message):
+    with pytest.raises(TypeError) as error:
+        rt._pb_view_of(value, "buf", writable)
+    assert str(error.value) == message
+
+
+def test_measure_counts_whole_elements():
+    assert rt._pb_measure(None, 4) == 0
+    assert rt._pb_measure(b"", 1) == 0
+    assert rt._pb_measure(bytes(10), 4) == 2
+    assert rt._pb_measure(bytearray(12), 4) == 3
+    assert rt._pb_measure(array.array("d", [1.0, 2.0]), 8) == 2
+    # nbytes, not len: a memoryview of another shape counts the same memory
+    assert rt._pb_measure(memoryview(bytes(8)).cast("I"), 1) == 8
+
+
+def test_check_size_wants_at_least_size_bytes():
+    rt._pb_check_size(memoryview(bytes(8)), 8, "b")
+    rt._pb_check_size(memoryview(bytes(9)), 8, "b")
+    with pytest.raises(ValueError) as error:
+        rt._pb_check_size(memoryview(bytes(3)), 32, "argument 1 (values)")
+    assert str(error.value) == "argument 1 (values) needs at least 32 bytes, got 3"
+
+
+def test_cstring_passes_bytes_and_none_and_copies_other_buffers():
+    data = b"abc"
+    assert rt._pb_cstring(data, "s") is data
+    assert rt._pb_cstring(None, "s") is None
+    copied = rt._pb_cstring(bytearray(b"xyz"), "s")
+    assert copied == b"xyz" and type(copied) is bytes
+
+    class Bytes(bytes):
+        pass
+
+    # a bytes subclass is copied to exact bytes (a subclass could change what C reads)
+    assert type(rt._pb_cstring(Bytes(b"q"), "s")) is bytes
+    assert rt._pb_cstring(memoryview(b"abcd")[1:3], "s") == b"bc"
+
+
+@pytest.mark.parametrize("value, name", [("text", "str"), (3, "int"), ([1], "list")])
+def test_cstring_refuses_non_buffers(value, name):
+    with pytest.raises(TypeError) as error:
+        rt._pb_cstring(value, "argument 2 (src)")
+    assert str(error.value) == f"argument 2 (src) must be bytes, a buffer or None, not {name}"
+
+
+# ---- sequences ---------------------------------------------------------------
+
+
+def test_sequence_lists_any_iterable_but_a_str():
+    assert rt._pb_sequence((1, 2), "a") == [1, 2]
+    assert rt._pb_sequence(range(3), "a") == [0, 1, 2]
+    assert rt._pb_sequence((i for i in "ab"), "a") == ["a", "b"]
+    assert rt._pb_sequence(b"\x01\x02", "a") == [1, 2]
+    with pytest.raises(TypeError) as error:
+        rt._pb_sequence("ab", "argument 1 (items)")
+    assert str(error.value) == "argument 1 (items) must be a sequence, not str"
+    with pytest.raises(TypeError) as error:
+        rt._pb_sequence(5, "argument 1 (items)")
+    assert str(error.value) == "argument 1 (items) must be a sequence, not int"
+
+
+def test_once_lists_iterators_and_leaves_everything_else():
+    items = [1, 2]
+    assert rt._pb_once(items) is items
+    data = b"ab"
+    assert rt._pb_once(data) is data
+    assert rt._pb_once(None) is None
+    assert rt._pb_once(iter((1, 2))) == [1, 2]
+    assert rt._pb_once(i * 2 for i in range(3)) == [0, 2, 4]
+    # iter() of a 2-D memoryview raises NotImplementedError: left for the checks to refuse
+    grid = memoryview(bytes(6)).cast("B", (2, 3))
+    assert rt._pb_once(grid) is grid
+
+
+# ---- kept objects ------------------------------------------------------------
+
+
+def test_rekey_replaces_what_the_overwritten_bytes_kept():
+    keep = {(100, "a"): "old a", (107, "b"): "old b", (108, "c"): "outside", (99, "d"): "before"}
+    rt._pb_rekey(keep, 100, 8, {(0, "x"): "new x", (4, "y"): "new y"})
+    assert keep == {(108, "c"): "outside", (99, "d"): "before", (100, "x"): "new x", (104, "y"): "new y"}
+
+
+def test_rekey_with_nothing_kept_only_forgets():
+    keep = {(10, "p"): object()}
+    rt._pb_rekey(keep, 10, 1, {})
+    assert keep == {}
+
+
+# ---- _pb_fix: the second run of a wrapper ------------------------------------
+
+INT = ("int", "argument 1 (n)", 0, 255)
+
+
+class Point:
+    pass
+
+
+@pytest.mark.parametrize(
+    "spec, value, expected",
+    [
+        (INT, Index(9), 9),
+        (("bool", "argument 1 (b)"), 3, True),
+        (("float", "argument 1 (f)"), Index(2), 2.0),
+        (("cstring", "argument 1 (s)"), bytearray(b"hi"), b"hi"),
+        (("cstring", "argument 1 (s)"), None, None),
+        (("buffer", "argument 1 (b)", 4), None, None),
+        (("count", "argument 1 (n)", 0, 10), Index(10), 10),
+        (("nonnull", "argument 1 (n)", INT), Index(1), 1),
+        (("record", "argument 1 (p)", Point, True), None, None),
+        (("array", "argument 1 (a)", True, None, True), None, None),
+        (("array", "argument 1 (a)", False, INT, False), (Index(1), 2), [1, 2]),
+        (("array", "argument 1 (a)", False, INT, True), [Index(3)], [3]),
+    ],
+)
+def test_fix_value_normalises(spec, value, expected):
+    fixed = rt._pb_fix_value(spec, value)
+    assert fixed == expected and type(fixed) is type(expected)
+
+
+def test_fix_value_passes_buffers_and_records_as_they_are():
+    buffer = bytearray(4)
+    assert rt._pb_fix_value(("writable_buffer", "b", 4), buffer) is buffer
+    assert rt._pb_fix_value(("array", "a", False, INT, True), buffer) is buffer
+    assert rt._pb_fix_value(("array", "a", False, None, True), buffer) is buffer
+    point = Point()
+    assert rt._pb_fix_value(("record", "p", Point, False), point) is point
+
+
+@pytest.mark.parametrize(
+    "spec, value, error, message",
+    [
+        (INT, 1.5, TypeError, "argument 1 (n) must be an integer, not float"),
+        (INT, 256, OverflowError, "argument 1 (n): 256 is out of range [0, 255]"),
+        (("nonnull", "argument 1 (n)", INT), None, TypeError, "argument 1 (n) must not be None"),
+        (("bool", "argument 1 (b)"), "yes", TypeError, "argument 1 (b) must be an integer, not str"),
+        (("float", "argument 1 (f)"), "1", TypeError, "argument 1 (f) must be a real number, not str"),
+        (("cstring", "argument 1 (s)"), "s", TypeError, "argument 1 (s) must be bytes, a buffer or None, not str"),
+        (("buffer", "argument 1 (b)", 4), 1, TypeError, "argument 1 (b) must be a contiguous buffer, not int"),
+        (("buffer", "argument 1 (b)", 4), b"abc", ValueError, "argument 1 (b) needs at least 4 bytes, got 3"),
+        (
+            ("writable_buffer", "argument 1 (b)", 1),
+            b"x",
+            TypeError,
+            "argument 1 (b) must be a writable contiguous buffer, not bytes",
+        ),
+        (("record", "argument 1 (p)", Point, False), None, TypeError, "argument 1 (p) must be Point, not NoneType"),
+        (("record", "argument 1 (p)", Point, True), 3, TypeError, "argument 1 (p) must be Point or None, not int"),
+        (("count", "argument 2 (n)", 0, 10), -1, ValueError, "argument 2 (n) must not be negative"),
+        (("count", "argument 2 (n)", 0, 10), 11, OverflowError, "argument 2 (n): 11 is out of range [0, 10]"),
+        (("count", "argument 2 (n)", 0, 10), 1.0, TypeError, "argument 2 (n) must be an integer, not float"),
+        (("array", "argument 1 (a)", False, INT, False), None, TypeError, "argument 1 (a) must not be None"),
+        (("array", "argument 1 (a)", True, INT, False), "ab", TypeError, "argument 1 (a) must be a sequence, not str"),
+        (("array", "argument 1 (a)", True, INT, False), 7, TypeError, "argument 1 (a) must be a sequence, not int"),
+        (
+            ("array", "argument 1 (a)", True, None, True),
+            [1],
+            TypeError,
+            "argument 1 (a) must be a contiguous buffer, not list",
+        ),
+        (
+            ("array", "argument 1 (a)", True, INT, True),
+            memoryview(bytearray(4))[::2],
+            TypeError,
+            "argument 1 (a) must be a contiguous buffer, not memoryview",
+        ),
+        (
+            ("array", "argument 1 (a)", True, ("int", "argument 1 (a) items", 0, 9), False),
+            [1, 10],
+            OverflowError,
+            "argument 1 (a) items: 10 is out of range [0, 9]",
+        ),
+    ],
+)
+def test_fix_value_raises_the_precise_error(spec, value, error, message):
+    with pytest.raises(error) as raised:
+        rt._pb_fix_value(spec, value)
+    assert str(raised.value) == message
+
+
+def test_fix_checks_each_argument_against_its_spec_in_order():
+    specs = (INT, ("cstring", "argument 2 (s)"))
+    assert rt._pb_fix(specs, (Index(1), bytearray(b"z"))) == [1, b"z"]
+    with pytest.raises(TypeError, match=r"^argument 2 \(s\) must be bytes, a buffer or None, not int$"):
+        rt._pb_fix(specs, (1, 2))
+    # the first bad argument is the one reported
+    with pytest.raises(OverflowError, match=r"^argument 1 \(n\): -1 is out of range \[0, 255\]$"):
+        rt._pb_fix(specs, (-1, 2))
+
+
+# ---- objects: records, handles, missing functions -------------------------------
+
+
+def test_missing_is_a_sentinel_and_new_skips_init():
+    assert rt._MISSING is not None and rt._MISSING != object()
+    handle = rt._pb_new(Handle)
+    assert type(handle) is Handle
+
+
+@pytest.mark.parametrize("how", [copy.copy, copy.deepcopy, pickle.dumps])
+def test_no_copy_refuses_pickling_and_copying(how):
+    with pytest.raises(TypeError) as error:
+        how(Record())
+    assert str(error.value) == "cannot pickle or copy Record objects"
+
+
+def test_handle_wraps_a_pointer_without_init_and_none_for_null():
+    owner = object()
+    handle = rt._pb_handle(Handle, 0x1000, owner)
+    assert type(handle) is Handle
+    assert handle._h == 0x1000 and handle._owner is owner
+    assert rt._pb_handle(Handle, None, owner) is None
+    assert rt._pb_handle(Handle, 0, owner) is None
+
+
+def test_missing_function_raises_attribute_error_when_called():
+    missing = rt._pb_missing("/lib/x.so: the library has no symbol 'f'")
+    with pytest.raises(AttributeError) as error:
+        missing(1, 2, key=3)
+    assert str(error.value) == "/lib/x.so: the library has no symbol 'f'"
+
+
+def test_unlinked_function_names_the_symbol():
+    with pytest.raises(AttributeError) as error:
+        rt._pb_unlinked("vm_add")()
+    assert str(error.value) == "no loaded library defines 'vm_add'"
