@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 SYSTEM_STAMP := $(VENV)/.system-packages
 VENV_STAMP := $(VENV)/.installed
 
-.PHONY: demo demo-small test test-quick setup system-packages clean
+.PHONY: demo demo-small test test-quick check setup system-packages clean
 
 demo: setup
 	$(PY) examples/pkcs11/run_demo.py
@@ -18,12 +18,17 @@ demo: setup
 demo-small: setup
 	$(PY) examples/demo/run_demo.py
 
-test: setup
+test: setup check
 	$(PY) -m pytest -n 2 -q
 
 # The quick subset: everything except the compile-heavy tests.
 test-quick: setup
 	$(PY) -m pytest -n 2 -q -m "not slow"
+
+# Lint and type-check the package (its runtime sources included); `make test` runs it first.
+check: setup
+	$(PY) -m ruff check pegbind
+	$(PY) -m mypy
 
 setup: $(VENV_STAMP)
 

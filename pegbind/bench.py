@@ -10,15 +10,16 @@ candidates, so machine noise falls on all of them alike.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import operator
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Sequence
 
 from .config import BindingConfig
 from .diagnostics import ConfigError, Diagnostic
@@ -82,7 +83,7 @@ def run_bench(
                 name = f"{config.name}_{backend}"
                 build_extension(replace(config, name=name, backends=(backend,)), out_dir=scratch, report=report)
                 namespace: dict = {"m": importlib.import_module(name)}
-                _try(f"--setup with the {backend} backend", lambda: exec(setup, namespace))
+                _try(f"--setup with the {backend} backend", functools.partial(exec, setup, namespace))
                 for call in calls:
                     _try(f"--call {call!r} with the {backend} backend", _compile_call(call, namespace, 1))
                     candidates[(backend, call)] = _compile_call(call, namespace, number)

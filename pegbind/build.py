@@ -72,7 +72,8 @@ def compiler_command(config: BindingConfig, c_file: Path, output: Path, include_
     """
     compiler = shlex.split(os.environ.get("CC") or "cc")
     python_include = sysconfig.get_paths()["include"]
-    command = [*compiler, "-shared", "-fPIC", "-O2", "-fno-strict-aliasing", "-w", *shlex.split(os.environ.get("CFLAGS", ""))]
+    command = [*compiler, "-shared", "-fPIC", "-O2", "-fno-strict-aliasing", "-w",
+               *shlex.split(os.environ.get("CFLAGS", ""))]
     for folder in [*include_dirs, Path(python_include)]:
         command.append(f"-I{folder}")
     for name, value in config.defines.items():

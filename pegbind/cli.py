@@ -12,14 +12,21 @@ import argparse
 import gc
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn, Sequence
+from typing import NoReturn
 
 from . import __version__
 from .backends import backend_names
 from .config import (
-    BindingConfig, ErrorPolicy, FunctionRule, FunctionTable, builtin_module_problem, is_module_name,
-    load_config, parse_role,
+    BindingConfig,
+    ErrorPolicy,
+    FunctionRule,
+    FunctionTable,
+    builtin_module_problem,
+    is_module_name,
+    load_config,
+    parse_role,
 )
 from .diagnostics import ConfigError, Diagnostic, PegbindError
 from .target import DEFAULT_TARGET, TARGETS
@@ -30,7 +37,7 @@ EXIT_OK, EXIT_DIAGNOSTICS, EXIT_USAGE = 0, 1, 2
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors exit with status 2 and our own wording."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
@@ -44,8 +51,10 @@ def _add_binding_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-I", "--include-dir", dest="include_dirs", action="append", default=[], metavar="DIR")
     parser.add_argument("-D", "--define", dest="defines", action="append", default=[], metavar="NAME[=VALUE]")
     parser.add_argument("-U", "--undefine", dest="undefines", action="append", default=[], metavar="NAME")
-    parser.add_argument("--target", choices=sorted(TARGETS), help=f"data model and predefines (default {DEFAULT_TARGET})")
-    parser.add_argument("--backend", dest="backends", action="append", choices=backend_names(), help="repeatable (default cython)")
+    parser.add_argument("--target", choices=sorted(TARGETS),
+                        help=f"data model and predefines (default {DEFAULT_TARGET})")
+    parser.add_argument("--backend", dest="backends", action="append", choices=backend_names(),
+                        help="repeatable (default cython)")
     parser.add_argument("-l", "--link", action="append", default=[], metavar="LIB", help="link against libLIB")
     parser.add_argument("-L", "--library-dir", dest="library_dirs", action="append", default=[], metavar="DIR")
     parser.add_argument("--source", dest="sources", action="append", default=[], metavar="FILE.c")
@@ -78,15 +87,19 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
-    generate = commands.add_parser("generate", help="write the binding's sources", description="Write the generated sources.")
+    generate = commands.add_parser("generate", help="write the binding's sources",
+                                   description="Write the generated sources.")
     _add_binding_flags(generate)
-    generate.add_argument("--templates", action="append", default=[], metavar="DIR", help="template folder searched first")
+    generate.add_argument("--templates", action="append", default=[], metavar="DIR",
+                          help="template folder searched first")
 
-    build = commands.add_parser("build", help="generate and compile in place", description="Generate, then compile the extension.")
+    build = commands.add_parser("build", help="generate and compile in place",
+                                description="Generate, then compile the extension.")
     _add_binding_flags(build)
     build.add_argument("--templates", action="append", default=[], metavar="DIR", help="template folder searched first")
 
-    dump = commands.add_parser("dump", help="print the model (or preprocessed text)", description="Print the model as JSON.")
+    dump = commands.add_parser("dump", help="print the model (or preprocessed text)",
+                               description="Print the model as JSON.")
     _add_binding_flags(dump)
     dump.add_argument(
         "--stage", choices=("model", "preprocessed", "plan"), default="model",
@@ -169,7 +182,8 @@ def _config_from_args(args: argparse.Namespace) -> BindingConfig:
         changes["headers"] = tuple(Path(h) for h in args.headers)
     if base is None and not args.headers:
         raise ConfigError(
-            Diagnostic(None, "no headers given and no pegbind.toml or [tool.pegbind] here (try: pegbind COMMAND HEADER.h)")
+            Diagnostic(None, "no headers given and no pegbind.toml or [tool.pegbind] here "
+                             "(try: pegbind COMMAND HEADER.h)")
         )
     for key in ("include_dirs", "library_dirs", "sources"):
         values = getattr(args, key)
@@ -244,7 +258,8 @@ def _base_config(args: argparse.Namespace) -> BindingConfig | None:
             if binding.name == args.binding:
                 return binding
         names = ", ".join(b.name for b in bindings)
-        raise ConfigError(Diagnostic(None, f"--binding: no binding named {args.binding!r} in {path} (there are: {names})"))
+        raise ConfigError(Diagnostic(None, f"--binding: no binding named {args.binding!r} in {path} "
+                                           f"(there are: {names})"))
     if len(bindings) > 1:
         names = ", ".join(b.name for b in bindings)
         raise ConfigError(Diagnostic(None, f"{path} holds several bindings ({names}): choose one with --binding"))

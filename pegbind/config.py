@@ -12,9 +12,10 @@ import fnmatch
 import keyword
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .backends import backend_names
 from .diagnostics import ConfigError, Coord, Diagnostic
@@ -203,7 +204,8 @@ def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str,
         backends = reader.strings(prefix + "backends", table["backends"])
         for backend in backends:
             if backend not in backend_names():
-                reader.fail(prefix + "backends", f"unknown backend {backend!r} (choose from {', '.join(backend_names())})")
+                reader.fail(prefix + "backends",
+                            f"unknown backend {backend!r} (choose from {', '.join(backend_names())})")
         values["backends"] = backends
     values["defines"] = _defines(reader, prefix + "defines", table.get("defines", {}))
     for key in ("target", "strip_prefix"):
@@ -340,7 +342,8 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
             except ValueError:
                 reader.fail(
                     f"{where}.params.{pname}",
-                    f"unknown role {ptext!r} (roles: in, out, inout, in-array(LEN), out-bytes(LEN), out-array(LEN), len, null)",
+                    f"unknown role {ptext!r} (roles: in, out, inout, in-array(LEN), out-bytes(LEN), out-array(LEN), "
+                    "len, null)",
                 )
         for flag in ("release_gil", "errors"):
             if flag in item and not isinstance(item[flag], bool):

@@ -9,16 +9,18 @@ collected, not thrown one at a time; a layer that cannot go on raises a
 Rendering follows the compilers' convention so editors can jump to it::
 
     In file included from pkcs11.h:211:
-    pkcs11f.h:112:3: error: expected ';' after parameter list (in expansion of CK_PKCS11_FUNCTION_INFO from pkcs11.h:211)
+    pkcs11f.h:112:3: error: expected ';' after parameter list (in expansion of CK_PKCS11_FUNCTION_INFO \
+from pkcs11.h:211)
       112 | CK_PKCS11_FUNCTION_INFO(C_Initialize)
           |   ^
 """
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Literal
+from typing import Literal
 
 Severity = Literal["error", "warning", "note"]
 

@@ -30,9 +30,9 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from .config import BindingConfig
 from .diagnostics import Diagnostic
@@ -129,7 +129,7 @@ def _script_inputs(path: Path, folders: Sequence[Path]) -> list[Path]:
     return found
 
 
-def _visible(symbol) -> bool:  # type: ignore[no-untyped-def]
+def _visible(symbol) -> bool:
     """Whether a dynamic symbol is defined here and others may bind to it."""
     return (symbol["st_shndx"] != "SHN_UNDEF" and symbol["st_info"]["bind"] in ("STB_GLOBAL", "STB_WEAK")
             and symbol["st_other"]["visibility"] in ("STV_DEFAULT", "STV_PROTECTED"))
@@ -146,7 +146,8 @@ def _defined_symbols(path: Path) -> tuple[frozenset[str], list[str], list[str]]:
     with open(path, "rb") as stream:
         elf = ELFFile(stream)
         table = elf.get_section_by_name(".dynsym")
-        names = frozenset(s.name for s in table.iter_symbols() if _visible(s)) if isinstance(table, SymbolTableSection) else frozenset()
+        names = (frozenset(s.name for s in table.iter_symbols() if _visible(s))
+                 if isinstance(table, SymbolTableSection) else frozenset())
         dynamic = elf.get_section_by_name(".dynamic")
         needed, paths = [], []
         for tag in dynamic.iter_tags() if dynamic is not None else ():  # type: ignore[attr-defined]
@@ -174,8 +175,8 @@ def _archive_symbols(path: Path) -> frozenset[str]:
     return frozenset(line.split()[0] for line in listed.stdout.splitlines() if line and not line.endswith(":"))
 
 
-@functools.lru_cache(maxsize=None)
-def _lookup_table(path: Path):  # type: ignore[no-untyped-def]
+@functools.cache
+def _lookup_table(path: Path):
     """A dependency's hash table (``.gnu.hash``, else ``.hash``): a name is looked up, not every symbol read."""
     from elftools.elf.elffile import ELFFile
 

@@ -19,8 +19,9 @@ need no object cycles.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Iterator, Literal, NoReturn, Union
+from typing import Literal, NoReturn
 
 from .diagnostics import Coord, Diagnostic
 
@@ -79,12 +80,12 @@ class CType:
         """
         raise TypeError(f"{type(self).__name__} is not a concrete C type")
 
-    def with_quals(self, *quals: str) -> "CType":
+    def with_quals(self, *quals: str) -> CType:
         """The same type with ``quals`` added (duplicates dropped, order kept)."""
         merged = tuple(dict.fromkeys((*self.quals, *quals)))
         return replace(self, quals=merged)  # type: ignore[type-var]
 
-    def unqualified(self) -> "CType":
+    def unqualified(self) -> CType:
         return replace(self, quals=()) if self.quals else self  # type: ignore[type-var]
 
     @property
@@ -210,7 +211,7 @@ class FunctionType(CType):
         return ", ".join(parts) if parts else "void"
 
 
-Type = Union[Primitive, TypedefRef, RecordRef, Pointer, Array, FunctionType]
+Type = Primitive | TypedefRef | RecordRef | Pointer | Array | FunctionType
 
 
 # --------------------------------------------------------------------------
@@ -370,7 +371,7 @@ class FunctionAlias:
     doc: str = field(default="", compare=False)
 
 
-Declaration = Union[Function, Record, Enum, Typedef, Constant, Variable, FunctionAlias]
+Declaration = Function | Record | Enum | Typedef | Constant | Variable | FunctionAlias
 
 
 @dataclass(frozen=True, slots=True)
@@ -478,6 +479,10 @@ class Module:
         found = self._index.get(("function", name))
         return found if isinstance(found, Function) else None
 
+    def find_constant(self, name: str) -> Constant | None:
+        found = self._index.get(("constant", name))
+        return found if isinstance(found, Constant) else None
+
     def declarations(self) -> Iterator[Declaration]:
         yield from self.typedefs
         yield from self.records
@@ -502,7 +507,7 @@ class Module:
             ctype = target.type  # type: ignore[union-attr]
         return ctype.with_quals(*quals) if quals else ctype
 
-    def replace(self, **changes) -> "Module":
+    def replace(self, **changes) -> Module:
         """A copy with some registries replaced (passes use this)."""
         return replace(self, **changes)
 

@@ -20,8 +20,8 @@ import functools
 import os
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 
 @functools.cache

@@ -8,9 +8,10 @@ through here, so every front end runs the same phases in the same order.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING
 
 from .backends import get_backend
 from .config import BindingConfig
@@ -28,7 +29,7 @@ class ReadResult:
 
     config: BindingConfig
     target: TargetInfo
-    preprocessed: "PreprocessResult"
+    preprocessed: PreprocessResult
     module: Module
 
 
@@ -39,7 +40,7 @@ def binding_defines(config: BindingConfig) -> dict[str, str | None]:
     return {**python_feature_macros(get_target(config.target).name), **config.defines}
 
 
-def preprocess_binding(config: BindingConfig) -> "PreprocessResult":
+def preprocess_binding(config: BindingConfig) -> PreprocessResult:
     """Phase 1: the expanded token stream of the binding's headers."""
     from .preprocess import preprocess
 
@@ -111,14 +112,14 @@ def _generate_each(
     exports = linked_exports(config)
     if exports is not None and exports.archives and "ctypes" in backends:
         raise ConfigError(Diagnostic(where, f"link: {exports.archives[0]} is a static library, and a ctypes module "
-                                            "opens its libraries when imported: link a shared one, or use the Cython or "
-                                            "cffi backend"))
+                                            "opens its libraries when imported: link a shared one, or use the Cython "
+                                            "or cffi backend"))
     if report is not None:
         shadowed = config.name.partition(".")[0]
         if shadowed in sys.stdlib_module_names:
-            report(Diagnostic(where, f"the module name {config.name!r} is also a standard library module: importing the "
-                                     f"binding replaces the standard {shadowed} for the whole process; choose another "
-                                     "name with --name (config key: name)", "warning"))
+            report(Diagnostic(where, f"the module name {config.name!r} is also a standard library module: importing "
+                                     f"the binding replaces the standard {shadowed} for the whole process; choose "
+                                     "another name with --name (config key: name)", "warning"))
         for name in exports.not_found if exports is not None else ():
             report(Diagnostic(where, f"no lib{name}.so or lib{name}.a in the library folders: which of its functions "
                                      "exist is not checked", "warning"))

@@ -20,8 +20,9 @@ errors stop the build with pegbind's diagnostics, not a traceback.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from setuptools import Extension
 from setuptools.command.build_ext import build_ext as _setuptools_build_ext
@@ -33,7 +34,7 @@ from .diagnostics import ConfigError, Coord, Diagnostic, PegbindError
 try:  # setuptools >= 59 re-exports distutils' errors
     from setuptools.errors import SetupError
 except ImportError:  # pragma: no cover
-    from distutils.errors import DistutilsSetupError as SetupError  # type: ignore[no-redef]
+    from distutils.errors import DistutilsSetupError as SetupError
 
 
 #: the backends the hook can build, in registry order
@@ -97,7 +98,8 @@ def _for_the_hook(config: BindingConfig) -> BindingConfig:
         where = Coord(config.source, 1, 1) if config.source != "<command line>" else None
         raise ConfigError(Diagnostic(where, f"backends: the setuptools hook builds only {' and '.join(HOOK_BACKENDS)} "
                                             f"bindings, and {config.name!r} asks for {', '.join(config.backends)}: "
-                                            f"add {HOOK_BACKENDS[0]!r} to its backends, or build it with `pegbind build`"))
+                                            f"add {HOOK_BACKENDS[0]!r} to its backends, or build it with "
+                                            "`pegbind build`"))
     return replace(config, backends=(buildable[0],))
 
 

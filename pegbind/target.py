@@ -8,9 +8,9 @@ layout computation that gives every record its size, alignment and offsets.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
 
 from .diagnostics import Coord, Diagnostic, PegbindError
 from .model import Array, CType, Enum, Field, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
@@ -84,7 +84,8 @@ def bit_range(bits: int, signed: bool) -> tuple[int, int]:
     return 0, (1 << bits) - 1
 
 
-def _sizes(long: int, pointer: int, long_double: tuple[int, int], *, i386: bool = False) -> Mapping[str, tuple[int, int]]:
+def _sizes(long: int, pointer: int, long_double: tuple[int, int], *,
+           i386: bool = False) -> Mapping[str, tuple[int, int]]:
     # On i386 SysV, long long and double are 8 bytes but only 4-aligned in records.
     eight_align = 4 if i386 else 8
     table = {
@@ -323,7 +324,7 @@ class RecordLayout:
     align: int
     fields: tuple[FieldLayout, ...]  #: one per declared member, in declaration order
     #: for members that are themselves records: their layouts, by index in ``fields``
-    members: Mapping[int, "RecordLayout"] = field(default_factory=dict, compare=False)
+    members: Mapping[int, RecordLayout] = field(default_factory=dict, compare=False)
 
     def flat_fields(self, *, nested: bool = False) -> list[tuple[str, FieldLayout]]:
         """(path, layout) of every named member reachable as ``offsetof(T, path)``.
@@ -485,7 +486,7 @@ class _Layouter:
             if ctype.name in seen:
                 raise self.fail(typedef.coord, f"typedef '{ctype.name}' refers to itself")
             seen.add(ctype.name)
-            coord = typedef.coord or coord  # type: ignore[union-attr]
+            coord = typedef.coord or coord
             ctype = typedef.type  # type: ignore[union-attr]
         if isinstance(ctype, Primitive):
             if ctype.name == "void":
@@ -561,7 +562,8 @@ class _RecordBuilder:
             if isinstance(declared, Array) and declared.length is None:
                 # A flexible array member: no size of its own, but its alignment counts.
                 if record.kind == "struct" and index != len(fields) - 1:
-                    raise self.layouter.fail(member.coord, f"flexible array member '{member.name}' not at end of struct")
+                    raise self.layouter.fail(member.coord,
+                                             f"flexible array member '{member.name}' not at end of struct")
                 size, type_align = 0, self.layouter.size_align(declared.element, member.coord)[1]
             else:
                 size, type_align = self.layouter.size_align(member.type, member.coord)

@@ -30,15 +30,15 @@ import shutil
 import struct
 import subprocess
 import tempfile
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
 
 from .diagnostics import Diagnostic, VerifyError
 from .emit.env import make_environment
 from .model import Array, Constant, CType, Enum, Module, Pointer, Primitive, Record, RecordRef
-from .toolchain import CROSS_COMPILERS, CROSS_PACKAGES, host_target
 from .target import LayoutError, RecordLayout, TargetInfo, enum_constant_type, enum_type, record_layout, size_align
+from .toolchain import CROSS_COMPILERS, CROSS_PACKAGES, host_target
 
 #: What the probes' _Generic tells apart (templates/probe/type_generic.c.jinja), in the order
 #: of the static probe's type codes; "other" is anything else and stays last.
@@ -144,7 +144,7 @@ def toolchain(compiler: str | None, target: TargetInfo, run: bool | None = None)
         raise VerifyError(f"verifying {target.name} needs '{compiler or 'gcc'} -m32', which cannot build 32-bit "
                           "programs here (install the compiler's multilib support)")
     if compiler not in _PLAIN_GCC:
-        return Toolchain(_found(compiler), (), False)  # type: ignore[arg-type]
+        return Toolchain(_found(compiler), (), False)
     cross = CROSS_COMPILERS.get(target.name)
     if cross is None:
         raise VerifyError(f"verifying {target.name} needs a compiler for it (--cc); "
@@ -235,7 +235,7 @@ class _Plan:
     def add(self, **kwargs) -> None:
         self.checks.append(_Check(id=len(self.checks), **kwargs))
 
-    def build(self) -> "_Plan":
+    def build(self) -> _Plan:
         enumerator_names = self.plan_enums()
         for constant in self.module.constants:
             if constant.name not in enumerator_names:

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 from ..backends import get_backend
 from ..config import BindingConfig
 from ..diagnostics import Diagnostic
 from ..passes.binding import BindingModel
 from .env import make_environment
+
 
 def write_if_changed(path: Path, text: str) -> bool:
     """Write ``text`` to ``path`` atomically unless it already holds exactly those bytes."""

@@ -22,20 +22,21 @@ integers, as in the other backends, not as 1-byte ``bytes``.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from .. import __version__
-from ..model import Array, CType, Field, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
 from ..config import BindingConfig
+from ..diagnostics import Diagnostic, PegbindError
+from ..model import Array, CType, Field, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
 from ..passes.binding import BindingModel, FunctionBinding, ParamBinding
 from ..passes.callplan import Slot
-from ..diagnostics import Diagnostic, PegbindError
 from ..passes.select import is_synthetic
 from ..target import builtin_size_align, get_target
-from .pywrapper import WrapperWriter, arg_label, cffi_member, field_plans, min_bytes, ordered_records
 from .cython import banner, c_type_text, py_docstring, py_literal, py_string
 from .env import undef_lines, weak_lines
+from .pywrapper import WrapperWriter, arg_label, cffi_member, field_plans, min_bytes, ordered_records
 
 #: Type names cffi declares itself (``cffi.model.PrimitiveType`` and
 #: ``cffi.commontypes``); a typedef of one of them in the cdef would clash.
@@ -180,7 +181,8 @@ def cffi_function_decl(module: Module, target, function, by_symbol: bool = False
     (ABI mode, where cffi looks the name up itself) names it by its symbol, an asm label's."""
     params = tuple(dataclasses.replace(p, type=integer_char(module, target, p.type)) for p in function.params)
     name = function.symbol if by_symbol else function.name
-    return dataclasses.replace(function, name=name, params=params, ret=integer_char(module, target, function.ret)).to_c()
+    return dataclasses.replace(function, name=name, params=params,
+                               ret=integer_char(module, target, function.ret)).to_c()
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,8 +243,10 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
         declared.append(binding.function_table.getter)  # load() calls it
     called = set(called_functions(binding))
     for function in declared:
-        if function.name in called or (binding.function_table is not None and function is binding.function_table.getter):
-            pieces.append((cffi_function_decl(module, binding.target, function, binding.load == "dynamic") + ";", "any"))
+        if function.name in called or (binding.function_table is not None
+                                       and function is binding.function_table.getter):
+            pieces.append((cffi_function_decl(module, binding.target, function, binding.load == "dynamic") + ";",
+                           "any"))
     if binding.load != "dynamic":
         pieces.append((f"void {DEFINED_CHECK}(unsigned char *);", "any"))
     chunks: list[CdefChunk] = []
@@ -269,7 +273,8 @@ def buffer_array_type(binding: BindingModel, param: ParamBinding) -> str:
     """The ``T[]`` type ``ffi.from_buffer`` gives for a buffer parameter (``char[]`` for ``void *``)."""
     module = binding.module
     resolved = module.resolve(param.ctype)
-    target = resolved.target if isinstance(resolved, Pointer) else resolved.element if isinstance(resolved, Array) else None
+    target = (resolved.target if isinstance(resolved, Pointer)
+              else resolved.element if isinstance(resolved, Array) else None)
     pointee = module.resolve(target) if target is not None else None
     if pointee is None or (isinstance(pointee, Primitive) and pointee.is_void):
         return "char[]"
@@ -302,7 +307,7 @@ class CffiWriter(WrapperWriter):
 
     def ctype(self, ctype: CType) -> str:
         """A C type as cffi's parser reads it in ``ffi.new``."""
-        return integer_char(self.module, self.target, ctype).unqualified().to_c()  # type: ignore[union-attr]
+        return integer_char(self.module, self.target, ctype).unqualified().to_c()
 
     # cffi converts any object with __int__ by truncating it (Decimal("1.5")
     # becomes 1), where the other backends take __index__ objects only.  So
@@ -343,7 +348,8 @@ class CffiWriter(WrapperWriter):
         if p.kind == "record":
             cls = self.classes[p.record_key or ""]
             if inout:
-                return [f"{cell} = _pb_view({cls}, _pb_alloc({self.new_type(self.ctype(p.element) + ' *')}, {name}._p[0]), None)"], f"{cell}._p"  # type: ignore[arg-type]
+                cell_type = self.new_type(self.ctype(p.element) + " *")  # type: ignore[arg-type]  # set for records
+                return [f"{cell} = _pb_view({cls}, _pb_alloc({cell_type}, {name}._p[0]), None)"], f"{cell}._p"
             # the record object is made around one ffi.new of its struct,
             # through the preparsed pointer type and without running __init__
             pointer = s.struct
@@ -384,7 +390,8 @@ class CffiWriter(WrapperWriter):
         elif p.kind == "handle":
             items = f"[_NULL if _pb_item is None else _pb_item._h for _pb_item in {name}]"
         else:  # cffi checks ranges and item types; an int would give an array of that length
-            items = f"{name} if {name}.__class__ is list or {name}.__class__ is tuple else _pb_sequence({name}, {arg_label(p)!r})"
+            items = (f"{name} if {name}.__class__ is list or {name}.__class__ is tuple "
+                     f"else _pb_sequence({name}, {arg_label(p)!r})")
             if p.kind in ("int", "bool"):
                 # cffi would truncate an item with only __int__ (see guard)
                 items = f"_pb_exact_ints({items})"
@@ -419,7 +426,8 @@ class CffiWriter(WrapperWriter):
             cls, cell = self.classes[p.record_key or ""], self.new_type(self.ctype(p.element) + " *")  # type: ignore[arg-type]
             return [f"{res} = [_pb_view({cls}, _pb_alloc({cell}, {a}[_pb_k]), None) for _pb_k in range({n})]"]
         if p.kind == "handle":
-            return [f"{res} = [_pb_handle({self.classes[p.record_key or '']}, {a}[_pb_k], {owner}) for _pb_k in range({n})]"]
+            return [f"{res} = [_pb_handle({self.classes[p.record_key or '']}, {a}[_pb_k], {owner}) "
+                    f"for _pb_k in range({n})]"]
         return [f"{res} = _ffi.unpack({a}, {n})"]
 
     def copy_back(self, p: ParamBinding, s: Slot) -> list[str]:
@@ -435,7 +443,8 @@ class CffiWriter(WrapperWriter):
         if kind == "handle":
             return [f"_pb_ret = _pb_handle({cls}, _pb_r, {owner})"]
         if kind == "record":
-            return [f"_pb_ret = _pb_view({cls}, _pb_alloc({self.new_type(self.ctype(f.ret.ctype) + ' *')}, _pb_r), None)"]
+            return [f"_pb_ret = _pb_view({cls}, _pb_alloc({self.new_type(self.ctype(f.ret.ctype) + ' *')}, "
+                    "_pb_r), None)"]
         if kind == "string":
             return ["_pb_ret = None if _pb_r == _NULL else _string(_pb_r)"]
         return ["_pb_ret = _pb_r"]
@@ -503,13 +512,15 @@ def left_out(binding: BindingModel) -> list[Diagnostic]:
         if unaligned:
             raise PegbindError([
                 Diagnostic(record.coord, f"{record.key} has an alignment or packing attribute, which cffi's ABI mode "
-                                         "(load = \"dynamic\") cannot express: link at build time (API mode), use the "
-                                         "Cython or ctypes backend, or exclude it and what uses it (--exclude)", "error")
+                                         "(load = \"dynamic\") cannot express: link at build time (API mode), use "
+                                         "the Cython or ctypes backend, or exclude it and what uses it (--exclude)",
+                                         "error")
                 for record in unaligned
             ])
     records, functions = excluded(binding)
     found = [
-        Diagnostic(f.function.coord, f"function '{f.function.name}' is not in the cffi module: {functions[f.function.name]}",
+        Diagnostic(f.function.coord,
+                   f"function '{f.function.name}' is not in the cffi module: {functions[f.function.name]}",
                    "warning")
         for f in binding.functions if f.function.name in functions
     ]

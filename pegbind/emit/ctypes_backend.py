@@ -16,9 +16,10 @@ shared with the cffi backend; :class:`CtypesWriter` spells their steps in ctypes
 from __future__ import annotations
 
 import keyword
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .. import __version__
 from ..config import BindingConfig
@@ -362,7 +363,7 @@ class _StructPlanner:
         # Bytes a storage unit may not grow into: those of the other members.
         others = [] if union else [
             (placed.offset, placed.offset + placed.size)
-            for member, placed in zip(fields, layout.fields) if member.bit_width is None
+            for member, placed in zip(fields, layout.fields, strict=True) if member.bit_width is None
         ]
         # Clusters of named bitfields, as [first byte, end byte, [(index, FieldLayout)]]: a
         # bitfield joins the one before when they share a byte, or when one integer can
@@ -393,8 +394,8 @@ class _StructPlanner:
                 primitive = integer_primitive(self.module, fields[index].type, self.target)
                 signed = primitive is not None and primitive != "_Bool" and self.target.is_signed(primitive)
                 accesses.append(BitAccess(
-                    placed.name, name, size, ctype.startswith("("), placed.bit_offset - 8 * start,  # type: ignore[arg-type, operator]
-                    placed.bit_width, signed,  # type: ignore[arg-type]
+                    placed.name, name, size, ctype.startswith("("), placed.bit_offset - 8 * start,
+                    placed.bit_width, signed,
                 ))
             result.append((start, (StructMember(name, ctype, False), align, size), accesses))
         return result
@@ -761,7 +762,8 @@ def render_wrappers(binding: BindingModel, writer: CtypesWriter, left_out: list[
     for function in binding.functions:
         try:
             prototype = writer.prototype(function)
-            plans.append(RenderedWrapper(function, prototype, writer.wrapper(function, False), writer.wrapper(function, True)))
+            plans.append(RenderedWrapper(function, prototype, writer.wrapper(function, False),
+                                         writer.wrapper(function, True)))
         except CtypesSpellingError as problem:  # __int128 and the like: ctypes has no type for them
             name = function.function.name
             left_out.append(Diagnostic(

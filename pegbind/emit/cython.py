@@ -15,11 +15,23 @@ four C name spaces apart: ``_c_`` ordinary identifiers, ``_cs_`` struct tags,
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from ..model import Array, CType, Function, FunctionType, Module, Pointer, Primitive, RecordRef, TypedefRef, join_declarator
 from .. import __version__
 from ..config import BindingConfig
+from ..model import (
+    Array,
+    CType,
+    Function,
+    FunctionType,
+    Module,
+    Pointer,
+    Primitive,
+    RecordRef,
+    TypedefRef,
+    join_declarator,
+)
 from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding, RecordBinding
 
 _TAG_PREFIX = {"struct": "_cs_", "union": "_cu_", "enum": "_ce_"}

@@ -14,7 +14,8 @@ macros evaluated as constants (:func:`macro_constants`).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..model import Constant, FunctionAlias, Module
 from ..preprocess.engine import DYNAMIC_MACROS
@@ -74,7 +75,7 @@ def parse_tokens(
     return _read_declarations(tokens, target, comments, pack_changes).module()
 
 
-def parse_declarations(pp: "PreprocessResult", target: TargetInfo) -> Module:
+def parse_declarations(pp: PreprocessResult, target: TargetInfo) -> Module:
     """The whole parse step: declarations, docs, pack regions, then the library's macros as constants."""
     builder = _read_declarations(pp.tokens, target, pp.comments, pp.pack_changes,
                                  lambda file: pp.origin(file) == "user")
@@ -137,7 +138,8 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
             continue
         dynamic = _dynamic_use(macro, pp.macros)
         if dynamic is not None:  # SDL's SDL_LINE is __LINE__ where it is used, not a constant
-            builder.diagnostics.append(_note(macro, f"it expands to {dynamic}, whose value depends on where it is used"))
+            builder.diagnostics.append(_note(macro,
+                                             f"it expands to {dynamic}, whose value depends on where it is used"))
             continue
         expanded = pp.expand(list(macro.body))
         named = _named_function(expanded, builder)
@@ -153,7 +155,8 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
                 result = f"'{named.name}' is a function-like macro named without arguments"
             builder.diagnostics.append(_note(macro, result))
             continue
-        doc = builder.comments.doc_before(macro.coord) or builder.comments.doc_after(macro.coord) if builder.comments else ""
+        doc = (builder.comments.doc_before(macro.coord) or builder.comments.doc_after(macro.coord)
+               if builder.comments else "")
         builder.constants[macro.name] = Constant(
             macro.name, result.value, result.ctype, _spelling(macro.body), macro.coord, doc
         )

@@ -20,12 +20,29 @@ a :class:`~pegbind.model.TypedefRef` with no typedef behind it;
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 from ..diagnostics import Coord, Diagnostic, PegbindError, Severity
 from ..model import (
-    Array, CType, Enum, EnumMember, Field, Function, FunctionAlias, FunctionType, Module, Param, Pointer,
-    Primitive, Record, RecordRef, Typedef, TypedefRef, Variable, Constant,
+    Array,
+    Constant,
+    CType,
+    Enum,
+    EnumMember,
+    Field,
+    Function,
+    FunctionAlias,
+    FunctionType,
+    Module,
+    Param,
+    Pointer,
+    Primitive,
+    Record,
+    RecordRef,
+    Typedef,
+    TypedefRef,
+    Variable,
 )
 from ..preprocess.token import Token
 from ..target import TargetInfo
@@ -100,7 +117,7 @@ _UNSUPPORTED = {
 def primitive_name(words: Sequence[Token]) -> str:
     """The canonical name of a basic type written as ``words`` (``long unsigned int`` -> ``unsigned long``)."""
     spelled = [_SIGNED_SPELLINGS.get(w.text, w.text) for w in words]
-    for word, token in zip(spelled, words):
+    for word, token in zip(spelled, words, strict=True):
         if word in _UNSUPPORTED:
             raise Dropped(f"unsupported type: {_UNSUPPORTED[word]} have no binding", token, "warning")
     name = _BASIC.get(tuple(sorted(spelled)))
@@ -432,7 +449,8 @@ class ModuleBuilder:
         """``ctype`` as ``mode`` makes it; a ``vector_size`` type is dropped (no binding has vectors)."""
         for attribute in attributes:
             if attribute.kind == "vector_size":
-                raise Dropped("unsupported type: vector types (vector_size) have no binding", attribute.token, "warning")
+                raise Dropped("unsupported type: vector types (vector_size) have no binding", attribute.token,
+                              "warning")
             if attribute.kind == "mode":
                 ctype = self._with_mode(ctype, attribute)
         return ctype
@@ -546,13 +564,15 @@ class ModuleBuilder:
                     limit = self._bit_limit(ctype)
                     if limit is not None and width > limit:
                         what = f"'{name.text}'" if name is not None else "the unnamed bit-field"
-                        raise Dropped(f"width of {what} exceeds its type ({width} > {limit} bits)", (name or item.first))
+                        raise Dropped(f"width of {what} exceeds its type ({width} > {limit} bits)",
+                                      (name or item.first))
                 elif name is None:
                     raise Dropped("expected a member name", item.first)
                 packed, aligned = self._layout_attributes((*specs.attributes, *item.attributes))
                 fields.append(Field(
                     name.text if name else None, ctype, width, aligned, packed,
-                    (name or item.first).coord, self.doc(specs.first if item is member.declarators[0] else item.first, item.last),
+                    (name or item.first).coord,
+                    self.doc(specs.first if item is member.declarators[0] else item.first, item.last),
                 ))
         return tuple(fields)
 

@@ -20,7 +20,14 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..model import Array, CType, Pointer, Primitive, RecordRef, TypedefRef
-from ..preprocess.literals import LiteralError, character_constant, character_type, code_units, decode_text, split_literal
+from ..preprocess.literals import (
+    LiteralError,
+    character_constant,
+    character_type,
+    code_units,
+    decode_text,
+    split_literal,
+)
 from ..preprocess.token import Token
 from ..target import TargetInfo
 from . import syntax as s
@@ -311,7 +318,8 @@ class Evaluator:
 
     def _eval_Unary(self, expr: s.Unary) -> Value:
         if expr.op in ("&", "*"):
-            raise NotConstant(f"unary '{expr.op}' (address or indirection) does not give an arithmetic constant", expr.token)
+            raise NotConstant(f"unary '{expr.op}' (address or indirection) does not give an arithmetic constant",
+                              expr.token)
         operand = self._arith(expr.operand)
         if expr.op == "!":
             return _int(int(not operand.value))
@@ -401,7 +409,8 @@ class Evaluator:
         if isinstance(resolved, Primitive) and resolved.is_void:
             raise NotConstant("a cast to void has no value", expr.token)
         if isinstance(resolved, Pointer):
-            raise NotConstant(f"a cast to the pointer type '{target_type.to_c()}' is not an arithmetic constant", expr.token)
+            raise NotConstant(f"a cast to the pointer type '{target_type.to_c()}' is not an arithmetic constant",
+                              expr.token)
         if isinstance(resolved, RecordRef) and resolved.kind == "enum":
             prim = "int"
         elif isinstance(resolved, Primitive):

@@ -11,15 +11,17 @@ here, so the grammar never sees them.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Literal
 
 from ..preprocess.token import Token
 
 PieceKind = Literal["declaration", "definition", "unbalanced", "unterminated"]
 
 #: words introducing a parenthesised group that is not a parameter list
-_NOISE_CALLS = frozenset({"__attribute__", "__attribute", "__declspec", "__asm__", "__asm", "asm", "_Alignas", "alignas"})
+_NOISE_CALLS = frozenset({"__attribute__", "__attribute", "__declspec", "__asm__", "__asm", "asm",
+                          "_Alignas", "alignas"})
 
 
 @dataclass(frozen=True, slots=True)

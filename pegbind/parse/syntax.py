@@ -12,7 +12,6 @@ declared before (enumerators, typedefs for casts and ``sizeof``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from ..preprocess.token import Token
 
@@ -54,55 +53,55 @@ class Name:
 @dataclass(frozen=True, slots=True)
 class Unary:
     op: str
-    operand: "Expr"
+    operand: Expr
     token: Token
 
 
 @dataclass(frozen=True, slots=True)
 class Binary:
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     token: Token  #: the operator
 
 
 @dataclass(frozen=True, slots=True)
 class Conditional:
-    condition: "Expr"
-    if_true: "Expr"
-    if_false: "Expr"
+    condition: Expr
+    if_true: Expr
+    if_false: Expr
     token: Token
 
 
 @dataclass(frozen=True, slots=True)
 class Comma:
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
     token: Token
 
 
 @dataclass(frozen=True, slots=True)
 class Cast:
-    type_name: "TypeName"
-    operand: "Expr"
+    type_name: TypeName
+    operand: Expr
     token: Token  #: the opening parenthesis
 
 
 @dataclass(frozen=True, slots=True)
 class SizeofType:
-    type_name: "TypeName"
+    type_name: TypeName
     token: Token
     alignof: bool = False  #: ``_Alignof(T)`` rather than ``sizeof(T)``
 
 
 @dataclass(frozen=True, slots=True)
 class SizeofExpr:
-    operand: "Expr"
+    operand: Expr
     token: Token
 
 
 @dataclass(frozen=True, slots=True)
 class Offsetof:
-    type_name: "TypeName"
+    type_name: TypeName
     member: str
     token: Token
 
@@ -115,10 +114,10 @@ class NonConstant:
     token: Token
 
 
-Expr = Union[
-    Number, CharConstant, StringLiteral, Name, Unary, Binary, Conditional, Comma, Cast,
-    SizeofType, SizeofExpr, Offsetof, NonConstant,
-]
+Expr = (
+    Number | CharConstant | StringLiteral | Name | Unary | Binary | Conditional | Comma | Cast
+    | SizeofType | SizeofExpr | Offsetof | NonConstant
+)
 
 
 # --------------------------------------------------------------------------
@@ -132,7 +131,7 @@ class Attribute:
     ``vector_size(N)`` (a type pegbind cannot bind), ``nonnull(...)``, or an ``asm`` label."""
 
     kind: str  #: "packed", "aligned", "mode", "vector_size", "nonnull" or "asm"
-    value: "Expr | TypeName | None"  #: for aligned: N, a type (``_Alignas(T)``), or None (maximum)
+    value: Expr | TypeName | None  #: for aligned: N, a type (``_Alignas(T)``), or None (maximum)
     token: Token
     #: for nonnull: the 1-based parameter numbers (empty: every pointer parameter)
     indices: tuple[int, ...] = ()
@@ -146,7 +145,7 @@ class RecordSpec:
 
     kind: str
     tag: Token | None
-    members: "tuple[MemberDeclaration | StaticAssert, ...] | None"  #: None without a body
+    members: tuple[MemberDeclaration | StaticAssert, ...] | None  #: None without a body
     attributes: tuple[Attribute, ...]
     keyword: Token
     lbrace: Token | None
@@ -155,7 +154,7 @@ class RecordSpec:
 @dataclass(frozen=True, slots=True)
 class Enumerator:
     name: Token
-    value: "Expr | None"
+    value: Expr | None
     last: Token  #: last token of the enumerator (for trailing comments)
 
 
@@ -184,20 +183,20 @@ class Specifiers:
 
 @dataclass(frozen=True, slots=True)
 class ArraySuffix:
-    length: "Expr | None"
+    length: Expr | None
     token: Token
 
 
 @dataclass(frozen=True, slots=True)
 class ParamsSuffix:
-    params: "tuple[ParamSyntax, ...]"
+    params: tuple[ParamSyntax, ...]
     variadic: bool
     token: Token
     #: ``nonnull`` attributes written after the parameter list (``f(char *s) __attribute__((nonnull))``)
     attributes: tuple[Attribute, ...] = ()
 
 
-Suffix = Union[ArraySuffix, ParamsSuffix]
+Suffix = ArraySuffix | ParamsSuffix
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +205,7 @@ class Declarator:
 
     pointers: tuple[tuple[str, ...], ...]  #: qualifiers of each ``*``, left to right
     name: Token | None
-    inner: "Declarator | None"
+    inner: Declarator | None
     suffixes: tuple[Suffix, ...]
     attributes: tuple[Attribute, ...] = ()
 
@@ -239,7 +238,7 @@ class InitDeclarator:
 @dataclass(frozen=True, slots=True)
 class MemberDeclarator:
     declarator: Declarator | None
-    bit_width: "Expr | None"
+    bit_width: Expr | None
     attributes: tuple[Attribute, ...]
     first: Token
     last: Token
@@ -254,7 +253,7 @@ class MemberDeclaration:
 
 @dataclass(frozen=True, slots=True)
 class StaticAssert:
-    condition: "Expr"
+    condition: Expr
     token: Token
 
 

@@ -22,16 +22,20 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
-from parsimonious.exceptions import IncompleteParseError, ParseError as PegParseError
-from parsimonious.expressions import OneOf, Quantifier, Sequence as PegSequence
+from parsimonious.exceptions import IncompleteParseError
+from parsimonious.exceptions import ParseError as PegParseError
+from parsimonious.expressions import OneOf, Quantifier
+from parsimonious.expressions import Sequence as PegSequence
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
+from ..peg import grammar as compiled_grammar
+from ..peg import grammar_words, shape_of
 from ..preprocess.token import Token
-from ..peg import grammar as compiled_grammar, grammar_words, shape_of
 from . import syntax as s
 
 
@@ -190,7 +194,7 @@ _PRECEDENCE = {
 }
 
 
-def _apply(operator: "_Word", operands: list[s.Expr]) -> None:
+def _apply(operator: _Word, operands: list[s.Expr]) -> None:
     """Replace the last two operands by ``left operator right``."""
     right = operands.pop()
     operands[-1] = s.Binary(operator.text, operands[-1], right, operator.token)
@@ -494,7 +498,8 @@ class SyntaxWalker(NodeVisitor):
         body = visited_children[0]
         if body and isinstance(body[0], _Head):
             head, suffixes = body
-            attributes = tuple(a for suffix in suffixes if isinstance(suffix, s.ParamsSuffix) for a in suffix.attributes)
+            attributes = tuple(a for suffix in suffixes if isinstance(suffix, s.ParamsSuffix)
+                               for a in suffix.attributes)
             return s.Declarator((), head.name, head.inner, tuple(suffixes), attributes)
         return s.Declarator((), None, None, tuple(body))
 
@@ -672,7 +677,8 @@ class SyntaxWalker(NodeVisitor):
             return suffixes[0]
         return primary
 
-    # postfix_suffix = (LBRACKET expression RBRACKET) / (LPAREN arguments? RPAREN) / (MEMBER_OP IDENTIFIER) / INCREMENT_OP
+    # postfix_suffix = (LBRACKET expression RBRACKET) / (LPAREN arguments? RPAREN) / (MEMBER_OP IDENTIFIER)
+    #                  / INCREMENT_OP
     @_reads_node_only
     def visit_postfix_suffix(self, node: Node, visited_children: list[Any]) -> s.NonConstant:
         token = self.tok(node)
@@ -712,8 +718,8 @@ class SyntaxWalker(NodeVisitor):
         return s.StringLiteral(tuple(self.tok(child) for child in node.children))
 
     # -- leaves --------------------------------------------------------------
-    def _word(kind: str):  # type: ignore[misc]
-        def visit(self: "SyntaxWalker", node: Node, visited_children: list[Any]) -> _Word:
+    def _word(kind: str):
+        def visit(self: SyntaxWalker, node: Node, visited_children: list[Any]) -> _Word:
             text = node.text.strip()
             if kind == "qual":
                 text = _QUALIFIER_SPELLING.get(text, text)

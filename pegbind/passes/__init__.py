@@ -8,8 +8,9 @@ previous ones left and returns a new one.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from ..config import BindingConfig
 from ..diagnostics import Diagnostic, PegbindError
@@ -182,7 +183,8 @@ PIPELINE: tuple[tuple[str, Callable[[PassState], PassState]], ...] = (
 )
 
 
-def run_passes(module: Module, config: BindingConfig, target: TargetInfo, exports: Exports | None = None) -> BindingModel:
+def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
+               exports: Exports | None = None) -> BindingModel:
     """Run :data:`PIPELINE` over ``module`` and package the result.
 
     ``exports``: the symbols the linked libraries define, where they could be

@@ -33,12 +33,13 @@ wrapper (:class:`~pegbind.passes.callplan.CallPlan`), which every backend render
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..config import ErrorPolicy, ParamRole
 from ..diagnostics import Diagnostic
-from ..model import CType, Constant, Enum, Function, Module, Record
+from ..model import Constant, CType, Enum, Function, Module, Record
 from ..target import TargetInfo
 
 if TYPE_CHECKING:  # the call plan refers to these bindings; they refer to it only by annotation

@@ -15,7 +15,7 @@ Python-wrapper renderer (:mod:`pegbind.emit.pywrapper`).  ``pegbind dump
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
 
 from ..model import Array, CType, Module, Pointer
 from ..target import TargetInfo, integer_range, size_align
@@ -187,8 +187,8 @@ class CollectOutput:
     kind: Literal["collect_output"] = "collect_output"
 
 
-Step = Union[CheckNotNone, PassIn, PassNull, PassCell, PassArray, PassLength, Probe, Allocate, Call, CopyBack,
-             ConvertReturn, CollectOutput]
+Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | PassLength | Probe | Allocate | Call | CopyBack
+        | ConvertReturn | CollectOutput)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +234,8 @@ def element_size(module: Module, target: TargetInfo, element: CType | None) -> i
 
 def _points_to_const(module: Module, ctype: CType) -> bool:
     resolved = module.resolve(ctype)
-    target = resolved.target if isinstance(resolved, Pointer) else resolved.element if isinstance(resolved, Array) else None
+    target = (resolved.target if isinstance(resolved, Pointer)
+              else resolved.element if isinstance(resolved, Array) else None)
     return target is not None and "const" in module.resolve(target).quals
 
 

@@ -19,7 +19,8 @@ functions whose parameters are pointers to ``CK_FUNCTION_LIST``):
 """
 from __future__ import annotations
 
-from typing import Iterator, Literal
+from collections.abc import Iterator
+from typing import Literal
 
 from ..model import Array, CType, Enum, FunctionType, Module, Pointer, Record, RecordRef, Typedef, TypedefRef
 from .select import is_synthetic

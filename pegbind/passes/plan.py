@@ -13,7 +13,19 @@ from typing import TYPE_CHECKING
 
 from ..config import BindingConfig, ParamRole
 from ..diagnostics import ConfigError, Coord, Diagnostic
-from ..model import Array, CType, Field, Function, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
+from ..model import (
+    Array,
+    CType,
+    Field,
+    Function,
+    FunctionType,
+    Module,
+    Pointer,
+    Primitive,
+    Record,
+    RecordRef,
+    TypedefRef,
+)
 from ..target import LayoutError, TargetInfo, bit_range, integer_primitive, size_align
 from .binding import (
     ErrorCheck,
@@ -166,9 +178,9 @@ def classify_return(module: Module, names: dict, ctype: CType) -> tuple[str, str
 def _resolve_success(module: Module, value: str | int) -> int:
     if isinstance(value, int):
         return value
-    constant = module.get("constant", value)
-    if constant is not None and isinstance(constant.value, int):  # type: ignore[union-attr]
-        return constant.value  # type: ignore[union-attr,return-value]
+    constant = module.find_constant(value)
+    if constant is not None and isinstance(constant.value, int):
+        return constant.value
     for enum in module.enums:
         for member in enum.members:
             if member.name == value:
@@ -186,7 +198,8 @@ def error_check(module: Module, config: BindingConfig, ret: CType) -> ErrorCheck
     return None
 
 
-def _plan_param(module: Module, names: dict, index: int, ctype: CType, role: ParamRole) -> tuple[str, str | None, CType | None]:
+def _plan_param(module: Module, names: dict, index: int, ctype: CType,
+                role: ParamRole) -> tuple[str, str | None, CType | None]:
     """(kind, record key, element) of one parameter in its role; see the table in ParamBinding."""
     what = role.role
     if what == "in":
@@ -286,8 +299,8 @@ def plan_function(
             measured_kind = _plan_param(module, names, length_of[index], function.params[length_of[index]].type,
                                         param_roles[length_of[index]])[0]
             if measured_role == "in" and measured_kind not in ("buffer", "writable_buffer"):
-                raise Unsupported(f"parameter {index + 1} ({param.name}) measures {function.params[length_of[index]].name!r}, "
-                                  "which is not a buffer")
+                raise Unsupported(f"parameter {index + 1} ({param.name}) measures "
+                                  f"{function.params[length_of[index]].name!r}, which is not a buffer")
         # A parameter may not hide a module-level name the wrapper body needs (a class, a function).
         py_name = python_identifier(param.name) if param.name else f"arg{index}"
         while py_name in module_names or py_name in used:
@@ -305,7 +318,8 @@ def plan_function(
         adjusted = adjusted_array(module, param.type)
         params.append(ParamBinding(
             index, param.name, py_name, param.type, role, kind, key, element,  # type: ignore[arg-type]
-            nonnull=is_nonnull, length=length.get(index), length_of=length_of.get(index) if role.role == "len" else None,
+            nonnull=is_nonnull, length=length.get(index),
+            length_of=length_of.get(index) if role.role == "len" else None,
             by_pointer=by_pointer, is_input=is_input, position=position if passed or is_input else 0,
             array_length=adjusted[1] if adjusted is not None and kind in ("buffer", "writable_buffer") else None,
             adjusted=adjusted[0] if adjusted is not None else None,
@@ -402,12 +416,12 @@ def plan_function_table(module: Module, config: BindingConfig) -> FunctionTableB
         return isinstance(resolved, RecordRef) and resolved.key == key
 
     function = getter  # type: Function  # type: ignore[assignment]
-    if len(function.params) == 1 and points_to_table(function.params[0].type, 2):  # type: ignore[union-attr]
-        return FunctionTableBinding(function, key, False, error_check(module, config, function.ret))  # type: ignore[arg-type]
-    if not function.params and points_to_table(function.ret, 1):  # type: ignore[union-attr]
-        return FunctionTableBinding(function, key, True)  # type: ignore[arg-type]
+    if len(function.params) == 1 and points_to_table(function.params[0].type, 2):
+        return FunctionTableBinding(function, key, False, error_check(module, config, function.ret))
+    if not function.params and points_to_table(function.ret, 1):
+        return FunctionTableBinding(function, key, True)
     raise ConfigError(Diagnostic(
-        function.coord or where,  # type: ignore[union-attr]
+        function.coord or where,
         f"function_table.getter: {table.getter} must be 'R {table.getter}({table.struct} **)' or "
         f"'{table.struct} *{table.getter}(void)'",
     ))
@@ -441,7 +455,8 @@ def plan_error_classes(module: Module, config: BindingConfig, names: dict) -> Er
     candidates: list[tuple[Coord | None, str, int, str]] = []
     for constant in module.constants:
         if isinstance(constant.value, int) and not isinstance(constant.value, bool):
-            candidates.append((constant.coord, constant.name, constant.value, names.get(("constant", constant.name), "")))
+            candidates.append((constant.coord, constant.name, constant.value,
+                               names.get(("constant", constant.name), "")))
     for enum in module.enums:
         for member in enum.members:
             candidates.append((member.coord, member.name, member.value, names.get(("member", member.name), "")))
@@ -569,11 +584,13 @@ def plan_records(
                 fields.append(plan_field(module, names, member, path, target))
             except Unsupported as exc:
                 dropped.append((("record", record.key),
-                                Diagnostic(member.coord, f"field {path!r} of {record.key} is not bound: {exc}", "warning")))
+                                Diagnostic(member.coord, f"field {path!r} of {record.key} is not bound: {exc}",
+                                           "warning")))
         aliases = tuple(
             names[("alias", alias)] for alias in record_class_names(module, record)[1:] if ("alias", alias) in names
         )
-        has_pointers = any(holds_pointers(module, member.type, frozenset({record.key})) for member in record.fields or ())
+        has_pointers = any(holds_pointers(module, member.type, frozenset({record.key}))
+                           for member in record.fields or ())
         bindings.append(RecordBinding(record, names[("record", record.key)], aliases, tuple(fields), has_pointers))
     return bindings, dropped
 

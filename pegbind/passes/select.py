@@ -8,8 +8,8 @@ where a kept declaration uses their types (``uint32_t``, ``size_t``, ``fd_set``)
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import Iterable, Iterator
 
 from ..config import BindingConfig
 from ..model import Array, CType, Enum, Function, FunctionType, Module, Pointer, Record, RecordRef, TypedefRef, Variable

@@ -19,7 +19,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from parsimonious.exceptions import ParseError as GrammarParseError, VisitationError
+from parsimonious.exceptions import ParseError as GrammarParseError
+from parsimonious.exceptions import VisitationError
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 

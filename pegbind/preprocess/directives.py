@@ -15,12 +15,14 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from parsimonious.exceptions import ParseError as GrammarParseError, VisitationError
+from parsimonious.exceptions import ParseError as GrammarParseError
+from parsimonious.exceptions import VisitationError
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
 from ..diagnostics import Coord
-from ..peg import grammar as compiled_grammar, grammar_words, shape_of
+from ..peg import grammar as compiled_grammar
+from ..peg import grammar_words, shape_of
 from .token import Token
 
 
@@ -315,12 +317,14 @@ def parse_directive(tokens: list[Token]) -> Directive:
     rest = tuple(tokens[starts.get(rest_at, len(tokens)) :])
     header_token = tokens[2] if header is not None and len(tokens) > 2 else None
     return Directive(
-        kind, hash_token, name_token if kind != "null" else None, identifier, params, variadic, header, rest, header_token
+        kind, hash_token, name_token if kind != "null" else None, identifier, params, variadic, header, rest,
+        header_token,
     )
 
 
 _KNOWN = frozenset(
-    "define undef include include_next import ifdef ifndef if elif else endif line error warning pragma ident sccs".split()
+    ("define undef include include_next import ifdef ifndef if elif else endif line error warning pragma ident "
+     "sccs").split()
 )
 
 

@@ -24,9 +24,10 @@ four of these operators, as in GCC 12, and false for ``__has_feature`` and
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Mapping, Sequence
+from typing import Literal
 
 from ..diagnostics import Coord, Diagnostic, DiagnosticSink, PreprocessError
 from ..target import get_target
@@ -37,9 +38,9 @@ from .includes import IncludeResolver, read_source
 from .lexer import LexedFile, is_unterminated, lex, tokenize
 from .macros import (
     HAS_OPERATORS,
+    Expander,
     ExpansionAborted,
     ExpansionHooks,
-    Expander,
     Macro,
     MacroTable,
     validate_body,
@@ -118,7 +119,7 @@ class PreprocessResult:
     pack_changes: list[tuple[int, int | None]]
     diagnostics: list[Diagnostic]
     files: list[str]  #: every file opened, in the order first opened
-    _engine: "_Engine" = field(repr=False, compare=False)
+    _engine: _Engine = field(repr=False, compare=False)
     #: #pragma lines kept for the rendered text: (token index, text after "pragma", coord)
     pragmas: list[tuple[int, str, Coord]] = field(default_factory=list)
 
@@ -290,10 +291,10 @@ class _Engine:
         elif kind == "pragma":
             self._pragma(frame, directive)
         elif kind == "error":
-            self.error(directive.name_token.coord if directive.name_token else directive.coord,  # type: ignore[union-attr]
+            self.error(directive.name_token.coord if directive.name_token else directive.coord,
                        "#error " + rebuild(list(directive.rest))[0] if directive.rest else "#error")
         elif kind == "warning":
-            self.warning(directive.name_token.coord if directive.name_token else directive.coord,  # type: ignore[union-attr]
+            self.warning(directive.name_token.coord if directive.name_token else directive.coord,
                          "#warning " + rebuild(list(directive.rest))[0] if directive.rest else "#warning")
         elif kind == "line":
             self._line(frame, directive)
@@ -380,7 +381,8 @@ class _Engine:
             return False, None
         guard = None
         texts = [t.text for t in rest]
-        if texts[:2] == ["!", "defined"] and (len(texts) == 3 or (len(texts) == 5 and texts[2] == "(" and texts[4] == ")")):
+        if texts[:2] == ["!", "defined"] and (len(texts) == 3
+                                              or (len(texts) == 5 and texts[2] == "(" and texts[4] == ")")):
             guard = texts[2] if len(texts) == 3 else texts[3]
         errors_before = len(self.sink.items)
         try:
@@ -404,7 +406,7 @@ class _Engine:
             expanded = self.expander.expand(directive.rest)
             header = _header_from_tokens(expanded)
             if header is None:
-                self.error(directive.name_token.coord if directive.name_token else site,  # type: ignore[union-attr]
+                self.error(directive.name_token.coord if directive.name_token else site,
                            f'#{directive.kind} expects "FILENAME" or <FILENAME>')
                 return
         quoted = header[0] == '"'

@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import fnmatch
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from ..packages import package_files
 from ..resources import fallback_include_dir, standard_include_dir
@@ -124,7 +124,8 @@ class IncludeResolver:
 
     def __post_init__(self) -> None:
         freestanding = standard_include_dir()
-        compiler = [SearchDir(d, "system", frozenset(os.listdir(freestanding))) for d in search_dirs(self.target).include]
+        compiler = [SearchDir(d, "system", frozenset(os.listdir(freestanding)))
+                    for d in search_dirs(self.target).include]
         system_dirs = system_include_dirs(self.target)
         system = [SearchDir(d, "system") for d in system_dirs or ()]
         if system_dirs is None:

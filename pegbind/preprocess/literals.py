@@ -171,7 +171,8 @@ def _universal_character(code: int, spelling: str, bits: int) -> list[int]:
     if (code < 0xA0 and code not in (0x24, 0x40, 0x60)) or 0xD800 <= code <= 0xDFFF or code >= 0x80000000:
         raise LiteralError(f"{spelling} is not a valid universal character")
     if bits == 16 and code > 0x10FFFF:
-        raise LiteralError("converting UCN to execution character set: Invalid or incomplete multibyte or wide character")
+        raise LiteralError("converting UCN to execution character set: "
+                           "Invalid or incomplete multibyte or wide character")
     return _encode(code, bits)
 
 
@@ -186,7 +187,8 @@ def _encode(code: int, bits: int) -> list[int]:
         return [0xD800 | (code >> 10), 0xDC00 | (code & 0x3FF)]
     if code < 0x80:
         return [code]
-    length = next(n for n, limit in ((2, 0x800), (3, 0x10000), (4, 0x200000), (5, 0x4000000), (6, 0x80000000)) if code < limit)
+    length = next(n for n, limit in ((2, 0x800), (3, 0x10000), (4, 0x200000), (5, 0x4000000), (6, 0x80000000))
+                  if code < limit)
     trail = [0x80 | ((code >> (6 * k)) & 0x3F) for k in range(length - 2, -1, -1)]
     lead = ((0xFF << (8 - length)) & 0xFF) | (code >> (6 * (length - 1)))
     return [lead, *trail]

@@ -16,8 +16,8 @@ top-level expansion stops macros whose expansion explodes.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
 
 from ..diagnostics import Coord, DiagnosticSink
 from .lexer import tokenize
@@ -57,7 +57,7 @@ class Macro:
             return False
         return all(
             a.text == b.text and (i == 0 or a.space_before == b.space_before)
-            for i, (a, b) in enumerate(zip(self.body, other.body))
+            for i, (a, b) in enumerate(zip(self.body, other.body, strict=True))
         )
 
 
@@ -226,7 +226,9 @@ class Expander:
             stack.extend(reversed(replacement))
         return out, []
 
-    def _collect_arguments(self, stack: list[_Item], consumed: list[_Item]) -> tuple[list[list[_Item]], list[_Item], frozenset[str]] | None:
+    def _collect_arguments(
+        self, stack: list[_Item], consumed: list[_Item]
+    ) -> tuple[list[list[_Item]], list[_Item], frozenset[str]] | None:
         """Pop ``( args )`` off the stack; None if the input ends first (consumed keeps what was taken)."""
         consumed.append(stack.pop())  # the '('
         args: list[list[_Item]] = [[]]
@@ -281,7 +283,8 @@ class Expander:
             self._error(token, f'macro "{name}" passed {len(args)} argument{_s(len(args))}, but takes just 0')
             return None
         if len(args) < len(params):
-            self._error(token, f'macro "{name}" requires {len(params)} argument{_s(len(params))}, but only {len(args)} given')
+            self._error(token, f'macro "{name}" requires {len(params)} argument{_s(len(params))}, '
+                               f'but only {len(args)} given')
             return None
         if len(args) > len(params):
             self._error(token, f'macro "{name}" passed {len(args)} arguments, but takes just {len(params)}')
@@ -309,7 +312,8 @@ class Expander:
             if i == skip_paren_at:
                 i += 1
                 continue
-            if kind == "punct" and text in ("#", "%:") and args is not None and i + 1 < count and body[i + 1].text in params:
+            if (kind == "punct" and text in ("#", "%:") and args is not None and i + 1 < count
+                    and body[i + 1].text in params):
                 arg = args[params[body[i + 1].text]]
                 seq.append((self._stringify(arg, tok, frames), _EMPTY))
                 i += 2
