@@ -15,11 +15,12 @@ import ctypes
 from pathlib import Path
 
 import pytest
+from clib.demo_model import HEADER as DEMO_HEADER
+from clib.demo_model import demo_module
 
-from clib.demo_model import HEADER as DEMO_HEADER, demo_module
 from pegbind.config import BindingConfig
 from pegbind.emit.cffi_backend import c_spelling, cdef_chunks
-from pegbind.emit.ctypes_backend import CtypesSpeller, ctypes_attr, struct_plans
+from pegbind.emit.ctypes_backend import ctypes_attr, struct_plans
 from pegbind.passes import run_passes
 from pegbind.pipeline import read_binding
 from pegbind.target import get_target
@@ -41,9 +42,8 @@ def _binding(header: Path):
 
 
 def _ctypes_classes(binding):
-    speller = CtypesSpeller(binding)
     namespace: dict = {"_ct": ctypes}
-    plans = struct_plans(binding, speller)
+    plans, _, _ = struct_plans(binding)
     for plan in plans:
         base = ctypes.Union if plan.kind == "union" else ctypes.Structure
         attrs: dict = {}

@@ -41,7 +41,7 @@ from ..passes.callplan import (
     element_size,
 )
 from ..target import integer_range
-from .cython import py_docstring
+from .common import py_docstring
 
 
 class UnspellableError(ValueError):

@@ -1,0 +1,102 @@
+"""cffi spelling of the binding model, and what the ``templates/cffi/`` files see.
+
+Input: a :class:`~pegbind.passes.binding.BindingModel`.  Output: the context
+of two templates:
+
+* ``<name>_build.py`` — the ``cdef`` text, printed from the model (every type
+  prints itself back as C; untagged records and anonymous members print their
+  bodies), split into chunks by ``#pragma pack`` value, and ``make_ffi()``
+  which :func:`pegbind.build.build_cffi` calls with the config's compiler
+  options to compile the out-of-line module ``_<name>_cffi`` (API mode);
+* ``<name>.py`` — the Python face, the same names, checks and errors as the
+  Cython backend, over ``lib`` (API mode) or ``ffi.dlopen`` (ABI mode, for
+  ``load = "dynamic"``).
+
+The package by concern: ``cdef`` (the C side: declarations, source, what is
+left out), ``writer`` (the wrapper steps of :mod:`pegbind.passes.callplan`
+spelled in cffi, rendered by the renderer it shares with ctypes,
+:mod:`pegbind.emit.pywrapper`, so the two Python backends cannot drift
+apart), and here what the templates see.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ... import __version__
+from ...config import BindingConfig
+from ...passes.binding import BindingModel
+from ..common import banner, c_type_text, py_docstring, py_literal, py_string
+from ..pywrapper import cffi_member, field_plans, ordered_records
+from .cdef import DEFINED_CHECK, c_source, c_spelling, cdef_chunks, excluded, left_out, record_ref_of
+from .writer import render_wrappers
+
+
+def py_text_block(text: str) -> str:
+    """C declarations as a readable triple-quoted literal (``repr`` when that would change them)."""
+    if '"""' in text or "\\" in text or text.endswith('"'):
+        return repr(text)
+    return '"""\\\n' + text + '"""'
+
+
+FILTERS: dict[str, Callable[..., Any]] = {
+    "py_text_block": py_text_block,
+    "c_source": c_source,
+    "record_ref_of": record_ref_of,
+    "py_literal": py_literal,
+    "py_docstring": py_docstring,
+    "py_string": py_string,
+    "py_repr": repr,
+    "c_spelling": c_spelling,
+    "c_type_text": c_type_text,
+    "cffi_member": cffi_member,
+}
+
+#: (template, output suffix) pairs, rendered in this order.
+OUTPUTS = (
+    ("cffi/cffi_build.py.jinja", "_build.py"),
+    ("cffi/cffi.py.jinja", ".py"),
+)
+
+
+def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
+    """What the cffi templates see."""
+    gone = excluded(binding)[0]
+    records = [r for r in ordered_records(binding) if r.record.key not in gone]
+    classes = {r.record.key: r.py_name for r in records}
+    classes.update({h.record.key: h.py_name for h in binding.handles})
+    calls, types = render_wrappers(binding, classes)
+    table = binding.function_table
+    getter = None
+    if table is not None:
+        getter = {
+            "name": table.getter.name,
+            "struct": record_ref_of(table.struct_key, binding),
+            "returns_table": table.returns_table,
+            "success": table.error.success if table.error is not None else None,
+        }
+    return {
+        "binding": binding,
+        "banner": banner(binding.headers, __version__),
+        "headers": binding.headers,
+        "module_name": f"_{binding.name}_cffi",
+        "api_mode": binding.load != "dynamic",
+        "dynamic": binding.load == "dynamic",
+        "table": getter,
+        "chunks": cdef_chunks(binding),
+        "constants": binding.constants,
+        "enums": binding.enums,
+        "records": records,
+        "fields": field_plans(binding, classes),
+        "aliases": [(alias, r.py_name) for r in records for alias in r.aliases]
+        + [(alias, h.py_name) for h in binding.handles for alias in h.aliases],
+        "classes": classes,
+        "calls": calls,
+        "defined_check": DEFINED_CHECK,
+        "function_aliases": binding.aliases_of(c.binding for c in calls),
+        "types": types,
+        "left_out": left_out(binding),
+        "handles": binding.handles,
+        "has_errors": binding.errors is not None or any(f.error is not None for f in binding.functions),
+        "errors": binding.errors,
+    }

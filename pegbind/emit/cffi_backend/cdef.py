@@ -1,0 +1,314 @@
+"""The C side of a cffi module: the ``cdef`` text, the C source of API mode, and what cffi cannot hold.
+
+Input: a :class:`~pegbind.passes.binding.BindingModel`.  Output: the cdef,
+printed from the model (every type prints itself back as C; untagged records
+and anonymous members print their bodies) and split into chunks by ``#pragma
+pack`` value; the ``set_source`` C text; the declarations left out, with the
+reason.  Plain ``char`` parameters and results are declared as ``signed
+char``/``unsigned char`` (the same ABI) so they cross as integers, as in the
+other backends, not as 1-byte ``bytes``.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ...diagnostics import Diagnostic, PegbindError
+from ...model import Array, CType, Field, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
+from ...passes.binding import BindingModel
+from ...passes.select import is_synthetic
+from ...target import builtin_size_align, get_target
+from ..env import undef_lines, weak_lines
+
+#: Type names cffi declares itself (``cffi.model.PrimitiveType`` and
+#: ``cffi.commontypes``); a typedef of one of them in the cdef would clash.
+CFFI_KNOWN_TYPES = frozenset(
+    """_Bool bool char16_t char32_t FILE wchar_t size_t ssize_t ptrdiff_t intptr_t uintptr_t
+    intmax_t uintmax_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t
+    int_least8_t int_least16_t int_least32_t int_least64_t uint_least8_t uint_least16_t
+    uint_least32_t uint_least64_t int_fast8_t int_fast16_t int_fast32_t int_fast64_t
+    uint_fast8_t uint_fast16_t uint_fast32_t uint_fast64_t""".split()
+)
+
+_UNSPELLABLE = ("__int128", "unsigned __int128")
+
+
+def unspellable(module: Module, ctype: CType, seen: frozenset[str] = frozenset()) -> str | None:
+    """Why cffi's parser cannot read ``ctype`` (``__int128``, a compiler builtin type), or None."""
+    if isinstance(ctype, Primitive):
+        return "cffi's C parser has no __int128" if ctype.name in _UNSPELLABLE else None
+    if isinstance(ctype, TypedefRef):
+        typedef = module.get("typedef", ctype.name)
+        if typedef is None:  # a compiler builtin (__builtin_va_list) unless cffi knows it
+            if ctype.name in CFFI_KNOWN_TYPES or builtin_size_align(ctype.name, get_target(module.target)):
+                return None  # known to cffi, or declared by cdef_chunks as a struct of its size
+            return f"the type '{ctype.name}' it needs was left out"
+        if ctype.name in seen:
+            return None
+        return unspellable(module, typedef.type, seen | {ctype.name})  # type: ignore[union-attr]
+    if isinstance(ctype, (Pointer, Array)):
+        return unspellable(module, ctype.target if isinstance(ctype, Pointer) else ctype.element, seen)
+    if isinstance(ctype, FunctionType):
+        for part in (ctype.ret, *(p.type for p in ctype.params)):
+            reason = unspellable(module, part, seen)
+            if reason is not None:
+                return reason
+    return None
+
+
+def _record_unspellable(module: Module, record: Record) -> str | None:
+    for member in record.fields or ():
+        reason = unspellable(module, member.type)
+        if reason is not None:
+            return reason
+    return None
+
+
+def _by_value_records(module: Module, ctype: CType) -> Iterator[str]:
+    """Keys of the records ``ctype`` holds by value (through typedefs and arrays)."""
+    resolved = module.resolve(ctype)
+    while isinstance(resolved, Array):
+        resolved = module.resolve(resolved.element)
+    if isinstance(resolved, RecordRef) and resolved.kind != "enum":
+        yield resolved.key
+
+
+def excluded(binding: BindingModel) -> tuple[dict[str, str], dict[str, str]]:
+    """What the cffi module cannot hold, with the reasons: (record key -> reason, function name -> reason).
+
+    A record goes when cffi's parser cannot read a member's type, and so does
+    every record that holds it by value; a function goes when it needs such a
+    type, or the class of a record that went.
+    """
+    module = binding.module
+    records: dict[str, str] = {}
+    for record in module.records:
+        reason = _record_unspellable(module, record)
+        if reason is not None:
+            records[record.key] = reason
+    changed = True
+    while changed:  # a record holding a left-out record by value cannot be declared either
+        changed = False
+        for record in module.records:
+            if record.key in records:
+                continue
+            for member in record.fields or ():
+                held = next((key for key in _by_value_records(module, member.type) if key in records), None)
+                if held is not None:
+                    records[record.key] = f"its member {member.name or '(anonymous)'} holds {held}, which is not in it"
+                    changed = True
+                    break
+    functions: dict[str, str] = {}
+    for function in binding.functions:
+        reason = unspellable(module, function.function.type)
+        if reason is None:
+            keys = [p.record_key for p in function.params] + [function.ret.record_key]
+            reason = next((f"it takes or returns {key}, which is not in it" for key in keys if key in records), None)
+        if reason is not None:
+            functions[function.function.name] = reason
+    return records, functions
+
+
+def cdef_field(module: Module, member: Field, indent: str = "    ") -> str:
+    """One member line; an anonymous struct/union member prints its body in place."""
+    text = member.to_c()
+    for record in module.records:
+        # an anonymous record type has no name: its body goes where the key was printed
+        if is_synthetic(record.key) and record.key in text:
+            text = text.replace(record.key, cdef_record_body(module, record, indent))
+    return indent + text
+
+
+def needs_compiler_layout(record: Record) -> bool:
+    """Whether cffi's cdef cannot state ``record``'s layout: an ``aligned`` attribute on it
+    (libsodium's ``CRYPTO_ALIGN(16)`` states) or an aligned or packed member."""
+    return record.aligned is not None or any(m.aligned is not None or m.packed for m in record.fields or ())
+
+
+def cdef_record_body(module: Module, record: Record, indent: str = "") -> str:
+    """``struct TAG { ... }`` (tag omitted when untagged), members one per line."""
+    head = record.kind if record.tag is None else f"{record.kind} {record.tag}"
+    lines = [cdef_field(module, member, indent + "    ") for member in record.fields or ()]
+    if needs_compiler_layout(record):
+        # cffi cannot say where an aligned/packed member goes, nor align the
+        # record: in API mode the compiler fills in the layout.
+        lines.append(indent + "    ...;")
+    return head + " {\n" + "\n".join(lines) + "\n" + indent + "}"
+
+
+def _opaque_storage(size: int, align: int, load: str) -> str:
+    """The members of a struct standing for a type of ``size`` and ``align`` cffi cannot name."""
+    if load != "dynamic":
+        return "...;"  # API mode: the compiler lays it out
+    element = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int", 8: "unsigned long long"}[align]
+    return f"{element} _pb_opaque[{size // align}];"
+
+
+def cdef_enum_body(enum) -> str:
+    head = "enum" if enum.tag is None else f"enum {enum.tag}"
+    members = ", ".join(f"{m.name} = {m.value}" for m in enum.members)
+    return f"{head} {{ {members} }}"
+
+
+def integer_char(module: Module, target, ctype: CType) -> CType:
+    """``ctype``, with plain ``char`` (also through typedefs) spelled ``signed``/``unsigned char``."""
+    resolved = module.resolve(ctype)
+    if isinstance(resolved, Primitive) and resolved.name == "char":
+        return Primitive("signed char" if target.char_signed else "unsigned char", resolved.quals)
+    return ctype
+
+
+def cffi_function_decl(module: Module, target, function, by_symbol: bool = False) -> str:
+    """The declaration of ``function`` for the cdef, ``char`` values as integers; ``by_symbol``
+    (ABI mode, where cffi looks the name up itself) names it by its symbol, an asm label's."""
+    params = tuple(dataclasses.replace(p, type=integer_char(module, target, p.type)) for p in function.params)
+    name = function.symbol if by_symbol else function.name
+    return dataclasses.replace(function, name=name, params=params,
+                               ret=integer_char(module, target, function.ret)).to_c()
+
+
+@dataclass(frozen=True, slots=True)
+class CdefChunk:
+    """Declarations passed to one ``ffi.cdef`` call (one ``pack`` value)."""
+
+    text: str
+    pack: int | None
+
+
+def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
+    """The cdef of the binding: forward tags, types in dependency order, then functions."""
+    module = binding.module
+    gone = excluded(binding)[0]
+    pieces: list[tuple[str, int | None | str]] = []  # (text, pack or "any")
+    for name in binding.undeclared_types:
+        # The compiler's own types (__builtin_va_list): no Python value has one, but a
+        # function pointer may take one.  In API mode the compiler gives the size; in ABI
+        # mode the target's layout does.
+        size_align = builtin_size_align(name, binding.target)
+        if size_align is not None:
+            pieces.append((f"typedef struct {{ {_opaque_storage(*size_align, binding.load)} }} {name};", "any"))
+    for tagged in module.records:
+        if tagged.tag is not None and not is_synthetic(tagged.key):
+            pieces.append((f"{tagged.kind} {tagged.tag};", "any"))
+    untagged = {
+        r.key for r in module.records if r.tag is None and not is_synthetic(r.key)
+    } | {e.key for e in module.enums if e.tag is None}
+    for kind, key in binding.type_order:
+        decl = module.get(kind, key)
+        if kind == "typedef":
+            target = decl.type  # type: ignore[union-attr]
+            if key in CFFI_KNOWN_TYPES or unspellable(module, target) is not None:
+                continue
+            if isinstance(target, RecordRef) and target.tag is None and target.key == key:
+                continue  # printed with its record or enum body
+            pieces.append((f"typedef {target.to_c(key)};", "any"))
+        elif kind == "record":
+            record: Record = decl  # type: ignore[assignment]
+            if record.is_opaque:
+                if record.tag is None and key in untagged:
+                    pieces.append((f"typedef {record.kind} {key} {key};", "any"))
+                continue
+            if record.key in gone:
+                continue
+            body = cdef_record_body(module, record)
+            text = f"typedef {body} {key};" if record.tag is None else body + ";"
+            pieces.append((text, 1 if record.packed else record.pack))
+        elif kind == "enum":
+            if not decl.members:  # type: ignore[union-attr]
+                continue
+            body = cdef_enum_body(decl)
+            typedef = module.get("typedef", key)
+            text = f"typedef {body} {key};" if decl.tag is None and typedef is not None else body + ";"  # type: ignore[union-attr]
+            pieces.append((text, "any"))
+    declared = [f.function for f in binding.functions]
+    if binding.function_table is not None:
+        declared.append(binding.function_table.getter)  # load() calls it
+    called = set(called_functions(binding))
+    for function in declared:
+        if function.name in called or (binding.function_table is not None
+                                       and function is binding.function_table.getter):
+            pieces.append((cffi_function_decl(module, binding.target, function, binding.load == "dynamic") + ";",
+                           "any"))
+    if binding.load != "dynamic":
+        pieces.append((f"void {DEFINED_CHECK}(unsigned char *);", "any"))
+    chunks: list[CdefChunk] = []
+    current: list[str] = []
+    pack: int | None | str = "any"
+    for text, wanted in pieces:
+        if wanted != "any" and pack != "any" and wanted != pack and current:
+            chunks.append(CdefChunk("\n".join(current) + "\n", None if pack == "any" else pack))  # type: ignore[arg-type]
+            current, pack = [], "any"
+        if wanted != "any":
+            pack = wanted
+        current.append(text)
+    if current:
+        chunks.append(CdefChunk("\n".join(current) + "\n", None if pack == "any" else pack))  # type: ignore[arg-type]
+    return chunks
+
+
+def c_spelling(ref: RecordRef) -> str:
+    """The C type name cffi knows a record by (``struct point``, or the typedef name)."""
+    return f"{ref.kind} {ref.tag}" if ref.tag is not None else ref.key
+
+
+def left_out(binding: BindingModel) -> list[Diagnostic]:
+    """Functions and records the cffi module cannot hold, each with the reason.
+
+    Raises :class:`PegbindError` for records whose layout only the compiler
+    knows in ABI mode (``load = "dynamic"``), where no compiler is asked: the
+    module could not be imported.
+    """
+    module = binding.module
+    if binding.load == "dynamic":
+        unaligned = [r.record for r in binding.records if needs_compiler_layout(r.record)]
+        if unaligned:
+            raise PegbindError([
+                Diagnostic(record.coord, f"{record.key} has an alignment or packing attribute, which cffi's ABI mode "
+                                         "(load = \"dynamic\") cannot express: link at build time (API mode), use "
+                                         "the Cython or ctypes backend, or exclude it and what uses it (--exclude)",
+                                         "error")
+                for record in unaligned
+            ])
+    records, functions = excluded(binding)
+    found = [
+        Diagnostic(f.function.coord,
+                   f"function '{f.function.name}' is not in the cffi module: {functions[f.function.name]}",
+                   "warning")
+        for f in binding.functions if f.function.name in functions
+    ]
+    found += [
+        Diagnostic(r.coord, f"record '{r.key}' is not in the cffi module: {records[r.key]}", "warning")
+        for r in module.records if r.key in records and not is_synthetic(r.key)
+    ]
+    return found
+
+
+#: a function of the compiled module (API mode) that says which functions the loaded libraries define
+DEFINED_CHECK = "_pegbind_defined"
+
+
+def called_functions(binding: BindingModel) -> list[str]:
+    """The C functions the cdef declares and the wrappers call, in order."""
+    left_out_functions = excluded(binding)[1]
+    return [f.function.name for f in binding.functions if f.function.name not in left_out_functions]
+
+
+def c_source(binding: BindingModel) -> str:
+    """The C source of the compiled module: the binding's headers, by name, then ``#undef`` of
+    the macros that would hide a name the cdef spells (libxml2's member ``xmlParserVersion``),
+    and, in API mode, weak references to the functions it calls, with the function that
+    tells which of them the libraries loaded at run time define."""
+    text = "".join(f'#include "{header}"\n' for header in binding.headers) + undef_lines(binding.module.hiding_macros())
+    if binding.load == "dynamic":
+        return text
+    called = called_functions(binding)
+    checks = "".join(f"    defined[{i}] = {name} != 0;\n" for i, name in enumerate(called))
+    weak = weak_lines(called) if binding.weak_references else ""
+    return text + weak + f"static void {DEFINED_CHECK}(unsigned char *defined)\n{{\n{checks}}}\n"
+
+
+def record_ref_of(key: str, binding: BindingModel) -> str:
+    """The C spelling of the record registered under ``key``."""
+    record = binding.module.get("record", key)
+    return c_spelling(record.ref) if record is not None else key  # type: ignore[union-attr]

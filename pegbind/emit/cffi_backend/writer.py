@@ -1,0 +1,245 @@
+"""The cffi spelling of the wrapper steps (:class:`CffiWriter`), rendered by :mod:`pegbind.emit.pywrapper`."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...model import Array, CType, Pointer, Primitive
+from ...passes.binding import BindingModel, FunctionBinding, ParamBinding
+from ...passes.callplan import Slot
+from ..pywrapper import WrapperWriter, arg_label, min_bytes
+from .cdef import called_functions, integer_char
+
+
+def buffer_array_type(binding: BindingModel, param: ParamBinding) -> str:
+    """The ``T[]`` type ``ffi.from_buffer`` gives for a buffer parameter (``char[]`` for ``void *``)."""
+    module = binding.module
+    resolved = module.resolve(param.ctype)
+    target = (resolved.target if isinstance(resolved, Pointer)
+              else resolved.element if isinstance(resolved, Array) else None)
+    pointee = module.resolve(target) if target is not None else None
+    if pointee is None or (isinstance(pointee, Primitive) and pointee.is_void):
+        return "char[]"
+    return target.unqualified().to_c() + "[]"  # type: ignore[union-attr]
+
+
+class CffiWriter(WrapperWriter):
+    """The cffi spellings of a wrapper: ``ffi.new`` cells and arrays, ``ffi.from_buffer`` views.
+
+    cffi checks integer ranges and pointer types itself, so the fast path
+    passes most arguments untouched.
+    """
+
+    null = "_NULL"
+
+    def __init__(self, binding: BindingModel, classes: dict[str, str]):
+        super().__init__(binding, classes)
+        #: C type text -> the module-level name of its parsed type, in first-use order
+        self.types: dict[str, str] = {}
+
+    def new_type(self, text: str) -> str:
+        """The name of the module global holding cffi's parsed type ``text``, for ``ffi.new``.
+
+        ``ffi.new`` given a type object skips the lookup of the type string
+        (about 15 ns a call); the template defines the globals (see ``types``).
+        """
+        if text not in self.types:
+            self.types[text] = f"_pb_t{len(self.types)}"
+        return self.types[text]
+
+    def ctype(self, ctype: CType) -> str:
+        """A C type as cffi's parser reads it in ``ffi.new``."""
+        return integer_char(self.module, self.target, ctype).unqualified().to_c()
+
+    # cffi converts any object with __int__ by truncating it (Decimal("1.5")
+    # becomes 1), where the other backends take __index__ objects only.  So
+    # only integers reach cffi on the fast path; anything else goes to
+    # _pb_fix, which turns __index__ objects into ints and refuses the rest.
+    # cffi still checks the range itself (OverflowError, also retried).
+
+    def guard(self, p: ParamBinding) -> str:
+        name = p.py_name
+        if p.is_input:
+            # the count sizes an allocation before cffi sees it: its range first
+            hi = self.int_range(p.ctype)[1]
+            return f"({name}.__class__ is int and {name} >= 0 and {name} <= {hi})"
+        if p.kind == "bool" and p.role.role in ("in", "inout"):
+            return f"({name}.__class__ is bool or {name}.__class__ is int)"
+        return ""
+
+    @staticmethod
+    def integer(name: str) -> str:
+        """An int argument as the fast path passes it: an exact int through
+        ``operator.index``, or the TypeError that hands it to ``_pb_fix``.
+        (``name & -1``, a little cheaper, let through any object whose ``&``
+        returns an int, such as NumPy's bool.)"""
+        return f"_pb_exact_int({name})"
+
+    def in_arg(self, p: ParamBinding) -> str:
+        name = p.py_name
+        if p.kind == "handle":
+            return f"_NULL if {name} is None else {name}._h"
+        if p.kind == "cstring":
+            return f"{name} if {name}.__class__ is bytes else _pb_cstr({name}, {arg_label(p)!r})"
+        if p.kind == "int":
+            return self.integer(name)
+        return cffi_arg(self.binding, p)
+
+    def out_value(self, p: ParamBinding, s: Slot, inout: bool) -> tuple[list[str], str]:
+        name, cell = p.py_name, s.cell
+        if p.kind == "record":
+            cls = self.classes[p.record_key or ""]
+            if inout:
+                cell_type = self.new_type(self.ctype(p.element) + " *")  # type: ignore[arg-type]  # set for records
+                return [f"{cell} = _pb_view({cls}, _pb_alloc({cell_type}, {name}._p[0]), None)"], f"{cell}._p"
+            # the record object is made around one ffi.new of its struct,
+            # through the preparsed pointer type and without running __init__
+            pointer = s.struct
+            return [
+                f"{cell} = _pb_new({cls})",
+                f"{cell}._p = {pointer} = _pb_alloc(_pb_ptr_{cls})",
+                f"{cell}._owner = None",
+                f"{cell}._keep = None",
+            ], pointer
+        cell_type = self.new_type(self.ctype(p.element) + " *")  # type: ignore[arg-type]
+        if not inout:
+            return [f"{cell} = _pb_alloc({cell_type})"], cell
+        value = f"_NULL if {name} is None else {name}._h" if p.kind == "handle" else name
+        if p.kind == "int":
+            value = self.integer(name)
+        return [f"{cell} = _pb_alloc({cell_type}, {value})"], cell
+
+    def out_result(self, p: ParamBinding, s: Slot, owner: str) -> str:
+        cell = s.cell
+        if p.kind == "record":
+            return cell
+        if p.kind == "handle":
+            return f"_pb_handle({self.classes[p.record_key or '']}, {cell}[0], {owner})"
+        return f"{cell}[0]"
+
+    def in_array(self, p: ParamBinding, s: Slot) -> list[str]:
+        name, a, n = p.py_name, s.arg, s.count
+        if p.kind == "buffer":
+            array = "None" if p.element is None else self.new_type(self.ctype(p.element) + "[]")
+            return [f"{a}, {n} = _pb_bytes_in({name}, {array}, {arg_label(p)!r})"]
+        array = self.new_type(self.ctype(p.element) + "[]")  # type: ignore[arg-type]
+        snapshot: list[str] = []
+        if p.kind == "record":
+            # read once: the records are copied back through this snapshot,
+            # not by reading a sequence that may have changed during the call
+            snapshot = [f"{s.items} = list({name})"]
+            items = f"[_pb_item._p[0] for _pb_item in {s.items}]"
+        elif p.kind == "handle":
+            items = f"[_NULL if _pb_item is None else _pb_item._h for _pb_item in {name}]"
+        else:  # cffi checks ranges and item types; an int would give an array of that length
+            items = (f"{name} if {name}.__class__ is list or {name}.__class__ is tuple "
+                     f"else _pb_sequence({name}, {arg_label(p)!r})")
+            if p.kind in ("int", "bool"):
+                # cffi would truncate an item with only __int__ (see guard)
+                items = f"_pb_exact_ints({items})"
+        fill = [*snapshot, f"{a} = _pb_alloc({array}, {items})", f"{n} = len({a})"]
+        if p.nonnull:
+            return fill
+        return [f"if {name} is None:", f"    {a} = _NULL", f"    {n} = 0", "else:", *("    " + line for line in fill)]
+
+    def length_cell(self, p: ParamBinding, s: Slot, measured: str) -> list[str]:
+        return [f"{s.length} = _pb_alloc({self.new_type(self.ctype(p.element) + ' *')}, {measured})"]  # type: ignore[arg-type]
+
+    def length_arg(self, p: ParamBinding, s: Slot) -> str:
+        return s.length
+
+    def set_length(self, s: Slot, value: str) -> str:
+        return f"{s.length}[0] = {value}"
+
+    def get_length(self, s: Slot) -> str:
+        return f"{s.length}[0]"
+
+    def out_buffer(self, p: ParamBinding, s: Slot) -> list[str]:
+        resolved = self.module.resolve(p.element) if p.element is not None else None
+        void = resolved is None or (isinstance(resolved, Primitive) and resolved.is_void)
+        element = "char" if void else self.ctype(p.element)  # type: ignore[arg-type]
+        return [f"{s.arg} = _pb_alloc({self.new_type(element + '[]')}, {s.count} or 1)"]
+
+    def buffer_result(self, p: ParamBinding, s: Slot, owner: str) -> list[str]:
+        a, n, res = s.arg, s.count, s.result
+        if p.role.role == "out-bytes":
+            return [f"{res} = _ffi.buffer({a}, {n} * {self.element_size(p)})[:]"]
+        if p.kind == "record":
+            cls, cell = self.classes[p.record_key or ""], self.new_type(self.ctype(p.element) + " *")  # type: ignore[arg-type]
+            return [f"{res} = [_pb_view({cls}, _pb_alloc({cell}, {a}[_pb_k]), None) for _pb_k in range({n})]"]
+        if p.kind == "handle":
+            return [f"{res} = [_pb_handle({self.classes[p.record_key or '']}, {a}[_pb_k], {owner}) "
+                    f"for _pb_k in range({n})]"]
+        return [f"{res} = _ffi.unpack({a}, {n})"]
+
+    def copy_back(self, p: ParamBinding, s: Slot) -> list[str]:
+        # the function may have written into the records (a PKCS#11 template)
+        return [
+            f"if {p.py_name} is not None:",
+            f"    for _pb_k, _pb_item in enumerate({s.items}):",
+            f"        _pb_item._p[0] = {s.arg}[_pb_k]",
+        ]
+
+    def ret(self, f: FunctionBinding, owner: str) -> list[str]:
+        kind, cls = f.ret.kind, self.classes.get(f.ret.record_key or "")
+        if kind == "handle":
+            return [f"_pb_ret = _pb_handle({cls}, _pb_r, {owner})"]
+        if kind == "record":
+            return [f"_pb_ret = _pb_view({cls}, _pb_alloc({self.new_type(self.ctype(f.ret.ctype) + ' *')}, "
+                    "_pb_r), None)"]
+        if kind == "string":
+            return ["_pb_ret = None if _pb_r == _NULL else _string(_pb_r)"]
+        return ["_pb_ret = _pb_r"]
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedWrapper:
+    """One wrapper: its source as a module function and as a Library method."""
+
+    binding: FunctionBinding
+    source: str
+    method_source: str
+
+
+def _takes_bytes(binding: BindingModel, element: CType | None) -> bool:
+    """Whether cffi accepts ``bytes`` for a pointer to ``element``: the 1-byte character types, not ``_Bool``."""
+    resolved = binding.module.resolve(element) if element is not None else None
+    return isinstance(resolved, Primitive) and resolved.name in ("char", "signed char", "unsigned char")
+
+
+def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
+    """What the fast path passes for ``param``; cffi checks integer ranges and types itself."""
+    name = param.py_name
+    size = min_bytes(binding, param)
+    label = repr(arg_label(param))
+    if param.kind == "buffer":
+        call = f"_pb_rbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r})"
+        if size == 0:
+            return f"{name} if {name}.__class__ is bytes else {call}"
+        if size == 1 and _takes_bytes(binding, param.element):
+            # cffi passes bytes to a pointer to 1-byte characters as they are
+            # (no from_buffer); b"" still goes to _pb_rbuf for its error
+            return f"{name} if {name}.__class__ is bytes and {name} else {call}"
+        return call
+    if param.kind == "writable_buffer":
+        return f"_pb_wbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r})"
+    if param.kind == "record_ptr" and param.nonnull:
+        return f"{name}._p"
+    if param.kind == "record_ptr":
+        return f"_NULL if {name} is None else {name}._p"
+    if param.kind == "record":
+        return f"{name}._p[0]"
+    return name
+
+
+def render_wrappers(
+    binding: BindingModel, classes: dict[str, str]
+) -> tuple[list[RenderedWrapper], list[tuple[str, str]]]:
+    """A wrapper per function of the cdef, in :func:`called_functions` order (the rest is in ``left_out``),
+    and the cffi types they allocate: (module-level name, C type text), in first-use order."""
+    writer = CffiWriter(binding, classes)
+    called = set(called_functions(binding))
+    wrappers = [
+        RenderedWrapper(function, writer.wrapper(function, False), writer.wrapper(function, True))
+        for function in binding.functions if function.function.name in called
+    ]
+    return wrappers, [(text, name) for text, name in writer.types.items()]

@@ -1,0 +1,100 @@
+"""ctypes spelling of the binding model, and what the ``templates/ctypes/`` files see.
+
+Input: a :class:`~pegbind.passes.binding.BindingModel`.  Output: the context
+of ``ctypes/ctypes.py.jinja`` — one pure-Python module with a
+``Structure``/``Union`` per record placed byte for byte as the
+:mod:`pegbind.target` layout says (bitfields as plain storage members, see
+:class:`BitAccess`; padding and ``_pack_`` where ctypes would place a member
+elsewhere), a user-facing class per bound record, and one wrapper per
+function over a ``CFUNCTYPE`` prototype of the symbol: with ``argtypes``, or
+with the ``restype`` only where the wrapper hands ctypes nothing but values it
+passes exactly as C expects (see :meth:`CtypesWriter.bare_call`).
+
+The package by concern: ``speller`` (model types as ctypes types), ``layout``
+(records placed byte for byte), ``writer`` (the wrapper steps of
+:mod:`pegbind.passes.callplan` spelled in ctypes, rendered by the renderer it
+shares with cffi, :mod:`pegbind.emit.pywrapper`), and here what the template sees.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ... import __version__
+from ...config import BindingConfig
+from ...passes.binding import BindingModel
+from ..common import banner, c_type_text, py_docstring, py_literal, py_string
+from ..pywrapper import field_plans, ordered_records
+from .layout import struct_plans
+from .speller import ctypes_attr
+from .writer import CtypesWriter, render_wrappers
+
+
+def link_libraries(config: BindingConfig) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(library names, absolute library folders) a link-time module opens at import.
+
+    The names are searched in the folders first (as the rpath of a compiled
+    backend would), then as the system finds them.
+    """
+    return tuple(config.link), tuple(str(Path(folder).resolve()) for folder in config.library_dirs)
+
+
+FILTERS: dict[str, Callable[..., Any]] = {
+    "py_repr": repr,
+    "ctypes_attr": ctypes_attr,
+    "c_type_text": c_type_text,
+    "py_literal": py_literal,
+    "py_docstring": py_docstring,
+    "py_string": py_string,
+}
+
+#: (template, output suffix) pairs, rendered in this order.
+OUTPUTS = (("ctypes/ctypes.py.jinja", ".py"),)
+
+
+def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
+    """What the ctypes template sees."""
+    classes = {r.record.key: r.py_name for r in binding.records}
+    classes.update({h.record.key: h.py_name for h in binding.handles})
+    structs, speller, left_out = struct_plans(binding)
+    records = [r for r in ordered_records(binding) if r.record.key in speller.struct_names]
+    writer = CtypesWriter(binding, classes, speller)
+    link, folders = link_libraries(config)
+    table = binding.function_table
+    getter = None
+    if table is not None:
+        error = table.error
+        getter = {
+            "name": table.getter.name,
+            "struct": speller.struct_names[table.struct_key],
+            "returns_table": table.returns_table,
+            "restype": speller.spell(table.getter.ret),
+            "success": error.success if error is not None else None,
+        }
+    calls = render_wrappers(binding, writer, left_out)
+    return {
+        "binding": binding,
+        "banner": banner(binding.headers, __version__),
+        "headers": binding.headers,
+        "constants": binding.constants,
+        "enums": binding.enums,
+        "structs": structs,
+        "bits": {plan.key: {access.path: access for access in plan.bitfields} for plan in structs},
+        "struct_names": speller.struct_names,
+        "records": records,
+        "fields": field_plans(binding, classes),
+        "aliases": [(alias, r.py_name) for r in records for alias in r.aliases]
+        + [(alias, h.py_name) for h in binding.handles for alias in h.aliases],
+        "classes": classes,
+        "calls": calls,
+        "function_aliases": binding.aliases_of(c.binding for c in calls),
+        "left_out": left_out,
+        "link": link,
+        "library_dirs": folders,
+        "dynamic": binding.load == "dynamic",
+        "table": getter,
+        "handles": binding.handles,
+        "has_errors": binding.errors is not None or any(f.error is not None for f in binding.functions),
+        "errors": binding.errors,
+    }

@@ -1,0 +1,101 @@
+"""ctypes spelling of model types: ``_ct.c_int32``, ``_S<n>`` record classes, pointers as ``c_void_p``."""
+from __future__ import annotations
+
+import keyword
+
+from ...model import Array, CType, FunctionType, Pointer, Primitive, RecordRef
+from ...passes.binding import BindingModel, FunctionBinding, ParamBinding
+from ...target import integer_primitive
+from ..pywrapper import UnspellableError
+
+
+class CtypesSpellingError(UnspellableError):
+    """A C type with no ctypes equivalent (``__int128``, a function by value)."""
+
+
+#: the largest int CPython keeps in one 30-bit digit, whose comparisons it specialises
+_SMALL_INT = (1 << 30) - 1
+
+
+def ctypes_attr(name: str) -> str:
+    """The attribute a C member is reached by on a ctypes Structure (Python keywords are renamed)."""
+    return f"_pb_{name}" if keyword.iskeyword(name) else name
+
+
+_FLOATS = {"float": "_ct.c_float", "double": "_ct.c_double", "long double": "_ct.c_longdouble"}
+
+
+class CtypesSpeller:
+    """Spells model types as ctypes expressions for one binding's module and target.
+
+    Integer types are spelled by width (``_ct.c_int32``) from the target's
+    data model, so the module describes the target's layout, not the
+    generating machine's; records are the ``_S<n>`` classes of the module.
+    """
+
+    def __init__(self, binding: BindingModel):
+        self.module = binding.module
+        self.target = binding.target
+        self.struct_names: dict[str, str] = {}
+        for index, record in enumerate(r for r in self.module.records if not r.is_opaque):
+            self.struct_names[record.key] = f"_S{index}"
+
+    def integer(self, name: str) -> str:
+        if name == "_Bool":
+            return "_ct.c_bool"
+        bits = 8 * self.target.size_of(name)
+        if bits > 64:
+            raise CtypesSpellingError(f"ctypes has no {bits}-bit integer ({name})")
+        return f"_ct.c_{'' if self.target.is_signed(name) else 'u'}int{bits}"
+
+    def spell(self, ctype: CType) -> str:
+        """The ctypes type of a value of ``ctype`` (data pointers are ``c_void_p``)."""
+        resolved = self.module.resolve(ctype)
+        if isinstance(resolved, Primitive):
+            if resolved.is_void:
+                return "None"
+            if resolved.is_floating:
+                return _FLOATS[resolved.name]
+            return self.integer(resolved.name)
+        if isinstance(resolved, RecordRef):
+            if resolved.kind == "enum":
+                return self.integer(integer_primitive(self.module, resolved, self.target) or "int")
+            if resolved.key not in self.struct_names:
+                raise CtypesSpellingError(f"{resolved.to_c()} is opaque")
+            return self.struct_names[resolved.key]
+        if isinstance(resolved, Pointer):
+            return "_ct.c_void_p"
+        if isinstance(resolved, Array):
+            return f"({self.spell(resolved.element)} * {resolved.length or 0})"
+        if isinstance(resolved, FunctionType):
+            raise CtypesSpellingError("a function type has no value")
+        raise CtypesSpellingError(f"cannot spell {ctype.to_c()} in ctypes")
+
+    def field_type(self, ctype: CType) -> str:
+        """Like :meth:`spell`, but ``char *`` members read back as ``bytes`` (``c_char_p``)
+        and ``char`` arrays as ``c_char`` arrays (ctypes reads those as bytes up to the NUL)."""
+        resolved = self.module.resolve(ctype)
+        if isinstance(resolved, Pointer):
+            target = self.module.resolve(resolved.target)
+            if isinstance(target, Primitive) and target.name == "char":
+                return "_ct.c_char_p"
+        if isinstance(resolved, Array):
+            element = self.module.resolve(resolved.element)
+            if isinstance(element, Primitive) and element.name == "char":
+                return f"(_ct.c_char * {resolved.length or 0})"
+            return f"({self.field_type(resolved.element)} * {resolved.length or 0})"
+        return self.spell(ctype)
+
+    def argtype(self, param: ParamBinding) -> str:
+        if param.kind == "cstring":
+            return "_ct.c_char_p"
+        if param.kind in ("buffer", "writable_buffer"):
+            return "_ct.c_void_p"
+        if param.kind == "record_ptr":
+            return f"_ct.POINTER({self.struct_names[param.record_key or '']})"
+        return self.spell(param.ctype)
+
+    def restype(self, binding: FunctionBinding) -> str:
+        if binding.ret.kind == "string":
+            return "_ct.c_char_p"
+        return self.spell(binding.function.ret)
