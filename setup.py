@@ -6,19 +6,11 @@ data packages ``pegbind.grammars`` and ``pegbind.templates``.
 ``pegbind/resources.py`` finds them in either place.  The runtime sources that
 generated modules carry (``pegbind/runtime``) are an ordinary package.
 """
-from setuptools import setup
+from setuptools import find_packages, setup
 
 setup(
-    packages=[
-        "pegbind",
-        "pegbind.preprocess",
-        "pegbind.parse",
-        "pegbind.passes",
-        "pegbind.emit",
-        "pegbind.runtime",
-        "pegbind.grammars",
-        "pegbind.templates",
-    ],
+    # every package under pegbind/ (a new one cannot be forgotten), then the two data packages
+    packages=[*find_packages(include=["pegbind", "pegbind.*"]), "pegbind.grammars", "pegbind.templates"],
     package_dir={
         "pegbind": "pegbind",
         "pegbind.grammars": "grammars",

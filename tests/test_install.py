@@ -45,10 +45,12 @@ def test_installed_cli_builds_the_example(installed, tmp_path, vecmath_library):
     where = run(installed, "python", "-c", "import pegbind.resources as r; print(r.grammars_dir()); print(r.templates_dir())", cwd=work)
     assert where.returncode == 0, where.stderr
     assert all(str(ROOT) not in line and "site-packages" in line for line in where.stdout.splitlines())
-    built = run(
-        installed, "pegbind", "build", "vecmath.h", "-l", "vecmath", "-L", str(vecmath_library), "-o", "out", cwd=work
-    )
-    assert built.returncode == 0, built.stderr
-    called = run(installed, "python", "-c", "import vecmath; print(vecmath.vm_add(40, 2))", cwd=work / "out")
-    assert called.returncode == 0, called.stderr
-    assert called.stdout.strip() == "42"
+    # every backend, so that each one's modules are in the wheel
+    for backend in ("cython", "cffi", "ctypes"):
+        out = f"out-{backend}"
+        built = run(installed, "pegbind", "build", "vecmath.h", "-l", "vecmath", "-L", str(vecmath_library),
+                    "--backend", backend, "-o", out, cwd=work)
+        assert built.returncode == 0, built.stderr
+        called = run(installed, "python", "-c", "import vecmath; print(vecmath.vm_add(40, 2))", cwd=work / out)
+        assert called.returncode == 0, called.stderr
+        assert called.stdout.strip() == "42"
