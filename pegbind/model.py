@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Literal, NoReturn
+from typing import Literal, NoReturn, TypeVar, cast
 
 from .diagnostics import Coord, Diagnostic
 
@@ -66,6 +66,9 @@ def join_declarator(base: str, declarator: str) -> str:
     return f"{base} {declarator}"
 
 
+_SomeType = TypeVar("_SomeType", bound="CType")
+
+
 class CType:
     """A C type expression.  Subclasses are frozen dataclasses with ``quals``."""
 
@@ -80,12 +83,12 @@ class CType:
         """
         raise TypeError(f"{type(self).__name__} is not a concrete C type")
 
-    def with_quals(self, *quals: str) -> CType:
+    def with_quals(self: _SomeType, *quals: str) -> _SomeType:
         """The same type with ``quals`` added (duplicates dropped, order kept)."""
         merged = tuple(dict.fromkeys((*self.quals, *quals)))
         return replace(self, quals=merged)  # type: ignore[type-var]
 
-    def unqualified(self) -> CType:
+    def unqualified(self: _SomeType) -> _SomeType:
         return replace(self, quals=()) if self.quals else self  # type: ignore[type-var]
 
     @property
@@ -211,7 +214,18 @@ class FunctionType(CType):
         return ", ".join(parts) if parts else "void"
 
 
+#: The closed set of type kinds.  A ``match`` over a :data:`Type` ends in a case that calls
+#: :func:`assert_never`, so the type checker lists every dispatch a new kind must reach.
 Type = Primitive | TypedefRef | RecordRef | Pointer | Array | FunctionType
+
+
+def as_type(ctype: CType) -> Type:
+    """``ctype`` as the :data:`Type` union, for a ``match`` the type checker can check for every kind.
+
+    The model's fields are declared as the base class :class:`CType`; every
+    value in them is one of the kinds of :data:`Type` (nothing else subclasses it).
+    """
+    return cast(Type, ctype)
 
 
 # --------------------------------------------------------------------------
@@ -373,6 +387,11 @@ class FunctionAlias:
 
 Declaration = Function | Record | Enum | Typedef | Constant | Variable | FunctionAlias
 
+#: The registries of a :class:`Module`, as :meth:`Module.get` names them.
+DeclarationKind = Literal["function", "record", "enum", "typedef", "constant", "variable", "function_alias"]
+#: A type declaration as the passes name it: ``("typedef", name)``, ``("record", key)`` or ``("enum", key)``.
+TypeNode = tuple[Literal["typedef", "record", "enum"], str]
+
 
 @dataclass(frozen=True, slots=True)
 class Module:
@@ -456,7 +475,7 @@ class Module:
     def constant(self, name: str) -> Constant:
         return self._index[("constant", name)]
 
-    def get(self, kind: str, name: str) -> Declaration | None:
+    def get(self, kind: DeclarationKind, name: str) -> Declaration | None:
         """The declaration of ``kind`` (function, record, enum, typedef, constant, variable, function_alias)."""
         return self._index.get((kind, name))
 
@@ -492,20 +511,25 @@ class Module:
         yield from self.variables
         yield from self.function_aliases
 
-    def resolve(self, ctype: CType) -> CType:
-        """Follow typedefs until a non-typedef type; qualifiers of every level are kept."""
+    def resolve(self, ctype: CType) -> Type:
+        """Follow typedefs until a non-typedef type; qualifiers of every level are kept.
+
+        The result is a :class:`TypedefRef` only for a name no typedef declares or one that
+        refers to itself.
+        """
         quals: tuple[str, ...] = ()
         seen = set()
-        while isinstance(ctype, TypedefRef):
-            if ctype.name in seen:
+        resolved = as_type(ctype)
+        while isinstance(resolved, TypedefRef):
+            if resolved.name in seen:
                 break
-            seen.add(ctype.name)
-            quals += ctype.quals
-            target = self.get("typedef", ctype.name)
+            seen.add(resolved.name)
+            quals += resolved.quals
+            target = self.find_typedef(resolved.name)
             if target is None:
-                return ctype
-            ctype = target.type  # type: ignore[union-attr]
-        return ctype.with_quals(*quals) if quals else ctype
+                return resolved
+            resolved = as_type(target.type)
+        return resolved.with_quals(*quals) if quals else resolved
 
     def replace(self, **changes) -> Module:
         """A copy with some registries replaced (passes use this)."""

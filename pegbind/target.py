@@ -13,7 +13,22 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .diagnostics import Coord, Diagnostic, PegbindError
-from .model import Array, CType, Enum, Field, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
+from .model import (
+    Array,
+    CType,
+    Enum,
+    Field,
+    FunctionType,
+    Module,
+    Pointer,
+    Primitive,
+    Record,
+    RecordRef,
+    Type,
+    TypedefRef,
+    as_type,
+    assert_never,
+)
 
 DEFAULT_TARGET = "linux-x86_64"
 
@@ -408,8 +423,8 @@ def integer_primitive(module: Module, ctype: CType, target: TargetInfo) -> str |
     """The primitive integer type behind ``ctype`` (typedefs resolved, an enum's underlying type), else None."""
     resolved = module.resolve(ctype)
     if isinstance(resolved, RecordRef) and resolved.kind == "enum":
-        enum = module.get("enum", resolved.key)
-        return enum_type(module, enum, target) if isinstance(enum, Enum) else "int"
+        enum = module.find_enum(resolved.key)
+        return enum_type(module, enum, target) if enum is not None else "int"
     if isinstance(resolved, Primitive) and not resolved.is_floating and not resolved.is_void:
         return resolved.name
     return None
@@ -476,50 +491,55 @@ class _Layouter:
     # -- any type ----------------------------------------------------------
     def size_align(self, ctype: CType, coord: Coord | None) -> tuple[int, int]:
         seen: set[str] = set()
-        while isinstance(ctype, TypedefRef):
-            typedef = self.module.get("typedef", ctype.name)
+        # Typedefs are followed here, not by Module.resolve: the coordinate of the
+        # innermost one is the best place to point at, and a cycle is an error.
+        resolved = as_type(ctype)
+        while isinstance(resolved, TypedefRef):
+            typedef = self.module.find_typedef(resolved.name)
             if typedef is None:
-                builtin = builtin_size_align(ctype.name, self.target)
+                builtin = builtin_size_align(resolved.name, self.target)
                 if builtin is not None:
                     return builtin
-                raise self.fail(coord, f"unknown type name '{ctype.name}'")
-            if ctype.name in seen:
-                raise self.fail(typedef.coord, f"typedef '{ctype.name}' refers to itself")
-            seen.add(ctype.name)
+                raise self.fail(coord, f"unknown type name '{resolved.name}'")
+            if resolved.name in seen:
+                raise self.fail(typedef.coord, f"typedef '{resolved.name}' refers to itself")
+            seen.add(resolved.name)
             coord = typedef.coord or coord
-            ctype = typedef.type  # type: ignore[union-attr]
-        if isinstance(ctype, Primitive):
-            if ctype.name == "void":
-                raise self.fail(coord, "'void' has no size")
-            if ctype.name not in self.target.sizes:
-                raise self.fail(coord, f"'{ctype.name}' is not available on {self.target.name}")
-            return self.target.sizes[ctype.name]
-        if isinstance(ctype, Pointer):
-            return self.target.sizes["pointer"]
-        if isinstance(ctype, Array):
-            if ctype.length is None:
-                raise self.fail(coord, f"array '{ctype.to_c()}' has no size")
-            size, align = self.size_align(ctype.element, coord)
-            return size * ctype.length, align
-        if isinstance(ctype, FunctionType):
-            raise self.fail(coord, f"function type '{ctype.to_c()}' has no size")
-        if isinstance(ctype, RecordRef):
-            if ctype.kind == "enum":
-                enum = self.module.get("enum", ctype.key)
-                if not isinstance(enum, Enum) or not enum.members:
-                    raise self.fail(coord, f"'{ctype.to_c()}' is an incomplete enum")
-                return self.target.sizes[enum_type(self.module, enum, self.target)]
-            placed = self.record(ctype.key, coord)
-            return placed.size, placed.align
-        raise self.fail(coord, f"no layout for type '{ctype}'")
+            resolved = as_type(typedef.type)
+        match resolved:
+            case Primitive():
+                if resolved.name == "void":
+                    raise self.fail(coord, "'void' has no size")
+                if resolved.name not in self.target.sizes:
+                    raise self.fail(coord, f"'{resolved.name}' is not available on {self.target.name}")
+                return self.target.sizes[resolved.name]
+            case Pointer():
+                return self.target.sizes["pointer"]
+            case Array():
+                if resolved.length is None:
+                    raise self.fail(coord, f"array '{resolved.to_c()}' has no size")
+                size, align = self.size_align(resolved.element, coord)
+                return size * resolved.length, align
+            case FunctionType():
+                raise self.fail(coord, f"function type '{resolved.to_c()}' has no size")
+            case RecordRef():
+                if resolved.kind == "enum":
+                    enum = self.module.find_enum(resolved.key)
+                    if enum is None or not enum.members:
+                        raise self.fail(coord, f"'{resolved.to_c()}' is an incomplete enum")
+                    return self.target.sizes[enum_type(self.module, enum, self.target)]
+                placed = self.record(resolved.key, coord)
+                return placed.size, placed.align
+            case _:
+                assert_never(resolved)
 
     # -- records -----------------------------------------------------------
     def record(self, key: str, coord: Coord | None) -> RecordLayout:
         cached = self.cache.get((key, self.target.name))
         if cached is not None:
             return cached
-        record = self.module.get("record", key)
-        if not isinstance(record, Record):
+        record = self.module.find_record(key)
+        if record is None:
             raise self.fail(coord, f"'{key}' is not declared")
         if record.fields is None:
             raise self.fail(coord or record.coord, f"'{key}' is an incomplete type (declared but never defined)")
@@ -583,7 +603,7 @@ class _RecordBuilder:
             raise self.layouter.fail(record.coord, f"{record.key} is too large ({size} bytes)")
         return RecordLayout(record.key, size, align, tuple(placed), members)
 
-    def resolve(self, ctype: CType) -> CType:
+    def resolve(self, ctype: CType) -> Type:
         return self.layouter.module.resolve(ctype)
 
     def is_packed(self, member: Field, type_align: int) -> bool:

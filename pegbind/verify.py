@@ -36,7 +36,19 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, VerifyError
 from .emit.env import make_environment
-from .model import Array, Constant, CType, Enum, Module, Pointer, Primitive, Record, RecordRef
+from .model import (
+    Array,
+    Constant,
+    CType,
+    FunctionType,
+    Module,
+    Pointer,
+    Primitive,
+    Record,
+    RecordRef,
+    TypedefRef,
+    assert_never,
+)
 from .target import LayoutError, RecordLayout, TargetInfo, enum_constant_type, enum_type, record_layout, size_align
 from .toolchain import CROSS_COMPILERS, CROSS_PACKAGES, host_target
 
@@ -168,17 +180,20 @@ def _found(compiler: str) -> str:
 def _type_name(module: Module, ctype: CType, target: TargetInfo) -> str:
     """The probe's name for ``ctype``: a primitive name, "pointer" or "other"."""
     resolved = module.resolve(ctype)
-    if isinstance(resolved, Primitive):
-        if resolved.name == "char":
-            return "char"
-        return resolved.name if resolved.name in _PROBE_TYPE_NAMES else "other"
-    if isinstance(resolved, RecordRef) and resolved.kind == "enum":
-        enum = module.get("enum", resolved.key)
-        if isinstance(enum, Enum) and enum.members:
-            return enum_type(module, enum, target)
-    if isinstance(resolved, Pointer):
-        return "pointer"
-    return "other"
+    match resolved:
+        case Primitive():
+            if resolved.name == "char":
+                return "char"
+            return resolved.name if resolved.name in _PROBE_TYPE_NAMES else "other"
+        case RecordRef():
+            enum = module.find_enum(resolved.key) if resolved.kind == "enum" else None
+            return enum_type(module, enum, target) if enum is not None and enum.members else "other"
+        case Pointer():
+            return "pointer"
+        case TypedefRef() | Array() | FunctionType():
+            return "other"
+        case _:
+            assert_never(resolved)
 
 
 def _value_text(value: int | float, type_name: str) -> str:
@@ -197,8 +212,8 @@ def _record_spelling(module: Module, record: Record) -> str | None:
     """How C names ``record``: ``struct tag``, or the typedef of an untagged one; None if it cannot be named."""
     if record.tag is not None:
         return f"{record.kind} {record.tag}"
-    typedef = module.get("typedef", record.key)
-    if typedef is not None and module.resolve(typedef.type.unqualified()) == record.ref:  # type: ignore[union-attr]
+    typedef = module.find_typedef(record.key)
+    if typedef is not None and module.resolve(typedef.type.unqualified()) == record.ref:
         return record.key
     return None
 
@@ -216,8 +231,8 @@ def _const_bitfields(module: Module, record: Record, prefix: str, const: bool, s
         if member.bit_width is not None and is_const and member.name:
             found.add(path)
         if isinstance(resolved, RecordRef) and resolved.kind != "enum":
-            inner = module.get("record", resolved.key)
-            if isinstance(inner, Record):
+            inner = module.find_record(resolved.key)
+            if inner is not None:
                 inner_prefix = f"{path}." if path else ""
                 found |= _const_bitfields(module, inner, inner_prefix, is_const, seen)
     return found

@@ -22,13 +22,17 @@ from ..config import BindingConfig
 from ..model import (
     Array,
     CType,
+    Enum,
     Function,
     FunctionType,
     Module,
     Pointer,
     Primitive,
     RecordRef,
+    Typedef,
     TypedefRef,
+    as_type,
+    assert_never,
     join_declarator,
 )
 from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding, RecordBinding
@@ -82,30 +86,32 @@ def cy_decl(ctype: CType, declarator: str = "") -> str:
     ``cy_decl(Pointer(Primitive("char", ("const",))), "s")`` is ``"const char *s"``;
     typedef and record names get their Cython prefix.
     """
-    if isinstance(ctype, Primitive):
-        if ctype.name in ("__int128", "unsigned __int128"):
-            raise SpellingError(f"Cython has no {ctype.name} type")
-        name = "bint" if ctype.name == "_Bool" else ctype.name
-        return join_declarator(_quals(ctype.quals) + name, declarator)
-    if isinstance(ctype, TypedefRef):
-        return join_declarator(_quals(ctype.quals) + cy_name(ctype.name), declarator)
-    if isinstance(ctype, RecordRef):
-        return join_declarator(_quals(ctype.quals) + cy_record_name(ctype), declarator)
-    if isinstance(ctype, Pointer):
-        inner = "*" + ("const " if "const" in ctype.quals else "") + declarator
-        inner = inner.rstrip()
-        if isinstance(ctype.target, (Array, FunctionType)):
-            inner = f"({inner})"
-        return cy_decl(ctype.target, inner)
-    if isinstance(ctype, Array):
-        size = "" if ctype.length is None else str(ctype.length)
-        return cy_decl(ctype.element, f"{declarator}[{size}]")
-    if isinstance(ctype, FunctionType):
-        params = [cy_decl(p.type) for p in ctype.params]
-        if ctype.variadic:
-            params.append("...")
-        return cy_decl(ctype.ret, f"{declarator}({', '.join(params)})")
-    raise SpellingError(f"cannot spell {ctype!r} in Cython")
+    match as_type(ctype):
+        case Primitive() as primitive:
+            if primitive.name in ("__int128", "unsigned __int128"):
+                raise SpellingError(f"Cython has no {primitive.name} type")
+            name = "bint" if primitive.name == "_Bool" else primitive.name
+            return join_declarator(_quals(primitive.quals) + name, declarator)
+        case TypedefRef() as typedef:
+            return join_declarator(_quals(typedef.quals) + cy_name(typedef.name), declarator)
+        case RecordRef() as ref:
+            return join_declarator(_quals(ref.quals) + cy_record_name(ref), declarator)
+        case Pointer() as pointer:
+            inner = "*" + ("const " if "const" in pointer.quals else "") + declarator
+            inner = inner.rstrip()
+            if isinstance(pointer.target, (Array, FunctionType)):
+                inner = f"({inner})"
+            return cy_decl(pointer.target, inner)
+        case Array() as array:
+            size = "" if array.length is None else str(array.length)
+            return cy_decl(array.element, f"{declarator}[{size}]")
+        case FunctionType() as function:
+            params = [cy_decl(p.type) for p in function.params]
+            if function.variadic:
+                params.append("...")
+            return cy_decl(function.ret, f"{declarator}({', '.join(params)})")
+        case unhandled:
+            assert_never(unhandled)
 
 
 def cy_named_decl(ctype: CType, cython_name: str, c_name: str) -> str:
@@ -139,9 +145,15 @@ def param_error(param: ParamBinding, wanted: str) -> str:
 def _adjusted(ctype: CType) -> CType:
     # C adjusts an array parameter to a pointer; a top-level const would
     # forbid assigning the local the wrapper converts into.
-    if isinstance(ctype, Array):
-        return Pointer(ctype.element)
-    return ctype.unqualified() if isinstance(ctype, (Primitive, TypedefRef, RecordRef, Pointer)) else ctype
+    match as_type(ctype):
+        case Array(element=element):
+            return Pointer(element)
+        case Primitive() | TypedefRef() | RecordRef() | Pointer() as value:
+            return value.unqualified()
+        case FunctionType():
+            return ctype
+        case unhandled:
+            assert_never(unhandled)
 
 
 def cy_var(ctype: CType, name: str) -> str:
@@ -333,14 +345,14 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     types = []
     for kind, key in binding.type_order:
         decl = module.get(kind, key)
-        if kind == "typedef":
-            target = decl.type  # type: ignore[union-attr]
+        if isinstance(decl, Typedef):
+            target = decl.type
             # ``typedef struct {...} name`` is declared by the record itself.
             if isinstance(target, RecordRef) and target.tag is None and target.key == key:
                 continue
             if not cy_can_spell(target):
                 continue
-        elif kind == "enum" and not decl.members:  # type: ignore[union-attr]
+        elif isinstance(decl, Enum) and not decl.members:
             continue
         types.append((kind, decl))
     forward = [

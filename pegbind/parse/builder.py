@@ -40,9 +40,12 @@ from ..model import (
     Primitive,
     Record,
     RecordRef,
+    Type,
     Typedef,
     TypedefRef,
     Variable,
+    as_type,
+    assert_never,
 )
 from ..preprocess.token import Token
 from ..target import TargetInfo
@@ -194,41 +197,46 @@ class ModuleBuilder:
         except Dropped as problem:
             raise NotConstant(problem.message, problem.token) from None
 
-    def resolve(self, ctype: CType) -> CType:
+    def resolve(self, ctype: CType) -> Type:
         seen: set[str] = set()
         quals: tuple[str, ...] = ()
-        while isinstance(ctype, TypedefRef) and ctype.name not in seen:
-            seen.add(ctype.name)
-            found = self.typedefs.get(ctype.name)
+        resolved = as_type(ctype)
+        while isinstance(resolved, TypedefRef) and resolved.name not in seen:
+            seen.add(resolved.name)
+            found = self.typedefs.get(resolved.name)
             if found is None:
                 break
-            quals += ctype.quals
-            ctype = found.type
-        return ctype.with_quals(*quals) if quals else ctype
+            quals += resolved.quals
+            resolved = as_type(found.type)
+        return resolved.with_quals(*quals) if quals else resolved
 
     def size_align(self, ctype: CType, token: Token) -> tuple[int, int]:
         resolved = self.resolve(ctype)
-        if isinstance(resolved, Primitive):
-            if resolved.name not in self.target.sizes:
-                raise NotConstant(f"'{resolved.name}' does not exist on {self.target.name}", token)
-            return self.target.sizes[resolved.name]
-        if isinstance(resolved, Pointer):
-            return self.target.sizes["pointer"]
-        if isinstance(resolved, Array):
-            if resolved.length is None:
-                raise NotConstant(f"sizeof of the incomplete array type '{ctype.to_c()}'", token)
-            size, align = self.size_align(resolved.element, token)
-            return size * resolved.length, align
-        if isinstance(resolved, RecordRef) and resolved.kind == "enum":
-            return self.target.sizes["int"]
-        if isinstance(resolved, RecordRef):
-            record = self.records.get(resolved.key)
-            if record is None or record.fields is None:
-                raise NotConstant(f"sizeof of the incomplete type '{ctype.to_c()}'", token)
-            return self._record_layout(resolved, token)
-        if isinstance(resolved, FunctionType):
-            raise NotConstant("sizeof applied to a function type", token)
-        raise NotConstant(f"the size of '{ctype.to_c()}' is unknown (no typedef of that name)", token)
+        match resolved:
+            case Primitive():
+                if resolved.name not in self.target.sizes:
+                    raise NotConstant(f"'{resolved.name}' does not exist on {self.target.name}", token)
+                return self.target.sizes[resolved.name]
+            case Pointer():
+                return self.target.sizes["pointer"]
+            case Array():
+                if resolved.length is None:
+                    raise NotConstant(f"sizeof of the incomplete array type '{ctype.to_c()}'", token)
+                size, align = self.size_align(resolved.element, token)
+                return size * resolved.length, align
+            case RecordRef():
+                if resolved.kind == "enum":
+                    return self.target.sizes["int"]
+                record = self.records.get(resolved.key)
+                if record is None or record.fields is None:
+                    raise NotConstant(f"sizeof of the incomplete type '{ctype.to_c()}'", token)
+                return self._record_layout(resolved, token)
+            case FunctionType():
+                raise NotConstant("sizeof applied to a function type", token)
+            case TypedefRef():
+                raise NotConstant(f"the size of '{ctype.to_c()}' is unknown (no typedef of that name)", token)
+            case _:
+                assert_never(resolved)
 
     def _record_layout(self, ctype: CType, token: Token) -> tuple[int, int]:
         from ..target import size_align
@@ -340,15 +348,19 @@ class ModuleBuilder:
 
     def canonical(self, ctype: CType) -> CType:
         """``ctype`` with the typedefs of every level resolved and parameter names dropped."""
-        ctype = self.resolve(ctype)
-        if isinstance(ctype, Pointer):
-            return Pointer(self.canonical(ctype.target), ctype.quals)
-        if isinstance(ctype, Array):
-            return Array(self.canonical(ctype.element), ctype.length)
-        if isinstance(ctype, FunctionType):
-            params = tuple(Param(None, self.canonical(p.type)) for p in ctype.params)
-            return FunctionType(self.canonical(ctype.ret), params, ctype.variadic)
-        return ctype
+        resolved = self.resolve(ctype)
+        match resolved:
+            case Pointer():
+                return Pointer(self.canonical(resolved.target), resolved.quals)
+            case Array():
+                return Array(self.canonical(resolved.element), resolved.length)
+            case FunctionType():
+                params = tuple(Param(None, self.canonical(p.type)) for p in resolved.params)
+                return FunctionType(self.canonical(resolved.ret), params, resolved.variadic)
+            case Primitive() | TypedefRef() | RecordRef():
+                return resolved
+            case _:
+                assert_never(resolved)
 
     def add_typedef(self, typedef: Typedef, token: Token) -> None:
         previous = self.typedefs.get(typedef.name)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import BindingConfig
 from ..diagnostics import Diagnostic, PegbindError
-from ..model import Function, Module
+from ..model import Function, Module, TypeNode
 from ..target import TargetInfo
 from .binding import (
     BindingModel,
@@ -54,7 +54,7 @@ class PassState:
     config: BindingConfig
     target: TargetInfo
     names: dict = field(default_factory=dict)
-    type_order: tuple[tuple[str, str], ...] = ()
+    type_order: tuple[TypeNode, ...] = ()
     functions: tuple[FunctionBinding, ...] = ()
     declared_only: tuple[Function, ...] = ()
     records: tuple[RecordBinding, ...] = ()

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..config import ErrorPolicy, ParamRole
 from ..diagnostics import Diagnostic
-from ..model import Constant, CType, Enum, Function, Module, Record
+from ..model import Constant, CType, Enum, Function, Module, Record, TypeNode
 from ..target import TargetInfo
 
 if TYPE_CHECKING:  # the call plan refers to these bindings; they refer to it only by annotation
@@ -340,7 +340,7 @@ class BindingModel:
     enums: tuple[EnumBinding, ...]
     constants: tuple[ConstantBinding, ...]
     #: ("typedef" | "record" | "enum", key) in an order where each comes after what it needs
-    type_order: tuple[tuple[str, str], ...]
+    type_order: tuple[TypeNode, ...]
     #: record key -> layout from :func:`pegbind.target.record_layout` (empty when unavailable)
     layouts: Mapping[str, Any] = field(default_factory=dict)
     #: functions declared to the C side but given no Python wrapper (variadic ...)

@@ -22,34 +22,54 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Literal
 
-from ..model import Array, CType, Enum, FunctionType, Module, Pointer, Record, RecordRef, Typedef, TypedefRef
+from ..model import (
+    Array,
+    CType,
+    Enum,
+    FunctionType,
+    Module,
+    Pointer,
+    Primitive,
+    Record,
+    RecordRef,
+    Typedef,
+    TypedefRef,
+    TypeNode,
+    as_type,
+    assert_never,
+)
 from .select import is_synthetic
 
-Node = tuple[str, str]  #: ("typedef" | "record" | "enum", name or key)
+Node = TypeNode  #: ("typedef" | "record" | "enum", name or key)
 Need = Literal["declared", "complete"]
 
 
 def uses(ctype: CType, by_value: bool = True) -> Iterator[tuple[Node, Need]]:
     """What declaring something of type ``ctype`` needs; ``by_value`` False behind a pointer."""
-    if isinstance(ctype, TypedefRef):
-        yield ("typedef", ctype.name), "complete" if by_value else "declared"
-    elif isinstance(ctype, RecordRef):
-        if ctype.kind == "enum":
-            yield ("enum", ctype.key), "complete"
-        elif by_value:
-            yield ("record", ctype.key), "complete"
-        elif ctype.tag is None:  # no forward declaration can name it: its definition must come first
-            yield ("record", ctype.key), "declared"
-    elif isinstance(ctype, Pointer):
-        yield from uses(ctype.target, by_value=False)
-    elif isinstance(ctype, Array):
-        # an array type needs a complete element wherever it is written, even
-        # behind a typedef or a pointer (C11 6.7.6.2p1): glibc's jmp_buf
-        yield from uses(ctype.element, by_value=True)
-    elif isinstance(ctype, FunctionType):
-        yield from uses(ctype.ret, by_value=False)
-        for param in ctype.params:
-            yield from uses(param.type, by_value=False)
+    match as_type(ctype):
+        case Primitive():
+            pass  # arithmetic types and void are always declared
+        case TypedefRef(name=name):
+            yield ("typedef", name), "complete" if by_value else "declared"
+        case RecordRef(kind="enum", key=key):
+            yield ("enum", key), "complete"
+        case RecordRef(tag=tag, key=key):
+            if by_value:
+                yield ("record", key), "complete"
+            elif tag is None:  # no forward declaration can name it: its definition must come first
+                yield ("record", key), "declared"
+        case Pointer(target=target):
+            yield from uses(target, by_value=False)
+        case Array(element=element):
+            # an array type needs a complete element wherever it is written, even
+            # behind a typedef or a pointer (C11 6.7.6.2p1): glibc's jmp_buf
+            yield from uses(element, by_value=True)
+        case FunctionType(ret=ret, params=params):
+            yield from uses(ret, by_value=False)
+            for param in params:
+                yield from uses(param.type, by_value=False)
+        case unhandled:
+            assert_never(unhandled)
 
 
 def order_types(module: Module) -> tuple[Node, ...]:

@@ -25,6 +25,7 @@ from ..model import (
     Record,
     RecordRef,
     TypedefRef,
+    assert_never,
 )
 from ..target import LayoutError, TargetInfo, bit_range, integer_primitive, size_align
 from .binding import (
@@ -68,8 +69,8 @@ def _arithmetic(resolved: CType) -> str | None:
 
 
 def _has_class(module: Module, names: dict, ref: RecordRef) -> bool:
-    record = module.get("record", ref.key)
-    return record is not None and not record.is_opaque and ("record", ref.key) in names  # type: ignore[union-attr]
+    record = module.find_record(ref.key)
+    return record is not None and not record.is_opaque and ("record", ref.key) in names
 
 
 def handle_key(module: Module, names: dict, ctype: CType) -> str | None:
@@ -79,8 +80,8 @@ def handle_key(module: Module, names: dict, ctype: CType) -> str | None:
         return None
     target = module.resolve(resolved.target)
     if isinstance(target, RecordRef) and target.kind != "enum":
-        record = module.get("record", target.key)
-        if record is not None and record.is_opaque and ("record", target.key) in names:  # type: ignore[union-attr]
+        record = module.find_record(target.key)
+        if record is not None and record.is_opaque and ("record", target.key) in names:
             return target.key
     return None
 
@@ -339,9 +340,9 @@ def plan_function(
 
 def table_function_fields(module: Module, struct_key: str) -> frozenset[str]:
     """The members of a function table struct that hold function pointers."""
-    record = module.get("record", struct_key)
+    record = module.find_record(struct_key)
     found = set()
-    for member in getattr(record, "fields", None) or ():
+    for member in (record.fields if record is not None else None) or ():
         resolved = module.resolve(member.type)
         if member.name and isinstance(resolved, Pointer) and isinstance(module.resolve(resolved.target), FunctionType):
             found.add(member.name)
@@ -391,16 +392,17 @@ def plan_function_table(module: Module, config: BindingConfig) -> FunctionTableB
     where = Coord(config.source, 1, 1)
     if config.load != "dynamic":
         raise ConfigError(Diagnostic(where, "function_table: needs load = \"dynamic\""))
-    getter = module.get("function", table.getter)
+    getter = module.find_function(table.getter)
     if getter is None:
         raise ConfigError(Diagnostic(where, f"function_table.getter: the headers declare no function {table.getter!r} "
                                             "(or include/exclude leave it out)"))
-    struct = module.get("typedef", table.struct)
-    struct_type = module.resolve(struct.type) if struct is not None else None  # type: ignore[union-attr]
+    struct = module.find_typedef(table.struct)
+    struct_type = module.resolve(struct.type) if struct is not None else None
     if not isinstance(struct_type, RecordRef):
         for key in (table.struct, f"struct {table.struct}"):
-            if module.get("record", key) is not None:
-                struct_type = module.get("record", key).ref  # type: ignore[union-attr]
+            record = module.find_record(key)
+            if record is not None:
+                struct_type = record.ref
                 break
     if not isinstance(struct_type, RecordRef) or struct_type.kind != "struct":
         raise ConfigError(Diagnostic(where, f"function_table.struct: {table.struct!r} is not a struct of the headers"))
@@ -415,7 +417,7 @@ def plan_function_table(module: Module, config: BindingConfig) -> FunctionTableB
         resolved = module.resolve(ctype)
         return isinstance(resolved, RecordRef) and resolved.key == key
 
-    function = getter  # type: Function  # type: ignore[assignment]
+    function = getter
     if len(function.params) == 1 and points_to_table(function.params[0].type, 2):
         return FunctionTableBinding(function, key, False, error_check(module, config, function.ret))
     if not function.params and points_to_table(function.ret, 1):
@@ -542,9 +544,9 @@ def _members(module: Module, record: Record):
             continue
         resolved = module.resolve(member.type)
         if isinstance(resolved, RecordRef) and resolved.kind != "enum":
-            inner = module.get("record", resolved.key)
+            inner = module.find_record(resolved.key)
             if inner is not None:
-                yield from _members(module, inner)  # type: ignore[arg-type]
+                yield from _members(module, inner)
         # an unnamed bitfield is padding: nothing to bind
 
 
@@ -556,16 +558,22 @@ def holds_pointers(module: Module, ctype: CType, seen: frozenset[str] = frozense
     ``from_bytes`` would fill.
     """
     resolved = module.resolve(ctype)
-    if isinstance(resolved, Pointer):
-        return True
-    if isinstance(resolved, Array):
-        return holds_pointers(module, resolved.element, seen)
-    if isinstance(resolved, RecordRef) and resolved.kind != "enum" and resolved.key not in seen:
-        inner = module.get("record", resolved.key)
-        if not isinstance(inner, Record) or inner.fields is None:
+    match resolved:
+        case Pointer():
+            return True
+        case Array():
+            return holds_pointers(module, resolved.element, seen)
+        case RecordRef():
+            if resolved.kind == "enum" or resolved.key in seen:
+                return False
+            inner = module.find_record(resolved.key)
+            if inner is None or inner.fields is None:
+                return False
+            return any(holds_pointers(module, member.type, seen | {resolved.key}) for member in inner.fields)
+        case Primitive() | TypedefRef() | FunctionType():
             return False
-        return any(holds_pointers(module, member.type, seen | {resolved.key}) for member in inner.fields)
-    return False
+        case _:
+            assert_never(resolved)
 
 
 def plan_records(

@@ -12,7 +12,24 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from ..config import BindingConfig
-from ..model import Array, CType, Enum, Function, FunctionType, Module, Pointer, Record, RecordRef, TypedefRef, Variable
+from ..model import (
+    Array,
+    CType,
+    Enum,
+    Function,
+    FunctionType,
+    Module,
+    Pointer,
+    Primitive,
+    Record,
+    RecordRef,
+    Typedef,
+    TypedefRef,
+    TypeNode,
+    Variable,
+    as_type,
+    assert_never,
+)
 
 
 def is_synthetic(key: str) -> bool:
@@ -20,25 +37,32 @@ def is_synthetic(key: str) -> bool:
     return "<" in key
 
 
-def referenced_types(ctype: CType) -> Iterator[tuple[str, str]]:
+def referenced_types(ctype: CType) -> Iterator[TypeNode]:
     """(``"typedef"`` | ``"record"``, name-or-key) of every named type ``ctype`` mentions."""
-    if isinstance(ctype, TypedefRef):
-        yield ("typedef", ctype.name)
-    elif isinstance(ctype, RecordRef):
-        yield ("enum" if ctype.kind == "enum" else "record", ctype.key)
-    elif isinstance(ctype, (Pointer, Array)):
-        yield from referenced_types(ctype.target if isinstance(ctype, Pointer) else ctype.element)
-    elif isinstance(ctype, FunctionType):
-        yield from referenced_types(ctype.ret)
-        for param in ctype.params:
-            yield from referenced_types(param.type)
+    match as_type(ctype):
+        case Primitive():
+            pass  # arithmetic types and void have no name to declare
+        case TypedefRef(name=name):
+            yield ("typedef", name)
+        case RecordRef(kind=kind, key=key):
+            yield ("enum" if kind == "enum" else "record", key)
+        case Pointer(target=target):
+            yield from referenced_types(target)
+        case Array(element=element):
+            yield from referenced_types(element)
+        case FunctionType(ret=ret, params=params):
+            yield from referenced_types(ret)
+            for param in params:
+                yield from referenced_types(param.type)
+        case unhandled:
+            assert_never(unhandled)
 
 
 def _record_name(decl: Record | Enum) -> str:
     return decl.tag if decl.tag is not None else decl.key
 
 
-def _own_types(module: Module, config: BindingConfig) -> tuple[set[str], list[tuple[str, str]]]:
+def _own_types(module: Module, config: BindingConfig) -> tuple[set[str], list[TypeNode]]:
     """The enums the config selects (keys), and every record, typedef and enum bound for itself."""
     enums_kept = {
         e.key
@@ -46,7 +70,7 @@ def _own_types(module: Module, config: BindingConfig) -> tuple[set[str], list[tu
         if module.is_library(e.coord)
         and (config.selects(_record_name(e)) or any(config.selects(m.name) for m in e.members))
     }
-    roots: list[tuple[str, str]] = [("enum", key) for key in enums_kept]
+    roots: list[TypeNode] = [("enum", key) for key in enums_kept]
     roots += [("record", r.key) for r in module.records
               if config.selects(_record_name(r)) and module.is_library(r.coord)]
     roots += [("typedef", t.name) for t in module.typedefs if config.selects(t.name) and module.is_library(t.coord)]
@@ -63,14 +87,16 @@ def _standard_opaque(module: Module) -> set[str]:
     """Keys of the C library's records that :data:`STANDARD_OPAQUE_TYPES` name."""
     found = set()
     for name in STANDARD_OPAQUE_TYPES:
-        typedef = module.get("typedef", name)
-        target = module.resolve(typedef.type) if typedef is not None else None  # type: ignore[union-attr]
-        if isinstance(target, RecordRef) and not module.is_library(typedef.coord):  # type: ignore[union-attr]
+        typedef = module.find_typedef(name)
+        if typedef is None:
+            continue
+        target = module.resolve(typedef.type)
+        if isinstance(target, RecordRef) and not module.is_library(typedef.coord):
             found.add(target.key)
     return found
 
 
-def _with_types(module: Module, roots: list[tuple[str, str]], users: Iterable[Function | Variable]) -> Module:
+def _with_types(module: Module, roots: list[TypeNode], users: Iterable[Function | Variable]) -> Module:
     """``module`` keeping only the types named in ``roots``, those ``users`` mention, and what they need."""
     pending = list(roots)
     for user in users:
@@ -78,7 +104,7 @@ def _with_types(module: Module, roots: list[tuple[str, str]], users: Iterable[Fu
     opaque = _standard_opaque(module)
     # Closure over the type graph: a kept record needs its field types, a
     # typedef its target.
-    kept: set[tuple[str, str]] = set()
+    kept: set[TypeNode] = set()
     while pending:
         node = pending.pop()
         if node in kept:
@@ -90,8 +116,8 @@ def _with_types(module: Module, roots: list[tuple[str, str]], users: Iterable[Fu
         if isinstance(decl, Record) and decl.key not in opaque:
             for member in decl.fields or ():
                 pending += referenced_types(member.type)
-        elif node[0] == "typedef":
-            pending += referenced_types(decl.type)  # type: ignore[union-attr]
+        elif isinstance(decl, Typedef):
+            pending += referenced_types(decl.type)
     return module.replace(
         records=tuple(replace(r, fields=None) if r.key in opaque else r
                       for r in module.records if ("record", r.key) in kept),
@@ -130,7 +156,7 @@ def undeclared_types(module: Module, users: Iterable[Function]) -> tuple[str, ..
     types += [member.type for record in module.records for member in record.fields or ()]
     for ctype in types:
         for kind, name in referenced_types(ctype):
-            if kind == "typedef" and module.get("typedef", name) is None:
+            if kind == "typedef" and module.find_typedef(name) is None:
                 found[name] = None
     return tuple(found)
 

@@ -15,7 +15,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ...diagnostics import Diagnostic, PegbindError
-from ...model import Array, CType, Field, FunctionType, Module, Pointer, Primitive, Record, RecordRef, TypedefRef
+from ...model import (
+    Array,
+    CType,
+    Enum,
+    Field,
+    FunctionType,
+    Module,
+    Pointer,
+    Primitive,
+    Record,
+    RecordRef,
+    Typedef,
+    TypedefRef,
+    as_type,
+    assert_never,
+)
 from ...passes.binding import BindingModel
 from ...passes.select import is_synthetic
 from ...target import builtin_size_align, get_target
@@ -36,25 +51,32 @@ _UNSPELLABLE = ("__int128", "unsigned __int128")
 
 def unspellable(module: Module, ctype: CType, seen: frozenset[str] = frozenset()) -> str | None:
     """Why cffi's parser cannot read ``ctype`` (``__int128``, a compiler builtin type), or None."""
-    if isinstance(ctype, Primitive):
-        return "cffi's C parser has no __int128" if ctype.name in _UNSPELLABLE else None
-    if isinstance(ctype, TypedefRef):
-        typedef = module.get("typedef", ctype.name)
-        if typedef is None:  # a compiler builtin (__builtin_va_list) unless cffi knows it
-            if ctype.name in CFFI_KNOWN_TYPES or builtin_size_align(ctype.name, get_target(module.target)):
-                return None  # known to cffi, or declared by cdef_chunks as a struct of its size
-            return f"the type '{ctype.name}' it needs was left out"
-        if ctype.name in seen:
+    match as_type(ctype):
+        case Primitive(name=name):
+            return "cffi's C parser has no __int128" if name in _UNSPELLABLE else None
+        case TypedefRef(name=name):
+            typedef = module.find_typedef(name)
+            if typedef is None:  # a compiler builtin (__builtin_va_list) unless cffi knows it
+                if name in CFFI_KNOWN_TYPES or builtin_size_align(name, get_target(module.target)):
+                    return None  # known to cffi, or declared by cdef_chunks as a struct of its size
+                return f"the type '{name}' it needs was left out"
+            if name in seen:
+                return None
+            return unspellable(module, typedef.type, seen | {name})
+        case Pointer(target=target):
+            return unspellable(module, target, seen)
+        case Array(element=element):
+            return unspellable(module, element, seen)
+        case FunctionType(ret=ret, params=params):
+            for part in (ret, *(p.type for p in params)):
+                reason = unspellable(module, part, seen)
+                if reason is not None:
+                    return reason
             return None
-        return unspellable(module, typedef.type, seen | {ctype.name})  # type: ignore[union-attr]
-    if isinstance(ctype, (Pointer, Array)):
-        return unspellable(module, ctype.target if isinstance(ctype, Pointer) else ctype.element, seen)
-    if isinstance(ctype, FunctionType):
-        for part in (ctype.ret, *(p.type for p in ctype.params)):
-            reason = unspellable(module, part, seen)
-            if reason is not None:
-                return reason
-    return None
+        case RecordRef():
+            return None  # a record is judged by its members, in ``excluded``
+        case unhandled:
+            assert_never(unhandled)
 
 
 def _record_unspellable(module: Module, record: Record) -> str | None:
@@ -196,15 +218,15 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
     } | {e.key for e in module.enums if e.tag is None}
     for kind, key in binding.type_order:
         decl = module.get(kind, key)
-        if kind == "typedef":
-            target = decl.type  # type: ignore[union-attr]
+        if isinstance(decl, Typedef):
+            target = decl.type
             if key in CFFI_KNOWN_TYPES or unspellable(module, target) is not None:
                 continue
             if isinstance(target, RecordRef) and target.tag is None and target.key == key:
                 continue  # printed with its record or enum body
             pieces.append((f"typedef {target.to_c(key)};", "any"))
-        elif kind == "record":
-            record: Record = decl  # type: ignore[assignment]
+        elif isinstance(decl, Record):
+            record = decl
             if record.is_opaque:
                 if record.tag is None and key in untagged:
                     pieces.append((f"typedef {record.kind} {key} {key};", "any"))
@@ -214,12 +236,12 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
             body = cdef_record_body(module, record)
             text = f"typedef {body} {key};" if record.tag is None else body + ";"
             pieces.append((text, 1 if record.packed else record.pack))
-        elif kind == "enum":
-            if not decl.members:  # type: ignore[union-attr]
+        elif isinstance(decl, Enum):
+            if not decl.members:
                 continue
             body = cdef_enum_body(decl)
-            typedef = module.get("typedef", key)
-            text = f"typedef {body} {key};" if decl.tag is None and typedef is not None else body + ";"  # type: ignore[union-attr]
+            typedef = module.find_typedef(key)
+            text = f"typedef {body} {key};" if decl.tag is None and typedef is not None else body + ";"
             pieces.append((text, "any"))
     declared = [f.function for f in binding.functions]
     if binding.function_table is not None:
@@ -310,5 +332,5 @@ def c_source(binding: BindingModel) -> str:
 
 def record_ref_of(key: str, binding: BindingModel) -> str:
     """The C spelling of the record registered under ``key``."""
-    record = binding.module.get("record", key)
-    return c_spelling(record.ref) if record is not None else key  # type: ignore[union-attr]
+    record = binding.module.find_record(key)
+    return c_spelling(record.ref) if record is not None else key

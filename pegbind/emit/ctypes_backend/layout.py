@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...diagnostics import Diagnostic
-from ...model import Array, CType, FunctionType, Pointer, Primitive, Record, RecordRef
+from ...model import Array, CType, FunctionType, Pointer, Primitive, Record, RecordRef, TypedefRef, assert_never
 from ...passes.binding import BindingModel
 from ...passes.select import is_synthetic
 from ...target import LayoutError, RecordLayout, integer_primitive, record_layout
@@ -127,17 +127,21 @@ class _StructPlanner:
     def natural_align(self, ctype: CType) -> int:
         """The alignment ctypes gives the ctypes spelling of ``ctype`` before any ``_pack_``."""
         resolved = self.module.resolve(ctype)
-        if isinstance(resolved, Array):
-            return self.natural_align(resolved.element)
-        if isinstance(resolved, (Pointer, FunctionType)):
-            return self.target.sizes["pointer"][1]
-        if isinstance(resolved, RecordRef):
-            if resolved.kind == "enum":
-                return self.target.align_of(integer_primitive(self.module, resolved, self.target) or "int")
-            return self.plans[resolved.key].align
-        if isinstance(resolved, Primitive):
-            return self.target.align_of(resolved.name)
-        raise CtypesSpellingError(f"cannot spell {ctype.to_c()} in ctypes")
+        match resolved:
+            case Array():
+                return self.natural_align(resolved.element)
+            case Pointer() | FunctionType():
+                return self.target.sizes["pointer"][1]
+            case RecordRef():
+                if resolved.kind == "enum":
+                    return self.target.align_of(integer_primitive(self.module, resolved, self.target) or "int")
+                return self.plans[resolved.key].align
+            case Primitive():
+                return self.target.align_of(resolved.name)
+            case TypedefRef():  # a typedef that leads to no type: undeclared (a compiler builtin) or circular
+                raise CtypesSpellingError(f"cannot spell {ctype.to_c()} in ctypes")
+            case _:
+                assert_never(resolved)
 
     def unsigned_type(self, size: int) -> tuple[str, int] | None:
         """(ctypes unsigned integer of ``size`` bytes, its alignment), if the target has one."""
@@ -329,9 +333,9 @@ def struct_plans(binding: BindingModel) -> tuple[list[StructPlan], CtypesSpeller
             while isinstance(resolved, Array):
                 resolved = module.resolve(resolved.element)
             if isinstance(resolved, RecordRef) and resolved.kind != "enum":
-                inner = module.get("record", resolved.key)
-                if inner is not None and not inner.is_opaque:  # type: ignore[union-attr]
-                    attempt(inner)  # type: ignore[arg-type]
+                inner = module.find_record(resolved.key)
+                if inner is not None and not inner.is_opaque:
+                    attempt(inner)
         layout = binding.layouts.get(record.key)
         if layout is None:  # anonymous member types are not bound on their own
             try:
@@ -355,8 +359,8 @@ def struct_plans(binding: BindingModel) -> tuple[list[StructPlan], CtypesSpeller
                 ))
 
     # Type order first (dependencies first), then whatever it left out.
-    ordered = [module.get("record", key) for kind, key in binding.type_order if kind == "record"]
+    ordered = [module.find_record(key) for kind, key in binding.type_order if kind == "record"]
     for record in [*ordered, *module.records]:
-        if record is not None and not record.is_opaque:  # type: ignore[union-attr]
-            attempt(record)  # type: ignore[arg-type]
+        if record is not None and not record.is_opaque:
+            attempt(record)
     return plans, speller, left_out

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import keyword
 
-from ...model import Array, CType, FunctionType, Pointer, Primitive, RecordRef
+from ...model import Array, CType, FunctionType, Pointer, Primitive, RecordRef, TypedefRef, assert_never
 from ...passes.binding import BindingModel, FunctionBinding, ParamBinding
 from ...target import integer_primitive
 from ..pywrapper import UnspellableError
@@ -51,40 +51,49 @@ class CtypesSpeller:
     def spell(self, ctype: CType) -> str:
         """The ctypes type of a value of ``ctype`` (data pointers are ``c_void_p``)."""
         resolved = self.module.resolve(ctype)
-        if isinstance(resolved, Primitive):
-            if resolved.is_void:
-                return "None"
-            if resolved.is_floating:
-                return _FLOATS[resolved.name]
-            return self.integer(resolved.name)
-        if isinstance(resolved, RecordRef):
-            if resolved.kind == "enum":
-                return self.integer(integer_primitive(self.module, resolved, self.target) or "int")
-            if resolved.key not in self.struct_names:
-                raise CtypesSpellingError(f"{resolved.to_c()} is opaque")
-            return self.struct_names[resolved.key]
-        if isinstance(resolved, Pointer):
-            return "_ct.c_void_p"
-        if isinstance(resolved, Array):
-            return f"({self.spell(resolved.element)} * {resolved.length or 0})"
-        if isinstance(resolved, FunctionType):
-            raise CtypesSpellingError("a function type has no value")
-        raise CtypesSpellingError(f"cannot spell {ctype.to_c()} in ctypes")
+        match resolved:
+            case Primitive():
+                if resolved.is_void:
+                    return "None"
+                if resolved.is_floating:
+                    return _FLOATS[resolved.name]
+                return self.integer(resolved.name)
+            case RecordRef():
+                if resolved.kind == "enum":
+                    return self.integer(integer_primitive(self.module, resolved, self.target) or "int")
+                if resolved.key not in self.struct_names:
+                    raise CtypesSpellingError(f"{resolved.to_c()} is opaque")
+                return self.struct_names[resolved.key]
+            case Pointer():
+                return "_ct.c_void_p"
+            case Array():
+                return f"({self.spell(resolved.element)} * {resolved.length or 0})"
+            case FunctionType():
+                raise CtypesSpellingError("a function type has no value")
+            case TypedefRef():  # a typedef that leads to no type: undeclared (a compiler builtin) or circular
+                raise CtypesSpellingError(f"cannot spell {ctype.to_c()} in ctypes")
+            case _:
+                assert_never(resolved)
 
     def field_type(self, ctype: CType) -> str:
         """Like :meth:`spell`, but ``char *`` members read back as ``bytes`` (``c_char_p``)
         and ``char`` arrays as ``c_char`` arrays (ctypes reads those as bytes up to the NUL)."""
         resolved = self.module.resolve(ctype)
-        if isinstance(resolved, Pointer):
-            target = self.module.resolve(resolved.target)
-            if isinstance(target, Primitive) and target.name == "char":
-                return "_ct.c_char_p"
-        if isinstance(resolved, Array):
-            element = self.module.resolve(resolved.element)
-            if isinstance(element, Primitive) and element.name == "char":
-                return f"(_ct.c_char * {resolved.length or 0})"
-            return f"({self.field_type(resolved.element)} * {resolved.length or 0})"
-        return self.spell(ctype)
+        match resolved:
+            case Pointer():
+                target = self.module.resolve(resolved.target)
+                if isinstance(target, Primitive) and target.name == "char":
+                    return "_ct.c_char_p"
+                return self.spell(ctype)
+            case Array():
+                element = self.module.resolve(resolved.element)
+                if isinstance(element, Primitive) and element.name == "char":
+                    return f"(_ct.c_char * {resolved.length or 0})"
+                return f"({self.field_type(resolved.element)} * {resolved.length or 0})"
+            case Primitive() | TypedefRef() | RecordRef() | FunctionType():
+                return self.spell(ctype)
+            case _:
+                assert_never(resolved)
 
     def argtype(self, param: ParamBinding) -> str:
         if param.kind == "cstring":
