@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import __version__
 from ..config import BindingConfig
 from ..model import (
     Array,
@@ -25,7 +24,6 @@ from ..model import (
     Enum,
     Function,
     FunctionType,
-    Module,
     Pointer,
     Primitive,
     RecordRef,
@@ -37,8 +35,8 @@ from ..model import (
 )
 from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding, RecordBinding
 from .common import (
-    banner,
-    c_type_text,
+    base_context,
+    class_aliases,
     param_annotation,
     py_annotation,
     py_docstring,
@@ -237,7 +235,7 @@ _FIELD_TYPES = {
 }
 
 
-def field_annotation(binding: FieldBinding, classes: dict[str, str], module: Module) -> str:
+def field_annotation(binding: FieldBinding, classes: dict[str, str]) -> str:
     """The stub annotation of a record field."""
     if binding.kind == "record":
         return classes[binding.record_key or ""]
@@ -246,9 +244,7 @@ def field_annotation(binding: FieldBinding, classes: dict[str, str], module: Mod
     if binding.kind == "record_array":
         return f"list[{classes[binding.record_key or '']}]"
     if binding.kind == "array":
-        element = module.resolve(binding.element) if binding.element is not None else None
-        floating = isinstance(element, Primitive) and element.is_floating
-        return "list[float]" if floating else "list[int]"
+        return "list[float]" if binding.element_kind == "float" else "list[int]"
     return _FIELD_TYPES[binding.kind]
 
 
@@ -310,7 +306,6 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "cy_min_size": cy_min_size,
     "cy_fp_typedef": cy_fp_typedef,
     "table_member": table_member,
-    "c_type_text": c_type_text,
     "result_tuple": result_tuple,
     "cy_field_decl": cy_field_decl,
     "cy_freelist": cy_freelist,
@@ -367,12 +362,9 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     ] if binding.load == "link" else []
     order = {key: index for index, (kind, key) in enumerate(binding.type_order) if kind == "record"}
     records = sorted(binding.records, key=lambda r: order.get(r.record.key, len(order)))
-    aliases = [(alias, r.py_name) for r in records for alias in r.aliases]
-    aliases += [(alias, h.py_name) for h in binding.handles for alias in h.aliases]
+    aliases = class_aliases(records, binding.handles)
     return {
-        "binding": binding,
-        "banner": banner(binding.headers, __version__),
-        "headers": binding.headers,
+        **base_context(binding),
         "types": types,
         "undeclared": binding.undeclared_types,
         "forward": forward,
@@ -382,13 +374,9 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "records": records,
         "aliases": aliases,
         "functions": binding.functions,
-        "enums": binding.enums,
-        "constants": binding.constants,
-        "has_errors": binding.errors is not None or any(f.error is not None for f in binding.functions),
-        "errors": binding.errors,
-        "handles": binding.handles,
-        "dynamic": binding.load == "dynamic",
         "table": binding.function_table,
         "table_struct": _table_struct(binding),
+        # macros of the headers that would hide a name the generated C spells
+        "undefs": binding.module.hiding_macros(),
         "function_aliases": binding.aliases_of(binding.functions),
     }

@@ -21,9 +21,10 @@ from __future__ import annotations
 import keyword
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import Any
 
 from ..model import Array, CType, Pointer, assert_never
-from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding
+from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding, RecordBinding
 from ..passes.callplan import (
     Allocate,
     Call,
@@ -41,7 +42,22 @@ from ..passes.callplan import (
     element_size,
 )
 from ..target import integer_range
-from .common import py_docstring
+from .common import class_aliases, py_docstring
+
+
+def classes_context(
+    binding: BindingModel, records: list[RecordBinding], classes: dict[str, str], calls: list[Any]
+) -> dict[str, Any]:
+    """What the ctypes and cffi templates both see of the record classes and the wrappers
+    (``calls``: the rendered wrappers, each with its ``binding``)."""
+    return {
+        "records": records,
+        "fields": field_plans(binding, classes),
+        "aliases": class_aliases(records, binding.handles),
+        "classes": classes,
+        "calls": calls,
+        "function_aliases": binding.aliases_of(c.binding for c in calls),
+    }
 
 
 class UnspellableError(ValueError):
@@ -159,9 +175,9 @@ class WrapperWriter(ABC):
     is interpreted at call time: each wrapper is its own code.
 
     Subclasses supply the FFI spellings: ``in_arg``, ``out_value``,
-    ``out_result``, ``in_array``, ``length_cell``/``length_arg``/
-    ``set_length``/``get_length``, ``out_buffer``, ``buffer_result``,
-    ``copy_back``, ``ret`` and :attr:`null`.
+    ``cell_value`` (how a one-element cell is read and written),
+    ``in_array``, ``length_cell``/``length_arg``, ``out_buffer``,
+    ``buffer_result``, ``copy_back``, ``ret`` and :attr:`null`.
     """
 
     null = "None"
@@ -193,10 +209,6 @@ class WrapperWriter(ABC):
         """(lines allocating the cell of an ``out``/``inout`` value, the expression passed)."""
 
     @abstractmethod
-    def out_result(self, p: ParamBinding, s: Slot, owner: str) -> str:
-        """The Python value of an ``out``/``inout`` cell after the call."""
-
-    @abstractmethod
     def in_array(self, p: ParamBinding, s: Slot) -> list[str]:
         """Lines setting ``_pb_a<i>`` (the C array) and ``_pb_n<i>`` (its length) from a sequence."""
 
@@ -205,16 +217,12 @@ class WrapperWriter(ABC):
         """Lines allocating the cell a ``len`` parameter points at, holding ``measured``."""
 
     @abstractmethod
+    def cell_value(self, cell: str) -> str:
+        """The value in a one-element C cell the wrapper allocated: an expression, and a place to assign."""
+
+    @abstractmethod
     def length_arg(self, p: ParamBinding, s: Slot) -> str:
         """The pointer to a ``len`` cell, as passed."""
-
-    @abstractmethod
-    def set_length(self, s: Slot, value: str) -> str:
-        """A statement storing ``value`` in a ``len`` cell."""
-
-    @abstractmethod
-    def get_length(self, s: Slot) -> str:
-        """An expression reading a ``len`` cell."""
 
     @abstractmethod
     def out_buffer(self, p: ParamBinding, s: Slot) -> list[str]:
@@ -233,6 +241,22 @@ class WrapperWriter(ABC):
         """Lines setting ``_pb_ret`` from the C result ``_pb_r``."""
 
     # ---- shared --------------------------------------------------------
+
+    def out_result(self, p: ParamBinding, s: Slot, owner: str) -> str:
+        """The Python value of an ``out``/``inout`` cell after the call."""
+        if p.kind == "record":
+            return s.cell
+        if p.kind == "handle":
+            return f"_pb_handle({self.classes[p.record_key or '']}, {self.cell_value(s.cell)}, {owner})"
+        return self.cell_value(s.cell)
+
+    def set_length(self, s: Slot, value: str) -> str:
+        """A statement storing ``value`` in a ``len`` cell."""
+        return f"{self.cell_value(s.length)} = {value}"
+
+    def get_length(self, s: Slot) -> str:
+        """An expression reading a ``len`` cell."""
+        return self.cell_value(s.length)
 
     def int_range(self, ctype: CType) -> tuple[int, int]:
         return integer_range(self.module, ctype, self.target)

@@ -251,6 +251,10 @@ class FieldBinding:
     #: ``data_pointer`` to non-const ``void``: read-only memory is accepted but
     #: copied, so C may write into the copy and never into an immutable object
     copies_readonly: bool = False
+    #: the C spelling of the member's type with its outer typedefs resolved: tells
+    #: function pointer types apart (an assigned value must match), and is what a
+    #: pointer stored in the member is cast to
+    c_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ backend-neutral: every backend reads the same *kind* for a parameter.
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from ..config import BindingConfig, ParamRole
@@ -482,6 +483,11 @@ def _bit_range(module: Module, member: Field, target: TargetInfo) -> tuple[int, 
 
 def plan_field(module: Module, names: dict, member: Field, path: str, target: TargetInfo) -> FieldBinding:
     """How one named member is presented; raises :class:`Unsupported` for the rest."""
+    binding = _field_kind(module, names, member, path, target)
+    return dataclasses.replace(binding, c_text=module.resolve(member.type).to_c())
+
+
+def _field_kind(module: Module, names: dict, member: Field, path: str, target: TargetInfo) -> FieldBinding:
     py_name = field_identifier(path)
     resolved = module.resolve(member.type)
     kind = _arithmetic(resolved)

@@ -23,11 +23,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ... import __version__
 from ...config import BindingConfig
 from ...passes.binding import BindingModel
-from ..common import banner, c_type_text, py_docstring, py_literal, py_string
-from ..pywrapper import cffi_member, field_plans, ordered_records
+from ..common import base_context, py_docstring, py_literal, py_string
+from ..pywrapper import cffi_member, classes_context, ordered_records
 from .cdef import DEFINED_CHECK, c_source, c_spelling, cdef_chunks, excluded, left_out, record_ref_of
 from .writer import render_wrappers
 
@@ -48,7 +47,6 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "py_string": py_string,
     "py_repr": repr,
     "c_spelling": c_spelling,
-    "c_type_text": c_type_text,
     "cffi_member": cffi_member,
 }
 
@@ -76,27 +74,13 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
             "success": table.error.success if table.error is not None else None,
         }
     return {
-        "binding": binding,
-        "banner": banner(binding.headers, __version__),
-        "headers": binding.headers,
+        **base_context(binding),
         "module_name": f"_{binding.name}_cffi",
         "api_mode": binding.load != "dynamic",
-        "dynamic": binding.load == "dynamic",
         "table": getter,
         "chunks": cdef_chunks(binding),
-        "constants": binding.constants,
-        "enums": binding.enums,
-        "records": records,
-        "fields": field_plans(binding, classes),
-        "aliases": [(alias, r.py_name) for r in records for alias in r.aliases]
-        + [(alias, h.py_name) for h in binding.handles for alias in h.aliases],
-        "classes": classes,
-        "calls": calls,
+        **classes_context(binding, records, classes, calls),
         "defined_check": DEFINED_CHECK,
-        "function_aliases": binding.aliases_of(c.binding for c in calls),
         "types": types,
         "left_out": left_out(binding),
-        "handles": binding.handles,
-        "has_errors": binding.errors is not None or any(f.error is not None for f in binding.functions),
-        "errors": binding.errors,
     }

@@ -108,14 +108,6 @@ class CffiWriter(WrapperWriter):
             value = self.integer(name)
         return [f"{cell} = _pb_alloc({cell_type}, {value})"], cell
 
-    def out_result(self, p: ParamBinding, s: Slot, owner: str) -> str:
-        cell = s.cell
-        if p.kind == "record":
-            return cell
-        if p.kind == "handle":
-            return f"_pb_handle({self.classes[p.record_key or '']}, {cell}[0], {owner})"
-        return f"{cell}[0]"
-
     def in_array(self, p: ParamBinding, s: Slot) -> list[str]:
         name, a, n = p.py_name, s.arg, s.count
         if p.kind == "buffer":
@@ -144,14 +136,11 @@ class CffiWriter(WrapperWriter):
     def length_cell(self, p: ParamBinding, s: Slot, measured: str) -> list[str]:
         return [f"{s.length} = _pb_alloc({self.new_type(self.ctype(p.element) + ' *')}, {measured})"]  # type: ignore[arg-type]
 
+    def cell_value(self, cell: str) -> str:
+        return f"{cell}[0]"
+
     def length_arg(self, p: ParamBinding, s: Slot) -> str:
         return s.length
-
-    def set_length(self, s: Slot, value: str) -> str:
-        return f"{s.length}[0] = {value}"
-
-    def get_length(self, s: Slot) -> str:
-        return f"{s.length}[0]"
 
     def out_buffer(self, p: ParamBinding, s: Slot) -> list[str]:
         resolved = self.module.resolve(p.element) if p.element is not None else None

@@ -21,11 +21,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ... import __version__
 from ...config import BindingConfig
 from ...passes.binding import BindingModel
-from ..common import banner, c_type_text, py_docstring, py_literal, py_string
-from ..pywrapper import field_plans, ordered_records
+from ..common import base_context, py_docstring, py_literal, py_string
+from ..pywrapper import classes_context, ordered_records
 from .layout import struct_plans
 from .speller import ctypes_attr
 from .writer import CtypesWriter, render_wrappers
@@ -43,7 +42,6 @@ def link_libraries(config: BindingConfig) -> tuple[tuple[str, ...], tuple[str, .
 FILTERS: dict[str, Callable[..., Any]] = {
     "py_repr": repr,
     "ctypes_attr": ctypes_attr,
-    "c_type_text": c_type_text,
     "py_literal": py_literal,
     "py_docstring": py_docstring,
     "py_string": py_string,
@@ -74,27 +72,13 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         }
     calls = render_wrappers(binding, writer, left_out)
     return {
-        "binding": binding,
-        "banner": banner(binding.headers, __version__),
-        "headers": binding.headers,
-        "constants": binding.constants,
-        "enums": binding.enums,
+        **base_context(binding),
         "structs": structs,
         "bits": {plan.key: {access.path: access for access in plan.bitfields} for plan in structs},
         "struct_names": speller.struct_names,
-        "records": records,
-        "fields": field_plans(binding, classes),
-        "aliases": [(alias, r.py_name) for r in records for alias in r.aliases]
-        + [(alias, h.py_name) for h in binding.handles for alias in h.aliases],
-        "classes": classes,
-        "calls": calls,
-        "function_aliases": binding.aliases_of(c.binding for c in calls),
+        **classes_context(binding, records, classes, calls),
         "left_out": left_out,
         "link": link,
         "library_dirs": folders,
-        "dynamic": binding.load == "dynamic",
         "table": getter,
-        "handles": binding.handles,
-        "has_errors": binding.errors is not None or any(f.error is not None for f in binding.functions),
-        "errors": binding.errors,
     }

@@ -178,14 +178,6 @@ class CtypesWriter(WrapperWriter):
         value = f"None if {name} is None else {name}._h" if p.kind == "handle" else name
         return [f"{cell} = {self.elem(p)}({value})"], f"_ct.byref({cell})"
 
-    def out_result(self, p: ParamBinding, s: Slot, owner: str) -> str:
-        cell = s.cell
-        if p.kind == "record":
-            return cell
-        if p.kind == "handle":
-            return f"_pb_handle({self.classes[p.record_key or '']}, {cell}.value, {owner})"
-        return f"{cell}.value"
-
     def in_array(self, p: ParamBinding, s: Slot) -> list[str]:
         name, a, n = p.py_name, s.arg, s.count
         if p.kind == "buffer":
@@ -217,14 +209,11 @@ class CtypesWriter(WrapperWriter):
     def length_cell(self, p: ParamBinding, s: Slot, measured: str) -> list[str]:
         return [f"{s.length} = {self.elem(p)}({measured})"]
 
+    def cell_value(self, cell: str) -> str:
+        return f"{cell}.value"
+
     def length_arg(self, p: ParamBinding, s: Slot) -> str:
         return f"_ct.byref({s.length})"
-
-    def set_length(self, s: Slot, value: str) -> str:
-        return f"{s.length}.value = {value}"
-
-    def get_length(self, s: Slot) -> str:
-        return f"{s.length}.value"
 
     def out_buffer(self, p: ParamBinding, s: Slot) -> list[str]:
         a, n = s.arg, s.count
