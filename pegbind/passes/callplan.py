@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..model import Array, CType, Module, Pointer
-from ..target import TargetInfo, integer_range, size_align
+from ..target import LayoutError, TargetInfo, integer_range, size_align
 from .binding import FunctionBinding, ParamBinding
 
 
@@ -228,7 +228,7 @@ def element_size(module: Module, target: TargetInfo, element: CType | None) -> i
         return 0
     try:
         return size_align(module, element, target)[0]
-    except Exception:  # an incomplete element type: nothing to check against
+    except LayoutError:  # void or an incomplete element type: nothing to check against
         return 0
 
 
