@@ -204,6 +204,8 @@ def floating_literal(text: str) -> Value:
         value = float.fromhex(body) if is_hex else float(body)
     except ValueError:
         raise NotConstant(f"invalid floating constant '{text}'") from None
+    except OverflowError:  # gcc: "floating constant exceeds range of 'double'", and the value is infinity
+        value = math.inf
     return Value(_round_float(value, prim), prim, Primitive(prim))
 
 
