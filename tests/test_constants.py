@@ -217,3 +217,16 @@ def test_evaluate_constant_sees_enumerators_and_typedefs_of_the_module():
     result = evaluate_constant(tokenize("(u16)BIG", "m.h"), module, LP64)
     assert result == Value(70000 % 65536, "unsigned short", TypedefRef("u16"))
     assert evaluate_constant(tokenize("BIG +", "m.h"), module, LP64) == "expands to 'BIG +'"
+
+
+def test_a_parenthesized_value_before_a_binary_operator_is_not_a_cast(tmp_path):
+    # gcc: (NAME) is a cast only when NAME is a type; ((MODE_A) & 1) is an AND
+    module = _module(
+        "enum mode { MODE_A = 3 };\ntypedef int T;\n#define K_AND ((MODE_A) & 1)\n#define K_MUL ((MODE_A) * 2)\n"
+        "#define K_PREC ((MODE_A) & 1 + 2)\n#define K_SUB ((MODE_A) - 1)\n#define K_CAST ((T) - 1)\n"
+        "#define K_CALL (sizeof(MODE_A) + (MODE_A))\n",
+        tmp_path=tmp_path,
+    )
+    values = {name: module.constant(name).value for name in ("K_AND", "K_MUL", "K_PREC", "K_SUB", "K_CAST", "K_CALL")}
+    assert values == {"K_AND": 1, "K_MUL": 6, "K_PREC": 3, "K_SUB": 2, "K_CAST": -1, "K_CALL": 7}
+    assert module.constant("K_CAST").type == TypedefRef("T")

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..model import Constant, FunctionAlias, Module
+from ..model import Constant, FunctionAlias, Module, TypedefRef
 from ..preprocess.engine import DYNAMIC_MACROS
 from ..preprocess.token import Token
 from ..target import TargetInfo
@@ -113,7 +113,7 @@ def _evaluate(tokens: Sequence[Token], builder: ModuleBuilder) -> Value | str:
             return char_constant(literal.text, builder.target)
         except NotConstant:
             pass  # the grammar path words the reason with its location
-    node = parse_syntax(tokens, "macro_expression")
+    node = parse_syntax(_values_unparenthesized(tokens, builder), "macro_expression")
     if isinstance(node, SyntaxProblem):
         text = _spelling(tokens)
         return f"expands to '{text if len(text) <= 60 else text[:57] + '...'}'"
@@ -121,6 +121,43 @@ def _evaluate(tokens: Sequence[Token], builder: ModuleBuilder) -> Value | str:
         return builder.evaluator.evaluate(node)
     except NotConstant as problem:
         return problem.reason
+
+
+def _values_unparenthesized(tokens: Sequence[Token], builder: ModuleBuilder) -> Sequence[Token]:
+    """``tokens`` with the parentheses dropped around each name that is a value, not a type.
+
+    The grammar cannot tell ``(T) & x`` (a cast of ``&x``) from ``(NAME) & x`` (an
+    AND), which C tells apart by whether NAME is a type: gcc reads
+    ``((MODE_A) & 1)`` with an enumerator MODE_A as an AND.  A parenthesized name
+    is the name itself, so without its parentheses there is nothing to mistake.
+    Parentheses after a name or a closing bracket are a call's, and stay
+    (``sizeof (NAME)`` is ``sizeof NAME``).
+    """
+    scope = builder.evaluator.scope
+
+    def is_value(name: str) -> bool:
+        return scope.value_of(name) is not None and isinstance(scope.resolve(TypedefRef(name)), TypedefRef)
+
+    def after_a_call_name(previous: Token | None) -> bool:
+        if previous is None:
+            return False
+        return (previous.kind == "identifier" and previous.text != "sizeof") or previous.text in (")", "]")
+
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        if (
+            tokens[i].text == "(" and i + 2 < len(tokens) and tokens[i + 2].text == ")"
+            and tokens[i + 1].kind == "identifier"
+            and not after_a_call_name(out[-1] if out else None)
+            and is_value(tokens[i + 1].text)
+        ):
+            out.append(tokens[i + 1])
+            i += 3
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
 
 
 def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
