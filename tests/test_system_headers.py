@@ -228,3 +228,24 @@ def test_mode_sets_an_integers_width(tmp_path, capsys):
     header.write_text("typedef float f4 __attribute__((mode(QI)));\n")
     found = dump(capsys, str(header))
     assert [d["message"] for d in found["diagnostics"]] == ["unsupported type: mode(QI) has no binding"]
+
+
+def test_errno_names_are_the_c_librarys_all_of_them(tmp_path):
+    # libuv's UV_ENONET is -ENONET where errno.h defines it, else its fallback -4056:
+    # pegbind must see every name glibc's errno.h defines, as gcc -E does
+    import re
+    import shutil
+    import subprocess
+
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc is the oracle")
+    header = tmp_path / "uv.h"
+    header.write_text("#include <errno.h>\n#if defined(ENONET)\n#define UV_ENONET (-ENONET)\n#else\n"
+                      "#define UV_ENONET (-4056)\n#endif\n")
+    result = preprocess([header], target="linux-x86_64")
+    ours = {m.name for m in result.macros.object_like(origin=None) if re.fullmatch(r"E[A-Z0-9]+", m.name)}
+    defined = subprocess.run(["gcc", "-dM", "-E", str(header)], capture_output=True, text=True, check=True).stdout
+    gcc = set(re.findall(r"^#define (E[A-Z0-9]+) ", defined, re.M))
+    assert len(gcc) > 100 and ours == gcc
+    module = parse_declarations(result, get_target("linux-x86_64"))
+    assert module.constant("UV_ENONET").value == -64
