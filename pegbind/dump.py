@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, PegbindError
-from .model import Constant, Module, Record
+from .model import Constant, Module, Record, unnamed
 from .passes.binding import BindingModel, ParamBinding
 from .passes.callplan import Slot
 from .pipeline import ReadResult
@@ -48,7 +48,8 @@ def _enum_constants(module: Module, read: ReadResult) -> dict[str, dict[str, Any
 
 
 def _constant_json(constant: Constant) -> dict[str, Any]:
-    return {"value": constant.value, "type": constant.type.to_c(), "header": _where(constant.coord).get("header")}
+    header = _where(constant.coord).get("header")
+    return {"value": constant.value, "type": unnamed(constant.type).to_c(), "header": header}
 
 
 def _record_json(module: Module, record: Record, read: ReadResult) -> dict[str, Any]:
@@ -68,7 +69,7 @@ def _record_json(module: Module, record: Record, read: ReadResult) -> dict[str, 
         entry["align"] = layout.align
     fields = []
     for index, field in enumerate(record.fields):
-        item: dict[str, Any] = {"name": field.name, "type": field.type.to_c()}
+        item: dict[str, Any] = {"name": field.name, "type": unnamed(field.type).to_c()}
         if layout is not None:
             placed = layout.fields[index]
             item["offset"] = placed.offset
@@ -89,8 +90,8 @@ def dump_model(read: ReadResult) -> dict[str, Any]:
 
     functions = {
         f.name: {
-            "ret": f.ret.to_c(),
-            "args": [[p.name, p.type.to_c()] for p in f.params],
+            "ret": unnamed(f.ret).to_c(),
+            "args": [[p.name, unnamed(p.type).to_c()] for p in f.params],
             "variadic": f.variadic,
             **_where(f.coord),
         }
@@ -110,8 +111,8 @@ def dump_model(read: ReadResult) -> dict[str, Any]:
             constants[constant.name] = _constant_json(constant)
     constants.update(_enum_constants(module, read))
     records = {r.key: _record_json(module, r, read) for r in module.records if mine(r)}
-    typedefs = {t.name: t.type.to_c() for t in module.typedefs if mine(t)}
-    variables = {v.name: {"type": v.type.to_c(), **_where(v.coord)} for v in module.variables if mine(v)}
+    typedefs = {t.name: unnamed(t.type).to_c() for t in module.typedefs if mine(t)}
+    variables = {v.name: {"type": unnamed(v.type).to_c(), **_where(v.coord)} for v in module.variables if mine(v)}
     aliases = {a.name: a.target for a in module.function_aliases if mine(a)}
     diagnostics = [
         _diagnostic_json(d)

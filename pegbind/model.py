@@ -228,6 +228,27 @@ def as_type(ctype: CType) -> Type:
     return cast(Type, ctype)
 
 
+def unnamed(ctype: CType) -> CType:
+    """``ctype`` with the parameters of each function type in it unnamed.
+
+    A type names no parameters (``int (*)(CTX *, int)``), whatever the
+    declaration that wrote it called them; declarations (``Function.to_c``,
+    ``Typedef.to_c``) keep the names, which say what each parameter is.
+    """
+    match as_type(ctype):
+        case Pointer() as pointer:
+            return replace(pointer, target=unnamed(pointer.target))
+        case Array() as array:
+            return replace(array, element=unnamed(array.element))
+        case FunctionType() as function:
+            params = tuple(replace(p, name=None, type=unnamed(p.type)) for p in function.params)
+            return replace(function, ret=unnamed(function.ret), params=params)
+        case Primitive() | TypedefRef() | RecordRef():
+            return ctype
+        case unhandled:
+            assert_never(unhandled)
+
+
 # --------------------------------------------------------------------------
 # Declarations
 # --------------------------------------------------------------------------

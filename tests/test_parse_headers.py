@@ -152,3 +152,21 @@ def test_nss_pkcs11_constants_and_records(tmp_path):
     function_list = module.record("struct CK_FUNCTION_LIST")
     assert function_list.fields[0].name == "version"
     assert len(function_list.fields) == 69
+
+
+def test_a_type_names_no_parameters_a_declaration_keeps_them(tmp_path, capsys):
+    # issue 17, item 8: a function returning a function pointer
+    import json
+
+    from pegbind.cli import main
+
+    header = tmp_path / "t.h"
+    header.write_text("typedef struct ctx CTX;\nint (*get_init(const char *name))(CTX *ctx, int flags);\n"
+                      "typedef int (*cb)(CTX *ctx, int flags);\nstruct s { void (*f)(int a, cb inner); };\n")
+    assert main(["dump", str(header)]) == 0
+    model = json.loads(capsys.readouterr().out)
+    assert model["functions"]["get_init"]["ret"] == "int (*)(CTX *, int)"
+    assert model["typedefs"]["cb"] == "int (*)(CTX *, int)"
+    assert model["records"]["struct s"]["fields"][0]["type"] == "void (*)(int, cb)"
+    module = parse_declarations(preprocess([header], target="linux-x86_64"), get_target("linux-x86_64"))
+    assert module.find_function("get_init").to_c() == "int (*get_init(const char *name))(CTX *ctx, int flags);"

@@ -27,6 +27,7 @@ from ..model import (
     RecordRef,
     TypedefRef,
     assert_never,
+    unnamed,
 )
 from ..target import LayoutError, TargetInfo, bit_range, integer_primitive, size_align
 from .binding import (
@@ -484,7 +485,7 @@ def _bit_range(module: Module, member: Field, target: TargetInfo) -> tuple[int, 
 def plan_field(module: Module, names: dict, member: Field, path: str, target: TargetInfo) -> FieldBinding:
     """How one named member is presented; raises :class:`Unsupported` for the rest."""
     binding = _field_kind(module, names, member, path, target)
-    return dataclasses.replace(binding, c_text=module.resolve(member.type).to_c())
+    return dataclasses.replace(binding, c_text=unnamed(module.resolve(member.type)).to_c())
 
 
 def _field_kind(module: Module, names: dict, member: Field, path: str, target: TargetInfo) -> FieldBinding:

@@ -4351,681 +4351,681 @@ class CK_FUNCTION_LIST:
 
     @property
     def C_Initialize(self):
-        return _pb_function_pointer(self._p.C_Initialize, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_Initialize.setter
     def C_Initialize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', 'CK_FUNCTION_LIST.C_Initialize')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize')
         self._p.C_Initialize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Initialize', value)
 
     @property
     def C_Finalize(self):
-        return _pb_function_pointer(self._p.C_Finalize, 'CK_RV (*)(CK_VOID_PTR pReserved)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_Finalize.setter
     def C_Finalize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pReserved)', 'CK_FUNCTION_LIST.C_Finalize')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Finalize')
         self._p.C_Finalize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Finalize', value)
 
     @property
     def C_GetInfo(self):
-        return _pb_function_pointer(self._p.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetInfo.setter
     def C_GetInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetInfo')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo')
         self._p.C_GetInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInfo', value)
 
     @property
     def C_GetFunctionList(self):
-        return _pb_function_pointer(self._p.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', self if self._owner is None else self._owner)
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', 'CK_FUNCTION_LIST.C_GetFunctionList')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList')
         self._p.C_GetFunctionList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionList', value)
 
     @property
     def C_GetSlotList(self):
-        return _pb_function_pointer(self._p.C_GetSlotList, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST.C_GetSlotList')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList')
         self._p.C_GetSlotList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotList', value)
 
     @property
     def C_GetSlotInfo(self):
-        return _pb_function_pointer(self._p.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetSlotInfo')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo')
         self._p.C_GetSlotInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotInfo', value)
 
     @property
     def C_GetTokenInfo(self):
-        return _pb_function_pointer(self._p.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
         self._p.C_GetTokenInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetTokenInfo', value)
 
     @property
     def C_GetMechanismList(self):
-        return _pb_function_pointer(self._p.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST.C_GetMechanismList')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList')
         self._p.C_GetMechanismList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismList', value)
 
     @property
     def C_GetMechanismInfo(self):
-        return _pb_function_pointer(self._p.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
         self._p.C_GetMechanismInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismInfo', value)
 
     @property
     def C_InitToken(self):
-        return _pb_function_pointer(self._p.C_InitToken, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', self if self._owner is None else self._owner)
 
     @C_InitToken.setter
     def C_InitToken(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', 'CK_FUNCTION_LIST.C_InitToken')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken')
         self._p.C_InitToken = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitToken', value)
 
     @property
     def C_InitPIN(self):
-        return _pb_function_pointer(self._p.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_InitPIN.setter
     def C_InitPIN(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST.C_InitPIN')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN')
         self._p.C_InitPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitPIN', value)
 
     @property
     def C_SetPIN(self):
-        return _pb_function_pointer(self._p.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SetPIN.setter
     def C_SetPIN(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', 'CK_FUNCTION_LIST.C_SetPIN')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN')
         self._p.C_SetPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetPIN', value)
 
     @property
     def C_OpenSession(self):
-        return _pb_function_pointer(self._p.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_OpenSession.setter
     def C_OpenSession(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', 'CK_FUNCTION_LIST.C_OpenSession')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession')
         self._p.C_OpenSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_OpenSession', value)
 
     @property
     def C_CloseSession(self):
-        return _pb_function_pointer(self._p.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_CloseSession.setter
     def C_CloseSession(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_CloseSession')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession')
         self._p.C_CloseSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseSession', value)
 
     @property
     def C_CloseAllSessions(self):
-        return _pb_function_pointer(self._p.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID slotID)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
         self._p.C_CloseAllSessions = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseAllSessions', value)
 
     @property
     def C_GetSessionInfo(self):
-        return _pb_function_pointer(self._p.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetSessionInfo')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo')
         self._p.C_GetSessionInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSessionInfo', value)
 
     @property
     def C_GetOperationState(self):
-        return _pb_function_pointer(self._p.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', 'CK_FUNCTION_LIST.C_GetOperationState')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState')
         self._p.C_GetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetOperationState', value)
 
     @property
     def C_SetOperationState(self):
-        return _pb_function_pointer(self._p.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', 'CK_FUNCTION_LIST.C_SetOperationState')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState')
         self._p.C_SetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetOperationState', value)
 
     @property
     def C_Login(self):
-        return _pb_function_pointer(self._p.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_Login.setter
     def C_Login(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST.C_Login')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login')
         self._p.C_Login = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Login', value)
 
     @property
     def C_Logout(self):
-        return _pb_function_pointer(self._p.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_Logout.setter
     def C_Logout(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_Logout')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout')
         self._p.C_Logout = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Logout', value)
 
     @property
     def C_CreateObject(self):
-        return _pb_function_pointer(self._p.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_CreateObject.setter
     def C_CreateObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', 'CK_FUNCTION_LIST.C_CreateObject')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject')
         self._p.C_CreateObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CreateObject', value)
 
     @property
     def C_CopyObject(self):
-        return _pb_function_pointer(self._p.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_CopyObject.setter
     def C_CopyObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', 'CK_FUNCTION_LIST.C_CopyObject')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject')
         self._p.C_CopyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CopyObject', value)
 
     @property
     def C_DestroyObject(self):
-        return _pb_function_pointer(self._p.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', 'CK_FUNCTION_LIST.C_DestroyObject')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject')
         self._p.C_DestroyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DestroyObject', value)
 
     @property
     def C_GetObjectSize(self):
-        return _pb_function_pointer(self._p.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', 'CK_FUNCTION_LIST.C_GetObjectSize')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize')
         self._p.C_GetObjectSize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetObjectSize', value)
 
     @property
     def C_GetAttributeValue(self):
-        return _pb_function_pointer(self._p.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
         self._p.C_GetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetAttributeValue', value)
 
     @property
     def C_SetAttributeValue(self):
-        return _pb_function_pointer(self._p.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_SetAttributeValue')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue')
         self._p.C_SetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetAttributeValue', value)
 
     @property
     def C_FindObjectsInit(self):
-        return _pb_function_pointer(self._p.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
         self._p.C_FindObjectsInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsInit', value)
 
     @property
     def C_FindObjects(self):
-        return _pb_function_pointer(self._p.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_FindObjects.setter
     def C_FindObjects(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', 'CK_FUNCTION_LIST.C_FindObjects')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects')
         self._p.C_FindObjects = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjects', value)
 
     @property
     def C_FindObjectsFinal(self):
-        return _pb_function_pointer(self._p.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
         self._p.C_FindObjectsFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsFinal', value)
 
     @property
     def C_EncryptInit(self):
-        return _pb_function_pointer(self._p.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_EncryptInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit')
         self._p.C_EncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptInit', value)
 
     @property
     def C_Encrypt(self):
-        return _pb_function_pointer(self._p.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Encrypt.setter
     def C_Encrypt(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', 'CK_FUNCTION_LIST.C_Encrypt')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt')
         self._p.C_Encrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Encrypt', value)
 
     @property
     def C_EncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_EncryptUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate')
         self._p.C_EncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptUpdate', value)
 
     @property
     def C_EncryptFinal(self):
-        return _pb_function_pointer(self._p.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', 'CK_FUNCTION_LIST.C_EncryptFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal')
         self._p.C_EncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptFinal', value)
 
     @property
     def C_DecryptInit(self):
-        return _pb_function_pointer(self._p.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_DecryptInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit')
         self._p.C_DecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptInit', value)
 
     @property
     def C_Decrypt(self):
-        return _pb_function_pointer(self._p.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Decrypt.setter
     def C_Decrypt(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST.C_Decrypt')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt')
         self._p.C_Decrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Decrypt', value)
 
     @property
     def C_DecryptUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate')
         self._p.C_DecryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptUpdate', value)
 
     @property
     def C_DecryptFinal(self):
-        return _pb_function_pointer(self._p.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', 'CK_FUNCTION_LIST.C_DecryptFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal')
         self._p.C_DecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptFinal', value)
 
     @property
     def C_DigestInit(self):
-        return _pb_function_pointer(self._p.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestInit.setter
     def C_DigestInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', 'CK_FUNCTION_LIST.C_DigestInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit')
         self._p.C_DigestInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestInit', value)
 
     @property
     def C_Digest(self):
-        return _pb_function_pointer(self._p.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Digest.setter
     def C_Digest(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST.C_Digest')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest')
         self._p.C_Digest = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Digest', value)
 
     @property
     def C_DigestUpdate(self):
-        return _pb_function_pointer(self._p.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_DigestUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate')
         self._p.C_DigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestUpdate', value)
 
     @property
     def C_DigestKey(self):
-        return _pb_function_pointer(self._p.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DigestKey.setter
     def C_DigestKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_DigestKey')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey')
         self._p.C_DigestKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestKey', value)
 
     @property
     def C_DigestFinal(self):
-        return _pb_function_pointer(self._p.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST.C_DigestFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal')
         self._p.C_DigestFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestFinal', value)
 
     @property
     def C_SignInit(self):
-        return _pb_function_pointer(self._p.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SignInit.setter
     def C_SignInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_SignInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit')
         self._p.C_SignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignInit', value)
 
     @property
     def C_Sign(self):
-        return _pb_function_pointer(self._p.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Sign.setter
     def C_Sign(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_Sign')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign')
         self._p.C_Sign = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Sign', value)
 
     @property
     def C_SignUpdate(self):
-        return _pb_function_pointer(self._p.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_SignUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate')
         self._p.C_SignUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignUpdate', value)
 
     @property
     def C_SignFinal(self):
-        return _pb_function_pointer(self._p.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignFinal.setter
     def C_SignFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_SignFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal')
         self._p.C_SignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignFinal', value)
 
     @property
     def C_SignRecoverInit(self):
-        return _pb_function_pointer(self._p.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
         self._p.C_SignRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecoverInit', value)
 
     @property
     def C_SignRecover(self):
-        return _pb_function_pointer(self._p.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignRecover.setter
     def C_SignRecover(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_SignRecover')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover')
         self._p.C_SignRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecover', value)
 
     @property
     def C_VerifyInit(self):
-        return _pb_function_pointer(self._p.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_VerifyInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit')
         self._p.C_VerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyInit', value)
 
     @property
     def C_Verify(self):
-        return _pb_function_pointer(self._p.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_Verify.setter
     def C_Verify(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST.C_Verify')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify')
         self._p.C_Verify = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Verify', value)
 
     @property
     def C_VerifyUpdate(self):
-        return _pb_function_pointer(self._p.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
         self._p.C_VerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyUpdate', value)
 
     @property
     def C_VerifyFinal(self):
-        return _pb_function_pointer(self._p.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST.C_VerifyFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal')
         self._p.C_VerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyFinal', value)
 
     @property
     def C_VerifyRecoverInit(self):
-        return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
         self._p.C_VerifyRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecoverInit', value)
 
     @property
     def C_VerifyRecover(self):
-        return _pb_function_pointer(self._p.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST.C_VerifyRecover')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover')
         self._p.C_VerifyRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecover', value)
 
     @property
     def C_DigestEncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
         self._p.C_DigestEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestEncryptUpdate', value)
 
     @property
     def C_DecryptDigestUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate')
         self._p.C_DecryptDigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptDigestUpdate', value)
 
     @property
     def C_SignEncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
         self._p.C_SignEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignEncryptUpdate', value)
 
     @property
     def C_DecryptVerifyUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
         self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptVerifyUpdate', value)
 
     @property
     def C_GenerateKey(self):
-        return _pb_function_pointer(self._p.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_GenerateKey')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey')
         self._p.C_GenerateKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKey', value)
 
     @property
     def C_GenerateKeyPair(self):
-        return _pb_function_pointer(self._p.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', 'CK_FUNCTION_LIST.C_GenerateKeyPair')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair')
         self._p.C_GenerateKeyPair = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKeyPair', value)
 
     @property
     def C_WrapKey(self):
-        return _pb_function_pointer(self._p.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_WrapKey.setter
     def C_WrapKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', 'CK_FUNCTION_LIST.C_WrapKey')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey')
         self._p.C_WrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WrapKey', value)
 
     @property
     def C_UnwrapKey(self):
-        return _pb_function_pointer(self._p.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_UnwrapKey')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey')
         self._p.C_UnwrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_UnwrapKey', value)
 
     @property
     def C_DeriveKey(self):
-        return _pb_function_pointer(self._p.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_DeriveKey')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey')
         self._p.C_DeriveKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DeriveKey', value)
 
     @property
     def C_SeedRandom(self):
-        return _pb_function_pointer(self._p.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', 'CK_FUNCTION_LIST.C_SeedRandom')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom')
         self._p.C_SeedRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SeedRandom', value)
 
     @property
     def C_GenerateRandom(self):
-        return _pb_function_pointer(self._p.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', 'CK_FUNCTION_LIST.C_GenerateRandom')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom')
         self._p.C_GenerateRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateRandom', value)
 
     @property
     def C_GetFunctionStatus(self):
-        return _pb_function_pointer(self._p.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_GetFunctionStatus')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus')
         self._p.C_GetFunctionStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionStatus', value)
 
     @property
     def C_CancelFunction(self):
-        return _pb_function_pointer(self._p.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_CancelFunction')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction')
         self._p.C_CancelFunction = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CancelFunction', value)
 
     @property
     def C_WaitForSlotEvent(self):
-        return _pb_function_pointer(self._p.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
         self._p.C_WaitForSlotEvent = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WaitForSlotEvent', value)
 
@@ -5256,921 +5256,921 @@ class CK_FUNCTION_LIST_3_0:
 
     @property
     def C_Initialize(self):
-        return _pb_function_pointer(self._p.C_Initialize, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_Initialize.setter
     def C_Initialize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', 'CK_FUNCTION_LIST_3_0.C_Initialize')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize')
         self._p.C_Initialize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Initialize', value)
 
     @property
     def C_Finalize(self):
-        return _pb_function_pointer(self._p.C_Finalize, 'CK_RV (*)(CK_VOID_PTR pReserved)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_Finalize.setter
     def C_Finalize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pReserved)', 'CK_FUNCTION_LIST_3_0.C_Finalize')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Finalize')
         self._p.C_Finalize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Finalize', value)
 
     @property
     def C_GetInfo(self):
-        return _pb_function_pointer(self._p.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetInfo.setter
     def C_GetInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR pInfo)', 'CK_FUNCTION_LIST_3_0.C_GetInfo')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo')
         self._p.C_GetInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInfo', value)
 
     @property
     def C_GetFunctionList(self):
-        return _pb_function_pointer(self._p.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', self if self._owner is None else self._owner)
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList')
         self._p.C_GetFunctionList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionList', value)
 
     @property
     def C_GetSlotList(self):
-        return _pb_function_pointer(self._p.C_GetSlotList, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList')
         self._p.C_GetSlotList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotList', value)
 
     @property
     def C_GetSlotInfo(self):
-        return _pb_function_pointer(self._p.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
         self._p.C_GetSlotInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotInfo', value)
 
     @property
     def C_GetTokenInfo(self):
-        return _pb_function_pointer(self._p.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
         self._p.C_GetTokenInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetTokenInfo', value)
 
     @property
     def C_GetMechanismList(self):
-        return _pb_function_pointer(self._p.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList')
         self._p.C_GetMechanismList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismList', value)
 
     @property
     def C_GetMechanismInfo(self):
-        return _pb_function_pointer(self._p.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
         self._p.C_GetMechanismInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismInfo', value)
 
     @property
     def C_InitToken(self):
-        return _pb_function_pointer(self._p.C_InitToken, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', self if self._owner is None else self._owner)
 
     @C_InitToken.setter
     def C_InitToken(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', 'CK_FUNCTION_LIST_3_0.C_InitToken')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken')
         self._p.C_InitToken = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitToken', value)
 
     @property
     def C_InitPIN(self):
-        return _pb_function_pointer(self._p.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_InitPIN.setter
     def C_InitPIN(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST_3_0.C_InitPIN')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN')
         self._p.C_InitPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitPIN', value)
 
     @property
     def C_SetPIN(self):
-        return _pb_function_pointer(self._p.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SetPIN.setter
     def C_SetPIN(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', 'CK_FUNCTION_LIST_3_0.C_SetPIN')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN')
         self._p.C_SetPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetPIN', value)
 
     @property
     def C_OpenSession(self):
-        return _pb_function_pointer(self._p.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_OpenSession.setter
     def C_OpenSession(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', 'CK_FUNCTION_LIST_3_0.C_OpenSession')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession')
         self._p.C_OpenSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_OpenSession', value)
 
     @property
     def C_CloseSession(self):
-        return _pb_function_pointer(self._p.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_CloseSession.setter
     def C_CloseSession(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_CloseSession')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession')
         self._p.C_CloseSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseSession', value)
 
     @property
     def C_CloseAllSessions(self):
-        return _pb_function_pointer(self._p.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID slotID)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
         self._p.C_CloseAllSessions = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseAllSessions', value)
 
     @property
     def C_GetSessionInfo(self):
-        return _pb_function_pointer(self._p.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
         self._p.C_GetSessionInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSessionInfo', value)
 
     @property
     def C_GetOperationState(self):
-        return _pb_function_pointer(self._p.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState')
         self._p.C_GetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetOperationState', value)
 
     @property
     def C_SetOperationState(self):
-        return _pb_function_pointer(self._p.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState')
         self._p.C_SetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetOperationState', value)
 
     @property
     def C_Login(self):
-        return _pb_function_pointer(self._p.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_Login.setter
     def C_Login(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST_3_0.C_Login')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login')
         self._p.C_Login = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Login', value)
 
     @property
     def C_Logout(self):
-        return _pb_function_pointer(self._p.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_Logout.setter
     def C_Logout(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_Logout')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout')
         self._p.C_Logout = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Logout', value)
 
     @property
     def C_CreateObject(self):
-        return _pb_function_pointer(self._p.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_CreateObject.setter
     def C_CreateObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', 'CK_FUNCTION_LIST_3_0.C_CreateObject')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject')
         self._p.C_CreateObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CreateObject', value)
 
     @property
     def C_CopyObject(self):
-        return _pb_function_pointer(self._p.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_CopyObject.setter
     def C_CopyObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', 'CK_FUNCTION_LIST_3_0.C_CopyObject')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject')
         self._p.C_CopyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CopyObject', value)
 
     @property
     def C_DestroyObject(self):
-        return _pb_function_pointer(self._p.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject')
         self._p.C_DestroyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DestroyObject', value)
 
     @property
     def C_GetObjectSize(self):
-        return _pb_function_pointer(self._p.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize')
         self._p.C_GetObjectSize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetObjectSize', value)
 
     @property
     def C_GetAttributeValue(self):
-        return _pb_function_pointer(self._p.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
         self._p.C_GetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetAttributeValue', value)
 
     @property
     def C_SetAttributeValue(self):
-        return _pb_function_pointer(self._p.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
         self._p.C_SetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetAttributeValue', value)
 
     @property
     def C_FindObjectsInit(self):
-        return _pb_function_pointer(self._p.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
         self._p.C_FindObjectsInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsInit', value)
 
     @property
     def C_FindObjects(self):
-        return _pb_function_pointer(self._p.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_FindObjects.setter
     def C_FindObjects(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', 'CK_FUNCTION_LIST_3_0.C_FindObjects')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects')
         self._p.C_FindObjects = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjects', value)
 
     @property
     def C_FindObjectsFinal(self):
-        return _pb_function_pointer(self._p.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
         self._p.C_FindObjectsFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsFinal', value)
 
     @property
     def C_EncryptInit(self):
-        return _pb_function_pointer(self._p.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit')
         self._p.C_EncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptInit', value)
 
     @property
     def C_Encrypt(self):
-        return _pb_function_pointer(self._p.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Encrypt.setter
     def C_Encrypt(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', 'CK_FUNCTION_LIST_3_0.C_Encrypt')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt')
         self._p.C_Encrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Encrypt', value)
 
     @property
     def C_EncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
         self._p.C_EncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptUpdate', value)
 
     @property
     def C_EncryptFinal(self):
-        return _pb_function_pointer(self._p.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal')
         self._p.C_EncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptFinal', value)
 
     @property
     def C_DecryptInit(self):
-        return _pb_function_pointer(self._p.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit')
         self._p.C_DecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptInit', value)
 
     @property
     def C_Decrypt(self):
-        return _pb_function_pointer(self._p.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Decrypt.setter
     def C_Decrypt(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST_3_0.C_Decrypt')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt')
         self._p.C_Decrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Decrypt', value)
 
     @property
     def C_DecryptUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
         self._p.C_DecryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptUpdate', value)
 
     @property
     def C_DecryptFinal(self):
-        return _pb_function_pointer(self._p.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal')
         self._p.C_DecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptFinal', value)
 
     @property
     def C_DigestInit(self):
-        return _pb_function_pointer(self._p.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestInit.setter
     def C_DigestInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', 'CK_FUNCTION_LIST_3_0.C_DigestInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit')
         self._p.C_DigestInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestInit', value)
 
     @property
     def C_Digest(self):
-        return _pb_function_pointer(self._p.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Digest.setter
     def C_Digest(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST_3_0.C_Digest')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest')
         self._p.C_Digest = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Digest', value)
 
     @property
     def C_DigestUpdate(self):
-        return _pb_function_pointer(self._p.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate')
         self._p.C_DigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestUpdate', value)
 
     @property
     def C_DigestKey(self):
-        return _pb_function_pointer(self._p.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DigestKey.setter
     def C_DigestKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_DigestKey')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey')
         self._p.C_DigestKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestKey', value)
 
     @property
     def C_DigestFinal(self):
-        return _pb_function_pointer(self._p.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal')
         self._p.C_DigestFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestFinal', value)
 
     @property
     def C_SignInit(self):
-        return _pb_function_pointer(self._p.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SignInit.setter
     def C_SignInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_SignInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit')
         self._p.C_SignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignInit', value)
 
     @property
     def C_Sign(self):
-        return _pb_function_pointer(self._p.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Sign.setter
     def C_Sign(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_Sign')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign')
         self._p.C_Sign = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Sign', value)
 
     @property
     def C_SignUpdate(self):
-        return _pb_function_pointer(self._p.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate')
         self._p.C_SignUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignUpdate', value)
 
     @property
     def C_SignFinal(self):
-        return _pb_function_pointer(self._p.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignFinal.setter
     def C_SignFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_SignFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal')
         self._p.C_SignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignFinal', value)
 
     @property
     def C_SignRecoverInit(self):
-        return _pb_function_pointer(self._p.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
         self._p.C_SignRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecoverInit', value)
 
     @property
     def C_SignRecover(self):
-        return _pb_function_pointer(self._p.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignRecover.setter
     def C_SignRecover(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_SignRecover')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover')
         self._p.C_SignRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecover', value)
 
     @property
     def C_VerifyInit(self):
-        return _pb_function_pointer(self._p.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit')
         self._p.C_VerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyInit', value)
 
     @property
     def C_Verify(self):
-        return _pb_function_pointer(self._p.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_Verify.setter
     def C_Verify(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_Verify')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify')
         self._p.C_Verify = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Verify', value)
 
     @property
     def C_VerifyUpdate(self):
-        return _pb_function_pointer(self._p.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
         self._p.C_VerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyUpdate', value)
 
     @property
     def C_VerifyFinal(self):
-        return _pb_function_pointer(self._p.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal')
         self._p.C_VerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyFinal', value)
 
     @property
     def C_VerifyRecoverInit(self):
-        return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
         self._p.C_VerifyRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecoverInit', value)
 
     @property
     def C_VerifyRecover(self):
-        return _pb_function_pointer(self._p.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover')
         self._p.C_VerifyRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecover', value)
 
     @property
     def C_DigestEncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
         self._p.C_DigestEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestEncryptUpdate', value)
 
     @property
     def C_DecryptDigestUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
         self._p.C_DecryptDigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptDigestUpdate', value)
 
     @property
     def C_SignEncryptUpdate(self):
-        return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
         self._p.C_SignEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignEncryptUpdate', value)
 
     @property
     def C_DecryptVerifyUpdate(self):
-        return _pb_function_pointer(self._p.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
         self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptVerifyUpdate', value)
 
     @property
     def C_GenerateKey(self):
-        return _pb_function_pointer(self._p.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey')
         self._p.C_GenerateKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKey', value)
 
     @property
     def C_GenerateKeyPair(self):
-        return _pb_function_pointer(self._p.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
         self._p.C_GenerateKeyPair = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKeyPair', value)
 
     @property
     def C_WrapKey(self):
-        return _pb_function_pointer(self._p.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_WrapKey.setter
     def C_WrapKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', 'CK_FUNCTION_LIST_3_0.C_WrapKey')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey')
         self._p.C_WrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WrapKey', value)
 
     @property
     def C_UnwrapKey(self):
-        return _pb_function_pointer(self._p.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey')
         self._p.C_UnwrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_UnwrapKey', value)
 
     @property
     def C_DeriveKey(self):
-        return _pb_function_pointer(self._p.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey')
         self._p.C_DeriveKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DeriveKey', value)
 
     @property
     def C_SeedRandom(self):
-        return _pb_function_pointer(self._p.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom')
         self._p.C_SeedRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SeedRandom', value)
 
     @property
     def C_GenerateRandom(self):
-        return _pb_function_pointer(self._p.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom')
         self._p.C_GenerateRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateRandom', value)
 
     @property
     def C_GetFunctionStatus(self):
-        return _pb_function_pointer(self._p.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
         self._p.C_GetFunctionStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionStatus', value)
 
     @property
     def C_CancelFunction(self):
-        return _pb_function_pointer(self._p.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction')
         self._p.C_CancelFunction = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CancelFunction', value)
 
     @property
     def C_WaitForSlotEvent(self):
-        return _pb_function_pointer(self._p.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
         self._p.C_WaitForSlotEvent = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WaitForSlotEvent', value)
 
     @property
     def C_GetInterfaceList(self):
-        return _pb_function_pointer(self._p.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR interfaces, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetInterfaceList.setter
     def C_GetInterfaceList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR interfaces, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
         self._p.C_GetInterfaceList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInterfaceList', value)
 
     @property
     def C_GetInterface(self):
-        return _pb_function_pointer(self._p.C_GetInterface, 'CK_RV (*)(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_GetInterface, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
 
     @C_GetInterface.setter
     def C_GetInterface(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags)', 'CK_FUNCTION_LIST_3_0.C_GetInterface')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface')
         self._p.C_GetInterface = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInterface', value)
 
     @property
     def C_LoginUser(self):
-        return _pb_function_pointer(self._p.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername, CK_ULONG ulUsernameLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_LoginUser.setter
     def C_LoginUser(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername, CK_ULONG ulUsernameLen)', 'CK_FUNCTION_LIST_3_0.C_LoginUser')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser')
         self._p.C_LoginUser = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_LoginUser', value)
 
     @property
     def C_SessionCancel(self):
-        return _pb_function_pointer(self._p.C_SessionCancel, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_FLAGS flags)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SessionCancel, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', self if self._owner is None else self._owner)
 
     @C_SessionCancel.setter
     def C_SessionCancel(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_FLAGS flags)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel')
         self._p.C_SessionCancel = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SessionCancel', value)
 
     @property
     def C_MessageEncryptInit(self):
-        return _pb_function_pointer(self._p.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageEncryptInit.setter
     def C_MessageEncryptInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
         self._p.C_MessageEncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageEncryptInit', value)
 
     @property
     def C_EncryptMessage(self):
-        return _pb_function_pointer(self._p.C_EncryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptMessage.setter
     def C_EncryptMessage(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage')
         self._p.C_EncryptMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessage', value)
 
     @property
     def C_EncryptMessageBegin(self):
-        return _pb_function_pointer(self._p.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_EncryptMessageBegin.setter
     def C_EncryptMessageBegin(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
         self._p.C_EncryptMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessageBegin', value)
 
     @property
     def C_EncryptMessageNext(self):
-        return _pb_function_pointer(self._p.C_EncryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_EncryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
 
     @C_EncryptMessageNext.setter
     def C_EncryptMessageNext(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
         self._p.C_EncryptMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessageNext', value)
 
     @property
     def C_MessageEncryptFinal(self):
-        return _pb_function_pointer(self._p.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageEncryptFinal.setter
     def C_MessageEncryptFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
         self._p.C_MessageEncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageEncryptFinal', value)
 
     @property
     def C_MessageDecryptInit(self):
-        return _pb_function_pointer(self._p.C_MessageDecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageDecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageDecryptInit.setter
     def C_MessageDecryptInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
         self._p.C_MessageDecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageDecryptInit', value)
 
     @property
     def C_DecryptMessage(self):
-        return _pb_function_pointer(self._p.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptMessage.setter
     def C_DecryptMessage(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage')
         self._p.C_DecryptMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessage', value)
 
     @property
     def C_DecryptMessageBegin(self):
-        return _pb_function_pointer(self._p.C_DecryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_DecryptMessageBegin.setter
     def C_DecryptMessageBegin(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
         self._p.C_DecryptMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessageBegin', value)
 
     @property
     def C_DecryptMessageNext(self):
-        return _pb_function_pointer(self._p.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
 
     @C_DecryptMessageNext.setter
     def C_DecryptMessageNext(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
         self._p.C_DecryptMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessageNext', value)
 
     @property
     def C_MessageDecryptFinal(self):
-        return _pb_function_pointer(self._p.C_MessageDecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageDecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageDecryptFinal.setter
     def C_MessageDecryptFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
         self._p.C_MessageDecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageDecryptFinal', value)
 
     @property
     def C_MessageSignInit(self):
-        return _pb_function_pointer(self._p.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageSignInit.setter
     def C_MessageSignInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit')
         self._p.C_MessageSignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageSignInit', value)
 
     @property
     def C_SignMessage(self):
-        return _pb_function_pointer(self._p.C_SignMessage, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignMessage.setter
     def C_SignMessage(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_SignMessage')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage')
         self._p.C_SignMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessage', value)
 
     @property
     def C_SignMessageBegin(self):
-        return _pb_function_pointer(self._p.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SignMessageBegin.setter
     def C_SignMessageBegin(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
         self._p.C_SignMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessageBegin', value)
 
     @property
     def C_SignMessageNext(self):
-        return _pb_function_pointer(self._p.C_SignMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_SignMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignMessageNext.setter
     def C_SignMessageNext(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext')
         self._p.C_SignMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessageNext', value)
 
     @property
     def C_MessageSignFinal(self):
-        return _pb_function_pointer(self._p.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageSignFinal.setter
     def C_MessageSignFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
         self._p.C_MessageSignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageSignFinal', value)
 
     @property
     def C_MessageVerifyInit(self):
-        return _pb_function_pointer(self._p.C_MessageVerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageVerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageVerifyInit.setter
     def C_MessageVerifyInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
         self._p.C_MessageVerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageVerifyInit', value)
 
     @property
     def C_VerifyMessage(self):
-        return _pb_function_pointer(self._p.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyMessage.setter
     def C_VerifyMessage(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage')
         self._p.C_VerifyMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessage', value)
 
     @property
     def C_VerifyMessageBegin(self):
-        return _pb_function_pointer(self._p.C_VerifyMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyMessageBegin.setter
     def C_VerifyMessageBegin(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
         self._p.C_VerifyMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessageBegin', value)
 
     @property
     def C_VerifyMessageNext(self):
-        return _pb_function_pointer(self._p.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyMessageNext.setter
     def C_VerifyMessageNext(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
         self._p.C_VerifyMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessageNext', value)
 
     @property
     def C_MessageVerifyFinal(self):
-        return _pb_function_pointer(self._p.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageVerifyFinal.setter
     def C_MessageVerifyFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
         self._p.C_MessageVerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageVerifyFinal', value)
 
@@ -6302,41 +6302,41 @@ class CK_C_INITIALIZE_ARGS:
 
     @property
     def CreateMutex(self):
-        return _pb_function_pointer(self._p.CreateMutex, 'CK_RV (*)(CK_VOID_PTR_PTR ppMutex)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.CreateMutex, 'CK_RV (*)(CK_VOID_PTR_PTR)', self if self._owner is None else self._owner)
 
     @CreateMutex.setter
     def CreateMutex(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR ppMutex)', 'CK_C_INITIALIZE_ARGS.CreateMutex')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR)', 'CK_C_INITIALIZE_ARGS.CreateMutex')
         self._p.CreateMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'CreateMutex', value)
 
     @property
     def DestroyMutex(self):
-        return _pb_function_pointer(self._p.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR pMutex)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @DestroyMutex.setter
     def DestroyMutex(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pMutex)', 'CK_C_INITIALIZE_ARGS.DestroyMutex')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex')
         self._p.DestroyMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'DestroyMutex', value)
 
     @property
     def LockMutex(self):
-        return _pb_function_pointer(self._p.LockMutex, 'CK_RV (*)(CK_VOID_PTR pMutex)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.LockMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @LockMutex.setter
     def LockMutex(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pMutex)', 'CK_C_INITIALIZE_ARGS.LockMutex')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.LockMutex')
         self._p.LockMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'LockMutex', value)
 
     @property
     def UnlockMutex(self):
-        return _pb_function_pointer(self._p.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR pMutex)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @UnlockMutex.setter
     def UnlockMutex(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pMutex)', 'CK_C_INITIALIZE_ARGS.UnlockMutex')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.UnlockMutex')
         self._p.UnlockMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'UnlockMutex', value)
 
@@ -14887,11 +14887,11 @@ class CK_NSS_MODULE_FUNCTIONS:
 
     @property
     def NSC_ModuleDBFunc(self):
-        return _pb_function_pointer(self._p.NSC_ModuleDBFunc, 'char **(*)(unsigned long function, char *parameters, void *args)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.NSC_ModuleDBFunc, 'char **(*)(unsigned long, char *, void *)', self if self._owner is None else self._owner)
 
     @NSC_ModuleDBFunc.setter
     def NSC_ModuleDBFunc(self, value):
-        pointer = _pb_function_pointer_value(value, 'char **(*)(unsigned long function, char *parameters, void *args)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
+        pointer = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
         self._p.NSC_ModuleDBFunc = _NULL if pointer is None else pointer
         _pb_keep(self, 'NSC_ModuleDBFunc', value)
 
@@ -14940,11 +14940,11 @@ class CK_NSS_FIPS_FUNCTIONS:
 
     @property
     def NSC_NSSGetFIPSStatus(self):
-        return _pb_function_pointer(self._p.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', self if self._owner is None else self._owner)
+        return _pb_function_pointer(self._p.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', self if self._owner is None else self._owner)
 
     @NSC_NSSGetFIPSStatus.setter
     def NSC_NSSGetFIPSStatus(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
         self._p.NSC_NSSGetFIPSStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'NSC_NSSGetFIPSStatus', value)
 

@@ -4453,614 +4453,614 @@ class CK_FUNCTION_LIST:
 
     @property
     def C_Initialize(self):
-        return _pb_function_pointer(self._s.C_Initialize, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
 
     @C_Initialize.setter
     def C_Initialize(self, value):
-        self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', 'CK_FUNCTION_LIST.C_Initialize')
+        self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize')
         _pb_keep(self._s, 'C_Initialize', value)
 
     @property
     def C_Finalize(self):
-        return _pb_function_pointer(self._s.C_Finalize, 'CK_RV (*)(CK_VOID_PTR pReserved)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
 
     @C_Finalize.setter
     def C_Finalize(self, value):
-        self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pReserved)', 'CK_FUNCTION_LIST.C_Finalize')
+        self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Finalize')
         _pb_keep(self._s, 'C_Finalize', value)
 
     @property
     def C_GetInfo(self):
-        return _pb_function_pointer(self._s.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR pInfo)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', _pb_root(self._s))
 
     @C_GetInfo.setter
     def C_GetInfo(self, value):
-        self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetInfo')
+        self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo')
         _pb_keep(self._s, 'C_GetInfo', value)
 
     @property
     def C_GetFunctionList(self):
-        return _pb_function_pointer(self._s.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', _pb_root(self._s))
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, value):
-        self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', 'CK_FUNCTION_LIST.C_GetFunctionList')
+        self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList')
         _pb_keep(self._s, 'C_GetFunctionList', value)
 
     @property
     def C_GetSlotList(self):
-        return _pb_function_pointer(self._s.C_GetSlotList, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, value):
-        self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST.C_GetSlotList')
+        self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList')
         _pb_keep(self._s, 'C_GetSlotList', value)
 
     @property
     def C_GetSlotInfo(self):
-        return _pb_function_pointer(self._s.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', _pb_root(self._s))
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, value):
-        self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetSlotInfo')
+        self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo')
         _pb_keep(self._s, 'C_GetSlotInfo', value)
 
     @property
     def C_GetTokenInfo(self):
-        return _pb_function_pointer(self._s.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_root(self._s))
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, value):
-        self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
+        self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
         _pb_keep(self._s, 'C_GetTokenInfo', value)
 
     @property
     def C_GetMechanismList(self):
-        return _pb_function_pointer(self._s.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, value):
-        self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST.C_GetMechanismList')
+        self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList')
         _pb_keep(self._s, 'C_GetMechanismList', value)
 
     @property
     def C_GetMechanismInfo(self):
-        return _pb_function_pointer(self._s.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_root(self._s))
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, value):
-        self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
+        self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
         _pb_keep(self._s, 'C_GetMechanismInfo', value)
 
     @property
     def C_InitToken(self):
-        return _pb_function_pointer(self._s.C_InitToken, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', _pb_root(self._s))
 
     @C_InitToken.setter
     def C_InitToken(self, value):
-        self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', 'CK_FUNCTION_LIST.C_InitToken')
+        self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken')
         _pb_keep(self._s, 'C_InitToken', value)
 
     @property
     def C_InitPIN(self):
-        return _pb_function_pointer(self._s.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_InitPIN.setter
     def C_InitPIN(self, value):
-        self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST.C_InitPIN')
+        self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN')
         _pb_keep(self._s, 'C_InitPIN', value)
 
     @property
     def C_SetPIN(self):
-        return _pb_function_pointer(self._s.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SetPIN.setter
     def C_SetPIN(self, value):
-        self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', 'CK_FUNCTION_LIST.C_SetPIN')
+        self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN')
         _pb_keep(self._s, 'C_SetPIN', value)
 
     @property
     def C_OpenSession(self):
-        return _pb_function_pointer(self._s.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', _pb_root(self._s))
 
     @C_OpenSession.setter
     def C_OpenSession(self, value):
-        self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', 'CK_FUNCTION_LIST.C_OpenSession')
+        self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession')
         _pb_keep(self._s, 'C_OpenSession', value)
 
     @property
     def C_CloseSession(self):
-        return _pb_function_pointer(self._s.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_CloseSession.setter
     def C_CloseSession(self, value):
-        self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_CloseSession')
+        self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession')
         _pb_keep(self._s, 'C_CloseSession', value)
 
     @property
     def C_CloseAllSessions(self):
-        return _pb_function_pointer(self._s.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID slotID)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', _pb_root(self._s))
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, value):
-        self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
+        self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
         _pb_keep(self._s, 'C_CloseAllSessions', value)
 
     @property
     def C_GetSessionInfo(self):
-        return _pb_function_pointer(self._s.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', _pb_root(self._s))
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, value):
-        self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', 'CK_FUNCTION_LIST.C_GetSessionInfo')
+        self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo')
         _pb_keep(self._s, 'C_GetSessionInfo', value)
 
     @property
     def C_GetOperationState(self):
-        return _pb_function_pointer(self._s.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, value):
-        self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', 'CK_FUNCTION_LIST.C_GetOperationState')
+        self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState')
         _pb_keep(self._s, 'C_GetOperationState', value)
 
     @property
     def C_SetOperationState(self):
-        return _pb_function_pointer(self._s.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, value):
-        self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', 'CK_FUNCTION_LIST.C_SetOperationState')
+        self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState')
         _pb_keep(self._s, 'C_SetOperationState', value)
 
     @property
     def C_Login(self):
-        return _pb_function_pointer(self._s.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_Login.setter
     def C_Login(self, value):
-        self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST.C_Login')
+        self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login')
         _pb_keep(self._s, 'C_Login', value)
 
     @property
     def C_Logout(self):
-        return _pb_function_pointer(self._s.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_Logout.setter
     def C_Logout(self, value):
-        self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_Logout')
+        self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout')
         _pb_keep(self._s, 'C_Logout', value)
 
     @property
     def C_CreateObject(self):
-        return _pb_function_pointer(self._s.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_CreateObject.setter
     def C_CreateObject(self, value):
-        self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', 'CK_FUNCTION_LIST.C_CreateObject')
+        self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject')
         _pb_keep(self._s, 'C_CreateObject', value)
 
     @property
     def C_CopyObject(self):
-        return _pb_function_pointer(self._s.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_CopyObject.setter
     def C_CopyObject(self, value):
-        self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', 'CK_FUNCTION_LIST.C_CopyObject')
+        self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject')
         _pb_keep(self._s, 'C_CopyObject', value)
 
     @property
     def C_DestroyObject(self):
-        return _pb_function_pointer(self._s.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, value):
-        self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', 'CK_FUNCTION_LIST.C_DestroyObject')
+        self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject')
         _pb_keep(self._s, 'C_DestroyObject', value)
 
     @property
     def C_GetObjectSize(self):
-        return _pb_function_pointer(self._s.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, value):
-        self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', 'CK_FUNCTION_LIST.C_GetObjectSize')
+        self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize')
         _pb_keep(self._s, 'C_GetObjectSize', value)
 
     @property
     def C_GetAttributeValue(self):
-        return _pb_function_pointer(self._s.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, value):
-        self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
+        self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
         _pb_keep(self._s, 'C_GetAttributeValue', value)
 
     @property
     def C_SetAttributeValue(self):
-        return _pb_function_pointer(self._s.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, value):
-        self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_SetAttributeValue')
+        self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue')
         _pb_keep(self._s, 'C_SetAttributeValue', value)
 
     @property
     def C_FindObjectsInit(self):
-        return _pb_function_pointer(self._s.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, value):
-        self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
+        self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
         _pb_keep(self._s, 'C_FindObjectsInit', value)
 
     @property
     def C_FindObjects(self):
-        return _pb_function_pointer(self._s.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_FindObjects.setter
     def C_FindObjects(self, value):
-        self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', 'CK_FUNCTION_LIST.C_FindObjects')
+        self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects')
         _pb_keep(self._s, 'C_FindObjects', value)
 
     @property
     def C_FindObjectsFinal(self):
-        return _pb_function_pointer(self._s.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, value):
-        self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
+        self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
         _pb_keep(self._s, 'C_FindObjectsFinal', value)
 
     @property
     def C_EncryptInit(self):
-        return _pb_function_pointer(self._s.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, value):
-        self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_EncryptInit')
+        self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit')
         _pb_keep(self._s, 'C_EncryptInit', value)
 
     @property
     def C_Encrypt(self):
-        return _pb_function_pointer(self._s.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Encrypt.setter
     def C_Encrypt(self, value):
-        self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', 'CK_FUNCTION_LIST.C_Encrypt')
+        self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt')
         _pb_keep(self._s, 'C_Encrypt', value)
 
     @property
     def C_EncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, value):
-        self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_EncryptUpdate')
+        self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate')
         _pb_keep(self._s, 'C_EncryptUpdate', value)
 
     @property
     def C_EncryptFinal(self):
-        return _pb_function_pointer(self._s.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, value):
-        self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', 'CK_FUNCTION_LIST.C_EncryptFinal')
+        self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal')
         _pb_keep(self._s, 'C_EncryptFinal', value)
 
     @property
     def C_DecryptInit(self):
-        return _pb_function_pointer(self._s.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, value):
-        self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_DecryptInit')
+        self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit')
         _pb_keep(self._s, 'C_DecryptInit', value)
 
     @property
     def C_Decrypt(self):
-        return _pb_function_pointer(self._s.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Decrypt.setter
     def C_Decrypt(self, value):
-        self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST.C_Decrypt')
+        self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt')
         _pb_keep(self._s, 'C_Decrypt', value)
 
     @property
     def C_DecryptUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, value):
-        self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptUpdate')
+        self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate')
         _pb_keep(self._s, 'C_DecryptUpdate', value)
 
     @property
     def C_DecryptFinal(self):
-        return _pb_function_pointer(self._s.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, value):
-        self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', 'CK_FUNCTION_LIST.C_DecryptFinal')
+        self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal')
         _pb_keep(self._s, 'C_DecryptFinal', value)
 
     @property
     def C_DigestInit(self):
-        return _pb_function_pointer(self._s.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', _pb_root(self._s))
 
     @C_DigestInit.setter
     def C_DigestInit(self, value):
-        self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', 'CK_FUNCTION_LIST.C_DigestInit')
+        self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit')
         _pb_keep(self._s, 'C_DigestInit', value)
 
     @property
     def C_Digest(self):
-        return _pb_function_pointer(self._s.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Digest.setter
     def C_Digest(self, value):
-        self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST.C_Digest')
+        self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest')
         _pb_keep(self._s, 'C_Digest', value)
 
     @property
     def C_DigestUpdate(self):
-        return _pb_function_pointer(self._s.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, value):
-        self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_DigestUpdate')
+        self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate')
         _pb_keep(self._s, 'C_DigestUpdate', value)
 
     @property
     def C_DigestKey(self):
-        return _pb_function_pointer(self._s.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_DigestKey.setter
     def C_DigestKey(self, value):
-        self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_DigestKey')
+        self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey')
         _pb_keep(self._s, 'C_DigestKey', value)
 
     @property
     def C_DigestFinal(self):
-        return _pb_function_pointer(self._s.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, value):
-        self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST.C_DigestFinal')
+        self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal')
         _pb_keep(self._s, 'C_DigestFinal', value)
 
     @property
     def C_SignInit(self):
-        return _pb_function_pointer(self._s.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_SignInit.setter
     def C_SignInit(self, value):
-        self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_SignInit')
+        self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit')
         _pb_keep(self._s, 'C_SignInit', value)
 
     @property
     def C_Sign(self):
-        return _pb_function_pointer(self._s.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Sign.setter
     def C_Sign(self, value):
-        self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_Sign')
+        self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign')
         _pb_keep(self._s, 'C_Sign', value)
 
     @property
     def C_SignUpdate(self):
-        return _pb_function_pointer(self._s.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, value):
-        self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_SignUpdate')
+        self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate')
         _pb_keep(self._s, 'C_SignUpdate', value)
 
     @property
     def C_SignFinal(self):
-        return _pb_function_pointer(self._s.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignFinal.setter
     def C_SignFinal(self, value):
-        self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_SignFinal')
+        self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal')
         _pb_keep(self._s, 'C_SignFinal', value)
 
     @property
     def C_SignRecoverInit(self):
-        return _pb_function_pointer(self._s.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, value):
-        self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
+        self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
         _pb_keep(self._s, 'C_SignRecoverInit', value)
 
     @property
     def C_SignRecover(self):
-        return _pb_function_pointer(self._s.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignRecover.setter
     def C_SignRecover(self, value):
-        self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST.C_SignRecover')
+        self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover')
         _pb_keep(self._s, 'C_SignRecover', value)
 
     @property
     def C_VerifyInit(self):
-        return _pb_function_pointer(self._s.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, value):
-        self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_VerifyInit')
+        self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit')
         _pb_keep(self._s, 'C_VerifyInit', value)
 
     @property
     def C_Verify(self):
-        return _pb_function_pointer(self._s.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_Verify.setter
     def C_Verify(self, value):
-        self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST.C_Verify')
+        self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify')
         _pb_keep(self._s, 'C_Verify', value)
 
     @property
     def C_VerifyUpdate(self):
-        return _pb_function_pointer(self._s.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, value):
-        self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
+        self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
         _pb_keep(self._s, 'C_VerifyUpdate', value)
 
     @property
     def C_VerifyFinal(self):
-        return _pb_function_pointer(self._s.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, value):
-        self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST.C_VerifyFinal')
+        self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal')
         _pb_keep(self._s, 'C_VerifyFinal', value)
 
     @property
     def C_VerifyRecoverInit(self):
-        return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, value):
-        self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
+        self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
         _pb_keep(self._s, 'C_VerifyRecoverInit', value)
 
     @property
     def C_VerifyRecover(self):
-        return _pb_function_pointer(self._s.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, value):
-        self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST.C_VerifyRecover')
+        self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover')
         _pb_keep(self._s, 'C_VerifyRecover', value)
 
     @property
     def C_DigestEncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, value):
-        self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
+        self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
         _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
 
     @property
     def C_DecryptDigestUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, value):
-        self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate')
+        self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate')
         _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
 
     @property
     def C_SignEncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, value):
-        self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
+        self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
         _pb_keep(self._s, 'C_SignEncryptUpdate', value)
 
     @property
     def C_DecryptVerifyUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, value):
-        self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
+        self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
         _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
 
     @property
     def C_GenerateKey(self):
-        return _pb_function_pointer(self._s.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, value):
-        self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_GenerateKey')
+        self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey')
         _pb_keep(self._s, 'C_GenerateKey', value)
 
     @property
     def C_GenerateKeyPair(self):
-        return _pb_function_pointer(self._s.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, value):
-        self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', 'CK_FUNCTION_LIST.C_GenerateKeyPair')
+        self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair')
         _pb_keep(self._s, 'C_GenerateKeyPair', value)
 
     @property
     def C_WrapKey(self):
-        return _pb_function_pointer(self._s.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_WrapKey.setter
     def C_WrapKey(self, value):
-        self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', 'CK_FUNCTION_LIST.C_WrapKey')
+        self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey')
         _pb_keep(self._s, 'C_WrapKey', value)
 
     @property
     def C_UnwrapKey(self):
-        return _pb_function_pointer(self._s.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, value):
-        self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_UnwrapKey')
+        self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey')
         _pb_keep(self._s, 'C_UnwrapKey', value)
 
     @property
     def C_DeriveKey(self):
-        return _pb_function_pointer(self._s.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, value):
-        self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST.C_DeriveKey')
+        self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey')
         _pb_keep(self._s, 'C_DeriveKey', value)
 
     @property
     def C_SeedRandom(self):
-        return _pb_function_pointer(self._s.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, value):
-        self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', 'CK_FUNCTION_LIST.C_SeedRandom')
+        self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom')
         _pb_keep(self._s, 'C_SeedRandom', value)
 
     @property
     def C_GenerateRandom(self):
-        return _pb_function_pointer(self._s.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, value):
-        self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', 'CK_FUNCTION_LIST.C_GenerateRandom')
+        self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom')
         _pb_keep(self._s, 'C_GenerateRandom', value)
 
     @property
     def C_GetFunctionStatus(self):
-        return _pb_function_pointer(self._s.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, value):
-        self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_GetFunctionStatus')
+        self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus')
         _pb_keep(self._s, 'C_GetFunctionStatus', value)
 
     @property
     def C_CancelFunction(self):
-        return _pb_function_pointer(self._s.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, value):
-        self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST.C_CancelFunction')
+        self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction')
         _pb_keep(self._s, 'C_CancelFunction', value)
 
     @property
     def C_WaitForSlotEvent(self):
-        return _pb_function_pointer(self._s.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_root(self._s))
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, value):
-        self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
+        self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
         _pb_keep(self._s, 'C_WaitForSlotEvent', value)
 
 
@@ -5284,830 +5284,830 @@ class CK_FUNCTION_LIST_3_0:
 
     @property
     def C_Initialize(self):
-        return _pb_function_pointer(self._s.C_Initialize, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
 
     @C_Initialize.setter
     def C_Initialize(self, value):
-        self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', 'CK_FUNCTION_LIST_3_0.C_Initialize')
+        self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize')
         _pb_keep(self._s, 'C_Initialize', value)
 
     @property
     def C_Finalize(self):
-        return _pb_function_pointer(self._s.C_Finalize, 'CK_RV (*)(CK_VOID_PTR pReserved)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
 
     @C_Finalize.setter
     def C_Finalize(self, value):
-        self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pReserved)', 'CK_FUNCTION_LIST_3_0.C_Finalize')
+        self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Finalize')
         _pb_keep(self._s, 'C_Finalize', value)
 
     @property
     def C_GetInfo(self):
-        return _pb_function_pointer(self._s.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR pInfo)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', _pb_root(self._s))
 
     @C_GetInfo.setter
     def C_GetInfo(self, value):
-        self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR pInfo)', 'CK_FUNCTION_LIST_3_0.C_GetInfo')
+        self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo')
         _pb_keep(self._s, 'C_GetInfo', value)
 
     @property
     def C_GetFunctionList(self):
-        return _pb_function_pointer(self._s.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', _pb_root(self._s))
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, value):
-        self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList')
+        self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList')
         _pb_keep(self._s, 'C_GetFunctionList', value)
 
     @property
     def C_GetSlotList(self):
-        return _pb_function_pointer(self._s.C_GetSlotList, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, value):
-        self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList')
+        self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList')
         _pb_keep(self._s, 'C_GetSlotList', value)
 
     @property
     def C_GetSlotInfo(self):
-        return _pb_function_pointer(self._s.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', _pb_root(self._s))
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, value):
-        self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
+        self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
         _pb_keep(self._s, 'C_GetSlotInfo', value)
 
     @property
     def C_GetTokenInfo(self):
-        return _pb_function_pointer(self._s.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_root(self._s))
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, value):
-        self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
+        self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
         _pb_keep(self._s, 'C_GetTokenInfo', value)
 
     @property
     def C_GetMechanismList(self):
-        return _pb_function_pointer(self._s.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, value):
-        self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList')
+        self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList')
         _pb_keep(self._s, 'C_GetMechanismList', value)
 
     @property
     def C_GetMechanismInfo(self):
-        return _pb_function_pointer(self._s.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_root(self._s))
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, value):
-        self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
+        self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
         _pb_keep(self._s, 'C_GetMechanismInfo', value)
 
     @property
     def C_InitToken(self):
-        return _pb_function_pointer(self._s.C_InitToken, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', _pb_root(self._s))
 
     @C_InitToken.setter
     def C_InitToken(self, value):
-        self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', 'CK_FUNCTION_LIST_3_0.C_InitToken')
+        self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken')
         _pb_keep(self._s, 'C_InitToken', value)
 
     @property
     def C_InitPIN(self):
-        return _pb_function_pointer(self._s.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_InitPIN.setter
     def C_InitPIN(self, value):
-        self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST_3_0.C_InitPIN')
+        self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN')
         _pb_keep(self._s, 'C_InitPIN', value)
 
     @property
     def C_SetPIN(self):
-        return _pb_function_pointer(self._s.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SetPIN.setter
     def C_SetPIN(self, value):
-        self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', 'CK_FUNCTION_LIST_3_0.C_SetPIN')
+        self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN')
         _pb_keep(self._s, 'C_SetPIN', value)
 
     @property
     def C_OpenSession(self):
-        return _pb_function_pointer(self._s.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', _pb_root(self._s))
 
     @C_OpenSession.setter
     def C_OpenSession(self, value):
-        self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', 'CK_FUNCTION_LIST_3_0.C_OpenSession')
+        self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession')
         _pb_keep(self._s, 'C_OpenSession', value)
 
     @property
     def C_CloseSession(self):
-        return _pb_function_pointer(self._s.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_CloseSession.setter
     def C_CloseSession(self, value):
-        self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_CloseSession')
+        self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession')
         _pb_keep(self._s, 'C_CloseSession', value)
 
     @property
     def C_CloseAllSessions(self):
-        return _pb_function_pointer(self._s.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID slotID)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', _pb_root(self._s))
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, value):
-        self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
+        self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
         _pb_keep(self._s, 'C_CloseAllSessions', value)
 
     @property
     def C_GetSessionInfo(self):
-        return _pb_function_pointer(self._s.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', _pb_root(self._s))
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, value):
-        self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
+        self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
         _pb_keep(self._s, 'C_GetSessionInfo', value)
 
     @property
     def C_GetOperationState(self):
-        return _pb_function_pointer(self._s.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, value):
-        self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState')
+        self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState')
         _pb_keep(self._s, 'C_GetOperationState', value)
 
     @property
     def C_SetOperationState(self):
-        return _pb_function_pointer(self._s.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, value):
-        self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState')
+        self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState')
         _pb_keep(self._s, 'C_SetOperationState', value)
 
     @property
     def C_Login(self):
-        return _pb_function_pointer(self._s.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_Login.setter
     def C_Login(self, value):
-        self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', 'CK_FUNCTION_LIST_3_0.C_Login')
+        self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login')
         _pb_keep(self._s, 'C_Login', value)
 
     @property
     def C_Logout(self):
-        return _pb_function_pointer(self._s.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_Logout.setter
     def C_Logout(self, value):
-        self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_Logout')
+        self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout')
         _pb_keep(self._s, 'C_Logout', value)
 
     @property
     def C_CreateObject(self):
-        return _pb_function_pointer(self._s.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_CreateObject.setter
     def C_CreateObject(self, value):
-        self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', 'CK_FUNCTION_LIST_3_0.C_CreateObject')
+        self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject')
         _pb_keep(self._s, 'C_CreateObject', value)
 
     @property
     def C_CopyObject(self):
-        return _pb_function_pointer(self._s.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_CopyObject.setter
     def C_CopyObject(self, value):
-        self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', 'CK_FUNCTION_LIST_3_0.C_CopyObject')
+        self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject')
         _pb_keep(self._s, 'C_CopyObject', value)
 
     @property
     def C_DestroyObject(self):
-        return _pb_function_pointer(self._s.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, value):
-        self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject')
+        self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject')
         _pb_keep(self._s, 'C_DestroyObject', value)
 
     @property
     def C_GetObjectSize(self):
-        return _pb_function_pointer(self._s.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, value):
-        self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize')
+        self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize')
         _pb_keep(self._s, 'C_GetObjectSize', value)
 
     @property
     def C_GetAttributeValue(self):
-        return _pb_function_pointer(self._s.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, value):
-        self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
+        self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
         _pb_keep(self._s, 'C_GetAttributeValue', value)
 
     @property
     def C_SetAttributeValue(self):
-        return _pb_function_pointer(self._s.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, value):
-        self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
+        self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
         _pb_keep(self._s, 'C_SetAttributeValue', value)
 
     @property
     def C_FindObjectsInit(self):
-        return _pb_function_pointer(self._s.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, value):
-        self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
+        self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
         _pb_keep(self._s, 'C_FindObjectsInit', value)
 
     @property
     def C_FindObjects(self):
-        return _pb_function_pointer(self._s.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_FindObjects.setter
     def C_FindObjects(self, value):
-        self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', 'CK_FUNCTION_LIST_3_0.C_FindObjects')
+        self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects')
         _pb_keep(self._s, 'C_FindObjects', value)
 
     @property
     def C_FindObjectsFinal(self):
-        return _pb_function_pointer(self._s.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, value):
-        self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
+        self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
         _pb_keep(self._s, 'C_FindObjectsFinal', value)
 
     @property
     def C_EncryptInit(self):
-        return _pb_function_pointer(self._s.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, value):
-        self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit')
+        self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit')
         _pb_keep(self._s, 'C_EncryptInit', value)
 
     @property
     def C_Encrypt(self):
-        return _pb_function_pointer(self._s.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Encrypt.setter
     def C_Encrypt(self, value):
-        self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', 'CK_FUNCTION_LIST_3_0.C_Encrypt')
+        self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt')
         _pb_keep(self._s, 'C_Encrypt', value)
 
     @property
     def C_EncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, value):
-        self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
+        self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
         _pb_keep(self._s, 'C_EncryptUpdate', value)
 
     @property
     def C_EncryptFinal(self):
-        return _pb_function_pointer(self._s.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, value):
-        self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal')
+        self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal')
         _pb_keep(self._s, 'C_EncryptFinal', value)
 
     @property
     def C_DecryptInit(self):
-        return _pb_function_pointer(self._s.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, value):
-        self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit')
+        self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit')
         _pb_keep(self._s, 'C_DecryptInit', value)
 
     @property
     def C_Decrypt(self):
-        return _pb_function_pointer(self._s.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Decrypt.setter
     def C_Decrypt(self, value):
-        self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST_3_0.C_Decrypt')
+        self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt')
         _pb_keep(self._s, 'C_Decrypt', value)
 
     @property
     def C_DecryptUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, value):
-        self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
+        self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
         _pb_keep(self._s, 'C_DecryptUpdate', value)
 
     @property
     def C_DecryptFinal(self):
-        return _pb_function_pointer(self._s.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, value):
-        self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal')
+        self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal')
         _pb_keep(self._s, 'C_DecryptFinal', value)
 
     @property
     def C_DigestInit(self):
-        return _pb_function_pointer(self._s.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', _pb_root(self._s))
 
     @C_DigestInit.setter
     def C_DigestInit(self, value):
-        self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', 'CK_FUNCTION_LIST_3_0.C_DigestInit')
+        self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit')
         _pb_keep(self._s, 'C_DigestInit', value)
 
     @property
     def C_Digest(self):
-        return _pb_function_pointer(self._s.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Digest.setter
     def C_Digest(self, value):
-        self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST_3_0.C_Digest')
+        self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest')
         _pb_keep(self._s, 'C_Digest', value)
 
     @property
     def C_DigestUpdate(self):
-        return _pb_function_pointer(self._s.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, value):
-        self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate')
+        self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate')
         _pb_keep(self._s, 'C_DigestUpdate', value)
 
     @property
     def C_DigestKey(self):
-        return _pb_function_pointer(self._s.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_DigestKey.setter
     def C_DigestKey(self, value):
-        self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_DigestKey')
+        self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey')
         _pb_keep(self._s, 'C_DigestKey', value)
 
     @property
     def C_DigestFinal(self):
-        return _pb_function_pointer(self._s.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, value):
-        self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal')
+        self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal')
         _pb_keep(self._s, 'C_DigestFinal', value)
 
     @property
     def C_SignInit(self):
-        return _pb_function_pointer(self._s.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_SignInit.setter
     def C_SignInit(self, value):
-        self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_SignInit')
+        self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit')
         _pb_keep(self._s, 'C_SignInit', value)
 
     @property
     def C_Sign(self):
-        return _pb_function_pointer(self._s.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_Sign.setter
     def C_Sign(self, value):
-        self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_Sign')
+        self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign')
         _pb_keep(self._s, 'C_Sign', value)
 
     @property
     def C_SignUpdate(self):
-        return _pb_function_pointer(self._s.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, value):
-        self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate')
+        self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate')
         _pb_keep(self._s, 'C_SignUpdate', value)
 
     @property
     def C_SignFinal(self):
-        return _pb_function_pointer(self._s.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignFinal.setter
     def C_SignFinal(self, value):
-        self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_SignFinal')
+        self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal')
         _pb_keep(self._s, 'C_SignFinal', value)
 
     @property
     def C_SignRecoverInit(self):
-        return _pb_function_pointer(self._s.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, value):
-        self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
+        self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
         _pb_keep(self._s, 'C_SignRecoverInit', value)
 
     @property
     def C_SignRecover(self):
-        return _pb_function_pointer(self._s.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignRecover.setter
     def C_SignRecover(self, value):
-        self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_SignRecover')
+        self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover')
         _pb_keep(self._s, 'C_SignRecover', value)
 
     @property
     def C_VerifyInit(self):
-        return _pb_function_pointer(self._s.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, value):
-        self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit')
+        self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit')
         _pb_keep(self._s, 'C_VerifyInit', value)
 
     @property
     def C_Verify(self):
-        return _pb_function_pointer(self._s.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_Verify.setter
     def C_Verify(self, value):
-        self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_Verify')
+        self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify')
         _pb_keep(self._s, 'C_Verify', value)
 
     @property
     def C_VerifyUpdate(self):
-        return _pb_function_pointer(self._s.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, value):
-        self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
+        self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
         _pb_keep(self._s, 'C_VerifyUpdate', value)
 
     @property
     def C_VerifyFinal(self):
-        return _pb_function_pointer(self._s.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, value):
-        self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal')
+        self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal')
         _pb_keep(self._s, 'C_VerifyFinal', value)
 
     @property
     def C_VerifyRecoverInit(self):
-        return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, value):
-        self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
+        self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
         _pb_keep(self._s, 'C_VerifyRecoverInit', value)
 
     @property
     def C_VerifyRecover(self):
-        return _pb_function_pointer(self._s.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, value):
-        self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover')
+        self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover')
         _pb_keep(self._s, 'C_VerifyRecover', value)
 
     @property
     def C_DigestEncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, value):
-        self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
+        self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
         _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
 
     @property
     def C_DecryptDigestUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, value):
-        self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
+        self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
         _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
 
     @property
     def C_SignEncryptUpdate(self):
-        return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, value):
-        self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
+        self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
         _pb_keep(self._s, 'C_SignEncryptUpdate', value)
 
     @property
     def C_DecryptVerifyUpdate(self):
-        return _pb_function_pointer(self._s.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, value):
-        self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
+        self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
         _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
 
     @property
     def C_GenerateKey(self):
-        return _pb_function_pointer(self._s.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, value):
-        self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey')
+        self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey')
         _pb_keep(self._s, 'C_GenerateKey', value)
 
     @property
     def C_GenerateKeyPair(self):
-        return _pb_function_pointer(self._s.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, value):
-        self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
+        self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
         _pb_keep(self._s, 'C_GenerateKeyPair', value)
 
     @property
     def C_WrapKey(self):
-        return _pb_function_pointer(self._s.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_WrapKey.setter
     def C_WrapKey(self, value):
-        self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', 'CK_FUNCTION_LIST_3_0.C_WrapKey')
+        self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey')
         _pb_keep(self._s, 'C_WrapKey', value)
 
     @property
     def C_UnwrapKey(self):
-        return _pb_function_pointer(self._s.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, value):
-        self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey')
+        self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey')
         _pb_keep(self._s, 'C_UnwrapKey', value)
 
     @property
     def C_DeriveKey(self):
-        return _pb_function_pointer(self._s.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, value):
-        self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey')
+        self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey')
         _pb_keep(self._s, 'C_DeriveKey', value)
 
     @property
     def C_SeedRandom(self):
-        return _pb_function_pointer(self._s.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, value):
-        self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom')
+        self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom')
         _pb_keep(self._s, 'C_SeedRandom', value)
 
     @property
     def C_GenerateRandom(self):
-        return _pb_function_pointer(self._s.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, value):
-        self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom')
+        self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom')
         _pb_keep(self._s, 'C_GenerateRandom', value)
 
     @property
     def C_GetFunctionStatus(self):
-        return _pb_function_pointer(self._s.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, value):
-        self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
+        self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
         _pb_keep(self._s, 'C_GetFunctionStatus', value)
 
     @property
     def C_CancelFunction(self):
-        return _pb_function_pointer(self._s.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, value):
-        self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction')
+        self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction')
         _pb_keep(self._s, 'C_CancelFunction', value)
 
     @property
     def C_WaitForSlotEvent(self):
-        return _pb_function_pointer(self._s.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_root(self._s))
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, value):
-        self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
+        self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
         _pb_keep(self._s, 'C_WaitForSlotEvent', value)
 
     @property
     def C_GetInterfaceList(self):
-        return _pb_function_pointer(self._s.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR interfaces, CK_ULONG_PTR pulCount)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_GetInterfaceList.setter
     def C_GetInterfaceList(self, value):
-        self._s.C_GetInterfaceList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR interfaces, CK_ULONG_PTR pulCount)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
+        self._s.C_GetInterfaceList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
         _pb_keep(self._s, 'C_GetInterfaceList', value)
 
     @property
     def C_GetInterface(self):
-        return _pb_function_pointer(self._s.C_GetInterface, 'CK_RV (*)(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_GetInterface, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', _pb_root(self._s))
 
     @C_GetInterface.setter
     def C_GetInterface(self, value):
-        self._s.C_GetInterface = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags)', 'CK_FUNCTION_LIST_3_0.C_GetInterface')
+        self._s.C_GetInterface = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface')
         _pb_keep(self._s, 'C_GetInterface', value)
 
     @property
     def C_LoginUser(self):
-        return _pb_function_pointer(self._s.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername, CK_ULONG ulUsernameLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_LoginUser.setter
     def C_LoginUser(self, value):
-        self._s.C_LoginUser = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername, CK_ULONG ulUsernameLen)', 'CK_FUNCTION_LIST_3_0.C_LoginUser')
+        self._s.C_LoginUser = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser')
         _pb_keep(self._s, 'C_LoginUser', value)
 
     @property
     def C_SessionCancel(self):
-        return _pb_function_pointer(self._s.C_SessionCancel, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_FLAGS flags)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SessionCancel, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', _pb_root(self._s))
 
     @C_SessionCancel.setter
     def C_SessionCancel(self, value):
-        self._s.C_SessionCancel = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_FLAGS flags)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel')
+        self._s.C_SessionCancel = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel')
         _pb_keep(self._s, 'C_SessionCancel', value)
 
     @property
     def C_MessageEncryptInit(self):
-        return _pb_function_pointer(self._s.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_MessageEncryptInit.setter
     def C_MessageEncryptInit(self, value):
-        self._s.C_MessageEncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
+        self._s.C_MessageEncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
         _pb_keep(self._s, 'C_MessageEncryptInit', value)
 
     @property
     def C_EncryptMessage(self):
-        return _pb_function_pointer(self._s.C_EncryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_EncryptMessage.setter
     def C_EncryptMessage(self, value):
-        self._s.C_EncryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage')
+        self._s.C_EncryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage')
         _pb_keep(self._s, 'C_EncryptMessage', value)
 
     @property
     def C_EncryptMessageBegin(self):
-        return _pb_function_pointer(self._s.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_EncryptMessageBegin.setter
     def C_EncryptMessageBegin(self, value):
-        self._s.C_EncryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
+        self._s.C_EncryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
         _pb_keep(self._s, 'C_EncryptMessageBegin', value)
 
     @property
     def C_EncryptMessageNext(self):
-        return _pb_function_pointer(self._s.C_EncryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_EncryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_root(self._s))
 
     @C_EncryptMessageNext.setter
     def C_EncryptMessageNext(self, value):
-        self._s.C_EncryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
+        self._s.C_EncryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
         _pb_keep(self._s, 'C_EncryptMessageNext', value)
 
     @property
     def C_MessageEncryptFinal(self):
-        return _pb_function_pointer(self._s.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_MessageEncryptFinal.setter
     def C_MessageEncryptFinal(self, value):
-        self._s.C_MessageEncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
+        self._s.C_MessageEncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
         _pb_keep(self._s, 'C_MessageEncryptFinal', value)
 
     @property
     def C_MessageDecryptInit(self):
-        return _pb_function_pointer(self._s.C_MessageDecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageDecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_MessageDecryptInit.setter
     def C_MessageDecryptInit(self, value):
-        self._s.C_MessageDecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
+        self._s.C_MessageDecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
         _pb_keep(self._s, 'C_MessageDecryptInit', value)
 
     @property
     def C_DecryptMessage(self):
-        return _pb_function_pointer(self._s.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_DecryptMessage.setter
     def C_DecryptMessage(self, value):
-        self._s.C_DecryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage')
+        self._s.C_DecryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage')
         _pb_keep(self._s, 'C_DecryptMessage', value)
 
     @property
     def C_DecryptMessageBegin(self):
-        return _pb_function_pointer(self._s.C_DecryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_DecryptMessageBegin.setter
     def C_DecryptMessageBegin(self, value):
-        self._s.C_DecryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
+        self._s.C_DecryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
         _pb_keep(self._s, 'C_DecryptMessageBegin', value)
 
     @property
     def C_DecryptMessageNext(self):
-        return _pb_function_pointer(self._s.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_root(self._s))
 
     @C_DecryptMessageNext.setter
     def C_DecryptMessageNext(self, value):
-        self._s.C_DecryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
+        self._s.C_DecryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
         _pb_keep(self._s, 'C_DecryptMessageNext', value)
 
     @property
     def C_MessageDecryptFinal(self):
-        return _pb_function_pointer(self._s.C_MessageDecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageDecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_MessageDecryptFinal.setter
     def C_MessageDecryptFinal(self, value):
-        self._s.C_MessageDecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
+        self._s.C_MessageDecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
         _pb_keep(self._s, 'C_MessageDecryptFinal', value)
 
     @property
     def C_MessageSignInit(self):
-        return _pb_function_pointer(self._s.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_MessageSignInit.setter
     def C_MessageSignInit(self, value):
-        self._s.C_MessageSignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit')
+        self._s.C_MessageSignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit')
         _pb_keep(self._s, 'C_MessageSignInit', value)
 
     @property
     def C_SignMessage(self):
-        return _pb_function_pointer(self._s.C_SignMessage, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignMessage.setter
     def C_SignMessage(self, value):
-        self._s.C_SignMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_SignMessage')
+        self._s.C_SignMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage')
         _pb_keep(self._s, 'C_SignMessage', value)
 
     @property
     def C_SignMessageBegin(self):
-        return _pb_function_pointer(self._s.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_SignMessageBegin.setter
     def C_SignMessageBegin(self, value):
-        self._s.C_SignMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
+        self._s.C_SignMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
         _pb_keep(self._s, 'C_SignMessageBegin', value)
 
     @property
     def C_SignMessageNext(self):
-        return _pb_function_pointer(self._s.C_SignMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_SignMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
 
     @C_SignMessageNext.setter
     def C_SignMessageNext(self, value):
-        self._s.C_SignMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext')
+        self._s.C_SignMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext')
         _pb_keep(self._s, 'C_SignMessageNext', value)
 
     @property
     def C_MessageSignFinal(self):
-        return _pb_function_pointer(self._s.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_MessageSignFinal.setter
     def C_MessageSignFinal(self, value):
-        self._s.C_MessageSignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
+        self._s.C_MessageSignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
         _pb_keep(self._s, 'C_MessageSignFinal', value)
 
     @property
     def C_MessageVerifyInit(self):
-        return _pb_function_pointer(self._s.C_MessageVerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageVerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
 
     @C_MessageVerifyInit.setter
     def C_MessageVerifyInit(self, value):
-        self._s.C_MessageVerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
+        self._s.C_MessageVerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
         _pb_keep(self._s, 'C_MessageVerifyInit', value)
 
     @property
     def C_VerifyMessage(self):
-        return _pb_function_pointer(self._s.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_VerifyMessage.setter
     def C_VerifyMessage(self, value):
-        self._s.C_VerifyMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage')
+        self._s.C_VerifyMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage')
         _pb_keep(self._s, 'C_VerifyMessage', value)
 
     @property
     def C_VerifyMessageBegin(self):
-        return _pb_function_pointer(self._s.C_VerifyMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_VerifyMessageBegin.setter
     def C_VerifyMessageBegin(self, value):
-        self._s.C_VerifyMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
+        self._s.C_VerifyMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
         _pb_keep(self._s, 'C_VerifyMessageBegin', value)
 
     @property
     def C_VerifyMessageNext(self):
-        return _pb_function_pointer(self._s.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
 
     @C_VerifyMessageNext.setter
     def C_VerifyMessageNext(self, value):
-        self._s.C_VerifyMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
+        self._s.C_VerifyMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
         _pb_keep(self._s, 'C_VerifyMessageNext', value)
 
     @property
     def C_MessageVerifyFinal(self):
-        return _pb_function_pointer(self._s.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
 
     @C_MessageVerifyFinal.setter
     def C_MessageVerifyFinal(self, value):
-        self._s.C_MessageVerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
+        self._s.C_MessageVerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
         _pb_keep(self._s, 'C_MessageVerifyFinal', value)
 
 
@@ -6216,38 +6216,38 @@ class CK_C_INITIALIZE_ARGS:
 
     @property
     def CreateMutex(self):
-        return _pb_function_pointer(self._s.CreateMutex, 'CK_RV (*)(CK_VOID_PTR_PTR ppMutex)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.CreateMutex, 'CK_RV (*)(CK_VOID_PTR_PTR)', _pb_root(self._s))
 
     @CreateMutex.setter
     def CreateMutex(self, value):
-        self._s.CreateMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR ppMutex)', 'CK_C_INITIALIZE_ARGS.CreateMutex')
+        self._s.CreateMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR)', 'CK_C_INITIALIZE_ARGS.CreateMutex')
         _pb_keep(self._s, 'CreateMutex', value)
 
     @property
     def DestroyMutex(self):
-        return _pb_function_pointer(self._s.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR pMutex)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
 
     @DestroyMutex.setter
     def DestroyMutex(self, value):
-        self._s.DestroyMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pMutex)', 'CK_C_INITIALIZE_ARGS.DestroyMutex')
+        self._s.DestroyMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex')
         _pb_keep(self._s, 'DestroyMutex', value)
 
     @property
     def LockMutex(self):
-        return _pb_function_pointer(self._s.LockMutex, 'CK_RV (*)(CK_VOID_PTR pMutex)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.LockMutex, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
 
     @LockMutex.setter
     def LockMutex(self, value):
-        self._s.LockMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pMutex)', 'CK_C_INITIALIZE_ARGS.LockMutex')
+        self._s.LockMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.LockMutex')
         _pb_keep(self._s, 'LockMutex', value)
 
     @property
     def UnlockMutex(self):
-        return _pb_function_pointer(self._s.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR pMutex)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
 
     @UnlockMutex.setter
     def UnlockMutex(self, value):
-        self._s.UnlockMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pMutex)', 'CK_C_INITIALIZE_ARGS.UnlockMutex')
+        self._s.UnlockMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.UnlockMutex')
         _pb_keep(self._s, 'UnlockMutex', value)
 
     @property
@@ -13534,11 +13534,11 @@ class CK_NSS_MODULE_FUNCTIONS:
 
     @property
     def NSC_ModuleDBFunc(self):
-        return _pb_function_pointer(self._s.NSC_ModuleDBFunc, 'char **(*)(unsigned long function, char *parameters, void *args)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.NSC_ModuleDBFunc, 'char **(*)(unsigned long, char *, void *)', _pb_root(self._s))
 
     @NSC_ModuleDBFunc.setter
     def NSC_ModuleDBFunc(self, value):
-        self._s.NSC_ModuleDBFunc = _pb_function_pointer_value(value, 'char **(*)(unsigned long function, char *parameters, void *args)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
+        self._s.NSC_ModuleDBFunc = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
         _pb_keep(self._s, 'NSC_ModuleDBFunc', value)
 
 
@@ -13580,11 +13580,11 @@ class CK_NSS_FIPS_FUNCTIONS:
 
     @property
     def NSC_NSSGetFIPSStatus(self):
-        return _pb_function_pointer(self._s.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', _pb_root(self._s))
+        return _pb_function_pointer(self._s.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', _pb_root(self._s))
 
     @NSC_NSSGetFIPSStatus.setter
     def NSC_NSSGetFIPSStatus(self, value):
-        self._s.NSC_NSSGetFIPSStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
+        self._s.NSC_NSSGetFIPSStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
         _pb_keep(self._s, 'NSC_NSSGetFIPSStatus', value)
 
 

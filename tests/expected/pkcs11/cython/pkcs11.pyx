@@ -2934,748 +2934,748 @@ cdef class CK_FUNCTION_LIST:
 
     @property
     def C_Initialize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Initialize, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_Initialize.setter
     def C_Initialize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', "CK_FUNCTION_LIST.C_Initialize")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST.C_Initialize")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Initialize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Initialize, value)
 
     @property
     def C_Finalize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Finalize, 'CK_RV (*)(CK_VOID_PTR pReserved)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_Finalize.setter
     def C_Finalize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pReserved)', "CK_FUNCTION_LIST.C_Finalize")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST.C_Finalize")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Finalize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Finalize, value)
 
     @property
     def C_GetInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetInfo.setter
     def C_GetInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetInfo")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', "CK_FUNCTION_LIST.C_GetInfo")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInfo, value)
 
     @property
     def C_GetFunctionList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', self if self._owner is None else self._owner)
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', "CK_FUNCTION_LIST.C_GetFunctionList")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', "CK_FUNCTION_LIST.C_GetFunctionList")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetFunctionList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionList, value)
 
     @property
     def C_GetSlotList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotList, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', "CK_FUNCTION_LIST.C_GetSlotList")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetSlotList")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSlotList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotList, value)
 
     @property
     def C_GetSlotInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetSlotInfo")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', "CK_FUNCTION_LIST.C_GetSlotInfo")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSlotInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotInfo, value)
 
     @property
     def C_GetTokenInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetTokenInfo")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', "CK_FUNCTION_LIST.C_GetTokenInfo")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetTokenInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetTokenInfo, value)
 
     @property
     def C_GetMechanismList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', "CK_FUNCTION_LIST.C_GetMechanismList")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetMechanismList")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetMechanismList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismList, value)
 
     @property
     def C_GetMechanismInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetMechanismInfo")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', "CK_FUNCTION_LIST.C_GetMechanismInfo")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetMechanismInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismInfo, value)
 
     @property
     def C_InitToken(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_InitToken, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', self if self._owner is None else self._owner)
 
     @C_InitToken.setter
     def C_InitToken(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', "CK_FUNCTION_LIST.C_InitToken")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', "CK_FUNCTION_LIST.C_InitToken")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_InitToken, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitToken, value)
 
     @property
     def C_InitPIN(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_InitPIN.setter
     def C_InitPIN(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', "CK_FUNCTION_LIST.C_InitPIN")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_InitPIN")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_InitPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitPIN, value)
 
     @property
     def C_SetPIN(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SetPIN.setter
     def C_SetPIN(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', "CK_FUNCTION_LIST.C_SetPIN")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SetPIN")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SetPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetPIN, value)
 
     @property
     def C_OpenSession(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_OpenSession.setter
     def C_OpenSession(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', "CK_FUNCTION_LIST.C_OpenSession")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', "CK_FUNCTION_LIST.C_OpenSession")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_OpenSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_OpenSession, value)
 
     @property
     def C_CloseSession(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_CloseSession.setter
     def C_CloseSession(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_CloseSession")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_CloseSession")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CloseSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseSession, value)
 
     @property
     def C_CloseAllSessions(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID slotID)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID)', "CK_FUNCTION_LIST.C_CloseAllSessions")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', "CK_FUNCTION_LIST.C_CloseAllSessions")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CloseAllSessions, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseAllSessions, value)
 
     @property
     def C_GetSessionInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', "CK_FUNCTION_LIST.C_GetSessionInfo")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', "CK_FUNCTION_LIST.C_GetSessionInfo")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSessionInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSessionInfo, value)
 
     @property
     def C_GetOperationState(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', "CK_FUNCTION_LIST.C_GetOperationState")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetOperationState")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetOperationState, value)
 
     @property
     def C_SetOperationState(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', "CK_FUNCTION_LIST.C_SetOperationState")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SetOperationState")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetOperationState, value)
 
     @property
     def C_Login(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_Login.setter
     def C_Login(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', "CK_FUNCTION_LIST.C_Login")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_Login")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Login, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Login, value)
 
     @property
     def C_Logout(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_Logout.setter
     def C_Logout(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_Logout")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_Logout")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Logout, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Logout, value)
 
     @property
     def C_CreateObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_CreateObject.setter
     def C_CreateObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', "CK_FUNCTION_LIST.C_CreateObject")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_CreateObject")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CreateObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CreateObject, value)
 
     @property
     def C_CopyObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_CopyObject.setter
     def C_CopyObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', "CK_FUNCTION_LIST.C_CopyObject")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_CopyObject")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CopyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CopyObject, value)
 
     @property
     def C_DestroyObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', "CK_FUNCTION_LIST.C_DestroyObject")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DestroyObject")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DestroyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DestroyObject, value)
 
     @property
     def C_GetObjectSize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', "CK_FUNCTION_LIST.C_GetObjectSize")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetObjectSize")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetObjectSize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetObjectSize, value)
 
     @property
     def C_GetAttributeValue(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', "CK_FUNCTION_LIST.C_GetAttributeValue")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_GetAttributeValue")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetAttributeValue, value)
 
     @property
     def C_SetAttributeValue(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', "CK_FUNCTION_LIST.C_SetAttributeValue")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SetAttributeValue")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetAttributeValue, value)
 
     @property
     def C_FindObjectsInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', "CK_FUNCTION_LIST.C_FindObjectsInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_FindObjectsInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsInit, value)
 
     @property
     def C_FindObjects(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_FindObjects.setter
     def C_FindObjects(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', "CK_FUNCTION_LIST.C_FindObjects")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_FindObjects")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjects, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjects, value)
 
     @property
     def C_FindObjectsFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_FindObjectsFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_FindObjectsFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsFinal, value)
 
     @property
     def C_EncryptInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_EncryptInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_EncryptInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptInit, value)
 
     @property
     def C_Encrypt(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Encrypt.setter
     def C_Encrypt(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', "CK_FUNCTION_LIST.C_Encrypt")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Encrypt")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Encrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Encrypt, value)
 
     @property
     def C_EncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', "CK_FUNCTION_LIST.C_EncryptUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_EncryptUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptUpdate, value)
 
     @property
     def C_EncryptFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', "CK_FUNCTION_LIST.C_EncryptFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_EncryptFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptFinal, value)
 
     @property
     def C_DecryptInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_DecryptInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DecryptInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptInit, value)
 
     @property
     def C_Decrypt(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Decrypt.setter
     def C_Decrypt(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', "CK_FUNCTION_LIST.C_Decrypt")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Decrypt")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Decrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Decrypt, value)
 
     @property
     def C_DecryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', "CK_FUNCTION_LIST.C_DecryptUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptUpdate, value)
 
     @property
     def C_DecryptFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', "CK_FUNCTION_LIST.C_DecryptFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptFinal, value)
 
     @property
     def C_DigestInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestInit.setter
     def C_DigestInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', "CK_FUNCTION_LIST.C_DigestInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', "CK_FUNCTION_LIST.C_DigestInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestInit, value)
 
     @property
     def C_Digest(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Digest.setter
     def C_Digest(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', "CK_FUNCTION_LIST.C_Digest")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Digest")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Digest, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Digest, value)
 
     @property
     def C_DigestUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', "CK_FUNCTION_LIST.C_DigestUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_DigestUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestUpdate, value)
 
     @property
     def C_DigestKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DigestKey.setter
     def C_DigestKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_DigestKey")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DigestKey")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestKey, value)
 
     @property
     def C_DigestFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', "CK_FUNCTION_LIST.C_DigestFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DigestFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestFinal, value)
 
     @property
     def C_SignInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SignInit.setter
     def C_SignInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_SignInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SignInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignInit, value)
 
     @property
     def C_Sign(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Sign.setter
     def C_Sign(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', "CK_FUNCTION_LIST.C_Sign")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Sign")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Sign, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Sign, value)
 
     @property
     def C_SignUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', "CK_FUNCTION_LIST.C_SignUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SignUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignUpdate, value)
 
     @property
     def C_SignFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignFinal.setter
     def C_SignFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', "CK_FUNCTION_LIST.C_SignFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignFinal, value)
 
     @property
     def C_SignRecoverInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_SignRecoverInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SignRecoverInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecoverInit, value)
 
     @property
     def C_SignRecover(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignRecover.setter
     def C_SignRecover(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', "CK_FUNCTION_LIST.C_SignRecover")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignRecover")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecover, value)
 
     @property
     def C_VerifyInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_VerifyInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_VerifyInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyInit, value)
 
     @property
     def C_Verify(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_Verify.setter
     def C_Verify(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', "CK_FUNCTION_LIST.C_Verify")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_Verify")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Verify, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Verify, value)
 
     @property
     def C_VerifyUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', "CK_FUNCTION_LIST.C_VerifyUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_VerifyUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyUpdate, value)
 
     @property
     def C_VerifyFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', "CK_FUNCTION_LIST.C_VerifyFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_VerifyFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyFinal, value)
 
     @property
     def C_VerifyRecoverInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST.C_VerifyRecoverInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_VerifyRecoverInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecoverInit, value)
 
     @property
     def C_VerifyRecover(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', "CK_FUNCTION_LIST.C_VerifyRecover")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_VerifyRecover")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecover, value)
 
     @property
     def C_DigestEncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', "CK_FUNCTION_LIST.C_DigestEncryptUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DigestEncryptUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestEncryptUpdate, value)
 
     @property
     def C_DecryptDigestUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', "CK_FUNCTION_LIST.C_DecryptDigestUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptDigestUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptDigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptDigestUpdate, value)
 
     @property
     def C_SignEncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', "CK_FUNCTION_LIST.C_SignEncryptUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignEncryptUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignEncryptUpdate, value)
 
     @property
     def C_DecryptVerifyUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', "CK_FUNCTION_LIST.C_DecryptVerifyUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptVerifyUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptVerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptVerifyUpdate, value)
 
     @property
     def C_GenerateKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', "CK_FUNCTION_LIST.C_GenerateKey")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_GenerateKey")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKey, value)
 
     @property
     def C_GenerateKeyPair(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', "CK_FUNCTION_LIST.C_GenerateKeyPair")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_GenerateKeyPair")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateKeyPair, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKeyPair, value)
 
     @property
     def C_WrapKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_WrapKey.setter
     def C_WrapKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', "CK_FUNCTION_LIST.C_WrapKey")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_WrapKey")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_WrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WrapKey, value)
 
     @property
     def C_UnwrapKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', "CK_FUNCTION_LIST.C_UnwrapKey")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_UnwrapKey")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_UnwrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_UnwrapKey, value)
 
     @property
     def C_DeriveKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', "CK_FUNCTION_LIST.C_DeriveKey")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_DeriveKey")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DeriveKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DeriveKey, value)
 
     @property
     def C_SeedRandom(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', "CK_FUNCTION_LIST.C_SeedRandom")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SeedRandom")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SeedRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SeedRandom, value)
 
     @property
     def C_GenerateRandom(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', "CK_FUNCTION_LIST.C_GenerateRandom")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_GenerateRandom")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateRandom, value)
 
     @property
     def C_GetFunctionStatus(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_GetFunctionStatus")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_GetFunctionStatus")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetFunctionStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionStatus, value)
 
     @property
     def C_CancelFunction(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST.C_CancelFunction")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_CancelFunction")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CancelFunction, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CancelFunction, value)
 
     @property
     def C_WaitForSlotEvent(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', "CK_FUNCTION_LIST.C_WaitForSlotEvent")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', "CK_FUNCTION_LIST.C_WaitForSlotEvent")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_WaitForSlotEvent, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WaitForSlotEvent, value)
@@ -3926,1012 +3926,1012 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @property
     def C_Initialize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Initialize, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_Initialize.setter
     def C_Initialize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pInitArgs)', "CK_FUNCTION_LIST_3_0.C_Initialize")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_Initialize")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Initialize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Initialize, value)
 
     @property
     def C_Finalize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Finalize, 'CK_RV (*)(CK_VOID_PTR pReserved)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_Finalize.setter
     def C_Finalize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pReserved)', "CK_FUNCTION_LIST_3_0.C_Finalize")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_Finalize")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Finalize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Finalize, value)
 
     @property
     def C_GetInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetInfo.setter
     def C_GetInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR pInfo)', "CK_FUNCTION_LIST_3_0.C_GetInfo")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetInfo")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInfo, value)
 
     @property
     def C_GetFunctionList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', self if self._owner is None else self._owner)
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR ppFunctionList)', "CK_FUNCTION_LIST_3_0.C_GetFunctionList")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', "CK_FUNCTION_LIST_3_0.C_GetFunctionList")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetFunctionList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionList, value)
 
     @property
     def C_GetSlotList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotList, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount)', "CK_FUNCTION_LIST_3_0.C_GetSlotList")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSlotList")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSlotList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotList, value)
 
     @property
     def C_GetSlotInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo)', "CK_FUNCTION_LIST_3_0.C_GetSlotInfo")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSlotInfo")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSlotInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotInfo, value)
 
     @property
     def C_GetTokenInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo)', "CK_FUNCTION_LIST_3_0.C_GetTokenInfo")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetTokenInfo")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetTokenInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetTokenInfo, value)
 
     @property
     def C_GetMechanismList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount)', "CK_FUNCTION_LIST_3_0.C_GetMechanismList")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetMechanismList")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetMechanismList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismList, value)
 
     @property
     def C_GetMechanismInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo)', "CK_FUNCTION_LIST_3_0.C_GetMechanismInfo")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetMechanismInfo")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetMechanismInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismInfo, value)
 
     @property
     def C_InitToken(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_InitToken, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', self if self._owner is None else self._owner)
 
     @C_InitToken.setter
     def C_InitToken(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel)', "CK_FUNCTION_LIST_3_0.C_InitToken")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', "CK_FUNCTION_LIST_3_0.C_InitToken")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_InitToken, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitToken, value)
 
     @property
     def C_InitPIN(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_InitPIN.setter
     def C_InitPIN(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', "CK_FUNCTION_LIST_3_0.C_InitPIN")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_InitPIN")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_InitPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitPIN, value)
 
     @property
     def C_SetPIN(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SetPIN.setter
     def C_SetPIN(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen)', "CK_FUNCTION_LIST_3_0.C_SetPIN")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SetPIN")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SetPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetPIN, value)
 
     @property
     def C_OpenSession(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_OpenSession.setter
     def C_OpenSession(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession)', "CK_FUNCTION_LIST_3_0.C_OpenSession")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_OpenSession")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_OpenSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_OpenSession, value)
 
     @property
     def C_CloseSession(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_CloseSession.setter
     def C_CloseSession(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST_3_0.C_CloseSession")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_CloseSession")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CloseSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseSession, value)
 
     @property
     def C_CloseAllSessions(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID slotID)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID slotID)', "CK_FUNCTION_LIST_3_0.C_CloseAllSessions")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', "CK_FUNCTION_LIST_3_0.C_CloseAllSessions")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CloseAllSessions, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseAllSessions, value)
 
     @property
     def C_GetSessionInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', self if self._owner is None else self._owner)
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo)', "CK_FUNCTION_LIST_3_0.C_GetSessionInfo")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSessionInfo")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSessionInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSessionInfo, value)
 
     @property
     def C_GetOperationState(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen)', "CK_FUNCTION_LIST_3_0.C_GetOperationState")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetOperationState")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetOperationState, value)
 
     @property
     def C_SetOperationState(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey)', "CK_FUNCTION_LIST_3_0.C_SetOperationState")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SetOperationState")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetOperationState, value)
 
     @property
     def C_Login(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_Login.setter
     def C_Login(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen)', "CK_FUNCTION_LIST_3_0.C_Login")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_Login")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Login, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Login, value)
 
     @property
     def C_Logout(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_Logout.setter
     def C_Logout(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST_3_0.C_Logout")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_Logout")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Logout, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Logout, value)
 
     @property
     def C_CreateObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_CreateObject.setter
     def C_CreateObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject)', "CK_FUNCTION_LIST_3_0.C_CreateObject")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_CreateObject")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CreateObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CreateObject, value)
 
     @property
     def C_CopyObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_CopyObject.setter
     def C_CopyObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject)', "CK_FUNCTION_LIST_3_0.C_CopyObject")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_CopyObject")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CopyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CopyObject, value)
 
     @property
     def C_DestroyObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject)', "CK_FUNCTION_LIST_3_0.C_DestroyObject")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DestroyObject")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DestroyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DestroyObject, value)
 
     @property
     def C_GetObjectSize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize)', "CK_FUNCTION_LIST_3_0.C_GetObjectSize")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetObjectSize")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetObjectSize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetObjectSize, value)
 
     @property
     def C_GetAttributeValue(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', "CK_FUNCTION_LIST_3_0.C_GetAttributeValue")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_GetAttributeValue")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetAttributeValue, value)
 
     @property
     def C_SetAttributeValue(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', "CK_FUNCTION_LIST_3_0.C_SetAttributeValue")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SetAttributeValue")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetAttributeValue, value)
 
     @property
     def C_FindObjectsInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount)', "CK_FUNCTION_LIST_3_0.C_FindObjectsInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_FindObjectsInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsInit, value)
 
     @property
     def C_FindObjects(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_FindObjects.setter
     def C_FindObjects(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount)', "CK_FUNCTION_LIST_3_0.C_FindObjects")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_FindObjects")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjects, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjects, value)
 
     @property
     def C_FindObjectsFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST_3_0.C_FindObjectsFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_FindObjectsFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsFinal, value)
 
     @property
     def C_EncryptInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST_3_0.C_EncryptInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_EncryptInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptInit, value)
 
     @property
     def C_Encrypt(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Encrypt.setter
     def C_Encrypt(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen)', "CK_FUNCTION_LIST_3_0.C_Encrypt")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Encrypt")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Encrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Encrypt, value)
 
     @property
     def C_EncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', "CK_FUNCTION_LIST_3_0.C_EncryptUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptUpdate, value)
 
     @property
     def C_EncryptFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen)', "CK_FUNCTION_LIST_3_0.C_EncryptFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptFinal, value)
 
     @property
     def C_DecryptInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST_3_0.C_DecryptInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DecryptInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptInit, value)
 
     @property
     def C_Decrypt(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Decrypt.setter
     def C_Decrypt(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', "CK_FUNCTION_LIST_3_0.C_Decrypt")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Decrypt")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Decrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Decrypt, value)
 
     @property
     def C_DecryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', "CK_FUNCTION_LIST_3_0.C_DecryptUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptUpdate, value)
 
     @property
     def C_DecryptFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen)', "CK_FUNCTION_LIST_3_0.C_DecryptFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptFinal, value)
 
     @property
     def C_DigestInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestInit.setter
     def C_DigestInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism)', "CK_FUNCTION_LIST_3_0.C_DigestInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestInit, value)
 
     @property
     def C_Digest(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Digest.setter
     def C_Digest(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', "CK_FUNCTION_LIST_3_0.C_Digest")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Digest")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Digest, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Digest, value)
 
     @property
     def C_DigestUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', "CK_FUNCTION_LIST_3_0.C_DigestUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_DigestUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestUpdate, value)
 
     @property
     def C_DigestKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_DigestKey.setter
     def C_DigestKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST_3_0.C_DigestKey")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DigestKey")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestKey, value)
 
     @property
     def C_DigestFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen)', "CK_FUNCTION_LIST_3_0.C_DigestFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestFinal, value)
 
     @property
     def C_SignInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SignInit.setter
     def C_SignInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST_3_0.C_SignInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SignInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignInit, value)
 
     @property
     def C_Sign(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_Sign.setter
     def C_Sign(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', "CK_FUNCTION_LIST_3_0.C_Sign")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Sign")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Sign, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Sign, value)
 
     @property
     def C_SignUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', "CK_FUNCTION_LIST_3_0.C_SignUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SignUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignUpdate, value)
 
     @property
     def C_SignFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignFinal.setter
     def C_SignFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', "CK_FUNCTION_LIST_3_0.C_SignFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignFinal, value)
 
     @property
     def C_SignRecoverInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST_3_0.C_SignRecoverInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SignRecoverInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecoverInit, value)
 
     @property
     def C_SignRecover(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignRecover.setter
     def C_SignRecover(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', "CK_FUNCTION_LIST_3_0.C_SignRecover")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignRecover")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecover, value)
 
     @property
     def C_VerifyInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST_3_0.C_VerifyInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_VerifyInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyInit, value)
 
     @property
     def C_Verify(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_Verify.setter
     def C_Verify(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', "CK_FUNCTION_LIST_3_0.C_Verify")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_Verify")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Verify, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Verify, value)
 
     @property
     def C_VerifyUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen)', "CK_FUNCTION_LIST_3_0.C_VerifyUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyUpdate, value)
 
     @property
     def C_VerifyFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', "CK_FUNCTION_LIST_3_0.C_VerifyFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyFinal, value)
 
     @property
     def C_VerifyRecoverInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecoverInit, value)
 
     @property
     def C_VerifyRecover(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen)', "CK_FUNCTION_LIST_3_0.C_VerifyRecover")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_VerifyRecover")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecover, value)
 
     @property
     def C_DigestEncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', "CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestEncryptUpdate, value)
 
     @property
     def C_DecryptDigestUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', "CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptDigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptDigestUpdate, value)
 
     @property
     def C_SignEncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen)', "CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignEncryptUpdate, value)
 
     @property
     def C_DecryptVerifyUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen)', "CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptVerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptVerifyUpdate, value)
 
     @property
     def C_GenerateKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey)', "CK_FUNCTION_LIST_3_0.C_GenerateKey")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_GenerateKey")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKey, value)
 
     @property
     def C_GenerateKeyPair(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey)', "CK_FUNCTION_LIST_3_0.C_GenerateKeyPair")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_GenerateKeyPair")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateKeyPair, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKeyPair, value)
 
     @property
     def C_WrapKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_WrapKey.setter
     def C_WrapKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen)', "CK_FUNCTION_LIST_3_0.C_WrapKey")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_WrapKey")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_WrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WrapKey, value)
 
     @property
     def C_UnwrapKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', "CK_FUNCTION_LIST_3_0.C_UnwrapKey")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_UnwrapKey")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_UnwrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_UnwrapKey, value)
 
     @property
     def C_DeriveKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey)', "CK_FUNCTION_LIST_3_0.C_DeriveKey")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_DeriveKey")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DeriveKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DeriveKey, value)
 
     @property
     def C_SeedRandom(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen)', "CK_FUNCTION_LIST_3_0.C_SeedRandom")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SeedRandom")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SeedRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SeedRandom, value)
 
     @property
     def C_GenerateRandom(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen)', "CK_FUNCTION_LIST_3_0.C_GenerateRandom")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_GenerateRandom")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateRandom, value)
 
     @property
     def C_GetFunctionStatus(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST_3_0.C_GetFunctionStatus")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_GetFunctionStatus")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetFunctionStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionStatus, value)
 
     @property
     def C_CancelFunction(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST_3_0.C_CancelFunction")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_CancelFunction")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CancelFunction, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CancelFunction, value)
 
     @property
     def C_WaitForSlotEvent(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved)', "CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_WaitForSlotEvent, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WaitForSlotEvent, value)
 
     @property
     def C_GetInterfaceList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR interfaces, CK_ULONG_PTR pulCount)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_GetInterfaceList.setter
     def C_GetInterfaceList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR interfaces, CK_ULONG_PTR pulCount)', "CK_FUNCTION_LIST_3_0.C_GetInterfaceList")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetInterfaceList")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetInterfaceList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInterfaceList, value)
 
     @property
     def C_GetInterface(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetInterface, 'CK_RV (*)(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_GetInterface, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
 
     @C_GetInterface.setter
     def C_GetInterface(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags)', "CK_FUNCTION_LIST_3_0.C_GetInterface")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_GetInterface")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetInterface, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInterface, value)
 
     @property
     def C_LoginUser(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername, CK_ULONG ulUsernameLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_LoginUser.setter
     def C_LoginUser(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername, CK_ULONG ulUsernameLen)', "CK_FUNCTION_LIST_3_0.C_LoginUser")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_LoginUser")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_LoginUser, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_LoginUser, value)
 
     @property
     def C_SessionCancel(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SessionCancel, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_FLAGS flags)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SessionCancel, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', self if self._owner is None else self._owner)
 
     @C_SessionCancel.setter
     def C_SessionCancel(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_FLAGS flags)', "CK_FUNCTION_LIST_3_0.C_SessionCancel")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_SessionCancel")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SessionCancel, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SessionCancel, value)
 
     @property
     def C_MessageEncryptInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageEncryptInit.setter
     def C_MessageEncryptInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageEncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageEncryptInit, value)
 
     @property
     def C_EncryptMessage(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_EncryptMessage.setter
     def C_EncryptMessage(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen)', "CK_FUNCTION_LIST_3_0.C_EncryptMessage")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptMessage")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessage, value)
 
     @property
     def C_EncryptMessageBegin(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_EncryptMessageBegin.setter
     def C_EncryptMessageBegin(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessageBegin, value)
 
     @property
     def C_EncryptMessageNext(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
 
     @C_EncryptMessageNext.setter
     def C_EncryptMessageNext(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageNext")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageNext")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessageNext, value)
 
     @property
     def C_MessageEncryptFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageEncryptFinal.setter
     def C_MessageEncryptFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageEncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageEncryptFinal, value)
 
     @property
     def C_MessageDecryptInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageDecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_MessageDecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageDecryptInit.setter
     def C_MessageDecryptInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageDecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageDecryptInit, value)
 
     @property
     def C_DecryptMessage(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_DecryptMessage.setter
     def C_DecryptMessage(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen)', "CK_FUNCTION_LIST_3_0.C_DecryptMessage")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptMessage")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessage, value)
 
     @property
     def C_DecryptMessageBegin(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_DecryptMessageBegin.setter
     def C_DecryptMessageBegin(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessageBegin, value)
 
     @property
     def C_DecryptMessageNext(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
 
     @C_DecryptMessageNext.setter
     def C_DecryptMessageNext(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageNext")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageNext")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessageNext, value)
 
     @property
     def C_MessageDecryptFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageDecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_MessageDecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageDecryptFinal.setter
     def C_MessageDecryptFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageDecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageDecryptFinal, value)
 
     @property
     def C_MessageSignInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageSignInit.setter
     def C_MessageSignInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST_3_0.C_MessageSignInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageSignInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageSignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageSignInit, value)
 
     @property
     def C_SignMessage(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignMessage, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignMessage.setter
     def C_SignMessage(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', "CK_FUNCTION_LIST_3_0.C_SignMessage")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignMessage")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessage, value)
 
     @property
     def C_SignMessageBegin(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_SignMessageBegin.setter
     def C_SignMessageBegin(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen)', "CK_FUNCTION_LIST_3_0.C_SignMessageBegin")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SignMessageBegin")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessageBegin, value)
 
     @property
     def C_SignMessageNext(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_SignMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
     @C_SignMessageNext.setter
     def C_SignMessageNext(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen)', "CK_FUNCTION_LIST_3_0.C_SignMessageNext")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignMessageNext")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessageNext, value)
 
     @property
     def C_MessageSignFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageSignFinal.setter
     def C_MessageSignFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST_3_0.C_MessageSignFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageSignFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageSignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageSignFinal, value)
 
     @property
     def C_MessageVerifyInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageVerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_MessageVerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageVerifyInit.setter
     def C_MessageVerifyInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyInit")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyInit")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageVerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageVerifyInit, value)
 
     @property
     def C_VerifyMessage(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyMessage.setter
     def C_VerifyMessage(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', "CK_FUNCTION_LIST_3_0.C_VerifyMessage")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessage")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessage, value)
 
     @property
     def C_VerifyMessageBegin(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyMessageBegin.setter
     def C_VerifyMessageBegin(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessageBegin, value)
 
     @property
     def C_VerifyMessageNext(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
     @C_VerifyMessageNext.setter
     def C_VerifyMessageNext(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageNext")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageNext")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessageNext, value)
 
     @property
     def C_MessageVerifyFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
     @C_MessageVerifyFinal.setter
     def C_MessageVerifyFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageVerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageVerifyFinal, value)
@@ -5083,44 +5083,44 @@ cdef class CK_C_INITIALIZE_ARGS:
 
     @property
     def CreateMutex(self):
-        return _pb_new_function_pointer(<void *>self._ptr.CreateMutex, 'CK_RV (*)(CK_VOID_PTR_PTR ppMutex)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.CreateMutex, 'CK_RV (*)(CK_VOID_PTR_PTR)', self if self._owner is None else self._owner)
 
     @CreateMutex.setter
     def CreateMutex(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR ppMutex)', "CK_C_INITIALIZE_ARGS.CreateMutex")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR)', "CK_C_INITIALIZE_ARGS.CreateMutex")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.CreateMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.CreateMutex, value)
 
     @property
     def DestroyMutex(self):
-        return _pb_new_function_pointer(<void *>self._ptr.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR pMutex)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @DestroyMutex.setter
     def DestroyMutex(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pMutex)', "CK_C_INITIALIZE_ARGS.DestroyMutex")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.DestroyMutex")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.DestroyMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.DestroyMutex, value)
 
     @property
     def LockMutex(self):
-        return _pb_new_function_pointer(<void *>self._ptr.LockMutex, 'CK_RV (*)(CK_VOID_PTR pMutex)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.LockMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @LockMutex.setter
     def LockMutex(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pMutex)', "CK_C_INITIALIZE_ARGS.LockMutex")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.LockMutex")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.LockMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.LockMutex, value)
 
     @property
     def UnlockMutex(self):
-        return _pb_new_function_pointer(<void *>self._ptr.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR pMutex)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
     @UnlockMutex.setter
     def UnlockMutex(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR pMutex)', "CK_C_INITIALIZE_ARGS.UnlockMutex")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.UnlockMutex")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.UnlockMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.UnlockMutex, value)
@@ -14167,11 +14167,11 @@ cdef class CK_NSS_MODULE_FUNCTIONS:
 
     @property
     def NSC_ModuleDBFunc(self):
-        return _pb_new_function_pointer(<void *>self._ptr.NSC_ModuleDBFunc, 'char **(*)(unsigned long function, char *parameters, void *args)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.NSC_ModuleDBFunc, 'char **(*)(unsigned long, char *, void *)', self if self._owner is None else self._owner)
 
     @NSC_ModuleDBFunc.setter
     def NSC_ModuleDBFunc(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'char **(*)(unsigned long function, char *parameters, void *args)', "CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc")
+        cdef void *address = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', "CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.NSC_ModuleDBFunc, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.NSC_ModuleDBFunc, value)
@@ -14240,11 +14240,11 @@ cdef class CK_NSS_FIPS_FUNCTIONS:
 
     @property
     def NSC_NSSGetFIPSStatus(self):
-        return _pb_new_function_pointer(<void *>self._ptr.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', self if self._owner is None else self._owner)
+        return _pb_new_function_pointer(<void *>self._ptr.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', self if self._owner is None else self._owner)
 
     @NSC_NSSGetFIPSStatus.setter
     def NSC_NSSGetFIPSStatus(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG ulOperationType, CK_ULONG *pulFIPSStatus)', "CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus")
+        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', "CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.NSC_NSSGetFIPSStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.NSC_NSSGetFIPSStatus, value)
