@@ -230,3 +230,15 @@ def test_a_parenthesized_value_before_a_binary_operator_is_not_a_cast(tmp_path):
     values = {name: module.constant(name).value for name in ("K_AND", "K_MUL", "K_PREC", "K_SUB", "K_CAST", "K_CALL")}
     assert values == {"K_AND": 1, "K_MUL": 6, "K_PREC": 3, "K_SUB": 2, "K_CAST": -1, "K_CALL": 7}
     assert module.constant("K_CAST").type == TypedefRef("T")
+
+
+def test_a_pragma_made_by_expansion_is_taken_out_of_a_constant(tmp_path):
+    # issue 17, item 10: gcc macro-expands _Pragma's operand; OLD_NAME is NEW_NAME's value
+    module = _module(
+        '#define STR(x) #x\n#define DO_PRAGMA(x) _Pragma(STR(x))\n#define NEW_NAME 5\n'
+        '#define OLD_NAME NEW_NAME DO_PRAGMA(GCC warning "x")\n#define DIRECT _Pragma("GCC warning \\"y\\"") 7\n'
+        '#define NOT_A_PRAGMA _Pragma(1) 8\n',
+        tmp_path=tmp_path,
+    )
+    assert (module.constant("OLD_NAME").value, module.constant("DIRECT").value) == (5, 7)
+    assert module.get("constant", "NOT_A_PRAGMA") is None

@@ -487,12 +487,29 @@ class Expander:
         return Token("number", str(value), token.coord, token.expansion, token.space_before)
 
     def _pragma_operator(self, token: Token, stack: list[_Item], position: int) -> bool:
-        """``_Pragma ( string-literal )`` (6.10.9): hand the destringized text to the driver."""
-        if len(stack) < 3 or stack[-1][0].text != "(" or stack[-2][0].kind != "string" or stack[-3][0].text != ")":
+        """``_Pragma ( string-literal )`` (6.10.9): hand the destringized text to the driver.
+
+        As in gcc, the operand is macro-expanded first: ``_Pragma(STR(x))``, which a
+        macro such as ``DO_PRAGMA(x)`` leaves behind, is a pragma too.
+        """
+        if not stack or stack[-1][0].text != "(":
             return False
-        stack.pop()
-        literal = stack.pop()[0]
-        stack.pop()
+        depth, close = 0, None
+        for at in range(len(stack) - 1, -1, -1):  # the next token is stack[-1]
+            text = stack[at][0].text
+            depth += (text == "(") - (text == ")")
+            if depth == 0:
+                close = at
+                break
+        if close is None:  # the operand runs past what has been read
+            return False
+        operand = stack[close + 1 : -1][::-1]
+        if not (len(operand) == 1 and operand[0][0].kind == "string"):
+            operand = self._expand_argument(operand, token, in_if=False)
+        if len(operand) != 1 or operand[0][0].kind != "string":
+            return False
+        literal = operand[0][0]
+        del stack[close:]
         body = literal.text[literal.text.index('"') + 1 : -1]
         self.hooks.pragma(body.replace('\\"', '"').replace("\\\\", "\\"), token, position)
         return True
