@@ -22,6 +22,7 @@ import pickle
 import re
 import sys
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import parsimonious.expressions
@@ -137,3 +138,37 @@ def shape_of(text: str, words: frozenset[str]) -> str:
     that what a grammar's identifier leaf accepts is unchanged.
     """
     return text if text in words or text[0] not in _IDENTIFIER_START else PLACEHOLDER
+
+
+# ---- nesting: parsimonious recurses as deep as the text nests -------------------------------
+
+#: The most parentheses one expression may nest (C11 5.2.4.1 asks for 63; gcc takes
+#: thousands).  Deeper input gets a located diagnostic naming this limit, never a
+#: RecursionError: the grammars recurse once per level, through every precedence rule.
+MAX_NESTING = 256
+#: Python frames the deepest parse within :data:`MAX_NESTING` may take, with room to spare
+_FRAMES = 40_000
+
+
+def too_deep(texts: Iterable[str]) -> int | None:
+    """The index of the first ``(``, ``[`` or ``{`` nested beyond :data:`MAX_NESTING`, else None."""
+    depth = 0
+    for index, text in enumerate(texts):
+        if text in ("(", "[", "{"):
+            depth += 1
+            if depth > MAX_NESTING:
+                return index
+        elif text in (")", "]", "}"):
+            depth = max(depth - 1, 0)
+    return None
+
+
+@contextlib.contextmanager
+def nesting_room() -> Iterator[None]:
+    """Room on the stack for a parse whose nesting :func:`too_deep` has bounded."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, _FRAMES))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)

@@ -27,3 +27,42 @@ def test_a_floating_constant_beyond_double_is_infinity_as_in_gcc(tmp_path, capsy
         (4, 17, "the value of 'HUGE_E' is not an integer constant: not an integer constant expression")
     ]
     assert status == 1
+
+
+def _model(tmp_path, source: str, capsys) -> tuple[int, dict, str]:
+    import json
+
+    status, out, err = _dump(tmp_path, source, capsys)
+    assert "internal error" not in err and "Traceback" not in err
+    return status, json.loads(out), err
+
+
+def test_parentheses_nested_within_the_limit_parse_and_beyond_it_are_a_located_error(tmp_path, capsys):
+    # issue 17, items 1 and 2: nesting once ended in RecursionError; gcc takes thousands of levels
+    deep = "(" * 255 + "1" + ")" * 255  # 256 levels with the enum's braces, or the macro's outer parentheses
+    status, model, _ = _model(tmp_path, f"enum {{ E = {deep} }};\n#if ({deep})\nint yes(void);\n#endif\n"
+                                        f"#define D ({deep} + 1)\n", capsys)
+    assert (status, model["constants"]["E"]["value"], model["constants"]["D"]["value"]) == (0, 1, 2)
+    assert "yes" in model["functions"]
+
+    deeper = "(" * 300 + "1" + ")" * 300
+    status, model, _ = _model(tmp_path, f"enum {{ E = {deeper} }};\nint after(void);\n"
+                                        f"#define D ({deeper} + 1)\n", capsys)
+    assert status == 1 and "after" in model["functions"]
+    assert [(d["line"], d["col"], d["message"]) for d in model["diagnostics"]] == [
+        (1, 267, "declaration nested more than 256 levels deep (pegbind's limit)"),
+        (3, 9, "macro D is not a constant: expression nested more than 256 levels deep (pegbind's limit)"),
+    ]
+    status, out, err = _dump(tmp_path, f"#if {deeper}\n#endif\n", capsys)
+    assert status == 1 and "internal error" not in err
+    assert err.startswith(f"{tmp_path / 't.h'}:1:261: error: #if expression nested more than 256 levels deep "
+                          "(pegbind's limit)\n")
+
+
+def test_a_long_flat_expression_is_evaluated_without_recursion(tmp_path, capsys):
+    # issue 17, item 3: 1 + 1 + ... once exhausted the evaluator's recursion at 1,000 terms
+    chain = " + ".join(["1"] * 20_000)
+    status, model, _ = _model(tmp_path, f"enum {{ LL = {chain} }};\n#define M ({chain})\n"
+                                        f"#if {chain} == 20000\nint yes(void);\n#endif\n", capsys)
+    assert (status, model["constants"]["LL"]["value"], model["constants"]["M"]["value"]) == (0, 20_000, 20_000)
+    assert "yes" in model["functions"]

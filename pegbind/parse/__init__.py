@@ -114,6 +114,8 @@ def _evaluate(tokens: Sequence[Token], builder: ModuleBuilder) -> Value | str:
         except NotConstant:
             pass  # the grammar path words the reason with its location
     node = parse_syntax(_values_unparenthesized(tokens, builder), "macro_expression")
+    if isinstance(node, SyntaxProblem) and node.beyond_limit:
+        return node.message
     if isinstance(node, SyntaxProblem):
         text = _spelling(tokens)
         return f"expands to '{text if len(text) <= 60 else text[:57] + '...'}'"

@@ -336,15 +336,27 @@ class Evaluator:
         return Value(self.target.wrap(result, prim), prim, Primitive(prim))
 
     def _eval_Binary(self, expr: s.Binary) -> Value:
+        # A flat chain (1 + 1 + ... + 1) is a left-deep tree as deep as the chain is
+        # long: its left spine is walked with a loop, so its length is not bounded
+        # by Python's recursion limit.
+        spine = [expr]
+        while isinstance(spine[-1].left, s.Binary):
+            spine.append(spine[-1].left)
+        value = self._arith(spine[-1].left)
+        for node in reversed(spine):
+            value = self._apply(node, value)
+        return value
+
+    def _apply(self, expr: s.Binary, left: Value) -> Value:
+        """``expr``'s operator applied to its left operand's value ``left`` and its right operand."""
         op = expr.op
         if op in ("&&", "||"):
-            left = self._arith(expr.left)
             if op == "&&" and not left.value:
                 return _int(0)
             if op == "||" and left.value:
                 return _int(1)
             return _int(int(bool(self._arith(expr.right).value)))
-        left, right = self._arith(expr.left), self._arith(expr.right)
+        right = self._arith(expr.right)
         if op in ("<<", ">>"):
             return self._shift(op, left, right, expr.token)
         prim = usual_arithmetic(left.prim, right.prim, self.target)  # type: ignore[arg-type]

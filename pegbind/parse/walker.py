@@ -33,8 +33,8 @@ from parsimonious.expressions import Sequence as PegSequence
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
+from ..peg import MAX_NESTING, grammar_words, nesting_room, shape_of, too_deep
 from ..peg import grammar as compiled_grammar
-from ..peg import grammar_words, shape_of
 from ..preprocess.token import Token
 from . import syntax as s
 
@@ -90,6 +90,8 @@ class SyntaxProblem:
 
     token: Token | None  #: the first token not accepted; None at the end of the input
     message: str
+    #: the input is beyond one of pegbind's limits (not a syntax error: the message names the limit)
+    beyond_limit: bool = False
 
 
 #: grammar rule -> how a reader would name it in "expected ..."
@@ -143,15 +145,20 @@ def _parse_shape(rule: str, text: str) -> Node | PegParseError:
 
 def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
     """Parse ``tokens`` with ``rule``; a syntax node, or a :class:`SyntaxProblem`."""
-    text = TokenText(tokens)
     ending = "declaration" if rule == "declaration" else "expression"
-    tree = _parse_shape(rule, text.text)
-    if isinstance(tree, IncompleteParseError):
-        token = text.token_at(tree.pos)
-        return SyntaxProblem(token, f"unexpected '{token.text}' after the end of the {ending}")
-    if isinstance(tree, PegParseError):
-        return _describe(tree, text, ending)
-    return SyntaxWalker(text).visit(tree)
+    deep = too_deep(token.text for token in tokens)
+    if deep is not None:
+        message = f"{ending} nested more than {MAX_NESTING} levels deep (pegbind's limit)"
+        return SyntaxProblem(tokens[deep], message, beyond_limit=True)
+    text = TokenText(tokens)
+    with nesting_room():
+        tree = _parse_shape(rule, text.text)
+        if isinstance(tree, IncompleteParseError):
+            token = text.token_at(tree.pos)
+            return SyntaxProblem(token, f"unexpected '{token.text}' after the end of the {ending}")
+        if isinstance(tree, PegParseError):
+            return _describe(tree, text, ending)
+        return SyntaxWalker(text).visit(tree)
 
 
 def _flatten_attributes(items: Any) -> tuple[s.Attribute, ...]:

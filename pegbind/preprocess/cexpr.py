@@ -24,6 +24,7 @@ from parsimonious.exceptions import VisitationError
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
+from ..peg import MAX_NESTING, nesting_room, too_deep
 from ..peg import grammar as compiled_grammar
 from ..target import TargetInfo, get_target
 from .literals import LiteralError, character_constant
@@ -333,7 +334,12 @@ def evaluate(tokens: list[Token], *, target: TargetInfo) -> int:
         starts.append(offset)
         parts.append(token.text)
         offset += len(token.text) + 1
-    value, message, where = _evaluate_text(" ".join(parts), target.name)
+    deep = too_deep(parts)
+    if deep is not None:
+        raise ExpressionError(f"#if expression nested more than {MAX_NESTING} levels deep (pegbind's limit)",
+                              tokens[deep])
+    with nesting_room():
+        value, message, where = _evaluate_text(" ".join(parts), target.name)
     if value is not None:
         return value
     if message is not None:
