@@ -54,10 +54,10 @@ class Diagnostic:
         where = f"{self.coord}: " if self.coord is not None else ""
         return f"{where}{self.severity}: {self.message}"
 
-    def render(self, *, excerpt: bool = True) -> str:
+    def render(self, *, excerpt: bool = True, chain: bool = True) -> str:
         """The full text shown to a user: include chain, headline, source line and caret."""
         lines: list[str] = []
-        for depth, site in enumerate(self.included_from):
+        for depth, site in enumerate(self.included_from if chain else ()):
             lead = "In file included from" if depth == 0 else "                 from"
             end = ":" if depth == len(self.included_from) - 1 else ","
             lines.append(f"{lead} {site}{end}")
@@ -92,8 +92,22 @@ def _source_line(path: str, line: int) -> str | None:
 
 
 def render_all(diagnostics: Iterable[Diagnostic], *, excerpt: bool = True) -> str:
-    """All diagnostics, each rendered, separated by newlines."""
-    return "\n".join(d.render(excerpt=excerpt) for d in diagnostics)
+    """All diagnostics, each rendered, separated by newlines.
+
+    As gcc does, an "In file included from" chain is printed only for includes not
+    already listed: not again for a diagnostic in the same file, nor for one in a file
+    that includes it (its chain is the tail of the one shown).  200 errors of a header
+    that includes itself 200 deep would otherwise repeat a chain of up to 200 lines each.
+    """
+    lines: list[str] = []
+    shown: tuple[Coord, ...] = ()
+    for diagnostic in diagnostics:
+        chain = diagnostic.included_from
+        listed = len(chain) <= len(shown) and shown[len(shown) - len(chain):] == chain
+        lines.append(diagnostic.render(excerpt=excerpt, chain=not listed))
+        if not listed:
+            shown = chain
+    return "\n".join(lines)
 
 
 @dataclass
@@ -135,7 +149,7 @@ class PegbindError(Exception):
         self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
         super().__init__(self.render(excerpt=False))
 
-    def render(self, *, excerpt: bool = True) -> str:
+    def render(self, *, excerpt: bool = True, chain: bool = True) -> str:
         return render_all(self.diagnostics, excerpt=excerpt)
 
 

@@ -66,3 +66,14 @@ def test_a_long_flat_expression_is_evaluated_without_recursion(tmp_path, capsys)
                                         f"#if {chain} == 20000\nint yes(void);\n#endif\n", capsys)
     assert (status, model["constants"]["LL"]["value"], model["constants"]["M"]["value"]) == (0, 20_000, 20_000)
     assert "yes" in model["functions"]
+
+
+def test_a_header_including_itself_reports_each_include_chain_once(tmp_path, capsys):
+    # issue 17, item 5: 200 errors each repeated a chain of up to 200 "from" lines
+    status, _, err = _dump(tmp_path, '#define F(x) x\n#include "t.h"\nF(\n', capsys)
+    assert status == 1 and "internal error" not in err
+    lines = err.splitlines()
+    assert lines.count("In file included from t.h:2:1,") + lines.count(f"In file included from {tmp_path / 't.h'}:2:1,") == 1
+    assert sum(line.endswith('error: unterminated argument list invoking macro "F"') for line in lines) == 200
+    assert sum("#include nested depth 200 exceeds maximum of 200" in line for line in lines) == 1
+    assert len(lines) < 1000
