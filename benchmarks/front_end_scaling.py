@@ -1,0 +1,112 @@
+"""How the front end's time grows with its input: flat expressions, nesting, long lines.
+
+Each input is generated at doubling sizes and read as ``pegbind dump`` reads it
+(preprocess, parse, model), in one warm process, median and p99 over rounds.
+Linear growth shows as a steady time per unit (per term, per level, per KiB)
+down each table.  Nesting stops at pegbind's limit (``pegbind.peg.MAX_NESTING``):
+deeper input is a located error, also timed.
+
+    python benchmarks/front_end_scaling.py [--rounds N] [--write-readme]
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from pegbind.config import BindingConfig  # noqa: E402  (the checkout, not an installed copy)
+from pegbind.peg import MAX_NESTING  # noqa: E402
+from pegbind.pipeline import read_binding  # noqa: E402
+
+BEGIN = "<!-- front_end_scaling: begin (written by benchmarks/front_end_scaling.py) -->"
+END = "<!-- front_end_scaling: end -->"
+SECTION_HEAD = """## Front end scaling — `benchmarks/front_end_scaling.py`
+
+Time to read a generated header (preprocess, parse, model) against its size, in
+one warm process: a flat `enum { E = 1 + 1 + ... }`, a macro nested in
+parentheses up to pegbind's limit of 256 levels (and past it: a located error),
+and one long line of declarations.  A steady time per unit down a table is
+linear growth.
+"""
+
+
+def flat(terms: int) -> str:
+    return "enum { E = " + " + ".join(["1"] * terms) + " };\n"
+
+
+def nested(levels: int) -> str:
+    return "#define D " + "(" * levels + "1" + ")" * levels + " + 0\n"
+
+
+def long_line(kib: int) -> str:
+    declarations, size, index = [], 0, 0
+    while size < kib * 1024:
+        text = f"int f{index}(int a, const char *b); "
+        declarations.append(text)
+        size += len(text)
+        index += 1
+    return "".join(declarations) + "\n"
+
+
+def time_read(source: str, folder: Path, rounds: int) -> tuple[float, float]:
+    header = folder / "scaling.h"
+    header.write_text(source)
+    config = BindingConfig(name="scaling", headers=(str(header),))
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        read_binding(config, strict=False)
+        samples.append(time.perf_counter() - start)
+    samples.sort()
+    return statistics.median(samples), samples[min(len(samples) - 1, round(0.99 * (len(samples) - 1)))]
+
+
+def table(title: str, unit: str, sizes: list[int], make: Callable[[int], str], folder: Path, rounds: int) -> list[str]:
+    lines = [f"**{title}**", "", f"| {unit} | median ms | p99 ms | µs per {unit} |", "|---:|---:|---:|---:|"]
+    for size in sizes:
+        median, p99 = time_read(make(size), folder, rounds)
+        lines.append(f"| {size:,} | {median * 1e3:.1f} | {p99 * 1e3:.1f} | {median * 1e6 / size:.1f} |")
+    return lines + [""]
+
+
+def write_readme(lines: list[str]) -> None:
+    readme = HERE / "README.md"
+    text = readme.read_text()
+    block = BEGIN + "\n" + "\n".join(lines).rstrip("\n") + "\n" + END
+    if BEGIN in text and END in text:
+        text = text[: text.index(BEGIN)] + block + text[text.index(END) + len(END):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + SECTION_HEAD + "\n" + block + "\n"
+    readme.write_text(text)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--write-readme", action="store_true", help="also put the tables into benchmarks/README.md")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        time_read(flat(10), folder, 1)  # warm-up: grammars loaded, code paths taken
+        lines = [f"{args.rounds} rounds each, one warm process; CPython {sys.version.split()[0]}.", ""]
+        lines += table("Flat expression", "term", [1_000, 2_000, 4_000, 8_000, 16_000], flat, folder, args.rounds)
+        levels = [MAX_NESTING // 8, MAX_NESTING // 4, MAX_NESTING // 2, MAX_NESTING - 1, MAX_NESTING * 4]
+        lines += table("Nested parentheses (the last row is past the limit: an error)", "level", levels, nested,
+                       folder, args.rounds)
+        lines += table("One long line of declarations", "KiB", [64, 128, 256, 512, 1024], long_line, folder,
+                       args.rounds)
+    print("\n".join(lines))
+    if args.write_readme:
+        write_readme(lines)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
