@@ -150,16 +150,25 @@ MAX_NESTING = 256
 _FRAMES = 40_000
 
 
+#: tokens that, one after another, each open a level of the grammar: unary operators, pointer stars
+_PREFIXES = frozenset({"*", "&", "-", "+", "!", "~"})
+
+
 def too_deep(texts: Iterable[str]) -> int | None:
-    """The index of the first ``(``, ``[`` or ``{`` nested beyond :data:`MAX_NESTING`, else None."""
-    depth = 0
+    """The index of the first token nested beyond :data:`MAX_NESTING`, else None.
+
+    A level is an open ``(``, ``[`` or ``{``, or one of a run of prefix operators
+    (``!!!!x``, ``int ****p``), each of which the grammars recurse through.
+    """
+    depth = run = 0
     for index, text in enumerate(texts):
+        run = run + 1 if text in _PREFIXES else 0
         if text in ("(", "[", "{"):
             depth += 1
-            if depth > MAX_NESTING:
-                return index
         elif text in (")", "]", "}"):
             depth = max(depth - 1, 0)
+        if depth + run > MAX_NESTING:
+            return index
     return None
 
 

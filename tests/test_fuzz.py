@@ -31,7 +31,8 @@ def _mutate(rng: random.Random, data: bytes) -> tuple[bytes, str]:
     at = rng.randrange(len(lines))
     if kind == "nest":  # deep nesting, within pegbind's limit and far beyond it
         depth = rng.choice([10, 100, 256, 300, 3000])
-        lines.insert(at, b"#define FUZZ_NEST " + b"(" * depth + b"1" + b")" * depth)
+        nest = rng.choice([(b"(", b"1" + b")" * depth), (b"!", b"1"), (b"(int)", b"1"), (b"*", b"p;")])
+        lines.insert(at, rng.choice([b"#define FUZZ_NEST ", b"#if ", b"int "]) + nest[0] * depth + nest[1])
     elif kind == "flat":  # long flat expressions
         lines.insert(at, b"enum { FUZZ_FLAT = " + b" + ".join([b"1"] * rng.choice([100, 5000])) + b" };")
     elif kind == "self":  # the header includes itself

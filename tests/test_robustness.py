@@ -77,3 +77,18 @@ def test_a_header_including_itself_reports_each_include_chain_once(tmp_path, cap
     assert sum(line.endswith('error: unterminated argument list invoking macro "F"') for line in lines) == 200
     assert sum("#include nested depth 200 exceeds maximum of 200" in line for line in lines) == 1
     assert len(lines) < 1000
+
+
+def test_runs_of_prefix_operators_and_chains_of_casts_end_in_a_result_or_a_located_error(tmp_path, capsys):
+    # the grammars recurse once per '!' or '*' as they do per parenthesis, and once per cast
+    status, model, _ = _model(tmp_path, "int " + "*" * 3000 + "x;\nint after(void);\n"
+                                        "#define CASTS " + "(int)" * 3000 + "1\n"
+                                        "enum { SIZES = " + "sizeof " * 3000 + "1 };\n", capsys)
+    assert status == 1 and "after" in model["functions"]
+    assert (model["constants"]["CASTS"]["value"], model["constants"]["SIZES"]["value"]) == (1, 8)
+    assert [(d["line"], d["message"]) for d in model["diagnostics"]] == [
+        (1, "declaration nested more than 256 levels deep (pegbind's limit)")
+    ]
+    status, _, err = _dump(tmp_path, "#if " + "!" * 3000 + "1\n#endif\n", capsys)
+    assert status == 1 and "internal error" not in err
+    assert ":1:261: error: #if expression nested more than 256 levels deep (pegbind's limit)" in err

@@ -120,7 +120,7 @@ def _evaluate(tokens: Sequence[Token], builder: ModuleBuilder) -> Value | str:
         text = _spelling(tokens)
         return f"expands to '{text if len(text) <= 60 else text[:57] + '...'}'"
     try:
-        return builder.evaluator.evaluate(node)
+        return builder.evaluator.value(node)
     except NotConstant as problem:
         return problem.reason
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..model import Array, CType, Pointer, Primitive, RecordRef, TypedefRef
+from ..peg import MAX_NESTING, nesting_room
 from ..preprocess.literals import (
     LiteralError,
     character_constant,
@@ -263,9 +264,19 @@ class Evaluator:
         self.scope = scope
         self.target = scope.target
 
+    def value(self, expr: s.Expr) -> Value:
+        """The value of a whole expression: the entry point, where nesting beyond what the
+        evaluator's recursion can take (a chain of casts) is a NotConstant naming the limit."""
+        with nesting_room():
+            try:
+                return self.evaluate(expr)
+            except RecursionError:
+                raise NotConstant(f"expression nested more than {MAX_NESTING} levels deep (pegbind's limit)",
+                                  _token_of(expr)) from None
+
     def int_value(self, expr: s.Expr) -> int:
         """An integer constant expression (array length, bit width, enumerator)."""
-        result = self.evaluate(expr)
+        result = self.value(expr)
         if result.prim is None or result.prim in _FLOATING:
             raise NotConstant("not an integer constant expression", _token_of(expr))
         return int(result.value)

@@ -152,13 +152,17 @@ def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
         return SyntaxProblem(tokens[deep], message, beyond_limit=True)
     text = TokenText(tokens)
     with nesting_room():
-        tree = _parse_shape(rule, text.text)
-        if isinstance(tree, IncompleteParseError):
-            token = text.token_at(tree.pos)
-            return SyntaxProblem(token, f"unexpected '{token.text}' after the end of the {ending}")
-        if isinstance(tree, PegParseError):
-            return _describe(tree, text, ending)
-        return SyntaxWalker(text).visit(tree)
+        try:
+            tree = _parse_shape(rule, text.text)
+            if isinstance(tree, IncompleteParseError):
+                token = text.token_at(tree.pos)
+                return SyntaxProblem(token, f"unexpected '{token.text}' after the end of the {ending}")
+            if isinstance(tree, PegParseError):
+                return _describe(tree, text, ending)
+            return SyntaxWalker(text).visit(tree)
+        except RecursionError:  # nesting too_deep does not count (a chain of casts): the same limit, at its start
+            message = f"{ending} nested more than {MAX_NESTING} levels deep (pegbind's limit)"
+            return SyntaxProblem(tokens[0] if tokens else None, message, beyond_limit=True)
 
 
 def _flatten_attributes(items: Any) -> tuple[s.Attribute, ...]:

@@ -339,7 +339,11 @@ def evaluate(tokens: list[Token], *, target: TargetInfo) -> int:
         raise ExpressionError(f"#if expression nested more than {MAX_NESTING} levels deep (pegbind's limit)",
                               tokens[deep])
     with nesting_room():
-        value, message, where = _evaluate_text(" ".join(parts), target.name)
+        try:
+            value, message, where = _evaluate_text(" ".join(parts), target.name)
+        except RecursionError:  # nesting too_deep does not count (a chain of casts or conditionals)
+            raise ExpressionError(f"#if expression nested more than {MAX_NESTING} levels deep (pegbind's limit)",
+                                  tokens[0] if tokens else None) from None
     if value is not None:
         return value
     if message is not None:
