@@ -16,13 +16,12 @@ the same names, and settings for the type checker.  The tests import the
 module directly (tests/test_runtime.py).
 """
 # mypy: check-untyped-defs
-# ruff: noqa: BLE001
 # The pasted code carries no annotations (they would land in every generated
 # module), so the checker is told to read the bodies of untyped functions.
 # Its one blind ``except`` is meant: iter() of an arbitrary object may raise
-# anything (TypeError, NotImplementedError for a 2-D memoryview, whatever a
-# custom __iter__ raises), and the checks after it give the precise error;
-# a noqa on that line would be pasted too, hence the file-wide one.
+# any exception (a 2-D memoryview refuses iteration with one of its own, a
+# custom __iter__ raises what it likes), and the checks after it give the
+# precise error.
 # Every generated module imports operator under this name.
 import operator as _operator
 
