@@ -19,7 +19,7 @@ need no object cycles.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Literal, NoReturn, TypeVar, cast
 
@@ -552,9 +552,39 @@ class Module:
             resolved = as_type(target.type)
         return resolved.with_quals(*quals) if quals else resolved
 
+    def canonical(self, ctype: CType) -> Type:
+        """``ctype`` with the typedefs of every level resolved, qualifiers and parameter names dropped.
+
+        Two types C treats as the same object type print the same (``uLongf *`` and
+        ``unsigned long *``): what tells pointer values of different types apart.
+        """
+        return canonical_type(ctype, self.resolve, qualifiers=False)
+
     def replace(self, **changes) -> Module:
         """A copy with some registries replaced (passes use this)."""
         return replace(self, **changes)
+
+
+def canonical_type(ctype: CType, resolve: Callable[[CType], Type], *, qualifiers: bool = True) -> Type:
+    """``ctype`` with the typedefs of every level resolved by ``resolve`` and parameter names
+    dropped; qualifiers kept unless ``qualifiers`` is false."""
+    resolved = resolve(ctype)
+    if not qualifiers:
+        resolved = resolved.unqualified()
+    match resolved:
+        case Pointer():
+            return Pointer(canonical_type(resolved.target, resolve, qualifiers=qualifiers), resolved.quals)
+        case Array():
+            return Array(canonical_type(resolved.element, resolve, qualifiers=qualifiers), resolved.length)
+        case FunctionType():
+            params = tuple(Param(None, canonical_type(p.type, resolve, qualifiers=qualifiers))
+                           for p in resolved.params)
+            return FunctionType(canonical_type(resolved.ret, resolve, qualifiers=qualifiers), params,
+                                resolved.variadic)
+        case Primitive() | TypedefRef() | RecordRef():
+            return resolved
+        case _:
+            assert_never(resolved)
 
 
 def assert_never(value: NoReturn) -> NoReturn:

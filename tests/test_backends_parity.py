@@ -27,7 +27,7 @@ from test_cython_backend import (  # noqa: F401  (collected by pytest here too)
     test_anonymous_union_members_share_storage,
     test_bool_and_float_values,
     test_const_buffer_accepts_any_readable_buffer,
-    test_const_char_pointer_takes_bytes_buffers_or_none_but_not_str,
+    test_const_char_pointer_takes_str_bytes_buffers_or_none,
     test_constants_have_exact_values,
     test_docstrings_carry_signature_comment_and_prototype,
     test_enums_are_int_enums_and_module_attributes,

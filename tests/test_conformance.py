@@ -60,9 +60,11 @@ Where DESIGN.md section 4 leaves a choice open, this suite reads it as follows
    records by value take an instance only.  Byte pointers (``void *``,
    ``uint8_t *``, ``char *``) take any buffer, ``const`` ones read-only ones
    too; ``const char *`` accepts ``bytes``/``bytearray`` (NUL-terminated by
-   the wrapper), never ``str``.  A typed pointer (``uint32_t *``) without a
-   role takes a writable buffer of at least one element (ValueError if
-   shorter).
+   the wrapper) and ``str`` (UTF-8; one holding a NUL is a ValueError), as
+   do other ``const`` pointers to characters.  A typed pointer (``uint32_t *``)
+   without a role takes a writable buffer of at least one element (ValueError
+   if shorter).  A pointer C returns is a view of its record, a handle of its
+   opaque type, or a ``Pointer``; a non-const ``T **`` of those is ``out``.
 10. Enums: ``IntEnum`` classes; each member is also a module attribute and
     is the same object; parameters of enum type take ints.
 11. Dynamic loading: ``mod.load(path)`` raises OSError for a missing file or

@@ -107,15 +107,20 @@ def test_const_buffer_accepts_any_readable_buffer(demo):
         demo.demo_checksum(17, 3)
 
 
-def test_const_char_pointer_takes_bytes_buffers_or_none_but_not_str(demo):
+def test_const_char_pointer_takes_str_bytes_buffers_or_none(demo):
     assert demo.demo_length(b"hello") == 5
     assert demo.demo_length(b"") == 0
     # a bytearray is copied with a terminating NUL, so strlen stops in bounds
     assert demo.demo_length(bytearray(b"xyz")) == 3
     assert demo.demo_length(memoryview(b"abcdef")[2:4]) == 2
     assert demo.demo_length(None) == -1
-    with pytest.raises(TypeError, match=r"must be bytes, a buffer or None, not str"):
-        demo.demo_length("hello")
+    # a str is its UTF-8 bytes; C would stop at a NUL, so a str holding one is refused
+    assert demo.demo_length("hello") == 5
+    assert demo.demo_length("h\u00e9llo") == 6
+    with pytest.raises(ValueError, match=r"^argument 1 \(s\) must not contain a NUL character$"):
+        demo.demo_length("a\0b")
+    with pytest.raises(TypeError, match=r"must be str, bytes, a buffer or None, not int"):
+        demo.demo_length(17)
 
 
 def test_mutable_pointer_needs_a_writable_buffer(demo):
@@ -170,7 +175,7 @@ def test_keyword_named_function_is_renamed(demo):
 
 def test_docstrings_carry_signature_comment_and_prototype(demo):
     doc = demo.demo_checksum.__doc__
-    assert doc.splitlines()[0] == "demo_checksum(data: _Buffer | None, len_: int, /) -> int"
+    assert doc.splitlines()[0] == "demo_checksum(data: _Buffer | Pointer | None, len_: int, /) -> int"
     assert "Sum of the bytes of data[0..len)." in doc
     assert "C: uint32_t demo_checksum(const void *data, size_t len);" in doc
 

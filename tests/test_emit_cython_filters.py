@@ -114,6 +114,6 @@ def test_signature_for_stub_and_docstring():
          ParamBinding(1, "p", "p", Pointer(point), ParamRole("in"), "record_ptr", "struct point")),
         ReturnBinding(INT, "int"),
     )
-    assert py_signature(binding, {"struct point": "point"}) == "f(s: _Buffer | None, p: point | None, /) -> int"
+    assert py_signature(binding, {"struct point": "point"}) == "f(s: str | _Buffer | None, p: point | None, /) -> int"
     empty = FunctionBinding(Function("g", Primitive("void"), ()), "g", (), ReturnBinding(Primitive("void"), "void"))
     assert py_signature(empty, {}) == "g() -> None"

@@ -37,11 +37,13 @@ class Record:
     __reduce_ex__ = rt._pb_no_copy
 
 
-class Handle:
-    __slots__ = ("_h", "_owner")
+class RecordObject(rt._pb_Record):
+    __slots__ = ()
 
-    def __init__(self):
-        raise AssertionError("handles are made without __init__")
+
+class Handle(rt.Pointer):
+    __slots__ = ()
+    _pb_kind = "handle"
 
 
 # ---- the pasted sections -------------------------------------------------
@@ -70,7 +72,8 @@ def test_the_checks_section_needs_only_what_every_generated_module_imports():
         read |= {s.get_name() for s in table.get_symbols() if s.is_global() and s.is_referenced()}
         if table is top:
             read |= {s.get_name() for s in table.get_symbols() if s.is_referenced()}
-    assert read - defined - set(dir(builtins)) == {"_operator"}
+    # _pb_address: each FFI's module defines how it reads an address
+    assert read - defined - set(dir(builtins)) == {"_operator", "_pb_address"}
     # and it runs so, as the head of a generated module
     namespace: dict = {}
     exec(compile("import operator as _operator\n" + text, "pyffi-checks", "exec"), namespace)  # noqa: S102
@@ -229,11 +232,20 @@ def test_cstring_passes_bytes_and_none_and_copies_other_buffers():
     assert rt._pb_cstring(memoryview(b"abcd")[1:3], "s") == b"bc"
 
 
-@pytest.mark.parametrize("value, name", [("text", "str"), (3, "int"), ([1], "list")])
+@pytest.mark.parametrize("value, name", [(3, "int"), ([1], "list"), (object(), "object")])
 def test_cstring_refuses_non_buffers(value, name):
     with pytest.raises(TypeError) as error:
         rt._pb_cstring(value, "argument 2 (src)")
-    assert str(error.value) == f"argument 2 (src) must be bytes, a buffer or None, not {name}"
+    assert str(error.value) == f"argument 2 (src) must be str, bytes, a buffer or None, not {name}"
+
+
+def test_cstring_takes_str_as_utf8_without_nul():
+    assert rt._pb_cstring("h\u00e9", "s") == b"h\xc3\xa9"
+    assert rt._pb_cstring("", "s") == b""
+    with pytest.raises(ValueError, match=r"^argument 1 \(s\) must not contain a NUL character$"):
+        rt._pb_cstring("a\0", "argument 1 (s)")
+    with pytest.raises(UnicodeEncodeError):  # a lone surrogate has no UTF-8 form
+        rt._pb_cstring("\ud800", "s")
 
 
 # ---- sequences ---------------------------------------------------------------
@@ -297,7 +309,9 @@ class Point:
         (("float", "argument 1 (f)"), Index(2), 2.0),
         (("cstring", "argument 1 (s)"), bytearray(b"hi"), b"hi"),
         (("cstring", "argument 1 (s)"), None, None),
-        (("buffer", "argument 1 (b)", 4), None, None),
+        (("buffer", "argument 1 (b)", 4, "void *", False), None, None),
+        (("buffer", "argument 1 (b)", 2, "char *", True), "ab", b"ab"),
+        (("pointer", "argument 1 (p)", "int **", True), None, None),
         (("count", "argument 1 (n)", 0, 10), Index(10), 10),
         (("nonnull", "argument 1 (n)", INT), Index(1), 1),
         (("record", "argument 1 (p)", Point, True), None, None),
@@ -313,7 +327,7 @@ def test_fix_value_normalises(spec, value, expected):
 
 def test_fix_value_passes_buffers_and_records_as_they_are():
     buffer = bytearray(4)
-    assert rt._pb_fix_value(("writable_buffer", "b", 4), buffer) is buffer
+    assert rt._pb_fix_value(("writable_buffer", "b", 4, "void *", False), buffer) is buffer
     assert rt._pb_fix_value(("array", "a", False, INT, True), buffer) is buffer
     assert rt._pb_fix_value(("array", "a", False, None, True), buffer) is buffer
     point = Point()
@@ -328,11 +342,23 @@ def test_fix_value_passes_buffers_and_records_as_they_are():
         (("nonnull", "argument 1 (n)", INT), None, TypeError, "argument 1 (n) must not be None"),
         (("bool", "argument 1 (b)"), "yes", TypeError, "argument 1 (b) must be an integer, not str"),
         (("float", "argument 1 (f)"), "1", TypeError, "argument 1 (f) must be a real number, not str"),
-        (("cstring", "argument 1 (s)"), "s", TypeError, "argument 1 (s) must be bytes, a buffer or None, not str"),
-        (("buffer", "argument 1 (b)", 4), 1, TypeError, "argument 1 (b) must be a contiguous buffer, not int"),
-        (("buffer", "argument 1 (b)", 4), b"abc", ValueError, "argument 1 (b) needs at least 4 bytes, got 3"),
+        (("cstring", "argument 1 (s)"), 5, TypeError, "argument 1 (s) must be str, bytes, a buffer or None, not int"),
+        (("buffer", "argument 1 (b)", 4, "void *", False), 1, TypeError,
+         "argument 1 (b) must be a contiguous buffer, not int"),
+        (("buffer", "argument 1 (b)", 4, "void *", False), b"abc", ValueError,
+         "argument 1 (b) needs at least 4 bytes, got 3"),
+        (("buffer", "argument 1 (b)", 4, "char *", True), "abc", ValueError,
+         "argument 1 (b) needs at least 4 bytes, got 3"),
+        (("buffer", "argument 1 (b)", 1, "void *", False), "abc", TypeError,
+         "argument 1 (b) must be a contiguous buffer, not str"),
+        (("buffer", "argument 1 (b)", 4, "int *", False), Point(), TypeError,
+         "argument 1 (b) must be a contiguous buffer, not Point"),
+        (("pointer", "argument 1 (p)", "int **", True), 3, TypeError,
+         "argument 1 (p) must be a Pointer of type int ** or None, not int"),
+        (("pointer", "argument 1 (p)", "int **", False), None, TypeError,
+         "argument 1 (p) must be a Pointer of type int **, not NoneType"),
         (
-            ("writable_buffer", "argument 1 (b)", 1),
+            ("writable_buffer", "argument 1 (b)", 1, "void *", False),
             b"x",
             TypeError,
             "argument 1 (b) must be a writable contiguous buffer, not bytes",
@@ -374,7 +400,7 @@ def test_fix_value_raises_the_precise_error(spec, value, error, message):
 def test_fix_checks_each_argument_against_its_spec_in_order():
     specs = (INT, ("cstring", "argument 2 (s)"))
     assert rt._pb_fix(specs, (Index(1), bytearray(b"z"))) == [1, b"z"]
-    with pytest.raises(TypeError, match=r"^argument 2 \(s\) must be bytes, a buffer or None, not int$"):
+    with pytest.raises(TypeError, match=r"^argument 2 \(s\) must be str, bytes, a buffer or None, not int$"):
         rt._pb_fix(specs, (1, 2))
     # the first bad argument is the one reported
     with pytest.raises(OverflowError, match=r"^argument 1 \(n\): -1 is out of range \[0, 255\]$"):
@@ -401,9 +427,58 @@ def test_handle_wraps_a_pointer_without_init_and_none_for_null():
     owner = object()
     handle = rt._pb_handle(Handle, 0x1000, owner)
     assert type(handle) is Handle
-    assert handle._h == 0x1000 and handle._owner is owner
+    assert handle._h == 0x1000 and handle._owner is owner and handle._free is None
     assert rt._pb_handle(Handle, None, owner) is None
     assert rt._pb_handle(Handle, 0, owner) is None
+    assert repr(handle) == "<Handle handle at 0x1000>" and int(handle) == 0x1000
+    with pytest.raises(TypeError, match=r"^Handle values are made by the library's functions$"):
+        Handle()
+
+
+def test_pointer_is_typed_and_compared_by_class_and_address():
+    owner = object()
+    p = rt._pb_pointer(0x2000, "int *", owner)
+    assert type(p) is rt.Pointer and p._owner is owner
+    assert repr(p) == "<Pointer int * at 0x2000>" and int(p) == 0x2000
+    assert rt._pb_pointer(0, "int *", owner) is None
+    assert p == rt._pb_pointer(0x2000, "void *", None) and hash(p) == hash(0x2000)
+    assert p != rt._pb_handle(Handle, 0x2000, None)
+    with pytest.raises(TypeError, match=r"^Pointer values are made by the library's functions$"):
+        rt.Pointer()
+
+
+def test_pointer_specs_take_their_type_or_void():
+    ints = rt._pb_pointer(0x10, "int **", None)
+    void = rt._pb_pointer(0x20, "void *", None)
+    chars = rt._pb_pointer(0x30, "char **", None)
+    spec = ("pointer", "argument 1 (p)", "int **", True)
+    assert rt._pb_fix_value(spec, ints) is ints
+    assert rt._pb_fix_value(spec, void) is void
+    with pytest.raises(TypeError, match=r"^argument 1 \(p\) must be a Pointer of type int \*\* or None, not a char \*\*$"):
+        rt._pb_fix_value(spec, chars)
+    with pytest.raises(TypeError, match=r"not a Handle \*$"):
+        rt._pb_fix_value(spec, rt._pb_handle(Handle, 0x40, None))
+
+
+def test_a_void_pointer_becomes_a_handle_where_one_is_taken():
+    void = rt._pb_pointer(0x20, "void *", None)
+    handle = rt._pb_fix_value(("record", "argument 1 (h)", Handle, True), void)
+    assert type(handle) is Handle and int(handle) == 0x20 and handle._owner is void
+    with pytest.raises(TypeError, match=r"^argument 1 \(h\) must be Handle or None, not Pointer$"):
+        rt._pb_fix_value(("record", "argument 1 (h)", Handle, True), rt._pb_pointer(0x20, "int *", None))
+
+
+def test_buffer_specs_take_pointers_of_their_type_and_records_only_for_void():
+    spec = ("writable_buffer", "argument 1 (b)", 4, "int *", False)
+    ints = rt._pb_pointer(0x10, "int *", None)
+    assert rt._pb_fix_value(spec, ints) is ints
+    with pytest.raises(TypeError, match=r"^argument 1 \(b\) must be a writable contiguous buffer or a Pointer "
+                                        r"of type int \*, not a char \*$"):
+        rt._pb_fix_value(spec, rt._pb_pointer(0x10, "char *", None))
+    record = RecordObject()
+    assert rt._pb_fix_value(("buffer", "b", 0, "void *", False), record) is record
+    handle = rt._pb_handle(Handle, 0x40, None)
+    assert rt._pb_fix_value(("buffer", "b", 0, "void *", False), handle) is handle
 
 
 def test_missing_function_raises_attribute_error_when_called():

@@ -34,9 +34,10 @@ _PY_TYPES = {
     "int": "int",
     "bool": "bool",
     "float": "float",
-    "cstring": "_Buffer | None",
-    "buffer": "_Buffer | None",
-    "writable_buffer": "_WritableBuffer | None",
+    "cstring": "str | _Buffer | None",
+    "buffer": "_Buffer | Pointer | None",
+    "writable_buffer": "_WritableBuffer | Pointer | None",
+    "pointer": "Pointer | None",
     "string": "bytes | None",
     "bytes": "bytes",
     "void": "None",
@@ -49,6 +50,8 @@ def py_annotation(kind: str, record_class: str | None = None) -> str:
         return str(record_class)
     if kind in ("record_ptr", "handle"):
         return f"{record_class} | None"
+    if kind == "enum":  # the member, or an int for a value that is none
+        return f"{record_class} | int" if record_class else "int"
     return _PY_TYPES[kind]
 
 
@@ -69,6 +72,8 @@ def param_annotation(param: ParamBinding, classes: dict[str, str]) -> str:
         return element if param.nonnull else f"{element} | None"
     if param.role.role == "inout":
         return py_annotation(param.kind, cls)
+    if param.kind == "buffer" and param.text:
+        return _not_none("str | " + py_annotation(param.kind, cls), param)
     return _not_none(py_annotation(param.kind, cls), param)
 
 
@@ -118,6 +123,15 @@ def class_aliases(records: Iterable[RecordBinding], handles: Iterable[HandleBind
     return [(alias, r.py_name) for r in records for alias in r.aliases] + [
         (alias, h.py_name) for h in handles for alias in h.aliases
     ]
+
+
+def class_names(binding: BindingModel, records: Iterable[RecordBinding]) -> dict[str, str]:
+    """Key -> Python class of every class a wrapper may make or check: the ``records`` a
+    backend emits, the handles, and the enums that have an ``IntEnum`` class."""
+    classes = {r.record.key: r.py_name for r in records}
+    classes.update({h.key: h.py_name for h in binding.handles})
+    classes.update({e.enum.key: e.py_name for e in binding.enums if e.py_name is not None})
+    return classes
 
 
 def base_context(binding: BindingModel) -> dict[str, Any]:

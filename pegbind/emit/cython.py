@@ -37,6 +37,7 @@ from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamB
 from .common import (
     base_context,
     class_aliases,
+    class_names,
     param_annotation,
     py_annotation,
     py_docstring,
@@ -179,7 +180,8 @@ def cy_def_params(binding: FunctionBinding, classes: dict[str, str], method: boo
     """The parameter list of a wrapper: positional-only; record and handle kinds typed so Cython checks them."""
     parts = ["self"] if method else []
     for param in binding.inputs:
-        typed = param.role.role in ("in", "inout") and param.kind in ("record", "record_ptr", "handle")
+        # handles are checked in the body: a void * Pointer is taken for one too
+        typed = param.role.role in ("in", "inout") and param.kind in ("record", "record_ptr")
         if typed:
             # records by value are never None; a NULL pointer is None unless nonnull (checked in the body)
             suffix = " not None" if param.kind == "record" else ""
@@ -334,8 +336,7 @@ def _table_struct(binding: BindingModel) -> str | None:
 def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     """What the Cython templates see: the binding plus declaration lists in emission order."""
     module = binding.module
-    classes = {r.record.key: r.py_name for r in binding.records}
-    classes.update({h.record.key: h.py_name for h in binding.handles})
+    classes = class_names(binding, binding.records)
     fields = {r.record.key: r.fields for r in binding.records}
     types = []
     for kind, key in binding.type_order:

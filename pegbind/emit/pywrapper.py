@@ -102,9 +102,11 @@ def _plain_spec(binding: BindingModel, classes: dict[str, str], param: ParamBind
     if kind in ("bool", "float", "cstring"):
         return f"('{kind}', {label})"
     if kind in ("buffer", "writable_buffer"):
-        return f"('{kind}', {label}, {min_bytes(binding, param)})"
+        return f"('{kind}', {label}, {min_bytes(binding, param)}, {param.pointer_type!r}, {param.text})"
     if kind in ("record", "record_ptr"):
         return f"('record', {label}, {classes[param.record_key or '']}, {kind == 'record_ptr' and not param.nonnull})"
+    if kind == "pointer":
+        return f"('pointer', {label}, {param.pointer_type!r}, {not param.nonnull})"
     raise UnspellableError(f"no argument spec for kind {kind!r}")
 
 
@@ -242,13 +244,34 @@ class WrapperWriter(ABC):
 
     # ---- shared --------------------------------------------------------
 
+    @abstractmethod
+    def record_at(self, key: str, pointer: str, owner: str) -> str:
+        """The view (``None`` for NULL) of the record ``key`` at the C pointer ``pointer``, keeping ``owner`` alive."""
+
+    @abstractmethod
+    def string_at(self, pointer: str) -> str:
+        """``bytes`` (``None`` for NULL) of the C string a ``char *`` cell or result holds."""
+
+    def pointer_value(self, kind: str, key: str | None, ctype: str, pointer: str, owner: str) -> str:
+        """The Python value of a C value of a pointer kind (``handle``, ``pointer``, ``record_ptr``,
+        ``string``) or an ``enum``, as the FFI gives it: an expression."""
+        if kind == "handle":
+            return f"_pb_handle({self.classes[key or '']}, {pointer}, {owner})"
+        if kind == "pointer":
+            return f"_pb_pointer({pointer}, {ctype!r}, {owner})"
+        if kind == "record_ptr":
+            return self.record_at(key or "", pointer, owner)
+        if kind == "string":
+            return self.string_at(pointer)
+        if kind == "enum":
+            return f"_pb_members_{self.classes[key or '']}.get({pointer}, {pointer})"
+        return pointer
+
     def out_result(self, p: ParamBinding, s: Slot, owner: str) -> str:
         """The Python value of an ``out``/``inout`` cell after the call."""
         if p.kind == "record":
             return s.cell
-        if p.kind == "handle":
-            return f"_pb_handle({self.classes[p.record_key or '']}, {self.cell_value(s.cell)}, {owner})"
-        return self.cell_value(s.cell)
+        return self.pointer_value(p.kind, p.record_key, p.pointer_type, self.cell_value(s.cell), owner)
 
     def set_length(self, s: Slot, value: str) -> str:
         """A statement storing ``value`` in a ``len`` cell."""
@@ -269,6 +292,8 @@ class WrapperWriter(ABC):
             return f"('{kind}', {label})"
         if kind in ("record", "record_ptr", "handle"):
             return f"('record', {label}, {self.classes[key or '']}, {nullable})"
+        if kind == "enum":  # an inout enum goes in as an int
+            return self.value_spec("int", ctype, None, label, nullable)
         raise UnspellableError(f"no argument spec for kind {kind!r}")
 
     def spec(self, p: ParamBinding) -> str:
@@ -303,7 +328,8 @@ class WrapperWriter(ABC):
         params = (["self"] if method else []) + names
         head = f"def {f.py_name}({', '.join(params)}{', /' if params else ''}):"
         fn = "_pb_fn" if method else f"_f_{f.function.name}"
-        owner = "self" if method else "None"
+        keeps = f.call.keeps if f.call is not None else None
+        owner = keeps.py_name if keeps is not None else "self" if method else "None"
         lines = [head, "    " + py_docstring(f, self.classes)]
         if method:
             lines.append(f"    _pb_fn = self._f_{f.function.name}")

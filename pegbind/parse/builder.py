@@ -46,6 +46,7 @@ from ..model import (
     Variable,
     as_type,
     assert_never,
+    canonical_type,
 )
 from ..preprocess.token import Token
 from ..target import TargetInfo
@@ -348,19 +349,7 @@ class ModuleBuilder:
 
     def canonical(self, ctype: CType) -> CType:
         """``ctype`` with the typedefs of every level resolved and parameter names dropped."""
-        resolved = self.resolve(ctype)
-        match resolved:
-            case Pointer():
-                return Pointer(self.canonical(resolved.target), resolved.quals)
-            case Array():
-                return Array(self.canonical(resolved.element), resolved.length)
-            case FunctionType():
-                params = tuple(Param(None, self.canonical(p.type)) for p in resolved.params)
-                return FunctionType(self.canonical(resolved.ret), params, resolved.variadic)
-            case Primitive() | TypedefRef() | RecordRef():
-                return resolved
-            case _:
-                assert_never(resolved)
+        return canonical_type(ctype, self.resolve)
 
     def add_typedef(self, typedef: Typedef, token: Token) -> None:
         previous = self.typedefs.get(typedef.name)

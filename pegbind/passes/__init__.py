@@ -134,7 +134,8 @@ def _prune(state: PassState) -> PassState:
     return replace(
         state, module=module, type_order=order_types(module),
         records=tuple(r for r in state.records if r.record.key in kept),
-        handles=tuple(h for h in state.handles if h.record.key in kept),
+        handles=tuple(h for h in state.handles
+                      if (h.key in kept if h.record is not None else module.find_typedef(h.key) is not None)),
         diagnostics=state.diagnostics + tuple(note for node, note in state.type_notes if node in nodes),
     )
 

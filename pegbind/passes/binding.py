@@ -47,23 +47,32 @@ if TYPE_CHECKING:  # the call plan refers to these bindings; they refer to it on
 
 #: How a value crosses the boundary:
 #:
-#: * ``int`` / ``bool`` / ``float`` — arithmetic values (enums are ``int``);
-#: * ``cstring`` — ``const char *`` in: ``bytes`` or any buffer (copied with a
-#:   terminating NUL unless it is ``bytes``), ``None`` for NULL;
+#: * ``int`` / ``bool`` / ``float`` — arithmetic values (enums are ``int`` going in);
+#: * ``enum`` — an enum value coming out (a return, an ``out`` cell): the member of its
+#:   ``IntEnum`` class, or a plain ``int`` for a value that is no member;
+#: * ``cstring`` — ``const char *`` in: ``str`` (UTF-8), ``bytes`` or any buffer
+#:   (copied with a terminating NUL unless it is ``bytes``), ``None`` for NULL;
 #: * ``buffer`` — other ``const`` data pointers: any readable buffer or ``None``
 #:   (also the elements of an ``in-array`` of bytes, whatever the constness);
 #: * ``writable_buffer`` — non-``const`` data pointers: a writable buffer or ``None``;
-#: * ``record_ptr`` — pointer to a struct/union: an instance of its class or ``None``;
+#:   both buffer kinds also take a :class:`Pointer` object of their type (any object
+#:   pointer, record or handle for ``void *``);
+#: * ``record_ptr`` — pointer to a struct/union: an instance of its class or ``None``
+#:   going in; coming out, a view of the library's memory (``None`` for NULL);
 #: * ``record`` — a struct/union by value: an instance of its class;
-#: * ``handle`` — pointer to an opaque (incomplete) struct: an instance of its
-#:   handle class (:class:`HandleBinding`) or ``None`` for NULL;
-#: * ``string`` — returned ``char *``: ``bytes`` (``None`` for NULL);
+#: * ``handle`` — pointer to an opaque type (an incomplete struct or union, or a
+#:   ``typedef void X``): an instance of its handle class (:class:`HandleBinding`)
+#:   or ``None`` for NULL; a ``void *`` ``Pointer`` is taken too, as C converts it;
+#: * ``pointer`` — any other object pointer (``void *`` coming out, ``int **``):
+#:   a ``Pointer`` object typed by its C type (:attr:`ParamBinding.pointer_type`),
+#:   ``None`` for NULL; going in, one of that type or of ``void *``;
+#: * ``string`` — returned ``char *`` (or a ``char **`` out cell): ``bytes`` (``None`` for NULL);
 #: * ``bytes`` — the result of an ``out-bytes`` parameter;
 #: * ``null`` — a ``null``-role parameter: not seen from Python, always NULL/0;
 #: * ``void`` — no value (returns only).
 ValueKind = Literal[
-    "int", "bool", "float", "cstring", "buffer", "writable_buffer", "record_ptr", "record", "handle",
-    "string", "bytes", "null", "void",
+    "int", "bool", "float", "enum", "cstring", "buffer", "writable_buffer", "record_ptr", "record", "handle",
+    "pointer", "string", "bytes", "null", "void",
 ]
 
 #: How a record field is presented (see :class:`FieldBinding`).
@@ -89,7 +98,9 @@ class ParamBinding:
     ========== ========================================= =================================
     in         the value passed (any :data:`ValueKind`)   pointed-to type of buffer kinds
     out        the pointed-to value: ``int``/``bool``/    the pointed-to type (the wrapper
-    inout      ``float``/``record``/``handle``            allocates one of it)
+    inout      ``float``/``enum``/``record``/``handle``;  allocates one of it)
+               for ``T **``: ``handle``/``record_ptr``/
+               ``pointer``/``string``
     in-array   each element: ``int``/``bool``/``float``/  the element type (the wrapper
                ``record``/``handle``; ``buffer`` for      allocates ``len(seq)`` of them);
                byte elements (any readable buffer, or     for ``buffer``: None when ``void``
@@ -108,7 +119,8 @@ class ParamBinding:
     ctype: CType  #: the declared C type
     role: ParamRole  #: ``in`` unless a config rule says otherwise
     kind: ValueKind
-    #: registry key of the record for ``record``/``record_ptr``/``handle`` kinds
+    #: registry key of the record for ``record``/``record_ptr`` kinds, of the handle
+    #: class for ``handle`` (:attr:`HandleBinding.key`), of the enum for ``enum``
     record_key: str | None = None
     #: see the table above
     element: CType | None = None
@@ -133,6 +145,14 @@ class ParamBinding:
     #: the type C passes when it is not ``ctype``: an array parameter adjusted to a
     #: pointer to its element, qualifiers kept (``const uuid_t`` -> ``const unsigned char *``)
     adjusted: CType | None = None
+    #: for ``pointer`` kinds (of the value itself, or of an ``out`` cell's value), and the
+    #: data pointers a ``Pointer`` object may be passed for (``buffer`` kinds, ``cstring``):
+    #: the pointer type as C spells it with every typedef resolved (``"char **"``), which
+    #: tells ``Pointer`` objects of different types apart
+    pointer_type: str = ""
+    #: a ``const`` pointer to a character type (``const char *``, ``const xmlChar *``):
+    #: a ``str`` is passed as its UTF-8 bytes
+    text: bool = False
 
     @property
     def c_type(self) -> CType:
@@ -155,8 +175,10 @@ class ParamBinding:
 @dataclass(frozen=True, slots=True)
 class ReturnBinding:
     ctype: CType
-    kind: ValueKind  #: ``int``/``bool``/``float``/``record``/``handle``/``string``/``void``
-    record_key: str | None = None
+    #: ``int``/``bool``/``float``/``enum``/``record``/``record_ptr``/``handle``/``pointer``/``string``/``void``
+    kind: ValueKind
+    record_key: str | None = None  #: as :attr:`ParamBinding.record_key`
+    pointer_type: str = ""  #: as :attr:`ParamBinding.pointer_type`
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,16 +296,22 @@ class RecordBinding:
 
 @dataclass(frozen=True, slots=True)
 class HandleBinding:
-    """An opaque (incomplete) struct/union, seen from Python through pointers to it.
+    """An opaque type, seen from Python only through pointers to it: an incomplete
+    struct/union (``sqlite3``), or a typedef of ``void`` (libcurl's ``CURL``).
 
-    Its class wraps the address: ``repr`` shows the class and address,
-    ``int(h)`` is the address, two handles are equal when their addresses and
-    classes are; only functions return new ones.
+    Its class is a subclass of the module's ``Pointer``: it wraps the address,
+    ``repr`` shows the class and address, ``int(h)`` is the address, two
+    handles are equal when their addresses and classes are; only the library
+    makes new ones.
     """
 
-    record: Record
+    #: the key parameters and returns name it by (:attr:`ParamBinding.record_key`):
+    #: the record's key, or the typedef's name
+    key: str
     py_name: str
     aliases: tuple[str, ...] = ()
+    doc: str = ""
+    record: Record | None = None  #: the incomplete record (None for a typedef of void)
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,11 +408,11 @@ class BindingModel:
 
     def handle_binding(self, key: str) -> HandleBinding | None:
         for binding in self.handles:
-            if binding.record.key == key:
+            if binding.key == key:
                 return binding
         return None
 
 
 #: Names every generated module defines itself; C declarations that would take
 #: them are renamed by the naming pass (``load`` -> ``load_``).
-MODULE_NAMES = frozenset({"load", "Library", "Error", "errors", "errors_by_code", "FunctionPointer"})
+MODULE_NAMES = frozenset({"load", "Library", "Error", "errors", "errors_by_code", "FunctionPointer", "Pointer"})

@@ -37,10 +37,12 @@ class Slot:
     held: str  #: whether :attr:`view` holds an export to release (Cython)
     struct: str  #: the C struct of an ``out`` record (ctypes)
     result: str  #: the Python value of an output
+    text: str  #: the bytes a ``str`` argument is encoded into (Cython)
 
     @classmethod
     def of(cls, index: int) -> Slot:
-        return cls(*(f"_pb_{prefix}{index}" for prefix in ("a", "n", "o", "l", "s", "m", "b", "v", "h", "c", "res")))
+        prefixes = ("a", "n", "o", "l", "s", "m", "b", "v", "h", "c", "res", "t")
+        return cls(*(f"_pb_{prefix}{index}" for prefix in prefixes))
 
 
 # ---- the steps, in the order a wrapper runs them ------------------------------------------
@@ -214,11 +216,18 @@ class CallPlan:
     releases: tuple[Release, ...]
     #: the names of the results, in order (``_pb_ret`` first when the C result is one)
     results: tuple[str, ...]
+    #: the argument the objects the call gives back keep alive (record views, handles,
+    #: pointers): the first record, handle or pointer the caller passed, whose memory
+    #: they most likely point into (``xmlDocGetRootElement(doc)``); None: the Library,
+    #: or nothing for a module function
+    keeps: ParamBinding | None = None
 
 
 # ---- planning -----------------------------------------------------------------------------
 
 _OUT_BUFFERS = ("out-bytes", "out-array")
+#: the kinds of value whose Python object is one of the module's classes
+_OBJECT_KINDS = ("record", "record_ptr", "handle", "pointer")
 _BUFFER_KINDS = ("buffer", "writable_buffer")
 
 
@@ -306,6 +315,7 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         if p.role.role in ("in-array", "out-array") and p.element is not None
     ]
     results = (("_pb_ret",) if f.returns_value else ()) + tuple(slots[p.index].result for p in f.outputs)
+    keeps = next((p for p in f.inputs if p.role.role in ("in", "inout") and p.kind in _OBJECT_KINDS), None)
     return CallPlan(
         steps=tuple(steps),
         slots=slots,
@@ -313,4 +323,5 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         counted=tuple(slots[p.index] for p in sequences + measured),
         releases=tuple(views + memory),
         results=results,
+        keeps=keeps,
     )

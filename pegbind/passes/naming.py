@@ -13,7 +13,7 @@ import builtins
 import keyword
 
 from ..diagnostics import Diagnostic
-from ..model import Enum, Module, Record, RecordRef
+from ..model import Enum, Module, Primitive, Record, RecordRef
 from .binding import MODULE_NAMES
 from .select import is_synthetic
 
@@ -72,7 +72,8 @@ def assign_names(
     Keys are ``("function", name)``, ``("record", key)``, ``("enum", key)``,
     ``("member", name)``, ``("constant", name)``, ``("function_alias", name)``
     and ``("alias", C name)`` for the extra names of a record or enum class.  Opaque records get a
-    ``("record", key)`` name as well: the name of their handle class.
+    ``("record", key)`` name as well: the name of their handle class; so does a
+    typedef of ``void``, as ``("handle", typedef name)``.
     """
     names: dict[tuple[str, str], str] = {}
     # The module's own names (load, Library, Error ...) are never given away.
@@ -113,6 +114,10 @@ def assign_names(
                 if python not in taken:
                     taken.add(python)
                     names[("alias", alias)] = python
+    # A typedef of void names an opaque type (libcurl's ``typedef void CURL``): its handle class
+    for typedef in module.typedefs:
+        if isinstance(typedef.type, Primitive) and typedef.type.is_void:
+            claim(("handle", typedef.name), typedef.name, typedef.coord)
     for enum in module.enums:
         for member in enum.members:
             claim(("member", member.name), member.name, member.coord)

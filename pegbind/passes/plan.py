@@ -26,6 +26,7 @@ from ..model import (
     Record,
     RecordRef,
     TypedefRef,
+    as_type,
     assert_never,
     unnamed,
 )
@@ -48,7 +49,7 @@ if TYPE_CHECKING:  # what the build found of the linked libraries; passes read n
     from ..exports import Exports
 
 _CHARS = ("char", "signed char", "unsigned char")
-_POINTER_KINDS = ("cstring", "buffer", "writable_buffer", "record_ptr", "handle")
+_POINTER_KINDS = ("cstring", "buffer", "writable_buffer", "record_ptr", "handle", "pointer")
 #: Roles that take a length parameter, and the element kinds each accepts.
 _SEQUENCE_ROLES = ("in-array", "out-array", "out-bytes")
 
@@ -75,17 +76,43 @@ def _has_class(module: Module, names: dict, ref: RecordRef) -> bool:
     return record is not None and not record.is_opaque and ("record", ref.key) in names
 
 
+def opaque_key(module: Module, names: dict, target: CType) -> str | None:
+    """The handle class key of a pointed-to type with no layout, else None.
+
+    That is an incomplete struct/union with a Python name (its record key), or
+    a typedef of ``void`` (``typedef void CURL``: the typedef's name, the
+    innermost one of a chain of typedefs).
+    """
+    current = as_type(target)
+    seen: set[str] = set()
+    while isinstance(current, TypedefRef) and current.name not in seen:
+        seen.add(current.name)
+        typedef = module.find_typedef(current.name)
+        if typedef is None:
+            return None
+        inner = as_type(typedef.type)
+        if isinstance(inner, Primitive) and inner.is_void and ("handle", current.name) in names:
+            return current.name
+        current = inner
+    resolved = module.resolve(target)
+    if isinstance(resolved, RecordRef) and resolved.kind != "enum":
+        record = module.find_record(resolved.key)
+        if record is not None and record.is_opaque and ("record", resolved.key) in names:
+            return resolved.key
+    return None
+
+
 def handle_key(module: Module, names: dict, ctype: CType) -> str | None:
-    """The record key when ``ctype`` points to an opaque struct/union with a handle class."""
+    """The handle class key when ``ctype`` points to an opaque type with a handle class."""
     resolved = module.resolve(ctype)
     if not isinstance(resolved, Pointer):
         return None
-    target = module.resolve(resolved.target)
-    if isinstance(target, RecordRef) and target.kind != "enum":
-        record = module.find_record(target.key)
-        if record is not None and record.is_opaque and ("record", target.key) in names:
-            return target.key
-    return None
+    return opaque_key(module, names, resolved.target)
+
+
+def pointer_type(module: Module, ctype: CType) -> str:
+    """The C text of a pointer type with every typedef resolved: what a ``Pointer`` object is typed by."""
+    return module.canonical(ctype).to_c()
 
 
 def _pointee(module: Module, ctype: CType) -> CType | None:
@@ -104,6 +131,12 @@ def _is_bytes_element(module: Module, element: CType) -> bool:
     return isinstance(resolved, Primitive) and (resolved.name in _CHARS or resolved.is_void)
 
 
+def is_character(module: Module, ctype: CType) -> bool:
+    """Whether ``ctype`` is one of C's character types (``char``, ``signed char``, ``unsigned char``)."""
+    resolved = module.resolve(ctype)
+    return isinstance(resolved, Primitive) and resolved.name in _CHARS
+
+
 def adjusted_array(module: Module, ctype: CType) -> tuple[Pointer, int | None] | None:
     """For a parameter declared as an array, directly or through a typedef: the pointer C passes
     instead (C11 6.7.6.3p7), the array's qualifiers on its element, and the declared length."""
@@ -112,6 +145,28 @@ def adjusted_array(module: Module, ctype: CType) -> tuple[Pointer, int | None] |
         return None
     element = resolved.element.with_quals(*resolved.quals) if resolved.quals else resolved.element
     return Pointer(element), resolved.length
+
+
+def _enum_key(module: Module, names: dict, resolved: CType) -> str | None:
+    """The key of an enum type that has an ``IntEnum`` class, else None."""
+    if isinstance(resolved, RecordRef) and resolved.kind == "enum" and ("enum", resolved.key) in names:
+        return resolved.key
+    return None
+
+
+def _pointer_value(module: Module, names: dict, pointer: Pointer, what: str) -> tuple[str, str | None]:
+    """(kind, key) of a pointer value C gives back: a return, or the cell of a ``T **`` out parameter."""
+    key = opaque_key(module, names, pointer.target)
+    if key is not None:
+        return "handle", key
+    target = module.resolve(pointer.target)
+    if isinstance(target, FunctionType):
+        raise Unsupported(f"{what} {pointer.to_c()} has no default Python conversion")
+    if isinstance(target, Primitive) and target.name in _CHARS:
+        return "string", None
+    if isinstance(target, RecordRef) and target.kind != "enum" and _has_class(module, names, target):
+        return "record_ptr", target.key
+    return "pointer", None
 
 
 def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str | None, CType | None]:
@@ -128,34 +183,37 @@ def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str 
             return "record", resolved.key, None
         raise Unsupported(f"{resolved.to_c()} is opaque or has no class")
     if isinstance(resolved, Pointer):
-        key = handle_key(module, names, resolved)
+        key = opaque_key(module, names, resolved.target)
         if key is not None:
             return "handle", key, None
         target = module.resolve(resolved.target)
-        if isinstance(target, RecordRef) and target.kind != "enum":
-            if _has_class(module, names, target):
-                return "record_ptr", target.key, None
-            raise Unsupported(f"a pointer to {target.to_c()} has no Python type")
+        if isinstance(target, FunctionType):
+            raise Unsupported(f"{ctype.to_c()} has no default Python conversion")
+        if isinstance(target, RecordRef) and target.kind != "enum" and _has_class(module, names, target):
+            return "record_ptr", target.key, None
         if isinstance(target, Primitive) and target.name == "char" and target.is_const:
             return "cstring", None, target
         if isinstance(target, Primitive) and target.is_void:
             return ("buffer" if target.is_const else "writable_buffer"), None, None
         if _arithmetic(target) is not None:
             return ("buffer" if target.is_const else "writable_buffer"), None, target
+        return "pointer", None, None  # to a pointer, an opaque record of no name, __int128 ...
     raise Unsupported(f"{ctype.to_c()} has no default Python conversion")
 
 
 def classify_value(module: Module, names: dict, ctype: CType) -> tuple[str, str | None]:
     """(kind, record key) of a value the wrapper allocates: an out value or an array element."""
     resolved = module.resolve(ctype)
+    enum = _enum_key(module, names, resolved)
+    if enum is not None:
+        return "enum", enum
     kind = _arithmetic(resolved)
     if kind is not None:
         return kind, None
     if isinstance(resolved, RecordRef) and resolved.kind != "enum" and _has_class(module, names, resolved):
         return "record", resolved.key
-    key = handle_key(module, names, resolved)
-    if key is not None:
-        return "handle", key
+    if isinstance(resolved, Pointer):
+        return _pointer_value(module, names, resolved, "a cell of type")
     raise Unsupported(f"{ctype.to_c()} values have no Python conversion")
 
 
@@ -163,19 +221,39 @@ def classify_return(module: Module, names: dict, ctype: CType) -> tuple[str, str
     resolved = module.resolve(ctype)
     if isinstance(resolved, Primitive) and resolved.is_void:
         return "void", None
+    enum = _enum_key(module, names, resolved)
+    if enum is not None:
+        return "enum", enum
     kind = _arithmetic(resolved)
     if kind is not None:
         return kind, None
     if isinstance(resolved, RecordRef) and _has_class(module, names, resolved):
         return "record", resolved.key
     if isinstance(resolved, Pointer):
-        key = handle_key(module, names, resolved)
-        if key is not None:
-            return "handle", key
-        target = module.resolve(resolved.target)
-        if isinstance(target, Primitive) and target.name in _CHARS:
-            return "string", None
+        return _pointer_value(module, names, resolved, "returning")
     raise Unsupported(f"returning {ctype.to_c()} has no default Python conversion")
+
+
+def default_role(module: Module, names: dict, ctype: CType) -> ParamRole:
+    """The role of a parameter no config rule names: ``out`` for a non-const ``T **`` where C
+    gives back a pointer to a record, an opaque type, ``void`` or characters, else ``in``.
+
+    A parameter declared as an array (``char *argv[]``) is taken, not given back.
+    """
+    resolved = module.resolve(ctype)
+    if not isinstance(resolved, Pointer) or adjusted_array(module, ctype) is not None:
+        return ParamRole("in")
+    cell = module.resolve(resolved.target)
+    if not isinstance(cell, Pointer) or cell.is_const:
+        return ParamRole("in")
+    try:
+        kind, _key = _pointer_value(module, names, cell, "")
+    except Unsupported:
+        return ParamRole("in")
+    if kind in ("handle", "string", "record_ptr"):
+        return ParamRole("out")
+    pointee = module.resolve(cell.target)
+    return ParamRole("out") if isinstance(pointee, Primitive) and pointee.is_void else ParamRole("in")
 
 
 def _resolve_success(module: Module, value: str | int) -> int:
@@ -229,7 +307,22 @@ def _plan_param(module: Module, names: dict, index: int, ctype: CType,
         resolved = module.resolve(element)
         return "buffer", None, (None if isinstance(resolved, Primitive) and resolved.is_void else element)
     kind, key = classify_value(module, names, element)
+    if what == "in-array" and kind == "enum":
+        return "int", None, element  # enum items go in as the ints they are
+    if kind in ("record_ptr", "pointer", "string") and what != "out":
+        raise Unsupported(f"role {what!r} takes no {element.to_c()} values yet (role 'out' does)")
     return kind, key, element
+
+
+def _pointer_text(module: Module, kind: str, role: ParamRole, ctype: CType, element: CType | None) -> str:
+    """:attr:`ParamBinding.pointer_type`: the C type of a ``pointer`` value, passed or given back,
+    or of the data pointer a ``Pointer`` object may be passed for (``buffer`` kinds, ``cstring``)."""
+    if role.role == "in" and kind in ("buffer", "writable_buffer", "cstring", "pointer"):
+        adjusted = adjusted_array(module, ctype)
+        return pointer_type(module, adjusted[0] if adjusted is not None else ctype)
+    if kind == "pointer" and element is not None:
+        return pointer_type(module, element)
+    return ""
 
 
 def plan_function(
@@ -253,7 +346,7 @@ def plan_function(
     by_name = {p.name: i for i, p in enumerate(function.params) if p.name}
     # Roles naming parameters this function lacks are ignored: a glob rule
     # (``C_*``) applies its roles where the names fit.
-    param_roles = [roles.get(p.name or "", ParamRole("in")) for p in function.params]
+    param_roles = [roles.get(p.name or "", default_role(module, names, p.type)) for p in function.params]
 
     # Lengths: a parameter named by an array role measures it, whatever its own role says.
     length: dict[int, int] = {}
@@ -326,6 +419,9 @@ def plan_function(
             by_pointer=by_pointer, is_input=is_input, position=position if passed or is_input else 0,
             array_length=adjusted[1] if adjusted is not None and kind in ("buffer", "writable_buffer") else None,
             adjusted=adjusted[0] if adjusted is not None else None,
+            pointer_type=_pointer_text(module, kind, role, param.type, element),
+            text=kind in ("cstring", "buffer") and role.role == "in" and element is not None
+            and is_character(module, element),
         ))
     ret_kind, ret_key = classify_return(module, names, function.ret)
     check = error_check(module, config, function.ret) if errors is not False else None
@@ -333,7 +429,8 @@ def plan_function(
         function,
         names[("function", function.name)],
         tuple(params),
-        ReturnBinding(function.ret, ret_kind, ret_key),  # type: ignore[arg-type]
+        ReturnBinding(function.ret, ret_kind, ret_key,  # type: ignore[arg-type]
+                      pointer_type(module, function.ret) if ret_kind == "pointer" else ""),
         check,
         release_gil,
         function.name if function.name in table_fields else None,
@@ -432,7 +529,7 @@ def plan_function_table(module: Module, config: BindingConfig) -> FunctionTableB
 
 
 def plan_handles(module: Module, names: dict) -> list[HandleBinding]:
-    """A handle class for each opaque struct/union that has a name."""
+    """A handle class for each opaque type with a name: incomplete structs/unions, typedefs of ``void``."""
     from .naming import record_class_names
 
     handles = []
@@ -441,7 +538,10 @@ def plan_handles(module: Module, names: dict) -> list[HandleBinding]:
             aliases = tuple(
                 names[("alias", alias)] for alias in record_class_names(module, record)[1:] if ("alias", alias) in names
             )
-            handles.append(HandleBinding(record, names[("record", record.key)], aliases))
+            handles.append(HandleBinding(record.key, names[("record", record.key)], aliases, record.doc, record))
+    for typedef in module.typedefs:
+        if ("handle", typedef.name) in names:
+            handles.append(HandleBinding(typedef.name, names[("handle", typedef.name)], (), typedef.doc))
     return handles
 
 

@@ -62,7 +62,8 @@ def cases(mod: Any, lib: Any, no_getter: str | None) -> list[tuple[str, type[Bas
     case("conf_store_u32(bytearray(0), 1)", ValueError, lambda: lib.conf_store_u32(bytearray(0), 1))
     case("conf_store_u32(b'abcd', 1)", TypeError, lambda: lib.conf_store_u32(b"abcd", 1))
     case("conf_strlen(None) [nonnull]", TypeError, lambda: lib.conf_strlen(None))
-    case("conf_strlen('abc')", TypeError, lambda: lib.conf_strlen("abc"))
+    case("conf_strlen(17)", TypeError, lambda: lib.conf_strlen(17))
+    case("conf_strlen('a\\0b')", ValueError, lambda: lib.conf_strlen("a\0b"))
 
     # ---- parameter roles
     case("conf_total(5)", TypeError, lambda: lib.conf_total(5))

@@ -25,7 +25,7 @@ from typing import Any
 
 from ...config import BindingConfig
 from ...passes.binding import BindingModel
-from ..common import base_context, py_docstring, py_literal, py_string
+from ..common import base_context, class_names, py_docstring, py_literal, py_string
 from ..pywrapper import cffi_member, classes_context, ordered_records
 from .cdef import DEFINED_CHECK, c_source, c_spelling, cdef_chunks, excluded, left_out, record_ref_of
 from .writer import render_wrappers
@@ -61,8 +61,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     """What the cffi templates see."""
     gone = excluded(binding)[0]
     records = [r for r in ordered_records(binding) if r.record.key not in gone]
-    classes = {r.record.key: r.py_name for r in records}
-    classes.update({h.record.key: h.py_name for h in binding.handles})
+    classes = class_names(binding, records)
     calls, types = render_wrappers(binding, classes)
     table = binding.function_table
     getter = None

@@ -58,6 +58,11 @@ class CffiWriter(WrapperWriter):
 
     def guard(self, p: ParamBinding) -> str:
         name = p.py_name
+        if p.role.role == "in" and (p.kind == "pointer" or p.kind == "handle" and self._untyped_handle(p)):
+            # cffi passes a void * for any pointer: the class is what tells a
+            # CURL from a CURLM (both typedefs of void), a Pointer from a handle
+            cls = "Pointer" if p.kind == "pointer" else self.classes[p.record_key or ""]
+            return f"{name}.__class__ is {cls}" if p.nonnull else f"({name} is None or {name}.__class__ is {cls})"
         if p.is_input:
             # the count sizes an allocation before cffi sees it: its range first
             hi = self.int_range(p.ctype)[1]
@@ -65,6 +70,11 @@ class CffiWriter(WrapperWriter):
         if p.kind == "bool" and p.role.role in ("in", "inout"):
             return f"({name}.__class__ is bool or {name}.__class__ is int)"
         return ""
+
+    def _untyped_handle(self, p: ParamBinding) -> bool:
+        """Whether ``p``'s handle class is a typedef of ``void``, which cffi sees as ``void *``."""
+        handle = self.binding.handle_binding(p.record_key or "")
+        return handle is not None and handle.record is None
 
     @staticmethod
     def integer(name: str) -> str:
@@ -76,7 +86,7 @@ class CffiWriter(WrapperWriter):
 
     def in_arg(self, p: ParamBinding) -> str:
         name = p.py_name
-        if p.kind == "handle":
+        if p.kind in ("handle", "pointer"):
             return f"_NULL if {name} is None else {name}._h"
         if p.kind == "cstring":
             return f"{name} if {name}.__class__ is bytes else _pb_cstr({name}, {arg_label(p)!r})"
@@ -170,14 +180,16 @@ class CffiWriter(WrapperWriter):
 
     def ret(self, f: FunctionBinding, owner: str) -> list[str]:
         kind, cls = f.ret.kind, self.classes.get(f.ret.record_key or "")
-        if kind == "handle":
-            return [f"_pb_ret = _pb_handle({cls}, _pb_r, {owner})"]
         if kind == "record":
             return [f"_pb_ret = _pb_view({cls}, _pb_alloc({self.new_type(self.ctype(f.ret.ctype) + ' *')}, "
                     "_pb_r), None)"]
-        if kind == "string":
-            return ["_pb_ret = None if _pb_r == _NULL else _string(_pb_r)"]
-        return ["_pb_ret = _pb_r"]
+        return [f"_pb_ret = {self.pointer_value(kind, f.ret.record_key, f.ret.pointer_type, '_pb_r', owner)}"]
+
+    def record_at(self, key: str, pointer: str, owner: str) -> str:
+        return f"_pb_view_at({self.classes[key]}, {pointer}, {owner})"
+
+    def string_at(self, pointer: str) -> str:
+        return f"None if {pointer} == _NULL else _string({pointer})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +213,8 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
     size = min_bytes(binding, param)
     label = repr(arg_label(param))
     if param.kind == "buffer":
-        call = f"_pb_rbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r})"
+        text = ", True" if param.text else ""
+        call = f"_pb_rbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r}, {param.pointer_type!r}{text})"
         if size == 0:
             return f"{name} if {name}.__class__ is bytes else {call}"
         if size == 1 and _takes_bytes(binding, param.element):
@@ -210,7 +223,7 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
             return f"{name} if {name}.__class__ is bytes and {name} else {call}"
         return call
     if param.kind == "writable_buffer":
-        return f"_pb_wbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r})"
+        return f"_pb_wbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r}, {param.pointer_type!r})"
     if param.kind == "record_ptr" and param.nonnull:
         return f"{name}._p"
     if param.kind == "record_ptr":

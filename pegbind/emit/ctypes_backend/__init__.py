@@ -23,7 +23,7 @@ from typing import Any
 
 from ...config import BindingConfig
 from ...passes.binding import BindingModel
-from ..common import base_context, py_docstring, py_literal, py_string
+from ..common import base_context, class_names, py_docstring, py_literal, py_string
 from ..pywrapper import classes_context, ordered_records
 from .layout import struct_plans
 from .speller import ctypes_attr
@@ -53,8 +53,7 @@ OUTPUTS = (("ctypes/ctypes.py.jinja", ".py"),)
 
 def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     """What the ctypes template sees."""
-    classes = {r.record.key: r.py_name for r in binding.records}
-    classes.update({h.record.key: h.py_name for h in binding.handles})
+    classes = class_names(binding, binding.records)
     structs, speller, left_out = struct_plans(binding)
     records = [r for r in ordered_records(binding) if r.record.key in speller.struct_names]
     writer = CtypesWriter(binding, classes, speller)

@@ -23,14 +23,15 @@ def ctypes_arg(binding: BindingModel, param: ParamBinding) -> str:
     if param.kind == "buffer":
         # c_void_p takes bytes as they are: only other buffers (and short
         # bytes, for the error) need _pb_rbuf's Python call
-        call = f"_pb_rbuf({name}, {size}, {arg_label(param)!r})"
+        text = ", True" if param.text else ""
+        call = f"_pb_rbuf({name}, {size}, {arg_label(param)!r}, {param.pointer_type!r}{text})"
         if size == 0:
             return f"{name} if {name}.__class__ is bytes else {call}"
         if size == 1:
             return f"{name} if {name}.__class__ is bytes and {name} else {call}"
         return f"{name} if {name}.__class__ is bytes and len({name}) >= {size} else {call}"
     if param.kind == "writable_buffer":
-        return f"_pb_wbuf({name}, {size}, {arg_label(param)!r})"
+        return f"_pb_wbuf({name}, {size}, {arg_label(param)!r}, {param.pointer_type!r})"
     if param.kind == "record_ptr":
         return f"None if {name} is None else {name}._s"
     if param.kind == "record":
@@ -123,9 +124,13 @@ class CtypesWriter(WrapperWriter):
             # (anything else goes to _pb_fix, which refuses it)
             cls = self.classes[p.record_key or ""]
             return f"{name}.__class__ is {cls}" if p.nonnull else f"({name} is None or {name}.__class__ is {cls})"
+        if p.kind == "pointer" and p.role.role == "in":
+            # only a Pointer of this type (or void *) gives its address
+            same = f"{name}.__class__ is Pointer and ({name}._ctype == {p.pointer_type!r} or {name}._ctype == 'void *')"
+            return f"({same})" if p.nonnull else f"({name} is None or {same})"
         if p.nonnull:
             return ""
-        if (p.kind == "int" and p.role.role in ("in", "inout")) or p.is_input:
+        if (p.kind in ("int", "enum") and p.role.role in ("in", "inout")) or p.is_input:
             lo, hi = self.int_range(p.element if p.role.role == "inout" else p.ctype)  # type: ignore[arg-type]
             lo = max(lo, 0) if p.is_input else lo
             # Two comparisons, not one chained: CPython 3.11 specialises "x >= 0"
@@ -146,14 +151,14 @@ class CtypesWriter(WrapperWriter):
         return ""
 
     def in_arg(self, p: ParamBinding) -> str:
-        if p.kind == "handle":
+        if p.kind in ("handle", "pointer"):
             return f"None if {p.py_name} is None else {p.py_name}._h"
         if self.bare and p.kind == "int":
             return self.bare_int(p.py_name, p.ctype)
         if self.bare and p.kind == "bool":
             return f"(1 if {p.py_name} else 0)"  # C reads a _Bool as 0 or 1, nothing else
-        if self.bare and p.kind == "cstring":
-            # without c_char_p, ctypes would pass a str as a wide string
+        if p.kind == "cstring":
+            # a str is encoded here (without c_char_p, ctypes would pass it as a wide string)
             return f"{p.py_name} if {p.py_name}.__class__ is bytes else _pb_cstring({p.py_name}, {arg_label(p)!r})"
         return ctypes_arg(self.binding, p)
 
@@ -161,6 +166,8 @@ class CtypesWriter(WrapperWriter):
         return self.bare_int(value, p.ctype) if self.bare else value
 
     def elem(self, p: ParamBinding) -> str:
+        if p.kind == "string":
+            return "_ct.c_char_p"  # a char ** out cell: its value reads as bytes
         return self.speller.spell(p.element)  # type: ignore[arg-type]
 
     def out_value(self, p: ParamBinding, s: Slot, inout: bool) -> tuple[list[str], str]:
@@ -244,11 +251,16 @@ class CtypesWriter(WrapperWriter):
 
     def ret(self, f: FunctionBinding, owner: str) -> list[str]:
         kind = f.ret.kind
-        if kind == "handle":
-            return [f"_pb_ret = _pb_handle({self.classes[f.ret.record_key or '']}, _pb_r, {owner})"]
         if kind == "record":
             return [f"_pb_ret = _pb_view({self.classes[f.ret.record_key or '']}, _pb_r)"]
-        return ["_pb_ret = _pb_r"]  # c_char_p gives bytes or None, c_bool gives bool
+        # c_char_p gives bytes or None, c_bool gives bool, c_void_p an int or None
+        return [f"_pb_ret = {self.pointer_value(kind, f.ret.record_key, f.ret.pointer_type, '_pb_r', owner)}"]
+
+    def record_at(self, key: str, pointer: str, owner: str) -> str:
+        return f"_pb_view_at({self.classes[key]}, {self.speller.struct_names[key]}, {pointer}, {owner})"
+
+    def string_at(self, pointer: str) -> str:
+        return pointer  # a c_char_p result or cell reads as bytes or None
 
     def direct(self, f: FunctionBinding) -> bool:
         return f.ret.kind in ("int", "bool", "float", "string", "void")
@@ -258,7 +270,7 @@ class CtypesWriter(WrapperWriter):
     def argtype(self, p: ParamBinding) -> str:
         role = p.role.role
         if role == "in":
-            return "_ct.c_void_p" if p.kind == "handle" else self.speller.argtype(p)
+            return "_ct.c_void_p" if p.kind in ("handle", "pointer") else self.speller.argtype(p)
         if role in ("out", "inout"):
             return f"_ct.POINTER({self.elem(p)})"
         if role == "len" and p.by_pointer:

@@ -93,14 +93,25 @@ def _pb_check_size(view, size, what):
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
 
 
+def _pb_encode(value, what):
+    """A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there)."""
+    data = value.encode()
+    if b"\0" in data:
+        raise ValueError(f"{what} must not contain a NUL character")
+    return data
+
+
 def _pb_cstring(value, what):
-    """bytes (or None) for a ``const char *``: other buffers are copied, so the NUL is there."""
+    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
+    are copied, so the NUL is there."""
     if value is None or value.__class__ is bytes:
         return value
+    if isinstance(value, str):
+        return _pb_encode(value, what)
     try:
         view = memoryview(value)
     except TypeError:
-        raise TypeError(f"{what} must be bytes, a buffer or None, not {type(value).__name__}") from None
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
     return view.tobytes()
 
 
@@ -152,13 +163,29 @@ def _pb_fix_value(spec, value):
     if kind == "cstring":
         return _pb_cstring(value, what)
     if kind in ("buffer", "writable_buffer"):
-        if value is not None:
+        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken)
+        if isinstance(value, str) and spec[4]:
+            value = _pb_encode(value, what)
+            _pb_check_size(memoryview(value), spec[2], what)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+            _pb_check_object_pointer(value, spec[3], what, wanted)
+        elif value is not None:
             _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer"), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
+            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":
+                return _pb_handle(spec[2], value._h, value)  # C converts a void * to any object pointer
             wanted = spec[2].__name__ + (" or None" if spec[3] else "")
             raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+        return value
+    if kind == "pointer":
+        # ("pointer", what, C type, nullable): a Pointer of that type or of void *
+        if value is None and spec[3]:
+            return None
+        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
+            raise _pb_pointer_error(what, spec[2], value, spec[3])
         return value
     if kind == "count":
         number = _pb_integer(value, what)
@@ -190,14 +217,101 @@ def _pb_fix(specs, args):
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
 
 
+class Pointer:
+    """The address of C memory the library handed out, typed by its C type.
+
+    ``int(p)`` is the address; two pointers are equal when their classes and
+    addresses are.  Only the library makes them: functions return them and
+    take them back where C takes a pointer of that type or ``void *``.  The
+    handle classes of opaque types (``sqlite3``, ``CURL``) are subclasses.
+    """
+
+    __slots__ = ("_h", "_ctype", "_owner", "_free")
+    _h: object  #: the address, as the FFI holds it
+    _ctype: str  #: the C pointer type (set on Pointer values; a handle's class says it)
+    _owner: object  #: what must outlive the pointer: the argument or Library it came from
+    _free: object  #: what frees the memory when this object goes (None: borrowed)
+    #: what repr calls a handle class's values (``Pointer`` values name their C type instead)
+    _pb_kind = ""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} values are made by the library's functions")
+
+    def __int__(self):
+        return _pb_address(self._h)
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return _pb_address(self._h) == _pb_address(other._h)
+
+    def __hash__(self):
+        return hash(_pb_address(self._h))
+
+    def __repr__(self):
+        what = self._pb_kind or self._ctype
+        return f"<{type(self).__name__} {what} at {_pb_address(self._h):#x}>"
+
+    __reduce_ex__ = _pb_no_copy
+
+
 def _pb_handle(cls, pointer, owner):
-    """A handle object for ``pointer`` (None for NULL), keeping ``owner`` (the Library) alive."""
+    """A handle object for ``pointer`` (None for NULL), keeping ``owner`` alive."""
     if not pointer:
         return None
     obj = cls.__new__(cls)
     obj._h = pointer
     obj._owner = owner
+    obj._free = None
     return obj
+
+
+def _pb_pointer(pointer, ctype, owner):
+    """A :class:`Pointer` of C type ``ctype`` for ``pointer`` (None for NULL), keeping ``owner`` alive."""
+    obj = _pb_handle(Pointer, pointer, owner)
+    if obj is not None:
+        obj._ctype = ctype
+    return obj
+
+
+def _pb_pointer_type(value):
+    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
+    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+def _pb_takes_pointer(value, ctype):
+    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
+    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
+    have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+def _pb_pointer_error(what, ctype, value, nullable):
+    """The TypeError for a value that is not a pointer ``ctype`` takes."""
+    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+    if isinstance(value, Pointer):
+        return TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Record:
+    """The base of every record class: what a ``void *`` parameter takes as the record's address."""
+
+    __slots__ = ()
+
+
+def _pb_check_object_pointer(value, ctype, what, wanted):
+    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
+
+    A record goes only where C takes ``void *``; a Pointer where C takes its
+    own type or ``void *``, or any pointer when it is a ``void *`` itself.
+    ``wanted`` names what else the parameter takes, for the TypeError.
+    """
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
+    elif ctype != "void *":
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_missing(message):
@@ -215,10 +329,15 @@ def _pb_unlinked(name):
 _PB_RETRY = (TypeError, OverflowError, AttributeError)
 
 
-def _pb_rbuf(value, size, what, array_type):
-    """A pointer argument for a read-only buffer (``None`` is NULL)."""
+def _pb_rbuf(value, size, what, array_type, ctype, text=False):
+    """A pointer argument for a read-only buffer (``None`` is NULL), for a Pointer,
+    handle or record where C takes ``ctype``, or for a str (``text``: C reads characters)."""
     if value is None:
         return _NULL
+    if value.__class__ is str and text:
+        value = _pb_encode(value, what)
+    if isinstance(value, (Pointer, _pb_Record)):
+        return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     view = _pb_view_of(value, what, False)
     _pb_check_size(view, size, what)
     # from_buffer on the caller's object, not on our memoryview of it: cffi's
@@ -226,13 +345,22 @@ def _pb_rbuf(value, size, what, array_type):
     return _ffi.from_buffer(array_type, value)
 
 
-def _pb_wbuf(value, size, what, array_type):
-    """A pointer argument into a writable buffer (shared, not copied)."""
+def _pb_wbuf(value, size, what, array_type, ctype):
+    """A pointer argument into a writable buffer (shared, not copied), or for a Pointer,
+    handle or record where C takes ``ctype``."""
     if value is None:
         return _NULL
+    if isinstance(value, (Pointer, _pb_Record)):
+        return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     view = _pb_view_of(value, what, True)
     _pb_check_size(view, size, what)
     return _ffi.from_buffer(array_type, value, require_writable=True)
+
+
+def _pb_object_pointer(value, ctype, what, wanted):
+    """The pointer a Pointer, handle or record stands for, passed where C takes the data pointer ``ctype``."""
+    _pb_check_object_pointer(value, ctype, what, wanted)
+    return _ffi.cast("void *", value._h if isinstance(value, Pointer) else value._p)
 
 
 def _pb_typeof(text):
@@ -335,6 +463,19 @@ def _pb_view(cls, pointer, owner):
     return obj
 
 
+def _pb_view_at(cls, pointer, owner):
+    """A view of the record of class ``cls`` at ``pointer`` in the library's memory (None for NULL),
+    keeping ``owner`` alive (an argument whose memory it may point into)."""
+    if pointer == _NULL:
+        return None
+    obj = cls.__new__(cls)
+    obj._p = pointer
+    obj._owner = None
+    # kept under an address no member has, so that copying members never moves it
+    obj._keep = None if owner is None else {(-1, "ref"): owner}
+    return obj
+
+
 def _pb_store_bytes(target, size, value, what):
     """Copy a bytes-like value into a fixed array member, zero-filling the rest."""
     data = memoryview(value).tobytes()
@@ -393,7 +534,7 @@ def _pb_function_pointer_value(value, ctype, what):
 # ---- records -----------------------------------------------------------
 
 
-class flags:
+class flags(_pb_Record):
     'Bitfields, packing and alignment attributes.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct flags')
@@ -466,7 +607,7 @@ class flags:
 _pb_ptr_flags = _ffi.typeof('struct flags *')
 
 
-class mixed_bits:
+class mixed_bits(_pb_Record):
     'struct mixed_bits: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct mixed_bits')
@@ -549,7 +690,7 @@ class mixed_bits:
 _pb_ptr_mixed_bits = _ffi.typeof('struct mixed_bits *')
 
 
-class packed_header:
+class packed_header(_pb_Record):
     'struct packed_header: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct packed_header')
@@ -612,7 +753,7 @@ class packed_header:
 _pb_ptr_packed_header = _ffi.typeof('struct packed_header *')
 
 
-class pack2:
+class pack2(_pb_Record):
     'struct pack2: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct pack2')
@@ -665,7 +806,7 @@ class pack2:
 _pb_ptr_pack2 = _ffi.typeof('struct pack2 *')
 
 
-class attr_packed:
+class attr_packed(_pb_Record):
     'struct attr_packed: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct attr_packed')
@@ -718,7 +859,7 @@ class attr_packed:
 _pb_ptr_attr_packed = _ffi.typeof('struct attr_packed *')
 
 
-class attr_aligned:
+class attr_aligned(_pb_Record):
     'struct attr_aligned: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct attr_aligned')
@@ -771,7 +912,7 @@ class attr_aligned:
 _pb_ptr_attr_aligned = _ffi.typeof('struct attr_aligned *')
 
 
-class after_pop:
+class after_pop(_pb_Record):
     'struct after_pop: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct after_pop')

@@ -34,6 +34,14 @@ cdef inline object _pb_index(object value, str what):
     return PyNumber_Index(value)
 
 
+cdef bytes _pb_encode(str value, str what):
+    # A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there).
+    cdef bytes data = value.encode()
+    if b"\0" in data:
+        raise ValueError(f"{what} must not contain a NUL character")
+    return data
+
+
 cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
     # A char array holds a C string: its bytes up to the first NUL.
     cdef Py_ssize_t length = 0
@@ -173,6 +181,97 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what) except?
     return (<FunctionPointer>value)._ptr
 
 
+cdef class Pointer:
+    """The address of C memory the library handed out, typed by its C type.
+
+    ``int(p)`` is the address; two pointers are equal when their classes and
+    addresses are.  Only the library makes them: functions return them and
+    take them back where C takes a pointer of that type or ``void *``.  The
+    handle classes of opaque types are subclasses.
+    """
+    cdef void *_ptr
+    # the C pointer type (Pointer values; a handle's class says it)
+    cdef str _ctype
+    # what must outlive the pointer (the argument or Library it came from)
+    cdef object _owner
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} values are made by the library's functions")
+
+    def __int__(self):
+        return <size_t>self._ptr
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<Pointer>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
+
+
+cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
+    if ptr == NULL:
+        return None
+    cdef Pointer obj = Pointer.__new__(Pointer)
+    obj._ptr = ptr
+    obj._ctype = ctype
+    obj._owner = owner
+    return obj
+
+
+cdef str _pb_pointer_type(object value):
+    # The C pointer type a Pointer or handle object holds ("CURL *", "void *").
+    return (<Pointer>value)._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+cdef bint _pb_takes_pointer(object value, str ctype):
+    # C converts a void * to and from any object pointer; otherwise the types must agree.
+    cdef str have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) except? NULL:
+    # A Pointer of type ctype (or void *) for a parameter of no other conversion.
+    if value is None and nullable:
+        return NULL
+    if type(value) is not Pointer or not _pb_takes_pointer(value, ctype):
+        wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+        if isinstance(value, Pointer):
+            raise TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    return (<Pointer>value)._ptr
+
+
+cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
+    # A handle of class cls, or a void * Pointer (C converts it to any object pointer).
+    if isinstance(value, cls) or type(value) is Pointer and (<Pointer>value)._ctype == "void *":
+        return (<Pointer>value)._ptr
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+cdef class _pb_Record:
+    # The base of every record class: what a void * parameter takes as the record's address.
+    cdef void *_pb_memory(self):
+        return NULL
+
+
+cdef void *_pb_object_address(object value, str ctype, str what, str wanted) except? NULL:
+    # A Pointer, handle or record passed where C takes the data pointer ctype: a record
+    # only for void *, a Pointer of that type or of void * (C converts a void * to any pointer).
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
+        return (<Pointer>value)._ptr
+    if isinstance(value, _pb_Record) and ctype == "void *":
+        return (<_pb_Record>value)._pb_memory()
+    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
     # ``sizeof`` is a Cython keyword, so the class attribute is set on the type's dict.
     (<object>(<PyTypeObject *>cls).tp_dict)["sizeof"] = size
@@ -184,17 +283,22 @@ cdef int _pb_set_sizeof(type cls, size_t size) except -1:
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class flags:
+cdef class flags(_pb_Record):
     'Bitfields, packing and alignment attributes.'
     cdef _cs_flags _value
     cdef _cs_flags *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -289,21 +393,36 @@ cdef flags _pb_view_flags(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_flags(void *ptr, object ref):
+    # A flags looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef flags obj = flags.__new__(flags)
+    obj._ptr = <_cs_flags *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(flags, sizeof(_cs_flags))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class mixed_bits:
+cdef class mixed_bits(_pb_Record):
     'struct mixed_bits: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_mixed_bits _value
     cdef _cs_mixed_bits *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -409,21 +528,36 @@ cdef mixed_bits _pb_view_mixed_bits(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_mixed_bits(void *ptr, object ref):
+    # A mixed_bits looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef mixed_bits obj = mixed_bits.__new__(mixed_bits)
+    obj._ptr = <_cs_mixed_bits *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(mixed_bits, sizeof(_cs_mixed_bits))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class packed_header:
+cdef class packed_header(_pb_Record):
     'struct packed_header: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_packed_header _value
     cdef _cs_packed_header *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -499,21 +633,36 @@ cdef packed_header _pb_view_packed_header(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_packed_header(void *ptr, object ref):
+    # A packed_header looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef packed_header obj = packed_header.__new__(packed_header)
+    obj._ptr = <_cs_packed_header *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(packed_header, sizeof(_cs_packed_header))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class pack2:
+cdef class pack2(_pb_Record):
     'struct pack2: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_pack2 _value
     cdef _cs_pack2 *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -577,21 +726,36 @@ cdef pack2 _pb_view_pack2(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_pack2(void *ptr, object ref):
+    # A pack2 looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef pack2 obj = pack2.__new__(pack2)
+    obj._ptr = <_cs_pack2 *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(pack2, sizeof(_cs_pack2))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class attr_packed:
+cdef class attr_packed(_pb_Record):
     'struct attr_packed: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_attr_packed _value
     cdef _cs_attr_packed *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -656,21 +820,36 @@ cdef attr_packed _pb_view_attr_packed(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_attr_packed(void *ptr, object ref):
+    # A attr_packed looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef attr_packed obj = attr_packed.__new__(attr_packed)
+    obj._ptr = <_cs_attr_packed *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(attr_packed, sizeof(_cs_attr_packed))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class attr_aligned:
+cdef class attr_aligned(_pb_Record):
     'struct attr_aligned: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_attr_aligned _value
     cdef _cs_attr_aligned *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -735,21 +914,36 @@ cdef attr_aligned _pb_view_attr_aligned(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_attr_aligned(void *ptr, object ref):
+    # A attr_aligned looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef attr_aligned obj = attr_aligned.__new__(attr_aligned)
+    obj._ptr = <_cs_attr_aligned *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(attr_aligned, sizeof(_cs_attr_aligned))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class after_pop:
+cdef class after_pop(_pb_Record):
     'struct after_pop: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_after_pop _value
     cdef _cs_after_pop *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -810,6 +1004,16 @@ cdef after_pop _pb_view_after_pop(object owner, void *ptr):
     cdef after_pop obj = after_pop.__new__(after_pop)
     obj._ptr = <_cs_after_pop *>ptr
     obj._owner = owner
+    return obj
+
+
+cdef object _pb_at_after_pop(void *ptr, object ref):
+    # A after_pop looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef after_pop obj = after_pop.__new__(after_pop)
+    obj._ptr = <_cs_after_pop *>ptr
+    obj._ref = ref
     return obj
 
 

@@ -34,6 +34,14 @@ cdef inline object _pb_index(object value, str what):
     return PyNumber_Index(value)
 
 
+cdef bytes _pb_encode(str value, str what):
+    # A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there).
+    cdef bytes data = value.encode()
+    if b"\0" in data:
+        raise ValueError(f"{what} must not contain a NUL character")
+    return data
+
+
 cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
     # A char array holds a C string: its bytes up to the first NUL.
     cdef Py_ssize_t length = 0
@@ -173,6 +181,97 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what) except?
     return (<FunctionPointer>value)._ptr
 
 
+cdef class Pointer:
+    """The address of C memory the library handed out, typed by its C type.
+
+    ``int(p)`` is the address; two pointers are equal when their classes and
+    addresses are.  Only the library makes them: functions return them and
+    take them back where C takes a pointer of that type or ``void *``.  The
+    handle classes of opaque types are subclasses.
+    """
+    cdef void *_ptr
+    # the C pointer type (Pointer values; a handle's class says it)
+    cdef str _ctype
+    # what must outlive the pointer (the argument or Library it came from)
+    cdef object _owner
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} values are made by the library's functions")
+
+    def __int__(self):
+        return <size_t>self._ptr
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<Pointer>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
+
+
+cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
+    if ptr == NULL:
+        return None
+    cdef Pointer obj = Pointer.__new__(Pointer)
+    obj._ptr = ptr
+    obj._ctype = ctype
+    obj._owner = owner
+    return obj
+
+
+cdef str _pb_pointer_type(object value):
+    # The C pointer type a Pointer or handle object holds ("CURL *", "void *").
+    return (<Pointer>value)._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+cdef bint _pb_takes_pointer(object value, str ctype):
+    # C converts a void * to and from any object pointer; otherwise the types must agree.
+    cdef str have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) except? NULL:
+    # A Pointer of type ctype (or void *) for a parameter of no other conversion.
+    if value is None and nullable:
+        return NULL
+    if type(value) is not Pointer or not _pb_takes_pointer(value, ctype):
+        wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+        if isinstance(value, Pointer):
+            raise TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    return (<Pointer>value)._ptr
+
+
+cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
+    # A handle of class cls, or a void * Pointer (C converts it to any object pointer).
+    if isinstance(value, cls) or type(value) is Pointer and (<Pointer>value)._ctype == "void *":
+        return (<Pointer>value)._ptr
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+cdef class _pb_Record:
+    # The base of every record class: what a void * parameter takes as the record's address.
+    cdef void *_pb_memory(self):
+        return NULL
+
+
+cdef void *_pb_object_address(object value, str ctype, str what, str wanted) except? NULL:
+    # A Pointer, handle or record passed where C takes the data pointer ctype: a record
+    # only for void *, a Pointer of that type or of void * (C converts a void * to any pointer).
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
+        return (<Pointer>value)._ptr
+    if isinstance(value, _pb_Record) and ctype == "void *":
+        return (<_pb_Record>value)._pb_memory()
+    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
     # ``sizeof`` is a Cython keyword, so the class attribute is set on the type's dict.
     (<object>(<PyTypeObject *>cls).tp_dict)["sizeof"] = size
@@ -199,23 +298,30 @@ class vm_status(_IntEnum):
 VM_OK = vm_status.VM_OK
 VM_ERR_RANGE = vm_status.VM_ERR_RANGE
 VM_ERR_NULL = vm_status.VM_ERR_NULL
+#: value -> member: what an enum value coming out of C becomes (a value of no member stays an int)
+_pb_members_vm_status = {_pb_member.value: _pb_member for _pb_member in vm_status}
 
 
 # ---- records -----------------------------------------------------------
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class vm_point:
+cdef class vm_point(_pb_Record):
     'A point in the plane.'
     cdef _cs_vm_point _value
     cdef _cs_vm_point *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -275,6 +381,16 @@ cdef vm_point _pb_view_vm_point(object owner, void *ptr):
     cdef vm_point obj = vm_point.__new__(vm_point)
     obj._ptr = <_cs_vm_point *>ptr
     obj._owner = owner
+    return obj
+
+
+cdef object _pb_at_vm_point(void *ptr, object ref):
+    # A vm_point looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef vm_point obj = vm_point.__new__(vm_point)
+    obj._ptr = <_cs_vm_point *>ptr
+    obj._ref = ref
     return obj
 
 
@@ -355,7 +471,7 @@ def vm_distance(vm_point a, vm_point b, /):
 
 
 def vm_midpoint(vm_point a, vm_point b, vm_point out, /):
-    'vm_midpoint(a: vm_point | None, b: vm_point | None, out: vm_point | None, /) -> int\n\nWrites the midpoint of a and b into *out.\n\nC: vm_status vm_midpoint(const vm_point *a, const vm_point *b, vm_point *out);'
+    'vm_midpoint(a: vm_point | None, b: vm_point | None, out: vm_point | None, /) -> vm_status | int\n\nWrites the midpoint of a and b into *out.\n\nC: vm_status vm_midpoint(const vm_point *a, const vm_point *b, vm_point *out);'
     cdef const _c_vm_point *_pb_a0
     cdef const _c_vm_point *_pb_a1
     cdef _c_vm_point *_pb_a2
@@ -369,7 +485,7 @@ def vm_midpoint(vm_point a, vm_point b, vm_point out, /):
 
     _pb_r = _c_vm_midpoint(_pb_a0, _pb_a1, _pb_a2)
 
-    _pb_ret = _pb_r
+    _pb_ret = _pb_members_vm_status.get(_pb_r, _pb_r)
 
     return _pb_ret
 
@@ -377,8 +493,9 @@ def vm_midpoint(vm_point a, vm_point b, vm_point out, /):
 
 
 def vm_checksum(data, len_, /):
-    'vm_checksum(data: _Buffer | None, len_: int, /) -> int\n\nAdler-32 checksum of len bytes at data.\n\nC: uint32_t vm_checksum(const uint8_t *data, size_t len);'
+    'vm_checksum(data: str | _Buffer | Pointer | None, len_: int, /) -> int\n\nAdler-32 checksum of len bytes at data.\n\nC: uint32_t vm_checksum(const uint8_t *data, size_t len);'
     cdef const _c_uint8_t *_pb_a0
+    cdef bytes _pb_t0
     cdef _c_size_t _pb_a1
     cdef Py_buffer _pb_v0
     cdef bint _pb_h0 = False
@@ -387,19 +504,32 @@ def vm_checksum(data, len_, /):
     try:
         if data is None:
             _pb_a0 = NULL
-        else:
-            if PyBytes_CheckExact(data):
-                _pb_v0.buf = PyBytes_AS_STRING(data)
-                _pb_v0.len = PyBytes_GET_SIZE(data)
-            else:
-                try:
-                    PyObject_GetBuffer(data, &_pb_v0, PyBUF_SIMPLE)
-                except BufferError:
-                    raise TypeError('argument 1 (data) must be a contiguous buffer, not ' + type(data).__name__) from None
-                _pb_h0 = True
+        elif PyBytes_CheckExact(data):
+            _pb_v0.buf = PyBytes_AS_STRING(data)
+            _pb_v0.len = PyBytes_GET_SIZE(data)
             if <size_t>_pb_v0.len < sizeof(unsigned char):
                 raise ValueError(f"argument 1 (data) needs at least {sizeof(unsigned char)} bytes, got {_pb_v0.len}")
             _pb_a0 = <const _c_uint8_t *>_pb_v0.buf
+        elif isinstance(data, str):
+            _pb_t0 = _pb_encode(data, "argument 1 (data)")
+            _pb_v0.buf = PyBytes_AS_STRING(_pb_t0)
+            _pb_v0.len = PyBytes_GET_SIZE(_pb_t0)
+            if <size_t>_pb_v0.len < sizeof(unsigned char):
+                raise ValueError(f"argument 1 (data) needs at least {sizeof(unsigned char)} bytes, got {_pb_v0.len}")
+            _pb_a0 = <const _c_uint8_t *>_pb_v0.buf
+        elif PyObject_CheckBuffer(data):
+            try:
+                PyObject_GetBuffer(data, &_pb_v0, PyBUF_SIMPLE)
+            except BufferError:
+                raise TypeError('argument 1 (data) must be a contiguous buffer, not ' + type(data).__name__) from None
+            _pb_h0 = True
+            if <size_t>_pb_v0.len < sizeof(unsigned char):
+                raise ValueError(f"argument 1 (data) needs at least {sizeof(unsigned char)} bytes, got {_pb_v0.len}")
+            _pb_a0 = <const _c_uint8_t *>_pb_v0.buf
+        elif isinstance(data, Pointer) or isinstance(data, _pb_Record):
+            _pb_a0 = <const _c_uint8_t *>_pb_object_address(data, 'unsigned char *', "argument 1 (data)", "a contiguous buffer")
+        else:
+            raise TypeError('argument 1 (data) must be a contiguous buffer, not ' + type(data).__name__)
 
         if PyLong_CheckExact(len_):
             _pb_a1 = len_
@@ -419,7 +549,7 @@ def vm_checksum(data, len_, /):
 
 
 def vm_fill(buf, len_, value, /):
-    'vm_fill(buf: _WritableBuffer | None, len_: int, value: int, /) -> int\n\nFills buf with len copies of the byte value; returns how many were written.\n\nC: size_t vm_fill(uint8_t *buf, size_t len, uint8_t value);'
+    'vm_fill(buf: _WritableBuffer | Pointer | None, len_: int, value: int, /) -> int\n\nFills buf with len copies of the byte value; returns how many were written.\n\nC: size_t vm_fill(uint8_t *buf, size_t len, uint8_t value);'
     cdef _c_uint8_t *_pb_a0
     cdef _c_size_t _pb_a1
     cdef _c_uint8_t _pb_a2
@@ -430,7 +560,7 @@ def vm_fill(buf, len_, value, /):
     try:
         if buf is None:
             _pb_a0 = NULL
-        else:
+        elif PyObject_CheckBuffer(buf):
             try:
                 PyObject_GetBuffer(buf, &_pb_v0, PyBUF_WRITABLE)
             except BufferError:
@@ -439,6 +569,10 @@ def vm_fill(buf, len_, value, /):
             if <size_t>_pb_v0.len < sizeof(unsigned char):
                 raise ValueError(f"argument 1 (buf) needs at least {sizeof(unsigned char)} bytes, got {_pb_v0.len}")
             _pb_a0 = <_c_uint8_t *>_pb_v0.buf
+        elif isinstance(buf, Pointer) or isinstance(buf, _pb_Record):
+            _pb_a0 = <_c_uint8_t *>_pb_object_address(buf, 'unsigned char *', "argument 1 (buf)", "a writable contiguous buffer")
+        else:
+            raise TypeError('argument 1 (buf) must be a writable contiguous buffer, not ' + type(buf).__name__)
 
         if PyLong_CheckExact(len_):
             _pb_a1 = len_

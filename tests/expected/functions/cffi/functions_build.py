@@ -21,12 +21,13 @@ int first_of(int values[8], size_t n);;
 int unnamed(int, char *, const void *);;
 char *copy_into(char *restrict dst, const char *restrict src, size_t n);;
 void die(const char *why);;
+void set_matrix(int rows, int cols, double m[][]);;
 int visible(void);;
 int gnu_inline(void);;
 void _pegbind_defined(unsigned char *);
 """, None),
 ]
-SOURCE = '#include "functions.h"\n#if defined(__ELF__)\n#pragma weak shutdown\n#pragma weak first_of\n#pragma weak unnamed\n#pragma weak copy_into\n#pragma weak die\n#pragma weak visible\n#pragma weak gnu_inline\n#endif\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = shutdown != 0;\n    defined[1] = first_of != 0;\n    defined[2] = unnamed != 0;\n    defined[3] = copy_into != 0;\n    defined[4] = die != 0;\n    defined[5] = visible != 0;\n    defined[6] = gnu_inline != 0;\n}\n'
+SOURCE = '#include "functions.h"\n#if defined(__ELF__)\n#pragma weak shutdown\n#pragma weak first_of\n#pragma weak unnamed\n#pragma weak copy_into\n#pragma weak die\n#pragma weak set_matrix\n#pragma weak visible\n#pragma weak gnu_inline\n#endif\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = shutdown != 0;\n    defined[1] = first_of != 0;\n    defined[2] = unnamed != 0;\n    defined[3] = copy_into != 0;\n    defined[4] = die != 0;\n    defined[5] = set_matrix != 0;\n    defined[6] = visible != 0;\n    defined[7] = gnu_inline != 0;\n}\n'
 
 
 def make_ffi(**options):

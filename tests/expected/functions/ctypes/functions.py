@@ -86,14 +86,25 @@ def _pb_check_size(view, size, what):
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
 
 
+def _pb_encode(value, what):
+    """A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there)."""
+    data = value.encode()
+    if b"\0" in data:
+        raise ValueError(f"{what} must not contain a NUL character")
+    return data
+
+
 def _pb_cstring(value, what):
-    """bytes (or None) for a ``const char *``: other buffers are copied, so the NUL is there."""
+    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
+    are copied, so the NUL is there."""
     if value is None or value.__class__ is bytes:
         return value
+    if isinstance(value, str):
+        return _pb_encode(value, what)
     try:
         view = memoryview(value)
     except TypeError:
-        raise TypeError(f"{what} must be bytes, a buffer or None, not {type(value).__name__}") from None
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
     return view.tobytes()
 
 
@@ -145,13 +156,29 @@ def _pb_fix_value(spec, value):
     if kind == "cstring":
         return _pb_cstring(value, what)
     if kind in ("buffer", "writable_buffer"):
-        if value is not None:
+        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken)
+        if isinstance(value, str) and spec[4]:
+            value = _pb_encode(value, what)
+            _pb_check_size(memoryview(value), spec[2], what)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+            _pb_check_object_pointer(value, spec[3], what, wanted)
+        elif value is not None:
             _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer"), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
+            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":
+                return _pb_handle(spec[2], value._h, value)  # C converts a void * to any object pointer
             wanted = spec[2].__name__ + (" or None" if spec[3] else "")
             raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+        return value
+    if kind == "pointer":
+        # ("pointer", what, C type, nullable): a Pointer of that type or of void *
+        if value is None and spec[3]:
+            return None
+        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
+            raise _pb_pointer_error(what, spec[2], value, spec[3])
         return value
     if kind == "count":
         number = _pb_integer(value, what)
@@ -183,14 +210,101 @@ def _pb_fix(specs, args):
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
 
 
+class Pointer:
+    """The address of C memory the library handed out, typed by its C type.
+
+    ``int(p)`` is the address; two pointers are equal when their classes and
+    addresses are.  Only the library makes them: functions return them and
+    take them back where C takes a pointer of that type or ``void *``.  The
+    handle classes of opaque types (``sqlite3``, ``CURL``) are subclasses.
+    """
+
+    __slots__ = ("_h", "_ctype", "_owner", "_free")
+    _h: object  #: the address, as the FFI holds it
+    _ctype: str  #: the C pointer type (set on Pointer values; a handle's class says it)
+    _owner: object  #: what must outlive the pointer: the argument or Library it came from
+    _free: object  #: what frees the memory when this object goes (None: borrowed)
+    #: what repr calls a handle class's values (``Pointer`` values name their C type instead)
+    _pb_kind = ""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} values are made by the library's functions")
+
+    def __int__(self):
+        return _pb_address(self._h)
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return _pb_address(self._h) == _pb_address(other._h)
+
+    def __hash__(self):
+        return hash(_pb_address(self._h))
+
+    def __repr__(self):
+        what = self._pb_kind or self._ctype
+        return f"<{type(self).__name__} {what} at {_pb_address(self._h):#x}>"
+
+    __reduce_ex__ = _pb_no_copy
+
+
 def _pb_handle(cls, pointer, owner):
-    """A handle object for ``pointer`` (None for NULL), keeping ``owner`` (the Library) alive."""
+    """A handle object for ``pointer`` (None for NULL), keeping ``owner`` alive."""
     if not pointer:
         return None
     obj = cls.__new__(cls)
     obj._h = pointer
     obj._owner = owner
+    obj._free = None
     return obj
+
+
+def _pb_pointer(pointer, ctype, owner):
+    """A :class:`Pointer` of C type ``ctype`` for ``pointer`` (None for NULL), keeping ``owner`` alive."""
+    obj = _pb_handle(Pointer, pointer, owner)
+    if obj is not None:
+        obj._ctype = ctype
+    return obj
+
+
+def _pb_pointer_type(value):
+    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
+    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+def _pb_takes_pointer(value, ctype):
+    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
+    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
+    have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+def _pb_pointer_error(what, ctype, value, nullable):
+    """The TypeError for a value that is not a pointer ``ctype`` takes."""
+    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+    if isinstance(value, Pointer):
+        return TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Record:
+    """The base of every record class: what a ``void *`` parameter takes as the record's address."""
+
+    __slots__ = ()
+
+
+def _pb_check_object_pointer(value, ctype, what, wanted):
+    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
+
+    A record goes only where C takes ``void *``; a Pointer where C takes its
+    own type or ``void *``, or any pointer when it is a ``void *`` itself.
+    ``wanted`` names what else the parameter takes, for the TypeError.
+    """
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
+    elif ctype != "void *":
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_missing(message):
@@ -208,14 +322,19 @@ def _pb_unlinked(name):
 _PB_RETRY = (TypeError, OverflowError, AttributeError, _ArgumentError)
 
 
-def _pb_rbuf(value, size, what):
-    """A pointer argument for a read-only buffer (bytes and None as they are)."""
+def _pb_rbuf(value, size, what, ctype, text=False):
+    """A pointer argument for a read-only buffer (bytes and None as they are), for a
+    Pointer, handle or record where C takes ``ctype``, or for a str (``text``: C reads characters)."""
     if value is None:
         return None
+    if value.__class__ is str and text:
+        value = _pb_encode(value, what)
     if value.__class__ is bytes:
         if len(value) < size:
             raise ValueError(f"{what} needs at least {size} bytes, got {len(value)}")
         return value
+    if isinstance(value, (Pointer, _pb_Record)):
+        return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     view = _pb_view_of(value, what, False)
     _pb_check_size(view, size, what)
     if view.readonly:
@@ -223,13 +342,22 @@ def _pb_rbuf(value, size, what):
     return (_ct.c_char * view.nbytes).from_buffer(view)
 
 
-def _pb_wbuf(value, size, what):
-    """A pointer argument into a writable buffer (shared, not copied)."""
+def _pb_wbuf(value, size, what, ctype):
+    """A pointer argument into a writable buffer (shared, not copied), or for a Pointer,
+    handle or record where C takes ``ctype``."""
     if value is None:
         return None
+    if isinstance(value, (Pointer, _pb_Record)):
+        return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     view = _pb_view_of(value, what, True)
     _pb_check_size(view, size, what)
     return (_ct.c_char * view.nbytes).from_buffer(view)
+
+
+def _pb_object_pointer(value, ctype, what, wanted):
+    """The address of a Pointer, handle or record passed where C takes the data pointer ``ctype``."""
+    _pb_check_object_pointer(value, ctype, what, wanted)
+    return _ct.c_void_p(value._h if isinstance(value, Pointer) else _ct.addressof(value._s))
 
 
 def _pb_address(pointer):
@@ -276,7 +404,7 @@ def _pb_bytes_in(value, ctype, lo, hi, what):
         return array, len(array)
     if not view.contiguous:
         raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
-    return _pb_rbuf(value, 0, what), view.nbytes
+    return _pb_rbuf(value, 0, what, "void *"), view.nbytes
 
 
 def _pb_root(struct):
@@ -346,6 +474,19 @@ def _pb_keep_copy(struct, address, size, source):
 
 def _pb_view(cls, struct):
     """An instance of the record class ``cls`` over ``struct`` (a ctypes object, kept alive)."""
+    obj = cls.__new__(cls)
+    obj._s = struct
+    return obj
+
+
+def _pb_view_at(cls, struct_type, address, owner):
+    """A view of the record of class ``cls`` at ``address`` in the library's memory (None for NULL),
+    keeping ``owner`` alive (an argument whose memory it may point into)."""
+    if not address:
+        return None
+    struct = struct_type.from_address(address)
+    if owner is not None:
+        struct._pb_ref = owner
     obj = cls.__new__(cls)
     obj._s = struct
     return obj
@@ -451,6 +592,7 @@ _pt_first_of = _ct.CFUNCTYPE(_ct.c_int32)
 _pt_unnamed = _ct.CFUNCTYPE(_ct.c_int32)
 _pt_copy_into = _ct.CFUNCTYPE(_ct.c_char_p)
 _pt_die = _ct.CFUNCTYPE(None)
+_pt_set_matrix = _ct.CFUNCTYPE(None, _ct.c_int32, _ct.c_int32, _ct.c_void_p)
 _pt_visible = _ct.CFUNCTYPE(_ct.c_int32)
 _pt_gnu_inline = _ct.CFUNCTYPE(_ct.c_int32)
 
@@ -470,14 +612,14 @@ _f_first_of = _pb_symbol(_pb_libraries, 'first_of', _pt_first_of)
 
 
 def first_of(values, n, /):
-    'first_of(values: _WritableBuffer | None, n: int, /) -> int\n\nC: int first_of(int values[8], size_t n);'
+    'first_of(values: _WritableBuffer | Pointer | None, n: int, /) -> int\n\nC: int first_of(int values[8], size_t n);'
     try:
         if ((n := _pb_exact_int(n)) >= 0 and n <= 1073741823 or n >= 0 and n <= 18446744073709551615):
-            return _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
+            return _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int *'), (n if n <= 1073741823 else _ct.c_uint64(n)))
     except _PB_RETRY:
         pass
-    values, n, = _pb_fix((('writable_buffer', 'argument 1 (values)', 32), ('int', 'argument 2 (n)', 0, 18446744073709551615)), (values, n,))
-    return _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
+    values, n, = _pb_fix((('writable_buffer', 'argument 1 (values)', 32, 'int *', False), ('int', 'argument 2 (n)', 0, 18446744073709551615)), (values, n,))
+    return _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int *'), (n if n <= 1073741823 else _ct.c_uint64(n)))
 
 
 if _f_first_of is None:
@@ -487,14 +629,14 @@ _f_unnamed = _pb_symbol(_pb_libraries, 'unnamed', _pt_unnamed)
 
 
 def unnamed(arg0, arg1, arg2, /):
-    'unnamed(arg0: int, arg1: _WritableBuffer | None, arg2: _Buffer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
+    'unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
     try:
         if ((arg0 := _pb_exact_int(arg0)) >= -1073741823 and arg0 <= 1073741823 or arg0 >= -2147483648 and arg0 <= 2147483647):
-            return _f_unnamed(arg0, _pb_wbuf(arg1, 1, 'argument 2 (arg1)'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)'))
+            return _f_unnamed(arg0, _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'void *'))
     except _PB_RETRY:
         pass
-    arg0, arg1, arg2, = _pb_fix((('int', 'argument 1 (arg0)', -2147483648, 2147483647), ('writable_buffer', 'argument 2 (arg1)', 1), ('buffer', 'argument 3 (arg2)', 0)), (arg0, arg1, arg2,))
-    return _f_unnamed(arg0, _pb_wbuf(arg1, 1, 'argument 2 (arg1)'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)'))
+    arg0, arg1, arg2, = _pb_fix((('int', 'argument 1 (arg0)', -2147483648, 2147483647), ('writable_buffer', 'argument 2 (arg1)', 1, 'char *', False), ('buffer', 'argument 3 (arg2)', 0, 'void *', False)), (arg0, arg1, arg2,))
+    return _f_unnamed(arg0, _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'void *'))
 
 
 if _f_unnamed is None:
@@ -504,14 +646,14 @@ _f_copy_into = _pb_symbol(_pb_libraries, 'copy_into', _pt_copy_into)
 
 
 def copy_into(dst, src, n, /):
-    'copy_into(dst: _WritableBuffer | None, src: _Buffer | None, n: int, /) -> bytes | None\n\nC: char *copy_into(char *restrict dst, const char *restrict src, size_t n);'
+    'copy_into(dst: _WritableBuffer | Pointer | None, src: str | _Buffer | None, n: int, /) -> bytes | None\n\nC: char *copy_into(char *restrict dst, const char *restrict src, size_t n);'
     try:
         if ((n := _pb_exact_int(n)) >= 0 and n <= 1073741823 or n >= 0 and n <= 18446744073709551615):
-            return _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)'), src if src.__class__ is bytes else _pb_cstring(src, 'argument 2 (src)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
+            return _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)', 'char *'), src if src.__class__ is bytes else _pb_cstring(src, 'argument 2 (src)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
     except _PB_RETRY:
         pass
-    dst, src, n, = _pb_fix((('writable_buffer', 'argument 1 (dst)', 1), ('cstring', 'argument 2 (src)'), ('int', 'argument 3 (n)', 0, 18446744073709551615)), (dst, src, n,))
-    return _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)'), src if src.__class__ is bytes else _pb_cstring(src, 'argument 2 (src)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
+    dst, src, n, = _pb_fix((('writable_buffer', 'argument 1 (dst)', 1, 'char *', False), ('cstring', 'argument 2 (src)'), ('int', 'argument 3 (n)', 0, 18446744073709551615)), (dst, src, n,))
+    return _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)', 'char *'), src if src.__class__ is bytes else _pb_cstring(src, 'argument 2 (src)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
 
 
 if _f_copy_into is None:
@@ -521,7 +663,7 @@ _f_die = _pb_symbol(_pb_libraries, 'die', _pt_die)
 
 
 def die(why, /):
-    'die(why: _Buffer | None, /) -> None\n\nC: void die(const char *why);'
+    'die(why: str | _Buffer | None, /) -> None\n\nC: void die(const char *why);'
     try:
         return _f_die(why if why.__class__ is bytes else _pb_cstring(why, 'argument 1 (why)'))
     except _PB_RETRY:
@@ -532,6 +674,23 @@ def die(why, /):
 
 if _f_die is None:
     die = _pb_unlinked('die')
+
+_f_set_matrix = _pb_symbol(_pb_libraries, 'set_matrix', _pt_set_matrix)
+
+
+def set_matrix(rows, cols, m, /):
+    'set_matrix(rows: int, cols: int, m: Pointer | None, /) -> None\n\nC: void set_matrix(int rows, int cols, double m[][]);'
+    try:
+        if (rows >= -1073741823 and rows <= 1073741823 or rows >= -2147483648 and rows <= 2147483647) and (cols >= -1073741823 and cols <= 1073741823 or cols >= -2147483648 and cols <= 2147483647) and (m is None or m.__class__ is Pointer and (m._ctype == 'double (*)[]' or m._ctype == 'void *')):
+            return _f_set_matrix(rows, cols, None if m is None else m._h)
+    except _PB_RETRY:
+        pass
+    rows, cols, m, = _pb_fix((('int', 'argument 1 (rows)', -2147483648, 2147483647), ('int', 'argument 2 (cols)', -2147483648, 2147483647), ('pointer', 'argument 3 (m)', 'double (*)[]', True)), (rows, cols, m,))
+    return _f_set_matrix(rows, cols, None if m is None else m._h)
+
+
+if _f_set_matrix is None:
+    set_matrix = _pb_unlinked('set_matrix')
 
 _f_visible = _pb_symbol(_pb_libraries, 'visible', _pt_visible)
 

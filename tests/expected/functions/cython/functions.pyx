@@ -34,6 +34,14 @@ cdef inline object _pb_index(object value, str what):
     return PyNumber_Index(value)
 
 
+cdef bytes _pb_encode(str value, str what):
+    # A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there).
+    cdef bytes data = value.encode()
+    if b"\0" in data:
+        raise ValueError(f"{what} must not contain a NUL character")
+    return data
+
+
 cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
     # A char array holds a C string: its bytes up to the first NUL.
     cdef Py_ssize_t length = 0
@@ -173,6 +181,97 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what) except?
     return (<FunctionPointer>value)._ptr
 
 
+cdef class Pointer:
+    """The address of C memory the library handed out, typed by its C type.
+
+    ``int(p)`` is the address; two pointers are equal when their classes and
+    addresses are.  Only the library makes them: functions return them and
+    take them back where C takes a pointer of that type or ``void *``.  The
+    handle classes of opaque types are subclasses.
+    """
+    cdef void *_ptr
+    # the C pointer type (Pointer values; a handle's class says it)
+    cdef str _ctype
+    # what must outlive the pointer (the argument or Library it came from)
+    cdef object _owner
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} values are made by the library's functions")
+
+    def __int__(self):
+        return <size_t>self._ptr
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<Pointer>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
+
+
+cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
+    if ptr == NULL:
+        return None
+    cdef Pointer obj = Pointer.__new__(Pointer)
+    obj._ptr = ptr
+    obj._ctype = ctype
+    obj._owner = owner
+    return obj
+
+
+cdef str _pb_pointer_type(object value):
+    # The C pointer type a Pointer or handle object holds ("CURL *", "void *").
+    return (<Pointer>value)._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+cdef bint _pb_takes_pointer(object value, str ctype):
+    # C converts a void * to and from any object pointer; otherwise the types must agree.
+    cdef str have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) except? NULL:
+    # A Pointer of type ctype (or void *) for a parameter of no other conversion.
+    if value is None and nullable:
+        return NULL
+    if type(value) is not Pointer or not _pb_takes_pointer(value, ctype):
+        wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+        if isinstance(value, Pointer):
+            raise TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    return (<Pointer>value)._ptr
+
+
+cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
+    # A handle of class cls, or a void * Pointer (C converts it to any object pointer).
+    if isinstance(value, cls) or type(value) is Pointer and (<Pointer>value)._ctype == "void *":
+        return (<Pointer>value)._ptr
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+cdef class _pb_Record:
+    # The base of every record class: what a void * parameter takes as the record's address.
+    cdef void *_pb_memory(self):
+        return NULL
+
+
+cdef void *_pb_object_address(object value, str ctype, str what, str wanted) except? NULL:
+    # A Pointer, handle or record passed where C takes the data pointer ctype: a record
+    # only for void *, a Pointer of that type or of void * (C converts a void * to any pointer).
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
+        return (<Pointer>value)._ptr
+    if isinstance(value, _pb_Record) and ctype == "void *":
+        return (<_pb_Record>value)._pb_memory()
+    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
     # ``sizeof`` is a Cython keyword, so the class attribute is set on the type's dict.
     (<object>(<PyTypeObject *>cls).tp_dict)["sizeof"] = size
@@ -197,7 +296,7 @@ def shutdown(_pb_none=_MISSING, /):
 
 
 def first_of(values, n, /):
-    'first_of(values: _WritableBuffer | None, n: int, /) -> int\n\nC: int first_of(int values[8], size_t n);'
+    'first_of(values: _WritableBuffer | Pointer | None, n: int, /) -> int\n\nC: int first_of(int values[8], size_t n);'
     cdef int *_pb_a0
     cdef _c_size_t _pb_a1
     cdef Py_buffer _pb_v0
@@ -207,7 +306,7 @@ def first_of(values, n, /):
     try:
         if values is None:
             _pb_a0 = NULL
-        else:
+        elif PyObject_CheckBuffer(values):
             try:
                 PyObject_GetBuffer(values, &_pb_v0, PyBUF_WRITABLE)
             except BufferError:
@@ -216,6 +315,10 @@ def first_of(values, n, /):
             if <size_t>_pb_v0.len < sizeof(int) * 8:
                 raise ValueError(f"argument 1 (values) needs at least {sizeof(int) * 8} bytes, got {_pb_v0.len}")
             _pb_a0 = <int *>_pb_v0.buf
+        elif isinstance(values, Pointer) or isinstance(values, _pb_Record):
+            _pb_a0 = <int *>_pb_object_address(values, 'int *', "argument 1 (values)", "a writable contiguous buffer")
+        else:
+            raise TypeError('argument 1 (values) must be a writable contiguous buffer, not ' + type(values).__name__)
 
         if PyLong_CheckExact(n):
             _pb_a1 = n
@@ -235,7 +338,7 @@ def first_of(values, n, /):
 
 
 def unnamed(arg0, arg1, arg2, /):
-    'unnamed(arg0: int, arg1: _WritableBuffer | None, arg2: _Buffer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
+    'unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
     cdef int _pb_a0
     cdef char *_pb_a1
     cdef const void *_pb_a2
@@ -253,7 +356,7 @@ def unnamed(arg0, arg1, arg2, /):
 
         if arg1 is None:
             _pb_a1 = NULL
-        else:
+        elif PyObject_CheckBuffer(arg1):
             try:
                 PyObject_GetBuffer(arg1, &_pb_v1, PyBUF_WRITABLE)
             except BufferError:
@@ -262,20 +365,28 @@ def unnamed(arg0, arg1, arg2, /):
             if <size_t>_pb_v1.len < sizeof(char):
                 raise ValueError(f"argument 2 (arg1) needs at least {sizeof(char)} bytes, got {_pb_v1.len}")
             _pb_a1 = <char *>_pb_v1.buf
+        elif isinstance(arg1, Pointer) or isinstance(arg1, _pb_Record):
+            _pb_a1 = <char *>_pb_object_address(arg1, 'char *', "argument 2 (arg1)", "a writable contiguous buffer")
+        else:
+            raise TypeError('argument 2 (arg1) must be a writable contiguous buffer, not ' + type(arg1).__name__)
 
         if arg2 is None:
             _pb_a2 = NULL
-        else:
-            if PyBytes_CheckExact(arg2):
-                _pb_v2.buf = PyBytes_AS_STRING(arg2)
-                _pb_v2.len = PyBytes_GET_SIZE(arg2)
-            else:
-                try:
-                    PyObject_GetBuffer(arg2, &_pb_v2, PyBUF_SIMPLE)
-                except BufferError:
-                    raise TypeError('argument 3 (arg2) must be a contiguous buffer, not ' + type(arg2).__name__) from None
-                _pb_h2 = True
+        elif PyBytes_CheckExact(arg2):
+            _pb_v2.buf = PyBytes_AS_STRING(arg2)
+            _pb_v2.len = PyBytes_GET_SIZE(arg2)
             _pb_a2 = <const void *>_pb_v2.buf
+        elif PyObject_CheckBuffer(arg2):
+            try:
+                PyObject_GetBuffer(arg2, &_pb_v2, PyBUF_SIMPLE)
+            except BufferError:
+                raise TypeError('argument 3 (arg2) must be a contiguous buffer, not ' + type(arg2).__name__) from None
+            _pb_h2 = True
+            _pb_a2 = <const void *>_pb_v2.buf
+        elif isinstance(arg2, Pointer) or isinstance(arg2, _pb_Record):
+            _pb_a2 = <const void *>_pb_object_address(arg2, 'void *', "argument 3 (arg2)", "a contiguous buffer")
+        else:
+            raise TypeError('argument 3 (arg2) must be a contiguous buffer, not ' + type(arg2).__name__)
 
         _pb_r = _c_unnamed(_pb_a0, _pb_a1, _pb_a2)
 
@@ -292,9 +403,10 @@ def unnamed(arg0, arg1, arg2, /):
 
 
 def copy_into(dst, src, n, /):
-    'copy_into(dst: _WritableBuffer | None, src: _Buffer | None, n: int, /) -> bytes | None\n\nC: char *copy_into(char *restrict dst, const char *restrict src, size_t n);'
+    'copy_into(dst: _WritableBuffer | Pointer | None, src: str | _Buffer | None, n: int, /) -> bytes | None\n\nC: char *copy_into(char *restrict dst, const char *restrict src, size_t n);'
     cdef char *_pb_a0
     cdef const char *_pb_a1
+    cdef bytes _pb_t1
     cdef _c_size_t _pb_a2
     cdef Py_buffer _pb_v0
     cdef bint _pb_h0 = False
@@ -303,7 +415,7 @@ def copy_into(dst, src, n, /):
     try:
         if dst is None:
             _pb_a0 = NULL
-        else:
+        elif PyObject_CheckBuffer(dst):
             try:
                 PyObject_GetBuffer(dst, &_pb_v0, PyBUF_WRITABLE)
             except BufferError:
@@ -312,16 +424,24 @@ def copy_into(dst, src, n, /):
             if <size_t>_pb_v0.len < sizeof(char):
                 raise ValueError(f"argument 1 (dst) needs at least {sizeof(char)} bytes, got {_pb_v0.len}")
             _pb_a0 = <char *>_pb_v0.buf
+        elif isinstance(dst, Pointer) or isinstance(dst, _pb_Record):
+            _pb_a0 = <char *>_pb_object_address(dst, 'char *', "argument 1 (dst)", "a writable contiguous buffer")
+        else:
+            raise TypeError('argument 1 (dst) must be a writable contiguous buffer, not ' + type(dst).__name__)
 
         if src is None:
             _pb_a1 = NULL
-        else:
-            if not PyBytes_CheckExact(src):
-                if not PyObject_CheckBuffer(src):
-                    raise TypeError('argument 2 (src) must be bytes, a buffer or None, not ' + type(src).__name__)
-                # a copy ends with the NUL a C string needs; bytes objects always do
-                src = PyBytes_FromObject(src)
+        elif PyBytes_CheckExact(src):
             _pb_a1 = PyBytes_AS_STRING(src)
+        else:
+            if isinstance(src, str):
+                _pb_t1 = _pb_encode(src, "argument 2 (src)")
+            elif PyObject_CheckBuffer(src):
+                # a copy ends with the NUL a C string needs; bytes objects always do
+                _pb_t1 = PyBytes_FromObject(src)
+            else:
+                raise TypeError('argument 2 (src) must be str, bytes, a buffer or None, not ' + type(src).__name__)
+            _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
         if PyLong_CheckExact(n):
             _pb_a2 = n
@@ -341,20 +461,50 @@ def copy_into(dst, src, n, /):
 
 
 def die(why, /):
-    'die(why: _Buffer | None, /) -> None\n\nC: void die(const char *why);'
+    'die(why: str | _Buffer | None, /) -> None\n\nC: void die(const char *why);'
     cdef const char *_pb_a0
+    cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
     if why is None:
         _pb_a0 = NULL
-    else:
-        if not PyBytes_CheckExact(why):
-            if not PyObject_CheckBuffer(why):
-                raise TypeError('argument 1 (why) must be bytes, a buffer or None, not ' + type(why).__name__)
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            why = PyBytes_FromObject(why)
+    elif PyBytes_CheckExact(why):
         _pb_a0 = PyBytes_AS_STRING(why)
+    else:
+        if isinstance(why, str):
+            _pb_t0 = _pb_encode(why, "argument 1 (why)")
+        elif PyObject_CheckBuffer(why):
+            # a copy ends with the NUL a C string needs; bytes objects always do
+            _pb_t0 = PyBytes_FromObject(why)
+        else:
+            raise TypeError('argument 1 (why) must be str, bytes, a buffer or None, not ' + type(why).__name__)
+        _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _c_die(_pb_a0)
+
+    return None
+
+
+
+
+def set_matrix(rows, cols, m, /):
+    'set_matrix(rows: int, cols: int, m: Pointer | None, /) -> None\n\nC: void set_matrix(int rows, int cols, double m[][]);'
+    cdef int _pb_a0
+    cdef int _pb_a1
+    cdef double (*_pb_a2)[]
+    cdef Py_ssize_t _pb_k
+    if PyLong_CheckExact(rows):
+        _pb_a0 = rows
+    else:
+        _pb_a0 = _pb_index(rows, "argument 1 (rows)")
+
+    if PyLong_CheckExact(cols):
+        _pb_a1 = cols
+    else:
+        _pb_a1 = _pb_index(cols, "argument 2 (cols)")
+
+    _pb_a2 = <double (*)[]>_pb_pointer_arg(m, 'double (*)[]', "argument 3 (m)", True)
+
+    _c_set_matrix(_pb_a0, _pb_a1, _pb_a2)
 
     return None
 
@@ -409,6 +559,8 @@ if <void *>_c_copy_into == NULL:
     copy_into = _pb_unlinked("copy_into")
 if <void *>_c_die == NULL:
     die = _pb_unlinked("die")
+if <void *>_c_set_matrix == NULL:
+    set_matrix = _pb_unlinked("set_matrix")
 if <void *>_c_visible == NULL:
     visible = _pb_unlinked("visible")
 if <void *>_c_gnu_inline == NULL:

@@ -1419,6 +1419,7 @@ CK_RV C_GetFunctionStatus(CK_SESSION_HANDLE hSession);;
 CK_RV C_CancelFunction(CK_SESSION_HANDLE hSession);;
 CK_RV C_WaitForSlotEvent(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved);;
 CK_RV C_GetInterfaceList(CK_INTERFACE_PTR interfaces, CK_ULONG_PTR pulCount);;
+CK_RV C_GetInterface(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags);;
 CK_RV C_LoginUser(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername, CK_ULONG ulUsernameLen);;
 CK_RV C_SessionCancel(CK_SESSION_HANDLE hSession, CK_FLAGS flags);;
 CK_RV C_MessageEncryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);;
@@ -1524,14 +1525,25 @@ def _pb_check_size(view, size, what):
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
 
 
+def _pb_encode(value, what):
+    """A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there)."""
+    data = value.encode()
+    if b"\0" in data:
+        raise ValueError(f"{what} must not contain a NUL character")
+    return data
+
+
 def _pb_cstring(value, what):
-    """bytes (or None) for a ``const char *``: other buffers are copied, so the NUL is there."""
+    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
+    are copied, so the NUL is there."""
     if value is None or value.__class__ is bytes:
         return value
+    if isinstance(value, str):
+        return _pb_encode(value, what)
     try:
         view = memoryview(value)
     except TypeError:
-        raise TypeError(f"{what} must be bytes, a buffer or None, not {type(value).__name__}") from None
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
     return view.tobytes()
 
 
@@ -1583,13 +1595,29 @@ def _pb_fix_value(spec, value):
     if kind == "cstring":
         return _pb_cstring(value, what)
     if kind in ("buffer", "writable_buffer"):
-        if value is not None:
+        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken)
+        if isinstance(value, str) and spec[4]:
+            value = _pb_encode(value, what)
+            _pb_check_size(memoryview(value), spec[2], what)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+            _pb_check_object_pointer(value, spec[3], what, wanted)
+        elif value is not None:
             _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer"), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
+            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":
+                return _pb_handle(spec[2], value._h, value)  # C converts a void * to any object pointer
             wanted = spec[2].__name__ + (" or None" if spec[3] else "")
             raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+        return value
+    if kind == "pointer":
+        # ("pointer", what, C type, nullable): a Pointer of that type or of void *
+        if value is None and spec[3]:
+            return None
+        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
+            raise _pb_pointer_error(what, spec[2], value, spec[3])
         return value
     if kind == "count":
         number = _pb_integer(value, what)
@@ -1621,14 +1649,101 @@ def _pb_fix(specs, args):
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
 
 
+class Pointer:
+    """The address of C memory the library handed out, typed by its C type.
+
+    ``int(p)`` is the address; two pointers are equal when their classes and
+    addresses are.  Only the library makes them: functions return them and
+    take them back where C takes a pointer of that type or ``void *``.  The
+    handle classes of opaque types (``sqlite3``, ``CURL``) are subclasses.
+    """
+
+    __slots__ = ("_h", "_ctype", "_owner", "_free")
+    _h: object  #: the address, as the FFI holds it
+    _ctype: str  #: the C pointer type (set on Pointer values; a handle's class says it)
+    _owner: object  #: what must outlive the pointer: the argument or Library it came from
+    _free: object  #: what frees the memory when this object goes (None: borrowed)
+    #: what repr calls a handle class's values (``Pointer`` values name their C type instead)
+    _pb_kind = ""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} values are made by the library's functions")
+
+    def __int__(self):
+        return _pb_address(self._h)
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return _pb_address(self._h) == _pb_address(other._h)
+
+    def __hash__(self):
+        return hash(_pb_address(self._h))
+
+    def __repr__(self):
+        what = self._pb_kind or self._ctype
+        return f"<{type(self).__name__} {what} at {_pb_address(self._h):#x}>"
+
+    __reduce_ex__ = _pb_no_copy
+
+
 def _pb_handle(cls, pointer, owner):
-    """A handle object for ``pointer`` (None for NULL), keeping ``owner`` (the Library) alive."""
+    """A handle object for ``pointer`` (None for NULL), keeping ``owner`` alive."""
     if not pointer:
         return None
     obj = cls.__new__(cls)
     obj._h = pointer
     obj._owner = owner
+    obj._free = None
     return obj
+
+
+def _pb_pointer(pointer, ctype, owner):
+    """A :class:`Pointer` of C type ``ctype`` for ``pointer`` (None for NULL), keeping ``owner`` alive."""
+    obj = _pb_handle(Pointer, pointer, owner)
+    if obj is not None:
+        obj._ctype = ctype
+    return obj
+
+
+def _pb_pointer_type(value):
+    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
+    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+def _pb_takes_pointer(value, ctype):
+    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
+    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
+    have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+def _pb_pointer_error(what, ctype, value, nullable):
+    """The TypeError for a value that is not a pointer ``ctype`` takes."""
+    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+    if isinstance(value, Pointer):
+        return TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Record:
+    """The base of every record class: what a ``void *`` parameter takes as the record's address."""
+
+    __slots__ = ()
+
+
+def _pb_check_object_pointer(value, ctype, what, wanted):
+    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
+
+    A record goes only where C takes ``void *``; a Pointer where C takes its
+    own type or ``void *``, or any pointer when it is a ``void *`` itself.
+    ``wanted`` names what else the parameter takes, for the TypeError.
+    """
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
+    elif ctype != "void *":
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_missing(message):
@@ -1646,10 +1761,15 @@ def _pb_unlinked(name):
 _PB_RETRY = (TypeError, OverflowError, AttributeError)
 
 
-def _pb_rbuf(value, size, what, array_type):
-    """A pointer argument for a read-only buffer (``None`` is NULL)."""
+def _pb_rbuf(value, size, what, array_type, ctype, text=False):
+    """A pointer argument for a read-only buffer (``None`` is NULL), for a Pointer,
+    handle or record where C takes ``ctype``, or for a str (``text``: C reads characters)."""
     if value is None:
         return _NULL
+    if value.__class__ is str and text:
+        value = _pb_encode(value, what)
+    if isinstance(value, (Pointer, _pb_Record)):
+        return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     view = _pb_view_of(value, what, False)
     _pb_check_size(view, size, what)
     # from_buffer on the caller's object, not on our memoryview of it: cffi's
@@ -1657,13 +1777,22 @@ def _pb_rbuf(value, size, what, array_type):
     return _ffi.from_buffer(array_type, value)
 
 
-def _pb_wbuf(value, size, what, array_type):
-    """A pointer argument into a writable buffer (shared, not copied)."""
+def _pb_wbuf(value, size, what, array_type, ctype):
+    """A pointer argument into a writable buffer (shared, not copied), or for a Pointer,
+    handle or record where C takes ``ctype``."""
     if value is None:
         return _NULL
+    if isinstance(value, (Pointer, _pb_Record)):
+        return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     view = _pb_view_of(value, what, True)
     _pb_check_size(view, size, what)
     return _ffi.from_buffer(array_type, value, require_writable=True)
+
+
+def _pb_object_pointer(value, ctype, what, wanted):
+    """The pointer a Pointer, handle or record stands for, passed where C takes the data pointer ``ctype``."""
+    _pb_check_object_pointer(value, ctype, what, wanted)
+    return _ffi.cast("void *", value._h if isinstance(value, Pointer) else value._p)
 
 
 def _pb_typeof(text):
@@ -1763,6 +1892,19 @@ def _pb_view(cls, pointer, owner):
     obj._p = pointer
     obj._owner = owner
     obj._keep = None
+    return obj
+
+
+def _pb_view_at(cls, pointer, owner):
+    """A view of the record of class ``cls`` at ``pointer`` in the library's memory (None for NULL),
+    keeping ``owner`` alive (an argument whose memory it may point into)."""
+    if pointer == _NULL:
+        return None
+    obj = cls.__new__(cls)
+    obj._p = pointer
+    obj._owner = None
+    # kept under an address no member has, so that copying members never moves it
+    obj._keep = None if owner is None else {(-1, "ref"): owner}
     return obj
 
 
@@ -2917,6 +3059,8 @@ class PRStatus(_IntEnum):
 
 PR_FAILURE = PRStatus.PR_FAILURE
 PR_SUCCESS = PRStatus.PR_SUCCESS
+#: value -> member: what an enum value coming out of C becomes (a value of no member stays an int)
+_pb_members_PRStatus = {_pb_member.value: _pb_member for _pb_member in PRStatus}
 
 
 # ---- errors ------------------------------------------------------------
@@ -3392,7 +3536,7 @@ def _pb_function_pointer_value(value, ctype, what):
 # ---- records -----------------------------------------------------------
 
 
-class CK_VERSION:
+class CK_VERSION(_pb_Record):
     'struct CK_VERSION: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_VERSION')
@@ -3445,7 +3589,7 @@ class CK_VERSION:
 _pb_ptr_CK_VERSION = _ffi.typeof('struct CK_VERSION *')
 
 
-class CK_INFO:
+class CK_INFO(_pb_Record):
     'struct CK_INFO: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_INFO')
@@ -3532,7 +3676,7 @@ class CK_INFO:
 _pb_ptr_CK_INFO = _ffi.typeof('struct CK_INFO *')
 
 
-class CK_SLOT_INFO:
+class CK_SLOT_INFO(_pb_Record):
     'CK_SLOT_INFO provides information about a slot'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SLOT_INFO')
@@ -3619,7 +3763,7 @@ class CK_SLOT_INFO:
 _pb_ptr_CK_SLOT_INFO = _ffi.typeof('struct CK_SLOT_INFO *')
 
 
-class CK_TOKEN_INFO:
+class CK_TOKEN_INFO(_pb_Record):
     'CK_TOKEN_INFO provides information about a token'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_TOKEN_INFO')
@@ -3836,7 +3980,7 @@ class CK_TOKEN_INFO:
 _pb_ptr_CK_TOKEN_INFO = _ffi.typeof('struct CK_TOKEN_INFO *')
 
 
-class CK_SESSION_INFO:
+class CK_SESSION_INFO(_pb_Record):
     'CK_SESSION_INFO provides information about a session'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SESSION_INFO')
@@ -3909,7 +4053,7 @@ class CK_SESSION_INFO:
 _pb_ptr_CK_SESSION_INFO = _ffi.typeof('struct CK_SESSION_INFO *')
 
 
-class CK_ATTRIBUTE:
+class CK_ATTRIBUTE(_pb_Record):
     'CK_ATTRIBUTE is a structure that includes the type, length\nand value of an attribute'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_ATTRIBUTE')
@@ -3980,7 +4124,7 @@ class CK_ATTRIBUTE:
 _pb_ptr_CK_ATTRIBUTE = _ffi.typeof('struct CK_ATTRIBUTE *')
 
 
-class CK_DATE:
+class CK_DATE(_pb_Record):
     'CK_DATE is a structure that defines a date'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_DATE')
@@ -4043,7 +4187,7 @@ class CK_DATE:
 _pb_ptr_CK_DATE = _ffi.typeof('struct CK_DATE *')
 
 
-class CK_MECHANISM:
+class CK_MECHANISM(_pb_Record):
     'CK_MECHANISM is a structure that specifies a particular\nmechanism'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_MECHANISM')
@@ -4114,7 +4258,7 @@ class CK_MECHANISM:
 _pb_ptr_CK_MECHANISM = _ffi.typeof('struct CK_MECHANISM *')
 
 
-class CK_MECHANISM_INFO:
+class CK_MECHANISM_INFO(_pb_Record):
     'CK_MECHANISM_INFO provides information about a particular\nmechanism'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_MECHANISM_INFO')
@@ -4177,7 +4321,7 @@ class CK_MECHANISM_INFO:
 _pb_ptr_CK_MECHANISM_INFO = _ffi.typeof('struct CK_MECHANISM_INFO *')
 
 
-class CK_FUNCTION_LIST:
+class CK_FUNCTION_LIST(_pb_Record):
     'CK_FUNCTION_LIST is new for v2.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_FUNCTION_LIST')
@@ -5034,7 +5178,7 @@ class CK_FUNCTION_LIST:
 _pb_ptr_CK_FUNCTION_LIST = _ffi.typeof('struct CK_FUNCTION_LIST *')
 
 
-class CK_FUNCTION_LIST_3_0:
+class CK_FUNCTION_LIST_3_0(_pb_Record):
     'These are new for v3.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_FUNCTION_LIST_3_0')
@@ -6179,7 +6323,7 @@ class CK_FUNCTION_LIST_3_0:
 _pb_ptr_CK_FUNCTION_LIST_3_0 = _ffi.typeof('struct CK_FUNCTION_LIST_3_0 *')
 
 
-class CK_INTERFACE:
+class CK_INTERFACE(_pb_Record):
     'Interfaces are new in v3.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_INTERFACE')
@@ -6262,7 +6406,7 @@ class CK_INTERFACE:
 _pb_ptr_CK_INTERFACE = _ffi.typeof('struct CK_INTERFACE *')
 
 
-class CK_C_INITIALIZE_ARGS:
+class CK_C_INITIALIZE_ARGS(_pb_Record):
     'CK_C_INITIALIZE_ARGS provides the optional arguments to\nC_Initialize'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_C_INITIALIZE_ARGS')
@@ -6393,7 +6537,7 @@ class CK_C_INITIALIZE_ARGS:
 _pb_ptr_CK_C_INITIALIZE_ARGS = _ffi.typeof('struct CK_C_INITIALIZE_ARGS *')
 
 
-class CK_RSA_PKCS_OAEP_PARAMS:
+class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     'CK_RSA_PKCS_OAEP_PARAMS is new for v2.10.\nCK_RSA_PKCS_OAEP_PARAMS provides the parameters to the\nCKM_RSA_PKCS_OAEP mechanism.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RSA_PKCS_OAEP_PARAMS')
@@ -6484,7 +6628,7 @@ class CK_RSA_PKCS_OAEP_PARAMS:
 _pb_ptr_CK_RSA_PKCS_OAEP_PARAMS = _ffi.typeof('struct CK_RSA_PKCS_OAEP_PARAMS *')
 
 
-class CK_RSA_PKCS_PSS_PARAMS:
+class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     'CK_RSA_PKCS_PSS_PARAMS is new for v2.11.\nCK_RSA_PKCS_PSS_PARAMS provides the parameters to the\nCKM_RSA_PKCS_PSS mechanism(s).'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RSA_PKCS_PSS_PARAMS')
@@ -6547,7 +6691,7 @@ class CK_RSA_PKCS_PSS_PARAMS:
 _pb_ptr_CK_RSA_PKCS_PSS_PARAMS = _ffi.typeof('struct CK_RSA_PKCS_PSS_PARAMS *')
 
 
-class CK_ECDH1_DERIVE_PARAMS:
+class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     'CK_ECDH1_DERIVE_PARAMS is new for v2.11.\nCK_ECDH1_DERIVE_PARAMS provides the parameters to the\nCKM_ECDH1_DERIVE and CKM_ECDH1_COFACTOR_DERIVE mechanisms,\nwhere each party contributes one key pair.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_ECDH1_DERIVE_PARAMS')
@@ -6650,7 +6794,7 @@ class CK_ECDH1_DERIVE_PARAMS:
 _pb_ptr_CK_ECDH1_DERIVE_PARAMS = _ffi.typeof('struct CK_ECDH1_DERIVE_PARAMS *')
 
 
-class CK_ECDH2_DERIVE_PARAMS:
+class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     'CK_ECDH2_DERIVE_PARAMS is new for v2.11.\nCK_ECDH2_DERIVE_PARAMS provides the parameters to the\nCKM_ECMQV_DERIVE mechanism, where each party contributes two key pairs.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_ECDH2_DERIVE_PARAMS')
@@ -6805,7 +6949,7 @@ class CK_ECDH2_DERIVE_PARAMS:
 _pb_ptr_CK_ECDH2_DERIVE_PARAMS = _ffi.typeof('struct CK_ECDH2_DERIVE_PARAMS *')
 
 
-class CK_ECMQV_DERIVE_PARAMS:
+class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     'struct CK_ECMQV_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_ECMQV_DERIVE_PARAMS')
@@ -6970,7 +7114,7 @@ class CK_ECMQV_DERIVE_PARAMS:
 _pb_ptr_CK_ECMQV_DERIVE_PARAMS = _ffi.typeof('struct CK_ECMQV_DERIVE_PARAMS *')
 
 
-class CK_X9_42_DH1_DERIVE_PARAMS:
+class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     'CK_X9_42_DH1_DERIVE_PARAMS is new for v2.11.\nCK_X9_42_DH1_DERIVE_PARAMS provides the parameters to the\nCKM_X9_42_DH_DERIVE key derivation mechanism, where each party\ncontributes one key pair'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_X9_42_DH1_DERIVE_PARAMS')
@@ -7073,7 +7217,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS:
 _pb_ptr_CK_X9_42_DH1_DERIVE_PARAMS = _ffi.typeof('struct CK_X9_42_DH1_DERIVE_PARAMS *')
 
 
-class CK_X9_42_DH2_DERIVE_PARAMS:
+class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     'CK_X9_42_DH2_DERIVE_PARAMS is new for v2.11.\nCK_X9_42_DH2_DERIVE_PARAMS provides the parameters to the\nCKM_X9_42_DH_HYBRID_DERIVE and CKM_X9_42_MQV_DERIVE key derivation\nmechanisms, where each party contributes two key pairs'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_X9_42_DH2_DERIVE_PARAMS')
@@ -7228,7 +7372,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
 _pb_ptr_CK_X9_42_DH2_DERIVE_PARAMS = _ffi.typeof('struct CK_X9_42_DH2_DERIVE_PARAMS *')
 
 
-class CK_X9_42_MQV_DERIVE_PARAMS:
+class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     'struct CK_X9_42_MQV_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_X9_42_MQV_DERIVE_PARAMS')
@@ -7393,7 +7537,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
 _pb_ptr_CK_X9_42_MQV_DERIVE_PARAMS = _ffi.typeof('struct CK_X9_42_MQV_DERIVE_PARAMS *')
 
 
-class CK_KEA_DERIVE_PARAMS:
+class CK_KEA_DERIVE_PARAMS(_pb_Record):
     'CK_KEA_DERIVE_PARAMS is new for v2.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_KEA_DERIVE_PARAMS')
@@ -7518,7 +7662,7 @@ class CK_KEA_DERIVE_PARAMS:
 _pb_ptr_CK_KEA_DERIVE_PARAMS = _ffi.typeof('struct CK_KEA_DERIVE_PARAMS *')
 
 
-class CK_RC2_CBC_PARAMS:
+class CK_RC2_CBC_PARAMS(_pb_Record):
     'CK_RC2_CBC_PARAMS provides the parameters to the CKM_RC2_CBC\nmechanism'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RC2_CBC_PARAMS')
@@ -7571,7 +7715,7 @@ class CK_RC2_CBC_PARAMS:
 _pb_ptr_CK_RC2_CBC_PARAMS = _ffi.typeof('struct CK_RC2_CBC_PARAMS *')
 
 
-class CK_RC2_MAC_GENERAL_PARAMS:
+class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     'CK_RC2_MAC_GENERAL_PARAMS is new for v2.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RC2_MAC_GENERAL_PARAMS')
@@ -7624,7 +7768,7 @@ class CK_RC2_MAC_GENERAL_PARAMS:
 _pb_ptr_CK_RC2_MAC_GENERAL_PARAMS = _ffi.typeof('struct CK_RC2_MAC_GENERAL_PARAMS *')
 
 
-class CK_RC5_PARAMS:
+class CK_RC5_PARAMS(_pb_Record):
     'CK_RC5_PARAMS is new for v2.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RC5_PARAMS')
@@ -7677,7 +7821,7 @@ class CK_RC5_PARAMS:
 _pb_ptr_CK_RC5_PARAMS = _ffi.typeof('struct CK_RC5_PARAMS *')
 
 
-class CK_RC5_CBC_PARAMS:
+class CK_RC5_CBC_PARAMS(_pb_Record):
     'CK_RC5_CBC_PARAMS is new for v2.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RC5_CBC_PARAMS')
@@ -7758,7 +7902,7 @@ class CK_RC5_CBC_PARAMS:
 _pb_ptr_CK_RC5_CBC_PARAMS = _ffi.typeof('struct CK_RC5_CBC_PARAMS *')
 
 
-class CK_RC5_MAC_GENERAL_PARAMS:
+class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     'CK_RC5_MAC_GENERAL_PARAMS is new for v2.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RC5_MAC_GENERAL_PARAMS')
@@ -7821,7 +7965,7 @@ class CK_RC5_MAC_GENERAL_PARAMS:
 _pb_ptr_CK_RC5_MAC_GENERAL_PARAMS = _ffi.typeof('struct CK_RC5_MAC_GENERAL_PARAMS *')
 
 
-class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
+class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'CK_DES/AES_ECB/CBC_ENCRYPT_DATA_PARAMS are new for v2.20'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_DES_CBC_ENCRYPT_DATA_PARAMS')
@@ -7892,7 +8036,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
 _pb_ptr_CK_DES_CBC_ENCRYPT_DATA_PARAMS = _ffi.typeof('struct CK_DES_CBC_ENCRYPT_DATA_PARAMS *')
 
 
-class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
+class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_AES_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_AES_CBC_ENCRYPT_DATA_PARAMS')
@@ -7963,7 +8107,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
 _pb_ptr_CK_AES_CBC_ENCRYPT_DATA_PARAMS = _ffi.typeof('struct CK_AES_CBC_ENCRYPT_DATA_PARAMS *')
 
 
-class CK_AES_CTR_PARAMS:
+class CK_AES_CTR_PARAMS(_pb_Record):
     'CK_AES_CTR_PARAMS is new for PKCS #11 v2.20 amendment 3'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_AES_CTR_PARAMS')
@@ -8016,7 +8160,7 @@ class CK_AES_CTR_PARAMS:
 _pb_ptr_CK_AES_CTR_PARAMS = _ffi.typeof('struct CK_AES_CTR_PARAMS *')
 
 
-class CK_GCM_PARAMS_V3:
+class CK_GCM_PARAMS_V3(_pb_Record):
     "There was a discrepency between the doc and the headers\nin PKCS #11 v2.40, NSS had the doc version, but the header\nwas normative. In V3.0 they were reconsiled as the header\nversion. In NSS the header version is called CK_GCM_PARAMS_V3\nand the v2.40 doc version is called CK_NSS_GCM_PARAMS.\nCK_GCM_PARMS is define as CK_NSS_GCM_PARAMS  if\nNSS_PCKS11_2_0_COMPAT is defined and CK_GCM_PARAMS_V3 if it's not.\nSoftoken accepts either version and internally uses CK_NSS_GCM_PARAMS"
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_GCM_PARAMS_V3')
@@ -8129,7 +8273,7 @@ class CK_GCM_PARAMS_V3:
 _pb_ptr_CK_GCM_PARAMS_V3 = _ffi.typeof('struct CK_GCM_PARAMS_V3 *')
 
 
-class CK_CCM_PARAMS:
+class CK_CCM_PARAMS(_pb_Record):
     'CK_CCM_PARAMS is new for version 2.30'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_CCM_PARAMS')
@@ -8242,7 +8386,7 @@ class CK_CCM_PARAMS:
 _pb_ptr_CK_CCM_PARAMS = _ffi.typeof('struct CK_CCM_PARAMS *')
 
 
-class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
+class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     'SALSA20_POLY1305 and CHACHA20_POLY1305 is AEAD is new in v3.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SALSA20_CHACHA20_POLY1305_PARAMS')
@@ -8335,7 +8479,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
 _pb_ptr_CK_SALSA20_CHACHA20_POLY1305_PARAMS = _ffi.typeof('struct CK_SALSA20_CHACHA20_POLY1305_PARAMS *')
 
 
-class CK_GCM_MESSAGE_PARAMS:
+class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     'struct CK_GCM_MESSAGE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_GCM_MESSAGE_PARAMS')
@@ -8448,7 +8592,7 @@ class CK_GCM_MESSAGE_PARAMS:
 _pb_ptr_CK_GCM_MESSAGE_PARAMS = _ffi.typeof('struct CK_GCM_MESSAGE_PARAMS *')
 
 
-class CK_CCM_MESSAGE_PARAMS:
+class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     'struct CK_CCM_MESSAGE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_CCM_MESSAGE_PARAMS')
@@ -8571,7 +8715,7 @@ class CK_CCM_MESSAGE_PARAMS:
 _pb_ptr_CK_CCM_MESSAGE_PARAMS = _ffi.typeof('struct CK_CCM_MESSAGE_PARAMS *')
 
 
-class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
+class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     'SALSA20/CHACHA20 doe not define IV generators'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS')
@@ -8654,7 +8798,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
 _pb_ptr_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS = _ffi.typeof('struct CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *')
 
 
-class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
+class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     'CK_SKIPJACK_PRIVATE_WRAP_PARAMS is new for v2.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SKIPJACK_PRIVATE_WRAP_PARAMS')
@@ -8865,7 +9009,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
 _pb_ptr_CK_SKIPJACK_PRIVATE_WRAP_PARAMS = _ffi.typeof('struct CK_SKIPJACK_PRIVATE_WRAP_PARAMS *')
 
 
-class CK_SKIPJACK_RELAYX_PARAMS:
+class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     'CK_SKIPJACK_RELAYX_PARAMS is new for v2.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SKIPJACK_RELAYX_PARAMS')
@@ -9118,7 +9262,7 @@ class CK_SKIPJACK_RELAYX_PARAMS:
 _pb_ptr_CK_SKIPJACK_RELAYX_PARAMS = _ffi.typeof('struct CK_SKIPJACK_RELAYX_PARAMS *')
 
 
-class CK_CAMELLIA_CTR_PARAMS:
+class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     'New for v2.40, CAMELLIA, ARIA, SEED'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_CAMELLIA_CTR_PARAMS')
@@ -9171,7 +9315,7 @@ class CK_CAMELLIA_CTR_PARAMS:
 _pb_ptr_CK_CAMELLIA_CTR_PARAMS = _ffi.typeof('struct CK_CAMELLIA_CTR_PARAMS *')
 
 
-class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
+class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS')
@@ -9242,7 +9386,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
 _pb_ptr_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS = _ffi.typeof('struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *')
 
 
-class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
+class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS')
@@ -9313,7 +9457,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
 _pb_ptr_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS = _ffi.typeof('struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *')
 
 
-class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
+class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS')
@@ -9384,7 +9528,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
 _pb_ptr_CK_SEED_CBC_ENCRYPT_DATA_PARAMS = _ffi.typeof('struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS *')
 
 
-class CK_CHACHA20_PARAMS:
+class CK_CHACHA20_PARAMS(_pb_Record):
     'ChaCha20/Salsa20 Counter support is new in v3.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_CHACHA20_PARAMS')
@@ -9477,7 +9621,7 @@ class CK_CHACHA20_PARAMS:
 _pb_ptr_CK_CHACHA20_PARAMS = _ffi.typeof('struct CK_CHACHA20_PARAMS *')
 
 
-class CK_SALSA20_PARAMS:
+class CK_SALSA20_PARAMS(_pb_Record):
     'struct CK_SALSA20_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SALSA20_PARAMS')
@@ -9560,7 +9704,7 @@ class CK_SALSA20_PARAMS:
 _pb_ptr_CK_SALSA20_PARAMS = _ffi.typeof('struct CK_SALSA20_PARAMS *')
 
 
-class CK_PBE_PARAMS:
+class CK_PBE_PARAMS(_pb_Record):
     'struct CK_PBE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_PBE_PARAMS')
@@ -9685,7 +9829,7 @@ class CK_PBE_PARAMS:
 _pb_ptr_CK_PBE_PARAMS = _ffi.typeof('struct CK_PBE_PARAMS *')
 
 
-class CK_KEY_WRAP_SET_OAEP_PARAMS:
+class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     'CK_KEY_WRAP_SET_OAEP_PARAMS is new for v2.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_KEY_WRAP_SET_OAEP_PARAMS')
@@ -9756,7 +9900,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS:
 _pb_ptr_CK_KEY_WRAP_SET_OAEP_PARAMS = _ffi.typeof('struct CK_KEY_WRAP_SET_OAEP_PARAMS *')
 
 
-class CK_SSL3_RANDOM_DATA:
+class CK_SSL3_RANDOM_DATA(_pb_Record):
     'struct CK_SSL3_RANDOM_DATA: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SSL3_RANDOM_DATA')
@@ -9849,7 +9993,7 @@ class CK_SSL3_RANDOM_DATA:
 _pb_ptr_CK_SSL3_RANDOM_DATA = _ffi.typeof('struct CK_SSL3_RANDOM_DATA *')
 
 
-class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
+class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS')
@@ -9913,7 +10057,7 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
 _pb_ptr_CK_SSL3_MASTER_KEY_DERIVE_PARAMS = _ffi.typeof('struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS *')
 
 
-class CK_SSL3_KEY_MAT_OUT:
+class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     'struct CK_SSL3_KEY_MAT_OUT: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SSL3_KEY_MAT_OUT')
@@ -10026,7 +10170,7 @@ class CK_SSL3_KEY_MAT_OUT:
 _pb_ptr_CK_SSL3_KEY_MAT_OUT = _ffi.typeof('struct CK_SSL3_KEY_MAT_OUT *')
 
 
-class CK_SSL3_KEY_MAT_PARAMS:
+class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     'struct CK_SSL3_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SSL3_KEY_MAT_PARAMS')
@@ -10130,7 +10274,7 @@ class CK_SSL3_KEY_MAT_PARAMS:
 _pb_ptr_CK_SSL3_KEY_MAT_PARAMS = _ffi.typeof('struct CK_SSL3_KEY_MAT_PARAMS *')
 
 
-class CK_TLS_PRF_PARAMS:
+class CK_TLS_PRF_PARAMS(_pb_Record):
     'CK_TLS_PRF_PARAMS is new for version 2.20'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_TLS_PRF_PARAMS')
@@ -10267,7 +10411,7 @@ class CK_TLS_PRF_PARAMS:
 _pb_ptr_CK_TLS_PRF_PARAMS = _ffi.typeof('struct CK_TLS_PRF_PARAMS *')
 
 
-class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
+class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'TLS 1.2 is new for version 2.40'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_TLS12_MASTER_KEY_DERIVE_PARAMS')
@@ -10341,7 +10485,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
 _pb_ptr_CK_TLS12_MASTER_KEY_DERIVE_PARAMS = _ffi.typeof('struct CK_TLS12_MASTER_KEY_DERIVE_PARAMS *')
 
 
-class CK_TLS12_KEY_MAT_PARAMS:
+class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     'struct CK_TLS12_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_TLS12_KEY_MAT_PARAMS')
@@ -10455,7 +10599,7 @@ class CK_TLS12_KEY_MAT_PARAMS:
 _pb_ptr_CK_TLS12_KEY_MAT_PARAMS = _ffi.typeof('struct CK_TLS12_KEY_MAT_PARAMS *')
 
 
-class CK_TLS_KDF_PARAMS:
+class CK_TLS_KDF_PARAMS(_pb_Record):
     'struct CK_TLS_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_TLS_KDF_PARAMS')
@@ -10571,7 +10715,7 @@ class CK_TLS_KDF_PARAMS:
 _pb_ptr_CK_TLS_KDF_PARAMS = _ffi.typeof('struct CK_TLS_KDF_PARAMS *')
 
 
-class CK_TLS_MAC_PARAMS:
+class CK_TLS_MAC_PARAMS(_pb_Record):
     'struct CK_TLS_MAC_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_TLS_MAC_PARAMS')
@@ -10634,7 +10778,7 @@ class CK_TLS_MAC_PARAMS:
 _pb_ptr_CK_TLS_MAC_PARAMS = _ffi.typeof('struct CK_TLS_MAC_PARAMS *')
 
 
-class CK_HKDF_PARAMS:
+class CK_HKDF_PARAMS(_pb_Record):
     'HKDF is new for v3.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_HKDF_PARAMS')
@@ -10777,7 +10921,7 @@ class CK_HKDF_PARAMS:
 _pb_ptr_CK_HKDF_PARAMS = _ffi.typeof('struct CK_HKDF_PARAMS *')
 
 
-class CK_WTLS_RANDOM_DATA:
+class CK_WTLS_RANDOM_DATA(_pb_Record):
     'WTLS is new for version 2.20'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_WTLS_RANDOM_DATA')
@@ -10870,7 +11014,7 @@ class CK_WTLS_RANDOM_DATA:
 _pb_ptr_CK_WTLS_RANDOM_DATA = _ffi.typeof('struct CK_WTLS_RANDOM_DATA *')
 
 
-class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
+class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS')
@@ -10944,7 +11088,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
 _pb_ptr_CK_WTLS_MASTER_KEY_DERIVE_PARAMS = _ffi.typeof('struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS *')
 
 
-class CK_WTLS_PRF_PARAMS:
+class CK_WTLS_PRF_PARAMS(_pb_Record):
     'struct CK_WTLS_PRF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_WTLS_PRF_PARAMS')
@@ -11091,7 +11235,7 @@ class CK_WTLS_PRF_PARAMS:
 _pb_ptr_CK_WTLS_PRF_PARAMS = _ffi.typeof('struct CK_WTLS_PRF_PARAMS *')
 
 
-class CK_WTLS_KEY_MAT_OUT:
+class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     'struct CK_WTLS_KEY_MAT_OUT: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_WTLS_KEY_MAT_OUT')
@@ -11162,7 +11306,7 @@ class CK_WTLS_KEY_MAT_OUT:
 _pb_ptr_CK_WTLS_KEY_MAT_OUT = _ffi.typeof('struct CK_WTLS_KEY_MAT_OUT *')
 
 
-class CK_WTLS_KEY_MAT_PARAMS:
+class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     'struct CK_WTLS_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_WTLS_KEY_MAT_PARAMS')
@@ -11286,7 +11430,7 @@ class CK_WTLS_KEY_MAT_PARAMS:
 _pb_ptr_CK_WTLS_KEY_MAT_PARAMS = _ffi.typeof('struct CK_WTLS_KEY_MAT_PARAMS *')
 
 
-class CK_PRF_DATA_PARAM:
+class CK_PRF_DATA_PARAM(_pb_Record):
     'struct CK_PRF_DATA_PARAM: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_PRF_DATA_PARAM')
@@ -11357,7 +11501,7 @@ class CK_PRF_DATA_PARAM:
 _pb_ptr_CK_PRF_DATA_PARAM = _ffi.typeof('struct CK_PRF_DATA_PARAM *')
 
 
-class CK_SP800_108_COUNTER_FORMAT:
+class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     'struct CK_SP800_108_COUNTER_FORMAT: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SP800_108_COUNTER_FORMAT')
@@ -11410,7 +11554,7 @@ class CK_SP800_108_COUNTER_FORMAT:
 _pb_ptr_CK_SP800_108_COUNTER_FORMAT = _ffi.typeof('struct CK_SP800_108_COUNTER_FORMAT *')
 
 
-class CK_SP800_108_DKM_LENGTH_FORMAT:
+class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     'struct CK_SP800_108_DKM_LENGTH_FORMAT: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SP800_108_DKM_LENGTH_FORMAT')
@@ -11473,7 +11617,7 @@ class CK_SP800_108_DKM_LENGTH_FORMAT:
 _pb_ptr_CK_SP800_108_DKM_LENGTH_FORMAT = _ffi.typeof('struct CK_SP800_108_DKM_LENGTH_FORMAT *')
 
 
-class CK_DERIVED_KEY:
+class CK_DERIVED_KEY(_pb_Record):
     'struct CK_DERIVED_KEY: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_DERIVED_KEY')
@@ -11556,7 +11700,7 @@ class CK_DERIVED_KEY:
 _pb_ptr_CK_DERIVED_KEY = _ffi.typeof('struct CK_DERIVED_KEY *')
 
 
-class CK_SP800_108_KDF_PARAMS:
+class CK_SP800_108_KDF_PARAMS(_pb_Record):
     'struct CK_SP800_108_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SP800_108_KDF_PARAMS')
@@ -11659,7 +11803,7 @@ class CK_SP800_108_KDF_PARAMS:
 _pb_ptr_CK_SP800_108_KDF_PARAMS = _ffi.typeof('struct CK_SP800_108_KDF_PARAMS *')
 
 
-class CK_SP800_108_FEEDBACK_KDF_PARAMS:
+class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     'struct CK_SP800_108_FEEDBACK_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SP800_108_FEEDBACK_KDF_PARAMS')
@@ -11794,7 +11938,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
 _pb_ptr_CK_SP800_108_FEEDBACK_KDF_PARAMS = _ffi.typeof('struct CK_SP800_108_FEEDBACK_KDF_PARAMS *')
 
 
-class CK_CMS_SIG_PARAMS:
+class CK_CMS_SIG_PARAMS(_pb_Record):
     'CMS is new for version 2.20'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_CMS_SIG_PARAMS')
@@ -11963,7 +12107,7 @@ class CK_CMS_SIG_PARAMS:
 _pb_ptr_CK_CMS_SIG_PARAMS = _ffi.typeof('struct CK_CMS_SIG_PARAMS *')
 
 
-class CK_KEY_DERIVATION_STRING_DATA:
+class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     'struct CK_KEY_DERIVATION_STRING_DATA: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_KEY_DERIVATION_STRING_DATA')
@@ -12024,7 +12168,7 @@ class CK_KEY_DERIVATION_STRING_DATA:
 _pb_ptr_CK_KEY_DERIVATION_STRING_DATA = _ffi.typeof('struct CK_KEY_DERIVATION_STRING_DATA *')
 
 
-class CK_PKCS5_PBKD2_PARAMS:
+class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     'this structure is kept for compatibility. use _PARAMS2.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_PKCS5_PBKD2_PARAMS')
@@ -12191,7 +12335,7 @@ class CK_PKCS5_PBKD2_PARAMS:
 _pb_ptr_CK_PKCS5_PBKD2_PARAMS = _ffi.typeof('struct CK_PKCS5_PBKD2_PARAMS *')
 
 
-class CK_PKCS5_PBKD2_PARAMS2:
+class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     'struct CK_PKCS5_PBKD2_PARAMS2: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_PKCS5_PBKD2_PARAMS2')
@@ -12346,7 +12490,7 @@ class CK_PKCS5_PBKD2_PARAMS2:
 _pb_ptr_CK_PKCS5_PBKD2_PARAMS2 = _ffi.typeof('struct CK_PKCS5_PBKD2_PARAMS2 *')
 
 
-class CK_OTP_PARAM:
+class CK_OTP_PARAM(_pb_Record):
     'struct CK_OTP_PARAM: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_OTP_PARAM')
@@ -12417,7 +12561,7 @@ class CK_OTP_PARAM:
 _pb_ptr_CK_OTP_PARAM = _ffi.typeof('struct CK_OTP_PARAM *')
 
 
-class CK_OTP_PARAMS:
+class CK_OTP_PARAMS(_pb_Record):
     'struct CK_OTP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_OTP_PARAMS')
@@ -12478,7 +12622,7 @@ class CK_OTP_PARAMS:
 _pb_ptr_CK_OTP_PARAMS = _ffi.typeof('struct CK_OTP_PARAMS *')
 
 
-class CK_OTP_SIGNATURE_INFO:
+class CK_OTP_SIGNATURE_INFO(_pb_Record):
     'struct CK_OTP_SIGNATURE_INFO: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_OTP_SIGNATURE_INFO')
@@ -12539,7 +12683,7 @@ class CK_OTP_SIGNATURE_INFO:
 _pb_ptr_CK_OTP_SIGNATURE_INFO = _ffi.typeof('struct CK_OTP_SIGNATURE_INFO *')
 
 
-class CK_KIP_PARAMS:
+class CK_KIP_PARAMS(_pb_Record):
     'KIP is new in v2.40'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_KIP_PARAMS')
@@ -12632,7 +12776,7 @@ class CK_KIP_PARAMS:
 _pb_ptr_CK_KIP_PARAMS = _ffi.typeof('struct CK_KIP_PARAMS *')
 
 
-class CK_DSA_PARAMETER_GEN_PARAM:
+class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     'DSA Param Gen is new for v2.40'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_DSA_PARAMETER_GEN_PARAM')
@@ -12713,7 +12857,7 @@ class CK_DSA_PARAMETER_GEN_PARAM:
 _pb_ptr_CK_DSA_PARAMETER_GEN_PARAM = _ffi.typeof('struct CK_DSA_PARAMETER_GEN_PARAM *')
 
 
-class CK_ECDH_AES_KEY_WRAP_PARAMS:
+class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     'XXXX_AES_KEY_WRAP is new for v2.40'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_ECDH_AES_KEY_WRAP_PARAMS')
@@ -12794,7 +12938,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS:
 _pb_ptr_CK_ECDH_AES_KEY_WRAP_PARAMS = _ffi.typeof('struct CK_ECDH_AES_KEY_WRAP_PARAMS *')
 
 
-class CK_RSA_AES_KEY_WRAP_PARAMS:
+class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     'struct CK_RSA_AES_KEY_WRAP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RSA_AES_KEY_WRAP_PARAMS')
@@ -12855,7 +12999,7 @@ class CK_RSA_AES_KEY_WRAP_PARAMS:
 _pb_ptr_CK_RSA_AES_KEY_WRAP_PARAMS = _ffi.typeof('struct CK_RSA_AES_KEY_WRAP_PARAMS *')
 
 
-class CK_GOSTR3410_DERIVE_PARAMS:
+class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     'GOSTR3410 is new for v2.40'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_GOSTR3410_DERIVE_PARAMS')
@@ -12958,7 +13102,7 @@ class CK_GOSTR3410_DERIVE_PARAMS:
 _pb_ptr_CK_GOSTR3410_DERIVE_PARAMS = _ffi.typeof('struct CK_GOSTR3410_DERIVE_PARAMS *')
 
 
-class CK_GOSTR3410_KEY_WRAP_PARAMS:
+class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     'struct CK_GOSTR3410_KEY_WRAP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_GOSTR3410_KEY_WRAP_PARAMS')
@@ -13061,7 +13205,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS:
 _pb_ptr_CK_GOSTR3410_KEY_WRAP_PARAMS = _ffi.typeof('struct CK_GOSTR3410_KEY_WRAP_PARAMS *')
 
 
-class CK_EDDSA_PARAMS:
+class CK_EDDSA_PARAMS(_pb_Record):
     'EDDSA and XEDDSA are new for v3.0'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_EDDSA_PARAMS')
@@ -13132,7 +13276,7 @@ class CK_EDDSA_PARAMS:
 _pb_ptr_CK_EDDSA_PARAMS = _ffi.typeof('struct CK_EDDSA_PARAMS *')
 
 
-class CK_XEDDSA_PARAMS:
+class CK_XEDDSA_PARAMS(_pb_Record):
     'struct CK_XEDDSA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_XEDDSA_PARAMS')
@@ -13175,7 +13319,7 @@ class CK_XEDDSA_PARAMS:
 _pb_ptr_CK_XEDDSA_PARAMS = _ffi.typeof('struct CK_XEDDSA_PARAMS *')
 
 
-class CK_X3DH_INITIATE_PARAMS:
+class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     'struct CK_X3DH_INITIATE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_X3DH_INITIATE_PARAMS')
@@ -13298,7 +13442,7 @@ class CK_X3DH_INITIATE_PARAMS:
 _pb_ptr_CK_X3DH_INITIATE_PARAMS = _ffi.typeof('struct CK_X3DH_INITIATE_PARAMS *')
 
 
-class CK_X3DH_RESPOND_PARAMS:
+class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     'struct CK_X3DH_RESPOND_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_X3DH_RESPOND_PARAMS')
@@ -13435,7 +13579,7 @@ class CK_X3DH_RESPOND_PARAMS:
 _pb_ptr_CK_X3DH_RESPOND_PARAMS = _ffi.typeof('struct CK_X3DH_RESPOND_PARAMS *')
 
 
-class CK_X2RATCHET_INITIALIZE_PARAMS:
+class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     'struct CK_X2RATCHET_INITIALIZE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_X2RATCHET_INITIALIZE_PARAMS')
@@ -13556,7 +13700,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
 _pb_ptr_CK_X2RATCHET_INITIALIZE_PARAMS = _ffi.typeof('struct CK_X2RATCHET_INITIALIZE_PARAMS *')
 
 
-class CK_X2RATCHET_RESPOND_PARAMS:
+class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     'struct CK_X2RATCHET_RESPOND_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_X2RATCHET_RESPOND_PARAMS')
@@ -13677,7 +13821,7 @@ class CK_X2RATCHET_RESPOND_PARAMS:
 _pb_ptr_CK_X2RATCHET_RESPOND_PARAMS = _ffi.typeof('struct CK_X2RATCHET_RESPOND_PARAMS *')
 
 
-class CK_NSS_JPAKEPublicValue:
+class CK_NSS_JPAKEPublicValue(_pb_Record):
     'struct CK_NSS_JPAKEPublicValue: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_JPAKEPublicValue')
@@ -13802,7 +13946,7 @@ class CK_NSS_JPAKEPublicValue:
 _pb_ptr_CK_NSS_JPAKEPublicValue = _ffi.typeof('struct CK_NSS_JPAKEPublicValue *')
 
 
-class CK_NSS_JPAKERound1Params:
+class CK_NSS_JPAKERound1Params(_pb_Record):
     'struct CK_NSS_JPAKERound1Params: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_JPAKERound1Params')
@@ -13857,7 +14001,7 @@ class CK_NSS_JPAKERound1Params:
 _pb_ptr_CK_NSS_JPAKERound1Params = _ffi.typeof('struct CK_NSS_JPAKERound1Params *')
 
 
-class CK_NSS_JPAKERound2Params:
+class CK_NSS_JPAKERound2Params(_pb_Record):
     'struct CK_NSS_JPAKERound2Params: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_JPAKERound2Params')
@@ -13957,7 +14101,7 @@ class CK_NSS_JPAKERound2Params:
 _pb_ptr_CK_NSS_JPAKERound2Params = _ffi.typeof('struct CK_NSS_JPAKERound2Params *')
 
 
-class CK_NSS_JPAKEFinalParams:
+class CK_NSS_JPAKEFinalParams(_pb_Record):
     'struct CK_NSS_JPAKEFinalParams: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_JPAKEFinalParams')
@@ -13999,7 +14143,7 @@ class CK_NSS_JPAKEFinalParams:
 _pb_ptr_CK_NSS_JPAKEFinalParams = _ffi.typeof('struct CK_NSS_JPAKEFinalParams *')
 
 
-class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
+class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     "macAlg: the MAC algorithm to use. This determines the hash function used in\n    the HMAC/SSLv3 MAC calculations.\nulBodyTotalLen: the total length of the data, including padding bytes and\n    padding length.\npHeader: points to a block of data that contains additional data to\n    authenticate. For TLS this includes the sequence number etc. For SSLv3,\n    this also includes the initial padding bytes.\n\nNOTE: the softoken's implementation of CKM_NSS_HMAC_CONSTANT_TIME and\nCKM_NSS_SSL3_MAC_CONSTANT_TIME requires that the sum of ulBodyTotalLen\nand ulHeaderLen be much smaller than 2^32 / 8 bytes because it uses an\nunsigned int variable to represent the length in bits. This should not\nbe a problem because the SSL/TLS protocol limits the size of an SSL\nrecord to something considerably less than 2^32 bytes."
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_MAC_CONSTANT_TIME_PARAMS')
@@ -14080,7 +14224,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
 _pb_ptr_CK_NSS_MAC_CONSTANT_TIME_PARAMS = _ffi.typeof('struct CK_NSS_MAC_CONSTANT_TIME_PARAMS *')
 
 
-class CK_NSS_AEAD_PARAMS:
+class CK_NSS_AEAD_PARAMS(_pb_Record):
     'struct CK_NSS_AEAD_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_AEAD_PARAMS')
@@ -14183,7 +14327,7 @@ class CK_NSS_AEAD_PARAMS:
 _pb_ptr_CK_NSS_AEAD_PARAMS = _ffi.typeof('struct CK_NSS_AEAD_PARAMS *')
 
 
-class CK_NSS_HKDFParams:
+class CK_NSS_HKDFParams(_pb_Record):
     'Mandatory parameter for the CKM_NSS_HKDF_* key deriviation mechanisms.\nSee RFC 5869.\n\n bExtract: If set, HKDF-Extract will be applied to the input key. If\n           the optional salt is given, it is used; otherwise, the salt is\n           set to a sequence of zeros equal in length to the HMAC output.\n           If bExpand is not set, then the key template given to\n           C_DeriveKey must indicate an output key size less than or equal\n           to the output size of the HMAC.\n\n bExpand:  If set, HKDF-Expand will be applied to the input key (if\n           bExtract is not set) or to the result of HKDF-Extract (if\n           bExtract is set). Any info given in the optional pInfo field will\n           be included in the calculation.\n\n The size of the output key must be specified in the template passed to\n C_DeriveKey.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_HKDFParams')
@@ -14296,7 +14440,7 @@ class CK_NSS_HKDFParams:
 _pb_ptr_CK_NSS_HKDFParams = _ffi.typeof('struct CK_NSS_HKDFParams *')
 
 
-class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
+class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     'CK_NSS_IKE_PRF_PLUS_PARAMS is a structure that provides the parameters to\nthe CKM_NSS_IKE_PRF_PLUS_DERIVE mechanism.\nThe fields of the structure have the following meanings:\n     prfMechanism    underlying MAC mechanism used to generate the prf.\n     bHasSeedKey     hSeed key is present.\n     hSeedKey        optional seed from key\n     pSeedData       optional seed from data.\n     ulSeedDataLen   length of optional seed data.\n       If no seed data is present this value is NULL.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS')
@@ -14387,7 +14531,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
 _pb_ptr_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *')
 
 
-class CK_NSS_IKE_PRF_DERIVE_PARAMS:
+class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     'CK_NSS_IKE_PRF_DERIVE_PARAMS is a structure that provides the parameters to\n the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism underlying MAC mechanism used to generate the prf.\n    bRekey       hNewKey is present.\n    pNi          Ni value\n    ulNiLen      length of Ni\n    pNr          Nr value\n    ulNrLen      length of Nr\n    hNewKey      New key value to drive the rekey.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_IKE_PRF_DERIVE_PARAMS')
@@ -14520,7 +14664,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
 _pb_ptr_CK_NSS_IKE_PRF_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_IKE_PRF_DERIVE_PARAMS *')
 
 
-class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
+class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     'CK_NSS_IKE1_PRF_DERIVE_PARAMS is a structure that provides the parameters\nto the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bRekey        hNewKey is present.\n    pCKYi         CKYi value\n    ulCKYiLen     length of CKYi\n    pCKYr         CKYr value\n    ulCKYrLen     length of CKYr\n    hNewKey       New key value to drive the rekey.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_IKE1_PRF_DERIVE_PARAMS')
@@ -14663,7 +14807,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
 _pb_ptr_CK_NSS_IKE1_PRF_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_IKE1_PRF_DERIVE_PARAMS *')
 
 
-class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
+class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS is a structure that provides the\nparameters to the CKM_NSS_IKE_APP_B_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bHasKeygxy    hKeygxy exists\n    hKeygxy       optional key to hash in the prf\n    pExtraData    optional extra data to hash in the prf\n    ulExtraData   length of the optional extra data.\n\nCK_NSS_IKE_APP_B_PRF_DERIVE can take wither CK_NSS_IKE1_APP_B_PRF_DRIVE_PARAMS\nor a single CK_MECHANISM_TYPE. In the latter cases bHashKeygx is assumed to\nbe false and ulExtraDataLen is assumed to be '0'."
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS')
@@ -14754,7 +14898,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
 _pb_ptr_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *')
 
 
-class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
+class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'Parameter for the TLS extended master secret key derivation mechanisms:\n\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_DH\n\nFor the TLS 1.2 PRF, the prfHashMechanism parameter determines the hash\nfunction used. For earlier versions of the PRF, set the prfHashMechanism\nvalue to CKM_TLS_PRF.\n\nThe session hash input is expected to be the output of the same hash\nfunction as the PRF uses (as required by draft-ietf-tls-session-hash).  So\nthe ulSessionHashLen member must be equal the output length of the hash\nfunction specified by the prfHashMechanism member (or, for pre-TLS 1.2 PRF,\nthe length of concatenated MD5 and SHA-1 digests).'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS')
@@ -14847,7 +14991,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
 _pb_ptr_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS = _ffi.typeof('struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *')
 
 
-class CK_NSS_MODULE_FUNCTIONS:
+class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
     'struct CK_NSS_MODULE_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_MODULE_FUNCTIONS')
@@ -14900,7 +15044,7 @@ class CK_NSS_MODULE_FUNCTIONS:
 _pb_ptr_CK_NSS_MODULE_FUNCTIONS = _ffi.typeof('struct CK_NSS_MODULE_FUNCTIONS *')
 
 
-class CK_NSS_FIPS_FUNCTIONS:
+class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     'struct CK_NSS_FIPS_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_FIPS_FUNCTIONS')
@@ -14953,7 +15097,7 @@ class CK_NSS_FIPS_FUNCTIONS:
 _pb_ptr_CK_NSS_FIPS_FUNCTIONS = _ffi.typeof('struct CK_NSS_FIPS_FUNCTIONS *')
 
 
-class CK_NSS_GCM_PARAMS:
+class CK_NSS_GCM_PARAMS(_pb_Record):
     "There was an inconsistency between the spec and the header file in defining\nthe CK_GCM_PARAMS structure. The authoritative reference is the header file,\nbut NSS used the spec when adding it to its own header. In V3 we've\ncorrected it, but we need to handle the old case for devices that followed\nus in using the incorrect specification."
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_GCM_PARAMS')
@@ -15069,7 +15213,8 @@ _pb_t7 = _pb_typeof('CK_OBJECT_HANDLE *')
 _pb_t8 = _pb_typeof('CK_SLOT_ID *')
 _pb_t9 = _pb_typeof('CK_INTERFACE[]')
 _pb_t10 = _pb_typeof('CK_INTERFACE *')
-_pb_t11 = _pb_typeof('CK_CHAR[]')
+_pb_t11 = _pb_typeof('CK_INTERFACE_PTR *')
+_pb_t12 = _pb_typeof('CK_CHAR[]')
 
 
 # ---- loading -----------------------------------------------------------
@@ -15082,7 +15227,7 @@ class Library:
     when called.
     """
 
-    __slots__ = ("_pb_lib", "_pb_path", "_pb_table", "_f_C_Initialize", "_f_C_Finalize", "_f_C_GetInfo", "_f_C_GetSlotList", "_f_C_GetSlotInfo", "_f_C_GetTokenInfo", "_f_C_GetMechanismList", "_f_C_GetMechanismInfo", "_f_C_InitToken", "_f_C_InitPIN", "_f_C_SetPIN", "_f_C_OpenSession", "_f_C_CloseSession", "_f_C_CloseAllSessions", "_f_C_GetSessionInfo", "_f_C_GetOperationState", "_f_C_SetOperationState", "_f_C_Login", "_f_C_Logout", "_f_C_CreateObject", "_f_C_CopyObject", "_f_C_DestroyObject", "_f_C_GetObjectSize", "_f_C_GetAttributeValue", "_f_C_SetAttributeValue", "_f_C_FindObjectsInit", "_f_C_FindObjects", "_f_C_FindObjectsFinal", "_f_C_EncryptInit", "_f_C_Encrypt", "_f_C_EncryptUpdate", "_f_C_EncryptFinal", "_f_C_DecryptInit", "_f_C_Decrypt", "_f_C_DecryptUpdate", "_f_C_DecryptFinal", "_f_C_DigestInit", "_f_C_Digest", "_f_C_DigestUpdate", "_f_C_DigestKey", "_f_C_DigestFinal", "_f_C_SignInit", "_f_C_Sign", "_f_C_SignUpdate", "_f_C_SignFinal", "_f_C_SignRecoverInit", "_f_C_SignRecover", "_f_C_VerifyInit", "_f_C_Verify", "_f_C_VerifyUpdate", "_f_C_VerifyFinal", "_f_C_VerifyRecoverInit", "_f_C_VerifyRecover", "_f_C_DigestEncryptUpdate", "_f_C_DecryptDigestUpdate", "_f_C_SignEncryptUpdate", "_f_C_DecryptVerifyUpdate", "_f_C_GenerateKey", "_f_C_GenerateKeyPair", "_f_C_WrapKey", "_f_C_UnwrapKey", "_f_C_DeriveKey", "_f_C_SeedRandom", "_f_C_GenerateRandom", "_f_C_GetFunctionStatus", "_f_C_CancelFunction", "_f_C_WaitForSlotEvent", "_f_C_GetInterfaceList", "_f_C_LoginUser", "_f_C_SessionCancel", "_f_C_MessageEncryptInit", "_f_C_EncryptMessage", "_f_C_EncryptMessageBegin", "_f_C_EncryptMessageNext", "_f_C_MessageEncryptFinal", "_f_C_MessageDecryptInit", "_f_C_DecryptMessage", "_f_C_DecryptMessageBegin", "_f_C_DecryptMessageNext", "_f_C_MessageDecryptFinal", "_f_C_MessageSignInit", "_f_C_SignMessage", "_f_C_SignMessageBegin", "_f_C_SignMessageNext", "_f_C_MessageSignFinal", "_f_C_MessageVerifyInit", "_f_C_VerifyMessage", "_f_C_VerifyMessageBegin", "_f_C_VerifyMessageNext", "_f_C_MessageVerifyFinal")
+    __slots__ = ("_pb_lib", "_pb_path", "_pb_table", "_f_C_Initialize", "_f_C_Finalize", "_f_C_GetInfo", "_f_C_GetSlotList", "_f_C_GetSlotInfo", "_f_C_GetTokenInfo", "_f_C_GetMechanismList", "_f_C_GetMechanismInfo", "_f_C_InitToken", "_f_C_InitPIN", "_f_C_SetPIN", "_f_C_OpenSession", "_f_C_CloseSession", "_f_C_CloseAllSessions", "_f_C_GetSessionInfo", "_f_C_GetOperationState", "_f_C_SetOperationState", "_f_C_Login", "_f_C_Logout", "_f_C_CreateObject", "_f_C_CopyObject", "_f_C_DestroyObject", "_f_C_GetObjectSize", "_f_C_GetAttributeValue", "_f_C_SetAttributeValue", "_f_C_FindObjectsInit", "_f_C_FindObjects", "_f_C_FindObjectsFinal", "_f_C_EncryptInit", "_f_C_Encrypt", "_f_C_EncryptUpdate", "_f_C_EncryptFinal", "_f_C_DecryptInit", "_f_C_Decrypt", "_f_C_DecryptUpdate", "_f_C_DecryptFinal", "_f_C_DigestInit", "_f_C_Digest", "_f_C_DigestUpdate", "_f_C_DigestKey", "_f_C_DigestFinal", "_f_C_SignInit", "_f_C_Sign", "_f_C_SignUpdate", "_f_C_SignFinal", "_f_C_SignRecoverInit", "_f_C_SignRecover", "_f_C_VerifyInit", "_f_C_Verify", "_f_C_VerifyUpdate", "_f_C_VerifyFinal", "_f_C_VerifyRecoverInit", "_f_C_VerifyRecover", "_f_C_DigestEncryptUpdate", "_f_C_DecryptDigestUpdate", "_f_C_SignEncryptUpdate", "_f_C_DecryptVerifyUpdate", "_f_C_GenerateKey", "_f_C_GenerateKeyPair", "_f_C_WrapKey", "_f_C_UnwrapKey", "_f_C_DeriveKey", "_f_C_SeedRandom", "_f_C_GenerateRandom", "_f_C_GetFunctionStatus", "_f_C_CancelFunction", "_f_C_WaitForSlotEvent", "_f_C_GetInterfaceList", "_f_C_GetInterface", "_f_C_LoginUser", "_f_C_SessionCancel", "_f_C_MessageEncryptInit", "_f_C_EncryptMessage", "_f_C_EncryptMessageBegin", "_f_C_EncryptMessageNext", "_f_C_MessageEncryptFinal", "_f_C_MessageDecryptInit", "_f_C_DecryptMessage", "_f_C_DecryptMessageBegin", "_f_C_DecryptMessageNext", "_f_C_MessageDecryptFinal", "_f_C_MessageSignInit", "_f_C_SignMessage", "_f_C_SignMessageBegin", "_f_C_SignMessageNext", "_f_C_MessageSignFinal", "_f_C_MessageVerifyInit", "_f_C_VerifyMessage", "_f_C_VerifyMessageBegin", "_f_C_VerifyMessageNext", "_f_C_MessageVerifyFinal")
 
     def __init__(self, *args, **kwargs):
         raise TypeError("use load(path) to load a library")
@@ -15091,17 +15236,17 @@ class Library:
         return f"<pkcs11.Library {self._pb_path!r}>"
 
     def C_Initialize(self, pInitArgs, /):
-        'C_Initialize(pInitArgs: _WritableBuffer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
+        'C_Initialize(pInitArgs: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
         _pb_fn = self._f_C_Initialize
         try:
-            _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'char[]'))
+            _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'char[]', 'void *'))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Initialize')
             return None
         except _PB_RETRY:
             pass
-        pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0),), (pInitArgs,))
-        _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'char[]'))
+        pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0, 'void *', False),), (pInitArgs,))
+        _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'char[]', 'void *'))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Initialize')
         return None
@@ -15295,21 +15440,21 @@ class Library:
 
 
     def C_InitToken(self, slotID, pPin, pLabel, /):
-        'C_InitToken(slotID: int, pPin: _Buffer | None, pLabel: _WritableBuffer | None, /) -> None\n\nC: CK_RV C_InitToken(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel);'
+        'C_InitToken(slotID: int, pPin: _Buffer | None, pLabel: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_InitToken(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel);'
         _pb_fn = self._f_C_InitToken
         if pPin.__class__ is not list and pPin.__class__ is not tuple:
             pPin = _pb_once(pPin)
         try:
             _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _pb_t3, 'argument 2 (pPin)')
-            _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_n1, _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'CK_UTF8CHAR[]'))
+            _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_n1, _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'CK_UTF8CHAR[]', 'unsigned char *'))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_InitToken')
             return None
         except _PB_RETRY:
             pass
-        slotID, pPin, pLabel, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True), ('writable_buffer', 'argument 3 (pLabel)', 1)), (slotID, pPin, pLabel,))
+        slotID, pPin, pLabel, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True), ('writable_buffer', 'argument 3 (pLabel)', 1, 'unsigned char *', False)), (slotID, pPin, pLabel,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _pb_t3, 'argument 2 (pPin)')
-        _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_n1, _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'CK_UTF8CHAR[]'))
+        _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_n1, _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'CK_UTF8CHAR[]', 'unsigned char *'))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_InitToken')
         return None
@@ -15779,19 +15924,19 @@ class Library:
 
 
     def C_FindObjects(self, hSession, phObject, ulMaxObjectCount, /):
-        'C_FindObjects(hSession: int, phObject: _WritableBuffer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
+        'C_FindObjects(hSession: int, phObject: _WritableBuffer | Pointer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
         _pb_fn = self._f_C_FindObjects
         try:
             _pb_o3 = _pb_alloc(_pb_t0)
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]'), _pb_exact_int(ulMaxObjectCount), _pb_o3)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *'), _pb_exact_int(ulMaxObjectCount), _pb_o3)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_FindObjects')
             return _pb_o3[0]
         except _PB_RETRY:
             pass
-        hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
+        hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
         _pb_o3 = _pb_alloc(_pb_t0)
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]'), _pb_exact_int(ulMaxObjectCount), _pb_o3)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *'), _pb_exact_int(ulMaxObjectCount), _pb_o3)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_FindObjects')
         return _pb_o3[0]
@@ -17189,6 +17334,25 @@ class Library:
         return _pb_res0
 
 
+    def C_GetInterface(self, pInterfaceName, pVersion, flags, /):
+        'C_GetInterface(pInterfaceName: _WritableBuffer | Pointer | None, pVersion: CK_VERSION | None, flags: int, /) -> CK_INTERFACE | None\n\nC: CK_RV C_GetInterface(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags);'
+        _pb_fn = self._f_C_GetInterface
+        try:
+            _pb_o2 = _pb_alloc(_pb_t11)
+            _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'CK_UTF8CHAR[]', 'unsigned char *'), _NULL if pVersion is None else pVersion._p, _pb_o2, _pb_exact_int(flags))
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, 'C_GetInterface')
+            return _pb_view_at(CK_INTERFACE, _pb_o2[0], pVersion)
+        except _PB_RETRY:
+            pass
+        pInterfaceName, pVersion, flags, = _pb_fix((('writable_buffer', 'argument 1 (pInterfaceName)', 1, 'unsigned char *', False), ('record', 'argument 2 (pVersion)', CK_VERSION, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (pInterfaceName, pVersion, flags,))
+        _pb_o2 = _pb_alloc(_pb_t11)
+        _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'CK_UTF8CHAR[]', 'unsigned char *'), _NULL if pVersion is None else pVersion._p, _pb_o2, _pb_exact_int(flags))
+        if _pb_r != 0:
+            raise _pb_error(_pb_r, 'C_GetInterface')
+        return _pb_view_at(CK_INTERFACE, _pb_o2[0], pVersion)
+
+
     def C_LoginUser(self, hSession, userType, pPin, pUsername, /):
         'C_LoginUser(hSession: int, userType: int, pPin: _Buffer | None, pUsername: _Buffer | None, /) -> None\n\nC: CK_RV C_LoginUser(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername, CK_ULONG ulUsernameLen);'
         _pb_fn = self._f_C_LoginUser
@@ -17197,7 +17361,7 @@ class Library:
         if pUsername.__class__ is not list and pUsername.__class__ is not tuple:
             pUsername = _pb_once(pUsername)
         try:
-            _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _pb_t11, 'argument 3 (pPin)')
+            _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _pb_t12, 'argument 3 (pPin)')
             _pb_a4, _pb_n4 = _pb_bytes_in(pUsername, _pb_t3, 'argument 4 (pUsername)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(userType), _pb_a2, _pb_n2, _pb_a4, _pb_n4)
             if _pb_r != 0:
@@ -17206,7 +17370,7 @@ class Library:
         except _PB_RETRY:
             pass
         hSession, userType, pPin, pUsername, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (userType)', 0, 18446744073709551615), ('array', 'argument 3 (pPin)', True, ('int', 'argument 3 (pPin) items', 0, 255), True), ('array', 'argument 4 (pUsername)', True, ('int', 'argument 4 (pUsername) items', 0, 255), True)), (hSession, userType, pPin, pUsername,))
-        _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _pb_t11, 'argument 3 (pPin)')
+        _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _pb_t12, 'argument 3 (pPin)')
         _pb_a4, _pb_n4 = _pb_bytes_in(pUsername, _pb_t3, 'argument 4 (pUsername)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(userType), _pb_a2, _pb_n2, _pb_a4, _pb_n4)
         if _pb_r != 0:
@@ -17249,7 +17413,7 @@ class Library:
 
 
     def C_EncryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, /):
-        'C_EncryptMessage(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
+        'C_EncryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
         _pb_fn = self._f_C_EncryptMessage
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
@@ -17261,7 +17425,7 @@ class Library:
             _pb_l8 = _pb_alloc(_pb_t0, 0)
             _pb_a7 = _NULL
             _pb_l8[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessage')
             _pb_n7 = _pb_l8[0]
@@ -17269,7 +17433,7 @@ class Library:
                 raise OverflowError('C_EncryptMessage: pCiphertext would need more memory than can be addressed')
             _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
             _pb_l8[0] = _pb_n7
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessage')
             if _pb_l8[0] < _pb_n7:
@@ -17278,13 +17442,13 @@ class Library:
             return _pb_res7
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pPlaintext)', True, ('int', 'argument 5 (pPlaintext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pPlaintext)', True, ('int', 'argument 5 (pPlaintext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _pb_t5, 'argument 5 (pPlaintext)')
         _pb_l8 = _pb_alloc(_pb_t0, 0)
         _pb_a7 = _NULL
         _pb_l8[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessage')
         _pb_n7 = _pb_l8[0]
@@ -17292,7 +17456,7 @@ class Library:
             raise OverflowError('C_EncryptMessage: pCiphertext would need more memory than can be addressed')
         _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
         _pb_l8[0] = _pb_n7
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessage')
         if _pb_l8[0] < _pb_n7:
@@ -17302,28 +17466,28 @@ class Library:
 
 
     def C_EncryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         _pb_fn = self._f_C_EncryptMessageBegin
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
             return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
         return None
 
 
     def C_EncryptMessageNext(self, hSession, pParameter, ulParameterLen, pPlaintextPart, flags, /):
-        'C_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
+        'C_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
         _pb_fn = self._f_C_EncryptMessageNext
         if pPlaintextPart.__class__ is not list and pPlaintextPart.__class__ is not tuple:
             pPlaintextPart = _pb_once(pPlaintextPart)
@@ -17332,7 +17496,7 @@ class Library:
             _pb_l6 = _pb_alloc(_pb_t0, 0)
             _pb_a5 = _NULL
             _pb_l6[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessageNext')
             _pb_n5 = _pb_l6[0]
@@ -17340,7 +17504,7 @@ class Library:
                 raise OverflowError('C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed')
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessageNext')
             if _pb_l6[0] < _pb_n5:
@@ -17349,12 +17513,12 @@ class Library:
             return _pb_res5
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
+        hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _pb_t5, 'argument 4 (pPlaintextPart)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
         _pb_a5 = _NULL
         _pb_l6[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageNext')
         _pb_n5 = _pb_l6[0]
@@ -17362,7 +17526,7 @@ class Library:
             raise OverflowError('C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed')
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageNext')
         if _pb_l6[0] < _pb_n5:
@@ -17406,7 +17570,7 @@ class Library:
 
 
     def C_DecryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, /):
-        'C_DecryptMessage(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
+        'C_DecryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
         _pb_fn = self._f_C_DecryptMessage
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
@@ -17418,7 +17582,7 @@ class Library:
             _pb_l8 = _pb_alloc(_pb_t0, 0)
             _pb_a7 = _NULL
             _pb_l8[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessage')
             _pb_n7 = _pb_l8[0]
@@ -17426,7 +17590,7 @@ class Library:
                 raise OverflowError('C_DecryptMessage: pPlaintext would need more memory than can be addressed')
             _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
             _pb_l8[0] = _pb_n7
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessage')
             if _pb_l8[0] < _pb_n7:
@@ -17435,13 +17599,13 @@ class Library:
             return _pb_res7
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pCiphertext)', True, ('int', 'argument 5 (pCiphertext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pCiphertext)', True, ('int', 'argument 5 (pCiphertext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _pb_t5, 'argument 5 (pCiphertext)')
         _pb_l8 = _pb_alloc(_pb_t0, 0)
         _pb_a7 = _NULL
         _pb_l8[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessage')
         _pb_n7 = _pb_l8[0]
@@ -17449,7 +17613,7 @@ class Library:
             raise OverflowError('C_DecryptMessage: pPlaintext would need more memory than can be addressed')
         _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
         _pb_l8[0] = _pb_n7
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessage')
         if _pb_l8[0] < _pb_n7:
@@ -17459,28 +17623,28 @@ class Library:
 
 
     def C_DecryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         _pb_fn = self._f_C_DecryptMessageBegin
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
             return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
         return None
 
 
     def C_DecryptMessageNext(self, hSession, pParameter, ulParameterLen, pCiphertextPart, flags, /):
-        'C_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
+        'C_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
         _pb_fn = self._f_C_DecryptMessageNext
         if pCiphertextPart.__class__ is not list and pCiphertextPart.__class__ is not tuple:
             pCiphertextPart = _pb_once(pCiphertextPart)
@@ -17489,7 +17653,7 @@ class Library:
             _pb_l6 = _pb_alloc(_pb_t0, 0)
             _pb_a5 = _NULL
             _pb_l6[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessageNext')
             _pb_n5 = _pb_l6[0]
@@ -17497,7 +17661,7 @@ class Library:
                 raise OverflowError('C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed')
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessageNext')
             if _pb_l6[0] < _pb_n5:
@@ -17506,12 +17670,12 @@ class Library:
             return _pb_res5
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
+        hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _pb_t5, 'argument 4 (pCiphertextPart)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
         _pb_a5 = _NULL
         _pb_l6[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageNext')
         _pb_n5 = _pb_l6[0]
@@ -17519,7 +17683,7 @@ class Library:
             raise OverflowError('C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed')
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageNext')
         if _pb_l6[0] < _pb_n5:
@@ -17563,7 +17727,7 @@ class Library:
 
 
     def C_SignMessage(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessage(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         _pb_fn = self._f_C_SignMessage
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -17572,7 +17736,7 @@ class Library:
             _pb_l6 = _pb_alloc(_pb_t0, 0)
             _pb_a5 = _NULL
             _pb_l6[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessage')
             _pb_n5 = _pb_l6[0]
@@ -17580,7 +17744,7 @@ class Library:
                 raise OverflowError('C_SignMessage: pSignature would need more memory than can be addressed')
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessage')
             if _pb_l6[0] < _pb_n5:
@@ -17589,12 +17753,12 @@ class Library:
             return _pb_res5
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
+        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
         _pb_a5 = _NULL
         _pb_l6[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessage')
         _pb_n5 = _pb_l6[0]
@@ -17602,7 +17766,7 @@ class Library:
             raise OverflowError('C_SignMessage: pSignature would need more memory than can be addressed')
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessage')
         if _pb_l6[0] < _pb_n5:
@@ -17612,24 +17776,24 @@ class Library:
 
 
     def C_SignMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         _pb_fn = self._f_C_SignMessageBegin
         try:
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen))
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessageBegin')
             return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen))
+        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageBegin')
         return None
 
 
     def C_SignMessageNext(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessageNext(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         _pb_fn = self._f_C_SignMessageNext
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -17638,7 +17802,7 @@ class Library:
             _pb_l6 = _pb_alloc(_pb_t0, 0)
             _pb_a5 = _NULL
             _pb_l6[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessageNext')
             _pb_n5 = _pb_l6[0]
@@ -17646,7 +17810,7 @@ class Library:
                 raise OverflowError('C_SignMessageNext: pSignature would need more memory than can be addressed')
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessageNext')
             if _pb_l6[0] < _pb_n5:
@@ -17655,12 +17819,12 @@ class Library:
             return _pb_res5
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
+        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
         _pb_a5 = _NULL
         _pb_l6[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageNext')
         _pb_n5 = _pb_l6[0]
@@ -17668,7 +17832,7 @@ class Library:
             raise OverflowError('C_SignMessageNext: pSignature would need more memory than can be addressed')
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageNext')
         if _pb_l6[0] < _pb_n5:
@@ -17712,7 +17876,7 @@ class Library:
 
 
     def C_VerifyMessage(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessage(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         _pb_fn = self._f_C_VerifyMessage
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -17721,40 +17885,40 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
             _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessage')
             return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
+        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessage')
         return None
 
 
     def C_VerifyMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         _pb_fn = self._f_C_VerifyMessageBegin
         try:
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen))
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
             return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen))
+        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
         return None
 
 
     def C_VerifyMessageNext(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         _pb_fn = self._f_C_VerifyMessageNext
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -17763,16 +17927,16 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
             _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessageNext')
             return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
+        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessageNext')
         return None
@@ -18030,6 +18194,10 @@ def load(path, /):
         lib._f_C_GetInterfaceList = getattr(dll, 'C_GetInterfaceList')
     except AttributeError:
         lib._f_C_GetInterfaceList = _pb_missing(f"{lib._pb_path}: the library has no symbol 'C_GetInterfaceList'")
+    try:
+        lib._f_C_GetInterface = getattr(dll, 'C_GetInterface')
+    except AttributeError:
+        lib._f_C_GetInterface = _pb_missing(f"{lib._pb_path}: the library has no symbol 'C_GetInterface'")
     try:
         lib._f_C_LoginUser = getattr(dll, 'C_LoginUser')
     except AttributeError:

@@ -86,14 +86,25 @@ def _pb_check_size(view, size, what):
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
 
 
+def _pb_encode(value, what):
+    """A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there)."""
+    data = value.encode()
+    if b"\0" in data:
+        raise ValueError(f"{what} must not contain a NUL character")
+    return data
+
+
 def _pb_cstring(value, what):
-    """bytes (or None) for a ``const char *``: other buffers are copied, so the NUL is there."""
+    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
+    are copied, so the NUL is there."""
     if value is None or value.__class__ is bytes:
         return value
+    if isinstance(value, str):
+        return _pb_encode(value, what)
     try:
         view = memoryview(value)
     except TypeError:
-        raise TypeError(f"{what} must be bytes, a buffer or None, not {type(value).__name__}") from None
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
     return view.tobytes()
 
 
@@ -145,13 +156,29 @@ def _pb_fix_value(spec, value):
     if kind == "cstring":
         return _pb_cstring(value, what)
     if kind in ("buffer", "writable_buffer"):
-        if value is not None:
+        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken)
+        if isinstance(value, str) and spec[4]:
+            value = _pb_encode(value, what)
+            _pb_check_size(memoryview(value), spec[2], what)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+            _pb_check_object_pointer(value, spec[3], what, wanted)
+        elif value is not None:
             _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer"), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
+            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":
+                return _pb_handle(spec[2], value._h, value)  # C converts a void * to any object pointer
             wanted = spec[2].__name__ + (" or None" if spec[3] else "")
             raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+        return value
+    if kind == "pointer":
+        # ("pointer", what, C type, nullable): a Pointer of that type or of void *
+        if value is None and spec[3]:
+            return None
+        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
+            raise _pb_pointer_error(what, spec[2], value, spec[3])
         return value
     if kind == "count":
         number = _pb_integer(value, what)
@@ -183,14 +210,101 @@ def _pb_fix(specs, args):
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
 
 
+class Pointer:
+    """The address of C memory the library handed out, typed by its C type.
+
+    ``int(p)`` is the address; two pointers are equal when their classes and
+    addresses are.  Only the library makes them: functions return them and
+    take them back where C takes a pointer of that type or ``void *``.  The
+    handle classes of opaque types (``sqlite3``, ``CURL``) are subclasses.
+    """
+
+    __slots__ = ("_h", "_ctype", "_owner", "_free")
+    _h: object  #: the address, as the FFI holds it
+    _ctype: str  #: the C pointer type (set on Pointer values; a handle's class says it)
+    _owner: object  #: what must outlive the pointer: the argument or Library it came from
+    _free: object  #: what frees the memory when this object goes (None: borrowed)
+    #: what repr calls a handle class's values (``Pointer`` values name their C type instead)
+    _pb_kind = ""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} values are made by the library's functions")
+
+    def __int__(self):
+        return _pb_address(self._h)
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return _pb_address(self._h) == _pb_address(other._h)
+
+    def __hash__(self):
+        return hash(_pb_address(self._h))
+
+    def __repr__(self):
+        what = self._pb_kind or self._ctype
+        return f"<{type(self).__name__} {what} at {_pb_address(self._h):#x}>"
+
+    __reduce_ex__ = _pb_no_copy
+
+
 def _pb_handle(cls, pointer, owner):
-    """A handle object for ``pointer`` (None for NULL), keeping ``owner`` (the Library) alive."""
+    """A handle object for ``pointer`` (None for NULL), keeping ``owner`` alive."""
     if not pointer:
         return None
     obj = cls.__new__(cls)
     obj._h = pointer
     obj._owner = owner
+    obj._free = None
     return obj
+
+
+def _pb_pointer(pointer, ctype, owner):
+    """A :class:`Pointer` of C type ``ctype`` for ``pointer`` (None for NULL), keeping ``owner`` alive."""
+    obj = _pb_handle(Pointer, pointer, owner)
+    if obj is not None:
+        obj._ctype = ctype
+    return obj
+
+
+def _pb_pointer_type(value):
+    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
+    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+def _pb_takes_pointer(value, ctype):
+    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
+    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
+    have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+def _pb_pointer_error(what, ctype, value, nullable):
+    """The TypeError for a value that is not a pointer ``ctype`` takes."""
+    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+    if isinstance(value, Pointer):
+        return TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Record:
+    """The base of every record class: what a ``void *`` parameter takes as the record's address."""
+
+    __slots__ = ()
+
+
+def _pb_check_object_pointer(value, ctype, what, wanted):
+    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
+
+    A record goes only where C takes ``void *``; a Pointer where C takes its
+    own type or ``void *``, or any pointer when it is a ``void *`` itself.
+    ``wanted`` names what else the parameter takes, for the TypeError.
+    """
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
+    elif ctype != "void *":
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_missing(message):
@@ -208,14 +322,19 @@ def _pb_unlinked(name):
 _PB_RETRY = (TypeError, OverflowError, AttributeError, _ArgumentError)
 
 
-def _pb_rbuf(value, size, what):
-    """A pointer argument for a read-only buffer (bytes and None as they are)."""
+def _pb_rbuf(value, size, what, ctype, text=False):
+    """A pointer argument for a read-only buffer (bytes and None as they are), for a
+    Pointer, handle or record where C takes ``ctype``, or for a str (``text``: C reads characters)."""
     if value is None:
         return None
+    if value.__class__ is str and text:
+        value = _pb_encode(value, what)
     if value.__class__ is bytes:
         if len(value) < size:
             raise ValueError(f"{what} needs at least {size} bytes, got {len(value)}")
         return value
+    if isinstance(value, (Pointer, _pb_Record)):
+        return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     view = _pb_view_of(value, what, False)
     _pb_check_size(view, size, what)
     if view.readonly:
@@ -223,13 +342,22 @@ def _pb_rbuf(value, size, what):
     return (_ct.c_char * view.nbytes).from_buffer(view)
 
 
-def _pb_wbuf(value, size, what):
-    """A pointer argument into a writable buffer (shared, not copied)."""
+def _pb_wbuf(value, size, what, ctype):
+    """A pointer argument into a writable buffer (shared, not copied), or for a Pointer,
+    handle or record where C takes ``ctype``."""
     if value is None:
         return None
+    if isinstance(value, (Pointer, _pb_Record)):
+        return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     view = _pb_view_of(value, what, True)
     _pb_check_size(view, size, what)
     return (_ct.c_char * view.nbytes).from_buffer(view)
+
+
+def _pb_object_pointer(value, ctype, what, wanted):
+    """The address of a Pointer, handle or record passed where C takes the data pointer ``ctype``."""
+    _pb_check_object_pointer(value, ctype, what, wanted)
+    return _ct.c_void_p(value._h if isinstance(value, Pointer) else _ct.addressof(value._s))
 
 
 def _pb_address(pointer):
@@ -276,7 +404,7 @@ def _pb_bytes_in(value, ctype, lo, hi, what):
         return array, len(array)
     if not view.contiguous:
         raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
-    return _pb_rbuf(value, 0, what), view.nbytes
+    return _pb_rbuf(value, 0, what, "void *"), view.nbytes
 
 
 def _pb_root(struct):
@@ -346,6 +474,19 @@ def _pb_keep_copy(struct, address, size, source):
 
 def _pb_view(cls, struct):
     """An instance of the record class ``cls`` over ``struct`` (a ctypes object, kept alive)."""
+    obj = cls.__new__(cls)
+    obj._s = struct
+    return obj
+
+
+def _pb_view_at(cls, struct_type, address, owner):
+    """A view of the record of class ``cls`` at ``address`` in the library's memory (None for NULL),
+    keeping ``owner`` alive (an argument whose memory it may point into)."""
+    if not address:
+        return None
+    struct = struct_type.from_address(address)
+    if owner is not None:
+        struct._pb_ref = owner
     obj = cls.__new__(cls)
     obj._s = struct
     return obj
@@ -1541,6 +1682,8 @@ class PRStatus(_IntEnum):
 
 PR_FAILURE = PRStatus.PR_FAILURE
 PR_SUCCESS = PRStatus.PR_SUCCESS
+#: value -> member: what an enum value coming out of C becomes (a value of no member stays an int)
+_pb_members_PRStatus = {_pb_member.value: _pb_member for _pb_member in PRStatus}
 
 
 # ---- errors ------------------------------------------------------------
@@ -3574,7 +3717,7 @@ _pb_check_layout(_S100, 40, (('pIv', 0), ('ulIvLen', 8), ('pAAD', 16), ('ulAADLe
 # ---- records -----------------------------------------------------------
 
 
-class CK_VERSION:
+class CK_VERSION(_pb_Record):
     'struct CK_VERSION: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S0)
@@ -3619,7 +3762,7 @@ class CK_VERSION:
         self._s.minor = _pb_index(value, 'CK_VERSION.minor', 0, 255)
 
 
-class CK_INFO:
+class CK_INFO(_pb_Record):
     'struct CK_INFO: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S1)
@@ -3698,7 +3841,7 @@ class CK_INFO:
         self._s.libraryVersion = value._s
 
 
-class CK_SLOT_INFO:
+class CK_SLOT_INFO(_pb_Record):
     'CK_SLOT_INFO provides information about a slot'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S2)
@@ -3777,7 +3920,7 @@ class CK_SLOT_INFO:
         self._s.firmwareVersion = value._s
 
 
-class CK_TOKEN_INFO:
+class CK_TOKEN_INFO(_pb_Record):
     'CK_TOKEN_INFO provides information about a token'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S3)
@@ -3986,7 +4129,7 @@ class CK_TOKEN_INFO:
         _pb_store_bytes(self._s, _S3.utcTime.offset, 16, value, 'CK_TOKEN_INFO.utcTime')
 
 
-class CK_SESSION_INFO:
+class CK_SESSION_INFO(_pb_Record):
     'CK_SESSION_INFO provides information about a session'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S4)
@@ -4051,7 +4194,7 @@ class CK_SESSION_INFO:
         self._s.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
 
 
-class CK_ATTRIBUTE:
+class CK_ATTRIBUTE(_pb_Record):
     'CK_ATTRIBUTE is a structure that includes the type, length\nand value of an attribute'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S5)
@@ -4111,7 +4254,7 @@ class CK_ATTRIBUTE:
         self._s.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
 
 
-class CK_DATE:
+class CK_DATE(_pb_Record):
     'CK_DATE is a structure that defines a date'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S6)
@@ -4166,7 +4309,7 @@ class CK_DATE:
         _pb_store_bytes(self._s, _S6.day.offset, 2, value, 'CK_DATE.day')
 
 
-class CK_MECHANISM:
+class CK_MECHANISM(_pb_Record):
     'CK_MECHANISM is a structure that specifies a particular\nmechanism'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S7)
@@ -4226,7 +4369,7 @@ class CK_MECHANISM:
         self._s.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
 
 
-class CK_MECHANISM_INFO:
+class CK_MECHANISM_INFO(_pb_Record):
     'CK_MECHANISM_INFO provides information about a particular\nmechanism'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S8)
@@ -4281,7 +4424,7 @@ class CK_MECHANISM_INFO:
         self._s.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
 
 
-class CK_FUNCTION_LIST:
+class CK_FUNCTION_LIST(_pb_Record):
     'CK_FUNCTION_LIST is new for v2.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S9)
@@ -5064,7 +5207,7 @@ class CK_FUNCTION_LIST:
         _pb_keep(self._s, 'C_WaitForSlotEvent', value)
 
 
-class CK_FUNCTION_LIST_3_0:
+class CK_FUNCTION_LIST_3_0(_pb_Record):
     'These are new for v3.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S10)
@@ -6111,7 +6254,7 @@ class CK_FUNCTION_LIST_3_0:
         _pb_keep(self._s, 'C_MessageVerifyFinal', value)
 
 
-class CK_INTERFACE:
+class CK_INTERFACE(_pb_Record):
     'Interfaces are new in v3.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S11)
@@ -6178,7 +6321,7 @@ class CK_INTERFACE:
         self._s.flags = _pb_index(value, 'CK_INTERFACE.flags', 0, 18446744073709551615)
 
 
-class CK_C_INITIALIZE_ARGS:
+class CK_C_INITIALIZE_ARGS(_pb_Record):
     'CK_C_INITIALIZE_ARGS provides the optional arguments to\nC_Initialize'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S12)
@@ -6289,7 +6432,7 @@ class CK_C_INITIALIZE_ARGS:
             _pb_keep(self._s, 'pReserved', kept)
 
 
-class CK_RSA_PKCS_OAEP_PARAMS:
+class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     'CK_RSA_PKCS_OAEP_PARAMS is new for v2.10.\nCK_RSA_PKCS_OAEP_PARAMS provides the parameters to the\nCKM_RSA_PKCS_OAEP mechanism.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S13)
@@ -6369,7 +6512,7 @@ class CK_RSA_PKCS_OAEP_PARAMS:
         self._s.ulSourceDataLen = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen', 0, 18446744073709551615)
 
 
-class CK_RSA_PKCS_PSS_PARAMS:
+class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     'CK_RSA_PKCS_PSS_PARAMS is new for v2.11.\nCK_RSA_PKCS_PSS_PARAMS provides the parameters to the\nCKM_RSA_PKCS_PSS mechanism(s).'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S14)
@@ -6424,7 +6567,7 @@ class CK_RSA_PKCS_PSS_PARAMS:
         self._s.sLen = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.sLen', 0, 18446744073709551615)
 
 
-class CK_ECDH1_DERIVE_PARAMS:
+class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     'CK_ECDH1_DERIVE_PARAMS is new for v2.11.\nCK_ECDH1_DERIVE_PARAMS provides the parameters to the\nCKM_ECDH1_DERIVE and CKM_ECDH1_COFACTOR_DERIVE mechanisms,\nwhere each party contributes one key pair.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S15)
@@ -6511,7 +6654,7 @@ class CK_ECDH1_DERIVE_PARAMS:
             _pb_keep(self._s, 'pPublicData', kept)
 
 
-class CK_ECDH2_DERIVE_PARAMS:
+class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     'CK_ECDH2_DERIVE_PARAMS is new for v2.11.\nCK_ECDH2_DERIVE_PARAMS provides the parameters to the\nCKM_ECMQV_DERIVE mechanism, where each party contributes two key pairs.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S16)
@@ -6645,7 +6788,7 @@ class CK_ECDH2_DERIVE_PARAMS:
             _pb_keep(self._s, 'pPublicData2', kept)
 
 
-class CK_ECMQV_DERIVE_PARAMS:
+class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     'struct CK_ECMQV_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S17)
@@ -6789,7 +6932,7 @@ class CK_ECMQV_DERIVE_PARAMS:
         self._s.publicKey = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
 
 
-class CK_X9_42_DH1_DERIVE_PARAMS:
+class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     'CK_X9_42_DH1_DERIVE_PARAMS is new for v2.11.\nCK_X9_42_DH1_DERIVE_PARAMS provides the parameters to the\nCKM_X9_42_DH_DERIVE key derivation mechanism, where each party\ncontributes one key pair'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S18)
@@ -6876,7 +7019,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS:
             _pb_keep(self._s, 'pPublicData', kept)
 
 
-class CK_X9_42_DH2_DERIVE_PARAMS:
+class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     'CK_X9_42_DH2_DERIVE_PARAMS is new for v2.11.\nCK_X9_42_DH2_DERIVE_PARAMS provides the parameters to the\nCKM_X9_42_DH_HYBRID_DERIVE and CKM_X9_42_MQV_DERIVE key derivation\nmechanisms, where each party contributes two key pairs'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S19)
@@ -7010,7 +7153,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
             _pb_keep(self._s, 'pPublicData2', kept)
 
 
-class CK_X9_42_MQV_DERIVE_PARAMS:
+class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     'struct CK_X9_42_MQV_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S20)
@@ -7154,7 +7297,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
         self._s.publicKey = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
 
 
-class CK_KEA_DERIVE_PARAMS:
+class CK_KEA_DERIVE_PARAMS(_pb_Record):
     'CK_KEA_DERIVE_PARAMS is new for v2.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S21)
@@ -7258,7 +7401,7 @@ class CK_KEA_DERIVE_PARAMS:
             _pb_keep(self._s, 'pPublicData', kept)
 
 
-class CK_RC2_CBC_PARAMS:
+class CK_RC2_CBC_PARAMS(_pb_Record):
     'CK_RC2_CBC_PARAMS provides the parameters to the CKM_RC2_CBC\nmechanism'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S22)
@@ -7303,7 +7446,7 @@ class CK_RC2_CBC_PARAMS:
         _pb_store_bytes(self._s, _S22.iv.offset, 8, value, 'CK_RC2_CBC_PARAMS.iv')
 
 
-class CK_RC2_MAC_GENERAL_PARAMS:
+class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     'CK_RC2_MAC_GENERAL_PARAMS is new for v2.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S23)
@@ -7348,7 +7491,7 @@ class CK_RC2_MAC_GENERAL_PARAMS:
         self._s.ulMacLength = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
 
 
-class CK_RC5_PARAMS:
+class CK_RC5_PARAMS(_pb_Record):
     'CK_RC5_PARAMS is new for v2.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S24)
@@ -7393,7 +7536,7 @@ class CK_RC5_PARAMS:
         self._s.ulRounds = _pb_index(value, 'CK_RC5_PARAMS.ulRounds', 0, 18446744073709551615)
 
 
-class CK_RC5_CBC_PARAMS:
+class CK_RC5_CBC_PARAMS(_pb_Record):
     'CK_RC5_CBC_PARAMS is new for v2.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S25)
@@ -7463,7 +7606,7 @@ class CK_RC5_CBC_PARAMS:
         self._s.ulIvLen = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulIvLen', 0, 18446744073709551615)
 
 
-class CK_RC5_MAC_GENERAL_PARAMS:
+class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     'CK_RC5_MAC_GENERAL_PARAMS is new for v2.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S26)
@@ -7518,7 +7661,7 @@ class CK_RC5_MAC_GENERAL_PARAMS:
         self._s.ulMacLength = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
 
 
-class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
+class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'CK_DES/AES_ECB/CBC_ENCRYPT_DATA_PARAMS are new for v2.20'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S27)
@@ -7578,7 +7721,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
         self._s.length = _pb_index(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
 
-class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
+class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_AES_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S28)
@@ -7638,7 +7781,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
         self._s.length = _pb_index(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
 
-class CK_AES_CTR_PARAMS:
+class CK_AES_CTR_PARAMS(_pb_Record):
     'CK_AES_CTR_PARAMS is new for PKCS #11 v2.20 amendment 3'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S29)
@@ -7683,7 +7826,7 @@ class CK_AES_CTR_PARAMS:
         _pb_store_bytes(self._s, _S29.cb.offset, 16, value, 'CK_AES_CTR_PARAMS.cb')
 
 
-class CK_GCM_PARAMS_V3:
+class CK_GCM_PARAMS_V3(_pb_Record):
     "There was a discrepency between the doc and the headers\nin PKCS #11 v2.40, NSS had the doc version, but the header\nwas normative. In V3.0 they were reconsiled as the header\nversion. In NSS the header version is called CK_GCM_PARAMS_V3\nand the v2.40 doc version is called CK_NSS_GCM_PARAMS.\nCK_GCM_PARMS is define as CK_NSS_GCM_PARAMS  if\nNSS_PCKS11_2_0_COMPAT is defined and CK_GCM_PARAMS_V3 if it's not.\nSoftoken accepts either version and internally uses CK_NSS_GCM_PARAMS"
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S30)
@@ -7780,7 +7923,7 @@ class CK_GCM_PARAMS_V3:
         self._s.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
 
 
-class CK_CCM_PARAMS:
+class CK_CCM_PARAMS(_pb_Record):
     'CK_CCM_PARAMS is new for version 2.30'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S31)
@@ -7877,7 +8020,7 @@ class CK_CCM_PARAMS:
         self._s.ulMACLen = _pb_index(value, 'CK_CCM_PARAMS.ulMACLen', 0, 18446744073709551615)
 
 
-class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
+class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     'SALSA20_POLY1305 and CHACHA20_POLY1305 is AEAD is new in v3.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S32)
@@ -7954,7 +8097,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
         self._s.ulAADLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen', 0, 18446744073709551615)
 
 
-class CK_GCM_MESSAGE_PARAMS:
+class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     'struct CK_GCM_MESSAGE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S33)
@@ -8051,7 +8194,7 @@ class CK_GCM_MESSAGE_PARAMS:
         self._s.ulTagBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulTagBits', 0, 18446744073709551615)
 
 
-class CK_CCM_MESSAGE_PARAMS:
+class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     'struct CK_CCM_MESSAGE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S34)
@@ -8158,7 +8301,7 @@ class CK_CCM_MESSAGE_PARAMS:
         self._s.ulMACLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulMACLen', 0, 18446744073709551615)
 
 
-class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
+class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     'SALSA20/CHACHA20 doe not define IV generators'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S35)
@@ -8225,7 +8368,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
             _pb_keep(self._s, 'pTag', kept)
 
 
-class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
+class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     'CK_SKIPJACK_PRIVATE_WRAP_PARAMS is new for v2.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S36)
@@ -8400,7 +8543,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
             _pb_keep(self._s, 'pSubprimeQ', kept)
 
 
-class CK_SKIPJACK_RELAYX_PARAMS:
+class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     'CK_SKIPJACK_RELAYX_PARAMS is new for v2.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S37)
@@ -8612,7 +8755,7 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             _pb_keep(self._s, 'pNewRandomA', kept)
 
 
-class CK_CAMELLIA_CTR_PARAMS:
+class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     'New for v2.40, CAMELLIA, ARIA, SEED'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S38)
@@ -8657,7 +8800,7 @@ class CK_CAMELLIA_CTR_PARAMS:
         _pb_store_bytes(self._s, _S38.cb.offset, 16, value, 'CK_CAMELLIA_CTR_PARAMS.cb')
 
 
-class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
+class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S39)
@@ -8717,7 +8860,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
         self._s.length = _pb_index(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
 
-class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
+class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S40)
@@ -8777,7 +8920,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
         self._s.length = _pb_index(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
 
-class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
+class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S41)
@@ -8837,7 +8980,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
         self._s.length = _pb_index(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
 
-class CK_CHACHA20_PARAMS:
+class CK_CHACHA20_PARAMS(_pb_Record):
     'ChaCha20/Salsa20 Counter support is new in v3.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S42)
@@ -8914,7 +9057,7 @@ class CK_CHACHA20_PARAMS:
         self._s.ulNonceBits = _pb_index(value, 'CK_CHACHA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
 
 
-class CK_SALSA20_PARAMS:
+class CK_SALSA20_PARAMS(_pb_Record):
     'struct CK_SALSA20_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S43)
@@ -8981,7 +9124,7 @@ class CK_SALSA20_PARAMS:
         self._s.ulNonceBits = _pb_index(value, 'CK_SALSA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
 
 
-class CK_PBE_PARAMS:
+class CK_PBE_PARAMS(_pb_Record):
     'struct CK_PBE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S44)
@@ -9085,7 +9228,7 @@ class CK_PBE_PARAMS:
         self._s.ulIteration = _pb_index(value, 'CK_PBE_PARAMS.ulIteration', 0, 18446744073709551615)
 
 
-class CK_KEY_WRAP_SET_OAEP_PARAMS:
+class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     'CK_KEY_WRAP_SET_OAEP_PARAMS is new for v2.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S45)
@@ -9145,7 +9288,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS:
         self._s.ulXLen = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen', 0, 18446744073709551615)
 
 
-class CK_SSL3_RANDOM_DATA:
+class CK_SSL3_RANDOM_DATA(_pb_Record):
     'struct CK_SSL3_RANDOM_DATA: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S46)
@@ -9222,7 +9365,7 @@ class CK_SSL3_RANDOM_DATA:
         self._s.ulServerRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
 
 
-class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
+class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S47)
@@ -9275,7 +9418,7 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
             _pb_keep(self._s, 'pVersion', kept)
 
 
-class CK_SSL3_KEY_MAT_OUT:
+class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     'struct CK_SSL3_KEY_MAT_OUT: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S48)
@@ -9372,7 +9515,7 @@ class CK_SSL3_KEY_MAT_OUT:
             _pb_keep(self._s, 'pIVServer', kept)
 
 
-class CK_SSL3_KEY_MAT_PARAMS:
+class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     'struct CK_SSL3_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S49)
@@ -9465,7 +9608,7 @@ class CK_SSL3_KEY_MAT_PARAMS:
             _pb_keep(self._s, 'pReturnedKeyMaterial', kept)
 
 
-class CK_TLS_PRF_PARAMS:
+class CK_TLS_PRF_PARAMS(_pb_Record):
     'CK_TLS_PRF_PARAMS is new for version 2.20'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S50)
@@ -9576,7 +9719,7 @@ class CK_TLS_PRF_PARAMS:
             _pb_keep(self._s, 'pulOutputLen', kept)
 
 
-class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
+class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'TLS 1.2 is new for version 2.40'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S51)
@@ -9639,7 +9782,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
         self._s.prfHashMechanism = _pb_index(value, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
 
-class CK_TLS12_KEY_MAT_PARAMS:
+class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     'struct CK_TLS12_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S52)
@@ -9742,7 +9885,7 @@ class CK_TLS12_KEY_MAT_PARAMS:
         self._s.prfHashMechanism = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
 
-class CK_TLS_KDF_PARAMS:
+class CK_TLS_KDF_PARAMS(_pb_Record):
     'struct CK_TLS_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S53)
@@ -9842,7 +9985,7 @@ class CK_TLS_KDF_PARAMS:
         self._s.ulContextDataLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulContextDataLength', 0, 18446744073709551615)
 
 
-class CK_TLS_MAC_PARAMS:
+class CK_TLS_MAC_PARAMS(_pb_Record):
     'struct CK_TLS_MAC_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S54)
@@ -9897,7 +10040,7 @@ class CK_TLS_MAC_PARAMS:
         self._s.ulServerOrClient = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulServerOrClient', 0, 18446744073709551615)
 
 
-class CK_HKDF_PARAMS:
+class CK_HKDF_PARAMS(_pb_Record):
     'HKDF is new for v3.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S55)
@@ -10024,7 +10167,7 @@ class CK_HKDF_PARAMS:
         self._s.ulInfoLen = _pb_index(value, 'CK_HKDF_PARAMS.ulInfoLen', 0, 18446744073709551615)
 
 
-class CK_WTLS_RANDOM_DATA:
+class CK_WTLS_RANDOM_DATA(_pb_Record):
     'WTLS is new for version 2.20'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S56)
@@ -10101,7 +10244,7 @@ class CK_WTLS_RANDOM_DATA:
         self._s.ulServerRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
 
 
-class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
+class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S57)
@@ -10164,7 +10307,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
             _pb_keep(self._s, 'pVersion', kept)
 
 
-class CK_WTLS_PRF_PARAMS:
+class CK_WTLS_PRF_PARAMS(_pb_Record):
     'struct CK_WTLS_PRF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S58)
@@ -10285,7 +10428,7 @@ class CK_WTLS_PRF_PARAMS:
             _pb_keep(self._s, 'pulOutputLen', kept)
 
 
-class CK_WTLS_KEY_MAT_OUT:
+class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     'struct CK_WTLS_KEY_MAT_OUT: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S59)
@@ -10345,7 +10488,7 @@ class CK_WTLS_KEY_MAT_OUT:
             _pb_keep(self._s, 'pIV', kept)
 
 
-class CK_WTLS_KEY_MAT_PARAMS:
+class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     'struct CK_WTLS_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S60)
@@ -10458,7 +10601,7 @@ class CK_WTLS_KEY_MAT_PARAMS:
             _pb_keep(self._s, 'pReturnedKeyMaterial', kept)
 
 
-class CK_PRF_DATA_PARAM:
+class CK_PRF_DATA_PARAM(_pb_Record):
     'struct CK_PRF_DATA_PARAM: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S61)
@@ -10518,7 +10661,7 @@ class CK_PRF_DATA_PARAM:
         self._s.ulValueLen = _pb_index(value, 'CK_PRF_DATA_PARAM.ulValueLen', 0, 18446744073709551615)
 
 
-class CK_SP800_108_COUNTER_FORMAT:
+class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     'struct CK_SP800_108_COUNTER_FORMAT: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S62)
@@ -10563,7 +10706,7 @@ class CK_SP800_108_COUNTER_FORMAT:
         self._s.ulWidthInBits = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.ulWidthInBits', 0, 18446744073709551615)
 
 
-class CK_SP800_108_DKM_LENGTH_FORMAT:
+class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     'struct CK_SP800_108_DKM_LENGTH_FORMAT: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S63)
@@ -10618,7 +10761,7 @@ class CK_SP800_108_DKM_LENGTH_FORMAT:
         self._s.ulWidthInBits = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits', 0, 18446744073709551615)
 
 
-class CK_DERIVED_KEY:
+class CK_DERIVED_KEY(_pb_Record):
     'struct CK_DERIVED_KEY: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S64)
@@ -10685,7 +10828,7 @@ class CK_DERIVED_KEY:
             _pb_keep(self._s, 'phKey', kept)
 
 
-class CK_SP800_108_KDF_PARAMS:
+class CK_SP800_108_KDF_PARAMS(_pb_Record):
     'struct CK_SP800_108_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S65)
@@ -10772,7 +10915,7 @@ class CK_SP800_108_KDF_PARAMS:
             _pb_keep(self._s, 'pAdditionalDerivedKeys', kept)
 
 
-class CK_SP800_108_FEEDBACK_KDF_PARAMS:
+class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     'struct CK_SP800_108_FEEDBACK_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S66)
@@ -10886,7 +11029,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
             _pb_keep(self._s, 'pAdditionalDerivedKeys', kept)
 
 
-class CK_CMS_SIG_PARAMS:
+class CK_CMS_SIG_PARAMS(_pb_Record):
     'CMS is new for version 2.20'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S67)
@@ -11024,7 +11167,7 @@ class CK_CMS_SIG_PARAMS:
         self._s.ulRequiredAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequiredAttributesLen', 0, 18446744073709551615)
 
 
-class CK_KEY_DERIVATION_STRING_DATA:
+class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     'struct CK_KEY_DERIVATION_STRING_DATA: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S68)
@@ -11074,7 +11217,7 @@ class CK_KEY_DERIVATION_STRING_DATA:
         self._s.ulLen = _pb_index(value, 'CK_KEY_DERIVATION_STRING_DATA.ulLen', 0, 18446744073709551615)
 
 
-class CK_PKCS5_PBKD2_PARAMS:
+class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     'this structure is kept for compatibility. use _PARAMS2.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S69)
@@ -11215,7 +11358,7 @@ class CK_PKCS5_PBKD2_PARAMS:
             _pb_keep(self._s, 'ulPasswordLen', kept)
 
 
-class CK_PKCS5_PBKD2_PARAMS2:
+class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     'struct CK_PKCS5_PBKD2_PARAMS2: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S70)
@@ -11349,7 +11492,7 @@ class CK_PKCS5_PBKD2_PARAMS2:
         self._s.ulPasswordLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen', 0, 18446744073709551615)
 
 
-class CK_OTP_PARAM:
+class CK_OTP_PARAM(_pb_Record):
     'struct CK_OTP_PARAM: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S71)
@@ -11409,7 +11552,7 @@ class CK_OTP_PARAM:
         self._s.ulValueLen = _pb_index(value, 'CK_OTP_PARAM.ulValueLen', 0, 18446744073709551615)
 
 
-class CK_OTP_PARAMS:
+class CK_OTP_PARAMS(_pb_Record):
     'struct CK_OTP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S72)
@@ -11459,7 +11602,7 @@ class CK_OTP_PARAMS:
         self._s.ulCount = _pb_index(value, 'CK_OTP_PARAMS.ulCount', 0, 18446744073709551615)
 
 
-class CK_OTP_SIGNATURE_INFO:
+class CK_OTP_SIGNATURE_INFO(_pb_Record):
     'struct CK_OTP_SIGNATURE_INFO: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S73)
@@ -11509,7 +11652,7 @@ class CK_OTP_SIGNATURE_INFO:
         self._s.ulCount = _pb_index(value, 'CK_OTP_SIGNATURE_INFO.ulCount', 0, 18446744073709551615)
 
 
-class CK_KIP_PARAMS:
+class CK_KIP_PARAMS(_pb_Record):
     'KIP is new in v2.40'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S74)
@@ -11586,7 +11729,7 @@ class CK_KIP_PARAMS:
         self._s.ulSeedLen = _pb_index(value, 'CK_KIP_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
 
-class CK_DSA_PARAMETER_GEN_PARAM:
+class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     'DSA Param Gen is new for v2.40'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S75)
@@ -11656,7 +11799,7 @@ class CK_DSA_PARAMETER_GEN_PARAM:
         self._s.ulIndex = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulIndex', 0, 18446744073709551615)
 
 
-class CK_ECDH_AES_KEY_WRAP_PARAMS:
+class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     'XXXX_AES_KEY_WRAP is new for v2.40'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S76)
@@ -11726,7 +11869,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS:
             _pb_keep(self._s, 'pSharedData', kept)
 
 
-class CK_RSA_AES_KEY_WRAP_PARAMS:
+class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     'struct CK_RSA_AES_KEY_WRAP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S77)
@@ -11776,7 +11919,7 @@ class CK_RSA_AES_KEY_WRAP_PARAMS:
             _pb_keep(self._s, 'pOAEPParams', kept)
 
 
-class CK_GOSTR3410_DERIVE_PARAMS:
+class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     'GOSTR3410 is new for v2.40'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S78)
@@ -11863,7 +12006,7 @@ class CK_GOSTR3410_DERIVE_PARAMS:
         self._s.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
 
-class CK_GOSTR3410_KEY_WRAP_PARAMS:
+class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     'struct CK_GOSTR3410_KEY_WRAP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S79)
@@ -11950,7 +12093,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS:
         self._s.hKey = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.hKey', 0, 18446744073709551615)
 
 
-class CK_EDDSA_PARAMS:
+class CK_EDDSA_PARAMS(_pb_Record):
     'EDDSA and XEDDSA are new for v3.0'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S80)
@@ -12010,7 +12153,7 @@ class CK_EDDSA_PARAMS:
             _pb_keep(self._s, 'pContextData', kept)
 
 
-class CK_XEDDSA_PARAMS:
+class CK_XEDDSA_PARAMS(_pb_Record):
     'struct CK_XEDDSA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S81)
@@ -12045,7 +12188,7 @@ class CK_XEDDSA_PARAMS:
         self._s.hash = _pb_index(value, 'CK_XEDDSA_PARAMS.hash', 0, 18446744073709551615)
 
 
-class CK_X3DH_INITIATE_PARAMS:
+class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     'struct CK_X3DH_INITIATE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S82)
@@ -12152,7 +12295,7 @@ class CK_X3DH_INITIATE_PARAMS:
         self._s.pOwn_ephemeral = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral', 0, 18446744073709551615)
 
 
-class CK_X3DH_RESPOND_PARAMS:
+class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     'struct CK_X3DH_RESPOND_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S83)
@@ -12263,7 +12406,7 @@ class CK_X3DH_RESPOND_PARAMS:
             _pb_keep(self._s, 'pInitiator_ephemeral', kept)
 
 
-class CK_X2RATCHET_INITIALIZE_PARAMS:
+class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     'struct CK_X2RATCHET_INITIALIZE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S84)
@@ -12373,7 +12516,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
         self._s.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism', 0, 18446744073709551615)
 
 
-class CK_X2RATCHET_RESPOND_PARAMS:
+class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     'struct CK_X2RATCHET_RESPOND_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S85)
@@ -12483,7 +12626,7 @@ class CK_X2RATCHET_RESPOND_PARAMS:
         self._s.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615)
 
 
-class CK_NSS_JPAKEPublicValue:
+class CK_NSS_JPAKEPublicValue(_pb_Record):
     'struct CK_NSS_JPAKEPublicValue: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S86)
@@ -12587,7 +12730,7 @@ class CK_NSS_JPAKEPublicValue:
         self._s.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
 
 
-class CK_NSS_JPAKERound1Params:
+class CK_NSS_JPAKERound1Params(_pb_Record):
     'struct CK_NSS_JPAKERound1Params: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S87)
@@ -12636,7 +12779,7 @@ class CK_NSS_JPAKERound1Params:
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx2), _ct.sizeof(value._s), value._s)
 
 
-class CK_NSS_JPAKERound2Params:
+class CK_NSS_JPAKERound2Params(_pb_Record):
     'struct CK_NSS_JPAKERound2Params: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S88)
@@ -12725,7 +12868,7 @@ class CK_NSS_JPAKERound2Params:
         _pb_keep_copy(self._s, _ct.addressof(self._s.A), _ct.sizeof(value._s), value._s)
 
 
-class CK_NSS_JPAKEFinalParams:
+class CK_NSS_JPAKEFinalParams(_pb_Record):
     'struct CK_NSS_JPAKEFinalParams: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S89)
@@ -12761,7 +12904,7 @@ class CK_NSS_JPAKEFinalParams:
         _pb_keep_copy(self._s, _ct.addressof(self._s.B), _ct.sizeof(value._s), value._s)
 
 
-class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
+class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     "macAlg: the MAC algorithm to use. This determines the hash function used in\n    the HMAC/SSLv3 MAC calculations.\nulBodyTotalLen: the total length of the data, including padding bytes and\n    padding length.\npHeader: points to a block of data that contains additional data to\n    authenticate. For TLS this includes the sequence number etc. For SSLv3,\n    this also includes the initial padding bytes.\n\nNOTE: the softoken's implementation of CKM_NSS_HMAC_CONSTANT_TIME and\nCKM_NSS_SSL3_MAC_CONSTANT_TIME requires that the sum of ulBodyTotalLen\nand ulHeaderLen be much smaller than 2^32 / 8 bytes because it uses an\nunsigned int variable to represent the length in bits. This should not\nbe a problem because the SSL/TLS protocol limits the size of an SSL\nrecord to something considerably less than 2^32 bytes."
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S90)
@@ -12831,7 +12974,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
         self._s.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
 
 
-class CK_NSS_AEAD_PARAMS:
+class CK_NSS_AEAD_PARAMS(_pb_Record):
     'struct CK_NSS_AEAD_PARAMS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S91)
@@ -12918,7 +13061,7 @@ class CK_NSS_AEAD_PARAMS:
         self._s.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
 
 
-class CK_NSS_HKDFParams:
+class CK_NSS_HKDFParams(_pb_Record):
     'Mandatory parameter for the CKM_NSS_HKDF_* key deriviation mechanisms.\nSee RFC 5869.\n\n bExtract: If set, HKDF-Extract will be applied to the input key. If\n           the optional salt is given, it is used; otherwise, the salt is\n           set to a sequence of zeros equal in length to the HMAC output.\n           If bExpand is not set, then the key template given to\n           C_DeriveKey must indicate an output key size less than or equal\n           to the output size of the HMAC.\n\n bExpand:  If set, HKDF-Expand will be applied to the input key (if\n           bExtract is not set) or to the result of HKDF-Extract (if\n           bExtract is set). Any info given in the optional pInfo field will\n           be included in the calculation.\n\n The size of the output key must be specified in the template passed to\n C_DeriveKey.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S92)
@@ -13015,7 +13158,7 @@ class CK_NSS_HKDFParams:
         self._s.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
 
 
-class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
+class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     'CK_NSS_IKE_PRF_PLUS_PARAMS is a structure that provides the parameters to\nthe CKM_NSS_IKE_PRF_PLUS_DERIVE mechanism.\nThe fields of the structure have the following meanings:\n     prfMechanism    underlying MAC mechanism used to generate the prf.\n     bHasSeedKey     hSeed key is present.\n     hSeedKey        optional seed from key\n     pSeedData       optional seed from data.\n     ulSeedDataLen   length of optional seed data.\n       If no seed data is present this value is NULL.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S93)
@@ -13095,7 +13238,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
         self._s.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
 
 
-class CK_NSS_IKE_PRF_DERIVE_PARAMS:
+class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     'CK_NSS_IKE_PRF_DERIVE_PARAMS is a structure that provides the parameters to\n the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism underlying MAC mechanism used to generate the prf.\n    bRekey       hNewKey is present.\n    pNi          Ni value\n    ulNiLen      length of Ni\n    pNr          Nr value\n    ulNrLen      length of Nr\n    hNewKey      New key value to drive the rekey.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S94)
@@ -13212,7 +13355,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
         self._s.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
 
 
-class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
+class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     'CK_NSS_IKE1_PRF_DERIVE_PARAMS is a structure that provides the parameters\nto the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bRekey        hNewKey is present.\n    pCKYi         CKYi value\n    ulCKYiLen     length of CKYi\n    pCKYr         CKYr value\n    ulCKYrLen     length of CKYr\n    hNewKey       New key value to drive the rekey.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S95)
@@ -13339,7 +13482,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
         self._s.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
 
 
-class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
+class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS is a structure that provides the\nparameters to the CKM_NSS_IKE_APP_B_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bHasKeygxy    hKeygxy exists\n    hKeygxy       optional key to hash in the prf\n    pExtraData    optional extra data to hash in the prf\n    ulExtraData   length of the optional extra data.\n\nCK_NSS_IKE_APP_B_PRF_DERIVE can take wither CK_NSS_IKE1_APP_B_PRF_DRIVE_PARAMS\nor a single CK_MECHANISM_TYPE. In the latter cases bHashKeygx is assumed to\nbe false and ulExtraDataLen is assumed to be '0'."
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S96)
@@ -13419,7 +13562,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
         self._s.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
 
 
-class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
+class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'Parameter for the TLS extended master secret key derivation mechanisms:\n\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_DH\n\nFor the TLS 1.2 PRF, the prfHashMechanism parameter determines the hash\nfunction used. For earlier versions of the PRF, set the prfHashMechanism\nvalue to CKM_TLS_PRF.\n\nThe session hash input is expected to be the output of the same hash\nfunction as the PRF uses (as required by draft-ietf-tls-session-hash).  So\nthe ulSessionHashLen member must be equal the output length of the hash\nfunction specified by the prfHashMechanism member (or, for pre-TLS 1.2 PRF,\nthe length of concatenated MD5 and SHA-1 digests).'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S97)
@@ -13496,7 +13639,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
             _pb_keep(self._s, 'pVersion', kept)
 
 
-class CK_NSS_MODULE_FUNCTIONS:
+class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
     'struct CK_NSS_MODULE_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S98)
@@ -13542,7 +13685,7 @@ class CK_NSS_MODULE_FUNCTIONS:
         _pb_keep(self._s, 'NSC_ModuleDBFunc', value)
 
 
-class CK_NSS_FIPS_FUNCTIONS:
+class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     'struct CK_NSS_FIPS_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S99)
@@ -13588,7 +13731,7 @@ class CK_NSS_FIPS_FUNCTIONS:
         _pb_keep(self._s, 'NSC_NSSGetFIPSStatus', value)
 
 
-class CK_NSS_GCM_PARAMS:
+class CK_NSS_GCM_PARAMS(_pb_Record):
     "There was an inconsistency between the spec and the header file in defining\nthe CK_GCM_PARAMS structure. The authoritative reference is the header file,\nbut NSS used the spec when adding it to its own header. In V3 we've\ncorrected it, but we need to handle the old case for devices that followed\nus in using the incorrect specification."
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S100)
@@ -13745,6 +13888,7 @@ _pt_C_GetFunctionStatus = _ct.CFUNCTYPE(_ct.c_uint64)
 _pt_C_CancelFunction = _ct.CFUNCTYPE(_ct.c_uint64)
 _pt_C_WaitForSlotEvent = _ct.CFUNCTYPE(_ct.c_uint64)
 _pt_C_GetInterfaceList = _ct.CFUNCTYPE(_ct.c_uint64)
+_pt_C_GetInterface = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.POINTER(_S0), _ct.POINTER(_ct.c_void_p), _ct.c_uint64)
 _pt_C_LoginUser = _ct.CFUNCTYPE(_ct.c_uint64)
 _pt_C_SessionCancel = _ct.CFUNCTYPE(_ct.c_uint64)
 _pt_C_MessageEncryptInit = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.POINTER(_S7), _ct.c_uint64)
@@ -13777,7 +13921,7 @@ class Library:
     when called.
     """
 
-    __slots__ = ("_pb_dll", "_pb_path", "_pb_table", "_f_C_Initialize", "_f_C_Finalize", "_f_C_GetInfo", "_f_C_GetSlotList", "_f_C_GetSlotInfo", "_f_C_GetTokenInfo", "_f_C_GetMechanismList", "_f_C_GetMechanismInfo", "_f_C_InitToken", "_f_C_InitPIN", "_f_C_SetPIN", "_f_C_OpenSession", "_f_C_CloseSession", "_f_C_CloseAllSessions", "_f_C_GetSessionInfo", "_f_C_GetOperationState", "_f_C_SetOperationState", "_f_C_Login", "_f_C_Logout", "_f_C_CreateObject", "_f_C_CopyObject", "_f_C_DestroyObject", "_f_C_GetObjectSize", "_f_C_GetAttributeValue", "_f_C_SetAttributeValue", "_f_C_FindObjectsInit", "_f_C_FindObjects", "_f_C_FindObjectsFinal", "_f_C_EncryptInit", "_f_C_Encrypt", "_f_C_EncryptUpdate", "_f_C_EncryptFinal", "_f_C_DecryptInit", "_f_C_Decrypt", "_f_C_DecryptUpdate", "_f_C_DecryptFinal", "_f_C_DigestInit", "_f_C_Digest", "_f_C_DigestUpdate", "_f_C_DigestKey", "_f_C_DigestFinal", "_f_C_SignInit", "_f_C_Sign", "_f_C_SignUpdate", "_f_C_SignFinal", "_f_C_SignRecoverInit", "_f_C_SignRecover", "_f_C_VerifyInit", "_f_C_Verify", "_f_C_VerifyUpdate", "_f_C_VerifyFinal", "_f_C_VerifyRecoverInit", "_f_C_VerifyRecover", "_f_C_DigestEncryptUpdate", "_f_C_DecryptDigestUpdate", "_f_C_SignEncryptUpdate", "_f_C_DecryptVerifyUpdate", "_f_C_GenerateKey", "_f_C_GenerateKeyPair", "_f_C_WrapKey", "_f_C_UnwrapKey", "_f_C_DeriveKey", "_f_C_SeedRandom", "_f_C_GenerateRandom", "_f_C_GetFunctionStatus", "_f_C_CancelFunction", "_f_C_WaitForSlotEvent", "_f_C_GetInterfaceList", "_f_C_LoginUser", "_f_C_SessionCancel", "_f_C_MessageEncryptInit", "_f_C_EncryptMessage", "_f_C_EncryptMessageBegin", "_f_C_EncryptMessageNext", "_f_C_MessageEncryptFinal", "_f_C_MessageDecryptInit", "_f_C_DecryptMessage", "_f_C_DecryptMessageBegin", "_f_C_DecryptMessageNext", "_f_C_MessageDecryptFinal", "_f_C_MessageSignInit", "_f_C_SignMessage", "_f_C_SignMessageBegin", "_f_C_SignMessageNext", "_f_C_MessageSignFinal", "_f_C_MessageVerifyInit", "_f_C_VerifyMessage", "_f_C_VerifyMessageBegin", "_f_C_VerifyMessageNext", "_f_C_MessageVerifyFinal")
+    __slots__ = ("_pb_dll", "_pb_path", "_pb_table", "_f_C_Initialize", "_f_C_Finalize", "_f_C_GetInfo", "_f_C_GetSlotList", "_f_C_GetSlotInfo", "_f_C_GetTokenInfo", "_f_C_GetMechanismList", "_f_C_GetMechanismInfo", "_f_C_InitToken", "_f_C_InitPIN", "_f_C_SetPIN", "_f_C_OpenSession", "_f_C_CloseSession", "_f_C_CloseAllSessions", "_f_C_GetSessionInfo", "_f_C_GetOperationState", "_f_C_SetOperationState", "_f_C_Login", "_f_C_Logout", "_f_C_CreateObject", "_f_C_CopyObject", "_f_C_DestroyObject", "_f_C_GetObjectSize", "_f_C_GetAttributeValue", "_f_C_SetAttributeValue", "_f_C_FindObjectsInit", "_f_C_FindObjects", "_f_C_FindObjectsFinal", "_f_C_EncryptInit", "_f_C_Encrypt", "_f_C_EncryptUpdate", "_f_C_EncryptFinal", "_f_C_DecryptInit", "_f_C_Decrypt", "_f_C_DecryptUpdate", "_f_C_DecryptFinal", "_f_C_DigestInit", "_f_C_Digest", "_f_C_DigestUpdate", "_f_C_DigestKey", "_f_C_DigestFinal", "_f_C_SignInit", "_f_C_Sign", "_f_C_SignUpdate", "_f_C_SignFinal", "_f_C_SignRecoverInit", "_f_C_SignRecover", "_f_C_VerifyInit", "_f_C_Verify", "_f_C_VerifyUpdate", "_f_C_VerifyFinal", "_f_C_VerifyRecoverInit", "_f_C_VerifyRecover", "_f_C_DigestEncryptUpdate", "_f_C_DecryptDigestUpdate", "_f_C_SignEncryptUpdate", "_f_C_DecryptVerifyUpdate", "_f_C_GenerateKey", "_f_C_GenerateKeyPair", "_f_C_WrapKey", "_f_C_UnwrapKey", "_f_C_DeriveKey", "_f_C_SeedRandom", "_f_C_GenerateRandom", "_f_C_GetFunctionStatus", "_f_C_CancelFunction", "_f_C_WaitForSlotEvent", "_f_C_GetInterfaceList", "_f_C_GetInterface", "_f_C_LoginUser", "_f_C_SessionCancel", "_f_C_MessageEncryptInit", "_f_C_EncryptMessage", "_f_C_EncryptMessageBegin", "_f_C_EncryptMessageNext", "_f_C_MessageEncryptFinal", "_f_C_MessageDecryptInit", "_f_C_DecryptMessage", "_f_C_DecryptMessageBegin", "_f_C_DecryptMessageNext", "_f_C_MessageDecryptFinal", "_f_C_MessageSignInit", "_f_C_SignMessage", "_f_C_SignMessageBegin", "_f_C_SignMessageNext", "_f_C_MessageSignFinal", "_f_C_MessageVerifyInit", "_f_C_VerifyMessage", "_f_C_VerifyMessageBegin", "_f_C_VerifyMessageNext", "_f_C_MessageVerifyFinal")
 
     def __init__(self, *args, **kwargs):
         raise TypeError("use load(path) to load a library")
@@ -13786,17 +13930,17 @@ class Library:
         return f"<pkcs11.Library {self._pb_path!r}>"
 
     def C_Initialize(self, pInitArgs, /):
-        'C_Initialize(pInitArgs: _WritableBuffer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
+        'C_Initialize(pInitArgs: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
         _pb_fn = self._f_C_Initialize
         try:
-            _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)'))
+            _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *'))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Initialize')
             return None
         except _PB_RETRY:
             pass
-        pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0),), (pInitArgs,))
-        _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)'))
+        pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0, 'void *', False),), (pInitArgs,))
+        _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *'))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Initialize')
         return None
@@ -13981,22 +14125,22 @@ class Library:
 
 
     def C_InitToken(self, slotID, pPin, pLabel, /):
-        'C_InitToken(slotID: int, pPin: _Buffer | None, pLabel: _WritableBuffer | None, /) -> None\n\nC: CK_RV C_InitToken(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel);'
+        'C_InitToken(slotID: int, pPin: _Buffer | None, pLabel: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_InitToken(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel);'
         _pb_fn = self._f_C_InitToken
         if pPin.__class__ is not list and pPin.__class__ is not tuple:
             pPin = _pb_once(pPin)
         try:
             if ((slotID := _pb_exact_int(slotID)) >= 0 and slotID <= 1073741823 or slotID >= 0 and slotID <= 18446744073709551615):
                 _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 2 (pPin)')
-                _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)'))
+                _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'unsigned char *'))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_InitToken')
                 return None
         except _PB_RETRY:
             pass
-        slotID, pPin, pLabel, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True), ('writable_buffer', 'argument 3 (pLabel)', 1)), (slotID, pPin, pLabel,))
+        slotID, pPin, pLabel, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True), ('writable_buffer', 'argument 3 (pLabel)', 1, 'unsigned char *', False)), (slotID, pPin, pLabel,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 2 (pPin)')
-        _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)'))
+        _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'unsigned char *'))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_InitToken')
         return None
@@ -14479,20 +14623,20 @@ class Library:
 
 
     def C_FindObjects(self, hSession, phObject, ulMaxObjectCount, /):
-        'C_FindObjects(hSession: int, phObject: _WritableBuffer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
+        'C_FindObjects(hSession: int, phObject: _WritableBuffer | Pointer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
         _pb_fn = self._f_C_FindObjects
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulMaxObjectCount := _pb_exact_int(ulMaxObjectCount)) >= 0 and ulMaxObjectCount <= 1073741823 or ulMaxObjectCount >= 0 and ulMaxObjectCount <= 18446744073709551615):
                 _pb_o3 = _ct.c_uint64()
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(phObject, 8, 'argument 2 (phObject)'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_FindObjects')
                 return _pb_o3.value
         except _PB_RETRY:
             pass
-        hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
+        hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
         _pb_o3 = _ct.c_uint64()
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(phObject, 8, 'argument 2 (phObject)'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_FindObjects')
         return _pb_o3.value
@@ -15929,6 +16073,26 @@ class Library:
         return _pb_res0
 
 
+    def C_GetInterface(self, pInterfaceName, pVersion, flags, /):
+        'C_GetInterface(pInterfaceName: _WritableBuffer | Pointer | None, pVersion: CK_VERSION | None, flags: int, /) -> CK_INTERFACE | None\n\nC: CK_RV C_GetInterface(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags);'
+        _pb_fn = self._f_C_GetInterface
+        try:
+            if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
+                _pb_o2 = _ct.c_void_p()
+                _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'unsigned char *'), None if pVersion is None else pVersion._s, _ct.byref(_pb_o2), flags)
+                if _pb_r != 0:
+                    raise _pb_error(_pb_r, 'C_GetInterface')
+                return _pb_view_at(CK_INTERFACE, _S11, _pb_o2.value, pVersion)
+        except _PB_RETRY:
+            pass
+        pInterfaceName, pVersion, flags, = _pb_fix((('writable_buffer', 'argument 1 (pInterfaceName)', 1, 'unsigned char *', False), ('record', 'argument 2 (pVersion)', CK_VERSION, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (pInterfaceName, pVersion, flags,))
+        _pb_o2 = _ct.c_void_p()
+        _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'unsigned char *'), None if pVersion is None else pVersion._s, _ct.byref(_pb_o2), flags)
+        if _pb_r != 0:
+            raise _pb_error(_pb_r, 'C_GetInterface')
+        return _pb_view_at(CK_INTERFACE, _S11, _pb_o2.value, pVersion)
+
+
     def C_LoginUser(self, hSession, userType, pPin, pUsername, /):
         'C_LoginUser(hSession: int, userType: int, pPin: _Buffer | None, pUsername: _Buffer | None, /) -> None\n\nC: CK_RV C_LoginUser(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername, CK_ULONG ulUsernameLen);'
         _pb_fn = self._f_C_LoginUser
@@ -15992,7 +16156,7 @@ class Library:
 
 
     def C_EncryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, /):
-        'C_EncryptMessage(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
+        'C_EncryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
         _pb_fn = self._f_C_EncryptMessage
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
@@ -16005,7 +16169,7 @@ class Library:
                 _pb_l8 = _ct.c_uint64(0)
                 _pb_a7 = None
                 _pb_l8.value = 0
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessage')
                 _pb_n7 = _pb_l8.value
@@ -16013,7 +16177,7 @@ class Library:
                     raise OverflowError('C_EncryptMessage: pCiphertext would need more memory than can be addressed')
                 _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
                 _pb_l8.value = _pb_n7
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessage')
                 if _pb_l8.value < _pb_n7:
@@ -16022,13 +16186,13 @@ class Library:
                 return _pb_res7
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pPlaintext)', True, ('int', 'argument 5 (pPlaintext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pPlaintext)', True, ('int', 'argument 5 (pPlaintext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _ct.c_uint8, 0, 255, 'argument 5 (pPlaintext)')
         _pb_l8 = _ct.c_uint64(0)
         _pb_a7 = None
         _pb_l8.value = 0
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessage')
         _pb_n7 = _pb_l8.value
@@ -16036,7 +16200,7 @@ class Library:
             raise OverflowError('C_EncryptMessage: pCiphertext would need more memory than can be addressed')
         _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
         _pb_l8.value = _pb_n7
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessage')
         if _pb_l8.value < _pb_n7:
@@ -16046,29 +16210,29 @@ class Library:
 
 
     def C_EncryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         _pb_fn = self._f_C_EncryptMessageBegin
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
                 return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
         return None
 
 
     def C_EncryptMessageNext(self, hSession, pParameter, ulParameterLen, pPlaintextPart, flags, /):
-        'C_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
+        'C_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
         _pb_fn = self._f_C_EncryptMessageNext
         if pPlaintextPart.__class__ is not list and pPlaintextPart.__class__ is not tuple:
             pPlaintextPart = _pb_once(pPlaintextPart)
@@ -16078,7 +16242,7 @@ class Library:
                 _pb_l6 = _ct.c_uint64(0)
                 _pb_a5 = None
                 _pb_l6.value = 0
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessageNext')
                 _pb_n5 = _pb_l6.value
@@ -16086,7 +16250,7 @@ class Library:
                     raise OverflowError('C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed')
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessageNext')
                 if _pb_l6.value < _pb_n5:
@@ -16095,12 +16259,12 @@ class Library:
                 return _pb_res5
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
+        hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _ct.c_uint8, 0, 255, 'argument 4 (pPlaintextPart)')
         _pb_l6 = _ct.c_uint64(0)
         _pb_a5 = None
         _pb_l6.value = 0
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageNext')
         _pb_n5 = _pb_l6.value
@@ -16108,7 +16272,7 @@ class Library:
             raise OverflowError('C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed')
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageNext')
         if _pb_l6.value < _pb_n5:
@@ -16154,7 +16318,7 @@ class Library:
 
 
     def C_DecryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, /):
-        'C_DecryptMessage(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
+        'C_DecryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
         _pb_fn = self._f_C_DecryptMessage
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
@@ -16167,7 +16331,7 @@ class Library:
                 _pb_l8 = _ct.c_uint64(0)
                 _pb_a7 = None
                 _pb_l8.value = 0
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessage')
                 _pb_n7 = _pb_l8.value
@@ -16175,7 +16339,7 @@ class Library:
                     raise OverflowError('C_DecryptMessage: pPlaintext would need more memory than can be addressed')
                 _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
                 _pb_l8.value = _pb_n7
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessage')
                 if _pb_l8.value < _pb_n7:
@@ -16184,13 +16348,13 @@ class Library:
                 return _pb_res7
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pCiphertext)', True, ('int', 'argument 5 (pCiphertext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pCiphertext)', True, ('int', 'argument 5 (pCiphertext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _ct.c_uint8, 0, 255, 'argument 5 (pCiphertext)')
         _pb_l8 = _ct.c_uint64(0)
         _pb_a7 = None
         _pb_l8.value = 0
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessage')
         _pb_n7 = _pb_l8.value
@@ -16198,7 +16362,7 @@ class Library:
             raise OverflowError('C_DecryptMessage: pPlaintext would need more memory than can be addressed')
         _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
         _pb_l8.value = _pb_n7
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessage')
         if _pb_l8.value < _pb_n7:
@@ -16208,29 +16372,29 @@ class Library:
 
 
     def C_DecryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         _pb_fn = self._f_C_DecryptMessageBegin
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
                 return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
         return None
 
 
     def C_DecryptMessageNext(self, hSession, pParameter, ulParameterLen, pCiphertextPart, flags, /):
-        'C_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
+        'C_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
         _pb_fn = self._f_C_DecryptMessageNext
         if pCiphertextPart.__class__ is not list and pCiphertextPart.__class__ is not tuple:
             pCiphertextPart = _pb_once(pCiphertextPart)
@@ -16240,7 +16404,7 @@ class Library:
                 _pb_l6 = _ct.c_uint64(0)
                 _pb_a5 = None
                 _pb_l6.value = 0
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessageNext')
                 _pb_n5 = _pb_l6.value
@@ -16248,7 +16412,7 @@ class Library:
                     raise OverflowError('C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed')
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessageNext')
                 if _pb_l6.value < _pb_n5:
@@ -16257,12 +16421,12 @@ class Library:
                 return _pb_res5
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
+        hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _ct.c_uint8, 0, 255, 'argument 4 (pCiphertextPart)')
         _pb_l6 = _ct.c_uint64(0)
         _pb_a5 = None
         _pb_l6.value = 0
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageNext')
         _pb_n5 = _pb_l6.value
@@ -16270,7 +16434,7 @@ class Library:
             raise OverflowError('C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed')
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageNext')
         if _pb_l6.value < _pb_n5:
@@ -16316,7 +16480,7 @@ class Library:
 
 
     def C_SignMessage(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessage(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         _pb_fn = self._f_C_SignMessage
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -16326,7 +16490,7 @@ class Library:
                 _pb_l6 = _ct.c_uint64(0)
                 _pb_a5 = None
                 _pb_l6.value = 0
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessage')
                 _pb_n5 = _pb_l6.value
@@ -16334,7 +16498,7 @@ class Library:
                     raise OverflowError('C_SignMessage: pSignature would need more memory than can be addressed')
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessage')
                 if _pb_l6.value < _pb_n5:
@@ -16343,12 +16507,12 @@ class Library:
                 return _pb_res5
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
+        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
         _pb_a5 = None
         _pb_l6.value = 0
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessage')
         _pb_n5 = _pb_l6.value
@@ -16356,7 +16520,7 @@ class Library:
             raise OverflowError('C_SignMessage: pSignature would need more memory than can be addressed')
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessage')
         if _pb_l6.value < _pb_n5:
@@ -16366,25 +16530,25 @@ class Library:
 
 
     def C_SignMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         _pb_fn = self._f_C_SignMessageBegin
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessageBegin')
                 return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageBegin')
         return None
 
 
     def C_SignMessageNext(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessageNext(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         _pb_fn = self._f_C_SignMessageNext
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -16394,7 +16558,7 @@ class Library:
                 _pb_l6 = _ct.c_uint64(0)
                 _pb_a5 = None
                 _pb_l6.value = 0
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessageNext')
                 _pb_n5 = _pb_l6.value
@@ -16402,7 +16566,7 @@ class Library:
                     raise OverflowError('C_SignMessageNext: pSignature would need more memory than can be addressed')
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessageNext')
                 if _pb_l6.value < _pb_n5:
@@ -16411,12 +16575,12 @@ class Library:
                 return _pb_res5
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
+        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
         _pb_a5 = None
         _pb_l6.value = 0
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageNext')
         _pb_n5 = _pb_l6.value
@@ -16424,7 +16588,7 @@ class Library:
             raise OverflowError('C_SignMessageNext: pSignature would need more memory than can be addressed')
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageNext')
         if _pb_l6.value < _pb_n5:
@@ -16470,7 +16634,7 @@ class Library:
 
 
     def C_VerifyMessage(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessage(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         _pb_fn = self._f_C_VerifyMessage
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -16480,41 +16644,41 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (ulParameterLen >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
                 _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessage')
                 return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
+        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessage')
         return None
 
 
     def C_VerifyMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         _pb_fn = self._f_C_VerifyMessageBegin
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
                 return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
         return None
 
 
     def C_VerifyMessageNext(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         _pb_fn = self._f_C_VerifyMessageNext
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -16524,16 +16688,16 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (ulParameterLen >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
                 _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessageNext')
                 return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
+        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessageNext')
         return None
@@ -16787,6 +16951,10 @@ def load(path, /):
         lib._f_C_GetInterfaceList = _pt_C_GetInterfaceList(('C_GetInterfaceList', dll))
     except AttributeError:
         lib._f_C_GetInterfaceList = _pb_missing(f"{lib._pb_path}: the library has no symbol 'C_GetInterfaceList'")
+    try:
+        lib._f_C_GetInterface = _pt_C_GetInterface(('C_GetInterface', dll))
+    except AttributeError:
+        lib._f_C_GetInterface = _pb_missing(f"{lib._pb_path}: the library has no symbol 'C_GetInterface'")
     try:
         lib._f_C_LoginUser = _pt_C_LoginUser(('C_LoginUser', dll))
     except AttributeError:

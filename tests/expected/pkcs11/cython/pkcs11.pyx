@@ -34,6 +34,14 @@ cdef inline object _pb_index(object value, str what):
     return PyNumber_Index(value)
 
 
+cdef bytes _pb_encode(str value, str what):
+    # A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there).
+    cdef bytes data = value.encode()
+    if b"\0" in data:
+        raise ValueError(f"{what} must not contain a NUL character")
+    return data
+
+
 cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
     # A char array holds a C string: its bytes up to the first NUL.
     cdef Py_ssize_t length = 0
@@ -171,6 +179,97 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what) except?
     if (<FunctionPointer>value)._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {(<FunctionPointer>value)._ctype}")
     return (<FunctionPointer>value)._ptr
+
+
+cdef class Pointer:
+    """The address of C memory the library handed out, typed by its C type.
+
+    ``int(p)`` is the address; two pointers are equal when their classes and
+    addresses are.  Only the library makes them: functions return them and
+    take them back where C takes a pointer of that type or ``void *``.  The
+    handle classes of opaque types are subclasses.
+    """
+    cdef void *_ptr
+    # the C pointer type (Pointer values; a handle's class says it)
+    cdef str _ctype
+    # what must outlive the pointer (the argument or Library it came from)
+    cdef object _owner
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} values are made by the library's functions")
+
+    def __int__(self):
+        return <size_t>self._ptr
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<Pointer>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
+
+
+cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
+    if ptr == NULL:
+        return None
+    cdef Pointer obj = Pointer.__new__(Pointer)
+    obj._ptr = ptr
+    obj._ctype = ctype
+    obj._owner = owner
+    return obj
+
+
+cdef str _pb_pointer_type(object value):
+    # The C pointer type a Pointer or handle object holds ("CURL *", "void *").
+    return (<Pointer>value)._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+cdef bint _pb_takes_pointer(object value, str ctype):
+    # C converts a void * to and from any object pointer; otherwise the types must agree.
+    cdef str have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) except? NULL:
+    # A Pointer of type ctype (or void *) for a parameter of no other conversion.
+    if value is None and nullable:
+        return NULL
+    if type(value) is not Pointer or not _pb_takes_pointer(value, ctype):
+        wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+        if isinstance(value, Pointer):
+            raise TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    return (<Pointer>value)._ptr
+
+
+cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
+    # A handle of class cls, or a void * Pointer (C converts it to any object pointer).
+    if isinstance(value, cls) or type(value) is Pointer and (<Pointer>value)._ctype == "void *":
+        return (<Pointer>value)._ptr
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+cdef class _pb_Record:
+    # The base of every record class: what a void * parameter takes as the record's address.
+    cdef void *_pb_memory(self):
+        return NULL
+
+
+cdef void *_pb_object_address(object value, str ctype, str what, str wanted) except? NULL:
+    # A Pointer, handle or record passed where C takes the data pointer ctype: a record
+    # only for void *, a Pointer of that type or of void * (C converts a void * to any pointer).
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
+        return (<Pointer>value)._ptr
+    if isinstance(value, _pb_Record) and ctype == "void *":
+        return (<_pb_Record>value)._pb_memory()
+    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -1323,6 +1422,8 @@ class PRStatus(_IntEnum):
 
 PR_FAILURE = PRStatus.PR_FAILURE
 PR_SUCCESS = PRStatus.PR_SUCCESS
+#: value -> member: what an enum value coming out of C becomes (a value of no member stays an int)
+_pb_members_PRStatus = {_pb_member.value: _pb_member for _pb_member in PRStatus}
 
 
 # ---- errors ------------------------------------------------------------
@@ -1752,17 +1853,22 @@ cdef object _pb_error(object code, str function):
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_VERSION:
+cdef class CK_VERSION(_pb_Record):
     'struct CK_VERSION: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_VERSION _value
     cdef _cs_CK_VERSION *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -1827,21 +1933,36 @@ cdef CK_VERSION _pb_view_CK_VERSION(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_VERSION(void *ptr, object ref):
+    # A CK_VERSION looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_VERSION obj = CK_VERSION.__new__(CK_VERSION)
+    obj._ptr = <_cs_CK_VERSION *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_VERSION, sizeof(_cs_CK_VERSION))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_INFO:
+cdef class CK_INFO(_pb_Record):
     'struct CK_INFO: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_INFO _value
     cdef _cs_CK_INFO *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -1939,21 +2060,36 @@ cdef CK_INFO _pb_view_CK_INFO(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_INFO(void *ptr, object ref):
+    # A CK_INFO looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_INFO obj = CK_INFO.__new__(CK_INFO)
+    obj._ptr = <_cs_CK_INFO *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_INFO, sizeof(_cs_CK_INFO))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_SLOT_INFO:
+cdef class CK_SLOT_INFO(_pb_Record):
     'CK_SLOT_INFO provides information about a slot'
     cdef _cs_CK_SLOT_INFO _value
     cdef _cs_CK_SLOT_INFO *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2051,21 +2187,36 @@ cdef CK_SLOT_INFO _pb_view_CK_SLOT_INFO(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_SLOT_INFO(void *ptr, object ref):
+    # A CK_SLOT_INFO looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SLOT_INFO obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
+    obj._ptr = <_cs_CK_SLOT_INFO *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SLOT_INFO, sizeof(_cs_CK_SLOT_INFO))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_TOKEN_INFO:
+cdef class CK_TOKEN_INFO(_pb_Record):
     'CK_TOKEN_INFO provides information about a token'
     cdef _cs_CK_TOKEN_INFO _value
     cdef _cs_CK_TOKEN_INFO *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2303,21 +2454,36 @@ cdef CK_TOKEN_INFO _pb_view_CK_TOKEN_INFO(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_TOKEN_INFO(void *ptr, object ref):
+    # A CK_TOKEN_INFO looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_TOKEN_INFO obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
+    obj._ptr = <_cs_CK_TOKEN_INFO *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_TOKEN_INFO, sizeof(_cs_CK_TOKEN_INFO))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_SESSION_INFO:
+cdef class CK_SESSION_INFO(_pb_Record):
     'CK_SESSION_INFO provides information about a session'
     cdef _cs_CK_SESSION_INFO _value
     cdef _cs_CK_SESSION_INFO *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2404,20 +2570,35 @@ cdef CK_SESSION_INFO _pb_view_CK_SESSION_INFO(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_SESSION_INFO(void *ptr, object ref):
+    # A CK_SESSION_INFO looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SESSION_INFO obj = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
+    obj._ptr = <_cs_CK_SESSION_INFO *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SESSION_INFO, sizeof(_cs_CK_SESSION_INFO))
 
 @cython.freelist(8)
-cdef class CK_ATTRIBUTE:
+cdef class CK_ATTRIBUTE(_pb_Record):
     'CK_ATTRIBUTE is a structure that includes the type, length\nand value of an attribute'
     cdef _cs_CK_ATTRIBUTE _value
     cdef _cs_CK_ATTRIBUTE *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2486,21 +2667,36 @@ cdef CK_ATTRIBUTE _pb_view_CK_ATTRIBUTE(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_ATTRIBUTE(void *ptr, object ref):
+    # A CK_ATTRIBUTE looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_ATTRIBUTE obj = CK_ATTRIBUTE.__new__(CK_ATTRIBUTE)
+    obj._ptr = <_cs_CK_ATTRIBUTE *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_ATTRIBUTE, sizeof(_cs_CK_ATTRIBUTE))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_DATE:
+cdef class CK_DATE(_pb_Record):
     'CK_DATE is a structure that defines a date'
     cdef _cs_CK_DATE _value
     cdef _cs_CK_DATE *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2573,20 +2769,35 @@ cdef CK_DATE _pb_view_CK_DATE(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_DATE(void *ptr, object ref):
+    # A CK_DATE looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_DATE obj = CK_DATE.__new__(CK_DATE)
+    obj._ptr = <_cs_CK_DATE *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_DATE, sizeof(_cs_CK_DATE))
 
 @cython.freelist(8)
-cdef class CK_MECHANISM:
+cdef class CK_MECHANISM(_pb_Record):
     'CK_MECHANISM is a structure that specifies a particular\nmechanism'
     cdef _cs_CK_MECHANISM _value
     cdef _cs_CK_MECHANISM *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2655,21 +2866,36 @@ cdef CK_MECHANISM _pb_view_CK_MECHANISM(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_MECHANISM(void *ptr, object ref):
+    # A CK_MECHANISM looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_MECHANISM obj = CK_MECHANISM.__new__(CK_MECHANISM)
+    obj._ptr = <_cs_CK_MECHANISM *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_MECHANISM, sizeof(_cs_CK_MECHANISM))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_MECHANISM_INFO:
+cdef class CK_MECHANISM_INFO(_pb_Record):
     'CK_MECHANISM_INFO provides information about a particular\nmechanism'
     cdef _cs_CK_MECHANISM_INFO _value
     cdef _cs_CK_MECHANISM_INFO *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2745,20 +2971,35 @@ cdef CK_MECHANISM_INFO _pb_view_CK_MECHANISM_INFO(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_MECHANISM_INFO(void *ptr, object ref):
+    # A CK_MECHANISM_INFO looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_MECHANISM_INFO obj = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
+    obj._ptr = <_cs_CK_MECHANISM_INFO *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_MECHANISM_INFO, sizeof(_cs_CK_MECHANISM_INFO))
 
 @cython.freelist(8)
-cdef class CK_FUNCTION_LIST:
+cdef class CK_FUNCTION_LIST(_pb_Record):
     'CK_FUNCTION_LIST is new for v2.0'
     cdef _cs_CK_FUNCTION_LIST _value
     cdef _cs_CK_FUNCTION_LIST *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -3689,20 +3930,35 @@ cdef CK_FUNCTION_LIST _pb_view_CK_FUNCTION_LIST(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_FUNCTION_LIST(void *ptr, object ref):
+    # A CK_FUNCTION_LIST looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_FUNCTION_LIST obj = CK_FUNCTION_LIST.__new__(CK_FUNCTION_LIST)
+    obj._ptr = <_cs_CK_FUNCTION_LIST *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_FUNCTION_LIST, sizeof(_cs_CK_FUNCTION_LIST))
 
 @cython.freelist(8)
-cdef class CK_FUNCTION_LIST_3_0:
+cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
     'These are new for v3.0'
     cdef _cs_CK_FUNCTION_LIST_3_0 _value
     cdef _cs_CK_FUNCTION_LIST_3_0 *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -4945,20 +5201,35 @@ cdef CK_FUNCTION_LIST_3_0 _pb_view_CK_FUNCTION_LIST_3_0(object owner, void *ptr)
     return obj
 
 
+cdef object _pb_at_CK_FUNCTION_LIST_3_0(void *ptr, object ref):
+    # A CK_FUNCTION_LIST_3_0 looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_FUNCTION_LIST_3_0 obj = CK_FUNCTION_LIST_3_0.__new__(CK_FUNCTION_LIST_3_0)
+    obj._ptr = <_cs_CK_FUNCTION_LIST_3_0 *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_FUNCTION_LIST_3_0, sizeof(_cs_CK_FUNCTION_LIST_3_0))
 
 @cython.freelist(8)
-cdef class CK_INTERFACE:
+cdef class CK_INTERFACE(_pb_Record):
     'Interfaces are new in v3.0'
     cdef _cs_CK_INTERFACE _value
     cdef _cs_CK_INTERFACE *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5028,20 +5299,35 @@ cdef CK_INTERFACE _pb_view_CK_INTERFACE(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_INTERFACE(void *ptr, object ref):
+    # A CK_INTERFACE looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_INTERFACE obj = CK_INTERFACE.__new__(CK_INTERFACE)
+    obj._ptr = <_cs_CK_INTERFACE *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_INTERFACE, sizeof(_cs_CK_INTERFACE))
 
 @cython.freelist(8)
-cdef class CK_C_INITIALIZE_ARGS:
+cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
     'CK_C_INITIALIZE_ARGS provides the optional arguments to\nC_Initialize'
     cdef _cs_CK_C_INITIALIZE_ARGS _value
     cdef _cs_CK_C_INITIALIZE_ARGS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5163,20 +5449,35 @@ cdef CK_C_INITIALIZE_ARGS _pb_view_CK_C_INITIALIZE_ARGS(object owner, void *ptr)
     return obj
 
 
+cdef object _pb_at_CK_C_INITIALIZE_ARGS(void *ptr, object ref):
+    # A CK_C_INITIALIZE_ARGS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_C_INITIALIZE_ARGS obj = CK_C_INITIALIZE_ARGS.__new__(CK_C_INITIALIZE_ARGS)
+    obj._ptr = <_cs_CK_C_INITIALIZE_ARGS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_C_INITIALIZE_ARGS, sizeof(_cs_CK_C_INITIALIZE_ARGS))
 
 @cython.freelist(8)
-cdef class CK_RSA_PKCS_OAEP_PARAMS:
+cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     'CK_RSA_PKCS_OAEP_PARAMS is new for v2.10.\nCK_RSA_PKCS_OAEP_PARAMS provides the parameters to the\nCKM_RSA_PKCS_OAEP mechanism.'
     cdef _cs_CK_RSA_PKCS_OAEP_PARAMS _value
     cdef _cs_CK_RSA_PKCS_OAEP_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5267,21 +5568,36 @@ cdef CK_RSA_PKCS_OAEP_PARAMS _pb_view_CK_RSA_PKCS_OAEP_PARAMS(object owner, void
     return obj
 
 
+cdef object _pb_at_CK_RSA_PKCS_OAEP_PARAMS(void *ptr, object ref):
+    # A CK_RSA_PKCS_OAEP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_RSA_PKCS_OAEP_PARAMS obj = CK_RSA_PKCS_OAEP_PARAMS.__new__(CK_RSA_PKCS_OAEP_PARAMS)
+    obj._ptr = <_cs_CK_RSA_PKCS_OAEP_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_RSA_PKCS_OAEP_PARAMS, sizeof(_cs_CK_RSA_PKCS_OAEP_PARAMS))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_RSA_PKCS_PSS_PARAMS:
+cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     'CK_RSA_PKCS_PSS_PARAMS is new for v2.11.\nCK_RSA_PKCS_PSS_PARAMS provides the parameters to the\nCKM_RSA_PKCS_PSS mechanism(s).'
     cdef _cs_CK_RSA_PKCS_PSS_PARAMS _value
     cdef _cs_CK_RSA_PKCS_PSS_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5357,20 +5673,35 @@ cdef CK_RSA_PKCS_PSS_PARAMS _pb_view_CK_RSA_PKCS_PSS_PARAMS(object owner, void *
     return obj
 
 
+cdef object _pb_at_CK_RSA_PKCS_PSS_PARAMS(void *ptr, object ref):
+    # A CK_RSA_PKCS_PSS_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_RSA_PKCS_PSS_PARAMS obj = CK_RSA_PKCS_PSS_PARAMS.__new__(CK_RSA_PKCS_PSS_PARAMS)
+    obj._ptr = <_cs_CK_RSA_PKCS_PSS_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_RSA_PKCS_PSS_PARAMS, sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_ECDH1_DERIVE_PARAMS:
+cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     'CK_ECDH1_DERIVE_PARAMS is new for v2.11.\nCK_ECDH1_DERIVE_PARAMS provides the parameters to the\nCKM_ECDH1_DERIVE and CKM_ECDH1_COFACTOR_DERIVE mechanisms,\nwhere each party contributes one key pair.'
     cdef _cs_CK_ECDH1_DERIVE_PARAMS _value
     cdef _cs_CK_ECDH1_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5462,20 +5793,35 @@ cdef CK_ECDH1_DERIVE_PARAMS _pb_view_CK_ECDH1_DERIVE_PARAMS(object owner, void *
     return obj
 
 
+cdef object _pb_at_CK_ECDH1_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_ECDH1_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_ECDH1_DERIVE_PARAMS obj = CK_ECDH1_DERIVE_PARAMS.__new__(CK_ECDH1_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_ECDH1_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_ECDH1_DERIVE_PARAMS, sizeof(_cs_CK_ECDH1_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_ECDH2_DERIVE_PARAMS:
+cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     'CK_ECDH2_DERIVE_PARAMS is new for v2.11.\nCK_ECDH2_DERIVE_PARAMS provides the parameters to the\nCKM_ECMQV_DERIVE mechanism, where each party contributes two key pairs.'
     cdef _cs_CK_ECDH2_DERIVE_PARAMS _value
     cdef _cs_CK_ECDH2_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5612,20 +5958,35 @@ cdef CK_ECDH2_DERIVE_PARAMS _pb_view_CK_ECDH2_DERIVE_PARAMS(object owner, void *
     return obj
 
 
+cdef object _pb_at_CK_ECDH2_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_ECDH2_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_ECDH2_DERIVE_PARAMS obj = CK_ECDH2_DERIVE_PARAMS.__new__(CK_ECDH2_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_ECDH2_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_ECDH2_DERIVE_PARAMS, sizeof(_cs_CK_ECDH2_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_ECMQV_DERIVE_PARAMS:
+cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     'struct CK_ECMQV_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_ECMQV_DERIVE_PARAMS _value
     cdef _cs_CK_ECMQV_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5773,20 +6134,35 @@ cdef CK_ECMQV_DERIVE_PARAMS _pb_view_CK_ECMQV_DERIVE_PARAMS(object owner, void *
     return obj
 
 
+cdef object _pb_at_CK_ECMQV_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_ECMQV_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_ECMQV_DERIVE_PARAMS obj = CK_ECMQV_DERIVE_PARAMS.__new__(CK_ECMQV_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_ECMQV_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_ECMQV_DERIVE_PARAMS, sizeof(_cs_CK_ECMQV_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_X9_42_DH1_DERIVE_PARAMS:
+cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     'CK_X9_42_DH1_DERIVE_PARAMS is new for v2.11.\nCK_X9_42_DH1_DERIVE_PARAMS provides the parameters to the\nCKM_X9_42_DH_DERIVE key derivation mechanism, where each party\ncontributes one key pair'
     cdef _cs_CK_X9_42_DH1_DERIVE_PARAMS _value
     cdef _cs_CK_X9_42_DH1_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5878,20 +6254,35 @@ cdef CK_X9_42_DH1_DERIVE_PARAMS _pb_view_CK_X9_42_DH1_DERIVE_PARAMS(object owner
     return obj
 
 
+cdef object _pb_at_CK_X9_42_DH1_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_X9_42_DH1_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_X9_42_DH1_DERIVE_PARAMS obj = CK_X9_42_DH1_DERIVE_PARAMS.__new__(CK_X9_42_DH1_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_X9_42_DH1_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_X9_42_DH1_DERIVE_PARAMS, sizeof(_cs_CK_X9_42_DH1_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_X9_42_DH2_DERIVE_PARAMS:
+cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     'CK_X9_42_DH2_DERIVE_PARAMS is new for v2.11.\nCK_X9_42_DH2_DERIVE_PARAMS provides the parameters to the\nCKM_X9_42_DH_HYBRID_DERIVE and CKM_X9_42_MQV_DERIVE key derivation\nmechanisms, where each party contributes two key pairs'
     cdef _cs_CK_X9_42_DH2_DERIVE_PARAMS _value
     cdef _cs_CK_X9_42_DH2_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6028,20 +6419,35 @@ cdef CK_X9_42_DH2_DERIVE_PARAMS _pb_view_CK_X9_42_DH2_DERIVE_PARAMS(object owner
     return obj
 
 
+cdef object _pb_at_CK_X9_42_DH2_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_X9_42_DH2_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_X9_42_DH2_DERIVE_PARAMS obj = CK_X9_42_DH2_DERIVE_PARAMS.__new__(CK_X9_42_DH2_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_X9_42_DH2_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_X9_42_DH2_DERIVE_PARAMS, sizeof(_cs_CK_X9_42_DH2_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_X9_42_MQV_DERIVE_PARAMS:
+cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     'struct CK_X9_42_MQV_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X9_42_MQV_DERIVE_PARAMS _value
     cdef _cs_CK_X9_42_MQV_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6189,20 +6595,35 @@ cdef CK_X9_42_MQV_DERIVE_PARAMS _pb_view_CK_X9_42_MQV_DERIVE_PARAMS(object owner
     return obj
 
 
+cdef object _pb_at_CK_X9_42_MQV_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_X9_42_MQV_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_X9_42_MQV_DERIVE_PARAMS obj = CK_X9_42_MQV_DERIVE_PARAMS.__new__(CK_X9_42_MQV_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_X9_42_MQV_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_X9_42_MQV_DERIVE_PARAMS, sizeof(_cs_CK_X9_42_MQV_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_KEA_DERIVE_PARAMS:
+cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
     'CK_KEA_DERIVE_PARAMS is new for v2.0'
     cdef _cs_CK_KEA_DERIVE_PARAMS _value
     cdef _cs_CK_KEA_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6306,21 +6727,36 @@ cdef CK_KEA_DERIVE_PARAMS _pb_view_CK_KEA_DERIVE_PARAMS(object owner, void *ptr)
     return obj
 
 
+cdef object _pb_at_CK_KEA_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_KEA_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_KEA_DERIVE_PARAMS obj = CK_KEA_DERIVE_PARAMS.__new__(CK_KEA_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_KEA_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_KEA_DERIVE_PARAMS, sizeof(_cs_CK_KEA_DERIVE_PARAMS))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_RC2_CBC_PARAMS:
+cdef class CK_RC2_CBC_PARAMS(_pb_Record):
     'CK_RC2_CBC_PARAMS provides the parameters to the CKM_RC2_CBC\nmechanism'
     cdef _cs_CK_RC2_CBC_PARAMS _value
     cdef _cs_CK_RC2_CBC_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6384,21 +6820,36 @@ cdef CK_RC2_CBC_PARAMS _pb_view_CK_RC2_CBC_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_RC2_CBC_PARAMS(void *ptr, object ref):
+    # A CK_RC2_CBC_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_RC2_CBC_PARAMS obj = CK_RC2_CBC_PARAMS.__new__(CK_RC2_CBC_PARAMS)
+    obj._ptr = <_cs_CK_RC2_CBC_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_RC2_CBC_PARAMS, sizeof(_cs_CK_RC2_CBC_PARAMS))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_RC2_MAC_GENERAL_PARAMS:
+cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     'CK_RC2_MAC_GENERAL_PARAMS is new for v2.0'
     cdef _cs_CK_RC2_MAC_GENERAL_PARAMS _value
     cdef _cs_CK_RC2_MAC_GENERAL_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6463,21 +6914,36 @@ cdef CK_RC2_MAC_GENERAL_PARAMS _pb_view_CK_RC2_MAC_GENERAL_PARAMS(object owner, 
     return obj
 
 
+cdef object _pb_at_CK_RC2_MAC_GENERAL_PARAMS(void *ptr, object ref):
+    # A CK_RC2_MAC_GENERAL_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_RC2_MAC_GENERAL_PARAMS obj = CK_RC2_MAC_GENERAL_PARAMS.__new__(CK_RC2_MAC_GENERAL_PARAMS)
+    obj._ptr = <_cs_CK_RC2_MAC_GENERAL_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_RC2_MAC_GENERAL_PARAMS, sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_RC5_PARAMS:
+cdef class CK_RC5_PARAMS(_pb_Record):
     'CK_RC5_PARAMS is new for v2.0'
     cdef _cs_CK_RC5_PARAMS _value
     cdef _cs_CK_RC5_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6542,20 +7008,35 @@ cdef CK_RC5_PARAMS _pb_view_CK_RC5_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_RC5_PARAMS(void *ptr, object ref):
+    # A CK_RC5_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_RC5_PARAMS obj = CK_RC5_PARAMS.__new__(CK_RC5_PARAMS)
+    obj._ptr = <_cs_CK_RC5_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_RC5_PARAMS, sizeof(_cs_CK_RC5_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_RC5_CBC_PARAMS:
+cdef class CK_RC5_CBC_PARAMS(_pb_Record):
     'CK_RC5_CBC_PARAMS is new for v2.0'
     cdef _cs_CK_RC5_CBC_PARAMS _value
     cdef _cs_CK_RC5_CBC_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6635,21 +7116,36 @@ cdef CK_RC5_CBC_PARAMS _pb_view_CK_RC5_CBC_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_RC5_CBC_PARAMS(void *ptr, object ref):
+    # A CK_RC5_CBC_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_RC5_CBC_PARAMS obj = CK_RC5_CBC_PARAMS.__new__(CK_RC5_CBC_PARAMS)
+    obj._ptr = <_cs_CK_RC5_CBC_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_RC5_CBC_PARAMS, sizeof(_cs_CK_RC5_CBC_PARAMS))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_RC5_MAC_GENERAL_PARAMS:
+cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     'CK_RC5_MAC_GENERAL_PARAMS is new for v2.0'
     cdef _cs_CK_RC5_MAC_GENERAL_PARAMS _value
     cdef _cs_CK_RC5_MAC_GENERAL_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6725,20 +7221,35 @@ cdef CK_RC5_MAC_GENERAL_PARAMS _pb_view_CK_RC5_MAC_GENERAL_PARAMS(object owner, 
     return obj
 
 
+cdef object _pb_at_CK_RC5_MAC_GENERAL_PARAMS(void *ptr, object ref):
+    # A CK_RC5_MAC_GENERAL_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_RC5_MAC_GENERAL_PARAMS obj = CK_RC5_MAC_GENERAL_PARAMS.__new__(CK_RC5_MAC_GENERAL_PARAMS)
+    obj._ptr = <_cs_CK_RC5_MAC_GENERAL_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_RC5_MAC_GENERAL_PARAMS, sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
+cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'CK_DES/AES_ECB/CBC_ENCRYPT_DATA_PARAMS are new for v2.20'
     cdef _cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6806,20 +7317,35 @@ cdef CK_DES_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_DES_CBC_ENCRYPT_DATA_PARAMS(obje
     return obj
 
 
+cdef object _pb_at_CK_DES_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
+    # A CK_DES_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_DES_CBC_ENCRYPT_DATA_PARAMS obj = CK_DES_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_DES_CBC_ENCRYPT_DATA_PARAMS)
+    obj._ptr = <_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_DES_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
+cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_AES_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6887,21 +7413,36 @@ cdef CK_AES_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_AES_CBC_ENCRYPT_DATA_PARAMS(obje
     return obj
 
 
+cdef object _pb_at_CK_AES_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
+    # A CK_AES_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_AES_CBC_ENCRYPT_DATA_PARAMS obj = CK_AES_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_AES_CBC_ENCRYPT_DATA_PARAMS)
+    obj._ptr = <_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_AES_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_AES_CTR_PARAMS:
+cdef class CK_AES_CTR_PARAMS(_pb_Record):
     'CK_AES_CTR_PARAMS is new for PKCS #11 v2.20 amendment 3'
     cdef _cs_CK_AES_CTR_PARAMS _value
     cdef _cs_CK_AES_CTR_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6965,20 +7506,35 @@ cdef CK_AES_CTR_PARAMS _pb_view_CK_AES_CTR_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_AES_CTR_PARAMS(void *ptr, object ref):
+    # A CK_AES_CTR_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_AES_CTR_PARAMS obj = CK_AES_CTR_PARAMS.__new__(CK_AES_CTR_PARAMS)
+    obj._ptr = <_cs_CK_AES_CTR_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_AES_CTR_PARAMS, sizeof(_cs_CK_AES_CTR_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_GCM_PARAMS_V3:
+cdef class CK_GCM_PARAMS_V3(_pb_Record):
     "There was a discrepency between the doc and the headers\nin PKCS #11 v2.40, NSS had the doc version, but the header\nwas normative. In V3.0 they were reconsiled as the header\nversion. In NSS the header version is called CK_GCM_PARAMS_V3\nand the v2.40 doc version is called CK_NSS_GCM_PARAMS.\nCK_GCM_PARMS is define as CK_NSS_GCM_PARAMS  if\nNSS_PCKS11_2_0_COMPAT is defined and CK_GCM_PARAMS_V3 if it's not.\nSoftoken accepts either version and internally uses CK_NSS_GCM_PARAMS"
     cdef _cs_CK_GCM_PARAMS_V3 _value
     cdef _cs_CK_GCM_PARAMS_V3 *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7081,20 +7637,35 @@ cdef CK_GCM_PARAMS_V3 _pb_view_CK_GCM_PARAMS_V3(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_GCM_PARAMS_V3(void *ptr, object ref):
+    # A CK_GCM_PARAMS_V3 looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_GCM_PARAMS_V3 obj = CK_GCM_PARAMS_V3.__new__(CK_GCM_PARAMS_V3)
+    obj._ptr = <_cs_CK_GCM_PARAMS_V3 *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_GCM_PARAMS_V3, sizeof(_cs_CK_GCM_PARAMS_V3))
 
 @cython.freelist(8)
-cdef class CK_CCM_PARAMS:
+cdef class CK_CCM_PARAMS(_pb_Record):
     'CK_CCM_PARAMS is new for version 2.30'
     cdef _cs_CK_CCM_PARAMS _value
     cdef _cs_CK_CCM_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7197,20 +7768,35 @@ cdef CK_CCM_PARAMS _pb_view_CK_CCM_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_CCM_PARAMS(void *ptr, object ref):
+    # A CK_CCM_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_CCM_PARAMS obj = CK_CCM_PARAMS.__new__(CK_CCM_PARAMS)
+    obj._ptr = <_cs_CK_CCM_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_CCM_PARAMS, sizeof(_cs_CK_CCM_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
+cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     'SALSA20_POLY1305 and CHACHA20_POLY1305 is AEAD is new in v3.0'
     cdef _cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS _value
     cdef _cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7291,20 +7877,35 @@ cdef CK_SALSA20_CHACHA20_POLY1305_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_P
     return obj
 
 
+cdef object _pb_at_CK_SALSA20_CHACHA20_POLY1305_PARAMS(void *ptr, object ref):
+    # A CK_SALSA20_CHACHA20_POLY1305_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SALSA20_CHACHA20_POLY1305_PARAMS obj = CK_SALSA20_CHACHA20_POLY1305_PARAMS.__new__(CK_SALSA20_CHACHA20_POLY1305_PARAMS)
+    obj._ptr = <_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SALSA20_CHACHA20_POLY1305_PARAMS, sizeof(_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_GCM_MESSAGE_PARAMS:
+cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     'struct CK_GCM_MESSAGE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_GCM_MESSAGE_PARAMS _value
     cdef _cs_CK_GCM_MESSAGE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7407,20 +8008,35 @@ cdef CK_GCM_MESSAGE_PARAMS _pb_view_CK_GCM_MESSAGE_PARAMS(object owner, void *pt
     return obj
 
 
+cdef object _pb_at_CK_GCM_MESSAGE_PARAMS(void *ptr, object ref):
+    # A CK_GCM_MESSAGE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_GCM_MESSAGE_PARAMS obj = CK_GCM_MESSAGE_PARAMS.__new__(CK_GCM_MESSAGE_PARAMS)
+    obj._ptr = <_cs_CK_GCM_MESSAGE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_GCM_MESSAGE_PARAMS, sizeof(_cs_CK_GCM_MESSAGE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_CCM_MESSAGE_PARAMS:
+cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     'struct CK_CCM_MESSAGE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_CCM_MESSAGE_PARAMS _value
     cdef _cs_CK_CCM_MESSAGE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7534,20 +8150,35 @@ cdef CK_CCM_MESSAGE_PARAMS _pb_view_CK_CCM_MESSAGE_PARAMS(object owner, void *pt
     return obj
 
 
+cdef object _pb_at_CK_CCM_MESSAGE_PARAMS(void *ptr, object ref):
+    # A CK_CCM_MESSAGE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_CCM_MESSAGE_PARAMS obj = CK_CCM_MESSAGE_PARAMS.__new__(CK_CCM_MESSAGE_PARAMS)
+    obj._ptr = <_cs_CK_CCM_MESSAGE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_CCM_MESSAGE_PARAMS, sizeof(_cs_CK_CCM_MESSAGE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
+cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     'SALSA20/CHACHA20 doe not define IV generators'
     cdef _cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _value
     cdef _cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7617,20 +8248,35 @@ cdef CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY13
     return obj
 
 
+cdef object _pb_at_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(void *ptr, object ref):
+    # A CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS obj = CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.__new__(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS)
+    obj._ptr = <_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, sizeof(_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
+cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     'CK_SKIPJACK_PRIVATE_WRAP_PARAMS is new for v2.0'
     cdef _cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS _value
     cdef _cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7792,20 +8438,35 @@ cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS _pb_view_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(ob
     return obj
 
 
+cdef object _pb_at_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(void *ptr, object ref):
+    # A CK_SKIPJACK_PRIVATE_WRAP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS obj = CK_SKIPJACK_PRIVATE_WRAP_PARAMS.__new__(CK_SKIPJACK_PRIVATE_WRAP_PARAMS)
+    obj._ptr = <_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SKIPJACK_PRIVATE_WRAP_PARAMS, sizeof(_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SKIPJACK_RELAYX_PARAMS:
+cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     'CK_SKIPJACK_RELAYX_PARAMS is new for v2.0'
     cdef _cs_CK_SKIPJACK_RELAYX_PARAMS _value
     cdef _cs_CK_SKIPJACK_RELAYX_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8001,21 +8662,36 @@ cdef CK_SKIPJACK_RELAYX_PARAMS _pb_view_CK_SKIPJACK_RELAYX_PARAMS(object owner, 
     return obj
 
 
+cdef object _pb_at_CK_SKIPJACK_RELAYX_PARAMS(void *ptr, object ref):
+    # A CK_SKIPJACK_RELAYX_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SKIPJACK_RELAYX_PARAMS obj = CK_SKIPJACK_RELAYX_PARAMS.__new__(CK_SKIPJACK_RELAYX_PARAMS)
+    obj._ptr = <_cs_CK_SKIPJACK_RELAYX_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SKIPJACK_RELAYX_PARAMS, sizeof(_cs_CK_SKIPJACK_RELAYX_PARAMS))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_CAMELLIA_CTR_PARAMS:
+cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     'New for v2.40, CAMELLIA, ARIA, SEED'
     cdef _cs_CK_CAMELLIA_CTR_PARAMS _value
     cdef _cs_CK_CAMELLIA_CTR_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8079,20 +8755,35 @@ cdef CK_CAMELLIA_CTR_PARAMS _pb_view_CK_CAMELLIA_CTR_PARAMS(object owner, void *
     return obj
 
 
+cdef object _pb_at_CK_CAMELLIA_CTR_PARAMS(void *ptr, object ref):
+    # A CK_CAMELLIA_CTR_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_CAMELLIA_CTR_PARAMS obj = CK_CAMELLIA_CTR_PARAMS.__new__(CK_CAMELLIA_CTR_PARAMS)
+    obj._ptr = <_cs_CK_CAMELLIA_CTR_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_CAMELLIA_CTR_PARAMS, sizeof(_cs_CK_CAMELLIA_CTR_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
+cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8160,20 +8851,35 @@ cdef CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_CAMELLIA_CBC_ENCRYPT_DATA_P
     return obj
 
 
+cdef object _pb_at_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
+    # A CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS obj = CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS)
+    obj._ptr = <_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
+cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8241,20 +8947,35 @@ cdef CK_ARIA_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(ob
     return obj
 
 
+cdef object _pb_at_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
+    # A CK_ARIA_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_ARIA_CBC_ENCRYPT_DATA_PARAMS obj = CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS)
+    obj._ptr = <_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
+cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8322,20 +9043,35 @@ cdef CK_SEED_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_SEED_CBC_ENCRYPT_DATA_PARAMS(ob
     return obj
 
 
+cdef object _pb_at_CK_SEED_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
+    # A CK_SEED_CBC_ENCRYPT_DATA_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SEED_CBC_ENCRYPT_DATA_PARAMS obj = CK_SEED_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_SEED_CBC_ENCRYPT_DATA_PARAMS)
+    obj._ptr = <_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SEED_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_CHACHA20_PARAMS:
+cdef class CK_CHACHA20_PARAMS(_pb_Record):
     'ChaCha20/Salsa20 Counter support is new in v3.0'
     cdef _cs_CK_CHACHA20_PARAMS _value
     cdef _cs_CK_CHACHA20_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8416,20 +9152,35 @@ cdef CK_CHACHA20_PARAMS _pb_view_CK_CHACHA20_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_CHACHA20_PARAMS(void *ptr, object ref):
+    # A CK_CHACHA20_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_CHACHA20_PARAMS obj = CK_CHACHA20_PARAMS.__new__(CK_CHACHA20_PARAMS)
+    obj._ptr = <_cs_CK_CHACHA20_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_CHACHA20_PARAMS, sizeof(_cs_CK_CHACHA20_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SALSA20_PARAMS:
+cdef class CK_SALSA20_PARAMS(_pb_Record):
     'struct CK_SALSA20_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SALSA20_PARAMS _value
     cdef _cs_CK_SALSA20_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8499,20 +9250,35 @@ cdef CK_SALSA20_PARAMS _pb_view_CK_SALSA20_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_SALSA20_PARAMS(void *ptr, object ref):
+    # A CK_SALSA20_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SALSA20_PARAMS obj = CK_SALSA20_PARAMS.__new__(CK_SALSA20_PARAMS)
+    obj._ptr = <_cs_CK_SALSA20_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SALSA20_PARAMS, sizeof(_cs_CK_SALSA20_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_PBE_PARAMS:
+cdef class CK_PBE_PARAMS(_pb_Record):
     'struct CK_PBE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_PBE_PARAMS _value
     cdef _cs_CK_PBE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8616,20 +9382,35 @@ cdef CK_PBE_PARAMS _pb_view_CK_PBE_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_PBE_PARAMS(void *ptr, object ref):
+    # A CK_PBE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_PBE_PARAMS obj = CK_PBE_PARAMS.__new__(CK_PBE_PARAMS)
+    obj._ptr = <_cs_CK_PBE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_PBE_PARAMS, sizeof(_cs_CK_PBE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_KEY_WRAP_SET_OAEP_PARAMS:
+cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     'CK_KEY_WRAP_SET_OAEP_PARAMS is new for v2.0'
     cdef _cs_CK_KEY_WRAP_SET_OAEP_PARAMS _value
     cdef _cs_CK_KEY_WRAP_SET_OAEP_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8698,20 +9479,35 @@ cdef CK_KEY_WRAP_SET_OAEP_PARAMS _pb_view_CK_KEY_WRAP_SET_OAEP_PARAMS(object own
     return obj
 
 
+cdef object _pb_at_CK_KEY_WRAP_SET_OAEP_PARAMS(void *ptr, object ref):
+    # A CK_KEY_WRAP_SET_OAEP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_KEY_WRAP_SET_OAEP_PARAMS obj = CK_KEY_WRAP_SET_OAEP_PARAMS.__new__(CK_KEY_WRAP_SET_OAEP_PARAMS)
+    obj._ptr = <_cs_CK_KEY_WRAP_SET_OAEP_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_KEY_WRAP_SET_OAEP_PARAMS, sizeof(_cs_CK_KEY_WRAP_SET_OAEP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SSL3_RANDOM_DATA:
+cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
     'struct CK_SSL3_RANDOM_DATA: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SSL3_RANDOM_DATA _value
     cdef _cs_CK_SSL3_RANDOM_DATA *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8792,20 +9588,35 @@ cdef CK_SSL3_RANDOM_DATA _pb_view_CK_SSL3_RANDOM_DATA(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_SSL3_RANDOM_DATA(void *ptr, object ref):
+    # A CK_SSL3_RANDOM_DATA looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SSL3_RANDOM_DATA obj = CK_SSL3_RANDOM_DATA.__new__(CK_SSL3_RANDOM_DATA)
+    obj._ptr = <_cs_CK_SSL3_RANDOM_DATA *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SSL3_RANDOM_DATA, sizeof(_cs_CK_SSL3_RANDOM_DATA))
 
 @cython.freelist(8)
-cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
+cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS _value
     cdef _cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8865,20 +9676,35 @@ cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(
     return obj
 
 
+cdef object _pb_at_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_SSL3_MASTER_KEY_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS obj = CK_SSL3_MASTER_KEY_DERIVE_PARAMS.__new__(CK_SSL3_MASTER_KEY_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SSL3_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SSL3_KEY_MAT_OUT:
+cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     'struct CK_SSL3_KEY_MAT_OUT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SSL3_KEY_MAT_OUT _value
     cdef _cs_CK_SSL3_KEY_MAT_OUT *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8981,20 +9807,35 @@ cdef CK_SSL3_KEY_MAT_OUT _pb_view_CK_SSL3_KEY_MAT_OUT(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_SSL3_KEY_MAT_OUT(void *ptr, object ref):
+    # A CK_SSL3_KEY_MAT_OUT looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SSL3_KEY_MAT_OUT obj = CK_SSL3_KEY_MAT_OUT.__new__(CK_SSL3_KEY_MAT_OUT)
+    obj._ptr = <_cs_CK_SSL3_KEY_MAT_OUT *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SSL3_KEY_MAT_OUT, sizeof(_cs_CK_SSL3_KEY_MAT_OUT))
 
 @cython.freelist(8)
-cdef class CK_SSL3_KEY_MAT_PARAMS:
+cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     'struct CK_SSL3_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SSL3_KEY_MAT_PARAMS _value
     cdef _cs_CK_SSL3_KEY_MAT_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9098,20 +9939,35 @@ cdef CK_SSL3_KEY_MAT_PARAMS _pb_view_CK_SSL3_KEY_MAT_PARAMS(object owner, void *
     return obj
 
 
+cdef object _pb_at_CK_SSL3_KEY_MAT_PARAMS(void *ptr, object ref):
+    # A CK_SSL3_KEY_MAT_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SSL3_KEY_MAT_PARAMS obj = CK_SSL3_KEY_MAT_PARAMS.__new__(CK_SSL3_KEY_MAT_PARAMS)
+    obj._ptr = <_cs_CK_SSL3_KEY_MAT_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SSL3_KEY_MAT_PARAMS, sizeof(_cs_CK_SSL3_KEY_MAT_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_TLS_PRF_PARAMS:
+cdef class CK_TLS_PRF_PARAMS(_pb_Record):
     'CK_TLS_PRF_PARAMS is new for version 2.20'
     cdef _cs_CK_TLS_PRF_PARAMS _value
     cdef _cs_CK_TLS_PRF_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9216,20 +10072,35 @@ cdef CK_TLS_PRF_PARAMS _pb_view_CK_TLS_PRF_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_TLS_PRF_PARAMS(void *ptr, object ref):
+    # A CK_TLS_PRF_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_TLS_PRF_PARAMS obj = CK_TLS_PRF_PARAMS.__new__(CK_TLS_PRF_PARAMS)
+    obj._ptr = <_cs_CK_TLS_PRF_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_TLS_PRF_PARAMS, sizeof(_cs_CK_TLS_PRF_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
+cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'TLS 1.2 is new for version 2.40'
     cdef _cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS _value
     cdef _cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9300,20 +10171,35 @@ cdef CK_TLS12_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_TLS12_MASTER_KEY_DERIVE_PARAM
     return obj
 
 
+cdef object _pb_at_CK_TLS12_MASTER_KEY_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_TLS12_MASTER_KEY_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_TLS12_MASTER_KEY_DERIVE_PARAMS obj = CK_TLS12_MASTER_KEY_DERIVE_PARAMS.__new__(CK_TLS12_MASTER_KEY_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_TLS12_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_TLS12_KEY_MAT_PARAMS:
+cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     'struct CK_TLS12_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_TLS12_KEY_MAT_PARAMS _value
     cdef _cs_CK_TLS12_KEY_MAT_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9428,20 +10314,35 @@ cdef CK_TLS12_KEY_MAT_PARAMS _pb_view_CK_TLS12_KEY_MAT_PARAMS(object owner, void
     return obj
 
 
+cdef object _pb_at_CK_TLS12_KEY_MAT_PARAMS(void *ptr, object ref):
+    # A CK_TLS12_KEY_MAT_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_TLS12_KEY_MAT_PARAMS obj = CK_TLS12_KEY_MAT_PARAMS.__new__(CK_TLS12_KEY_MAT_PARAMS)
+    obj._ptr = <_cs_CK_TLS12_KEY_MAT_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_TLS12_KEY_MAT_PARAMS, sizeof(_cs_CK_TLS12_KEY_MAT_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_TLS_KDF_PARAMS:
+cdef class CK_TLS_KDF_PARAMS(_pb_Record):
     'struct CK_TLS_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_TLS_KDF_PARAMS _value
     cdef _cs_CK_TLS_KDF_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9546,21 +10447,36 @@ cdef CK_TLS_KDF_PARAMS _pb_view_CK_TLS_KDF_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_TLS_KDF_PARAMS(void *ptr, object ref):
+    # A CK_TLS_KDF_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_TLS_KDF_PARAMS obj = CK_TLS_KDF_PARAMS.__new__(CK_TLS_KDF_PARAMS)
+    obj._ptr = <_cs_CK_TLS_KDF_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_TLS_KDF_PARAMS, sizeof(_cs_CK_TLS_KDF_PARAMS))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_TLS_MAC_PARAMS:
+cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     'struct CK_TLS_MAC_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_TLS_MAC_PARAMS _value
     cdef _cs_CK_TLS_MAC_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9636,20 +10552,35 @@ cdef CK_TLS_MAC_PARAMS _pb_view_CK_TLS_MAC_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_TLS_MAC_PARAMS(void *ptr, object ref):
+    # A CK_TLS_MAC_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_TLS_MAC_PARAMS obj = CK_TLS_MAC_PARAMS.__new__(CK_TLS_MAC_PARAMS)
+    obj._ptr = <_cs_CK_TLS_MAC_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_TLS_MAC_PARAMS, sizeof(_cs_CK_TLS_MAC_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_HKDF_PARAMS:
+cdef class CK_HKDF_PARAMS(_pb_Record):
     'HKDF is new for v3.0'
     cdef _cs_CK_HKDF_PARAMS _value
     cdef _cs_CK_HKDF_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9785,20 +10716,35 @@ cdef CK_HKDF_PARAMS _pb_view_CK_HKDF_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_HKDF_PARAMS(void *ptr, object ref):
+    # A CK_HKDF_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_HKDF_PARAMS obj = CK_HKDF_PARAMS.__new__(CK_HKDF_PARAMS)
+    obj._ptr = <_cs_CK_HKDF_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_HKDF_PARAMS, sizeof(_cs_CK_HKDF_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_WTLS_RANDOM_DATA:
+cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
     'WTLS is new for version 2.20'
     cdef _cs_CK_WTLS_RANDOM_DATA _value
     cdef _cs_CK_WTLS_RANDOM_DATA *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9879,20 +10825,35 @@ cdef CK_WTLS_RANDOM_DATA _pb_view_CK_WTLS_RANDOM_DATA(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_WTLS_RANDOM_DATA(void *ptr, object ref):
+    # A CK_WTLS_RANDOM_DATA looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_WTLS_RANDOM_DATA obj = CK_WTLS_RANDOM_DATA.__new__(CK_WTLS_RANDOM_DATA)
+    obj._ptr = <_cs_CK_WTLS_RANDOM_DATA *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_WTLS_RANDOM_DATA, sizeof(_cs_CK_WTLS_RANDOM_DATA))
 
 @cython.freelist(8)
-cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
+cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS _value
     cdef _cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9963,20 +10924,35 @@ cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(
     return obj
 
 
+cdef object _pb_at_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_WTLS_MASTER_KEY_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS obj = CK_WTLS_MASTER_KEY_DERIVE_PARAMS.__new__(CK_WTLS_MASTER_KEY_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_WTLS_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_WTLS_PRF_PARAMS:
+cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
     'struct CK_WTLS_PRF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_WTLS_PRF_PARAMS _value
     cdef _cs_CK_WTLS_PRF_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10092,20 +11068,35 @@ cdef CK_WTLS_PRF_PARAMS _pb_view_CK_WTLS_PRF_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_WTLS_PRF_PARAMS(void *ptr, object ref):
+    # A CK_WTLS_PRF_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_WTLS_PRF_PARAMS obj = CK_WTLS_PRF_PARAMS.__new__(CK_WTLS_PRF_PARAMS)
+    obj._ptr = <_cs_CK_WTLS_PRF_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_WTLS_PRF_PARAMS, sizeof(_cs_CK_WTLS_PRF_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_WTLS_KEY_MAT_OUT:
+cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     'struct CK_WTLS_KEY_MAT_OUT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_WTLS_KEY_MAT_OUT _value
     cdef _cs_CK_WTLS_KEY_MAT_OUT *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10174,20 +11165,35 @@ cdef CK_WTLS_KEY_MAT_OUT _pb_view_CK_WTLS_KEY_MAT_OUT(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_WTLS_KEY_MAT_OUT(void *ptr, object ref):
+    # A CK_WTLS_KEY_MAT_OUT looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_WTLS_KEY_MAT_OUT obj = CK_WTLS_KEY_MAT_OUT.__new__(CK_WTLS_KEY_MAT_OUT)
+    obj._ptr = <_cs_CK_WTLS_KEY_MAT_OUT *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_WTLS_KEY_MAT_OUT, sizeof(_cs_CK_WTLS_KEY_MAT_OUT))
 
 @cython.freelist(8)
-cdef class CK_WTLS_KEY_MAT_PARAMS:
+cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     'struct CK_WTLS_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_WTLS_KEY_MAT_PARAMS _value
     cdef _cs_CK_WTLS_KEY_MAT_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10313,20 +11319,35 @@ cdef CK_WTLS_KEY_MAT_PARAMS _pb_view_CK_WTLS_KEY_MAT_PARAMS(object owner, void *
     return obj
 
 
+cdef object _pb_at_CK_WTLS_KEY_MAT_PARAMS(void *ptr, object ref):
+    # A CK_WTLS_KEY_MAT_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_WTLS_KEY_MAT_PARAMS obj = CK_WTLS_KEY_MAT_PARAMS.__new__(CK_WTLS_KEY_MAT_PARAMS)
+    obj._ptr = <_cs_CK_WTLS_KEY_MAT_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_WTLS_KEY_MAT_PARAMS, sizeof(_cs_CK_WTLS_KEY_MAT_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_PRF_DATA_PARAM:
+cdef class CK_PRF_DATA_PARAM(_pb_Record):
     'struct CK_PRF_DATA_PARAM: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_PRF_DATA_PARAM _value
     cdef _cs_CK_PRF_DATA_PARAM *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10395,21 +11416,36 @@ cdef CK_PRF_DATA_PARAM _pb_view_CK_PRF_DATA_PARAM(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_PRF_DATA_PARAM(void *ptr, object ref):
+    # A CK_PRF_DATA_PARAM looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_PRF_DATA_PARAM obj = CK_PRF_DATA_PARAM.__new__(CK_PRF_DATA_PARAM)
+    obj._ptr = <_cs_CK_PRF_DATA_PARAM *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_PRF_DATA_PARAM, sizeof(_cs_CK_PRF_DATA_PARAM))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_SP800_108_COUNTER_FORMAT:
+cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     'struct CK_SP800_108_COUNTER_FORMAT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_COUNTER_FORMAT _value
     cdef _cs_CK_SP800_108_COUNTER_FORMAT *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10474,21 +11510,36 @@ cdef CK_SP800_108_COUNTER_FORMAT _pb_view_CK_SP800_108_COUNTER_FORMAT(object own
     return obj
 
 
+cdef object _pb_at_CK_SP800_108_COUNTER_FORMAT(void *ptr, object ref):
+    # A CK_SP800_108_COUNTER_FORMAT looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SP800_108_COUNTER_FORMAT obj = CK_SP800_108_COUNTER_FORMAT.__new__(CK_SP800_108_COUNTER_FORMAT)
+    obj._ptr = <_cs_CK_SP800_108_COUNTER_FORMAT *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SP800_108_COUNTER_FORMAT, sizeof(_cs_CK_SP800_108_COUNTER_FORMAT))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_SP800_108_DKM_LENGTH_FORMAT:
+cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     'struct CK_SP800_108_DKM_LENGTH_FORMAT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_DKM_LENGTH_FORMAT _value
     cdef _cs_CK_SP800_108_DKM_LENGTH_FORMAT *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10564,20 +11615,35 @@ cdef CK_SP800_108_DKM_LENGTH_FORMAT _pb_view_CK_SP800_108_DKM_LENGTH_FORMAT(obje
     return obj
 
 
+cdef object _pb_at_CK_SP800_108_DKM_LENGTH_FORMAT(void *ptr, object ref):
+    # A CK_SP800_108_DKM_LENGTH_FORMAT looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SP800_108_DKM_LENGTH_FORMAT obj = CK_SP800_108_DKM_LENGTH_FORMAT.__new__(CK_SP800_108_DKM_LENGTH_FORMAT)
+    obj._ptr = <_cs_CK_SP800_108_DKM_LENGTH_FORMAT *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SP800_108_DKM_LENGTH_FORMAT, sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT))
 
 @cython.freelist(8)
-cdef class CK_DERIVED_KEY:
+cdef class CK_DERIVED_KEY(_pb_Record):
     'struct CK_DERIVED_KEY: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_DERIVED_KEY _value
     cdef _cs_CK_DERIVED_KEY *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10647,20 +11713,35 @@ cdef CK_DERIVED_KEY _pb_view_CK_DERIVED_KEY(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_DERIVED_KEY(void *ptr, object ref):
+    # A CK_DERIVED_KEY looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_DERIVED_KEY obj = CK_DERIVED_KEY.__new__(CK_DERIVED_KEY)
+    obj._ptr = <_cs_CK_DERIVED_KEY *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_DERIVED_KEY, sizeof(_cs_CK_DERIVED_KEY))
 
 @cython.freelist(8)
-cdef class CK_SP800_108_KDF_PARAMS:
+cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
     'struct CK_SP800_108_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_KDF_PARAMS _value
     cdef _cs_CK_SP800_108_KDF_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10752,20 +11833,35 @@ cdef CK_SP800_108_KDF_PARAMS _pb_view_CK_SP800_108_KDF_PARAMS(object owner, void
     return obj
 
 
+cdef object _pb_at_CK_SP800_108_KDF_PARAMS(void *ptr, object ref):
+    # A CK_SP800_108_KDF_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SP800_108_KDF_PARAMS obj = CK_SP800_108_KDF_PARAMS.__new__(CK_SP800_108_KDF_PARAMS)
+    obj._ptr = <_cs_CK_SP800_108_KDF_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SP800_108_KDF_PARAMS, sizeof(_cs_CK_SP800_108_KDF_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS:
+cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     'struct CK_SP800_108_FEEDBACK_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_FEEDBACK_KDF_PARAMS _value
     cdef _cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10880,20 +11976,35 @@ cdef CK_SP800_108_FEEDBACK_KDF_PARAMS _pb_view_CK_SP800_108_FEEDBACK_KDF_PARAMS(
     return obj
 
 
+cdef object _pb_at_CK_SP800_108_FEEDBACK_KDF_PARAMS(void *ptr, object ref):
+    # A CK_SP800_108_FEEDBACK_KDF_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_SP800_108_FEEDBACK_KDF_PARAMS obj = CK_SP800_108_FEEDBACK_KDF_PARAMS.__new__(CK_SP800_108_FEEDBACK_KDF_PARAMS)
+    obj._ptr = <_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_SP800_108_FEEDBACK_KDF_PARAMS, sizeof(_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_CMS_SIG_PARAMS:
+cdef class CK_CMS_SIG_PARAMS(_pb_Record):
     'CMS is new for version 2.20'
     cdef _cs_CK_CMS_SIG_PARAMS _value
     cdef _cs_CK_CMS_SIG_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11021,20 +12132,35 @@ cdef CK_CMS_SIG_PARAMS _pb_view_CK_CMS_SIG_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_CMS_SIG_PARAMS(void *ptr, object ref):
+    # A CK_CMS_SIG_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_CMS_SIG_PARAMS obj = CK_CMS_SIG_PARAMS.__new__(CK_CMS_SIG_PARAMS)
+    obj._ptr = <_cs_CK_CMS_SIG_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_CMS_SIG_PARAMS, sizeof(_cs_CK_CMS_SIG_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_KEY_DERIVATION_STRING_DATA:
+cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     'struct CK_KEY_DERIVATION_STRING_DATA: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_KEY_DERIVATION_STRING_DATA _value
     cdef _cs_CK_KEY_DERIVATION_STRING_DATA *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11092,20 +12218,35 @@ cdef CK_KEY_DERIVATION_STRING_DATA _pb_view_CK_KEY_DERIVATION_STRING_DATA(object
     return obj
 
 
+cdef object _pb_at_CK_KEY_DERIVATION_STRING_DATA(void *ptr, object ref):
+    # A CK_KEY_DERIVATION_STRING_DATA looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_KEY_DERIVATION_STRING_DATA obj = CK_KEY_DERIVATION_STRING_DATA.__new__(CK_KEY_DERIVATION_STRING_DATA)
+    obj._ptr = <_cs_CK_KEY_DERIVATION_STRING_DATA *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_KEY_DERIVATION_STRING_DATA, sizeof(_cs_CK_KEY_DERIVATION_STRING_DATA))
 
 @cython.freelist(8)
-cdef class CK_PKCS5_PBKD2_PARAMS:
+cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     'this structure is kept for compatibility. use _PARAMS2.'
     cdef _cs_CK_PKCS5_PBKD2_PARAMS _value
     cdef _cs_CK_PKCS5_PBKD2_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11243,20 +12384,35 @@ cdef CK_PKCS5_PBKD2_PARAMS _pb_view_CK_PKCS5_PBKD2_PARAMS(object owner, void *pt
     return obj
 
 
+cdef object _pb_at_CK_PKCS5_PBKD2_PARAMS(void *ptr, object ref):
+    # A CK_PKCS5_PBKD2_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_PKCS5_PBKD2_PARAMS obj = CK_PKCS5_PBKD2_PARAMS.__new__(CK_PKCS5_PBKD2_PARAMS)
+    obj._ptr = <_cs_CK_PKCS5_PBKD2_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_PKCS5_PBKD2_PARAMS, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_PKCS5_PBKD2_PARAMS2:
+cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     'struct CK_PKCS5_PBKD2_PARAMS2: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_PKCS5_PBKD2_PARAMS2 _value
     cdef _cs_CK_PKCS5_PBKD2_PARAMS2 *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11393,20 +12549,35 @@ cdef CK_PKCS5_PBKD2_PARAMS2 _pb_view_CK_PKCS5_PBKD2_PARAMS2(object owner, void *
     return obj
 
 
+cdef object _pb_at_CK_PKCS5_PBKD2_PARAMS2(void *ptr, object ref):
+    # A CK_PKCS5_PBKD2_PARAMS2 looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_PKCS5_PBKD2_PARAMS2 obj = CK_PKCS5_PBKD2_PARAMS2.__new__(CK_PKCS5_PBKD2_PARAMS2)
+    obj._ptr = <_cs_CK_PKCS5_PBKD2_PARAMS2 *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_PKCS5_PBKD2_PARAMS2, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS2))
 
 @cython.freelist(8)
-cdef class CK_OTP_PARAM:
+cdef class CK_OTP_PARAM(_pb_Record):
     'struct CK_OTP_PARAM: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_OTP_PARAM _value
     cdef _cs_CK_OTP_PARAM *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11475,20 +12646,35 @@ cdef CK_OTP_PARAM _pb_view_CK_OTP_PARAM(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_OTP_PARAM(void *ptr, object ref):
+    # A CK_OTP_PARAM looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_OTP_PARAM obj = CK_OTP_PARAM.__new__(CK_OTP_PARAM)
+    obj._ptr = <_cs_CK_OTP_PARAM *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_OTP_PARAM, sizeof(_cs_CK_OTP_PARAM))
 
 @cython.freelist(8)
-cdef class CK_OTP_PARAMS:
+cdef class CK_OTP_PARAMS(_pb_Record):
     'struct CK_OTP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_OTP_PARAMS _value
     cdef _cs_CK_OTP_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11546,20 +12732,35 @@ cdef CK_OTP_PARAMS _pb_view_CK_OTP_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_OTP_PARAMS(void *ptr, object ref):
+    # A CK_OTP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_OTP_PARAMS obj = CK_OTP_PARAMS.__new__(CK_OTP_PARAMS)
+    obj._ptr = <_cs_CK_OTP_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_OTP_PARAMS, sizeof(_cs_CK_OTP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_OTP_SIGNATURE_INFO:
+cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
     'struct CK_OTP_SIGNATURE_INFO: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_OTP_SIGNATURE_INFO _value
     cdef _cs_CK_OTP_SIGNATURE_INFO *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11617,20 +12818,35 @@ cdef CK_OTP_SIGNATURE_INFO _pb_view_CK_OTP_SIGNATURE_INFO(object owner, void *pt
     return obj
 
 
+cdef object _pb_at_CK_OTP_SIGNATURE_INFO(void *ptr, object ref):
+    # A CK_OTP_SIGNATURE_INFO looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_OTP_SIGNATURE_INFO obj = CK_OTP_SIGNATURE_INFO.__new__(CK_OTP_SIGNATURE_INFO)
+    obj._ptr = <_cs_CK_OTP_SIGNATURE_INFO *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_OTP_SIGNATURE_INFO, sizeof(_cs_CK_OTP_SIGNATURE_INFO))
 
 @cython.freelist(8)
-cdef class CK_KIP_PARAMS:
+cdef class CK_KIP_PARAMS(_pb_Record):
     'KIP is new in v2.40'
     cdef _cs_CK_KIP_PARAMS _value
     cdef _cs_CK_KIP_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11711,20 +12927,35 @@ cdef CK_KIP_PARAMS _pb_view_CK_KIP_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_KIP_PARAMS(void *ptr, object ref):
+    # A CK_KIP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_KIP_PARAMS obj = CK_KIP_PARAMS.__new__(CK_KIP_PARAMS)
+    obj._ptr = <_cs_CK_KIP_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_KIP_PARAMS, sizeof(_cs_CK_KIP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_DSA_PARAMETER_GEN_PARAM:
+cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     'DSA Param Gen is new for v2.40'
     cdef _cs_CK_DSA_PARAMETER_GEN_PARAM _value
     cdef _cs_CK_DSA_PARAMETER_GEN_PARAM *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11804,20 +13035,35 @@ cdef CK_DSA_PARAMETER_GEN_PARAM _pb_view_CK_DSA_PARAMETER_GEN_PARAM(object owner
     return obj
 
 
+cdef object _pb_at_CK_DSA_PARAMETER_GEN_PARAM(void *ptr, object ref):
+    # A CK_DSA_PARAMETER_GEN_PARAM looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_DSA_PARAMETER_GEN_PARAM obj = CK_DSA_PARAMETER_GEN_PARAM.__new__(CK_DSA_PARAMETER_GEN_PARAM)
+    obj._ptr = <_cs_CK_DSA_PARAMETER_GEN_PARAM *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_DSA_PARAMETER_GEN_PARAM, sizeof(_cs_CK_DSA_PARAMETER_GEN_PARAM))
 
 @cython.freelist(8)
-cdef class CK_ECDH_AES_KEY_WRAP_PARAMS:
+cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     'XXXX_AES_KEY_WRAP is new for v2.40'
     cdef _cs_CK_ECDH_AES_KEY_WRAP_PARAMS _value
     cdef _cs_CK_ECDH_AES_KEY_WRAP_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11897,20 +13143,35 @@ cdef CK_ECDH_AES_KEY_WRAP_PARAMS _pb_view_CK_ECDH_AES_KEY_WRAP_PARAMS(object own
     return obj
 
 
+cdef object _pb_at_CK_ECDH_AES_KEY_WRAP_PARAMS(void *ptr, object ref):
+    # A CK_ECDH_AES_KEY_WRAP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_ECDH_AES_KEY_WRAP_PARAMS obj = CK_ECDH_AES_KEY_WRAP_PARAMS.__new__(CK_ECDH_AES_KEY_WRAP_PARAMS)
+    obj._ptr = <_cs_CK_ECDH_AES_KEY_WRAP_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_ECDH_AES_KEY_WRAP_PARAMS, sizeof(_cs_CK_ECDH_AES_KEY_WRAP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_RSA_AES_KEY_WRAP_PARAMS:
+cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     'struct CK_RSA_AES_KEY_WRAP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_RSA_AES_KEY_WRAP_PARAMS _value
     cdef _cs_CK_RSA_AES_KEY_WRAP_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11968,20 +13229,35 @@ cdef CK_RSA_AES_KEY_WRAP_PARAMS _pb_view_CK_RSA_AES_KEY_WRAP_PARAMS(object owner
     return obj
 
 
+cdef object _pb_at_CK_RSA_AES_KEY_WRAP_PARAMS(void *ptr, object ref):
+    # A CK_RSA_AES_KEY_WRAP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_RSA_AES_KEY_WRAP_PARAMS obj = CK_RSA_AES_KEY_WRAP_PARAMS.__new__(CK_RSA_AES_KEY_WRAP_PARAMS)
+    obj._ptr = <_cs_CK_RSA_AES_KEY_WRAP_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_RSA_AES_KEY_WRAP_PARAMS, sizeof(_cs_CK_RSA_AES_KEY_WRAP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_GOSTR3410_DERIVE_PARAMS:
+cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     'GOSTR3410 is new for v2.40'
     cdef _cs_CK_GOSTR3410_DERIVE_PARAMS _value
     cdef _cs_CK_GOSTR3410_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12073,20 +13349,35 @@ cdef CK_GOSTR3410_DERIVE_PARAMS _pb_view_CK_GOSTR3410_DERIVE_PARAMS(object owner
     return obj
 
 
+cdef object _pb_at_CK_GOSTR3410_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_GOSTR3410_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_GOSTR3410_DERIVE_PARAMS obj = CK_GOSTR3410_DERIVE_PARAMS.__new__(CK_GOSTR3410_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_GOSTR3410_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_GOSTR3410_DERIVE_PARAMS, sizeof(_cs_CK_GOSTR3410_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_GOSTR3410_KEY_WRAP_PARAMS:
+cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     'struct CK_GOSTR3410_KEY_WRAP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_GOSTR3410_KEY_WRAP_PARAMS _value
     cdef _cs_CK_GOSTR3410_KEY_WRAP_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12178,20 +13469,35 @@ cdef CK_GOSTR3410_KEY_WRAP_PARAMS _pb_view_CK_GOSTR3410_KEY_WRAP_PARAMS(object o
     return obj
 
 
+cdef object _pb_at_CK_GOSTR3410_KEY_WRAP_PARAMS(void *ptr, object ref):
+    # A CK_GOSTR3410_KEY_WRAP_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_GOSTR3410_KEY_WRAP_PARAMS obj = CK_GOSTR3410_KEY_WRAP_PARAMS.__new__(CK_GOSTR3410_KEY_WRAP_PARAMS)
+    obj._ptr = <_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_GOSTR3410_KEY_WRAP_PARAMS, sizeof(_cs_CK_GOSTR3410_KEY_WRAP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_EDDSA_PARAMS:
+cdef class CK_EDDSA_PARAMS(_pb_Record):
     'EDDSA and XEDDSA are new for v3.0'
     cdef _cs_CK_EDDSA_PARAMS _value
     cdef _cs_CK_EDDSA_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12260,21 +13566,36 @@ cdef CK_EDDSA_PARAMS _pb_view_CK_EDDSA_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_EDDSA_PARAMS(void *ptr, object ref):
+    # A CK_EDDSA_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_EDDSA_PARAMS obj = CK_EDDSA_PARAMS.__new__(CK_EDDSA_PARAMS)
+    obj._ptr = <_cs_CK_EDDSA_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_EDDSA_PARAMS, sizeof(_cs_CK_EDDSA_PARAMS))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class CK_XEDDSA_PARAMS:
+cdef class CK_XEDDSA_PARAMS(_pb_Record):
     'struct CK_XEDDSA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_XEDDSA_PARAMS _value
     cdef _cs_CK_XEDDSA_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12328,20 +13649,35 @@ cdef CK_XEDDSA_PARAMS _pb_view_CK_XEDDSA_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_XEDDSA_PARAMS(void *ptr, object ref):
+    # A CK_XEDDSA_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_XEDDSA_PARAMS obj = CK_XEDDSA_PARAMS.__new__(CK_XEDDSA_PARAMS)
+    obj._ptr = <_cs_CK_XEDDSA_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_XEDDSA_PARAMS, sizeof(_cs_CK_XEDDSA_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_X3DH_INITIATE_PARAMS:
+cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     'struct CK_X3DH_INITIATE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X3DH_INITIATE_PARAMS _value
     cdef _cs_CK_X3DH_INITIATE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12455,20 +13791,35 @@ cdef CK_X3DH_INITIATE_PARAMS _pb_view_CK_X3DH_INITIATE_PARAMS(object owner, void
     return obj
 
 
+cdef object _pb_at_CK_X3DH_INITIATE_PARAMS(void *ptr, object ref):
+    # A CK_X3DH_INITIATE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_X3DH_INITIATE_PARAMS obj = CK_X3DH_INITIATE_PARAMS.__new__(CK_X3DH_INITIATE_PARAMS)
+    obj._ptr = <_cs_CK_X3DH_INITIATE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_X3DH_INITIATE_PARAMS, sizeof(_cs_CK_X3DH_INITIATE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_X3DH_RESPOND_PARAMS:
+cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     'struct CK_X3DH_RESPOND_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X3DH_RESPOND_PARAMS _value
     cdef _cs_CK_X3DH_RESPOND_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12573,20 +13924,35 @@ cdef CK_X3DH_RESPOND_PARAMS _pb_view_CK_X3DH_RESPOND_PARAMS(object owner, void *
     return obj
 
 
+cdef object _pb_at_CK_X3DH_RESPOND_PARAMS(void *ptr, object ref):
+    # A CK_X3DH_RESPOND_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_X3DH_RESPOND_PARAMS obj = CK_X3DH_RESPOND_PARAMS.__new__(CK_X3DH_RESPOND_PARAMS)
+    obj._ptr = <_cs_CK_X3DH_RESPOND_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_X3DH_RESPOND_PARAMS, sizeof(_cs_CK_X3DH_RESPOND_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
+cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     'struct CK_X2RATCHET_INITIALIZE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X2RATCHET_INITIALIZE_PARAMS _value
     cdef _cs_CK_X2RATCHET_INITIALIZE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12710,20 +14076,35 @@ cdef CK_X2RATCHET_INITIALIZE_PARAMS _pb_view_CK_X2RATCHET_INITIALIZE_PARAMS(obje
     return obj
 
 
+cdef object _pb_at_CK_X2RATCHET_INITIALIZE_PARAMS(void *ptr, object ref):
+    # A CK_X2RATCHET_INITIALIZE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_X2RATCHET_INITIALIZE_PARAMS obj = CK_X2RATCHET_INITIALIZE_PARAMS.__new__(CK_X2RATCHET_INITIALIZE_PARAMS)
+    obj._ptr = <_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_X2RATCHET_INITIALIZE_PARAMS, sizeof(_cs_CK_X2RATCHET_INITIALIZE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_X2RATCHET_RESPOND_PARAMS:
+cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     'struct CK_X2RATCHET_RESPOND_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X2RATCHET_RESPOND_PARAMS _value
     cdef _cs_CK_X2RATCHET_RESPOND_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12847,20 +14228,35 @@ cdef CK_X2RATCHET_RESPOND_PARAMS _pb_view_CK_X2RATCHET_RESPOND_PARAMS(object own
     return obj
 
 
+cdef object _pb_at_CK_X2RATCHET_RESPOND_PARAMS(void *ptr, object ref):
+    # A CK_X2RATCHET_RESPOND_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_X2RATCHET_RESPOND_PARAMS obj = CK_X2RATCHET_RESPOND_PARAMS.__new__(CK_X2RATCHET_RESPOND_PARAMS)
+    obj._ptr = <_cs_CK_X2RATCHET_RESPOND_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_X2RATCHET_RESPOND_PARAMS, sizeof(_cs_CK_X2RATCHET_RESPOND_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_JPAKEPublicValue:
+cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
     'struct CK_NSS_JPAKEPublicValue: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_JPAKEPublicValue _value
     cdef _cs_CK_NSS_JPAKEPublicValue *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12964,20 +14360,35 @@ cdef CK_NSS_JPAKEPublicValue _pb_view_CK_NSS_JPAKEPublicValue(object owner, void
     return obj
 
 
+cdef object _pb_at_CK_NSS_JPAKEPublicValue(void *ptr, object ref):
+    # A CK_NSS_JPAKEPublicValue looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_JPAKEPublicValue obj = CK_NSS_JPAKEPublicValue.__new__(CK_NSS_JPAKEPublicValue)
+    obj._ptr = <_cs_CK_NSS_JPAKEPublicValue *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_JPAKEPublicValue, sizeof(_cs_CK_NSS_JPAKEPublicValue))
 
 @cython.freelist(8)
-cdef class CK_NSS_JPAKERound1Params:
+cdef class CK_NSS_JPAKERound1Params(_pb_Record):
     'struct CK_NSS_JPAKERound1Params: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_JPAKERound1Params _value
     cdef _cs_CK_NSS_JPAKERound1Params *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13038,20 +14449,35 @@ cdef CK_NSS_JPAKERound1Params _pb_view_CK_NSS_JPAKERound1Params(object owner, vo
     return obj
 
 
+cdef object _pb_at_CK_NSS_JPAKERound1Params(void *ptr, object ref):
+    # A CK_NSS_JPAKERound1Params looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_JPAKERound1Params obj = CK_NSS_JPAKERound1Params.__new__(CK_NSS_JPAKERound1Params)
+    obj._ptr = <_cs_CK_NSS_JPAKERound1Params *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_JPAKERound1Params, sizeof(_cs_CK_NSS_JPAKERound1Params))
 
 @cython.freelist(8)
-cdef class CK_NSS_JPAKERound2Params:
+cdef class CK_NSS_JPAKERound2Params(_pb_Record):
     'struct CK_NSS_JPAKERound2Params: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_JPAKERound2Params _value
     cdef _cs_CK_NSS_JPAKERound2Params *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13148,20 +14574,35 @@ cdef CK_NSS_JPAKERound2Params _pb_view_CK_NSS_JPAKERound2Params(object owner, vo
     return obj
 
 
+cdef object _pb_at_CK_NSS_JPAKERound2Params(void *ptr, object ref):
+    # A CK_NSS_JPAKERound2Params looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_JPAKERound2Params obj = CK_NSS_JPAKERound2Params.__new__(CK_NSS_JPAKERound2Params)
+    obj._ptr = <_cs_CK_NSS_JPAKERound2Params *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_JPAKERound2Params, sizeof(_cs_CK_NSS_JPAKERound2Params))
 
 @cython.freelist(8)
-cdef class CK_NSS_JPAKEFinalParams:
+cdef class CK_NSS_JPAKEFinalParams(_pb_Record):
     'struct CK_NSS_JPAKEFinalParams: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_JPAKEFinalParams _value
     cdef _cs_CK_NSS_JPAKEFinalParams *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13209,20 +14650,35 @@ cdef CK_NSS_JPAKEFinalParams _pb_view_CK_NSS_JPAKEFinalParams(object owner, void
     return obj
 
 
+cdef object _pb_at_CK_NSS_JPAKEFinalParams(void *ptr, object ref):
+    # A CK_NSS_JPAKEFinalParams looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_JPAKEFinalParams obj = CK_NSS_JPAKEFinalParams.__new__(CK_NSS_JPAKEFinalParams)
+    obj._ptr = <_cs_CK_NSS_JPAKEFinalParams *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_JPAKEFinalParams, sizeof(_cs_CK_NSS_JPAKEFinalParams))
 
 @cython.freelist(8)
-cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
+cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     "macAlg: the MAC algorithm to use. This determines the hash function used in\n    the HMAC/SSLv3 MAC calculations.\nulBodyTotalLen: the total length of the data, including padding bytes and\n    padding length.\npHeader: points to a block of data that contains additional data to\n    authenticate. For TLS this includes the sequence number etc. For SSLv3,\n    this also includes the initial padding bytes.\n\nNOTE: the softoken's implementation of CKM_NSS_HMAC_CONSTANT_TIME and\nCKM_NSS_SSL3_MAC_CONSTANT_TIME requires that the sum of ulBodyTotalLen\nand ulHeaderLen be much smaller than 2^32 / 8 bytes because it uses an\nunsigned int variable to represent the length in bits. This should not\nbe a problem because the SSL/TLS protocol limits the size of an SSL\nrecord to something considerably less than 2^32 bytes."
     cdef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS _value
     cdef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13302,20 +14758,35 @@ cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS _pb_view_CK_NSS_MAC_CONSTANT_TIME_PARAMS(ob
     return obj
 
 
+cdef object _pb_at_CK_NSS_MAC_CONSTANT_TIME_PARAMS(void *ptr, object ref):
+    # A CK_NSS_MAC_CONSTANT_TIME_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS obj = CK_NSS_MAC_CONSTANT_TIME_PARAMS.__new__(CK_NSS_MAC_CONSTANT_TIME_PARAMS)
+    obj._ptr = <_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_MAC_CONSTANT_TIME_PARAMS, sizeof(_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_AEAD_PARAMS:
+cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
     'struct CK_NSS_AEAD_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_AEAD_PARAMS _value
     cdef _cs_CK_NSS_AEAD_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13407,20 +14878,35 @@ cdef CK_NSS_AEAD_PARAMS _pb_view_CK_NSS_AEAD_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_NSS_AEAD_PARAMS(void *ptr, object ref):
+    # A CK_NSS_AEAD_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_AEAD_PARAMS obj = CK_NSS_AEAD_PARAMS.__new__(CK_NSS_AEAD_PARAMS)
+    obj._ptr = <_cs_CK_NSS_AEAD_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_AEAD_PARAMS, sizeof(_cs_CK_NSS_AEAD_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_HKDFParams:
+cdef class CK_NSS_HKDFParams(_pb_Record):
     'Mandatory parameter for the CKM_NSS_HKDF_* key deriviation mechanisms.\nSee RFC 5869.\n\n bExtract: If set, HKDF-Extract will be applied to the input key. If\n           the optional salt is given, it is used; otherwise, the salt is\n           set to a sequence of zeros equal in length to the HMAC output.\n           If bExpand is not set, then the key template given to\n           C_DeriveKey must indicate an output key size less than or equal\n           to the output size of the HMAC.\n\n bExpand:  If set, HKDF-Expand will be applied to the input key (if\n           bExtract is not set) or to the result of HKDF-Extract (if\n           bExtract is set). Any info given in the optional pInfo field will\n           be included in the calculation.\n\n The size of the output key must be specified in the template passed to\n C_DeriveKey.'
     cdef _cs_CK_NSS_HKDFParams _value
     cdef _cs_CK_NSS_HKDFParams *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13523,20 +15009,35 @@ cdef CK_NSS_HKDFParams _pb_view_CK_NSS_HKDFParams(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_NSS_HKDFParams(void *ptr, object ref):
+    # A CK_NSS_HKDFParams looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_HKDFParams obj = CK_NSS_HKDFParams.__new__(CK_NSS_HKDFParams)
+    obj._ptr = <_cs_CK_NSS_HKDFParams *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_HKDFParams, sizeof(_cs_CK_NSS_HKDFParams))
 
 @cython.freelist(8)
-cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
+cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     'CK_NSS_IKE_PRF_PLUS_PARAMS is a structure that provides the parameters to\nthe CKM_NSS_IKE_PRF_PLUS_DERIVE mechanism.\nThe fields of the structure have the following meanings:\n     prfMechanism    underlying MAC mechanism used to generate the prf.\n     bHasSeedKey     hSeed key is present.\n     hSeedKey        optional seed from key\n     pSeedData       optional seed from data.\n     ulSeedDataLen   length of optional seed data.\n       If no seed data is present this value is NULL.'
     cdef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13627,20 +15128,35 @@ cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAM
     return obj
 
 
+cdef object _pb_at_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS obj = CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
+cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     'CK_NSS_IKE_PRF_DERIVE_PARAMS is a structure that provides the parameters to\n the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism underlying MAC mechanism used to generate the prf.\n    bRekey       hNewKey is present.\n    pNi          Ni value\n    ulNiLen      length of Ni\n    pNr          Nr value\n    ulNrLen      length of Nr\n    hNewKey      New key value to drive the rekey.'
     cdef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13765,20 +15281,35 @@ cdef CK_NSS_IKE_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_DERIVE_PARAMS(object o
     return obj
 
 
+cdef object _pb_at_CK_NSS_IKE_PRF_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_NSS_IKE_PRF_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_IKE_PRF_DERIVE_PARAMS obj = CK_NSS_IKE_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_IKE_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
+cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     'CK_NSS_IKE1_PRF_DERIVE_PARAMS is a structure that provides the parameters\nto the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bRekey        hNewKey is present.\n    pCKYi         CKYi value\n    ulCKYiLen     length of CKYi\n    pCKYr         CKYr value\n    ulCKYrLen     length of CKYr\n    hNewKey       New key value to drive the rekey.'
     cdef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13914,20 +15445,35 @@ cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_PRF_DERIVE_PARAMS(object
     return obj
 
 
+cdef object _pb_at_CK_NSS_IKE1_PRF_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_NSS_IKE1_PRF_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS obj = CK_NSS_IKE1_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_PRF_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_IKE1_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
+cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS is a structure that provides the\nparameters to the CKM_NSS_IKE_APP_B_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bHasKeygxy    hKeygxy exists\n    hKeygxy       optional key to hash in the prf\n    pExtraData    optional extra data to hash in the prf\n    ulExtraData   length of the optional extra data.\n\nCK_NSS_IKE_APP_B_PRF_DERIVE can take wither CK_NSS_IKE1_APP_B_PRF_DRIVE_PARAMS\nor a single CK_MECHANISM_TYPE. In the latter cases bHashKeygx is assumed to\nbe false and ulExtraDataLen is assumed to be '0'."
     cdef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14018,20 +15564,35 @@ cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_APP_B_PRF_DERIVE_P
     return obj
 
 
+cdef object _pb_at_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS obj = CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
+cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'Parameter for the TLS extended master secret key derivation mechanisms:\n\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_DH\n\nFor the TLS 1.2 PRF, the prfHashMechanism parameter determines the hash\nfunction used. For earlier versions of the PRF, set the prfHashMechanism\nvalue to CKM_TLS_PRF.\n\nThe session hash input is expected to be the output of the same hash\nfunction as the PRF uses (as required by draft-ietf-tls-session-hash).  So\nthe ulSessionHashLen member must be equal the output length of the hash\nfunction specified by the prfHashMechanism member (or, for pre-TLS 1.2 PRF,\nthe length of concatenated MD5 and SHA-1 digests).'
     cdef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14112,20 +15673,35 @@ cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_NSS_TLS_EXTENDED_M
     return obj
 
 
+cdef object _pb_at_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(void *ptr, object ref):
+    # A CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS obj = CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.__new__(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS)
+    obj._ptr = <_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_MODULE_FUNCTIONS:
+cdef class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
     'struct CK_NSS_MODULE_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_MODULE_FUNCTIONS _value
     cdef _cs_CK_NSS_MODULE_FUNCTIONS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14185,20 +15761,35 @@ cdef CK_NSS_MODULE_FUNCTIONS _pb_view_CK_NSS_MODULE_FUNCTIONS(object owner, void
     return obj
 
 
+cdef object _pb_at_CK_NSS_MODULE_FUNCTIONS(void *ptr, object ref):
+    # A CK_NSS_MODULE_FUNCTIONS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_MODULE_FUNCTIONS obj = CK_NSS_MODULE_FUNCTIONS.__new__(CK_NSS_MODULE_FUNCTIONS)
+    obj._ptr = <_cs_CK_NSS_MODULE_FUNCTIONS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_MODULE_FUNCTIONS, sizeof(_cs_CK_NSS_MODULE_FUNCTIONS))
 
 @cython.freelist(8)
-cdef class CK_NSS_FIPS_FUNCTIONS:
+cdef class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     'struct CK_NSS_FIPS_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_FIPS_FUNCTIONS _value
     cdef _cs_CK_NSS_FIPS_FUNCTIONS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14258,20 +15849,35 @@ cdef CK_NSS_FIPS_FUNCTIONS _pb_view_CK_NSS_FIPS_FUNCTIONS(object owner, void *pt
     return obj
 
 
+cdef object _pb_at_CK_NSS_FIPS_FUNCTIONS(void *ptr, object ref):
+    # A CK_NSS_FIPS_FUNCTIONS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_FIPS_FUNCTIONS obj = CK_NSS_FIPS_FUNCTIONS.__new__(CK_NSS_FIPS_FUNCTIONS)
+    obj._ptr = <_cs_CK_NSS_FIPS_FUNCTIONS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_FIPS_FUNCTIONS, sizeof(_cs_CK_NSS_FIPS_FUNCTIONS))
 
 @cython.freelist(8)
-cdef class CK_NSS_GCM_PARAMS:
+cdef class CK_NSS_GCM_PARAMS(_pb_Record):
     "There was an inconsistency between the spec and the header file in defining\nthe CK_GCM_PARAMS structure. The authoritative reference is the header file,\nbut NSS used the spec when adding it to its own header. In V3 we've\ncorrected it, but we need to handle the old case for devices that followed\nus in using the incorrect specification."
     cdef _cs_CK_NSS_GCM_PARAMS _value
     cdef _cs_CK_NSS_GCM_PARAMS *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14363,6 +15969,16 @@ cdef CK_NSS_GCM_PARAMS _pb_view_CK_NSS_GCM_PARAMS(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_CK_NSS_GCM_PARAMS(void *ptr, object ref):
+    # A CK_NSS_GCM_PARAMS looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef CK_NSS_GCM_PARAMS obj = CK_NSS_GCM_PARAMS.__new__(CK_NSS_GCM_PARAMS)
+    obj._ptr = <_cs_CK_NSS_GCM_PARAMS *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(CK_NSS_GCM_PARAMS, sizeof(_cs_CK_NSS_GCM_PARAMS))
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
 
@@ -14439,6 +16055,7 @@ ctypedef _c_CK_RV (*_pb_fp_C_GetFunctionStatus)(_c_CK_SESSION_HANDLE) noexcept n
 ctypedef _c_CK_RV (*_pb_fp_C_CancelFunction)(_c_CK_SESSION_HANDLE) noexcept nogil
 ctypedef _c_CK_RV (*_pb_fp_C_WaitForSlotEvent)(_c_CK_FLAGS, _c_CK_SLOT_ID_PTR, _c_CK_VOID_PTR) noexcept nogil
 ctypedef _c_CK_RV (*_pb_fp_C_GetInterfaceList)(_c_CK_INTERFACE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+ctypedef _c_CK_RV (*_pb_fp_C_GetInterface)(_c_CK_UTF8CHAR_PTR, _c_CK_VERSION_PTR, _c_CK_INTERFACE_PTR_PTR, _c_CK_FLAGS) noexcept nogil
 ctypedef _c_CK_RV (*_pb_fp_C_LoginUser)(_c_CK_SESSION_HANDLE, _c_CK_USER_TYPE, _c_CK_CHAR_PTR, _c_CK_ULONG, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG) noexcept nogil
 ctypedef _c_CK_RV (*_pb_fp_C_SessionCancel)(_c_CK_SESSION_HANDLE, _c_CK_FLAGS) noexcept nogil
 ctypedef _c_CK_RV (*_pb_fp_C_MessageEncryptInit)(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE) noexcept nogil
@@ -14550,6 +16167,7 @@ cdef class Library:
     cdef _pb_fp_C_CancelFunction _f_C_CancelFunction
     cdef _pb_fp_C_WaitForSlotEvent _f_C_WaitForSlotEvent
     cdef _pb_fp_C_GetInterfaceList _f_C_GetInterfaceList
+    cdef _pb_fp_C_GetInterface _f_C_GetInterface
     cdef _pb_fp_C_LoginUser _f_C_LoginUser
     cdef _pb_fp_C_SessionCancel _f_C_SessionCancel
     cdef _pb_fp_C_MessageEncryptInit _f_C_MessageEncryptInit
@@ -14590,7 +16208,7 @@ cdef class Library:
 
 
     def C_Initialize(self, pInitArgs, /):
-        'C_Initialize(pInitArgs: _WritableBuffer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
+        'C_Initialize(pInitArgs: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
         cdef _c_CK_VOID_PTR _pb_a0
         cdef Py_buffer _pb_v0
         cdef bint _pb_h0 = False
@@ -14602,13 +16220,17 @@ cdef class Library:
         try:
             if pInitArgs is None:
                 _pb_a0 = NULL
-            else:
+            elif PyObject_CheckBuffer(pInitArgs):
                 try:
                     PyObject_GetBuffer(pInitArgs, &_pb_v0, PyBUF_WRITABLE)
                 except BufferError:
                     raise TypeError('argument 1 (pInitArgs) must be a writable contiguous buffer, not ' + type(pInitArgs).__name__) from None
                 _pb_h0 = True
                 _pb_a0 = <_c_CK_VOID_PTR>_pb_v0.buf
+            elif isinstance(pInitArgs, Pointer) or isinstance(pInitArgs, _pb_Record):
+                _pb_a0 = <_c_CK_VOID_PTR>_pb_object_address(pInitArgs, 'void *', "argument 1 (pInitArgs)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 1 (pInitArgs) must be a writable contiguous buffer, not ' + type(pInitArgs).__name__)
 
             _pb_r = _pb_fn(_pb_a0)
             if _pb_r != 0:
@@ -14860,7 +16482,7 @@ cdef class Library:
 
 
     def C_InitToken(self, slotID, pPin, pLabel, /):
-        'C_InitToken(slotID: int, pPin: _Buffer | None, pLabel: _WritableBuffer | None, /) -> None\n\nC: CK_RV C_InitToken(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel);'
+        'C_InitToken(slotID: int, pPin: _Buffer | None, pLabel: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_InitToken(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel);'
         cdef _c_CK_SLOT_ID _pb_a0
         cdef _c_CK_UTF8CHAR_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -14914,7 +16536,7 @@ cdef class Library:
 
             if pLabel is None:
                 _pb_a3 = NULL
-            else:
+            elif PyObject_CheckBuffer(pLabel):
                 try:
                     PyObject_GetBuffer(pLabel, &_pb_v3, PyBUF_WRITABLE)
                 except BufferError:
@@ -14923,6 +16545,10 @@ cdef class Library:
                 if <size_t>_pb_v3.len < sizeof(unsigned char):
                     raise ValueError(f"argument 3 (pLabel) needs at least {sizeof(unsigned char)} bytes, got {_pb_v3.len}")
                 _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_v3.buf
+            elif isinstance(pLabel, Pointer) or isinstance(pLabel, _pb_Record):
+                _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_object_address(pLabel, 'unsigned char *', "argument 3 (pLabel)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 3 (pLabel) must be a writable contiguous buffer, not ' + type(pLabel).__name__)
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
@@ -15827,7 +17453,7 @@ cdef class Library:
 
 
     def C_FindObjects(self, hSession, phObject, ulMaxObjectCount, /):
-        'C_FindObjects(hSession: int, phObject: _WritableBuffer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
+        'C_FindObjects(hSession: int, phObject: _WritableBuffer | Pointer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -15848,7 +17474,7 @@ cdef class Library:
 
             if phObject is None:
                 _pb_a1 = NULL
-            else:
+            elif PyObject_CheckBuffer(phObject):
                 try:
                     PyObject_GetBuffer(phObject, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
@@ -15857,6 +17483,10 @@ cdef class Library:
                 if <size_t>_pb_v1.len < sizeof(unsigned long):
                     raise ValueError(f"argument 2 (phObject) needs at least {sizeof(unsigned long)} bytes, got {_pb_v1.len}")
                 _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>_pb_v1.buf
+            elif isinstance(phObject, Pointer) or isinstance(phObject, _pb_Record):
+                _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>_pb_object_address(phObject, 'unsigned long *', "argument 2 (phObject)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 2 (phObject) must be a writable contiguous buffer, not ' + type(phObject).__name__)
 
             if PyLong_CheckExact(ulMaxObjectCount):
                 _pb_a2 = ulMaxObjectCount
@@ -18531,6 +20161,60 @@ cdef class Library:
 
 
 
+    def C_GetInterface(self, pInterfaceName, CK_VERSION pVersion, flags, /):
+        'C_GetInterface(pInterfaceName: _WritableBuffer | Pointer | None, pVersion: CK_VERSION | None, flags: int, /) -> CK_INTERFACE | None\n\nC: CK_RV C_GetInterface(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags);'
+        cdef _c_CK_UTF8CHAR_PTR _pb_a0
+        cdef _c_CK_VERSION_PTR _pb_a1
+        cdef _c_CK_INTERFACE_PTR_PTR _pb_a2
+        cdef _c_CK_INTERFACE_PTR _pb_o2
+        cdef _c_CK_FLAGS _pb_a3
+        cdef Py_buffer _pb_v0
+        cdef bint _pb_h0 = False
+        cdef Py_ssize_t _pb_k
+        cdef _c_CK_RV _pb_r
+        cdef _pb_fp_C_GetInterface _pb_fn = self._f_C_GetInterface
+        if _pb_fn == NULL:
+            raise AttributeError(self._missing("C_GetInterface"))
+        try:
+            if pInterfaceName is None:
+                _pb_a0 = NULL
+            elif PyObject_CheckBuffer(pInterfaceName):
+                try:
+                    PyObject_GetBuffer(pInterfaceName, &_pb_v0, PyBUF_WRITABLE)
+                except BufferError:
+                    raise TypeError('argument 1 (pInterfaceName) must be a writable contiguous buffer, not ' + type(pInterfaceName).__name__) from None
+                _pb_h0 = True
+                if <size_t>_pb_v0.len < sizeof(unsigned char):
+                    raise ValueError(f"argument 1 (pInterfaceName) needs at least {sizeof(unsigned char)} bytes, got {_pb_v0.len}")
+                _pb_a0 = <_c_CK_UTF8CHAR_PTR>_pb_v0.buf
+            elif isinstance(pInterfaceName, Pointer) or isinstance(pInterfaceName, _pb_Record):
+                _pb_a0 = <_c_CK_UTF8CHAR_PTR>_pb_object_address(pInterfaceName, 'unsigned char *', "argument 1 (pInterfaceName)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 1 (pInterfaceName) must be a writable contiguous buffer, not ' + type(pInterfaceName).__name__)
+
+            _pb_a1 = NULL if pVersion is None else <_c_CK_VERSION_PTR>pVersion._ptr
+
+            _pb_o2 = NULL
+            _pb_a2 = <_c_CK_INTERFACE_PTR_PTR>&_pb_o2
+
+            if PyLong_CheckExact(flags):
+                _pb_a3 = flags
+            else:
+                _pb_a3 = _pb_index(flags, "argument 3 (flags)")
+
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_GetInterface")
+
+            _pb_res2 = _pb_at_CK_INTERFACE(<void *>_pb_o2, pVersion)
+
+            return _pb_res2
+        finally:
+            if _pb_h0:
+                PyBuffer_Release(&_pb_v0)
+
+
+
     def C_LoginUser(self, hSession, userType, pPin, pUsername, /):
         'C_LoginUser(hSession: int, userType: int, pPin: _Buffer | None, pUsername: _Buffer | None, /) -> None\n\nC: CK_RV C_LoginUser(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername, CK_ULONG ulUsernameLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
@@ -18706,7 +20390,7 @@ cdef class Library:
 
 
     def C_EncryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, /):
-        'C_EncryptMessage(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
+        'C_EncryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -18742,13 +20426,17 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
-            else:
+            elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
+                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
@@ -18866,7 +20554,7 @@ cdef class Library:
 
 
     def C_EncryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -18891,13 +20579,17 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
-            else:
+            elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
+                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
@@ -18954,7 +20646,7 @@ cdef class Library:
 
 
     def C_EncryptMessageNext(self, hSession, pParameter, ulParameterLen, pPlaintextPart, flags, /):
-        'C_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
+        'C_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -18985,13 +20677,17 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
-            else:
+            elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
+                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
@@ -19128,7 +20824,7 @@ cdef class Library:
 
 
     def C_DecryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, /):
-        'C_DecryptMessage(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
+        'C_DecryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -19164,13 +20860,17 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
-            else:
+            elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
+                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
@@ -19288,7 +20988,7 @@ cdef class Library:
 
 
     def C_DecryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -19313,13 +21013,17 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
-            else:
+            elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
+                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
@@ -19376,7 +21080,7 @@ cdef class Library:
 
 
     def C_DecryptMessageNext(self, hSession, pParameter, ulParameterLen, pCiphertextPart, flags, /):
-        'C_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
+        'C_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -19407,13 +21111,17 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
-            else:
+            elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
+                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
@@ -19550,7 +21258,7 @@ cdef class Library:
 
 
     def C_SignMessage(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessage(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -19580,13 +21288,17 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
-            else:
+            elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
+                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
@@ -19667,7 +21379,7 @@ cdef class Library:
 
 
     def C_SignMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -19686,13 +21398,17 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
-            else:
+            elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
+                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
@@ -19712,7 +21428,7 @@ cdef class Library:
 
 
     def C_SignMessageNext(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessageNext(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -19742,13 +21458,17 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
-            else:
+            elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
+                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
@@ -19880,7 +21600,7 @@ cdef class Library:
 
 
     def C_VerifyMessage(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessage(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -19911,13 +21631,17 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
-            else:
+            elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
+                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
@@ -20011,7 +21735,7 @@ cdef class Library:
 
 
     def C_VerifyMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -20030,13 +21754,17 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
-            else:
+            elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
+                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
@@ -20056,7 +21784,7 @@ cdef class Library:
 
 
     def C_VerifyMessageNext(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -20087,13 +21815,17 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
-            else:
+            elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
+                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+            else:
+                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_a2 = ulParameterLen
@@ -20297,6 +22029,7 @@ def load(path, /):
     lib._f_C_CancelFunction = <_pb_fp_C_CancelFunction>lib._table.C_CancelFunction
     lib._f_C_WaitForSlotEvent = <_pb_fp_C_WaitForSlotEvent>lib._table.C_WaitForSlotEvent
     lib._f_C_GetInterfaceList = <_pb_fp_C_GetInterfaceList>dlsym(lib._handle, "C_GetInterfaceList")
+    lib._f_C_GetInterface = <_pb_fp_C_GetInterface>dlsym(lib._handle, "C_GetInterface")
     lib._f_C_LoginUser = <_pb_fp_C_LoginUser>dlsym(lib._handle, "C_LoginUser")
     lib._f_C_SessionCancel = <_pb_fp_C_SessionCancel>dlsym(lib._handle, "C_SessionCancel")
     lib._f_C_MessageEncryptInit = <_pb_fp_C_MessageEncryptInit>dlsym(lib._handle, "C_MessageEncryptInit")

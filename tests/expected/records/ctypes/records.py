@@ -86,14 +86,25 @@ def _pb_check_size(view, size, what):
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
 
 
+def _pb_encode(value, what):
+    """A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there)."""
+    data = value.encode()
+    if b"\0" in data:
+        raise ValueError(f"{what} must not contain a NUL character")
+    return data
+
+
 def _pb_cstring(value, what):
-    """bytes (or None) for a ``const char *``: other buffers are copied, so the NUL is there."""
+    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
+    are copied, so the NUL is there."""
     if value is None or value.__class__ is bytes:
         return value
+    if isinstance(value, str):
+        return _pb_encode(value, what)
     try:
         view = memoryview(value)
     except TypeError:
-        raise TypeError(f"{what} must be bytes, a buffer or None, not {type(value).__name__}") from None
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
     return view.tobytes()
 
 
@@ -145,13 +156,29 @@ def _pb_fix_value(spec, value):
     if kind == "cstring":
         return _pb_cstring(value, what)
     if kind in ("buffer", "writable_buffer"):
-        if value is not None:
+        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken)
+        if isinstance(value, str) and spec[4]:
+            value = _pb_encode(value, what)
+            _pb_check_size(memoryview(value), spec[2], what)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+            _pb_check_object_pointer(value, spec[3], what, wanted)
+        elif value is not None:
             _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer"), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
+            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":
+                return _pb_handle(spec[2], value._h, value)  # C converts a void * to any object pointer
             wanted = spec[2].__name__ + (" or None" if spec[3] else "")
             raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+        return value
+    if kind == "pointer":
+        # ("pointer", what, C type, nullable): a Pointer of that type or of void *
+        if value is None and spec[3]:
+            return None
+        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
+            raise _pb_pointer_error(what, spec[2], value, spec[3])
         return value
     if kind == "count":
         number = _pb_integer(value, what)
@@ -183,14 +210,101 @@ def _pb_fix(specs, args):
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
 
 
+class Pointer:
+    """The address of C memory the library handed out, typed by its C type.
+
+    ``int(p)`` is the address; two pointers are equal when their classes and
+    addresses are.  Only the library makes them: functions return them and
+    take them back where C takes a pointer of that type or ``void *``.  The
+    handle classes of opaque types (``sqlite3``, ``CURL``) are subclasses.
+    """
+
+    __slots__ = ("_h", "_ctype", "_owner", "_free")
+    _h: object  #: the address, as the FFI holds it
+    _ctype: str  #: the C pointer type (set on Pointer values; a handle's class says it)
+    _owner: object  #: what must outlive the pointer: the argument or Library it came from
+    _free: object  #: what frees the memory when this object goes (None: borrowed)
+    #: what repr calls a handle class's values (``Pointer`` values name their C type instead)
+    _pb_kind = ""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} values are made by the library's functions")
+
+    def __int__(self):
+        return _pb_address(self._h)
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return _pb_address(self._h) == _pb_address(other._h)
+
+    def __hash__(self):
+        return hash(_pb_address(self._h))
+
+    def __repr__(self):
+        what = self._pb_kind or self._ctype
+        return f"<{type(self).__name__} {what} at {_pb_address(self._h):#x}>"
+
+    __reduce_ex__ = _pb_no_copy
+
+
 def _pb_handle(cls, pointer, owner):
-    """A handle object for ``pointer`` (None for NULL), keeping ``owner`` (the Library) alive."""
+    """A handle object for ``pointer`` (None for NULL), keeping ``owner`` alive."""
     if not pointer:
         return None
     obj = cls.__new__(cls)
     obj._h = pointer
     obj._owner = owner
+    obj._free = None
     return obj
+
+
+def _pb_pointer(pointer, ctype, owner):
+    """A :class:`Pointer` of C type ``ctype`` for ``pointer`` (None for NULL), keeping ``owner`` alive."""
+    obj = _pb_handle(Pointer, pointer, owner)
+    if obj is not None:
+        obj._ctype = ctype
+    return obj
+
+
+def _pb_pointer_type(value):
+    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
+    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+def _pb_takes_pointer(value, ctype):
+    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
+    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
+    have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+def _pb_pointer_error(what, ctype, value, nullable):
+    """The TypeError for a value that is not a pointer ``ctype`` takes."""
+    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+    if isinstance(value, Pointer):
+        return TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Record:
+    """The base of every record class: what a ``void *`` parameter takes as the record's address."""
+
+    __slots__ = ()
+
+
+def _pb_check_object_pointer(value, ctype, what, wanted):
+    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
+
+    A record goes only where C takes ``void *``; a Pointer where C takes its
+    own type or ``void *``, or any pointer when it is a ``void *`` itself.
+    ``wanted`` names what else the parameter takes, for the TypeError.
+    """
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
+    elif ctype != "void *":
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_missing(message):
@@ -208,14 +322,19 @@ def _pb_unlinked(name):
 _PB_RETRY = (TypeError, OverflowError, AttributeError, _ArgumentError)
 
 
-def _pb_rbuf(value, size, what):
-    """A pointer argument for a read-only buffer (bytes and None as they are)."""
+def _pb_rbuf(value, size, what, ctype, text=False):
+    """A pointer argument for a read-only buffer (bytes and None as they are), for a
+    Pointer, handle or record where C takes ``ctype``, or for a str (``text``: C reads characters)."""
     if value is None:
         return None
+    if value.__class__ is str and text:
+        value = _pb_encode(value, what)
     if value.__class__ is bytes:
         if len(value) < size:
             raise ValueError(f"{what} needs at least {size} bytes, got {len(value)}")
         return value
+    if isinstance(value, (Pointer, _pb_Record)):
+        return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     view = _pb_view_of(value, what, False)
     _pb_check_size(view, size, what)
     if view.readonly:
@@ -223,13 +342,22 @@ def _pb_rbuf(value, size, what):
     return (_ct.c_char * view.nbytes).from_buffer(view)
 
 
-def _pb_wbuf(value, size, what):
-    """A pointer argument into a writable buffer (shared, not copied)."""
+def _pb_wbuf(value, size, what, ctype):
+    """A pointer argument into a writable buffer (shared, not copied), or for a Pointer,
+    handle or record where C takes ``ctype``."""
     if value is None:
         return None
+    if isinstance(value, (Pointer, _pb_Record)):
+        return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
     view = _pb_view_of(value, what, True)
     _pb_check_size(view, size, what)
     return (_ct.c_char * view.nbytes).from_buffer(view)
+
+
+def _pb_object_pointer(value, ctype, what, wanted):
+    """The address of a Pointer, handle or record passed where C takes the data pointer ``ctype``."""
+    _pb_check_object_pointer(value, ctype, what, wanted)
+    return _ct.c_void_p(value._h if isinstance(value, Pointer) else _ct.addressof(value._s))
 
 
 def _pb_address(pointer):
@@ -276,7 +404,7 @@ def _pb_bytes_in(value, ctype, lo, hi, what):
         return array, len(array)
     if not view.contiguous:
         raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
-    return _pb_rbuf(value, 0, what), view.nbytes
+    return _pb_rbuf(value, 0, what, "void *"), view.nbytes
 
 
 def _pb_root(struct):
@@ -346,6 +474,19 @@ def _pb_keep_copy(struct, address, size, source):
 
 def _pb_view(cls, struct):
     """An instance of the record class ``cls`` over ``struct`` (a ctypes object, kept alive)."""
+    obj = cls.__new__(cls)
+    obj._s = struct
+    return obj
+
+
+def _pb_view_at(cls, struct_type, address, owner):
+    """A view of the record of class ``cls`` at ``address`` in the library's memory (None for NULL),
+    keeping ``owner`` alive (an argument whose memory it may point into)."""
+    if not address:
+        return None
+    struct = struct_type.from_address(address)
+    if owner is not None:
+        struct._pb_ref = owner
     obj = cls.__new__(cls)
     obj._s = struct
     return obj
@@ -448,28 +589,10 @@ def _pb_function_pointer_value(value, ctype, what):
 # ---- handles -----------------------------------------------------------
 
 
-class opaque_handle:
+class opaque_handle(Pointer):
     'A pointer to the opaque struct opaque_handle; functions of the library return and take it.'
-    __slots__ = ("_h", "_owner")
-
-    def __init__(self, *args, **kwargs):
-        raise TypeError("opaque_handle handles are returned by the library's functions")
-
-    def __int__(self):
-        return _pb_address(self._h)
-
-    def __eq__(self, other):
-        if type(other) is not type(self):
-            return NotImplemented
-        return _pb_address(self._h) == _pb_address(other._h)
-
-    def __hash__(self):
-        return hash(_pb_address(self._h))
-
-    def __repr__(self):
-        return f"<opaque_handle handle at {_pb_address(self._h):#x}>"
-
-    __reduce_ex__ = _pb_no_copy
+    __slots__ = ()
+    _pb_kind = "handle"
 
 
 # ---- C layouts ---------------------------------------------------------
@@ -586,7 +709,7 @@ _pb_check_layout(_S8, 96, (('cells', 0), ('names', 64)))
 # ---- records -----------------------------------------------------------
 
 
-class point:
+class point(_pb_Record):
     'struct point: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S0)
@@ -631,7 +754,7 @@ class point:
         self._s.y = _pb_index(value, 'point.y', -2147483648, 2147483647)
 
 
-class segment:
+class segment(_pb_Record):
     'struct segment: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S1)
@@ -690,7 +813,7 @@ class segment:
         _pb_store_bytes(self._s, _S1.label.offset, 16, value, 'segment.label')
 
 
-class variant:
+class variant(_pb_Record):
     'struct variant: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S2)
@@ -755,7 +878,7 @@ class variant:
         self._s.day = _pb_index(value, 'variant.day', 0, 255)
 
 
-class number:
+class number(_pb_Record):
     'union number: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S5)
@@ -810,7 +933,7 @@ class number:
         _pb_store_bytes(self._s, _S5.raw.offset, 8, value, 'number.raw')
 
 
-class message:
+class message(_pb_Record):
     'struct message: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S6)
@@ -855,7 +978,7 @@ class message:
         self._s.type = _pb_index(value, 'message.type', 0, 65535)
 
 
-class node:
+class node(_pb_Record):
     'struct node: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S7)
@@ -940,7 +1063,7 @@ class node:
         _pb_keep(self._s, 'compare', value)
 
 
-class matrix:
+class matrix(_pb_Record):
     'struct matrix: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S8)
@@ -973,7 +1096,7 @@ _f_handle_open = _pb_symbol(_pb_libraries, 'handle_open', _pt_handle_open)
 
 
 def handle_open(name, /):
-    'handle_open(name: _Buffer | None, /) -> opaque_handle | None\n\nC: handle_t handle_open(const char *name);'
+    'handle_open(name: str | _Buffer | None, /) -> opaque_handle | None\n\nC: handle_t handle_open(const char *name);'
     try:
         _pb_r = _f_handle_open(name if name.__class__ is bytes else _pb_cstring(name, 'argument 1 (name)'))
         _pb_ret = _pb_handle(opaque_handle, _pb_r, None)

@@ -34,6 +34,14 @@ cdef inline object _pb_index(object value, str what):
     return PyNumber_Index(value)
 
 
+cdef bytes _pb_encode(str value, str what):
+    # A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there).
+    cdef bytes data = value.encode()
+    if b"\0" in data:
+        raise ValueError(f"{what} must not contain a NUL character")
+    return data
+
+
 cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
     # A char array holds a C string: its bytes up to the first NUL.
     cdef Py_ssize_t length = 0
@@ -173,6 +181,97 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what) except?
     return (<FunctionPointer>value)._ptr
 
 
+cdef class Pointer:
+    """The address of C memory the library handed out, typed by its C type.
+
+    ``int(p)`` is the address; two pointers are equal when their classes and
+    addresses are.  Only the library makes them: functions return them and
+    take them back where C takes a pointer of that type or ``void *``.  The
+    handle classes of opaque types are subclasses.
+    """
+    cdef void *_ptr
+    # the C pointer type (Pointer values; a handle's class says it)
+    cdef str _ctype
+    # what must outlive the pointer (the argument or Library it came from)
+    cdef object _owner
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} values are made by the library's functions")
+
+    def __int__(self):
+        return <size_t>self._ptr
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<Pointer>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
+
+
+cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
+    if ptr == NULL:
+        return None
+    cdef Pointer obj = Pointer.__new__(Pointer)
+    obj._ptr = ptr
+    obj._ctype = ctype
+    obj._owner = owner
+    return obj
+
+
+cdef str _pb_pointer_type(object value):
+    # The C pointer type a Pointer or handle object holds ("CURL *", "void *").
+    return (<Pointer>value)._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+cdef bint _pb_takes_pointer(object value, str ctype):
+    # C converts a void * to and from any object pointer; otherwise the types must agree.
+    cdef str have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) except? NULL:
+    # A Pointer of type ctype (or void *) for a parameter of no other conversion.
+    if value is None and nullable:
+        return NULL
+    if type(value) is not Pointer or not _pb_takes_pointer(value, ctype):
+        wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+        if isinstance(value, Pointer):
+            raise TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    return (<Pointer>value)._ptr
+
+
+cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
+    # A handle of class cls, or a void * Pointer (C converts it to any object pointer).
+    if isinstance(value, cls) or type(value) is Pointer and (<Pointer>value)._ctype == "void *":
+        return (<Pointer>value)._ptr
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+cdef class _pb_Record:
+    # The base of every record class: what a void * parameter takes as the record's address.
+    cdef void *_pb_memory(self):
+        return NULL
+
+
+cdef void *_pb_object_address(object value, str ctype, str what, str wanted) except? NULL:
+    # A Pointer, handle or record passed where C takes the data pointer ctype: a record
+    # only for void *, a Pointer of that type or of void * (C converts a void * to any pointer).
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
+        return (<Pointer>value)._ptr
+    if isinstance(value, _pb_Record) and ctype == "void *":
+        return (<_pb_Record>value)._pb_memory()
+    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
     # ``sizeof`` is a Cython keyword, so the class attribute is set on the type's dict.
     (<object>(<PyTypeObject *>cls).tp_dict)["sizeof"] = size
@@ -183,25 +282,8 @@ cdef int _pb_set_sizeof(type cls, size_t size) except -1:
 # ---- handles -----------------------------------------------------------
 
 
-cdef class opaque_handle:
+cdef class opaque_handle(Pointer):
     'A pointer to the opaque struct opaque_handle; functions of the library return and take it.'
-    cdef void *_ptr
-    # what must outlive the pointer (the Library that returned it)
-    cdef object _owner
-
-    def __init__(self, *args, **kwargs):
-        raise TypeError("opaque_handle handles are returned by the library's functions")
-
-    def __int__(self):
-        return <size_t>self._ptr
-
-    def __eq__(self, other):
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._ptr == (<opaque_handle>other)._ptr
-
-    def __hash__(self):
-        return hash(<size_t>self._ptr)
 
     def __repr__(self):
         return f"<opaque_handle handle at {<size_t>self._ptr:#x}>"
@@ -220,17 +302,22 @@ cdef object _pb_new_opaque_handle(void *ptr, object owner):
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class point:
+cdef class point(_pb_Record):
     'struct point: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_point _value
     cdef _cs_point *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -295,21 +382,36 @@ cdef point _pb_view_point(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_point(void *ptr, object ref):
+    # A point looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef point obj = point.__new__(point)
+    obj._ptr = <_cs_point *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(point, sizeof(_cs_point))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class segment:
+cdef class segment(_pb_Record):
     'struct segment: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_segment _value
     cdef _cs_segment *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -386,21 +488,36 @@ cdef segment _pb_view_segment(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_segment(void *ptr, object ref):
+    # A segment looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef segment obj = segment.__new__(segment)
+    obj._ptr = <_cs_segment *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(segment, sizeof(_cs_segment))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class variant:
+cdef class variant(_pb_Record):
     'struct variant: fields as attributes; bytes(obj) is its memory.'
     cdef _c_variant _value
     cdef _c_variant *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -487,21 +604,36 @@ cdef variant _pb_view_variant(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_variant(void *ptr, object ref):
+    # A variant looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef variant obj = variant.__new__(variant)
+    obj._ptr = <_c_variant *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(variant, sizeof(_c_variant))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class number:
+cdef class number(_pb_Record):
     'union number: fields as attributes; bytes(obj) is its memory.'
     cdef _cu_number _value
     cdef _cu_number *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -575,21 +707,36 @@ cdef number _pb_view_number(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_number(void *ptr, object ref):
+    # A number looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef number obj = number.__new__(number)
+    obj._ptr = <_cu_number *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(number, sizeof(_cu_number))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class message:
+cdef class message(_pb_Record):
     'struct message: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_message _value
     cdef _cs_message *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -654,20 +801,35 @@ cdef message _pb_view_message(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_message(void *ptr, object ref):
+    # A message looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef message obj = message.__new__(message)
+    obj._ptr = <_cs_message *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(message, sizeof(_cs_message))
 
 @cython.freelist(8)
-cdef class node:
+cdef class node(_pb_Record):
     'struct node: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_node _value
     cdef _cs_node *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -751,20 +913,35 @@ cdef node _pb_view_node(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_node(void *ptr, object ref):
+    # A node looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef node obj = node.__new__(node)
+    obj._ptr = <_cs_node *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(node, sizeof(_cs_node))
 
 @cython.freelist(8)
-cdef class matrix:
+cdef class matrix(_pb_Record):
     'struct matrix: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_matrix _value
     cdef _cs_matrix *_ptr
-    # the object whose memory _ptr points into (None: our own _value)
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
 
     def __cinit__(self):
         self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -800,6 +977,16 @@ cdef matrix _pb_view_matrix(object owner, void *ptr):
     return obj
 
 
+cdef object _pb_at_matrix(void *ptr, object ref):
+    # A matrix looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef matrix obj = matrix.__new__(matrix)
+    obj._ptr = <_cs_matrix *>ptr
+    obj._ref = ref
+    return obj
+
+
 _pb_set_sizeof(matrix, sizeof(_cs_matrix))
 
 
@@ -808,19 +995,24 @@ _pb_set_sizeof(matrix, sizeof(_cs_matrix))
 
 
 def handle_open(name, /):
-    'handle_open(name: _Buffer | None, /) -> opaque_handle | None\n\nC: handle_t handle_open(const char *name);'
+    'handle_open(name: str | _Buffer | None, /) -> opaque_handle | None\n\nC: handle_t handle_open(const char *name);'
     cdef const char *_pb_a0
+    cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
     cdef _c_handle_t _pb_r
     if name is None:
         _pb_a0 = NULL
-    else:
-        if not PyBytes_CheckExact(name):
-            if not PyObject_CheckBuffer(name):
-                raise TypeError('argument 1 (name) must be bytes, a buffer or None, not ' + type(name).__name__)
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            name = PyBytes_FromObject(name)
+    elif PyBytes_CheckExact(name):
         _pb_a0 = PyBytes_AS_STRING(name)
+    else:
+        if isinstance(name, str):
+            _pb_t0 = _pb_encode(name, "argument 1 (name)")
+        elif PyObject_CheckBuffer(name):
+            # a copy ends with the NUL a C string needs; bytes objects always do
+            _pb_t0 = PyBytes_FromObject(name)
+        else:
+            raise TypeError('argument 1 (name) must be str, bytes, a buffer or None, not ' + type(name).__name__)
+        _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_r = _c_handle_open(_pb_a0)
 
@@ -831,12 +1023,17 @@ def handle_open(name, /):
 
 
 
-def handle_close(opaque_handle h, /):
+def handle_close(h, /):
     'handle_close(h: opaque_handle | None, /) -> int\n\nC: int handle_close(handle_t h);'
     cdef _c_handle_t _pb_a0
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    _pb_a0 = NULL if h is None else <_c_handle_t>h._ptr
+    if h is None:
+        _pb_a0 = NULL
+    elif type(h) is opaque_handle:
+        _pb_a0 = <_c_handle_t>(<Pointer>h)._ptr
+    else:
+        _pb_a0 = <_c_handle_t>_pb_handle_arg(h, opaque_handle, "argument 1 (h)", True)
 
     _pb_r = _c_handle_close(_pb_a0)
 

@@ -34,6 +34,14 @@ cdef inline object _pb_index(object value, str what):
     return PyNumber_Index(value)
 
 
+cdef bytes _pb_encode(str value, str what):
+    # A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there).
+    cdef bytes data = value.encode()
+    if b"\0" in data:
+        raise ValueError(f"{what} must not contain a NUL character")
+    return data
+
+
 cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
     # A char array holds a C string: its bytes up to the first NUL.
     cdef Py_ssize_t length = 0
@@ -173,6 +181,97 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what) except?
     return (<FunctionPointer>value)._ptr
 
 
+cdef class Pointer:
+    """The address of C memory the library handed out, typed by its C type.
+
+    ``int(p)`` is the address; two pointers are equal when their classes and
+    addresses are.  Only the library makes them: functions return them and
+    take them back where C takes a pointer of that type or ``void *``.  The
+    handle classes of opaque types are subclasses.
+    """
+    cdef void *_ptr
+    # the C pointer type (Pointer values; a handle's class says it)
+    cdef str _ctype
+    # what must outlive the pointer (the argument or Library it came from)
+    cdef object _owner
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} values are made by the library's functions")
+
+    def __int__(self):
+        return <size_t>self._ptr
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._ptr == (<Pointer>other)._ptr
+
+    def __hash__(self):
+        return hash(<size_t>self._ptr)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
+
+
+cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
+    if ptr == NULL:
+        return None
+    cdef Pointer obj = Pointer.__new__(Pointer)
+    obj._ptr = ptr
+    obj._ctype = ctype
+    obj._owner = owner
+    return obj
+
+
+cdef str _pb_pointer_type(object value):
+    # The C pointer type a Pointer or handle object holds ("CURL *", "void *").
+    return (<Pointer>value)._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+cdef bint _pb_takes_pointer(object value, str ctype):
+    # C converts a void * to and from any object pointer; otherwise the types must agree.
+    cdef str have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) except? NULL:
+    # A Pointer of type ctype (or void *) for a parameter of no other conversion.
+    if value is None and nullable:
+        return NULL
+    if type(value) is not Pointer or not _pb_takes_pointer(value, ctype):
+        wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+        if isinstance(value, Pointer):
+            raise TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    return (<Pointer>value)._ptr
+
+
+cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
+    # A handle of class cls, or a void * Pointer (C converts it to any object pointer).
+    if isinstance(value, cls) or type(value) is Pointer and (<Pointer>value)._ctype == "void *":
+        return (<Pointer>value)._ptr
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+cdef class _pb_Record:
+    # The base of every record class: what a void * parameter takes as the record's address.
+    cdef void *_pb_memory(self):
+        return NULL
+
+
+cdef void *_pb_object_address(object value, str ctype, str what, str wanted) except? NULL:
+    # A Pointer, handle or record passed where C takes the data pointer ctype: a record
+    # only for void *, a Pointer of that type or of void * (C converts a void * to any pointer).
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
+        return (<Pointer>value)._ptr
+    if isinstance(value, _pb_Record) and ctype == "void *":
+        return (<_pb_Record>value)._pb_memory()
+    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
     # ``sizeof`` is a Cython keyword, so the class attribute is set on the type's dict.
     (<object>(<PyTypeObject *>cls).tp_dict)["sizeof"] = size
@@ -185,7 +284,7 @@ cdef int _pb_set_sizeof(type cls, size_t size) except -1:
 
 
 def sum_all(values, count, /):
-    'sum_all(values: _Buffer | None, count: int, /) -> int\n\nC: ulong_t sum_all(const ulong_t *values, size_t count);'
+    'sum_all(values: _Buffer | Pointer | None, count: int, /) -> int\n\nC: ulong_t sum_all(const ulong_t *values, size_t count);'
     cdef const _c_ulong_t *_pb_a0
     cdef _c_size_t _pb_a1
     cdef Py_buffer _pb_v0
@@ -195,19 +294,25 @@ def sum_all(values, count, /):
     try:
         if values is None:
             _pb_a0 = NULL
-        else:
-            if PyBytes_CheckExact(values):
-                _pb_v0.buf = PyBytes_AS_STRING(values)
-                _pb_v0.len = PyBytes_GET_SIZE(values)
-            else:
-                try:
-                    PyObject_GetBuffer(values, &_pb_v0, PyBUF_SIMPLE)
-                except BufferError:
-                    raise TypeError('argument 1 (values) must be a contiguous buffer, not ' + type(values).__name__) from None
-                _pb_h0 = True
+        elif PyBytes_CheckExact(values):
+            _pb_v0.buf = PyBytes_AS_STRING(values)
+            _pb_v0.len = PyBytes_GET_SIZE(values)
             if <size_t>_pb_v0.len < sizeof(unsigned long):
                 raise ValueError(f"argument 1 (values) needs at least {sizeof(unsigned long)} bytes, got {_pb_v0.len}")
             _pb_a0 = <const _c_ulong_t *>_pb_v0.buf
+        elif PyObject_CheckBuffer(values):
+            try:
+                PyObject_GetBuffer(values, &_pb_v0, PyBUF_SIMPLE)
+            except BufferError:
+                raise TypeError('argument 1 (values) must be a contiguous buffer, not ' + type(values).__name__) from None
+            _pb_h0 = True
+            if <size_t>_pb_v0.len < sizeof(unsigned long):
+                raise ValueError(f"argument 1 (values) needs at least {sizeof(unsigned long)} bytes, got {_pb_v0.len}")
+            _pb_a0 = <const _c_ulong_t *>_pb_v0.buf
+        elif isinstance(values, Pointer) or isinstance(values, _pb_Record):
+            _pb_a0 = <const _c_ulong_t *>_pb_object_address(values, 'unsigned long *', "argument 1 (values)", "a contiguous buffer")
+        else:
+            raise TypeError('argument 1 (values) must be a contiguous buffer, not ' + type(values).__name__)
 
         if PyLong_CheckExact(count):
             _pb_a1 = count

@@ -1,0 +1,65 @@
+/* C APIs written the way real libraries write them: handles made and freed by
+   the library, records returned by pointer, out-handles, strings in and out.
+   tests/test_c_apis.py binds this header with no configuration but -l and
+   calls it in every backend. */
+#ifndef CAPI_H
+#define CAPI_H
+#include <stddef.h>
+
+#define CAPI_VERSION "1.4.2"
+
+/* An opaque handle made by a typedef of void, as libcurl's CURL. */
+typedef void CAPI_EASY;
+/* A second one: the two must not be mixed up. */
+typedef void CAPI_MULTI;
+/* An opaque struct, as sqlite3. */
+typedef struct capi_db capi_db;
+
+/* A record the library allocates and links, as libxml2's nodes. */
+typedef struct capi_node {
+    int value;
+    const char *name;
+    struct capi_node *next;
+    struct capi_node *children;
+} capi_node;
+
+typedef enum capi_color { CAPI_RED = 1, CAPI_GREEN = 2, CAPI_BLUE = 4 } capi_color;
+
+CAPI_EASY *capi_easy_init(void);
+int capi_easy_perform(CAPI_EASY *easy);
+void capi_easy_cleanup(CAPI_EASY *easy);
+CAPI_MULTI *capi_multi_init(void);
+
+/* Open a database: the handle comes back through db (non-const T **: out). */
+int capi_db_open(const char *name, capi_db **db);
+const char *capi_db_name(const capi_db *db);
+int capi_db_close(capi_db *db);
+
+/* Untyped memory. */
+void *capi_alloc(size_t size);
+size_t capi_used(const void *memory);
+void capi_release(void *memory);
+/* The first byte of any object. */
+int capi_first_byte(const void *object);
+
+/* A tree of records in the library's memory. */
+capi_node *capi_tree(void);
+capi_node *capi_find(capi_node *root, const char *name);
+int capi_count(const capi_node *node);
+
+/* Strings in and out. */
+size_t capi_strlen(const char *s);
+size_t capi_ulen(const unsigned char *s);
+int capi_greet(const char *name, char **out);
+int capi_lookup(const char *key, const char **value);
+
+/* A pointer to a pointer that is not out: taken back as it was given. */
+const int *capi_table(void);
+int capi_table_at(const int *table, int index);
+int **capi_rows(void);
+int capi_row_sum(int **rows, int row);
+
+capi_color capi_mix(int bits);
+int capi_void_out(void **memory);
+
+#endif

@@ -1,0 +1,145 @@
+"""C APIs as real libraries write them, bound with nothing but ``-l``: the user's side.
+
+tests/capi/capi.h is a small library in the style of SQLite, libcurl and
+libxml2: handles the library makes (an opaque struct, a typedef of void),
+records returned by pointer and linked to each other, handles given back
+through ``T **``, strings in and out, pointers to pointers.  It is built once
+per backend with ``pegbind build capi.h -l capi`` and called as a user would;
+every test runs against every backend.
+"""
+from __future__ import annotations
+
+import pytest
+
+from conftest import compile_library, import_from, run_pegbind
+
+pytestmark = pytest.mark.slow
+
+BACKENDS = ("cython", "cffi", "ctypes")
+
+
+@pytest.fixture(scope="session")
+def capi_library(tmp_path_factory, repo_root):
+    folder = tmp_path_factory.mktemp("libcapi")
+    compile_library([repo_root / "tests" / "capi" / "capi.c"], folder / "libcapi.so", "-Wall", "-Werror")
+    return folder
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def capi(request, capi_library, tmp_path_factory, repo_root):
+    backend = request.param
+    out = tmp_path_factory.mktemp(f"capi-{backend}")
+    name = f"capi_{backend}"
+    result = run_pegbind("build", str(repo_root / "tests" / "capi" / "capi.h"), "-l", "capi", "-L", str(capi_library),
+                         "--backend", backend, "--name", name, "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "capi.h" not in result.stderr, result.stderr  # nothing of the header is left out
+    return import_from(out, name)
+
+
+# ---- handles: opaque types the library makes and takes back ------------------
+
+def test_a_typedef_of_void_is_a_handle_class(capi):
+    easy = capi.capi_easy_init()
+    assert type(easy) is capi.CAPI_EASY and isinstance(easy, capi.Pointer)
+    assert repr(easy) == f"<CAPI_EASY handle at {int(easy):#x}>"
+    assert capi.capi_easy_perform(easy) == 0
+    assert easy == capi.capi_easy_init() and hash(easy) == hash(capi.capi_easy_init())
+    capi.capi_easy_cleanup(easy)
+
+
+def test_handles_of_two_opaque_types_are_not_mixed_up(capi):
+    multi = capi.capi_multi_init()
+    with pytest.raises(TypeError, match=r"^argument 1 \(easy\) must be CAPI_EASY or None, not CAPI_MULTI$"):
+        capi.capi_easy_perform(multi)
+    with pytest.raises(TypeError, match=r"^argument 1 \(easy\) must be CAPI_EASY or None, not int$"):
+        capi.capi_easy_perform(int(multi))
+    with pytest.raises(TypeError, match=r"^CAPI_EASY values are made by the library's functions$"):
+        capi.CAPI_EASY()
+
+
+def test_an_out_handle_comes_back_with_the_return_value(capi):
+    status, db = capi.capi_db_open("main")
+    assert status == 0 and type(db) is capi.capi_db
+    assert capi.capi_db_name(db) == b"main"
+    assert capi.capi_db_close(db) == 1
+    assert capi.capi_db_open(None) == (1, None)  # NULL comes back as None
+
+
+# ---- untyped memory -------------------------------------------------------------
+
+def test_void_pointers_are_typed_pointer_objects_taken_back_where_void_is(capi):
+    memory = capi.capi_alloc(24)
+    assert type(memory) is capi.Pointer
+    assert repr(memory) == f"<Pointer void * at {int(memory):#x}>"
+    assert capi.capi_used(memory) == 24
+    capi.capi_release(memory)
+    assert capi.capi_used(None) == 0
+
+
+def test_a_void_pointer_is_taken_where_a_handle_is(capi):
+    # C converts a void * to any object pointer
+    status, memory = capi.capi_void_out()
+    assert status == 1 and type(memory) is capi.Pointer
+    assert capi.capi_easy_perform(memory) == -1  # not the library's handle, but taken as C takes it
+
+
+def test_handles_records_and_buffers_are_taken_where_void_is(capi):
+    assert capi.capi_first_byte(capi.capi_node(value=7)) == 7  # the record's memory
+    assert capi.capi_first_byte(capi.capi_tree()) == 1  # a view: the library's memory
+    assert capi.capi_first_byte(b"\x09") == 9
+    assert capi.capi_first_byte(None) == -1
+    assert capi.capi_first_byte(capi.capi_easy_init()) == 0  # the library's static int
+    with pytest.raises(TypeError, match=r"^argument 1 \(object_\) must be a contiguous buffer, not int$"):
+        capi.capi_first_byte(7)
+
+
+# ---- records the library owns ---------------------------------------------------
+
+def test_returned_record_pointers_are_views_of_the_library_memory(capi):
+    root = capi.capi_tree()
+    assert type(root) is capi.capi_node and root.value == 1
+    found = capi.capi_find(root, "b")
+    assert found.value == 3
+    assert capi.capi_find(root, "zzz") is None
+    assert capi.capi_count(found) == 2
+    root.value = 100  # a view: the library sees the write
+    assert capi.capi_tree().value == 100
+    root.value = 1
+
+
+# ---- strings --------------------------------------------------------------------
+
+def test_str_goes_in_as_utf8_where_c_reads_characters(capi):
+    assert capi.capi_strlen("h\u00e9") == 3
+    assert capi.capi_strlen(b"abc") == 3
+    assert capi.capi_ulen("xyz") == 3  # const unsigned char *, as libxml2's xmlChar
+    assert capi.capi_strlen(capi.CAPI_VERSION) == 5  # the module's own string constant goes back
+    with pytest.raises(ValueError, match=r"^argument 1 \(s\) must not contain a NUL character$"):
+        capi.capi_strlen("a\0b")
+
+
+def test_char_pointer_out_parameters_give_bytes(capi):
+    assert capi.capi_greet("ann") == (10, b"hello, ann")
+    assert capi.capi_lookup("color") == (1, b"blue")
+    assert capi.capi_lookup("size") == (0, None)
+
+
+# ---- other pointers -------------------------------------------------------------
+
+def test_other_pointers_are_pointer_objects_of_their_c_type(capi):
+    table = capi.capi_table()
+    assert type(table) is capi.Pointer and repr(table).startswith("<Pointer int * at ")
+    assert capi.capi_table_at(table, 2) == 30
+    rows = capi.capi_rows()
+    assert repr(rows).startswith("<Pointer int ** at ")
+    assert capi.capi_row_sum(rows, 1) == 15
+    with pytest.raises(TypeError, match=r"^argument 1 \(rows\) must be a Pointer of type int \*\* or None, not a int \*$"):
+        capi.capi_row_sum(table, 0)
+    with pytest.raises(TypeError, match=r"^argument 1 \(rows\) must be a Pointer of type int \*\* or None, not int$"):
+        capi.capi_row_sum(int(rows), 0)
+
+
+def test_enum_returns_are_members(capi):
+    assert capi.capi_mix(2) is capi.capi_color.CAPI_GREEN
+    assert capi.capi_mix(3) == 3 and type(capi.capi_mix(3)) is int
