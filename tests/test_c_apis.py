@@ -143,3 +143,94 @@ def test_other_pointers_are_pointer_objects_of_their_c_type(capi):
 def test_enum_returns_are_members(capi):
     assert capi.capi_mix(2) is capi.capi_color.CAPI_GREEN
     assert capi.capi_mix(3) == 3 and type(capi.capi_mix(3)) is int
+
+
+# ---- cells: scalars C reads and writes through a pointer --------------------------
+
+def test_cells_stand_for_scalars_c_writes_through_a_pointer(capi):
+    current, highwater = capi.c_int(), capi.c_long()
+    assert capi.capi_status(21, current, highwater) == 0
+    assert (current.value, highwater.value) == (42, 21 << 40)
+    value = capi.c_double(1.5)
+    capi.capi_scale(value, 3)
+    assert value.value == 4.5 and repr(value) == "c_double(4.5)"
+    flag = capi.c_bool(False)
+    assert capi.capi_flag(flag) == 1 and flag.value is True
+
+
+def test_a_cell_is_taken_only_for_its_own_kind_and_size(capi):
+    assert capi.capi_status(1, capi.c_int32(), capi.c_int64()) == 0  # other names of the same types
+    with pytest.raises(TypeError, match=r"^argument 2 \(current\) must be a writable contiguous buffer or a c_int, "
+                                        r"not c_long$"):
+        capi.capi_status(1, capi.c_long(), capi.c_long())
+    with pytest.raises(TypeError, match=r"^argument 1 \(value\) must be a writable contiguous buffer or a c_double, "
+                                        r"not c_float$"):
+        capi.capi_scale(capi.c_float(), 2)
+
+
+def test_cells_check_their_values_as_arguments_are_checked(capi):
+    with pytest.raises(OverflowError, match=r"^c_uint.value: -1 is out of range \[0, 4294967295\]$"):
+        capi.c_uint(-1)
+    cell = capi.c_ulong(7)
+    with pytest.raises(TypeError, match=r"^c_ulong.value must be an integer, not float$"):
+        cell.value = 1.5
+    with pytest.raises(TypeError, match=r"^c_double.value must be a real number, not str$"):
+        capi.c_double("1")
+    with pytest.raises(TypeError, match=r"^cannot pickle or copy c_ulong objects$"):
+        import copy
+        copy.copy(cell)
+
+
+def test_a_compress2_style_call_reads_naturally(capi):
+    dest = bytearray(16)
+    written = capi.c_ulong(len(dest))
+    assert capi.capi_copy(dest, written, b"payload", 7) == 0
+    assert dest[:written.value] == b"payload"
+
+
+# ---- lengths the header states ---------------------------------------------------
+
+def test_a_stated_length_may_not_exceed_its_buffer(capi):
+    assert capi.capi_crc(0, b"abc", 3) == capi.capi_crc(0, bytearray(b"abc"), 3)
+    with pytest.raises(ValueError, match=r"^argument 3 \(len_\): 1000000000 is more than argument 2 \(buf\) "
+                                         r"holds \(3 bytes\)$"):
+        capi.capi_crc(0, b"abc", 10**9)
+    assert capi.capi_crc(0, b"abc", 2) == capi.capi_crc(0, b"ab", 2)  # less is fine
+    with pytest.raises(ValueError, match=r"holds \(2 bytes\)$"):
+        capi.capi_crc(0, memoryview(b"abcd")[1:3], 3)
+
+
+def test_a_count_is_of_items_and_a_size_of_bytes(capi):
+    import array
+    values = array.array("i", [1, 2, 3])
+    assert capi.capi_sum(values, 3) == 6
+    with pytest.raises(ValueError, match=r"^argument 2 \(count\): 4 is more than argument 1 \(values\) "
+                                         r"holds \(3 items\)$"):
+        capi.capi_sum(values, 4)
+    assert capi.capi_checksum(values, 12) == 6
+    with pytest.raises(ValueError, match=r"^argument 2 \(size\): 13 is more than argument 1 \(data\) holds \(12 bytes\)$"):
+        capi.capi_checksum(values, 13)
+
+
+def test_a_string_length_counts_its_utf8_bytes(capi):
+    easy = capi.capi_easy_init()
+    assert capi.capi_escape(easy, "a b", 3) == 5
+    assert capi.capi_escape(easy, "a b", 0) == 5
+    with pytest.raises(ValueError, match=r"^argument 3 \(length\): 4 is more than argument 2 \(string\) holds "
+                                         r"\(3 bytes\)$"):
+        capi.capi_escape(easy, "a b", 4)
+    assert capi.capi_escape(easy, "\u00e9", 2) == 2
+
+
+def test_a_length_in_a_cell_is_checked_too(capi):
+    with pytest.raises(ValueError, match=r"^argument 2 \(destLen\): 17 is more than argument 1 \(dest\) holds "
+                                         r"\(16 bytes\)$"):
+        capi.capi_copy(bytearray(16), capi.c_ulong(17), b"x", 1)
+    with pytest.raises(ValueError, match=r"^argument 4 \(srcLen\): 2 is more than argument 3 \(src\) holds "
+                                         r"\(1 bytes\)$"):
+        capi.capi_copy(bytearray(16), capi.c_ulong(16), b"x", 2)
+
+
+def test_what_names_no_length_is_not_checked(capi):
+    # nArg follows a string but counts something else: nothing is refused
+    assert capi.capi_define("f", 5) == 105

@@ -380,4 +380,6 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         # macros of the headers that would hide a name the generated C spells
         "undefs": binding.module.hiding_macros(),
         "function_aliases": binding.aliases_of(binding.functions),
+        "cells": binding.cells,
+        "cell_aliases": binding.cell_aliases,
     }

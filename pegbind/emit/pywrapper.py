@@ -28,6 +28,7 @@ from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamB
 from ..passes.callplan import (
     Allocate,
     Call,
+    CheckLength,
     CheckNotNone,
     CollectOutput,
     ConvertReturn,
@@ -57,6 +58,8 @@ def classes_context(
         "classes": classes,
         "calls": calls,
         "function_aliases": binding.aliases_of(c.binding for c in calls),
+        "cells": binding.cells,
+        "cell_aliases": binding.cell_aliases,
     }
 
 
@@ -102,7 +105,9 @@ def _plain_spec(binding: BindingModel, classes: dict[str, str], param: ParamBind
     if kind in ("bool", "float", "cstring"):
         return f"('{kind}', {label})"
     if kind in ("buffer", "writable_buffer"):
-        return f"('{kind}', {label}, {min_bytes(binding, param)}, {param.pointer_type!r}, {param.text})"
+        first = param.cells[0] if param.cells else ""
+        return (f"('{kind}', {label}, {min_bytes(binding, param)}, {param.pointer_type!r}, {param.text}, "
+                f"{param.cell_tag!r}, {first!r})")
     if kind in ("record", "record_ptr"):
         return f"('record', {label}, {classes[param.record_key or '']}, {kind == 'record_ptr' and not param.nonnull})"
     if kind == "pointer":
@@ -385,6 +390,8 @@ class WrapperWriter(ABC):
                         args[p.index] = s.arg
                     else:
                         args[p.index] = self.in_arg(p)
+                case CheckLength(buffer=held, buffer_slot=held_slot, length=stated):
+                    out += self.check_length(step, held, held_slot, stated)
                 case PassNull(param=p):
                     args[p.index] = self.null if step.pointer else "0"
                 case PassCell(param=p):
@@ -452,6 +459,26 @@ class WrapperWriter(ABC):
         else:
             out.append(f"return ({', '.join(results)})")
         return out
+
+    def check_length(self, step: CheckLength, b: ParamBinding, bs: Slot, n: ParamBinding) -> list[str]:
+        """Lines refusing a stated length larger than the buffer before it holds (see :class:`CheckLength`).
+
+        Run on the fast path before any argument is converted: a length that is
+        not an int yet (``_pb_exact_int`` raises TypeError) hands over to
+        ``_pb_fix`` and the second run; a buffer whose capacity is not known
+        (``None``, a ``Pointer``) gives -1, which nothing exceeds.
+        """
+        item = step.item_size
+        held = f"len({b.py_name})" + (f" // {item}" if item > 1 else "")
+        lines = [f"{bs.count} = {held} if {b.py_name}.__class__ is bytes else _pb_capacity({b.py_name}, {item})"]
+        if step.in_a_cell:
+            value = f"{n.py_name}.value"
+            test = f"isinstance({n.py_name}, _pb_Cell) and {value} > {bs.count} >= 0"
+        else:
+            value = f"_pb_exact_int({n.py_name})"
+            test = f"{value} > {bs.count} >= 0"
+        message = step.message.replace("{n}", "{" + value + "}").replace("{held}", "{" + bs.count + "}")
+        return [*lines, f"if {test}:", f"    raise ValueError(f{message!r})"]
 
     def _is_pointer(self, ctype: CType) -> bool:
         return isinstance(self.module.resolve(ctype), (Pointer, Array))

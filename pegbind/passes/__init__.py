@@ -33,7 +33,14 @@ from .binding import (
 from .callplan import plan_call
 from .naming import assign_names, python_identifier
 from .order import order_types
-from .plan import plan_error_classes, plan_function_table, plan_functions, plan_handles, plan_records
+from .plan import (
+    plan_cells,
+    plan_error_classes,
+    plan_function_table,
+    plan_functions,
+    plan_handles,
+    plan_records,
+)
 from .select import is_synthetic, select_declarations, types_of_bound, undeclared_types
 
 if TYPE_CHECKING:  # what the build found of the linked libraries; passes read no binaries
@@ -109,8 +116,8 @@ def _plan_errors(state: PassState) -> PassState:
 
 
 def _plan_functions(state: PassState) -> PassState:
-    bound, declared_only, dropped = plan_functions(state.module, state.config, state.names, state.function_table,
-                                                   state.exports)
+    bound, declared_only, dropped = plan_functions(state.module, state.config, state.names, state.target,
+                                                   state.function_table, state.exports)
     return replace(
         state, functions=tuple(bound), declared_only=tuple(declared_only),
         diagnostics=state.diagnostics + tuple(dropped),
@@ -206,6 +213,7 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
     constants = tuple(
         ConstantBinding(c, names[("constant", c.name)]) for c in state.module.constants
     )
+    cells, cell_aliases = plan_cells(target)
     wrapped = {f.function.name: f.py_name for f in state.functions}
     function_aliases = tuple(
         (names[("function_alias", a.name)], wrapped[a.target])
@@ -229,6 +237,8 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
         handles=state.handles,
         errors=state.errors,
         function_aliases=function_aliases,
+        cells=cells,
+        cell_aliases=cell_aliases,
         undeclared_types=undeclared_types(state.module, _users(state)),
         weak_references=exports is None or not exports.archives,
     )

@@ -148,11 +148,24 @@ class ParamBinding:
     #: for ``pointer`` kinds (of the value itself, or of an ``out`` cell's value), and the
     #: data pointers a ``Pointer`` object may be passed for (``buffer`` kinds, ``cstring``):
     #: the pointer type as C spells it with every typedef resolved (``"char **"``), which
-    #: tells ``Pointer`` objects of different types apart
+    #: tells ``Pointer`` objects of different types apart ("" for a buffer a ``len``
+    #: parameter is measured from: that takes only what has a length)
     pointer_type: str = ""
     #: a ``const`` pointer to a character type (``const char *``, ``const xmlChar *``):
     #: a ``str`` is passed as its UTF-8 bytes
     text: bool = False
+    #: for a pointer to one arithmetic value (``uLongf *destLen``): the cell classes
+    #: (:class:`CellBinding`) whose object C may read and write through it, the one
+    #: of the pointee's own type first; empty when no cell is taken
+    cells: tuple[str, ...] = ()
+    #: the :attr:`CellBinding.tag` of :attr:`cells`
+    cell_tag: str = ""
+    #: for an integer (or a pointer to one) that states the length of the pointer just
+    #: before it (``crc32(crc, buf, len)``): the index of that pointer; the call refuses
+    #: a length that buffer does not hold (see :func:`pegbind.passes.plan.length_unit`)
+    bounds: int | None = None
+    #: what :attr:`bounds` counts: ``bytes``, or ``items`` of the pointer's element type
+    bound_unit: Literal["bytes", "items", ""] = ""
 
     @property
     def c_type(self) -> CType:
@@ -315,6 +328,25 @@ class HandleBinding:
 
 
 @dataclass(frozen=True, slots=True)
+class CellBinding:
+    """A cell class: one C object of an arithmetic type, made by Python (``c_ulong(5)``).
+
+    Passed where C takes a pointer to that type (``compress2``'s ``uLongf
+    *destLen``), it gives C its address, and ``.value`` reads what C wrote
+    there.  The classes are named as ctypes names them; a pointer parameter
+    takes every cell of the same :attr:`tag`.
+    """
+
+    py_name: str  #: ``c_ulong``
+    primitive: str  #: the C type, ``unsigned long``
+    kind: Literal["int", "bool", "float"]
+    #: kind, signedness and size (``"u8"``, ``"i4"``, ``"f8"``, ``"b1"``): cells of one
+    #: tag hold the same bits, so a pointer parameter takes them all
+    tag: str
+    int_range: tuple[int, int] | None = None  #: the values an ``int`` cell holds
+
+
+@dataclass(frozen=True, slots=True)
 class EnumBinding:
     enum: Enum
     py_name: str | None  #: the IntEnum class name (None for an untagged, untypedef'd enum)
@@ -390,6 +422,10 @@ class BindingModel:
     function_aliases: tuple[tuple[str, str], ...] = ()
     #: type names the bound declarations use that no header declares (``__builtin_va_list``)
     undeclared_types: tuple[str, ...] = ()
+    #: the cell classes (every module has them all) and their other names
+    #: (``c_int32`` -> ``c_int``, ``c_size_t`` -> ``c_ulong`` on LP64)
+    cells: tuple[CellBinding, ...] = ()
+    cell_aliases: tuple[tuple[str, str], ...] = ()
     #: whether compiled code refers to the library's functions weakly, so that one the
     #: library at run time lacks fails when called: not when a library is a static
     #: archive, whose members the linker takes only for strong references
@@ -413,6 +449,18 @@ class BindingModel:
         return None
 
 
+#: The cell classes of every module (:class:`CellBinding`): C's arithmetic types, by ctypes' names.
+#: (A pointer to characters is a buffer of bytes: there is no cell for ``char``.)
+CELL_TYPES = (
+    ("c_bool", "_Bool"), ("c_short", "short"), ("c_ushort", "unsigned short"), ("c_int", "int"),
+    ("c_uint", "unsigned int"), ("c_long", "long"), ("c_ulong", "unsigned long"), ("c_longlong", "long long"),
+    ("c_ulonglong", "unsigned long long"), ("c_float", "float"), ("c_double", "double"),
+    ("c_longdouble", "long double"),
+)
+#: Other names of cell classes, by the C type they stand for on the target.
+CELL_ALIASES = ("c_int16", "c_uint16", "c_int32", "c_uint32", "c_int64", "c_uint64", "c_size_t", "c_ssize_t")
+
 #: Names every generated module defines itself; C declarations that would take
 #: them are renamed by the naming pass (``load`` -> ``load_``).
-MODULE_NAMES = frozenset({"load", "Library", "Error", "errors", "errors_by_code", "FunctionPointer", "Pointer"})
+MODULE_NAMES = frozenset({"load", "Library", "Error", "errors", "errors_by_code", "FunctionPointer", "Pointer",
+                          *(name for name, _ in CELL_TYPES), *CELL_ALIASES})

@@ -70,6 +70,9 @@ class PassIn:
     min_bytes: int
     #: bytes of one element of a buffer (1 for ``void`` and incomplete types)
     element_size: int
+    #: a length parameter bounds it (:class:`CheckLength`): what it holds is kept in
+    #: ``slot.count``, in items of this many bytes (0: not kept; -1 there: not known)
+    bound_item: int = 0
     kind: Literal["pass_in"] = "pass_in"
 
 
@@ -124,6 +127,29 @@ class PassLength:
     #: the OverflowError raised when a measured length does not fit
     message: str
     kind: Literal["pass_length"] = "pass_length"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckLength:
+    """A length the header states (``crc32(crc, buf, len)``): one larger than what the
+    buffer holds raises ValueError(:attr:`message`), before C reads or writes past it.
+
+    The buffer's capacity is in ``buffer_slot.count`` (-1: not known, as for a
+    ``Pointer`` or ``None``: no check); the length is the length parameter's
+    value, or the value of the cell passed for it (``compress2``'s ``destLen``).
+    """
+
+    buffer: ParamBinding
+    buffer_slot: Slot
+    length: ParamBinding
+    length_slot: Slot
+    #: the length is in a cell the caller passes (a pointer to an integer), not an integer
+    in_a_cell: bool
+    #: bytes of one item the capacity is counted in (1 for a length in bytes)
+    item_size: int
+    #: the ValueError's text, with ``{n}`` for the length and ``{held}`` for the capacity
+    message: str
+    kind: Literal["check_length"] = "check_length"
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,8 +215,8 @@ class CollectOutput:
     kind: Literal["collect_output"] = "collect_output"
 
 
-Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | PassLength | Probe | Allocate | Call | CopyBack
-        | ConvertReturn | CollectOutput)
+Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | PassLength | CheckLength | Probe | Allocate | Call
+        | CopyBack | ConvertReturn | CollectOutput)
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,13 +290,19 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         return OutBuffer(p, slots[p.index], length, slots[length.index] if length is not None else None)
 
     steps: list[Step] = []
+    bounded = {p.bounds: p for p in params if p.bounds is not None}  # buffer index -> its length
+    items = {  # buffer index -> bytes of the items its length counts
+        index: 1 if length.bound_unit == "bytes" else element_size(module, target, params[index].element) or 1
+        for index, length in bounded.items()
+    }
     for p in params:
         slot, role = slots[p.index], p.role.role
         if p.nonnull:
             steps.append(CheckNotNone(p, slot, f"{p.label} must not be None"))
         if role == "in":
             size = element_size(module, target, p.element)
-            steps.append(PassIn(p, slot, p.length is not None, size * (p.array_length or 1), size or 1))
+            steps.append(PassIn(p, slot, p.length is not None, size * (p.array_length or 1), size or 1,
+                                items.get(p.index, 0)))
         elif role == "null":
             steps.append(PassNull(p, slot, isinstance(module.resolve(p.ctype), (Pointer, Array))))
         elif role in ("out", "inout"):
@@ -290,6 +322,11 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         mode: Literal["input", "cell", "value"] = "input" if p.is_input else "cell" if p.by_pointer else "value"
         message = f"{measures.label} is too long for its length parameter {p.py_name}"
         steps.append(PassLength(p, slots[p.index], measures, slots[measures.index], mode, out_buffer, limit, message))
+    for index, length in bounded.items():
+        held, unit = params[index], "bytes" if items[index] == 1 else "items"
+        message = f"{length.label}: {{n}} is more than {held.label} holds ({{held}} {unit})"
+        in_a_cell = length.kind != "int"
+        steps.append(CheckLength(held, slots[index], length, slots[length.index], in_a_cell, items[index], message))
     buffers = tuple(buffer(p) for p in params if p.role.role in _OUT_BUFFERS)
     if f.probe:
         steps.append(Probe(buffers))
@@ -308,7 +345,7 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
     steps += [CollectOutput(p, slots[p.index], by_param.get(p.index)) for p in f.outputs]
 
     sequences = [p for p in params if p.role.role in ("in-array", *_OUT_BUFFERS)]
-    measured = [p for p in params if p.role.role == "in" and p.length is not None]
+    measured = [p for p in params if p.role.role == "in" and (p.length is not None or p.index in bounded)]
     views = [Release("view", p, slots[p.index]) for p in params if p.kind in _BUFFER_KINDS]
     memory = [
         Release("memory", p, slots[p.index]) for p in params

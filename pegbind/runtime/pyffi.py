@@ -86,9 +86,11 @@ def _pb_float(value, what):
     return float(value)
 
 
-def _pb_view_of(value, what, writable):
-    """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises."""
-    wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
+def _pb_view_of(value, what, writable, wanted=None):
+    """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
+    (``wanted``: what else the parameter takes, for its message)."""
+    if wanted is None:
+        wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
     try:
         view = memoryview(value)
     except TypeError:
@@ -101,6 +103,18 @@ def _pb_view_of(value, what, writable):
 def _pb_measure(value, size):
     """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
     return 0 if value is None else memoryview(value).nbytes // size
+
+
+def _pb_capacity(value, item):
+    """How many items of ``item`` bytes an argument holds, for a length the header states
+    beside it; -1 when that is not known (None, a Pointer, a handle or a record)."""
+    if value is None or isinstance(value, (Pointer, _pb_Record)):
+        return -1
+    if isinstance(value, str):
+        return len(value.encode()) // item
+    if isinstance(value, _pb_Cell):
+        return value._pb_size // item
+    return memoryview(value).nbytes // item
 
 
 def _pb_check_size(view, size, what):
@@ -178,15 +192,21 @@ def _pb_fix_value(spec, value):
     if kind == "cstring":
         return _pb_cstring(value, what)
     if kind in ("buffer", "writable_buffer"):
-        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken)
+        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,
+        #  the tag of the cells taken and the name of the first ("" for none))
+        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+        if spec[6]:
+            wanted += f" or a {spec[6]}"
         if isinstance(value, str) and spec[4]:
             value = _pb_encode(value, what)
             _pb_check_size(memoryview(value), spec[2], what)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
             _pb_check_object_pointer(value, spec[3], what, wanted)
+        elif isinstance(value, _pb_Cell) and spec[5]:
+            if value._pb_tag != spec[5]:
+                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer"), spec[2], what)
+            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -307,6 +327,27 @@ def _pb_pointer_error(what, ctype, value, nullable):
     if isinstance(value, Pointer):
         return TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
     return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Cell:
+    """One C object of an arithmetic type, made by Python (``c_ulong(5)``).
+
+    Passed where C takes a pointer to its type, it gives C its address;
+    ``.value`` reads and sets the object (range-checked as arguments are).
+    Each module's cell classes subclass it with the FFI's storage.
+    """
+
+    __slots__ = ("_c",)
+    _c: object  #: the C object, as the FFI holds it
+    #: kind, signedness and size (``"u8"``): a pointer parameter takes the cells of its tag
+    _pb_tag = ""
+    #: bytes of the C object
+    _pb_size = 0
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.value!r})"  # type: ignore[attr-defined]  # each subclass has one
+
+    __reduce_ex__ = _pb_no_copy
 
 
 class _pb_Record:

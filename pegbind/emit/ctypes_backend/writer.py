@@ -23,15 +23,16 @@ def ctypes_arg(binding: BindingModel, param: ParamBinding) -> str:
     if param.kind == "buffer":
         # c_void_p takes bytes as they are: only other buffers (and short
         # bytes, for the error) need _pb_rbuf's Python call
-        text = ", True" if param.text else ""
-        call = f"_pb_rbuf({name}, {size}, {arg_label(param)!r}, {param.pointer_type!r}{text})"
+        extra = f", {param.text}, {param.cell_tag!r}" if param.cell_tag else ", True" if param.text else ""
+        call = f"_pb_rbuf({name}, {size}, {arg_label(param)!r}, {param.pointer_type!r}{extra})"
         if size == 0:
             return f"{name} if {name}.__class__ is bytes else {call}"
         if size == 1:
             return f"{name} if {name}.__class__ is bytes and {name} else {call}"
         return f"{name} if {name}.__class__ is bytes and len({name}) >= {size} else {call}"
     if param.kind == "writable_buffer":
-        return f"_pb_wbuf({name}, {size}, {arg_label(param)!r}, {param.pointer_type!r})"
+        cell = f", {param.cell_tag!r}" if param.cell_tag else ""
+        return f"_pb_wbuf({name}, {size}, {arg_label(param)!r}, {param.pointer_type!r}{cell})"
     if param.kind == "record_ptr":
         return f"None if {name} is None else {name}._s"
     if param.kind == "record":

@@ -283,6 +283,212 @@ cdef int _pb_set_sizeof(type cls, size_t size) except -1:
 ALL_ONES = 4294967295
 
 
+# ---- cells -------------------------------------------------------------
+
+
+cdef object _pb_real(object value, str what):
+    # As PyFloat_AsDouble: __float__ or __index__, never a parse of a string.
+    kind = type(value)
+    if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
+        raise TypeError(f"{what} must be a real number, not {kind.__name__}")
+    return float(value)
+
+
+cdef union _pb_cell_data:
+    unsigned char b
+    short s
+    unsigned short us
+    int i
+    unsigned int ui
+    long l
+    unsigned long ul
+    long long ll
+    unsigned long long ull
+    float f
+    double d
+    long double ld
+
+
+cdef class _pb_Cell:
+    # One C object of an arithmetic type, made by Python.  The cell classes below
+    # are plain subclasses saying which type (_pb_code, an index into the union's
+    # members) and, for integers, its range: one compiled class serves them all.
+    cdef _pb_cell_data _v
+    cdef int _code
+
+    def __cinit__(self):
+        self._code = type(self)._pb_code
+
+    def __init__(self, value=0, /):
+        self.value = value
+
+    @property
+    def value(self):
+        if self._code == 0:
+            return self._v.b != 0
+        elif self._code == 1:
+            return self._v.s
+        elif self._code == 2:
+            return self._v.us
+        elif self._code == 3:
+            return self._v.i
+        elif self._code == 4:
+            return self._v.ui
+        elif self._code == 5:
+            return self._v.l
+        elif self._code == 6:
+            return self._v.ul
+        elif self._code == 7:
+            return self._v.ll
+        elif self._code == 8:
+            return self._v.ull
+        elif self._code == 9:
+            return self._v.f
+        elif self._code == 10:
+            return self._v.d
+        elif self._code == 11:
+            return self._v.ld
+
+    @value.setter
+    def value(self, value):
+        cdef str what = type(self).__name__ + ".value"
+        if self._code == 0:
+            self._v.b = _pb_index(value, what) != 0
+        elif self._code == 1:
+            value = _pb_index(value, what)
+            if not -32768 <= value <= 32767:
+                raise OverflowError(f"{what}: {value} is out of range [-32768, 32767]")
+            self._v.s = value
+        elif self._code == 2:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 65535:
+                raise OverflowError(f"{what}: {value} is out of range [0, 65535]")
+            self._v.us = value
+        elif self._code == 3:
+            value = _pb_index(value, what)
+            if not -2147483648 <= value <= 2147483647:
+                raise OverflowError(f"{what}: {value} is out of range [-2147483648, 2147483647]")
+            self._v.i = value
+        elif self._code == 4:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 4294967295:
+                raise OverflowError(f"{what}: {value} is out of range [0, 4294967295]")
+            self._v.ui = value
+        elif self._code == 5:
+            value = _pb_index(value, what)
+            if not -2147483648 <= value <= 2147483647:
+                raise OverflowError(f"{what}: {value} is out of range [-2147483648, 2147483647]")
+            self._v.l = value
+        elif self._code == 6:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 4294967295:
+                raise OverflowError(f"{what}: {value} is out of range [0, 4294967295]")
+            self._v.ul = value
+        elif self._code == 7:
+            value = _pb_index(value, what)
+            if not -9223372036854775808 <= value <= 9223372036854775807:
+                raise OverflowError(f"{what}: {value} is out of range [-9223372036854775808, 9223372036854775807]")
+            self._v.ll = value
+        elif self._code == 8:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 18446744073709551615:
+                raise OverflowError(f"{what}: {value} is out of range [0, 18446744073709551615]")
+            self._v.ull = value
+        elif self._code == 9:
+            self._v.f = _pb_real(value, what)
+        elif self._code == 10:
+            self._v.d = _pb_real(value, what)
+        elif self._code == 11:
+            self._v.ld = _pb_real(value, what)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.value!r})"
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+class c_bool(_pb_Cell):
+    'A C _Bool made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 0
+
+
+class c_short(_pb_Cell):
+    'A C short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 1
+
+
+class c_ushort(_pb_Cell):
+    'A C unsigned short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 2
+
+
+class c_int(_pb_Cell):
+    'A C int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 3
+
+
+class c_uint(_pb_Cell):
+    'A C unsigned int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 4
+
+
+class c_long(_pb_Cell):
+    'A C long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 5
+
+
+class c_ulong(_pb_Cell):
+    'A C unsigned long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 6
+
+
+class c_longlong(_pb_Cell):
+    'A C long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 7
+
+
+class c_ulonglong(_pb_Cell):
+    'A C unsigned long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 8
+
+
+class c_float(_pb_Cell):
+    'A C float made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 9
+
+
+class c_double(_pb_Cell):
+    'A C double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 10
+
+
+class c_longdouble(_pb_Cell):
+    'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 11
+
+c_int16 = c_short
+c_uint16 = c_ushort
+c_int32 = c_int
+c_uint32 = c_uint
+c_int64 = c_longlong
+c_uint64 = c_ulonglong
+c_size_t = c_uint
+c_ssize_t = c_int
+
+
 # ---- records -----------------------------------------------------------
 
 @cython.freelist(8)

@@ -1503,9 +1503,11 @@ def _pb_float(value, what):
     return float(value)
 
 
-def _pb_view_of(value, what, writable):
-    """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises."""
-    wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
+def _pb_view_of(value, what, writable, wanted=None):
+    """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
+    (``wanted``: what else the parameter takes, for its message)."""
+    if wanted is None:
+        wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
     try:
         view = memoryview(value)
     except TypeError:
@@ -1518,6 +1520,18 @@ def _pb_view_of(value, what, writable):
 def _pb_measure(value, size):
     """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
     return 0 if value is None else memoryview(value).nbytes // size
+
+
+def _pb_capacity(value, item):
+    """How many items of ``item`` bytes an argument holds, for a length the header states
+    beside it; -1 when that is not known (None, a Pointer, a handle or a record)."""
+    if value is None or isinstance(value, (Pointer, _pb_Record)):
+        return -1
+    if isinstance(value, str):
+        return len(value.encode()) // item
+    if isinstance(value, _pb_Cell):
+        return value._pb_size // item
+    return memoryview(value).nbytes // item
 
 
 def _pb_check_size(view, size, what):
@@ -1595,15 +1609,21 @@ def _pb_fix_value(spec, value):
     if kind == "cstring":
         return _pb_cstring(value, what)
     if kind in ("buffer", "writable_buffer"):
-        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken)
+        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,
+        #  the tag of the cells taken and the name of the first ("" for none))
+        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+        if spec[6]:
+            wanted += f" or a {spec[6]}"
         if isinstance(value, str) and spec[4]:
             value = _pb_encode(value, what)
             _pb_check_size(memoryview(value), spec[2], what)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
             _pb_check_object_pointer(value, spec[3], what, wanted)
+        elif isinstance(value, _pb_Cell) and spec[5]:
+            if value._pb_tag != spec[5]:
+                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer"), spec[2], what)
+            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -1726,6 +1746,27 @@ def _pb_pointer_error(what, ctype, value, nullable):
     return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
+class _pb_Cell:
+    """One C object of an arithmetic type, made by Python (``c_ulong(5)``).
+
+    Passed where C takes a pointer to its type, it gives C its address;
+    ``.value`` reads and sets the object (range-checked as arguments are).
+    Each module's cell classes subclass it with the FFI's storage.
+    """
+
+    __slots__ = ("_c",)
+    _c: object  #: the C object, as the FFI holds it
+    #: kind, signedness and size (``"u8"``): a pointer parameter takes the cells of its tag
+    _pb_tag = ""
+    #: bytes of the C object
+    _pb_size = 0
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.value!r})"  # type: ignore[attr-defined]  # each subclass has one
+
+    __reduce_ex__ = _pb_no_copy
+
+
 class _pb_Record:
     """The base of every record class: what a ``void *`` parameter takes as the record's address."""
 
@@ -1761,7 +1802,7 @@ def _pb_unlinked(name):
 _PB_RETRY = (TypeError, OverflowError, AttributeError)
 
 
-def _pb_rbuf(value, size, what, array_type, ctype, text=False):
+def _pb_rbuf(value, size, what, array_type, ctype, text=False, cell=""):
     """A pointer argument for a read-only buffer (``None`` is NULL), for a Pointer,
     handle or record where C takes ``ctype``, or for a str (``text``: C reads characters)."""
     if value is None:
@@ -1770,6 +1811,8 @@ def _pb_rbuf(value, size, what, array_type, ctype, text=False):
         value = _pb_encode(value, what)
     if isinstance(value, (Pointer, _pb_Record)):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
+    if isinstance(value, _pb_Cell):
+        return _pb_cell_pointer(value, cell, what)
     view = _pb_view_of(value, what, False)
     _pb_check_size(view, size, what)
     # from_buffer on the caller's object, not on our memoryview of it: cffi's
@@ -1777,16 +1820,25 @@ def _pb_rbuf(value, size, what, array_type, ctype, text=False):
     return _ffi.from_buffer(array_type, value)
 
 
-def _pb_wbuf(value, size, what, array_type, ctype):
-    """A pointer argument into a writable buffer (shared, not copied), or for a Pointer,
-    handle or record where C takes ``ctype``."""
+def _pb_wbuf(value, size, what, array_type, ctype, cell=""):
+    """A pointer argument into a writable buffer (shared, not copied), for a Pointer, handle
+    or record where C takes ``ctype``, or for a cell of tag ``cell``."""
     if value is None:
         return _NULL
     if isinstance(value, (Pointer, _pb_Record)):
         return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
+    if isinstance(value, _pb_Cell):
+        return _pb_cell_pointer(value, cell, what)
     view = _pb_view_of(value, what, True)
     _pb_check_size(view, size, what)
     return _ffi.from_buffer(array_type, value, require_writable=True)
+
+
+def _pb_cell_pointer(value, cell, what):
+    """The address of a cell of tag ``cell`` (a TypeError for another: the wrapper checks precisely)."""
+    if value._pb_tag != cell:
+        raise TypeError(f"{what} takes no {type(value).__name__}")
+    return _ffi.cast("void *", value._c)
 
 
 def _pb_object_pointer(value, ctype, what, wanted):
@@ -3531,6 +3583,244 @@ def _pb_function_pointer_value(value, ctype, what):
     if value._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {value._ctype}")
     return value._ptr
+# ---- cells -------------------------------------------------------------
+
+
+class c_bool(_pb_Cell):
+    'A C _Bool made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'b1'
+    _pb_size = 1
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('_Bool *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_bool(value, 'c_bool.value')
+
+
+class c_short(_pb_Cell):
+    'A C short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'i2'
+    _pb_size = 2
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('short *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_short.value', -32768, 32767)
+
+
+class c_ushort(_pb_Cell):
+    'A C unsigned short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'u2'
+    _pb_size = 2
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('unsigned short *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_ushort.value', 0, 65535)
+
+
+class c_int(_pb_Cell):
+    'A C int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'i4'
+    _pb_size = 4
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('int *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_int.value', -2147483648, 2147483647)
+
+
+class c_uint(_pb_Cell):
+    'A C unsigned int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'u4'
+    _pb_size = 4
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('unsigned int *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_uint.value', 0, 4294967295)
+
+
+class c_long(_pb_Cell):
+    'A C long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'i8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('long *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_long.value', -9223372036854775808, 9223372036854775807)
+
+
+class c_ulong(_pb_Cell):
+    'A C unsigned long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'u8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('unsigned long *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_ulong.value', 0, 18446744073709551615)
+
+
+class c_longlong(_pb_Cell):
+    'A C long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'i8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('long long *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_longlong.value', -9223372036854775808, 9223372036854775807)
+
+
+class c_ulonglong(_pb_Cell):
+    'A C unsigned long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'u8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('unsigned long long *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_ulonglong.value', 0, 18446744073709551615)
+
+
+class c_float(_pb_Cell):
+    'A C float made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'f4'
+    _pb_size = 4
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('float *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_float(value, 'c_float.value')
+
+
+class c_double(_pb_Cell):
+    'A C double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'f8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('double *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_float(value, 'c_double.value')
+
+
+class c_longdouble(_pb_Cell):
+    'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'f16'
+    _pb_size = 16
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('long double *')
+        self.value = value
+
+    @property
+    def value(self):
+        return float(self._c[0])
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_float(value, 'c_longdouble.value')
+
+c_int16 = c_short
+c_uint16 = c_ushort
+c_int32 = c_int
+c_uint32 = c_uint
+c_int64 = c_long
+c_uint64 = c_ulong
+c_size_t = c_ulong
+c_ssize_t = c_long
 
 
 # ---- records -----------------------------------------------------------
@@ -15245,7 +15535,7 @@ class Library:
             return None
         except _PB_RETRY:
             pass
-        pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0, 'void *', False),), (pInitArgs,))
+        pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0, 'void *', False, '', ''),), (pInitArgs,))
         _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'char[]', 'void *'))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Initialize')
@@ -15452,7 +15742,7 @@ class Library:
             return None
         except _PB_RETRY:
             pass
-        slotID, pPin, pLabel, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True), ('writable_buffer', 'argument 3 (pLabel)', 1, 'unsigned char *', False)), (slotID, pPin, pLabel,))
+        slotID, pPin, pLabel, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True), ('writable_buffer', 'argument 3 (pLabel)', 1, 'unsigned char *', False, '', '')), (slotID, pPin, pLabel,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _pb_t3, 'argument 2 (pPin)')
         _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_n1, _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'CK_UTF8CHAR[]', 'unsigned char *'))
         if _pb_r != 0:
@@ -15924,19 +16214,25 @@ class Library:
 
 
     def C_FindObjects(self, hSession, phObject, ulMaxObjectCount, /):
-        'C_FindObjects(hSession: int, phObject: _WritableBuffer | Pointer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
+        'C_FindObjects(hSession: int, phObject: _WritableBuffer | c_ulong | c_ulonglong | Pointer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
         _pb_fn = self._f_C_FindObjects
         try:
             _pb_o3 = _pb_alloc(_pb_t0)
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *'), _pb_exact_int(ulMaxObjectCount), _pb_o3)
+            _pb_n1 = len(phObject) // 8 if phObject.__class__ is bytes else _pb_capacity(phObject, 8)
+            if _pb_exact_int(ulMaxObjectCount) > _pb_n1 >= 0:
+                raise ValueError(f'argument 3 (ulMaxObjectCount): {_pb_exact_int(ulMaxObjectCount)} is more than argument 2 (phObject) holds ({_pb_n1} items)')
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), _pb_exact_int(ulMaxObjectCount), _pb_o3)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_FindObjects')
             return _pb_o3[0]
         except _PB_RETRY:
             pass
-        hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
+        hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
         _pb_o3 = _pb_alloc(_pb_t0)
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *'), _pb_exact_int(ulMaxObjectCount), _pb_o3)
+        _pb_n1 = len(phObject) // 8 if phObject.__class__ is bytes else _pb_capacity(phObject, 8)
+        if _pb_exact_int(ulMaxObjectCount) > _pb_n1 >= 0:
+            raise ValueError(f'argument 3 (ulMaxObjectCount): {_pb_exact_int(ulMaxObjectCount)} is more than argument 2 (phObject) holds ({_pb_n1} items)')
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), _pb_exact_int(ulMaxObjectCount), _pb_o3)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_FindObjects')
         return _pb_o3[0]
@@ -17345,7 +17641,7 @@ class Library:
             return _pb_view_at(CK_INTERFACE, _pb_o2[0], pVersion)
         except _PB_RETRY:
             pass
-        pInterfaceName, pVersion, flags, = _pb_fix((('writable_buffer', 'argument 1 (pInterfaceName)', 1, 'unsigned char *', False), ('record', 'argument 2 (pVersion)', CK_VERSION, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (pInterfaceName, pVersion, flags,))
+        pInterfaceName, pVersion, flags, = _pb_fix((('writable_buffer', 'argument 1 (pInterfaceName)', 1, 'unsigned char *', False, '', ''), ('record', 'argument 2 (pVersion)', CK_VERSION, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (pInterfaceName, pVersion, flags,))
         _pb_o2 = _pb_alloc(_pb_t11)
         _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'CK_UTF8CHAR[]', 'unsigned char *'), _NULL if pVersion is None else pVersion._p, _pb_o2, _pb_exact_int(flags))
         if _pb_r != 0:
@@ -17423,6 +17719,9 @@ class Library:
             _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
             _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _pb_t5, 'argument 5 (pPlaintext)')
             _pb_l8 = _pb_alloc(_pb_t0, 0)
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_a7 = _NULL
             _pb_l8[0] = 0
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
@@ -17442,10 +17741,13 @@ class Library:
             return _pb_res7
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pPlaintext)', True, ('int', 'argument 5 (pPlaintext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pPlaintext)', True, ('int', 'argument 5 (pPlaintext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _pb_t5, 'argument 5 (pPlaintext)')
         _pb_l8 = _pb_alloc(_pb_t0, 0)
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
@@ -17472,14 +17774,20 @@ class Library:
             pAssociatedData = _pb_once(pAssociatedData)
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
             return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
@@ -17494,6 +17802,9 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _pb_t5, 'argument 4 (pPlaintextPart)')
             _pb_l6 = _pb_alloc(_pb_t0, 0)
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
@@ -17513,9 +17824,12 @@ class Library:
             return _pb_res5
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
+        hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _pb_t5, 'argument 4 (pPlaintextPart)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
@@ -17580,6 +17894,9 @@ class Library:
             _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
             _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _pb_t5, 'argument 5 (pCiphertext)')
             _pb_l8 = _pb_alloc(_pb_t0, 0)
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_a7 = _NULL
             _pb_l8[0] = 0
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
@@ -17599,10 +17916,13 @@ class Library:
             return _pb_res7
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pCiphertext)', True, ('int', 'argument 5 (pCiphertext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pCiphertext)', True, ('int', 'argument 5 (pCiphertext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _pb_t5, 'argument 5 (pCiphertext)')
         _pb_l8 = _pb_alloc(_pb_t0, 0)
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
@@ -17629,14 +17949,20 @@ class Library:
             pAssociatedData = _pb_once(pAssociatedData)
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
             return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
@@ -17651,6 +17977,9 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _pb_t5, 'argument 4 (pCiphertextPart)')
             _pb_l6 = _pb_alloc(_pb_t0, 0)
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
@@ -17670,9 +17999,12 @@ class Library:
             return _pb_res5
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
+        hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _pb_t5, 'argument 4 (pCiphertextPart)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
@@ -17734,6 +18066,9 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
             _pb_l6 = _pb_alloc(_pb_t0, 0)
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
@@ -17753,9 +18088,12 @@ class Library:
             return _pb_res5
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
+        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
@@ -17779,13 +18117,19 @@ class Library:
         'C_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         _pb_fn = self._f_C_SignMessageBegin
         try:
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessageBegin')
             return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
+        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageBegin')
@@ -17800,6 +18144,9 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
             _pb_l6 = _pb_alloc(_pb_t0, 0)
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
@@ -17819,9 +18166,12 @@ class Library:
             return _pb_res5
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
+        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
@@ -17885,15 +18235,21 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
             _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessage')
             return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
+        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessage')
@@ -17904,13 +18260,19 @@ class Library:
         'C_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         _pb_fn = self._f_C_VerifyMessageBegin
         try:
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
             return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
+        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
@@ -17927,15 +18289,21 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
             _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessageNext')
             return None
         except _PB_RETRY:
             pass
-        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
+        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
+        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessageNext')

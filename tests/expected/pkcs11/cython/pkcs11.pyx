@@ -1849,6 +1849,212 @@ cdef object _pb_error(object code, str function):
     return errors_by_code.get(code, Error)(code, function)
 
 
+# ---- cells -------------------------------------------------------------
+
+
+cdef object _pb_real(object value, str what):
+    # As PyFloat_AsDouble: __float__ or __index__, never a parse of a string.
+    kind = type(value)
+    if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
+        raise TypeError(f"{what} must be a real number, not {kind.__name__}")
+    return float(value)
+
+
+cdef union _pb_cell_data:
+    unsigned char b
+    short s
+    unsigned short us
+    int i
+    unsigned int ui
+    long l
+    unsigned long ul
+    long long ll
+    unsigned long long ull
+    float f
+    double d
+    long double ld
+
+
+cdef class _pb_Cell:
+    # One C object of an arithmetic type, made by Python.  The cell classes below
+    # are plain subclasses saying which type (_pb_code, an index into the union's
+    # members) and, for integers, its range: one compiled class serves them all.
+    cdef _pb_cell_data _v
+    cdef int _code
+
+    def __cinit__(self):
+        self._code = type(self)._pb_code
+
+    def __init__(self, value=0, /):
+        self.value = value
+
+    @property
+    def value(self):
+        if self._code == 0:
+            return self._v.b != 0
+        elif self._code == 1:
+            return self._v.s
+        elif self._code == 2:
+            return self._v.us
+        elif self._code == 3:
+            return self._v.i
+        elif self._code == 4:
+            return self._v.ui
+        elif self._code == 5:
+            return self._v.l
+        elif self._code == 6:
+            return self._v.ul
+        elif self._code == 7:
+            return self._v.ll
+        elif self._code == 8:
+            return self._v.ull
+        elif self._code == 9:
+            return self._v.f
+        elif self._code == 10:
+            return self._v.d
+        elif self._code == 11:
+            return self._v.ld
+
+    @value.setter
+    def value(self, value):
+        cdef str what = type(self).__name__ + ".value"
+        if self._code == 0:
+            self._v.b = _pb_index(value, what) != 0
+        elif self._code == 1:
+            value = _pb_index(value, what)
+            if not -32768 <= value <= 32767:
+                raise OverflowError(f"{what}: {value} is out of range [-32768, 32767]")
+            self._v.s = value
+        elif self._code == 2:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 65535:
+                raise OverflowError(f"{what}: {value} is out of range [0, 65535]")
+            self._v.us = value
+        elif self._code == 3:
+            value = _pb_index(value, what)
+            if not -2147483648 <= value <= 2147483647:
+                raise OverflowError(f"{what}: {value} is out of range [-2147483648, 2147483647]")
+            self._v.i = value
+        elif self._code == 4:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 4294967295:
+                raise OverflowError(f"{what}: {value} is out of range [0, 4294967295]")
+            self._v.ui = value
+        elif self._code == 5:
+            value = _pb_index(value, what)
+            if not -9223372036854775808 <= value <= 9223372036854775807:
+                raise OverflowError(f"{what}: {value} is out of range [-9223372036854775808, 9223372036854775807]")
+            self._v.l = value
+        elif self._code == 6:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 18446744073709551615:
+                raise OverflowError(f"{what}: {value} is out of range [0, 18446744073709551615]")
+            self._v.ul = value
+        elif self._code == 7:
+            value = _pb_index(value, what)
+            if not -9223372036854775808 <= value <= 9223372036854775807:
+                raise OverflowError(f"{what}: {value} is out of range [-9223372036854775808, 9223372036854775807]")
+            self._v.ll = value
+        elif self._code == 8:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 18446744073709551615:
+                raise OverflowError(f"{what}: {value} is out of range [0, 18446744073709551615]")
+            self._v.ull = value
+        elif self._code == 9:
+            self._v.f = _pb_real(value, what)
+        elif self._code == 10:
+            self._v.d = _pb_real(value, what)
+        elif self._code == 11:
+            self._v.ld = _pb_real(value, what)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.value!r})"
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+class c_bool(_pb_Cell):
+    'A C _Bool made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 0
+
+
+class c_short(_pb_Cell):
+    'A C short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 1
+
+
+class c_ushort(_pb_Cell):
+    'A C unsigned short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 2
+
+
+class c_int(_pb_Cell):
+    'A C int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 3
+
+
+class c_uint(_pb_Cell):
+    'A C unsigned int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 4
+
+
+class c_long(_pb_Cell):
+    'A C long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 5
+
+
+class c_ulong(_pb_Cell):
+    'A C unsigned long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 6
+
+
+class c_longlong(_pb_Cell):
+    'A C long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 7
+
+
+class c_ulonglong(_pb_Cell):
+    'A C unsigned long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 8
+
+
+class c_float(_pb_Cell):
+    'A C float made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 9
+
+
+class c_double(_pb_Cell):
+    'A C double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 10
+
+
+class c_longdouble(_pb_Cell):
+    'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 11
+
+c_int16 = c_short
+c_uint16 = c_ushort
+c_int32 = c_int
+c_uint32 = c_uint
+c_int64 = c_long
+c_uint64 = c_ulong
+c_size_t = c_ulong
+c_ssize_t = c_long
+
+
 # ---- records -----------------------------------------------------------
 
 @cython.freelist(8)
@@ -17453,12 +17659,13 @@ cdef class Library:
 
 
     def C_FindObjects(self, hSession, phObject, ulMaxObjectCount, /):
-        'C_FindObjects(hSession: int, phObject: _WritableBuffer | Pointer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
+        'C_FindObjects(hSession: int, phObject: _WritableBuffer | c_ulong | c_ulonglong | Pointer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_ULONG_PTR _pb_a3
         cdef _c_CK_ULONG _pb_o3
+        cdef Py_ssize_t _pb_n1 = 0
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_k
@@ -17474,19 +17681,25 @@ cdef class Library:
 
             if phObject is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(phObject):
                 try:
                     PyObject_GetBuffer(phObject, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
-                    raise TypeError('argument 2 (phObject) must be a writable contiguous buffer, not ' + type(phObject).__name__) from None
+                    raise TypeError('argument 2 (phObject) must be a writable contiguous buffer or a c_ulong, not ' + type(phObject).__name__) from None
                 _pb_h1 = True
                 if <size_t>_pb_v1.len < sizeof(unsigned long):
                     raise ValueError(f"argument 2 (phObject) needs at least {sizeof(unsigned long)} bytes, got {_pb_v1.len}")
                 _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 8
+            elif type(phObject) is c_ulong or type(phObject) is c_ulonglong:
+                _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>&(<_pb_Cell>phObject)._v
+                _pb_n1 = sizeof(unsigned long) // 8
             elif isinstance(phObject, Pointer) or isinstance(phObject, _pb_Record):
-                _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>_pb_object_address(phObject, 'unsigned long *', "argument 2 (phObject)", "a writable contiguous buffer")
+                _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>_pb_object_address(phObject, 'unsigned long *', "argument 2 (phObject)", "a writable contiguous buffer or a c_ulong")
+                _pb_n1 = -1
             else:
-                raise TypeError('argument 2 (phObject) must be a writable contiguous buffer, not ' + type(phObject).__name__)
+                raise TypeError('argument 2 (phObject) must be a writable contiguous buffer or a c_ulong, not ' + type(phObject).__name__)
 
             if PyLong_CheckExact(ulMaxObjectCount):
                 _pb_a2 = ulMaxObjectCount
@@ -17495,6 +17708,9 @@ cdef class Library:
 
             _pb_o3 = 0
             _pb_a3 = <_c_CK_ULONG_PTR>&_pb_o3
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulMaxObjectCount): {_pb_a2} is more than argument 2 (phObject) holds ({_pb_n1} items)")
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
@@ -20405,6 +20621,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
         cdef Py_ssize_t _pb_n7 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -20426,6 +20643,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -20433,8 +20651,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -20516,6 +20736,9 @@ cdef class Library:
                 raise OverflowError("C parameter 8 (pCiphertext) is too long for its length parameter pulCiphertextLen")
             _pb_a8 = <_c_CK_ULONG_PTR>&_pb_l8
 
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+
             _pb_a7 = NULL
             _pb_l8 = 0
             with nogil:
@@ -20561,6 +20784,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n3 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -20579,6 +20803,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -20586,8 +20811,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -20630,6 +20857,9 @@ cdef class Library:
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
 
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
             if _pb_r != 0:
@@ -20659,6 +20889,7 @@ cdef class Library:
         cdef _c_CK_FLAGS _pb_a7
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -20677,6 +20908,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -20684,8 +20916,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -20737,6 +20971,9 @@ cdef class Library:
             if <Py_ssize_t>_pb_l6 != _pb_n5:
                 raise OverflowError("C parameter 6 (pCiphertextPart) is too long for its length parameter pulCiphertextPartLen")
             _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             _pb_a5 = NULL
             _pb_l6 = 0
@@ -20839,6 +21076,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
         cdef Py_ssize_t _pb_n7 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -20860,6 +21098,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -20867,8 +21106,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -20950,6 +21191,9 @@ cdef class Library:
                 raise OverflowError("C parameter 8 (pPlaintext) is too long for its length parameter pulPlaintextLen")
             _pb_a8 = <_c_CK_ULONG_PTR>&_pb_l8
 
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+
             _pb_a7 = NULL
             _pb_l8 = 0
             with nogil:
@@ -20995,6 +21239,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n3 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -21013,6 +21258,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21020,8 +21266,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21064,6 +21312,9 @@ cdef class Library:
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
 
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
             if _pb_r != 0:
@@ -21093,6 +21344,7 @@ cdef class Library:
         cdef _c_CK_FLAGS _pb_a7
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -21111,6 +21363,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21118,8 +21371,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21171,6 +21426,9 @@ cdef class Library:
             if <Py_ssize_t>_pb_l6 != _pb_n5:
                 raise OverflowError("C parameter 6 (pPlaintextPart) is too long for its length parameter pulPlaintextPartLen")
             _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             _pb_a5 = NULL
             _pb_l6 = 0
@@ -21270,6 +21528,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l6 = 0
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -21288,6 +21547,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21295,8 +21555,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21343,6 +21605,9 @@ cdef class Library:
             if <Py_ssize_t>_pb_l6 != _pb_n5:
                 raise OverflowError("C parameter 6 (pSignature) is too long for its length parameter pulSignatureLen")
             _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             _pb_a5 = NULL
             _pb_l6 = 0
@@ -21383,6 +21648,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
+        cdef Py_ssize_t _pb_n1 = 0
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_k
@@ -21398,6 +21664,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21405,8 +21672,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21414,6 +21683,9 @@ cdef class Library:
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -21440,6 +21712,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l6 = 0
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -21458,6 +21731,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21465,8 +21739,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21513,6 +21789,9 @@ cdef class Library:
             if <Py_ssize_t>_pb_l6 != _pb_n5:
                 raise OverflowError("C parameter 6 (pSignature) is too long for its length parameter pulSignatureLen")
             _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             _pb_a5 = NULL
             _pb_l6 = 0
@@ -21610,6 +21889,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a6
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -21631,6 +21911,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21638,8 +21919,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21715,6 +21998,9 @@ cdef class Library:
             _pb_a6 = <_c_CK_ULONG>_pb_n5
             if <Py_ssize_t>_pb_a6 != _pb_n5:
                 raise OverflowError("argument 5 (pSignature) is too long for its length parameter ulSignatureLen")
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
@@ -21739,6 +22025,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
+        cdef Py_ssize_t _pb_n1 = 0
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_k
@@ -21754,6 +22041,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21761,8 +22049,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21770,6 +22060,9 @@ cdef class Library:
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -21794,6 +22087,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a6
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -21815,6 +22109,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21822,8 +22117,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21899,6 +22196,9 @@ cdef class Library:
             _pb_a6 = <_c_CK_ULONG>_pb_n5
             if <Py_ssize_t>_pb_a6 != _pb_n5:
                 raise OverflowError("argument 5 (pSignature) is too long for its length parameter ulSignatureLen")
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)

@@ -64,9 +64,11 @@ def _pb_float(value, what):
     return float(value)
 
 
-def _pb_view_of(value, what, writable):
-    """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises."""
-    wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
+def _pb_view_of(value, what, writable, wanted=None):
+    """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
+    (``wanted``: what else the parameter takes, for its message)."""
+    if wanted is None:
+        wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
     try:
         view = memoryview(value)
     except TypeError:
@@ -79,6 +81,18 @@ def _pb_view_of(value, what, writable):
 def _pb_measure(value, size):
     """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
     return 0 if value is None else memoryview(value).nbytes // size
+
+
+def _pb_capacity(value, item):
+    """How many items of ``item`` bytes an argument holds, for a length the header states
+    beside it; -1 when that is not known (None, a Pointer, a handle or a record)."""
+    if value is None or isinstance(value, (Pointer, _pb_Record)):
+        return -1
+    if isinstance(value, str):
+        return len(value.encode()) // item
+    if isinstance(value, _pb_Cell):
+        return value._pb_size // item
+    return memoryview(value).nbytes // item
 
 
 def _pb_check_size(view, size, what):
@@ -156,15 +170,21 @@ def _pb_fix_value(spec, value):
     if kind == "cstring":
         return _pb_cstring(value, what)
     if kind in ("buffer", "writable_buffer"):
-        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken)
+        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,
+        #  the tag of the cells taken and the name of the first ("" for none))
+        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+        if spec[6]:
+            wanted += f" or a {spec[6]}"
         if isinstance(value, str) and spec[4]:
             value = _pb_encode(value, what)
             _pb_check_size(memoryview(value), spec[2], what)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
             _pb_check_object_pointer(value, spec[3], what, wanted)
+        elif isinstance(value, _pb_Cell) and spec[5]:
+            if value._pb_tag != spec[5]:
+                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer"), spec[2], what)
+            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -287,6 +307,27 @@ def _pb_pointer_error(what, ctype, value, nullable):
     return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
+class _pb_Cell:
+    """One C object of an arithmetic type, made by Python (``c_ulong(5)``).
+
+    Passed where C takes a pointer to its type, it gives C its address;
+    ``.value`` reads and sets the object (range-checked as arguments are).
+    Each module's cell classes subclass it with the FFI's storage.
+    """
+
+    __slots__ = ("_c",)
+    _c: object  #: the C object, as the FFI holds it
+    #: kind, signedness and size (``"u8"``): a pointer parameter takes the cells of its tag
+    _pb_tag = ""
+    #: bytes of the C object
+    _pb_size = 0
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.value!r})"  # type: ignore[attr-defined]  # each subclass has one
+
+    __reduce_ex__ = _pb_no_copy
+
+
 class _pb_Record:
     """The base of every record class: what a ``void *`` parameter takes as the record's address."""
 
@@ -322,7 +363,7 @@ def _pb_unlinked(name):
 _PB_RETRY = (TypeError, OverflowError, AttributeError, _ArgumentError)
 
 
-def _pb_rbuf(value, size, what, ctype, text=False):
+def _pb_rbuf(value, size, what, ctype, text=False, cell=""):
     """A pointer argument for a read-only buffer (bytes and None as they are), for a
     Pointer, handle or record where C takes ``ctype``, or for a str (``text``: C reads characters)."""
     if value is None:
@@ -335,6 +376,8 @@ def _pb_rbuf(value, size, what, ctype, text=False):
         return value
     if isinstance(value, (Pointer, _pb_Record)):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
+    if isinstance(value, _pb_Cell):
+        return _pb_cell_pointer(value, cell, what)
     view = _pb_view_of(value, what, False)
     _pb_check_size(view, size, what)
     if view.readonly:
@@ -342,16 +385,25 @@ def _pb_rbuf(value, size, what, ctype, text=False):
     return (_ct.c_char * view.nbytes).from_buffer(view)
 
 
-def _pb_wbuf(value, size, what, ctype):
-    """A pointer argument into a writable buffer (shared, not copied), or for a Pointer,
-    handle or record where C takes ``ctype``."""
+def _pb_wbuf(value, size, what, ctype, cell=""):
+    """A pointer argument into a writable buffer (shared, not copied), for a Pointer, handle
+    or record where C takes ``ctype``, or for a cell of tag ``cell``."""
     if value is None:
         return None
     if isinstance(value, (Pointer, _pb_Record)):
         return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
+    if isinstance(value, _pb_Cell):
+        return _pb_cell_pointer(value, cell, what)
     view = _pb_view_of(value, what, True)
     _pb_check_size(view, size, what)
     return (_ct.c_char * view.nbytes).from_buffer(view)
+
+
+def _pb_cell_pointer(value, cell, what):
+    """The address of a cell of tag ``cell`` (a TypeError for another: the wrapper checks precisely)."""
+    if value._pb_tag != cell:
+        raise TypeError(f"{what} takes no {type(value).__name__}")
+    return _ct.byref(value._c)
 
 
 def _pb_object_pointer(value, ctype, what, wanted):
@@ -593,6 +645,244 @@ class opaque_handle(Pointer):
     'A pointer to the opaque struct opaque_handle; functions of the library return and take it.'
     __slots__ = ()
     _pb_kind = "handle"
+# ---- cells -------------------------------------------------------------
+
+
+class c_bool(_pb_Cell):
+    'A C _Bool made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'b1'
+    _pb_size = 1
+
+    def __init__(self, value=0, /):
+        self._c = _ct.c_bool()
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c.value
+
+    @value.setter
+    def value(self, value):
+        self._c.value = _pb_bool(value, 'c_bool.value')
+
+
+class c_short(_pb_Cell):
+    'A C short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'i2'
+    _pb_size = 2
+
+    def __init__(self, value=0, /):
+        self._c = _ct.c_int16()
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c.value
+
+    @value.setter
+    def value(self, value):
+        self._c.value = _pb_index(value, 'c_short.value', -32768, 32767)
+
+
+class c_ushort(_pb_Cell):
+    'A C unsigned short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'u2'
+    _pb_size = 2
+
+    def __init__(self, value=0, /):
+        self._c = _ct.c_uint16()
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c.value
+
+    @value.setter
+    def value(self, value):
+        self._c.value = _pb_index(value, 'c_ushort.value', 0, 65535)
+
+
+class c_int(_pb_Cell):
+    'A C int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'i4'
+    _pb_size = 4
+
+    def __init__(self, value=0, /):
+        self._c = _ct.c_int32()
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c.value
+
+    @value.setter
+    def value(self, value):
+        self._c.value = _pb_index(value, 'c_int.value', -2147483648, 2147483647)
+
+
+class c_uint(_pb_Cell):
+    'A C unsigned int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'u4'
+    _pb_size = 4
+
+    def __init__(self, value=0, /):
+        self._c = _ct.c_uint32()
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c.value
+
+    @value.setter
+    def value(self, value):
+        self._c.value = _pb_index(value, 'c_uint.value', 0, 4294967295)
+
+
+class c_long(_pb_Cell):
+    'A C long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'i8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _ct.c_int64()
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c.value
+
+    @value.setter
+    def value(self, value):
+        self._c.value = _pb_index(value, 'c_long.value', -9223372036854775808, 9223372036854775807)
+
+
+class c_ulong(_pb_Cell):
+    'A C unsigned long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'u8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _ct.c_uint64()
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c.value
+
+    @value.setter
+    def value(self, value):
+        self._c.value = _pb_index(value, 'c_ulong.value', 0, 18446744073709551615)
+
+
+class c_longlong(_pb_Cell):
+    'A C long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'i8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _ct.c_int64()
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c.value
+
+    @value.setter
+    def value(self, value):
+        self._c.value = _pb_index(value, 'c_longlong.value', -9223372036854775808, 9223372036854775807)
+
+
+class c_ulonglong(_pb_Cell):
+    'A C unsigned long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'u8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _ct.c_uint64()
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c.value
+
+    @value.setter
+    def value(self, value):
+        self._c.value = _pb_index(value, 'c_ulonglong.value', 0, 18446744073709551615)
+
+
+class c_float(_pb_Cell):
+    'A C float made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'f4'
+    _pb_size = 4
+
+    def __init__(self, value=0, /):
+        self._c = _ct.c_float()
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c.value
+
+    @value.setter
+    def value(self, value):
+        self._c.value = _pb_float(value, 'c_float.value')
+
+
+class c_double(_pb_Cell):
+    'A C double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'f8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _ct.c_double()
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c.value
+
+    @value.setter
+    def value(self, value):
+        self._c.value = _pb_float(value, 'c_double.value')
+
+
+class c_longdouble(_pb_Cell):
+    'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'f16'
+    _pb_size = 16
+
+    def __init__(self, value=0, /):
+        self._c = _ct.c_longdouble()
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c.value
+
+    @value.setter
+    def value(self, value):
+        self._c.value = _pb_float(value, 'c_longdouble.value')
+
+c_int16 = c_short
+c_uint16 = c_ushort
+c_int32 = c_int
+c_uint32 = c_uint
+c_int64 = c_long
+c_uint64 = c_ulong
+c_size_t = c_ulong
+c_ssize_t = c_long
 
 
 # ---- C layouts ---------------------------------------------------------
