@@ -9,6 +9,8 @@ every test runs against every backend.
 """
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from conftest import compile_library, import_from, run_pegbind
@@ -234,3 +236,96 @@ def test_a_length_in_a_cell_is_checked_too(capi):
 def test_what_names_no_length_is_not_checked(capi):
     # nArg follows a string but counts something else: nothing is refused
     assert capi.capi_define("f", 5) == 105
+
+
+# ---- ownership: what the caller must free ------------------------------------------
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def owned(request, capi_library, tmp_path_factory, repo_root):
+    """capi.h built with tests/capi/owned.toml, whose rules say which function frees what."""
+    backend = request.param
+    out = tmp_path_factory.mktemp(f"capi-owned-{backend}")
+    name = f"capi_owned_{backend}"
+    result = run_pegbind("build", "-c", str(repo_root / "tests" / "capi" / "owned.toml"), "-L", str(capi_library),
+                         "--backend", backend, "--name", name, "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    return import_from(out, name)
+
+
+def test_without_a_rule_nothing_is_freed(capi):
+    before = capi.capi_live()
+    for _ in range(3):
+        assert capi.capi_strdup("x") == b"x"
+    gc.collect()
+    assert capi.capi_live() == before + 3  # the README says so: without a rule, Python frees nothing
+
+
+def test_an_owned_string_is_copied_and_freed_at_once(owned):
+    before = owned.capi_live()
+    assert owned.capi_strdup("h\u00e9") == "h\u00e9".encode()
+    assert owned.capi_live() == before
+
+
+def test_an_owned_view_is_freed_once_when_collected_or_closed(owned):
+    before = owned.capi_live()
+    node = owned.capi_node_new(5)
+    assert node.value == 5 and owned.capi_live() == before + 1
+    del node
+    gc.collect()
+    assert owned.capi_live() == before
+    node = owned.capi_node_new(6)
+    node.close()
+    assert owned.capi_live() == before
+    node.close()  # once: a second close does nothing
+    assert owned.capi_live() == before
+    with pytest.raises(ValueError, match=r"^the object is closed: the memory it stood for was freed$"):
+        node.value
+    with pytest.raises(ValueError, match=r"^argument 1 \(node\) is closed$"):
+        owned.capi_count(node)
+    del node
+    gc.collect()
+    assert owned.capi_live() == before  # never after
+
+
+def test_calling_the_deallocator_itself_closes_the_object(owned):
+    before = owned.capi_live()
+    node = owned.capi_node_new(7)
+    owned.capi_node_free(node)
+    assert owned.capi_live() == before
+    with pytest.raises(ValueError, match=r"^argument 1 \(node\) is closed$"):
+        owned.capi_node_free(node)  # never twice
+    del node
+    gc.collect()
+    assert owned.capi_live() == before
+
+
+def test_owned_objects_close_at_the_end_of_a_with_block(owned):
+    before = owned.capi_live()
+    with owned.capi_node_new(8) as node:
+        assert node.value == 8
+    assert owned.capi_live() == before
+    with owned.capi_alloc(16) as memory:
+        assert owned.capi_used(memory) == 16
+    assert repr(memory) == "<Pointer void * (closed)>"
+
+
+def test_out_parameters_can_be_owned_too(owned):
+    before = owned.capi_live()
+    parent = owned.capi_node_new(1)
+    assert owned.capi_node_child(parent, 2)[0] == 1
+    gc.collect()
+    assert owned.capi_live() == before + 1  # the child went with its Python object
+    status, db = owned.capi_db_open("main")
+    assert status == 0
+    db.close()
+    assert repr(db) == "<capi_db handle (closed)>"
+    with pytest.raises(ValueError, match=r"^argument 1 \(db\) is closed$"):
+        owned.capi_db_name(db)
+    parent.close()
+    assert owned.capi_live() == before
+
+
+def test_borrowed_objects_are_left_alone_by_close(owned):
+    root = owned.capi_tree()
+    root.close()  # the library lends it: nothing to free, nothing closed
+    assert root.value == 1

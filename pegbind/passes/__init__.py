@@ -19,6 +19,7 @@ from ..target import TargetInfo
 from .binding import (
     BindingModel,
     ConstantBinding,
+    Deallocator,
     EnumBinding,
     ErrorCheck,
     ErrorClasses,
@@ -39,6 +40,7 @@ from .plan import (
     plan_function_table,
     plan_functions,
     plan_handles,
+    plan_ownership,
     plan_records,
 )
 from .select import is_synthetic, select_declarations, types_of_bound, undeclared_types
@@ -70,6 +72,8 @@ class PassState:
     errors: ErrorClasses | None = None
     #: what the linked libraries export, when known (``pegbind.exports``)
     exports: Exports | None = None
+    deallocators: tuple[Deallocator, ...] = ()
+    owned_records: frozenset[str] = frozenset()
     layouts: dict[str, Any] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
     #: warnings about one type declaration (a field it cannot bind, a renamed class),
@@ -122,6 +126,11 @@ def _plan_functions(state: PassState) -> PassState:
         state, functions=tuple(bound), declared_only=tuple(declared_only),
         diagnostics=state.diagnostics + tuple(dropped),
     )
+
+
+def _plan_ownership(state: PassState) -> PassState:
+    functions, deallocators, owned = plan_ownership(state.config, list(state.functions))
+    return replace(state, functions=tuple(functions), deallocators=deallocators, owned_records=owned)
 
 
 def _users(state: PassState) -> list[Function]:
@@ -185,6 +194,7 @@ PIPELINE: tuple[tuple[str, Callable[[PassState], PassState]], ...] = (
     ("plan-loading", _plan_loading),
     ("plan-errors", _plan_errors),
     ("plan-functions", _plan_functions),
+    ("plan-ownership", _plan_ownership),
     ("prune", _prune),
     ("layout", _layout),
     ("plan-calls", _plan_calls),
@@ -239,6 +249,8 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
         function_aliases=function_aliases,
         cells=cells,
         cell_aliases=cell_aliases,
+        deallocators=state.deallocators,
+        owned_records=state.owned_records,
         undeclared_types=undeclared_types(state.module, _users(state)),
         weak_references=exports is None or not exports.archives,
     )

@@ -166,6 +166,9 @@ class ParamBinding:
     bounds: int | None = None
     #: what :attr:`bounds` counts: ``bytes``, or ``items`` of the pointer's element type
     bound_unit: Literal["bytes", "items", ""] = ""
+    #: for an ``out`` parameter: the :class:`Deallocator` name of what C writes to it
+    #: (config ``owned(F)``): the Python object frees it once (see :class:`Deallocator`)
+    owner: str | None = None
 
     @property
     def c_type(self) -> CType:
@@ -192,6 +195,7 @@ class ReturnBinding:
     kind: ValueKind
     record_key: str | None = None  #: as :attr:`ParamBinding.record_key`
     pointer_type: str = ""  #: as :attr:`ParamBinding.pointer_type`
+    owner: str | None = None  #: as :attr:`ParamBinding.owner`, for the result (config ``returns``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +222,9 @@ class FunctionBinding:
     table_field: str | None = None
     #: the steps of its wrapper, set by the ``plan-calls`` pass
     call: CallPlan | None = None
+    #: it is the deallocator of an ownership rule: an object that owns what it is
+    #: given as first argument stops owning it (the call freed it)
+    disowns: bool = False
 
     @property
     def inputs(self) -> tuple[ParamBinding, ...]:
@@ -328,6 +335,22 @@ class HandleBinding:
 
 
 @dataclass(frozen=True, slots=True)
+class Deallocator:
+    """A C function that frees what another function returns (config ``owned(F)``).
+
+    A string is copied into ``bytes`` and freed at once; a record view, a
+    handle or a ``Pointer`` frees it once: when the Python object is collected
+    or on its ``close()``, whichever comes first; after that the object is
+    closed (using it raises ValueError).  Called through the module with an
+    object it owns, the deallocator frees it and the object is closed.
+    """
+
+    name: str  #: the C function (``json_delete``), or ``free``: the C library's
+    #: its binding, whose first parameter takes the pointer; None for ``free``
+    function: FunctionBinding | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class CellBinding:
     """A cell class: one C object of an arithmetic type, made by Python (``c_ulong(5)``).
 
@@ -422,6 +445,10 @@ class BindingModel:
     function_aliases: tuple[tuple[str, str], ...] = ()
     #: type names the bound declarations use that no header declares (``__builtin_va_list``)
     undeclared_types: tuple[str, ...] = ()
+    #: the functions ownership rules name, in name order
+    deallocators: tuple[Deallocator, ...] = ()
+    #: record keys a wrapper may make an owning object of (closed ones are refused)
+    owned_records: frozenset[str] = frozenset()
     #: the cell classes (every module has them all) and their other names
     #: (``c_int32`` -> ``c_int``, ``c_size_t`` -> ``c_ulong`` on LP64)
     cells: tuple[CellBinding, ...] = ()

@@ -183,10 +183,29 @@ class Allocate:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckFreer:
+    """What the call gives back is owned and freed by the deallocator ``name``: a library
+    that lacks it (another version) makes the call raise AttributeError first, not leak."""
+
+    name: str
+    kind: Literal["check_freer"] = "check_freer"
+
+
+@dataclass(frozen=True, slots=True)
 class Call:
     """The C call; with an error policy, a result other than success raises."""
 
     kind: Literal["call"] = "call"
+
+
+@dataclass(frozen=True, slots=True)
+class Disown:
+    """The function is a deallocator: the object passed as its first argument, if it owned
+    the memory, no longer does (the call freed it) and is closed."""
+
+    param: ParamBinding
+    slot: Slot
+    kind: Literal["disown"] = "disown"
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,8 +234,8 @@ class CollectOutput:
     kind: Literal["collect_output"] = "collect_output"
 
 
-Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | PassLength | CheckLength | Probe | Allocate | Call
-        | CopyBack | ConvertReturn | CollectOutput)
+Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | PassLength | CheckLength | Probe | Allocate
+        | CheckFreer | Call | Disown | CopyBack | ConvertReturn | CollectOutput)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,8 +253,9 @@ class CallPlan:
 
     steps: tuple[Step, ...]
     slots: tuple[Slot, ...]  #: by C parameter index
-    #: nothing to convert back: every parameter is ``in``/``null`` and no error policy applies
-    #: (a backend whose FFI returns the Python value itself may return the call's result)
+    #: nothing to convert back: every parameter is ``in``/``null``, no error policy applies and
+    #: nothing is owned or disowned (a backend whose FFI returns the Python value itself may
+    #: return the call's result)
     passes_through: bool
     #: parameters whose element count a wrapper keeps (sequences, out buffers, measured buffers)
     counted: tuple[Slot, ...]
@@ -334,7 +354,12 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         size = element_size(module, target, out.param.element) or 1
         message = f"{f.function.name}: {out.param.py_name} would need more memory than can be addressed"
         steps.append(Allocate(out, size, largest // size, message))
+    owners = [f.ret.owner] if f.returns_value else []
+    owners += [p.owner for p in f.outputs]
+    steps += [CheckFreer(name) for name in dict.fromkeys(o for o in owners if o is not None)]
     steps.append(Call())
+    if f.disowns:
+        steps.append(Disown(params[0], slots[0]))
     steps += [
         CopyBack(p, slots[p.index]) for p in params
         if p.role.role == "in-array" and p.kind == "record" and not _points_to_const(module, p.ctype)
@@ -356,7 +381,8 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
     return CallPlan(
         steps=tuple(steps),
         slots=slots,
-        passes_through=f.error is None and all(p.role.role in ("in", "null") for p in params),
+        passes_through=f.error is None and f.ret.owner is None and not f.disowns
+        and all(p.role.role in ("in", "null") for p in params),
         counted=tuple(slots[p.index] for p in sequences + measured),
         releases=tuple(views + memory),
         results=results,

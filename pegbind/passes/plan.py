@@ -35,6 +35,7 @@ from .binding import (
     CELL_ALIASES,
     CELL_TYPES,
     CellBinding,
+    Deallocator,
     ErrorCheck,
     ErrorClasses,
     FieldBinding,
@@ -428,6 +429,30 @@ def _pointer_text(module: Module, kind: str, role: ParamRole, ctype: CType, elem
     return ""
 
 
+def _with_default(configured: ParamRole | None, default: ParamRole) -> ParamRole:
+    """A parameter's role: the configured one, or the default, with an ``owned(F)`` the config gives either."""
+    if configured is None:
+        return default
+    if configured.role == "":  # "owned(F)" alone: the default role, owned
+        return ParamRole(default.role, default.length, configured.owner)
+    return configured
+
+
+#: the kinds of value an ownership rule may free: what C hands over by pointer
+_OWNABLE = ("string", "handle", "pointer", "record_ptr")
+
+
+def _check_owned(config: BindingConfig, key: str, function: str, owner: str, kind: str, role: str, what: str) -> None:
+    """An ``owned(F)`` rule must name what C hands over: a returned or out pointer (or out record)."""
+    if role == "out" and (kind in _OWNABLE or kind == "record"):
+        return
+    raise ConfigError(Diagnostic(
+        Coord(config.source, 1, 1),
+        f"{key}: owned({owner}) is for what C hands over (a returned pointer, an out parameter), "
+        f"but {what} in {function} is not one",
+    ))
+
+
 def plan_function(
     module: Module, config: BindingConfig, names: dict, function: Function, target: TargetInfo,
     table_fields: frozenset[str] = frozenset(),
@@ -439,18 +464,24 @@ def plan_function(
     nonnull: set[str] = set()
     release_gil = config.release_gil
     errors = None
+    returns_owner: tuple[str, str] | None = None  # (deallocator, the config key that names it)
+    role_keys: dict[str, str] = {}
     for rule in config.rules_for(function.name):
         roles.update(rule.params)
+        role_keys.update({name: f"{rule.key}.params.{name}" for name in rule.params})
         nonnull.update(rule.nonnull)
         if rule.release_gil is not None:
             release_gil = rule.release_gil
         if rule.errors is not None:
             errors = rule.errors
+        if rule.returns_owner is not None:
+            returns_owner = (rule.returns_owner, f"{rule.key}.returns")
     attribute_nonnull = function.nonnull
     by_name = {p.name: i for i, p in enumerate(function.params) if p.name}
     # Roles naming parameters this function lacks are ignored: a glob rule
     # (``C_*``) applies its roles where the names fit.
-    param_roles = [roles.get(p.name or "", default_role(module, names, p.type)) for p in function.params]
+    param_roles = [_with_default(roles.get(p.name or ""), default_role(module, names, p.type))
+                   for p in function.params]
 
     # Lengths: a parameter named by an array role measures it, whatever its own role says.
     length: dict[int, int] = {}
@@ -536,14 +567,22 @@ def plan_function(
         ))
     for index, (pointer, unit) in _bounds(module, params, set(roles)).items():
         params[index] = dataclasses.replace(params[index], bounds=pointer, bound_unit=unit)  # type: ignore[arg-type]
+    for index, planned in enumerate(params):
+        if planned.role.owner is not None:
+            _check_owned(config, role_keys.get(planned.c_name or "", "functions"), function.name, planned.role.owner,
+                         planned.kind, planned.role.role, f"its parameter {planned.c_name!r}")
+            params[index] = dataclasses.replace(planned, owner=planned.role.owner)
     ret_kind, ret_key = classify_return(module, names, function.ret)
+    if returns_owner is not None:
+        _check_owned(config, returns_owner[1], function.name, returns_owner[0], ret_kind, "out", "what it returns")
     check = error_check(module, config, function.ret) if errors is not False else None
     return FunctionBinding(
         function,
         names[("function", function.name)],
         tuple(params),
         ReturnBinding(function.ret, ret_kind, ret_key,  # type: ignore[arg-type]
-                      pointer_type(module, function.ret) if ret_kind == "pointer" else ""),
+                      pointer_type(module, function.ret) if ret_kind == "pointer" else "",
+                      returns_owner[0] if returns_owner is not None else None),
         check,
         release_gil,
         function.name if function.name in table_fields else None,
@@ -594,6 +633,46 @@ def plan_functions(
             "warning",
         ))
     return bound, declared_only, dropped
+
+
+def plan_ownership(
+    config: BindingConfig, functions: list[FunctionBinding]
+) -> tuple[list[FunctionBinding], tuple[Deallocator, ...], frozenset[str]]:
+    """The functions ownership rules name as deallocators, checked against what the binding wraps;
+    the functions marked as those that disown their argument, and the record keys that may be owned.
+
+    A deallocator is a function the binding wraps that takes one pointer (the
+    thing it frees), or the C library's ``free``.
+    """
+    users: dict[str, str] = {}  # deallocator -> the first function whose results it frees
+    for f in functions:
+        for owner in (f.ret.owner, *(p.owner for p in f.params)):
+            if owner is not None:
+                users.setdefault(owner, f.function.name)
+    by_name = {f.function.name: f for f in functions}
+    deallocators, problems = [], []
+    for name in sorted(users):
+        binding = by_name.get(name)
+        if binding is None and name == "free":
+            deallocators.append(Deallocator("free"))
+            continue
+        where = f"owned({name}), for what {users[name]} gives"
+        if binding is None:
+            problems.append(f"{where}: the binding wraps no function {name!r} "
+                            "(name a function the library exports, or free)")
+        elif len(binding.params) != 1 or binding.params[0].role.role != "in" \
+                or binding.params[0].kind not in _POINTER_KINDS:
+            problems.append(f"{where}: {name} must take one pointer, the thing it frees: {binding.function.to_c()}")
+        else:
+            deallocators.append(Deallocator(name, binding))
+    if problems:
+        raise ConfigError([Diagnostic(Coord(config.source, 1, 1), f"functions: {problem}") for problem in problems])
+    owned = [f.ret.record_key for f in functions if f.ret.owner is not None and f.ret.kind == "record_ptr"]
+    owned += [p.record_key for f in functions for p in f.params
+              if p.owner is not None and p.kind in ("record", "record_ptr")]
+    freeing = {d.name for d in deallocators}
+    marked = [dataclasses.replace(f, disowns=True) if f.function.name in freeing else f for f in functions]
+    return marked, tuple(deallocators), frozenset(key for key in owned if key is not None)
 
 
 def plan_function_table(module: Module, config: BindingConfig) -> FunctionTableBinding | None:

@@ -91,3 +91,20 @@ int capi_define(const char *name, int nArg) { return (int)strlen(name) * 100 + n
 int capi_status(int op, int *current, long *highwater) { *current = op * 2; *highwater = (long)op << 40; return 0; }
 void capi_scale(double *value, float factor) { *value *= factor; }
 int capi_flag(_Bool *flag) { *flag = !*flag; return *flag; }
+
+static int live;
+char *capi_strdup(const char *s) { char *copy = malloc(strlen(s) + 1); strcpy(copy, s); live++; return copy; }
+void capi_free(void *memory) { if (memory) { live--; free(memory); } }
+capi_node *capi_node_new(int value) { capi_node *n = calloc(1, sizeof *n); n->value = value; live++; return n; }
+void capi_node_free(capi_node *node) {
+    if (!node) return;
+    capi_node_free(node->children);
+    live--;
+    free(node);
+}
+int capi_node_child(capi_node *parent, int value, capi_node **child) {
+    *child = capi_node_new(value);
+    (*child)->next = NULL;
+    return parent ? parent->value : -1;
+}
+int capi_live(void) { return live; }

@@ -73,6 +73,14 @@ int capi_status(int op, int *current, long *highwater);
 void capi_scale(double *value, float factor);
 int capi_flag(_Bool *flag);
 
+/* What the caller must free, and with what (tests/capi/owned.toml says so). */
+char *capi_strdup(const char *s);
+void capi_free(void *memory);
+capi_node *capi_node_new(int value);
+void capi_node_free(capi_node *node);
+int capi_node_child(capi_node *parent, int value, capi_node **child);
+int capi_live(void);
+
 capi_color capi_mix(int bits);
 int capi_void_out(void **memory);
 

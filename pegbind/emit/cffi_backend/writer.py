@@ -191,6 +191,12 @@ class CffiWriter(WrapperWriter):
     def string_at(self, pointer: str) -> str:
         return f"None if {pointer} == _NULL else _string({pointer})"
 
+    def owned_string(self, pointer: str) -> str:
+        return self.string_at(pointer)
+
+    def address_of(self, s: Slot) -> str:
+        return s.struct
+
 
 @dataclass(frozen=True, slots=True)
 class RenderedWrapper:

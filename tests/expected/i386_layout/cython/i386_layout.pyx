@@ -181,6 +181,9 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what) except?
     return (<FunctionPointer>value)._ptr
 
 
+ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
+
+
 cdef class Pointer:
     """The address of C memory the library handed out, typed by its C type.
 
@@ -188,28 +191,67 @@ cdef class Pointer:
     addresses are.  Only the library makes them: functions return them and
     take them back where C takes a pointer of that type or ``void *``.  The
     handle classes of opaque types are subclasses.
+
+    One an ownership rule gives (``returns = "owned(F)"``) frees its memory
+    with ``F`` once: when it is collected, or on ``close()`` (also at the end
+    of a ``with`` block); after that it is closed, and using it raises
+    ValueError.  ``close()`` leaves what the library only lends alone.
     """
     cdef void *_ptr
     # the C pointer type (Pointer values; a handle's class says it)
     cdef str _ctype
     # what must outlive the pointer (the argument or Library it came from)
     cdef object _owner
+    # what frees the memory, with the library's function (NULL: borrowed)
+    cdef _pb_release _pb_free
+    cdef void *_pb_free_fn
 
     def __init__(self, *args, **kwargs):
         raise TypeError(f"{type(self).__name__} values are made by the library's functions")
 
+    def __dealloc__(self):
+        if self._pb_free != NULL:
+            self._pb_free(self._pb_free_fn, self._ptr)
+
+    cdef bint _pb_give_up(self):
+        # True if the object owned its memory (now closed: the caller frees it, or C did)
+        if self._pb_free == NULL:
+            return False
+        self._pb_free = NULL
+        self._ptr = NULL
+        return True
+
+    def close(self):
+        """Free what this object owns, now (once); a borrowed one is left alone."""
+        cdef _pb_release free = self._pb_free
+        cdef void *memory = self._ptr
+        if self._pb_give_up():
+            free(self._pb_free_fn, memory)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
     def __int__(self):
+        if self._ptr == NULL:
+            raise ValueError("the object is closed: the memory it stood for was freed")
         return <size_t>self._ptr
 
     def __eq__(self, other):
         if type(other) is not type(self):
             return NotImplemented
+        if self._ptr == NULL or (<Pointer>other)._ptr == NULL:
+            return self is other
         return self._ptr == (<Pointer>other)._ptr
 
     def __hash__(self):
-        return hash(<size_t>self._ptr)
+        return id(self) if self._ptr == NULL else hash(<size_t>self._ptr)
 
     def __repr__(self):
+        if self._ptr == NULL:
+            return f"<{type(self).__name__} {self._ctype} (closed)>"
         return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
 
 
@@ -255,9 +297,72 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
 
 
 cdef class _pb_Record:
-    # The base of every record class: what a void * parameter takes as the record's address.
+    # The base of every record class: what a void * parameter takes as the record's
+    # address, and what a view an ownership rule gives frees (as Pointer does).
+    cdef _pb_release _pb_free
+    cdef void *_pb_free_fn
+    cdef void *_pb_free_memory
+    # a closed record refuses to be read, written or passed
+    cdef bint _pb_closed
+
     cdef void *_pb_memory(self):
         return NULL
+
+    cdef void _pb_detach(self):
+        # point at memory of its own (the freed memory is never read again)
+        pass
+
+    def __dealloc__(self):
+        if self._pb_free != NULL:
+            self._pb_free(self._pb_free_fn, self._pb_free_memory)
+
+    cdef bint _pb_give_up(self):
+        if self._pb_free == NULL:
+            return False
+        self._pb_free = NULL
+        self._pb_closed = True
+        self._pb_detach()
+        return True
+
+    def close(self):
+        """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
+        cdef _pb_release free = self._pb_free
+        cdef void *memory = self._pb_free_memory
+        if self._pb_give_up():
+            free(self._pb_free_fn, memory)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+
+cdef int _pb_check_open(_pb_Record record) except -1:
+    if record._pb_closed:
+        raise ValueError("the object is closed: the memory it stood for was freed")
+    return 0
+
+
+cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) except -1:
+    # obj (a Pointer, handle or record; None for NULL) owns memory: free(function, memory) frees it
+    if isinstance(obj, Pointer):
+        (<Pointer>obj)._pb_free = free
+        (<Pointer>obj)._pb_free_fn = function
+    elif isinstance(obj, _pb_Record):
+        (<_pb_Record>obj)._pb_free = free
+        (<_pb_Record>obj)._pb_free_fn = function
+        (<_pb_Record>obj)._pb_free_memory = memory
+    return 0
+
+
+cdef int _pb_disown(object obj) except -1:
+    # C freed what obj (the first argument of a deallocator) owned, if it owned it: it is closed
+    if isinstance(obj, Pointer):
+        (<Pointer>obj)._pb_give_up()
+    elif isinstance(obj, _pb_Record):
+        (<_pb_Record>obj)._pb_give_up()
+    return 0
 
 
 cdef void *_pb_object_address(object value, str ctype, str what, str wanted) except? NULL:
@@ -508,6 +613,10 @@ cdef class mixed(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)

@@ -181,6 +181,9 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what) except?
     return (<FunctionPointer>value)._ptr
 
 
+ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
+
+
 cdef class Pointer:
     """The address of C memory the library handed out, typed by its C type.
 
@@ -188,28 +191,67 @@ cdef class Pointer:
     addresses are.  Only the library makes them: functions return them and
     take them back where C takes a pointer of that type or ``void *``.  The
     handle classes of opaque types are subclasses.
+
+    One an ownership rule gives (``returns = "owned(F)"``) frees its memory
+    with ``F`` once: when it is collected, or on ``close()`` (also at the end
+    of a ``with`` block); after that it is closed, and using it raises
+    ValueError.  ``close()`` leaves what the library only lends alone.
     """
     cdef void *_ptr
     # the C pointer type (Pointer values; a handle's class says it)
     cdef str _ctype
     # what must outlive the pointer (the argument or Library it came from)
     cdef object _owner
+    # what frees the memory, with the library's function (NULL: borrowed)
+    cdef _pb_release _pb_free
+    cdef void *_pb_free_fn
 
     def __init__(self, *args, **kwargs):
         raise TypeError(f"{type(self).__name__} values are made by the library's functions")
 
+    def __dealloc__(self):
+        if self._pb_free != NULL:
+            self._pb_free(self._pb_free_fn, self._ptr)
+
+    cdef bint _pb_give_up(self):
+        # True if the object owned its memory (now closed: the caller frees it, or C did)
+        if self._pb_free == NULL:
+            return False
+        self._pb_free = NULL
+        self._ptr = NULL
+        return True
+
+    def close(self):
+        """Free what this object owns, now (once); a borrowed one is left alone."""
+        cdef _pb_release free = self._pb_free
+        cdef void *memory = self._ptr
+        if self._pb_give_up():
+            free(self._pb_free_fn, memory)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
     def __int__(self):
+        if self._ptr == NULL:
+            raise ValueError("the object is closed: the memory it stood for was freed")
         return <size_t>self._ptr
 
     def __eq__(self, other):
         if type(other) is not type(self):
             return NotImplemented
+        if self._ptr == NULL or (<Pointer>other)._ptr == NULL:
+            return self is other
         return self._ptr == (<Pointer>other)._ptr
 
     def __hash__(self):
-        return hash(<size_t>self._ptr)
+        return id(self) if self._ptr == NULL else hash(<size_t>self._ptr)
 
     def __repr__(self):
+        if self._ptr == NULL:
+            return f"<{type(self).__name__} {self._ctype} (closed)>"
         return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
 
 
@@ -255,9 +297,72 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
 
 
 cdef class _pb_Record:
-    # The base of every record class: what a void * parameter takes as the record's address.
+    # The base of every record class: what a void * parameter takes as the record's
+    # address, and what a view an ownership rule gives frees (as Pointer does).
+    cdef _pb_release _pb_free
+    cdef void *_pb_free_fn
+    cdef void *_pb_free_memory
+    # a closed record refuses to be read, written or passed
+    cdef bint _pb_closed
+
     cdef void *_pb_memory(self):
         return NULL
+
+    cdef void _pb_detach(self):
+        # point at memory of its own (the freed memory is never read again)
+        pass
+
+    def __dealloc__(self):
+        if self._pb_free != NULL:
+            self._pb_free(self._pb_free_fn, self._pb_free_memory)
+
+    cdef bint _pb_give_up(self):
+        if self._pb_free == NULL:
+            return False
+        self._pb_free = NULL
+        self._pb_closed = True
+        self._pb_detach()
+        return True
+
+    def close(self):
+        """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
+        cdef _pb_release free = self._pb_free
+        cdef void *memory = self._pb_free_memory
+        if self._pb_give_up():
+            free(self._pb_free_fn, memory)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+
+cdef int _pb_check_open(_pb_Record record) except -1:
+    if record._pb_closed:
+        raise ValueError("the object is closed: the memory it stood for was freed")
+    return 0
+
+
+cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) except -1:
+    # obj (a Pointer, handle or record; None for NULL) owns memory: free(function, memory) frees it
+    if isinstance(obj, Pointer):
+        (<Pointer>obj)._pb_free = free
+        (<Pointer>obj)._pb_free_fn = function
+    elif isinstance(obj, _pb_Record):
+        (<_pb_Record>obj)._pb_free = free
+        (<_pb_Record>obj)._pb_free_fn = function
+        (<_pb_Record>obj)._pb_free_memory = memory
+    return 0
+
+
+cdef int _pb_disown(object obj) except -1:
+    # C freed what obj (the first argument of a deallocator) owned, if it owned it: it is closed
+    if isinstance(obj, Pointer):
+        (<Pointer>obj)._pb_give_up()
+    elif isinstance(obj, _pb_Record):
+        (<_pb_Record>obj)._pb_give_up()
+    return 0
 
 
 cdef void *_pb_object_address(object value, str ctype, str what, str wanted) except? NULL:
@@ -2076,6 +2181,10 @@ cdef class CK_VERSION(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2169,6 +2278,10 @@ cdef class CK_INFO(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2297,6 +2410,10 @@ cdef class CK_SLOT_INFO(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2423,6 +2540,10 @@ cdef class CK_TOKEN_INFO(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2691,6 +2812,10 @@ cdef class CK_SESSION_INFO(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2806,6 +2931,10 @@ cdef class CK_ATTRIBUTE(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2903,6 +3032,10 @@ cdef class CK_DATE(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -3005,6 +3138,10 @@ cdef class CK_MECHANISM(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -3102,6 +3239,10 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -3206,6 +3347,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -4165,6 +4310,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5437,6 +5586,10 @@ cdef class CK_INTERFACE(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -5534,6 +5687,10 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5685,6 +5842,10 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -5805,6 +5966,10 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -5908,6 +6073,10 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6028,6 +6197,10 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6193,6 +6366,10 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6370,6 +6547,10 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -6489,6 +6670,10 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6654,6 +6839,10 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6831,6 +7020,10 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -6964,6 +7157,10 @@ cdef class CK_RC2_CBC_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -7056,6 +7253,10 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7151,6 +7352,10 @@ cdef class CK_RC5_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -7243,6 +7448,10 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7353,6 +7562,10 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -7457,6 +7670,10 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -7552,6 +7769,10 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7650,6 +7871,10 @@ cdef class CK_AES_CTR_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -7741,6 +7966,10 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7873,6 +8102,10 @@ cdef class CK_CCM_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -8004,6 +8237,10 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -8112,6 +8349,10 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8243,6 +8484,10 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8386,6 +8631,10 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -8483,6 +8732,10 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8673,6 +8926,10 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8899,6 +9156,10 @@ cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -8990,6 +9251,10 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9087,6 +9352,10 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -9183,6 +9452,10 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -9278,6 +9551,10 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9388,6 +9665,10 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -9485,6 +9766,10 @@ cdef class CK_PBE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9618,6 +9903,10 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -9714,6 +10003,10 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9824,6 +10117,10 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -9911,6 +10208,10 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10043,6 +10344,10 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -10174,6 +10479,10 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10308,6 +10617,10 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -10406,6 +10719,10 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10550,6 +10867,10 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -10684,6 +11005,10 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -10787,6 +11112,10 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10952,6 +11281,10 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -11061,6 +11394,10 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -11159,6 +11496,10 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11304,6 +11645,10 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -11400,6 +11745,10 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11555,6 +11904,10 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -11653,6 +12006,10 @@ cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -11746,6 +12103,10 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11851,6 +12212,10 @@ cdef class CK_DERIVED_KEY(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -11948,6 +12313,10 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12068,6 +12437,10 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12211,6 +12584,10 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12368,6 +12745,10 @@ cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -12453,6 +12834,10 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12620,6 +13005,10 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -12785,6 +13174,10 @@ cdef class CK_OTP_PARAM(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -12882,6 +13275,10 @@ cdef class CK_OTP_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -12968,6 +13365,10 @@ cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13053,6 +13454,10 @@ cdef class CK_KIP_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13163,6 +13568,10 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13270,6 +13679,10 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13379,6 +13792,10 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13464,6 +13881,10 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13585,6 +14006,10 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13705,6 +14130,10 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13803,6 +14232,10 @@ cdef class CK_XEDDSA_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13884,6 +14317,10 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14027,6 +14464,10 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -14159,6 +14600,10 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14312,6 +14757,10 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -14464,6 +14913,10 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -14596,6 +15049,10 @@ cdef class CK_NSS_JPAKERound1Params(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -14684,6 +15141,10 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14810,6 +15271,10 @@ cdef class CK_NSS_JPAKEFinalParams(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -14885,6 +15350,10 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14993,6 +15462,10 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15113,6 +15586,10 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15245,6 +15722,10 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -15363,6 +15844,10 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15516,6 +16001,10 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15681,6 +16170,10 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -15800,6 +16293,10 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -15909,6 +16406,10 @@ cdef class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -15997,6 +16498,10 @@ cdef class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -16084,6 +16589,10 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)

@@ -161,6 +161,8 @@ def _pb_fix_value(spec, value):
         if value is None:
             raise TypeError(f"{what} must not be None")
         return _pb_fix_value(spec[2], value)
+    if _pb_is_closed(value):
+        raise ValueError(f"{what} is closed")
     if kind == "int":
         return _pb_index(value, what, spec[2], spec[3])
     if kind == "bool":
@@ -230,13 +232,99 @@ def _pb_fix(specs, args):
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
 
 
-class Pointer:
+class _pb_Closed:
+    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        raise ValueError("the object is closed: the memory it stood for was freed")
+
+    __getitem__ = __getattr__
+
+
+#: the memory of every closed object (see _pb_Closed)
+_PB_CLOSED = _pb_Closed()
+
+
+class _pb_Release:
+    """Frees C memory once with the library's function: when called (``close()``), or when
+    collected, whichever comes first; ``cancel()`` when C freed it already."""
+
+    __slots__ = ("_function", "_pointer")
+
+    def __init__(self, function, pointer):
+        self._function = function
+        self._pointer = pointer
+
+    def __call__(self):
+        function, self._function = self._function, None
+        if function is not None:
+            function(self._pointer)
+
+    def cancel(self):
+        self._function = None
+
+    __del__ = __call__
+
+
+class _pb_Owner:
+    """What Pointers and records share: ``close()`` frees what the object owns (see Pointer)."""
+
+    __slots__ = ()
+
+    def _pb_give_up(self):
+        """The guard of what this object owns (None: nothing); the object is closed if it owned.
+
+        Pointer and the record classes that may own memory say where they keep it.
+        """
+        return None
+
+    def close(self):
+        """Free what this object owns, now (once); one the library lends is left alone."""
+        guard = self._pb_give_up()
+        if guard is not None:
+            guard()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+
+def _pb_own(obj, function, pointer):
+    """``obj`` (a Pointer, handle or record view; None for NULL) now owns ``pointer``: ``function`` frees it."""
+    if obj is not None:
+        obj._pb_take(_pb_Release(function, pointer))
+    return obj
+
+
+def _pb_disown(obj):
+    """C freed what ``obj`` (the first argument of a deallocator) owned, if it owned it: it is closed."""
+    if isinstance(obj, _pb_Owner):
+        guard = obj._pb_give_up()
+        if guard is not None:
+            guard.cancel()
+
+
+def _pb_is_closed(value):
+    """Whether ``value`` is a Pointer, handle or record that was closed."""
+    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
+
+
+class Pointer(_pb_Owner):
     """The address of C memory the library handed out, typed by its C type.
 
     ``int(p)`` is the address; two pointers are equal when their classes and
     addresses are.  Only the library makes them: functions return them and
     take them back where C takes a pointer of that type or ``void *``.  The
     handle classes of opaque types (``sqlite3``, ``CURL``) are subclasses.
+
+    One an ownership rule gives (``returns = "owned(F)"``) frees its memory
+    with ``F`` once: when it is collected, or on ``close()`` (also at the end
+    of a ``with`` block); after that it is closed, and using it raises
+    ValueError.  ``close()`` leaves what the library only lends alone.
     """
 
     __slots__ = ("_h", "_ctype", "_owner", "_free")
@@ -251,21 +339,38 @@ class Pointer:
         raise TypeError(f"{type(self).__name__} values are made by the library's functions")
 
     def __int__(self):
+        if self._h is _PB_CLOSED:
+            raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
     def __eq__(self, other):
         if type(other) is not type(self):
             return NotImplemented
+        if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
+            return self is other
         return _pb_address(self._h) == _pb_address(other._h)
 
     def __hash__(self):
-        return hash(_pb_address(self._h))
+        return id(self) if self._h is _PB_CLOSED else hash(_pb_address(self._h))
 
     def __repr__(self):
         what = self._pb_kind or self._ctype
+        if self._h is _PB_CLOSED:
+            return f"<{type(self).__name__} {what} (closed)>"
         return f"<{type(self).__name__} {what} at {_pb_address(self._h):#x}>"
 
     __reduce_ex__ = _pb_no_copy
+
+    def _pb_take(self, guard):
+        self._free = guard
+
+    def _pb_give_up(self):
+        """The guard of what this object owns (None: nothing); the object is closed if it owned."""
+        guard, self._free = self._free, None
+        if guard is not None:
+            self._h = _PB_CLOSED
+        return guard
+
 
 
 def _pb_handle(cls, pointer, owner):
@@ -328,10 +433,14 @@ class _pb_Cell:
     __reduce_ex__ = _pb_no_copy
 
 
-class _pb_Record:
-    """The base of every record class: what a ``void *`` parameter takes as the record's address."""
+class _pb_Record(_pb_Owner):
+    """The base of every record class: what a ``void *`` parameter takes as the record's address,
+    and ``close()`` (each record class says where its FFI keeps what it owns)."""
 
     __slots__ = ()
+
+    def _pb_take(self, guard):
+        raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
 
 def _pb_check_object_pointer(value, ctype, what, wanted):
