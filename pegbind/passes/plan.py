@@ -318,7 +318,8 @@ _SIZE_NAMES = ("size", "nbytes")
 _SIZE_SUFFIXES = ("_size", "Size", "_bytes", "Bytes")
 
 
-def length_unit(pointer: str | None, length: str | None) -> Literal["bytes", "items"] | None:
+def length_unit(pointer: str | None, length: str | None, others: frozenset[str] = frozenset()
+                ) -> Literal["bytes", "items"] | None:
     """What the parameter ``length``, right after the pointer ``pointer``, counts of it, by its name.
 
     ``len``, ``length``, ``n``, ``count``, ``nmemb``, ``nitems``, ``num``, a name
@@ -329,10 +330,16 @@ def length_unit(pointer: str | None, length: str | None) -> Literal["bytes", "it
     ``size`` count bytes (the same for ``void`` and character pointers).  Any
     other name states no length: ``nArg`` after ``zFunctionName``, ``flags``,
     ``mode``, ``c`` after ``memset``'s ``s``, ``maxlen`` (a bound, not a length).
+    Nor does a name whose stem is another parameter of the function (``others``):
+    liblzma's ``out_size`` after ``size_t *out_pos`` is the size of ``out``.
     """
     if not pointer or not length:
         return None
     own = length[len(pointer):].lower() if length.startswith(pointer) and length != pointer else ""
+    for suffix in (*_SIZE_SUFFIXES, *_COUNT_SUFFIXES):
+        stem = length[: -len(suffix)] if length.endswith(suffix) else ""
+        if stem and stem != pointer and stem in others:
+            return None
     if length in _SIZE_NAMES or length.endswith(_SIZE_SUFFIXES) or own in ("size", "_size"):
         return "bytes"
     if length in _COUNT_NAMES or length.endswith(_COUNT_SUFFIXES) or own in ("len", "length", "count", "_len"):
@@ -345,6 +352,7 @@ def _bounds(module: Module, params: list[ParamBinding], explicit: set[str]) -> d
     by the name of the integer right after a pointer the caller passes; a role the config gives
     that integer (``n = "in"``) says it is no such length."""
     found: dict[int, tuple[int, str]] = {}
+    names = frozenset(p.c_name for p in params if p.c_name)
     for pointer, length in zip(params, params[1:], strict=False):
         if pointer.role.role != "in" or pointer.kind not in ("buffer", "writable_buffer", "cstring"):
             continue
@@ -354,7 +362,7 @@ def _bounds(module: Module, params: list[ParamBinding], explicit: set[str]) -> d
         in_a_cell = length.kind == "writable_buffer" and length.cell_tag[:1] in ("i", "u")  # uLongf *destLen
         if not (integer or in_a_cell):
             continue
-        unit = length_unit(pointer.c_name, length.c_name)
+        unit = length_unit(pointer.c_name, length.c_name, names)
         if unit is not None:
             found[length.index] = (pointer.index, unit)
     return found

@@ -50,10 +50,10 @@ cdef extern from "jansson.h" nogil:
         _c_json_error_numeric_overflow "json_error_numeric_overflow"
         _c_json_error_item_not_found "json_error_item_not_found"
         _c_json_error_index_out_of_range "json_error_index_out_of_range"
-    ctypedef _c_size_t (*_c_json_load_callback_t "json_load_callback_t")(void *, _c_size_t, void *)
-    ctypedef int (*_c_json_dump_callback_t "json_dump_callback_t")(const char *, _c_size_t, void *)
-    ctypedef void *(*_c_json_malloc_t "json_malloc_t")(_c_size_t)
-    ctypedef void (*_c_json_free_t "json_free_t")(void *)
+    ctypedef _c_size_t (*_c_json_load_callback_t "json_load_callback_t")(void *, _c_size_t, void *) noexcept nogil
+    ctypedef int (*_c_json_dump_callback_t "json_dump_callback_t")(const char *, _c_size_t, void *) noexcept nogil
+    ctypedef void *(*_c_json_malloc_t "json_malloc_t")(_c_size_t) noexcept nogil
+    ctypedef void (*_c_json_free_t "json_free_t")(void *) noexcept nogil
     _c_json_t *_c_json_object "json_object"()
     _c_json_t *_c_json_array "json_array"()
     _c_json_t *_c_json_string "json_string"(const char *)
