@@ -519,15 +519,17 @@ class WrapperWriter(ABC):
         ``_pb_fix`` and the second run; a buffer whose capacity is not known
         (``None``, a ``Pointer``) gives -1, which nothing exceeds.
         """
-        item = step.item_size
-        held = f"len({b.py_name})" + (f" // {item}" if item > 1 else "")
-        lines = [f"{bs.count} = {held} if {b.py_name}.__class__ is bytes else _pb_capacity({b.py_name}, {item})"]
+        item, name = step.item_size, b.py_name
+        held = f"len({name})" + (f" // {item}" if item > 1 else "")  # bytes and bytearray: len() is bytes
+        plain = f"{name}.__class__ is bytes or {name}.__class__ is bytearray"
+        lines = [f"{bs.count} = {held} if {plain} else _pb_capacity({name}, {item})"]
         if step.in_a_cell:
             value = f"{n.py_name}.value"
             test = f"isinstance({n.py_name}, _pb_Cell) and {value} > {bs.count} >= 0"
         else:
-            value = f"_pb_exact_int({n.py_name})"
-            test = f"{value} > {bs.count} >= 0"
+            exact = f"({n.py_name} if {n.py_name}.__class__ is int else _pb_exact_int({n.py_name}))"
+            test = f"{exact} > {bs.count} >= 0"
+            value = f"_pb_exact_int({n.py_name})"  # in the message: the int, whatever gave it
         message = step.message.replace("{n}", "{" + value + "}").replace("{held}", "{" + bs.count + "}")
         return [*lines, f"if {test}:", f"    raise ValueError(f{message!r})"]
 

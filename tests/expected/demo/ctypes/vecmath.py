@@ -1157,15 +1157,15 @@ def vm_checksum(data, len_, /):
     'vm_checksum(data: str | _Buffer | Pointer | None, len_: int, /) -> int\n\nAdler-32 checksum of len bytes at data.\n\nC: uint32_t vm_checksum(const uint8_t *data, size_t len);'
     try:
         if ((len_ := _pb_exact_int(len_)) >= 0 and len_ <= 1073741823 or len_ >= 0 and len_ <= 18446744073709551615):
-            _pb_n0 = len(data) if data.__class__ is bytes else _pb_capacity(data, 1)
-            if _pb_exact_int(len_) > _pb_n0 >= 0:
+            _pb_n0 = len(data) if data.__class__ is bytes or data.__class__ is bytearray else _pb_capacity(data, 1)
+            if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n0 >= 0:
                 raise ValueError(f'argument 2 (len_): {_pb_exact_int(len_)} is more than argument 1 (data) holds ({_pb_n0} bytes)')
             return _f_vm_checksum(data if data.__class__ is bytes and data else _pb_rbuf(data, 1, 'argument 1 (data)', 'unsigned char *', True), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
     except _PB_RETRY:
         pass
     data, len_, = _pb_fix((('buffer', 'argument 1 (data)', 1, 'unsigned char *', True, '', ''), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (data, len_,))
-    _pb_n0 = len(data) if data.__class__ is bytes else _pb_capacity(data, 1)
-    if _pb_exact_int(len_) > _pb_n0 >= 0:
+    _pb_n0 = len(data) if data.__class__ is bytes or data.__class__ is bytearray else _pb_capacity(data, 1)
+    if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n0 >= 0:
         raise ValueError(f'argument 2 (len_): {_pb_exact_int(len_)} is more than argument 1 (data) holds ({_pb_n0} bytes)')
     return _f_vm_checksum(data if data.__class__ is bytes and data else _pb_rbuf(data, 1, 'argument 1 (data)', 'unsigned char *', True), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
 
@@ -1180,15 +1180,15 @@ def vm_fill(buf, len_, value, /):
     'vm_fill(buf: _WritableBuffer | Pointer | None, len_: int, value: int, /) -> int\n\nFills buf with len copies of the byte value; returns how many were written.\n\nC: size_t vm_fill(uint8_t *buf, size_t len, uint8_t value);'
     try:
         if ((len_ := _pb_exact_int(len_)) >= 0 and len_ <= 1073741823 or len_ >= 0 and len_ <= 18446744073709551615) and ((value := _pb_exact_int(value)) >= 0 and value <= 255):
-            _pb_n0 = len(buf) if buf.__class__ is bytes else _pb_capacity(buf, 1)
-            if _pb_exact_int(len_) > _pb_n0 >= 0:
+            _pb_n0 = len(buf) if buf.__class__ is bytes or buf.__class__ is bytearray else _pb_capacity(buf, 1)
+            if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n0 >= 0:
                 raise ValueError(f'argument 2 (len_): {_pb_exact_int(len_)} is more than argument 1 (buf) holds ({_pb_n0} bytes)')
             return _f_vm_fill(_pb_wbuf(buf, 1, 'argument 1 (buf)', 'unsigned char *'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)), value)
     except _PB_RETRY:
         pass
     buf, len_, value, = _pb_fix((('writable_buffer', 'argument 1 (buf)', 1, 'unsigned char *', False, '', ''), ('int', 'argument 2 (len_)', 0, 18446744073709551615), ('int', 'argument 3 (value)', 0, 255)), (buf, len_, value,))
-    _pb_n0 = len(buf) if buf.__class__ is bytes else _pb_capacity(buf, 1)
-    if _pb_exact_int(len_) > _pb_n0 >= 0:
+    _pb_n0 = len(buf) if buf.__class__ is bytes or buf.__class__ is bytearray else _pb_capacity(buf, 1)
+    if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n0 >= 0:
         raise ValueError(f'argument 2 (len_): {_pb_exact_int(len_)} is more than argument 1 (buf) holds ({_pb_n0} bytes)')
     return _f_vm_fill(_pb_wbuf(buf, 1, 'argument 1 (buf)', 'unsigned char *'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)), value)
 

@@ -16327,8 +16327,8 @@ class Library:
         _pb_fn = self._f_C_FindObjects
         try:
             _pb_o3 = _pb_alloc(_pb_t0)
-            _pb_n1 = len(phObject) // 8 if phObject.__class__ is bytes else _pb_capacity(phObject, 8)
-            if _pb_exact_int(ulMaxObjectCount) > _pb_n1 >= 0:
+            _pb_n1 = len(phObject) // 8 if phObject.__class__ is bytes or phObject.__class__ is bytearray else _pb_capacity(phObject, 8)
+            if (ulMaxObjectCount if ulMaxObjectCount.__class__ is int else _pb_exact_int(ulMaxObjectCount)) > _pb_n1 >= 0:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {_pb_exact_int(ulMaxObjectCount)} is more than argument 2 (phObject) holds ({_pb_n1} items)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), _pb_exact_int(ulMaxObjectCount), _pb_o3)
             if _pb_r != 0:
@@ -16338,8 +16338,8 @@ class Library:
             pass
         hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
         _pb_o3 = _pb_alloc(_pb_t0)
-        _pb_n1 = len(phObject) // 8 if phObject.__class__ is bytes else _pb_capacity(phObject, 8)
-        if _pb_exact_int(ulMaxObjectCount) > _pb_n1 >= 0:
+        _pb_n1 = len(phObject) // 8 if phObject.__class__ is bytes or phObject.__class__ is bytearray else _pb_capacity(phObject, 8)
+        if (ulMaxObjectCount if ulMaxObjectCount.__class__ is int else _pb_exact_int(ulMaxObjectCount)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulMaxObjectCount): {_pb_exact_int(ulMaxObjectCount)} is more than argument 2 (phObject) holds ({_pb_n1} items)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), _pb_exact_int(ulMaxObjectCount), _pb_o3)
         if _pb_r != 0:
@@ -17828,8 +17828,8 @@ class Library:
             _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
             _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _pb_t5, 'argument 5 (pPlaintext)')
             _pb_l8 = _pb_alloc(_pb_t0, 0)
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_a7 = _NULL
             _pb_l8[0] = 0
@@ -17854,8 +17854,8 @@ class Library:
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _pb_t5, 'argument 5 (pPlaintext)')
         _pb_l8 = _pb_alloc(_pb_t0, 0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
@@ -17883,8 +17883,8 @@ class Library:
             pAssociatedData = _pb_once(pAssociatedData)
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
             if _pb_r != 0:
@@ -17894,8 +17894,8 @@ class Library:
             pass
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
         if _pb_r != 0:
@@ -17911,8 +17911,8 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _pb_t5, 'argument 4 (pPlaintextPart)')
             _pb_l6 = _pb_alloc(_pb_t0, 0)
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -17936,8 +17936,8 @@ class Library:
         hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _pb_t5, 'argument 4 (pPlaintextPart)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -18003,8 +18003,8 @@ class Library:
             _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
             _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _pb_t5, 'argument 5 (pCiphertext)')
             _pb_l8 = _pb_alloc(_pb_t0, 0)
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_a7 = _NULL
             _pb_l8[0] = 0
@@ -18029,8 +18029,8 @@ class Library:
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _pb_t5, 'argument 5 (pCiphertext)')
         _pb_l8 = _pb_alloc(_pb_t0, 0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
@@ -18058,8 +18058,8 @@ class Library:
             pAssociatedData = _pb_once(pAssociatedData)
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
             if _pb_r != 0:
@@ -18069,8 +18069,8 @@ class Library:
             pass
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
         if _pb_r != 0:
@@ -18086,8 +18086,8 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _pb_t5, 'argument 4 (pCiphertextPart)')
             _pb_l6 = _pb_alloc(_pb_t0, 0)
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -18111,8 +18111,8 @@ class Library:
         hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _pb_t5, 'argument 4 (pCiphertextPart)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -18175,8 +18175,8 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
             _pb_l6 = _pb_alloc(_pb_t0, 0)
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -18200,8 +18200,8 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -18226,8 +18226,8 @@ class Library:
         'C_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         _pb_fn = self._f_C_SignMessageBegin
         try:
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
             if _pb_r != 0:
@@ -18236,8 +18236,8 @@ class Library:
         except _PB_RETRY:
             pass
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
         if _pb_r != 0:
@@ -18253,8 +18253,8 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
             _pb_l6 = _pb_alloc(_pb_t0, 0)
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -18278,8 +18278,8 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -18344,8 +18344,8 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
             _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_r != 0:
@@ -18356,8 +18356,8 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_r != 0:
@@ -18369,8 +18369,8 @@ class Library:
         'C_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         _pb_fn = self._f_C_VerifyMessageBegin
         try:
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
             if _pb_r != 0:
@@ -18379,8 +18379,8 @@ class Library:
         except _PB_RETRY:
             pass
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
         if _pb_r != 0:
@@ -18398,8 +18398,8 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
             _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-            if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_r != 0:
@@ -18410,8 +18410,8 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_r != 0:

@@ -15027,8 +15027,8 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulMaxObjectCount := _pb_exact_int(ulMaxObjectCount)) >= 0 and ulMaxObjectCount <= 1073741823 or ulMaxObjectCount >= 0 and ulMaxObjectCount <= 18446744073709551615):
                 _pb_o3 = _ct.c_uint64()
-                _pb_n1 = len(phObject) // 8 if phObject.__class__ is bytes else _pb_capacity(phObject, 8)
-                if _pb_exact_int(ulMaxObjectCount) > _pb_n1 >= 0:
+                _pb_n1 = len(phObject) // 8 if phObject.__class__ is bytes or phObject.__class__ is bytearray else _pb_capacity(phObject, 8)
+                if (ulMaxObjectCount if ulMaxObjectCount.__class__ is int else _pb_exact_int(ulMaxObjectCount)) > _pb_n1 >= 0:
                     raise ValueError(f'argument 3 (ulMaxObjectCount): {_pb_exact_int(ulMaxObjectCount)} is more than argument 2 (phObject) holds ({_pb_n1} items)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
                 if _pb_r != 0:
@@ -15038,8 +15038,8 @@ class Library:
             pass
         hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
         _pb_o3 = _ct.c_uint64()
-        _pb_n1 = len(phObject) // 8 if phObject.__class__ is bytes else _pb_capacity(phObject, 8)
-        if _pb_exact_int(ulMaxObjectCount) > _pb_n1 >= 0:
+        _pb_n1 = len(phObject) // 8 if phObject.__class__ is bytes or phObject.__class__ is bytearray else _pb_capacity(phObject, 8)
+        if (ulMaxObjectCount if ulMaxObjectCount.__class__ is int else _pb_exact_int(ulMaxObjectCount)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulMaxObjectCount): {_pb_exact_int(ulMaxObjectCount)} is more than argument 2 (phObject) holds ({_pb_n1} items)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
         if _pb_r != 0:
@@ -16572,8 +16572,8 @@ class Library:
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
                 _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _ct.c_uint8, 0, 255, 'argument 5 (pPlaintext)')
                 _pb_l8 = _ct.c_uint64(0)
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-                if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
                 _pb_a7 = None
                 _pb_l8.value = 0
@@ -16598,8 +16598,8 @@ class Library:
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _ct.c_uint8, 0, 255, 'argument 5 (pPlaintext)')
         _pb_l8 = _ct.c_uint64(0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a7 = None
         _pb_l8.value = 0
@@ -16628,8 +16628,8 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-                if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_r != 0:
@@ -16639,8 +16639,8 @@ class Library:
             pass
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
         if _pb_r != 0:
@@ -16657,8 +16657,8 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (ulParameterLen >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _ct.c_uint8, 0, 255, 'argument 4 (pPlaintextPart)')
                 _pb_l6 = _ct.c_uint64(0)
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-                if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
@@ -16682,8 +16682,8 @@ class Library:
         hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _ct.c_uint8, 0, 255, 'argument 4 (pPlaintextPart)')
         _pb_l6 = _ct.c_uint64(0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
@@ -16752,8 +16752,8 @@ class Library:
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
                 _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _ct.c_uint8, 0, 255, 'argument 5 (pCiphertext)')
                 _pb_l8 = _ct.c_uint64(0)
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-                if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
                 _pb_a7 = None
                 _pb_l8.value = 0
@@ -16778,8 +16778,8 @@ class Library:
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _ct.c_uint8, 0, 255, 'argument 5 (pCiphertext)')
         _pb_l8 = _ct.c_uint64(0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a7 = None
         _pb_l8.value = 0
@@ -16808,8 +16808,8 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-                if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_r != 0:
@@ -16819,8 +16819,8 @@ class Library:
             pass
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
         if _pb_r != 0:
@@ -16837,8 +16837,8 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (ulParameterLen >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _ct.c_uint8, 0, 255, 'argument 4 (pCiphertextPart)')
                 _pb_l6 = _ct.c_uint64(0)
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-                if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
@@ -16862,8 +16862,8 @@ class Library:
         hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _ct.c_uint8, 0, 255, 'argument 4 (pCiphertextPart)')
         _pb_l6 = _ct.c_uint64(0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
@@ -16929,8 +16929,8 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
                 _pb_l6 = _ct.c_uint64(0)
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-                if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
@@ -16954,8 +16954,8 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
@@ -16981,8 +16981,8 @@ class Library:
         _pb_fn = self._f_C_SignMessageBegin
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-                if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_r != 0:
@@ -16991,8 +16991,8 @@ class Library:
         except _PB_RETRY:
             pass
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
         if _pb_r != 0:
@@ -17009,8 +17009,8 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
                 _pb_l6 = _ct.c_uint64(0)
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-                if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
@@ -17034,8 +17034,8 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
@@ -17103,8 +17103,8 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (ulParameterLen >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
                 _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-                if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
                 _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_r != 0:
@@ -17115,8 +17115,8 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_r != 0:
@@ -17129,8 +17129,8 @@ class Library:
         _pb_fn = self._f_C_VerifyMessageBegin
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-                if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_r != 0:
@@ -17139,8 +17139,8 @@ class Library:
         except _PB_RETRY:
             pass
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
         if _pb_r != 0:
@@ -17159,8 +17159,8 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (ulParameterLen >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
                 _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-                if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
                 _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_r != 0:
@@ -17171,8 +17171,8 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes else _pb_capacity(pParameter, 1)
-        if _pb_exact_int(ulParameterLen) > _pb_n1 >= 0:
+        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
+        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
         _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_r != 0:

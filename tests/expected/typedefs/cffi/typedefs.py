@@ -938,15 +938,15 @@ _f_sum_all = getattr(_lib, 'sum_all')
 def sum_all(values, count, /):
     'sum_all(values: _Buffer | c_ulong | c_ulonglong | Pointer | None, count: int, /) -> int\n\nC: ulong_t sum_all(const ulong_t *values, size_t count);'
     try:
-        _pb_n0 = len(values) // 8 if values.__class__ is bytes else _pb_capacity(values, 8)
-        if _pb_exact_int(count) > _pb_n0 >= 0:
+        _pb_n0 = len(values) // 8 if values.__class__ is bytes or values.__class__ is bytearray else _pb_capacity(values, 8)
+        if (count if count.__class__ is int else _pb_exact_int(count)) > _pb_n0 >= 0:
             raise ValueError(f'argument 2 (count): {_pb_exact_int(count)} is more than argument 1 (values) holds ({_pb_n0} items)')
         return _f_sum_all(_pb_rbuf(values, 8, 'argument 1 (values)', 'ulong_t[]', 'unsigned long *', False, 'u8'), _pb_exact_int(count))
     except _PB_RETRY:
         pass
     values, count, = _pb_fix((('buffer', 'argument 1 (values)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 2 (count)', 0, 18446744073709551615)), (values, count,))
-    _pb_n0 = len(values) // 8 if values.__class__ is bytes else _pb_capacity(values, 8)
-    if _pb_exact_int(count) > _pb_n0 >= 0:
+    _pb_n0 = len(values) // 8 if values.__class__ is bytes or values.__class__ is bytearray else _pb_capacity(values, 8)
+    if (count if count.__class__ is int else _pb_exact_int(count)) > _pb_n0 >= 0:
         raise ValueError(f'argument 2 (count): {_pb_exact_int(count)} is more than argument 1 (values) holds ({_pb_n0} items)')
     return _f_sum_all(_pb_rbuf(values, 8, 'argument 1 (values)', 'ulong_t[]', 'unsigned long *', False, 'u8'), _pb_exact_int(count))
 
