@@ -13,7 +13,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromOb
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
 
 cdef extern from "Python.h":
@@ -114,14 +114,12 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
     if value is None:
         _pb_keep(record, where, None)
         return NULL
-    wanted = "a writable buffer" if writable else "a buffer"
+    wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
     if not PyObject_CheckBuffer(value):
-        raise TypeError(f"{what} must be {wanted} or None, not {type(value).__name__}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     held = memoryview(value)
-    if not held.contiguous:
-        raise ValueError(f"{what} needs a contiguous buffer")
-    if writable and held.readonly:
-        raise TypeError(f"{what} must be {wanted} or None, not {type(value).__name__}")
+    if not held.contiguous or writable and held.readonly:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     if private_copy and held.readonly:
         held = memoryview(bytearray(held))
     PyObject_GetBuffer(held, &view, PyBUF_WRITABLE if writable else PyBUF_SIMPLE)
@@ -270,6 +268,68 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     if isinstance(value, _pb_Record) and ctype == "void *":
         return (<_pb_Record>value)._pb_memory()
     raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+# ---- what record classes check and keep for their pointer members ----------
+# A pointer member keeps what it was set to alive with the record, under the
+# member's address (_pb_keep); a value read from it (a view, a handle, a
+# Pointer) keeps alive the record and that object, so that setting the member
+# again cannot free memory the value still points into.
+
+cdef object _pb_field_owner(object record, size_t where):
+    # What a value read from the pointer member at where keeps alive: the record owning
+    # the memory, and what that record holds for the member.
+    root = getattr(record, "_pb_root")()
+    kept = root._pb_keep_dict().get(where)
+    return root if kept is None else (root, kept)
+
+
+cdef object _pb_text_field(object record, size_t where, const char *value):
+    # The characters a pointer member points to (None for NULL), up to the NUL, never past
+    # the end of the buffer the record holds for the member when that is where they are.
+    cdef Py_buffer view
+    cdef const char *end
+    if value == NULL:
+        return None
+    kept = getattr(record, "_pb_root")()._pb_keep_dict().get(where)
+    if kept is not None and PyObject_CheckBuffer(kept):  # (a union's other member may hold a record)
+        PyObject_GetBuffer(kept, &view, PyBUF_SIMPLE)
+        try:
+            if <const char *>view.buf == value:
+                end = <const char *>memchr(value, 0, view.len)
+                return PyBytes_FromStringAndSize(value, end - value if end != NULL else view.len)
+        finally:
+            PyBuffer_Release(&view)
+    return <bytes>value
+
+
+cdef void *_pb_keep_text(object record, size_t where, object value, str what, bint private_copy) except? NULL:
+    # A pointer-to-characters member set from a str (UTF-8, no NUL), bytes or another buffer,
+    # held through a memoryview; read-only memory is a private copy where C may write.
+    cdef Py_buffer view
+    if value is None:
+        _pb_keep(record, where, None)
+        return NULL
+    source = _pb_encode(value, what) if isinstance(value, str) else value
+    if not PyObject_CheckBuffer(source):
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    held = memoryview(source)
+    if not held.contiguous:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    if private_copy and held.readonly:
+        held = memoryview(bytearray(held))
+    PyObject_GetBuffer(held, &view, PyBUF_SIMPLE)
+    cdef void *address = view.buf
+    PyBuffer_Release(&view)
+    _pb_keep(record, where, held)
+    return address
+
+
+cdef str _pb_ref_repr(object record):
+    # How a record's repr shows the record a pointer member points to: its class and address.
+    if record is None:
+        return "None"
+    return f"<{type(record).__name__} at {<size_t>(<_pb_Record>record)._pb_memory():#x}>"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -1852,7 +1912,6 @@ cdef object _pb_error(object code, str function):
 # ---- records -----------------------------------------------------------
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_VERSION(_pb_Record):
     'struct CK_VERSION: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_VERSION _value
@@ -1946,7 +2005,6 @@ cdef object _pb_at_CK_VERSION(void *ptr, object ref):
 _pb_set_sizeof(CK_VERSION, sizeof(_cs_CK_VERSION))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_INFO(_pb_Record):
     'struct CK_INFO: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_INFO _value
@@ -2073,7 +2131,6 @@ cdef object _pb_at_CK_INFO(void *ptr, object ref):
 _pb_set_sizeof(CK_INFO, sizeof(_cs_CK_INFO))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_SLOT_INFO(_pb_Record):
     'CK_SLOT_INFO provides information about a slot'
     cdef _cs_CK_SLOT_INFO _value
@@ -2200,7 +2257,6 @@ cdef object _pb_at_CK_SLOT_INFO(void *ptr, object ref):
 _pb_set_sizeof(CK_SLOT_INFO, sizeof(_cs_CK_SLOT_INFO))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_TOKEN_INFO(_pb_Record):
     'CK_TOKEN_INFO provides information about a token'
     cdef _cs_CK_TOKEN_INFO _value
@@ -2467,7 +2523,6 @@ cdef object _pb_at_CK_TOKEN_INFO(void *ptr, object ref):
 _pb_set_sizeof(CK_TOKEN_INFO, sizeof(_cs_CK_TOKEN_INFO))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_SESSION_INFO(_pb_Record):
     'CK_SESSION_INFO provides information about a session'
     cdef _cs_CK_SESSION_INFO _value
@@ -2641,13 +2696,17 @@ cdef class CK_ATTRIBUTE(_pb_Record):
 
     @property
     def pValue(self):
-        return None if self._ptr.pValue == NULL else <size_t><void *>self._ptr.pValue
+        return _pb_new_pointer(<void *>self._ptr.pValue, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pValue))
 
     @pValue.setter
     def pValue(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_ATTRIBUTE.pValue", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_ATTRIBUTE.pValue", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pValue, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_ATTRIBUTE.pValue", False, 0, True)
 
     @property
     def ulValueLen(self):
@@ -2680,7 +2739,6 @@ cdef object _pb_at_CK_ATTRIBUTE(void *ptr, object ref):
 _pb_set_sizeof(CK_ATTRIBUTE, sizeof(_cs_CK_ATTRIBUTE))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_DATE(_pb_Record):
     'CK_DATE is a structure that defines a date'
     cdef _cs_CK_DATE _value
@@ -2840,13 +2898,17 @@ cdef class CK_MECHANISM(_pb_Record):
 
     @property
     def pParameter(self):
-        return None if self._ptr.pParameter == NULL else <size_t><void *>self._ptr.pParameter
+        return _pb_new_pointer(<void *>self._ptr.pParameter, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pParameter))
 
     @pParameter.setter
     def pParameter(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParameter, value, "CK_MECHANISM.pParameter", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_MECHANISM.pParameter", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pParameter, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParameter, value, "CK_MECHANISM.pParameter", False, 0, True)
 
     @property
     def ulParameterLen(self):
@@ -2879,7 +2941,6 @@ cdef object _pb_at_CK_MECHANISM(void *ptr, object ref):
 _pb_set_sizeof(CK_MECHANISM, sizeof(_cs_CK_MECHANISM))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_MECHANISM_INFO(_pb_Record):
     'CK_MECHANISM_INFO provides information about a particular\nmechanism'
     cdef _cs_CK_MECHANISM_INFO _value
@@ -5263,23 +5324,26 @@ cdef class CK_INTERFACE(_pb_Record):
 
     @property
     def pInterfaceName(self):
-        return None if self._ptr.pInterfaceName == NULL else <size_t><void *>self._ptr.pInterfaceName
+        return _pb_text_field(self, <size_t>&self._ptr.pInterfaceName, <const char *>self._ptr.pInterfaceName)
 
     @pInterfaceName.setter
     def pInterfaceName(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pInterfaceName = <_c_CK_CHAR *>_pb_keep_buffer(self, <size_t>&self._ptr.pInterfaceName, value, "CK_INTERFACE.pInterfaceName", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pInterfaceName = <_c_CK_CHAR *>_pb_keep_text(self, <size_t>&self._ptr.pInterfaceName, value, "CK_INTERFACE.pInterfaceName", True)
 
     @property
     def pFunctionList(self):
-        return None if self._ptr.pFunctionList == NULL else <size_t><void *>self._ptr.pFunctionList
+        return _pb_new_pointer(<void *>self._ptr.pFunctionList, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pFunctionList))
 
     @pFunctionList.setter
     def pFunctionList(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pFunctionList = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pFunctionList, value, "CK_INTERFACE.pFunctionList", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pFunctionList = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_INTERFACE.pFunctionList", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pFunctionList, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pFunctionList = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pFunctionList, value, "CK_INTERFACE.pFunctionList", False, 0, True)
 
     @property
     def flags(self):
@@ -5422,23 +5486,31 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @property
     def LibraryParameters(self):
-        return None if self._ptr.LibraryParameters == NULL else <size_t><void *>self._ptr.LibraryParameters
+        return _pb_new_pointer(<void *>self._ptr.LibraryParameters, 'unsigned char **', _pb_field_owner(self, <size_t>&self._ptr.LibraryParameters))
 
     @LibraryParameters.setter
     def LibraryParameters(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.LibraryParameters = <_c_CK_CHAR_PTR *>_pb_keep_buffer(self, <size_t>&self._ptr.LibraryParameters, value, "CK_C_INITIALIZE_ARGS.LibraryParameters", True, 8, False)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.LibraryParameters = <_c_CK_CHAR_PTR *>_pb_object_address(value, 'unsigned char **', "CK_C_INITIALIZE_ARGS.LibraryParameters", "a writable contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.LibraryParameters, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.LibraryParameters = <_c_CK_CHAR_PTR *>_pb_keep_buffer(self, <size_t>&self._ptr.LibraryParameters, value, "CK_C_INITIALIZE_ARGS.LibraryParameters", True, 8, False)
 
     @property
     def pReserved(self):
-        return None if self._ptr.pReserved == NULL else <size_t><void *>self._ptr.pReserved
+        return _pb_new_pointer(<void *>self._ptr.pReserved, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pReserved))
 
     @pReserved.setter
     def pReserved(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pReserved = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReserved, value, "CK_C_INITIALIZE_ARGS.pReserved", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pReserved = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_C_INITIALIZE_ARGS.pReserved", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pReserved, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pReserved = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReserved, value, "CK_C_INITIALIZE_ARGS.pReserved", False, 0, True)
 
 
 cdef CK_C_INITIALIZE_ARGS _pb_view_CK_C_INITIALIZE_ARGS(object owner, void *ptr):
@@ -5542,13 +5614,17 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
 
     @property
     def pSourceData(self):
-        return None if self._ptr.pSourceData == NULL else <size_t><void *>self._ptr.pSourceData
+        return _pb_new_pointer(<void *>self._ptr.pSourceData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pSourceData))
 
     @pSourceData.setter
     def pSourceData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSourceData, value, "CK_RSA_PKCS_OAEP_PARAMS.pSourceData", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pSourceData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_RSA_PKCS_OAEP_PARAMS.pSourceData", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pSourceData, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSourceData, value, "CK_RSA_PKCS_OAEP_PARAMS.pSourceData", False, 0, True)
 
     @property
     def ulSourceDataLen(self):
@@ -5581,7 +5657,6 @@ cdef object _pb_at_CK_RSA_PKCS_OAEP_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RSA_PKCS_OAEP_PARAMS, sizeof(_cs_CK_RSA_PKCS_OAEP_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     'CK_RSA_PKCS_PSS_PARAMS is new for v2.11.\nCK_RSA_PKCS_PSS_PARAMS provides the parameters to the\nCKM_RSA_PKCS_PSS mechanism(s).'
     cdef _cs_CK_RSA_PKCS_PSS_PARAMS _value
@@ -5757,13 +5832,12 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pSharedData(self):
-        return None if self._ptr.pSharedData == NULL else <size_t><void *>self._ptr.pSharedData
+        return _pb_text_field(self, <size_t>&self._ptr.pSharedData, <const char *>self._ptr.pSharedData)
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH1_DERIVE_PARAMS.pSharedData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH1_DERIVE_PARAMS.pSharedData", True)
 
     @property
     def ulPublicDataLen(self):
@@ -5776,13 +5850,12 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH1_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH1_DERIVE_PARAMS.pPublicData", True)
 
 
 cdef CK_ECDH1_DERIVE_PARAMS _pb_view_CK_ECDH1_DERIVE_PARAMS(object owner, void *ptr):
@@ -5885,13 +5958,12 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pSharedData(self):
-        return None if self._ptr.pSharedData == NULL else <size_t><void *>self._ptr.pSharedData
+        return _pb_text_field(self, <size_t>&self._ptr.pSharedData, <const char *>self._ptr.pSharedData)
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH2_DERIVE_PARAMS.pSharedData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH2_DERIVE_PARAMS.pSharedData", True)
 
     @property
     def ulPublicDataLen(self):
@@ -5904,13 +5976,12 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData", True)
 
     @property
     def ulPrivateDataLen(self):
@@ -5941,13 +6012,12 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData2(self):
-        return None if self._ptr.pPublicData2 == NULL else <size_t><void *>self._ptr.pPublicData2
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData2, <const char *>self._ptr.pPublicData2)
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData2", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData2", True)
 
 
 cdef CK_ECDH2_DERIVE_PARAMS _pb_view_CK_ECDH2_DERIVE_PARAMS(object owner, void *ptr):
@@ -6052,13 +6122,12 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pSharedData(self):
-        return None if self._ptr.pSharedData == NULL else <size_t><void *>self._ptr.pSharedData
+        return _pb_text_field(self, <size_t>&self._ptr.pSharedData, <const char *>self._ptr.pSharedData)
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedData, value, "CK_ECMQV_DERIVE_PARAMS.pSharedData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECMQV_DERIVE_PARAMS.pSharedData", True)
 
     @property
     def ulPublicDataLen(self):
@@ -6071,13 +6140,12 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData", True)
 
     @property
     def ulPrivateDataLen(self):
@@ -6108,13 +6176,12 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData2(self):
-        return None if self._ptr.pPublicData2 == NULL else <size_t><void *>self._ptr.pPublicData2
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData2, <const char *>self._ptr.pPublicData2)
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData2", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData2", True)
 
     @property
     def publicKey(self):
@@ -6218,13 +6285,12 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pOtherInfo(self):
-        return None if self._ptr.pOtherInfo == NULL else <size_t><void *>self._ptr.pOtherInfo
+        return _pb_text_field(self, <size_t>&self._ptr.pOtherInfo, <const char *>self._ptr.pOtherInfo)
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo", True)
 
     @property
     def ulPublicDataLen(self):
@@ -6237,13 +6303,12 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH1_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH1_DERIVE_PARAMS.pPublicData", True)
 
 
 cdef CK_X9_42_DH1_DERIVE_PARAMS _pb_view_CK_X9_42_DH1_DERIVE_PARAMS(object owner, void *ptr):
@@ -6346,13 +6411,12 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pOtherInfo(self):
-        return None if self._ptr.pOtherInfo == NULL else <size_t><void *>self._ptr.pOtherInfo
+        return _pb_text_field(self, <size_t>&self._ptr.pOtherInfo, <const char *>self._ptr.pOtherInfo)
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo", True)
 
     @property
     def ulPublicDataLen(self):
@@ -6365,13 +6429,12 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData", True)
 
     @property
     def ulPrivateDataLen(self):
@@ -6402,13 +6465,12 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData2(self):
-        return None if self._ptr.pPublicData2 == NULL else <size_t><void *>self._ptr.pPublicData2
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData2, <const char *>self._ptr.pPublicData2)
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2", True)
 
 
 cdef CK_X9_42_DH2_DERIVE_PARAMS _pb_view_CK_X9_42_DH2_DERIVE_PARAMS(object owner, void *ptr):
@@ -6513,13 +6575,12 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pOtherInfo(self):
-        return None if self._ptr.pOtherInfo == NULL else <size_t><void *>self._ptr.pOtherInfo
+        return _pb_text_field(self, <size_t>&self._ptr.pOtherInfo, <const char *>self._ptr.pOtherInfo)
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo", True)
 
     @property
     def ulPublicDataLen(self):
@@ -6532,13 +6593,12 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData", True)
 
     @property
     def ulPrivateDataLen(self):
@@ -6569,13 +6629,12 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData2(self):
-        return None if self._ptr.pPublicData2 == NULL else <size_t><void *>self._ptr.pPublicData2
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData2, <const char *>self._ptr.pPublicData2)
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2", True)
 
     @property
     def publicKey(self):
@@ -6681,23 +6740,21 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pRandomA(self):
-        return None if self._ptr.pRandomA == NULL else <size_t><void *>self._ptr.pRandomA
+        return _pb_text_field(self, <size_t>&self._ptr.pRandomA, <const char *>self._ptr.pRandomA)
 
     @pRandomA.setter
     def pRandomA(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRandomA, value, "CK_KEA_DERIVE_PARAMS.pRandomA", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomA, value, "CK_KEA_DERIVE_PARAMS.pRandomA", True)
 
     @property
     def pRandomB(self):
-        return None if self._ptr.pRandomB == NULL else <size_t><void *>self._ptr.pRandomB
+        return _pb_text_field(self, <size_t>&self._ptr.pRandomB, <const char *>self._ptr.pRandomB)
 
     @pRandomB.setter
     def pRandomB(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pRandomB = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRandomB, value, "CK_KEA_DERIVE_PARAMS.pRandomB", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pRandomB = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomB, value, "CK_KEA_DERIVE_PARAMS.pRandomB", True)
 
     @property
     def ulPublicDataLen(self):
@@ -6710,13 +6767,12 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_KEA_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_KEA_DERIVE_PARAMS.pPublicData", True)
 
 
 cdef CK_KEA_DERIVE_PARAMS _pb_view_CK_KEA_DERIVE_PARAMS(object owner, void *ptr):
@@ -6740,7 +6796,6 @@ cdef object _pb_at_CK_KEA_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_KEA_DERIVE_PARAMS, sizeof(_cs_CK_KEA_DERIVE_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_RC2_CBC_PARAMS(_pb_Record):
     'CK_RC2_CBC_PARAMS provides the parameters to the CKM_RC2_CBC\nmechanism'
     cdef _cs_CK_RC2_CBC_PARAMS _value
@@ -6833,7 +6888,6 @@ cdef object _pb_at_CK_RC2_CBC_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RC2_CBC_PARAMS, sizeof(_cs_CK_RC2_CBC_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     'CK_RC2_MAC_GENERAL_PARAMS is new for v2.0'
     cdef _cs_CK_RC2_MAC_GENERAL_PARAMS _value
@@ -6927,7 +6981,6 @@ cdef object _pb_at_CK_RC2_MAC_GENERAL_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RC2_MAC_GENERAL_PARAMS, sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_RC5_PARAMS(_pb_Record):
     'CK_RC5_PARAMS is new for v2.0'
     cdef _cs_CK_RC5_PARAMS _value
@@ -7090,13 +7143,12 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
 
     @property
     def pIv(self):
-        return None if self._ptr.pIv == NULL else <size_t><void *>self._ptr.pIv
+        return _pb_text_field(self, <size_t>&self._ptr.pIv, <const char *>self._ptr.pIv)
 
     @pIv.setter
     def pIv(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_RC5_CBC_PARAMS.pIv", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_RC5_CBC_PARAMS.pIv", True)
 
     @property
     def ulIvLen(self):
@@ -7129,7 +7181,6 @@ cdef object _pb_at_CK_RC5_CBC_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RC5_CBC_PARAMS, sizeof(_cs_CK_RC5_CBC_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     'CK_RC5_MAC_GENERAL_PARAMS is new for v2.0'
     cdef _cs_CK_RC5_MAC_GENERAL_PARAMS _value
@@ -7291,13 +7342,12 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
+        return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
     def pData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
     @property
     def length(self):
@@ -7387,13 +7437,12 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
+        return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
     def pData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
     @property
     def length(self):
@@ -7426,7 +7475,6 @@ cdef object _pb_at_CK_AES_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_AES_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_AES_CTR_PARAMS(_pb_Record):
     'CK_AES_CTR_PARAMS is new for PKCS #11 v2.20 amendment 3'
     cdef _cs_CK_AES_CTR_PARAMS _value
@@ -7574,13 +7622,12 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
 
     @property
     def pIv(self):
-        return None if self._ptr.pIv == NULL else <size_t><void *>self._ptr.pIv
+        return _pb_text_field(self, <size_t>&self._ptr.pIv, <const char *>self._ptr.pIv)
 
     @pIv.setter
     def pIv(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_GCM_PARAMS_V3.pIv", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_GCM_PARAMS_V3.pIv", True)
 
     @property
     def ulIvLen(self):
@@ -7602,13 +7649,12 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
 
     @property
     def pAAD(self):
-        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
+        return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
     def pAAD(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_GCM_PARAMS_V3.pAAD", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_GCM_PARAMS_V3.pAAD", True)
 
     @property
     def ulAADLen(self):
@@ -7714,13 +7760,12 @@ cdef class CK_CCM_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+        return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
     def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_PARAMS.pNonce", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_PARAMS.pNonce", True)
 
     @property
     def ulNonceLen(self):
@@ -7733,13 +7778,12 @@ cdef class CK_CCM_PARAMS(_pb_Record):
 
     @property
     def pAAD(self):
-        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
+        return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
     def pAAD(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_CCM_PARAMS.pAAD", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_CCM_PARAMS.pAAD", True)
 
     @property
     def ulAADLen(self):
@@ -7832,13 +7876,12 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+        return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
     def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce", True)
 
     @property
     def ulNonceLen(self):
@@ -7851,13 +7894,12 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @property
     def pAAD(self):
-        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
+        return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
     def pAAD(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD", True)
 
     @property
     def ulAADLen(self):
@@ -7945,13 +7987,12 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @property
     def pIv(self):
-        return None if self._ptr.pIv == NULL else <size_t><void *>self._ptr.pIv
+        return _pb_text_field(self, <size_t>&self._ptr.pIv, <const char *>self._ptr.pIv)
 
     @pIv.setter
     def pIv(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_GCM_MESSAGE_PARAMS.pIv", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_GCM_MESSAGE_PARAMS.pIv", True)
 
     @property
     def ulIvLen(self):
@@ -7982,13 +8023,12 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @property
     def pTag(self):
-        return None if self._ptr.pTag == NULL else <size_t><void *>self._ptr.pTag
+        return _pb_text_field(self, <size_t>&self._ptr.pTag, <const char *>self._ptr.pTag)
 
     @pTag.setter
     def pTag(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pTag, value, "CK_GCM_MESSAGE_PARAMS.pTag", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pTag, value, "CK_GCM_MESSAGE_PARAMS.pTag", True)
 
     @property
     def ulTagBits(self):
@@ -8087,13 +8127,12 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+        return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
     def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_MESSAGE_PARAMS.pNonce", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_MESSAGE_PARAMS.pNonce", True)
 
     @property
     def ulNonceLen(self):
@@ -8124,13 +8163,12 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @property
     def pMAC(self):
-        return None if self._ptr.pMAC == NULL else <size_t><void *>self._ptr.pMAC
+        return _pb_text_field(self, <size_t>&self._ptr.pMAC, <const char *>self._ptr.pMAC)
 
     @pMAC.setter
     def pMAC(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pMAC = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pMAC, value, "CK_CCM_MESSAGE_PARAMS.pMAC", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pMAC = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pMAC, value, "CK_CCM_MESSAGE_PARAMS.pMAC", True)
 
     @property
     def ulMACLen(self):
@@ -8212,13 +8250,12 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+        return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
     def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce", True)
 
     @property
     def ulNonceLen(self):
@@ -8231,13 +8268,12 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @property
     def pTag(self):
-        return None if self._ptr.pTag == NULL else <size_t><void *>self._ptr.pTag
+        return _pb_text_field(self, <size_t>&self._ptr.pTag, <const char *>self._ptr.pTag)
 
     @pTag.setter
     def pTag(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pTag, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pTag, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag", True)
 
 
 cdef CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(object owner, void *ptr):
@@ -8335,13 +8371,12 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @property
     def pPassword(self):
-        return None if self._ptr.pPassword == NULL else <size_t><void *>self._ptr.pPassword
+        return _pb_text_field(self, <size_t>&self._ptr.pPassword, <const char *>self._ptr.pPassword)
 
     @pPassword.setter
     def pPassword(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPassword = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPassword, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword", True)
 
     @property
     def ulPublicDataLen(self):
@@ -8354,13 +8389,12 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData", True)
 
     @property
     def ulPAndGLen(self):
@@ -8391,43 +8425,39 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @property
     def pRandomA(self):
-        return None if self._ptr.pRandomA == NULL else <size_t><void *>self._ptr.pRandomA
+        return _pb_text_field(self, <size_t>&self._ptr.pRandomA, <const char *>self._ptr.pRandomA)
 
     @pRandomA.setter
     def pRandomA(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRandomA, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomA, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA", True)
 
     @property
     def pPrimeP(self):
-        return None if self._ptr.pPrimeP == NULL else <size_t><void *>self._ptr.pPrimeP
+        return _pb_text_field(self, <size_t>&self._ptr.pPrimeP, <const char *>self._ptr.pPrimeP)
 
     @pPrimeP.setter
     def pPrimeP(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPrimeP = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrimeP, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPrimeP = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrimeP, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP", True)
 
     @property
     def pBaseG(self):
-        return None if self._ptr.pBaseG == NULL else <size_t><void *>self._ptr.pBaseG
+        return _pb_text_field(self, <size_t>&self._ptr.pBaseG, <const char *>self._ptr.pBaseG)
 
     @pBaseG.setter
     def pBaseG(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pBaseG = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pBaseG, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pBaseG = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBaseG, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG", True)
 
     @property
     def pSubprimeQ(self):
-        return None if self._ptr.pSubprimeQ == NULL else <size_t><void *>self._ptr.pSubprimeQ
+        return _pb_text_field(self, <size_t>&self._ptr.pSubprimeQ, <const char *>self._ptr.pSubprimeQ)
 
     @pSubprimeQ.setter
     def pSubprimeQ(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSubprimeQ = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSubprimeQ, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSubprimeQ = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSubprimeQ, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ", True)
 
 
 cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS _pb_view_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(object owner, void *ptr):
@@ -8531,13 +8561,12 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @property
     def pOldWrappedX(self):
-        return None if self._ptr.pOldWrappedX == NULL else <size_t><void *>self._ptr.pOldWrappedX
+        return _pb_text_field(self, <size_t>&self._ptr.pOldWrappedX, <const char *>self._ptr.pOldWrappedX)
 
     @pOldWrappedX.setter
     def pOldWrappedX(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOldWrappedX = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOldWrappedX, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOldWrappedX = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldWrappedX, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX", True)
 
     @property
     def ulOldPasswordLen(self):
@@ -8550,13 +8579,12 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @property
     def pOldPassword(self):
-        return None if self._ptr.pOldPassword == NULL else <size_t><void *>self._ptr.pOldPassword
+        return _pb_text_field(self, <size_t>&self._ptr.pOldPassword, <const char *>self._ptr.pOldPassword)
 
     @pOldPassword.setter
     def pOldPassword(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOldPassword = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOldPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPassword", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOldPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPassword", True)
 
     @property
     def ulOldPublicDataLen(self):
@@ -8569,13 +8597,12 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @property
     def pOldPublicData(self):
-        return None if self._ptr.pOldPublicData == NULL else <size_t><void *>self._ptr.pOldPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pOldPublicData, <const char *>self._ptr.pOldPublicData)
 
     @pOldPublicData.setter
     def pOldPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOldPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOldPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOldPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData", True)
 
     @property
     def ulOldRandomLen(self):
@@ -8588,13 +8615,12 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @property
     def pOldRandomA(self):
-        return None if self._ptr.pOldRandomA == NULL else <size_t><void *>self._ptr.pOldRandomA
+        return _pb_text_field(self, <size_t>&self._ptr.pOldRandomA, <const char *>self._ptr.pOldRandomA)
 
     @pOldRandomA.setter
     def pOldRandomA(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOldRandomA = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOldRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOldRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA", True)
 
     @property
     def ulNewPasswordLen(self):
@@ -8607,13 +8633,12 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @property
     def pNewPassword(self):
-        return None if self._ptr.pNewPassword == NULL else <size_t><void *>self._ptr.pNewPassword
+        return _pb_text_field(self, <size_t>&self._ptr.pNewPassword, <const char *>self._ptr.pNewPassword)
 
     @pNewPassword.setter
     def pNewPassword(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNewPassword = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNewPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPassword", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNewPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPassword", True)
 
     @property
     def ulNewPublicDataLen(self):
@@ -8626,13 +8651,12 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @property
     def pNewPublicData(self):
-        return None if self._ptr.pNewPublicData == NULL else <size_t><void *>self._ptr.pNewPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pNewPublicData, <const char *>self._ptr.pNewPublicData)
 
     @pNewPublicData.setter
     def pNewPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNewPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNewPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNewPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData", True)
 
     @property
     def ulNewRandomLen(self):
@@ -8645,13 +8669,12 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @property
     def pNewRandomA(self):
-        return None if self._ptr.pNewRandomA == NULL else <size_t><void *>self._ptr.pNewRandomA
+        return _pb_text_field(self, <size_t>&self._ptr.pNewRandomA, <const char *>self._ptr.pNewRandomA)
 
     @pNewRandomA.setter
     def pNewRandomA(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNewRandomA = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNewRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNewRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA", True)
 
 
 cdef CK_SKIPJACK_RELAYX_PARAMS _pb_view_CK_SKIPJACK_RELAYX_PARAMS(object owner, void *ptr):
@@ -8675,7 +8698,6 @@ cdef object _pb_at_CK_SKIPJACK_RELAYX_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_SKIPJACK_RELAYX_PARAMS, sizeof(_cs_CK_SKIPJACK_RELAYX_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     'New for v2.40, CAMELLIA, ARIA, SEED'
     cdef _cs_CK_CAMELLIA_CTR_PARAMS _value
@@ -8825,13 +8847,12 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
+        return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
     def pData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
     @property
     def length(self):
@@ -8921,13 +8942,12 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
+        return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
     def pData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
     @property
     def length(self):
@@ -9017,13 +9037,12 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
+        return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
     def pData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
     @property
     def length(self):
@@ -9107,13 +9126,12 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
 
     @property
     def pBlockCounter(self):
-        return None if self._ptr.pBlockCounter == NULL else <size_t><void *>self._ptr.pBlockCounter
+        return _pb_text_field(self, <size_t>&self._ptr.pBlockCounter, <const char *>self._ptr.pBlockCounter)
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pBlockCounter, value, "CK_CHACHA20_PARAMS.pBlockCounter", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBlockCounter, value, "CK_CHACHA20_PARAMS.pBlockCounter", True)
 
     @property
     def blockCounterBits(self):
@@ -9126,13 +9144,12 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+        return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
     def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_CHACHA20_PARAMS.pNonce", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CHACHA20_PARAMS.pNonce", True)
 
     @property
     def ulNonceBits(self):
@@ -9214,23 +9231,21 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
 
     @property
     def pBlockCounter(self):
-        return None if self._ptr.pBlockCounter == NULL else <size_t><void *>self._ptr.pBlockCounter
+        return _pb_text_field(self, <size_t>&self._ptr.pBlockCounter, <const char *>self._ptr.pBlockCounter)
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pBlockCounter, value, "CK_SALSA20_PARAMS.pBlockCounter", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBlockCounter, value, "CK_SALSA20_PARAMS.pBlockCounter", True)
 
     @property
     def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+        return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
     def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_PARAMS.pNonce", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_PARAMS.pNonce", True)
 
     @property
     def ulNonceBits(self):
@@ -9318,23 +9333,21 @@ cdef class CK_PBE_PARAMS(_pb_Record):
 
     @property
     def pInitVector(self):
-        return None if self._ptr.pInitVector == NULL else <size_t><void *>self._ptr.pInitVector
+        return _pb_text_field(self, <size_t>&self._ptr.pInitVector, <const char *>self._ptr.pInitVector)
 
     @pInitVector.setter
     def pInitVector(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pInitVector = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pInitVector, value, "CK_PBE_PARAMS.pInitVector", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pInitVector = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInitVector, value, "CK_PBE_PARAMS.pInitVector", True)
 
     @property
     def pPassword(self):
-        return None if self._ptr.pPassword == NULL else <size_t><void *>self._ptr.pPassword
+        return _pb_text_field(self, <size_t>&self._ptr.pPassword, <const char *>self._ptr.pPassword)
 
     @pPassword.setter
     def pPassword(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPassword, value, "CK_PBE_PARAMS.pPassword", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PBE_PARAMS.pPassword", True)
 
     @property
     def ulPasswordLen(self):
@@ -9347,13 +9360,12 @@ cdef class CK_PBE_PARAMS(_pb_Record):
 
     @property
     def pSalt(self):
-        return None if self._ptr.pSalt == NULL else <size_t><void *>self._ptr.pSalt
+        return _pb_text_field(self, <size_t>&self._ptr.pSalt, <const char *>self._ptr.pSalt)
 
     @pSalt.setter
     def pSalt(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSalt, value, "CK_PBE_PARAMS.pSalt", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_PBE_PARAMS.pSalt", True)
 
     @property
     def ulSaltLen(self):
@@ -9453,13 +9465,12 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
 
     @property
     def pX(self):
-        return None if self._ptr.pX == NULL else <size_t><void *>self._ptr.pX
+        return _pb_text_field(self, <size_t>&self._ptr.pX, <const char *>self._ptr.pX)
 
     @pX.setter
     def pX(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pX = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pX, value, "CK_KEY_WRAP_SET_OAEP_PARAMS.pX", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pX = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pX, value, "CK_KEY_WRAP_SET_OAEP_PARAMS.pX", True)
 
     @property
     def ulXLen(self):
@@ -9543,13 +9554,12 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @property
     def pClientRandom(self):
-        return None if self._ptr.pClientRandom == NULL else <size_t><void *>self._ptr.pClientRandom
+        return _pb_text_field(self, <size_t>&self._ptr.pClientRandom, <const char *>self._ptr.pClientRandom)
 
     @pClientRandom.setter
     def pClientRandom(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pClientRandom, value, "CK_SSL3_RANDOM_DATA.pClientRandom", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pClientRandom, value, "CK_SSL3_RANDOM_DATA.pClientRandom", True)
 
     @property
     def ulClientRandomLen(self):
@@ -9562,13 +9572,12 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @property
     def pServerRandom(self):
-        return None if self._ptr.pServerRandom == NULL else <size_t><void *>self._ptr.pServerRandom
+        return _pb_text_field(self, <size_t>&self._ptr.pServerRandom, <const char *>self._ptr.pServerRandom)
 
     @pServerRandom.setter
     def pServerRandom(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pServerRandom, value, "CK_SSL3_RANDOM_DATA.pServerRandom", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pServerRandom, value, "CK_SSL3_RANDOM_DATA.pServerRandom", True)
 
     @property
     def ulServerRandomLen(self):
@@ -9644,7 +9653,7 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
+        return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)})"
 
     @property
     def RandomInfo(self):
@@ -9659,13 +9668,15 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pVersion(self):
-        return None if self._ptr.pVersion == NULL else <size_t><void *>self._ptr.pVersion
+        return _pb_at_CK_VERSION(<void *>self._ptr.pVersion, _pb_field_owner(self, <size_t>&self._ptr.pVersion))
 
     @pVersion.setter
     def pVersion(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pVersion = <_c_CK_VERSION_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pVersion, value, "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion", True, 2, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion must be a CK_VERSION or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pVersion, value)
+        self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
 
 
 cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -9780,23 +9791,21 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @property
     def pIVClient(self):
-        return None if self._ptr.pIVClient == NULL else <size_t><void *>self._ptr.pIVClient
+        return _pb_text_field(self, <size_t>&self._ptr.pIVClient, <const char *>self._ptr.pIVClient)
 
     @pIVClient.setter
     def pIVClient(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIVClient = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIVClient, value, "CK_SSL3_KEY_MAT_OUT.pIVClient", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIVClient = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIVClient, value, "CK_SSL3_KEY_MAT_OUT.pIVClient", True)
 
     @property
     def pIVServer(self):
-        return None if self._ptr.pIVServer == NULL else <size_t><void *>self._ptr.pIVServer
+        return _pb_text_field(self, <size_t>&self._ptr.pIVServer, <const char *>self._ptr.pIVServer)
 
     @pIVServer.setter
     def pIVServer(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIVServer = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIVServer, value, "CK_SSL3_KEY_MAT_OUT.pIVServer", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIVServer = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIVServer, value, "CK_SSL3_KEY_MAT_OUT.pIVServer", True)
 
 
 cdef CK_SSL3_KEY_MAT_OUT _pb_view_CK_SSL3_KEY_MAT_OUT(object owner, void *ptr):
@@ -9871,7 +9880,7 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_KEY_MAT_PARAMS))
 
     def __repr__(self):
-        return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r})"
+        return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
 
     @property
     def ulMacSizeInBits(self):
@@ -9922,13 +9931,15 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
 
     @property
     def pReturnedKeyMaterial(self):
-        return None if self._ptr.pReturnedKeyMaterial == NULL else <size_t><void *>self._ptr.pReturnedKeyMaterial
+        return _pb_at_CK_SSL3_KEY_MAT_OUT(<void *>self._ptr.pReturnedKeyMaterial, _pb_field_owner(self, <size_t>&self._ptr.pReturnedKeyMaterial))
 
     @pReturnedKeyMaterial.setter
     def pReturnedKeyMaterial(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pReturnedKeyMaterial = <_c_CK_SSL3_KEY_MAT_OUT_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReturnedKeyMaterial, value, "CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial", True, 48, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_SSL3_KEY_MAT_OUT):
+            raise TypeError(f"CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial must be a CK_SSL3_KEY_MAT_OUT or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
+        self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_SSL3_KEY_MAT_OUT_PTR>(<CK_SSL3_KEY_MAT_OUT>value)._ptr
 
 
 cdef CK_SSL3_KEY_MAT_PARAMS _pb_view_CK_SSL3_KEY_MAT_PARAMS(object owner, void *ptr):
@@ -10007,13 +10018,12 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @property
     def pSeed(self):
-        return None if self._ptr.pSeed == NULL else <size_t><void *>self._ptr.pSeed
+        return _pb_text_field(self, <size_t>&self._ptr.pSeed, <const char *>self._ptr.pSeed)
 
     @pSeed.setter
     def pSeed(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeed, value, "CK_TLS_PRF_PARAMS.pSeed", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_TLS_PRF_PARAMS.pSeed", True)
 
     @property
     def ulSeedLen(self):
@@ -10026,13 +10036,12 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @property
     def pLabel(self):
-        return None if self._ptr.pLabel == NULL else <size_t><void *>self._ptr.pLabel
+        return _pb_text_field(self, <size_t>&self._ptr.pLabel, <const char *>self._ptr.pLabel)
 
     @pLabel.setter
     def pLabel(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_PRF_PARAMS.pLabel", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_PRF_PARAMS.pLabel", True)
 
     @property
     def ulLabelLen(self):
@@ -10045,23 +10054,26 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @property
     def pOutput(self):
-        return None if self._ptr.pOutput == NULL else <size_t><void *>self._ptr.pOutput
+        return _pb_text_field(self, <size_t>&self._ptr.pOutput, <const char *>self._ptr.pOutput)
 
     @pOutput.setter
     def pOutput(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOutput, value, "CK_TLS_PRF_PARAMS.pOutput", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOutput, value, "CK_TLS_PRF_PARAMS.pOutput", True)
 
     @property
     def pulOutputLen(self):
-        return None if self._ptr.pulOutputLen == NULL else <size_t><void *>self._ptr.pulOutputLen
+        return _pb_new_pointer(<void *>self._ptr.pulOutputLen, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.pulOutputLen))
 
     @pulOutputLen.setter
     def pulOutputLen(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_TLS_PRF_PARAMS.pulOutputLen", True, 8, False)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_object_address(value, 'unsigned long *', "CK_TLS_PRF_PARAMS.pulOutputLen", "a writable contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pulOutputLen, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_TLS_PRF_PARAMS.pulOutputLen", True, 8, False)
 
 
 cdef CK_TLS_PRF_PARAMS _pb_view_CK_TLS_PRF_PARAMS(object owner, void *ptr):
@@ -10130,7 +10142,7 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r}, prfHashMechanism={self.prfHashMechanism!r})"
+        return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)}, prfHashMechanism={self.prfHashMechanism!r})"
 
     @property
     def RandomInfo(self):
@@ -10145,13 +10157,15 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pVersion(self):
-        return None if self._ptr.pVersion == NULL else <size_t><void *>self._ptr.pVersion
+        return _pb_at_CK_VERSION(<void *>self._ptr.pVersion, _pb_field_owner(self, <size_t>&self._ptr.pVersion))
 
     @pVersion.setter
     def pVersion(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pVersion = <_c_CK_VERSION_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pVersion, value, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion", True, 2, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion must be a CK_VERSION or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pVersion, value)
+        self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
 
     @property
     def prfHashMechanism(self):
@@ -10237,7 +10251,7 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS12_KEY_MAT_PARAMS))
 
     def __repr__(self):
-        return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r}, prfHashMechanism={self.prfHashMechanism!r})"
+        return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)}, prfHashMechanism={self.prfHashMechanism!r})"
 
     @property
     def ulMacSizeInBits(self):
@@ -10288,13 +10302,15 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
 
     @property
     def pReturnedKeyMaterial(self):
-        return None if self._ptr.pReturnedKeyMaterial == NULL else <size_t><void *>self._ptr.pReturnedKeyMaterial
+        return _pb_at_CK_SSL3_KEY_MAT_OUT(<void *>self._ptr.pReturnedKeyMaterial, _pb_field_owner(self, <size_t>&self._ptr.pReturnedKeyMaterial))
 
     @pReturnedKeyMaterial.setter
     def pReturnedKeyMaterial(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pReturnedKeyMaterial = <_c_CK_SSL3_KEY_MAT_OUT_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReturnedKeyMaterial, value, "CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial", True, 48, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_SSL3_KEY_MAT_OUT):
+            raise TypeError(f"CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial must be a CK_SSL3_KEY_MAT_OUT or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
+        self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_SSL3_KEY_MAT_OUT_PTR>(<CK_SSL3_KEY_MAT_OUT>value)._ptr
 
     @property
     def prfHashMechanism(self):
@@ -10391,13 +10407,12 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @property
     def pLabel(self):
-        return None if self._ptr.pLabel == NULL else <size_t><void *>self._ptr.pLabel
+        return _pb_text_field(self, <size_t>&self._ptr.pLabel, <const char *>self._ptr.pLabel)
 
     @pLabel.setter
     def pLabel(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_KDF_PARAMS.pLabel", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_KDF_PARAMS.pLabel", True)
 
     @property
     def ulLabelLength(self):
@@ -10421,13 +10436,12 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @property
     def pContextData(self):
-        return None if self._ptr.pContextData == NULL else <size_t><void *>self._ptr.pContextData
+        return _pb_text_field(self, <size_t>&self._ptr.pContextData, <const char *>self._ptr.pContextData)
 
     @pContextData.setter
     def pContextData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pContextData, value, "CK_TLS_KDF_PARAMS.pContextData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContextData, value, "CK_TLS_KDF_PARAMS.pContextData", True)
 
     @property
     def ulContextDataLength(self):
@@ -10460,7 +10474,6 @@ cdef object _pb_at_CK_TLS_KDF_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_TLS_KDF_PARAMS, sizeof(_cs_CK_TLS_KDF_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     'struct CK_TLS_MAC_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_TLS_MAC_PARAMS _value
@@ -10662,13 +10675,12 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
 
     @property
     def pSalt(self):
-        return None if self._ptr.pSalt == NULL else <size_t><void *>self._ptr.pSalt
+        return _pb_text_field(self, <size_t>&self._ptr.pSalt, <const char *>self._ptr.pSalt)
 
     @pSalt.setter
     def pSalt(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSalt, value, "CK_HKDF_PARAMS.pSalt", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_HKDF_PARAMS.pSalt", True)
 
     @property
     def ulSaltLen(self):
@@ -10690,13 +10702,12 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
 
     @property
     def pInfo(self):
-        return None if self._ptr.pInfo == NULL else <size_t><void *>self._ptr.pInfo
+        return _pb_text_field(self, <size_t>&self._ptr.pInfo, <const char *>self._ptr.pInfo)
 
     @pInfo.setter
     def pInfo(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pInfo, value, "CK_HKDF_PARAMS.pInfo", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInfo, value, "CK_HKDF_PARAMS.pInfo", True)
 
     @property
     def ulInfoLen(self):
@@ -10780,13 +10791,12 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @property
     def pClientRandom(self):
-        return None if self._ptr.pClientRandom == NULL else <size_t><void *>self._ptr.pClientRandom
+        return _pb_text_field(self, <size_t>&self._ptr.pClientRandom, <const char *>self._ptr.pClientRandom)
 
     @pClientRandom.setter
     def pClientRandom(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pClientRandom, value, "CK_WTLS_RANDOM_DATA.pClientRandom", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pClientRandom, value, "CK_WTLS_RANDOM_DATA.pClientRandom", True)
 
     @property
     def ulClientRandomLen(self):
@@ -10799,13 +10809,12 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @property
     def pServerRandom(self):
-        return None if self._ptr.pServerRandom == NULL else <size_t><void *>self._ptr.pServerRandom
+        return _pb_text_field(self, <size_t>&self._ptr.pServerRandom, <const char *>self._ptr.pServerRandom)
 
     @pServerRandom.setter
     def pServerRandom(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pServerRandom, value, "CK_WTLS_RANDOM_DATA.pServerRandom", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pServerRandom, value, "CK_WTLS_RANDOM_DATA.pServerRandom", True)
 
     @property
     def ulServerRandomLen(self):
@@ -10907,13 +10916,12 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pVersion(self):
-        return None if self._ptr.pVersion == NULL else <size_t><void *>self._ptr.pVersion
+        return _pb_text_field(self, <size_t>&self._ptr.pVersion, <const char *>self._ptr.pVersion)
 
     @pVersion.setter
     def pVersion(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pVersion = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pVersion, value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pVersion = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pVersion, value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion", True)
 
 
 cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -11003,13 +11011,12 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @property
     def pSeed(self):
-        return None if self._ptr.pSeed == NULL else <size_t><void *>self._ptr.pSeed
+        return _pb_text_field(self, <size_t>&self._ptr.pSeed, <const char *>self._ptr.pSeed)
 
     @pSeed.setter
     def pSeed(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeed, value, "CK_WTLS_PRF_PARAMS.pSeed", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_WTLS_PRF_PARAMS.pSeed", True)
 
     @property
     def ulSeedLen(self):
@@ -11022,13 +11029,12 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @property
     def pLabel(self):
-        return None if self._ptr.pLabel == NULL else <size_t><void *>self._ptr.pLabel
+        return _pb_text_field(self, <size_t>&self._ptr.pLabel, <const char *>self._ptr.pLabel)
 
     @pLabel.setter
     def pLabel(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pLabel, value, "CK_WTLS_PRF_PARAMS.pLabel", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_WTLS_PRF_PARAMS.pLabel", True)
 
     @property
     def ulLabelLen(self):
@@ -11041,23 +11047,26 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @property
     def pOutput(self):
-        return None if self._ptr.pOutput == NULL else <size_t><void *>self._ptr.pOutput
+        return _pb_text_field(self, <size_t>&self._ptr.pOutput, <const char *>self._ptr.pOutput)
 
     @pOutput.setter
     def pOutput(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOutput, value, "CK_WTLS_PRF_PARAMS.pOutput", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOutput, value, "CK_WTLS_PRF_PARAMS.pOutput", True)
 
     @property
     def pulOutputLen(self):
-        return None if self._ptr.pulOutputLen == NULL else <size_t><void *>self._ptr.pulOutputLen
+        return _pb_new_pointer(<void *>self._ptr.pulOutputLen, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.pulOutputLen))
 
     @pulOutputLen.setter
     def pulOutputLen(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_WTLS_PRF_PARAMS.pulOutputLen", True, 8, False)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_object_address(value, 'unsigned long *', "CK_WTLS_PRF_PARAMS.pulOutputLen", "a writable contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pulOutputLen, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_WTLS_PRF_PARAMS.pulOutputLen", True, 8, False)
 
 
 cdef CK_WTLS_PRF_PARAMS _pb_view_CK_WTLS_PRF_PARAMS(object owner, void *ptr):
@@ -11148,13 +11157,12 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
 
     @property
     def pIV(self):
-        return None if self._ptr.pIV == NULL else <size_t><void *>self._ptr.pIV
+        return _pb_text_field(self, <size_t>&self._ptr.pIV, <const char *>self._ptr.pIV)
 
     @pIV.setter
     def pIV(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIV, value, "CK_WTLS_KEY_MAT_OUT.pIV", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIV, value, "CK_WTLS_KEY_MAT_OUT.pIV", True)
 
 
 cdef CK_WTLS_KEY_MAT_OUT _pb_view_CK_WTLS_KEY_MAT_OUT(object owner, void *ptr):
@@ -11233,7 +11241,7 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_KEY_MAT_PARAMS))
 
     def __repr__(self):
-        return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r})"
+        return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
 
     @property
     def DigestMechanism(self):
@@ -11302,13 +11310,15 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
 
     @property
     def pReturnedKeyMaterial(self):
-        return None if self._ptr.pReturnedKeyMaterial == NULL else <size_t><void *>self._ptr.pReturnedKeyMaterial
+        return _pb_at_CK_WTLS_KEY_MAT_OUT(<void *>self._ptr.pReturnedKeyMaterial, _pb_field_owner(self, <size_t>&self._ptr.pReturnedKeyMaterial))
 
     @pReturnedKeyMaterial.setter
     def pReturnedKeyMaterial(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pReturnedKeyMaterial = <_c_CK_WTLS_KEY_MAT_OUT_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReturnedKeyMaterial, value, "CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_WTLS_KEY_MAT_OUT):
+            raise TypeError(f"CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial must be a CK_WTLS_KEY_MAT_OUT or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
+        self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_WTLS_KEY_MAT_OUT_PTR>(<CK_WTLS_KEY_MAT_OUT>value)._ptr
 
 
 cdef CK_WTLS_KEY_MAT_PARAMS _pb_view_CK_WTLS_KEY_MAT_PARAMS(object owner, void *ptr):
@@ -11390,13 +11400,17 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
 
     @property
     def pValue(self):
-        return None if self._ptr.pValue == NULL else <size_t><void *>self._ptr.pValue
+        return _pb_new_pointer(<void *>self._ptr.pValue, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pValue))
 
     @pValue.setter
     def pValue(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_PRF_DATA_PARAM.pValue", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PRF_DATA_PARAM.pValue", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pValue, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_PRF_DATA_PARAM.pValue", False, 0, True)
 
     @property
     def ulValueLen(self):
@@ -11429,7 +11443,6 @@ cdef object _pb_at_CK_PRF_DATA_PARAM(void *ptr, object ref):
 _pb_set_sizeof(CK_PRF_DATA_PARAM, sizeof(_cs_CK_PRF_DATA_PARAM))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     'struct CK_SP800_108_COUNTER_FORMAT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_COUNTER_FORMAT _value
@@ -11523,7 +11536,6 @@ cdef object _pb_at_CK_SP800_108_COUNTER_FORMAT(void *ptr, object ref):
 _pb_set_sizeof(CK_SP800_108_COUNTER_FORMAT, sizeof(_cs_CK_SP800_108_COUNTER_FORMAT))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     'struct CK_SP800_108_DKM_LENGTH_FORMAT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_DKM_LENGTH_FORMAT _value
@@ -11673,17 +11685,19 @@ cdef class CK_DERIVED_KEY(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DERIVED_KEY))
 
     def __repr__(self):
-        return f"CK_DERIVED_KEY(pTemplate={self.pTemplate!r}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
+        return f"CK_DERIVED_KEY(pTemplate={_pb_ref_repr(self.pTemplate)}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
 
     @property
     def pTemplate(self):
-        return None if self._ptr.pTemplate == NULL else <size_t><void *>self._ptr.pTemplate
+        return _pb_at_CK_ATTRIBUTE(<void *>self._ptr.pTemplate, _pb_field_owner(self, <size_t>&self._ptr.pTemplate))
 
     @pTemplate.setter
     def pTemplate(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pTemplate = <_c_CK_ATTRIBUTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pTemplate, value, "CK_DERIVED_KEY.pTemplate", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_ATTRIBUTE):
+            raise TypeError(f"CK_DERIVED_KEY.pTemplate must be a CK_ATTRIBUTE or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pTemplate, value)
+        self._ptr.pTemplate = NULL if value is None else <_c_CK_ATTRIBUTE_PTR>(<CK_ATTRIBUTE>value)._ptr
 
     @property
     def ulAttributeCount(self):
@@ -11696,13 +11710,17 @@ cdef class CK_DERIVED_KEY(_pb_Record):
 
     @property
     def phKey(self):
-        return None if self._ptr.phKey == NULL else <size_t><void *>self._ptr.phKey
+        return _pb_new_pointer(<void *>self._ptr.phKey, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.phKey))
 
     @phKey.setter
     def phKey(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.phKey = <_c_CK_OBJECT_HANDLE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.phKey, value, "CK_DERIVED_KEY.phKey", True, 8, False)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.phKey = <_c_CK_OBJECT_HANDLE_PTR>_pb_object_address(value, 'unsigned long *', "CK_DERIVED_KEY.phKey", "a writable contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.phKey, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.phKey = <_c_CK_OBJECT_HANDLE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.phKey, value, "CK_DERIVED_KEY.phKey", True, 8, False)
 
 
 cdef CK_DERIVED_KEY _pb_view_CK_DERIVED_KEY(object owner, void *ptr):
@@ -11775,7 +11793,7 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_KDF_PARAMS))
 
     def __repr__(self):
-        return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={self.pDataParams!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={self.pAdditionalDerivedKeys!r})"
+        return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
 
     @property
     def prfType(self):
@@ -11797,13 +11815,15 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
 
     @property
     def pDataParams(self):
-        return None if self._ptr.pDataParams == NULL else <size_t><void *>self._ptr.pDataParams
+        return _pb_at_CK_PRF_DATA_PARAM(<void *>self._ptr.pDataParams, _pb_field_owner(self, <size_t>&self._ptr.pDataParams))
 
     @pDataParams.setter
     def pDataParams(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pDataParams = <_c_CK_PRF_DATA_PARAM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pDataParams, value, "CK_SP800_108_KDF_PARAMS.pDataParams", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_PRF_DATA_PARAM):
+            raise TypeError(f"CK_SP800_108_KDF_PARAMS.pDataParams must be a CK_PRF_DATA_PARAM or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pDataParams, value)
+        self._ptr.pDataParams = NULL if value is None else <_c_CK_PRF_DATA_PARAM_PTR>(<CK_PRF_DATA_PARAM>value)._ptr
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -11816,13 +11836,15 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
 
     @property
     def pAdditionalDerivedKeys(self):
-        return None if self._ptr.pAdditionalDerivedKeys == NULL else <size_t><void *>self._ptr.pAdditionalDerivedKeys
+        return _pb_at_CK_DERIVED_KEY(<void *>self._ptr.pAdditionalDerivedKeys, _pb_field_owner(self, <size_t>&self._ptr.pAdditionalDerivedKeys))
 
     @pAdditionalDerivedKeys.setter
     def pAdditionalDerivedKeys(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAdditionalDerivedKeys = <_c_CK_DERIVED_KEY_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value, "CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_DERIVED_KEY):
+            raise TypeError(f"CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys must be a CK_DERIVED_KEY or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value)
+        self._ptr.pAdditionalDerivedKeys = NULL if value is None else <_c_CK_DERIVED_KEY_PTR>(<CK_DERIVED_KEY>value)._ptr
 
 
 cdef CK_SP800_108_KDF_PARAMS _pb_view_CK_SP800_108_KDF_PARAMS(object owner, void *ptr):
@@ -11899,7 +11921,7 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS))
 
     def __repr__(self):
-        return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={self.pDataParams!r}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={self.pAdditionalDerivedKeys!r})"
+        return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
 
     @property
     def prfType(self):
@@ -11921,13 +11943,15 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @property
     def pDataParams(self):
-        return None if self._ptr.pDataParams == NULL else <size_t><void *>self._ptr.pDataParams
+        return _pb_at_CK_PRF_DATA_PARAM(<void *>self._ptr.pDataParams, _pb_field_owner(self, <size_t>&self._ptr.pDataParams))
 
     @pDataParams.setter
     def pDataParams(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pDataParams = <_c_CK_PRF_DATA_PARAM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pDataParams, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_PRF_DATA_PARAM):
+            raise TypeError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams must be a CK_PRF_DATA_PARAM or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pDataParams, value)
+        self._ptr.pDataParams = NULL if value is None else <_c_CK_PRF_DATA_PARAM_PTR>(<CK_PRF_DATA_PARAM>value)._ptr
 
     @property
     def ulIVLen(self):
@@ -11940,13 +11964,12 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @property
     def pIV(self):
-        return None if self._ptr.pIV == NULL else <size_t><void *>self._ptr.pIV
+        return _pb_text_field(self, <size_t>&self._ptr.pIV, <const char *>self._ptr.pIV)
 
     @pIV.setter
     def pIV(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIV, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIV, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV", True)
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -11959,13 +11982,15 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @property
     def pAdditionalDerivedKeys(self):
-        return None if self._ptr.pAdditionalDerivedKeys == NULL else <size_t><void *>self._ptr.pAdditionalDerivedKeys
+        return _pb_at_CK_DERIVED_KEY(<void *>self._ptr.pAdditionalDerivedKeys, _pb_field_owner(self, <size_t>&self._ptr.pAdditionalDerivedKeys))
 
     @pAdditionalDerivedKeys.setter
     def pAdditionalDerivedKeys(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAdditionalDerivedKeys = <_c_CK_DERIVED_KEY_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_DERIVED_KEY):
+            raise TypeError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys must be a CK_DERIVED_KEY or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value)
+        self._ptr.pAdditionalDerivedKeys = NULL if value is None else <_c_CK_DERIVED_KEY_PTR>(<CK_DERIVED_KEY>value)._ptr
 
 
 cdef CK_SP800_108_FEEDBACK_KDF_PARAMS _pb_view_CK_SP800_108_FEEDBACK_KDF_PARAMS(object owner, void *ptr):
@@ -12044,7 +12069,7 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CMS_SIG_PARAMS))
 
     def __repr__(self):
-        return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={self.pSigningMechanism!r}, pDigestMechanism={self.pDigestMechanism!r}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
+        return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={_pb_ref_repr(self.pSigningMechanism)}, pDigestMechanism={_pb_ref_repr(self.pDigestMechanism)}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
 
     @property
     def certificateHandle(self):
@@ -12057,43 +12082,45 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @property
     def pSigningMechanism(self):
-        return None if self._ptr.pSigningMechanism == NULL else <size_t><void *>self._ptr.pSigningMechanism
+        return _pb_at_CK_MECHANISM(<void *>self._ptr.pSigningMechanism, _pb_field_owner(self, <size_t>&self._ptr.pSigningMechanism))
 
     @pSigningMechanism.setter
     def pSigningMechanism(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSigningMechanism = <_c_CK_MECHANISM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSigningMechanism, value, "CK_CMS_SIG_PARAMS.pSigningMechanism", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_MECHANISM):
+            raise TypeError(f"CK_CMS_SIG_PARAMS.pSigningMechanism must be a CK_MECHANISM or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pSigningMechanism, value)
+        self._ptr.pSigningMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
 
     @property
     def pDigestMechanism(self):
-        return None if self._ptr.pDigestMechanism == NULL else <size_t><void *>self._ptr.pDigestMechanism
+        return _pb_at_CK_MECHANISM(<void *>self._ptr.pDigestMechanism, _pb_field_owner(self, <size_t>&self._ptr.pDigestMechanism))
 
     @pDigestMechanism.setter
     def pDigestMechanism(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pDigestMechanism = <_c_CK_MECHANISM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pDigestMechanism, value, "CK_CMS_SIG_PARAMS.pDigestMechanism", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_MECHANISM):
+            raise TypeError(f"CK_CMS_SIG_PARAMS.pDigestMechanism must be a CK_MECHANISM or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pDigestMechanism, value)
+        self._ptr.pDigestMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
 
     @property
     def pContentType(self):
-        return None if self._ptr.pContentType == NULL else <size_t><void *>self._ptr.pContentType
+        return _pb_text_field(self, <size_t>&self._ptr.pContentType, <const char *>self._ptr.pContentType)
 
     @pContentType.setter
     def pContentType(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pContentType = <_c_CK_UTF8CHAR_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pContentType, value, "CK_CMS_SIG_PARAMS.pContentType", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pContentType = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContentType, value, "CK_CMS_SIG_PARAMS.pContentType", True)
 
     @property
     def pRequestedAttributes(self):
-        return None if self._ptr.pRequestedAttributes == NULL else <size_t><void *>self._ptr.pRequestedAttributes
+        return _pb_text_field(self, <size_t>&self._ptr.pRequestedAttributes, <const char *>self._ptr.pRequestedAttributes)
 
     @pRequestedAttributes.setter
     def pRequestedAttributes(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pRequestedAttributes = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRequestedAttributes, value, "CK_CMS_SIG_PARAMS.pRequestedAttributes", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pRequestedAttributes = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRequestedAttributes, value, "CK_CMS_SIG_PARAMS.pRequestedAttributes", True)
 
     @property
     def ulRequestedAttributesLen(self):
@@ -12106,13 +12133,12 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @property
     def pRequiredAttributes(self):
-        return None if self._ptr.pRequiredAttributes == NULL else <size_t><void *>self._ptr.pRequiredAttributes
+        return _pb_text_field(self, <size_t>&self._ptr.pRequiredAttributes, <const char *>self._ptr.pRequiredAttributes)
 
     @pRequiredAttributes.setter
     def pRequiredAttributes(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pRequiredAttributes = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRequiredAttributes, value, "CK_CMS_SIG_PARAMS.pRequiredAttributes", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pRequiredAttributes = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRequiredAttributes, value, "CK_CMS_SIG_PARAMS.pRequiredAttributes", True)
 
     @property
     def ulRequiredAttributesLen(self):
@@ -12192,13 +12218,12 @@ cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
 
     @property
     def pData(self):
-        return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
+        return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
     def pData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_KEY_DERIVATION_STRING_DATA.pData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_KEY_DERIVATION_STRING_DATA.pData", True)
 
     @property
     def ulLen(self):
@@ -12301,13 +12326,17 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @property
     def pSaltSourceData(self):
-        return None if self._ptr.pSaltSourceData == NULL else <size_t><void *>self._ptr.pSaltSourceData
+        return _pb_new_pointer(<void *>self._ptr.pSaltSourceData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pSaltSourceData))
 
     @pSaltSourceData.setter
     def pSaltSourceData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS.pSaltSourceData", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PKCS5_PBKD2_PARAMS.pSaltSourceData", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pSaltSourceData, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS.pSaltSourceData", False, 0, True)
 
     @property
     def ulSaltSourceDataLen(self):
@@ -12338,13 +12367,17 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @property
     def pPrfData(self):
-        return None if self._ptr.pPrfData == NULL else <size_t><void *>self._ptr.pPrfData
+        return _pb_new_pointer(<void *>self._ptr.pPrfData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pPrfData))
 
     @pPrfData.setter
     def pPrfData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS.pPrfData", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PKCS5_PBKD2_PARAMS.pPrfData", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pPrfData, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS.pPrfData", False, 0, True)
 
     @property
     def ulPrfDataLen(self):
@@ -12357,23 +12390,26 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @property
     def pPassword(self):
-        return None if self._ptr.pPassword == NULL else <size_t><void *>self._ptr.pPassword
+        return _pb_text_field(self, <size_t>&self._ptr.pPassword, <const char *>self._ptr.pPassword)
 
     @pPassword.setter
     def pPassword(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS.pPassword", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS.pPassword", True)
 
     @property
     def ulPasswordLen(self):
-        return None if self._ptr.ulPasswordLen == NULL else <size_t><void *>self._ptr.ulPasswordLen
+        return _pb_new_pointer(<void *>self._ptr.ulPasswordLen, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.ulPasswordLen))
 
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.ulPasswordLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.ulPasswordLen, value, "CK_PKCS5_PBKD2_PARAMS.ulPasswordLen", True, 8, False)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.ulPasswordLen = <_c_CK_ULONG_PTR>_pb_object_address(value, 'unsigned long *', "CK_PKCS5_PBKD2_PARAMS.ulPasswordLen", "a writable contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.ulPasswordLen, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.ulPasswordLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.ulPasswordLen, value, "CK_PKCS5_PBKD2_PARAMS.ulPasswordLen", True, 8, False)
 
 
 cdef CK_PKCS5_PBKD2_PARAMS _pb_view_CK_PKCS5_PBKD2_PARAMS(object owner, void *ptr):
@@ -12467,13 +12503,17 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @property
     def pSaltSourceData(self):
-        return None if self._ptr.pSaltSourceData == NULL else <size_t><void *>self._ptr.pSaltSourceData
+        return _pb_new_pointer(<void *>self._ptr.pSaltSourceData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pSaltSourceData))
 
     @pSaltSourceData.setter
     def pSaltSourceData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pSaltSourceData, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData", False, 0, True)
 
     @property
     def ulSaltSourceDataLen(self):
@@ -12504,13 +12544,17 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @property
     def pPrfData(self):
-        return None if self._ptr.pPrfData == NULL else <size_t><void *>self._ptr.pPrfData
+        return _pb_new_pointer(<void *>self._ptr.pPrfData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pPrfData))
 
     @pPrfData.setter
     def pPrfData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS2.pPrfData", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PKCS5_PBKD2_PARAMS2.pPrfData", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pPrfData, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS2.pPrfData", False, 0, True)
 
     @property
     def ulPrfDataLen(self):
@@ -12523,13 +12567,12 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @property
     def pPassword(self):
-        return None if self._ptr.pPassword == NULL else <size_t><void *>self._ptr.pPassword
+        return _pb_text_field(self, <size_t>&self._ptr.pPassword, <const char *>self._ptr.pPassword)
 
     @pPassword.setter
     def pPassword(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS2.pPassword", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS2.pPassword", True)
 
     @property
     def ulPasswordLen(self):
@@ -12620,13 +12663,17 @@ cdef class CK_OTP_PARAM(_pb_Record):
 
     @property
     def pValue(self):
-        return None if self._ptr.pValue == NULL else <size_t><void *>self._ptr.pValue
+        return _pb_new_pointer(<void *>self._ptr.pValue, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pValue))
 
     @pValue.setter
     def pValue(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_OTP_PARAM.pValue", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_OTP_PARAM.pValue", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pValue, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_OTP_PARAM.pValue", False, 0, True)
 
     @property
     def ulValueLen(self):
@@ -12702,17 +12749,19 @@ cdef class CK_OTP_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_PARAMS))
 
     def __repr__(self):
-        return f"CK_OTP_PARAMS(pParams={self.pParams!r}, ulCount={self.ulCount!r})"
+        return f"CK_OTP_PARAMS(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
 
     @property
     def pParams(self):
-        return None if self._ptr.pParams == NULL else <size_t><void *>self._ptr.pParams
+        return _pb_at_CK_OTP_PARAM(<void *>self._ptr.pParams, _pb_field_owner(self, <size_t>&self._ptr.pParams))
 
     @pParams.setter
     def pParams(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pParams = <_c_CK_OTP_PARAM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParams, value, "CK_OTP_PARAMS.pParams", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_OTP_PARAM):
+            raise TypeError(f"CK_OTP_PARAMS.pParams must be a CK_OTP_PARAM or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pParams, value)
+        self._ptr.pParams = NULL if value is None else <_c_CK_OTP_PARAM_PTR>(<CK_OTP_PARAM>value)._ptr
 
     @property
     def ulCount(self):
@@ -12788,17 +12837,19 @@ cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_SIGNATURE_INFO))
 
     def __repr__(self):
-        return f"CK_OTP_SIGNATURE_INFO(pParams={self.pParams!r}, ulCount={self.ulCount!r})"
+        return f"CK_OTP_SIGNATURE_INFO(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
 
     @property
     def pParams(self):
-        return None if self._ptr.pParams == NULL else <size_t><void *>self._ptr.pParams
+        return _pb_at_CK_OTP_PARAM(<void *>self._ptr.pParams, _pb_field_owner(self, <size_t>&self._ptr.pParams))
 
     @pParams.setter
     def pParams(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pParams = <_c_CK_OTP_PARAM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParams, value, "CK_OTP_SIGNATURE_INFO.pParams", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_OTP_PARAM):
+            raise TypeError(f"CK_OTP_SIGNATURE_INFO.pParams must be a CK_OTP_PARAM or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pParams, value)
+        self._ptr.pParams = NULL if value is None else <_c_CK_OTP_PARAM_PTR>(<CK_OTP_PARAM>value)._ptr
 
     @property
     def ulCount(self):
@@ -12878,17 +12929,19 @@ cdef class CK_KIP_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KIP_PARAMS))
 
     def __repr__(self):
-        return f"CK_KIP_PARAMS(pMechanism={self.pMechanism!r}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
+        return f"CK_KIP_PARAMS(pMechanism={_pb_ref_repr(self.pMechanism)}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
 
     @property
     def pMechanism(self):
-        return None if self._ptr.pMechanism == NULL else <size_t><void *>self._ptr.pMechanism
+        return _pb_at_CK_MECHANISM(<void *>self._ptr.pMechanism, _pb_field_owner(self, <size_t>&self._ptr.pMechanism))
 
     @pMechanism.setter
     def pMechanism(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pMechanism = <_c_CK_MECHANISM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pMechanism, value, "CK_KIP_PARAMS.pMechanism", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_MECHANISM):
+            raise TypeError(f"CK_KIP_PARAMS.pMechanism must be a CK_MECHANISM or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pMechanism, value)
+        self._ptr.pMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
 
     @property
     def hKey(self):
@@ -12901,13 +12954,12 @@ cdef class CK_KIP_PARAMS(_pb_Record):
 
     @property
     def pSeed(self):
-        return None if self._ptr.pSeed == NULL else <size_t><void *>self._ptr.pSeed
+        return _pb_text_field(self, <size_t>&self._ptr.pSeed, <const char *>self._ptr.pSeed)
 
     @pSeed.setter
     def pSeed(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeed, value, "CK_KIP_PARAMS.pSeed", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_KIP_PARAMS.pSeed", True)
 
     @property
     def ulSeedLen(self):
@@ -13000,13 +13052,12 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
 
     @property
     def pSeed(self):
-        return None if self._ptr.pSeed == NULL else <size_t><void *>self._ptr.pSeed
+        return _pb_text_field(self, <size_t>&self._ptr.pSeed, <const char *>self._ptr.pSeed)
 
     @pSeed.setter
     def pSeed(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeed, value, "CK_DSA_PARAMETER_GEN_PARAM.pSeed", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_DSA_PARAMETER_GEN_PARAM.pSeed", True)
 
     @property
     def ulSeedLen(self):
@@ -13126,13 +13177,12 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @property
     def pSharedData(self):
-        return None if self._ptr.pSharedData == NULL else <size_t><void *>self._ptr.pSharedData
+        return _pb_text_field(self, <size_t>&self._ptr.pSharedData, <const char *>self._ptr.pSharedData)
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData", True)
 
 
 cdef CK_ECDH_AES_KEY_WRAP_PARAMS _pb_view_CK_ECDH_AES_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -13199,7 +13249,7 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_AES_KEY_WRAP_PARAMS))
 
     def __repr__(self):
-        return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={self.pOAEPParams!r})"
+        return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={_pb_ref_repr(self.pOAEPParams)})"
 
     @property
     def ulAESKeyBits(self):
@@ -13212,13 +13262,15 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @property
     def pOAEPParams(self):
-        return None if self._ptr.pOAEPParams == NULL else <size_t><void *>self._ptr.pOAEPParams
+        return _pb_at_CK_RSA_PKCS_OAEP_PARAMS(<void *>self._ptr.pOAEPParams, _pb_field_owner(self, <size_t>&self._ptr.pOAEPParams))
 
     @pOAEPParams.setter
     def pOAEPParams(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOAEPParams = <_c_CK_RSA_PKCS_OAEP_PARAMS_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOAEPParams, value, "CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams", True, 40, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_RSA_PKCS_OAEP_PARAMS):
+            raise TypeError(f"CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams must be a CK_RSA_PKCS_OAEP_PARAMS or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pOAEPParams, value)
+        self._ptr.pOAEPParams = NULL if value is None else <_c_CK_RSA_PKCS_OAEP_PARAMS_PTR>(<CK_RSA_PKCS_OAEP_PARAMS>value)._ptr
 
 
 cdef CK_RSA_AES_KEY_WRAP_PARAMS _pb_view_CK_RSA_AES_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -13304,13 +13356,12 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_GOSTR3410_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_GOSTR3410_DERIVE_PARAMS.pPublicData", True)
 
     @property
     def ulPublicDataLen(self):
@@ -13323,13 +13374,12 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pUKM(self):
-        return None if self._ptr.pUKM == NULL else <size_t><void *>self._ptr.pUKM
+        return _pb_text_field(self, <size_t>&self._ptr.pUKM, <const char *>self._ptr.pUKM)
 
     @pUKM.setter
     def pUKM(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_DERIVE_PARAMS.pUKM", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_DERIVE_PARAMS.pUKM", True)
 
     @property
     def ulUKMLen(self):
@@ -13415,13 +13465,12 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @property
     def pWrapOID(self):
-        return None if self._ptr.pWrapOID == NULL else <size_t><void *>self._ptr.pWrapOID
+        return _pb_text_field(self, <size_t>&self._ptr.pWrapOID, <const char *>self._ptr.pWrapOID)
 
     @pWrapOID.setter
     def pWrapOID(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pWrapOID = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pWrapOID, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pWrapOID = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pWrapOID, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID", True)
 
     @property
     def ulWrapOIDLen(self):
@@ -13434,13 +13483,12 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @property
     def pUKM(self):
-        return None if self._ptr.pUKM == NULL else <size_t><void *>self._ptr.pUKM
+        return _pb_text_field(self, <size_t>&self._ptr.pUKM, <const char *>self._ptr.pUKM)
 
     @pUKM.setter
     def pUKM(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM", True)
 
     @property
     def ulUKMLen(self):
@@ -13549,13 +13597,12 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
 
     @property
     def pContextData(self):
-        return None if self._ptr.pContextData == NULL else <size_t><void *>self._ptr.pContextData
+        return _pb_text_field(self, <size_t>&self._ptr.pContextData, <const char *>self._ptr.pContextData)
 
     @pContextData.setter
     def pContextData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pContextData, value, "CK_EDDSA_PARAMS.pContextData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContextData, value, "CK_EDDSA_PARAMS.pContextData", True)
 
 
 cdef CK_EDDSA_PARAMS _pb_view_CK_EDDSA_PARAMS(object owner, void *ptr):
@@ -13579,7 +13626,6 @@ cdef object _pb_at_CK_EDDSA_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_EDDSA_PARAMS, sizeof(_cs_CK_EDDSA_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_XEDDSA_PARAMS(_pb_Record):
     'struct CK_XEDDSA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_XEDDSA_PARAMS _value
@@ -13746,23 +13792,21 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @property
     def pPrekey_signature(self):
-        return None if self._ptr.pPrekey_signature == NULL else <size_t><void *>self._ptr.pPrekey_signature
+        return _pb_text_field(self, <size_t>&self._ptr.pPrekey_signature, <const char *>self._ptr.pPrekey_signature)
 
     @pPrekey_signature.setter
     def pPrekey_signature(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPrekey_signature = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrekey_signature, value, "CK_X3DH_INITIATE_PARAMS.pPrekey_signature", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPrekey_signature = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrekey_signature, value, "CK_X3DH_INITIATE_PARAMS.pPrekey_signature", True)
 
     @property
     def pOnetime_key(self):
-        return None if self._ptr.pOnetime_key == NULL else <size_t><void *>self._ptr.pOnetime_key
+        return _pb_text_field(self, <size_t>&self._ptr.pOnetime_key, <const char *>self._ptr.pOnetime_key)
 
     @pOnetime_key.setter
     def pOnetime_key(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOnetime_key = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOnetime_key, value, "CK_X3DH_INITIATE_PARAMS.pOnetime_key", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOnetime_key = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOnetime_key, value, "CK_X3DH_INITIATE_PARAMS.pOnetime_key", True)
 
     @property
     def pOwn_identity(self):
@@ -13868,33 +13912,30 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @property
     def pIdentity_id(self):
-        return None if self._ptr.pIdentity_id == NULL else <size_t><void *>self._ptr.pIdentity_id
+        return _pb_text_field(self, <size_t>&self._ptr.pIdentity_id, <const char *>self._ptr.pIdentity_id)
 
     @pIdentity_id.setter
     def pIdentity_id(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIdentity_id = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIdentity_id, value, "CK_X3DH_RESPOND_PARAMS.pIdentity_id", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIdentity_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIdentity_id, value, "CK_X3DH_RESPOND_PARAMS.pIdentity_id", True)
 
     @property
     def pPrekey_id(self):
-        return None if self._ptr.pPrekey_id == NULL else <size_t><void *>self._ptr.pPrekey_id
+        return _pb_text_field(self, <size_t>&self._ptr.pPrekey_id, <const char *>self._ptr.pPrekey_id)
 
     @pPrekey_id.setter
     def pPrekey_id(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPrekey_id = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrekey_id, value, "CK_X3DH_RESPOND_PARAMS.pPrekey_id", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPrekey_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrekey_id, value, "CK_X3DH_RESPOND_PARAMS.pPrekey_id", True)
 
     @property
     def pOnetime_id(self):
-        return None if self._ptr.pOnetime_id == NULL else <size_t><void *>self._ptr.pOnetime_id
+        return _pb_text_field(self, <size_t>&self._ptr.pOnetime_id, <const char *>self._ptr.pOnetime_id)
 
     @pOnetime_id.setter
     def pOnetime_id(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOnetime_id = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOnetime_id, value, "CK_X3DH_RESPOND_PARAMS.pOnetime_id", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOnetime_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOnetime_id, value, "CK_X3DH_RESPOND_PARAMS.pOnetime_id", True)
 
     @property
     def pInitiator_identity(self):
@@ -13907,13 +13948,12 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @property
     def pInitiator_ephemeral(self):
-        return None if self._ptr.pInitiator_ephemeral == NULL else <size_t><void *>self._ptr.pInitiator_ephemeral
+        return _pb_text_field(self, <size_t>&self._ptr.pInitiator_ephemeral, <const char *>self._ptr.pInitiator_ephemeral)
 
     @pInitiator_ephemeral.setter
     def pInitiator_ephemeral(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pInitiator_ephemeral = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pInitiator_ephemeral, value, "CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pInitiator_ephemeral = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInitiator_ephemeral, value, "CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral", True)
 
 
 cdef CK_X3DH_RESPOND_PARAMS _pb_view_CK_X3DH_RESPOND_PARAMS(object owner, void *ptr):
@@ -13996,13 +14036,12 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @property
     def sk(self):
-        return None if self._ptr.sk == NULL else <size_t><void *>self._ptr.sk
+        return _pb_text_field(self, <size_t>&self._ptr.sk, <const char *>self._ptr.sk)
 
     @sk.setter
     def sk(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_INITIALIZE_PARAMS.sk", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_INITIALIZE_PARAMS.sk", True)
 
     @property
     def peer_public_prekey(self):
@@ -14148,13 +14187,12 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @property
     def sk(self):
-        return None if self._ptr.sk == NULL else <size_t><void *>self._ptr.sk
+        return _pb_text_field(self, <size_t>&self._ptr.sk, <const char *>self._ptr.sk)
 
     @sk.setter
     def sk(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_RESPOND_PARAMS.sk", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_RESPOND_PARAMS.sk", True)
 
     @property
     def own_prekey(self):
@@ -14296,13 +14334,12 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @property
     def pGX(self):
-        return None if self._ptr.pGX == NULL else <size_t><void *>self._ptr.pGX
+        return _pb_text_field(self, <size_t>&self._ptr.pGX, <const char *>self._ptr.pGX)
 
     @pGX.setter
     def pGX(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pGX = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pGX, value, "CK_NSS_JPAKEPublicValue.pGX", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pGX = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pGX, value, "CK_NSS_JPAKEPublicValue.pGX", True)
 
     @property
     def ulGXLen(self):
@@ -14315,13 +14352,12 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @property
     def pGV(self):
-        return None if self._ptr.pGV == NULL else <size_t><void *>self._ptr.pGV
+        return _pb_text_field(self, <size_t>&self._ptr.pGV, <const char *>self._ptr.pGV)
 
     @pGV.setter
     def pGV(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pGV = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pGV, value, "CK_NSS_JPAKEPublicValue.pGV", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pGV = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pGV, value, "CK_NSS_JPAKEPublicValue.pGV", True)
 
     @property
     def ulGVLen(self):
@@ -14334,13 +14370,12 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @property
     def pR(self):
-        return None if self._ptr.pR == NULL else <size_t><void *>self._ptr.pR
+        return _pb_text_field(self, <size_t>&self._ptr.pR, <const char *>self._ptr.pR)
 
     @pR.setter
     def pR(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pR = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pR, value, "CK_NSS_JPAKEPublicValue.pR", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pR = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pR, value, "CK_NSS_JPAKEPublicValue.pR", True)
 
     @property
     def ulRLen(self):
@@ -14515,13 +14550,12 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
 
     @property
     def pSharedKey(self):
-        return None if self._ptr.pSharedKey == NULL else <size_t><void *>self._ptr.pSharedKey
+        return _pb_text_field(self, <size_t>&self._ptr.pSharedKey, <const char *>self._ptr.pSharedKey)
 
     @pSharedKey.setter
     def pSharedKey(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSharedKey = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedKey, value, "CK_NSS_JPAKERound2Params.pSharedKey", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSharedKey = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pSharedKey, value, "CK_NSS_JPAKERound2Params.pSharedKey", True)
 
     @property
     def ulSharedKeyLen(self):
@@ -14732,13 +14766,12 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
 
     @property
     def pHeader(self):
-        return None if self._ptr.pHeader == NULL else <size_t><void *>self._ptr.pHeader
+        return _pb_text_field(self, <size_t>&self._ptr.pHeader, <const char *>self._ptr.pHeader)
 
     @pHeader.setter
     def pHeader(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pHeader = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pHeader, value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pHeader = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pHeader, value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader", True)
 
     @property
     def ulHeaderLen(self):
@@ -14824,13 +14857,12 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+        return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
     def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_NSS_AEAD_PARAMS.pNonce", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_NSS_AEAD_PARAMS.pNonce", True)
 
     @property
     def ulNonceLen(self):
@@ -14843,13 +14875,12 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @property
     def pAAD(self):
-        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
+        return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
     def pAAD(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_AEAD_PARAMS.pAAD", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_AEAD_PARAMS.pAAD", True)
 
     @property
     def ulAADLen(self):
@@ -14955,13 +14986,12 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
 
     @property
     def pSalt(self):
-        return None if self._ptr.pSalt == NULL else <size_t><void *>self._ptr.pSalt
+        return _pb_text_field(self, <size_t>&self._ptr.pSalt, <const char *>self._ptr.pSalt)
 
     @pSalt.setter
     def pSalt(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSalt, value, "CK_NSS_HKDFParams.pSalt", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_NSS_HKDFParams.pSalt", True)
 
     @property
     def ulSaltLen(self):
@@ -14983,13 +15013,12 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
 
     @property
     def pInfo(self):
-        return None if self._ptr.pInfo == NULL else <size_t><void *>self._ptr.pInfo
+        return _pb_text_field(self, <size_t>&self._ptr.pInfo, <const char *>self._ptr.pInfo)
 
     @pInfo.setter
     def pInfo(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pInfo, value, "CK_NSS_HKDFParams.pInfo", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInfo, value, "CK_NSS_HKDFParams.pInfo", True)
 
     @property
     def ulInfoLen(self):
@@ -15102,13 +15131,12 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pSeedData(self):
-        return None if self._ptr.pSeedData == NULL else <size_t><void *>self._ptr.pSeedData
+        return _pb_text_field(self, <size_t>&self._ptr.pSeedData, <const char *>self._ptr.pSeedData)
 
     @pSeedData.setter
     def pSeedData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSeedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeedData, value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSeedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeedData, value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData", True)
 
     @property
     def ulSeedDataLen(self):
@@ -15227,13 +15255,12 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pNi(self):
-        return None if self._ptr.pNi == NULL else <size_t><void *>self._ptr.pNi
+        return _pb_text_field(self, <size_t>&self._ptr.pNi, <const char *>self._ptr.pNi)
 
     @pNi.setter
     def pNi(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNi = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNi, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNi = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNi, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi", True)
 
     @property
     def ulNiLen(self):
@@ -15246,13 +15273,12 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pNr(self):
-        return None if self._ptr.pNr == NULL else <size_t><void *>self._ptr.pNr
+        return _pb_text_field(self, <size_t>&self._ptr.pNr, <const char *>self._ptr.pNr)
 
     @pNr.setter
     def pNr(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNr = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNr, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNr = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNr, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr", True)
 
     @property
     def ulNrLen(self):
@@ -15391,13 +15417,12 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pCKYi(self):
-        return None if self._ptr.pCKYi == NULL else <size_t><void *>self._ptr.pCKYi
+        return _pb_text_field(self, <size_t>&self._ptr.pCKYi, <const char *>self._ptr.pCKYi)
 
     @pCKYi.setter
     def pCKYi(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pCKYi = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pCKYi, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pCKYi = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pCKYi, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi", True)
 
     @property
     def ulCKYiLen(self):
@@ -15410,13 +15435,12 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pCKYr(self):
-        return None if self._ptr.pCKYr == NULL else <size_t><void *>self._ptr.pCKYr
+        return _pb_text_field(self, <size_t>&self._ptr.pCKYr, <const char *>self._ptr.pCKYr)
 
     @pCKYr.setter
     def pCKYr(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pCKYr = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pCKYr, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pCKYr = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pCKYr, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr", True)
 
     @property
     def ulCKYrLen(self):
@@ -15538,13 +15562,12 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pExtraData(self):
-        return None if self._ptr.pExtraData == NULL else <size_t><void *>self._ptr.pExtraData
+        return _pb_text_field(self, <size_t>&self._ptr.pExtraData, <const char *>self._ptr.pExtraData)
 
     @pExtraData.setter
     def pExtraData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pExtraData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pExtraData, value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pExtraData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pExtraData, value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData", True)
 
     @property
     def ulExtraDataLen(self):
@@ -15624,7 +15647,7 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={self.pVersion!r})"
+        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={_pb_ref_repr(self.pVersion)})"
 
     @property
     def prfHashMechanism(self):
@@ -15637,13 +15660,12 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pSessionHash(self):
-        return None if self._ptr.pSessionHash == NULL else <size_t><void *>self._ptr.pSessionHash
+        return _pb_text_field(self, <size_t>&self._ptr.pSessionHash, <const char *>self._ptr.pSessionHash)
 
     @pSessionHash.setter
     def pSessionHash(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSessionHash = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSessionHash, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSessionHash = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSessionHash, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash", True)
 
     @property
     def ulSessionHashLen(self):
@@ -15656,13 +15678,15 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pVersion(self):
-        return None if self._ptr.pVersion == NULL else <size_t><void *>self._ptr.pVersion
+        return _pb_at_CK_VERSION(<void *>self._ptr.pVersion, _pb_field_owner(self, <size_t>&self._ptr.pVersion))
 
     @pVersion.setter
     def pVersion(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pVersion = <_c_CK_VERSION_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pVersion, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion", True, 2, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion must be a CK_VERSION or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pVersion, value)
+        self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
 
 
 cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -15915,13 +15939,12 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @property
     def pIv(self):
-        return None if self._ptr.pIv == NULL else <size_t><void *>self._ptr.pIv
+        return _pb_text_field(self, <size_t>&self._ptr.pIv, <const char *>self._ptr.pIv)
 
     @pIv.setter
     def pIv(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_NSS_GCM_PARAMS.pIv", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_NSS_GCM_PARAMS.pIv", True)
 
     @property
     def ulIvLen(self):
@@ -15934,13 +15957,12 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @property
     def pAAD(self):
-        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
+        return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
     def pAAD(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_GCM_PARAMS.pAAD", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_GCM_PARAMS.pAAD", True)
 
     @property
     def ulAADLen(self):
