@@ -159,7 +159,7 @@ def test_enum_fields_read_as_members_and_take_ints(capi):
     assert holder.color == 3 and type(holder.color) is int
     with pytest.raises(TypeError, match=r"^capi_holder\.color must be an integer, not str$"):
         holder.color = "blue"
-    with pytest.raises(OverflowError):
+    with pytest.raises(OverflowError, match=r"^capi_holder\.color: 1099511627776 is out of range \[0, 4294967295\]$"):
         holder.color = 2**40
     assert holder.color == 3
 
@@ -171,6 +171,14 @@ def test_enum_bitfields_and_enums_of_nested_records_are_members_too(capi):
     assert event.data.scalar.style is capi.capi_color.CAPI_GREEN
     event.stats.tint = 1
     assert event.stats.tint is capi.capi_color.CAPI_RED and event.stats.flags == 5
+    # an unnamed enum is named after its member, as unnamed records are
+    assert event.stats.level is capi.capi_event_stats_level.CAPI_LOUD and capi.CAPI_LOUD is event.stats.level
+    with pytest.raises(OverflowError, match=r"^capi_event_stats\.flags: 8 is out of range \[0, 7\]$"):
+        event.stats.flags = 8
+    with pytest.raises(OverflowError, match=r"^capi_event_stats\.level: -1 is out of range \[0, 3\]$"):
+        event.stats.level = -1
+    event.stats.level = capi.CAPI_QUIET
+    assert event.stats.level is capi.capi_event_stats_level.CAPI_QUIET and event.stats.class_ == -3
     capi.capi_event_delete(event)
 
 
@@ -242,7 +250,8 @@ def test_nested_views_write_through_and_records_copy_in(capi):
 
 # ---- pointer fields ---------------------------------------------------------------
 
-POINTER_FIELDS = ("name", "buffer", "bytes", "node", "next", "db", "easy", "data", "numbers", "constants", "rows")
+POINTER_FIELDS = ("name", "buffer", "bytes", "node", "next", "db", "easy", "data", "numbers", "constants", "rows",
+                  "ref")
 
 
 def test_pointer_fields_of_library_records_read_as_views_bytes_handles_and_pointers(capi):
@@ -257,6 +266,7 @@ def test_pointer_fields_of_library_records_read_as_views_bytes_handles_and_point
     assert repr(holder.rows).startswith("<Pointer int ** at ")
     assert capi.capi_table_at(holder.constants, 1) == 20  # a Pointer goes back where C takes its type
     assert capi.capi_row_sum(holder.rows, 0) == 6
+    assert type(holder.ref) is capi.capi_ref and (holder.ref.refs, holder.ref.label) == (2, b"shared")
     assert not any(type(getattr(holder, name)) is int for name in POINTER_FIELDS)  # never a bare address
     # a record a member points to is shown by class and address: the list would never end
     assert "node=<capi_node at 0x" in repr(holder) and "next=<capi_holder at 0x" in repr(holder)
@@ -296,6 +306,9 @@ def test_pointer_fields_take_what_c_reads_and_keep_it_alive(capi):
     assert capi.capi_holder_constant(holder, 2) == 5
     holder.rows = capi.capi_rows()
     assert capi.capi_holder_row_sum(holder, 1) == 15
+    holder.ref = capi.capi_ref(refs=7, label="mine")  # the unnamed struct a typedef points to
+    gc.collect()
+    assert capi.capi_holder_refs(holder) == 7 and holder.ref.label == b"mine"
     for name in POINTER_FIELDS:
         setattr(holder, name, None)
         assert getattr(holder, name) is None

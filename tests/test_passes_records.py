@@ -19,6 +19,7 @@ typedef struct opaque opaque;
 typedef void HANDLE;
 typedef unsigned char xchar;
 typedef enum { EV_NONE, EV_SCALAR } ev_type;
+typedef struct { int refs; } *ev_ref;
 typedef struct ev {
     ev_type type;
     union {
@@ -39,6 +40,7 @@ typedef struct ev {
     int **rows;
     int (*callback)(int);
     ev_type kind : 4;
+    ev_ref ref;
 } ev;
 """
 
@@ -68,7 +70,7 @@ def test_each_member_has_a_kind_and_none_is_left_out(tmp_path):
         "type": "enum", "data": "record", "inner": "record", "code": "int", "marks": "record_array",
         "cursor": "record_ptr", "mode": "enum", "name": "string", "text": "string", "next": "record_ptr",
         "handle": "handle", "untyped_handle": "handle", "data_ptr": "data_pointer", "numbers": "data_pointer",
-        "rows": "data_pointer", "callback": "function_pointer", "kind": "enum",
+        "rows": "data_pointer", "callback": "function_pointer", "kind": "enum", "ref": "record_ptr",
     }
     assert not [d for d in binding.diagnostics if "is not bound" in d.message]
     assert ev["kind"].bit_range == (0, 15)
@@ -89,7 +91,8 @@ def anonymous_by_class(binding):
 def test_unnamed_types_are_named_after_their_member_and_found_by_typeof(tmp_path):
     binding = plan(tmp_path)
     places = anonymous_by_class(binding)
-    assert set(places) == {"ev_data", "ev_data_scalar", "ev_data_sequence", "ev_inner", "ev_marks", "ev_cursor"}
+    assert set(places) == {"ev_data", "ev_data_scalar", "ev_data_sequence", "ev_inner", "ev_marks", "ev_cursor",
+                           "ev_ref"}
     assert "ev_mode" in {e.py_name for e in binding.enums}
     scalar = places["ev_data_scalar"]
     assert (scalar.root, scalar.steps, scalar.member) == ("struct ev", ("data", "scalar"), "scalar")
@@ -97,6 +100,8 @@ def test_unnamed_types_are_named_after_their_member_and_found_by_typeof(tmp_path
     assert places["ev_inner"].c_type == "__typeof__((*(struct ev *)0).inner)"  # lifted from the anonymous union
     assert places["ev_marks"].c_type == "__typeof__((*(struct ev *)0).marks[0])"
     assert places["ev_cursor"].c_type == "__typeof__((*(*(struct ev *)0).cursor))"
+    # what a typedef points to is named after it, and found from it
+    assert (places["ev_ref"].root, places["ev_ref"].c_type) == ("ev_ref", "__typeof__((*(*(ev_ref *)0)))")
     # the anonymous union itself lends its members to ev: no class, no steps
     lent = [place for place in binding.anonymous.values() if not place.steps]
     assert len(lent) == 1 and lent[0].key.startswith("union <anonymous at ") and lent[0].member is None
@@ -112,8 +117,8 @@ def test_a_name_c_gives_something_else_is_kept_and_the_unnamed_type_makes_way(tm
     assert "ev_data" in {f.py_name for f in binding.functions}
     warnings = sorted((d.coord.line, d.message) for d in binding.diagnostics if "is bound as" in d.message)
     assert warnings == [
-        (8, "record 'ev_data' is bound as 'ev_data_': 'ev_data' is already used"),
-        (13, "record 'ev_marks' is bound as 'ev_marks_': 'ev_marks' is already used"),
+        (9, "record 'ev_data' is bound as 'ev_data_': 'ev_data' is already used"),
+        (14, "record 'ev_marks' is bound as 'ev_marks_': 'ev_marks' is already used"),
     ]
 
 

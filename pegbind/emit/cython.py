@@ -37,6 +37,7 @@ from ..model import (
 )
 from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding, RecordBinding
 from ..passes.select import is_synthetic
+from ..target import integer_primitive
 from .common import (
     base_context,
     class_aliases,
@@ -426,13 +427,20 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     records = binding.ordered_records()
     aliases = class_aliases(records, binding.handles)
     # The types C leaves unnamed that have a class are declared just before the named record
-    # they are written in (innermost first), spelled by __typeof__ of a member.
+    # or typedef they are written in (innermost first): a struct or union by __typeof__ of a
+    # member; an enum as its integer type (__typeof__ refuses a bitfield, and C converts)
     named = {r.record.key for r in binding.records} | {e.enum.key for e in binding.enums if e.py_name is not None}
     anonymous: dict[str, list[tuple[Any, str]]] = {}
     for place in sorted(binding.anonymous.values(), key=lambda place: -len(place.steps)):
-        decl = module.find_record(place.key) or module.find_enum(place.key)
-        if place.key in named and decl is not None:
-            anonymous.setdefault(place.root, []).append((decl, place.c_type))
+        record = module.find_record(place.key)
+        enum = module.find_enum(place.key)
+        if place.key not in named:
+            continue
+        if record is not None:
+            anonymous.setdefault(place.root, []).append((record, place.c_type))
+        elif enum is not None:
+            integer = integer_primitive(module, enum.ref, binding.target) or "int"
+            anonymous.setdefault(place.root, []).append((enum, integer))
     return {
         **base_context(binding),
         "types": types,

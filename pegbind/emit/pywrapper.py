@@ -141,7 +141,7 @@ def field_plans(
                 field = dataclasses.replace(field, kind="data_pointer", record_key=None)
             rng = None
             if field.kind in ("int", "enum"):
-                rng = field.bit_range or integer_range(module, field.ctype, target)
+                rng = field.int_range
             elif field.kind == "array" and field.element_kind == "int" and field.element is not None:
                 rng = integer_range(module, field.element, target)
             items.append(FieldPlan(field, rng, classes.get(field.record_key or "")))

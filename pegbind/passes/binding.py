@@ -292,6 +292,9 @@ class FieldBinding:
     bit_width: int | None = None
     #: inclusive range accepted on assignment for bitfields (None: the C type's range)
     bit_range: tuple[int, int] | None = None
+    #: ``int``/``enum``: the inclusive range an assignment takes (the bitfield's, else
+    #: the type's); a value outside raises the same OverflowError in every backend
+    int_range: tuple[int, int] | None = None
     #: ``data_pointer``: bytes of one pointed-to element (0 for ``void`` or an
     #: incomplete type); a buffer assigned must hold at least one
     pointee_size: int = 0
@@ -332,8 +335,11 @@ class AnonymousType:
     """
 
     key: str  #: its registry key (``"union <anonymous at yaml.h:395:5>"``)
-    parent: str  #: the key of the record whose definition writes it (anonymous or not)
-    #: the nearest enclosing record that has a name in C: where :attr:`steps` start
+    #: the key of the record whose definition writes it (anonymous or not), or the
+    #: name of the typedef that does (``typedef struct { ... } *P``)
+    parent: str
+    #: where :attr:`steps` start: the nearest enclosing record that has a name in C
+    #: (its key), or the typedef
     root: str
     #: from a ``root`` value to a value of this type: member names (as C names them,
     #: lifted members directly), ``"[]"`` for an array's element, ``"*"`` for what a

@@ -12,6 +12,7 @@ A struct, union or enum with no C name, written as the type of a member
 ...), is named after the class of the record holding the member and the
 member: ``yaml_event_t_data``, ``yaml_event_t_data_scalar`` (through arrays
 and pointers alike: ``struct { int a; } items[4]`` in ``P`` is ``P_items``).
+One a typedef points to (``typedef struct { ... } *P``) is named ``P``.
 Those names are claimed last, so a name C gives something keeps it; one
 taken gets a ``_`` like any other, with a warning.  :func:`anonymous_types`
 says where each is written.
@@ -123,29 +124,36 @@ def anonymous_types(module: Module) -> dict[str, AnonymousType]:
     """
     places: dict[str, AnonymousType] = {}
 
-    def visit(record: Record, root: Record, steps: tuple[str, ...]) -> None:
+    def place(ref: RecordRef, parent: str, root: str, root_c: str, path: tuple[str, ...]) -> None:
+        if not is_synthetic(ref.key) or ref.key in places:
+            return
+        text = f"(*({root_c} *)0)"
+        for step in path:
+            text = f"{text}[0]" if step == "[]" else f"(*{text})" if step == "*" else f"{text}.{step}"
+        places[ref.key] = AnonymousType(ref.key, parent, root, path, f"__typeof__({text})")
+        nested = module.find_record(ref.key) if ref.kind != "enum" else None
+        if nested is not None:
+            visit(nested, root, root_c, path)
+
+    def visit(record: Record, root: str, root_c: str, steps: tuple[str, ...]) -> None:
         for name, member, inner in _named_members(module, record):
             if inner is not None:  # an anonymous member: its members are reached as the parent's
                 if is_synthetic(inner.key) and inner.key not in places:
-                    places[inner.key] = AnonymousType(inner.key, record.key, root.key)
-                    visit(inner, root, steps)
+                    places[inner.key] = AnonymousType(inner.key, record.key, root)
+                    visit(inner, root, root_c, steps)
                 continue
             if name is None:
                 continue  # an unnamed bitfield is padding
             for ref, path in _written_types(member.type, (*steps, name)):
-                if not is_synthetic(ref.key) or ref.key in places:
-                    continue
-                text = f"(*({root.ref.to_c()} *)0)"
-                for step in path:
-                    text = f"{text}[0]" if step == "[]" else f"(*{text})" if step == "*" else f"{text}.{step}"
-                places[ref.key] = AnonymousType(ref.key, record.key, root.key, path, f"__typeof__({text})")
-                nested = module.find_record(ref.key) if ref.kind != "enum" else None
-                if nested is not None:
-                    visit(nested, root, path)
+                place(ref, record.key, root, root_c, path)
 
     for record in module.records:
         if not is_synthetic(record.key) and record.fields is not None:
-            visit(record, record, ())
+            visit(record, record.key, record.ref.to_c(), ())
+    for typedef in module.typedefs:  # typedef struct { ... } *name: reached from the typedef
+        for ref, path in _written_types(typedef.type, ()):
+            if path:
+                place(ref, typedef.name, typedef.name, typedef.name, path)
     return places
 
 
@@ -217,8 +225,11 @@ def assign_names(
             holder = places[holder].parent
         parent = names.get(("record", holder))
         unnamed: Record | Enum | None = module.find_record(place.key) or module.find_enum(place.key)
-        if place.member is None or parent is None or unnamed is None:
-            continue
         kind = "enum" if isinstance(unnamed, Enum) else "record"
-        claim((kind, place.key), f"{parent}_{place.member}", unnamed.coord, strip=False)
+        if unnamed is None:
+            continue
+        if place.member is None and place.steps:  # what a typedef points to: named after the typedef
+            claim((kind, place.key), place.root, unnamed.coord)
+        elif place.member is not None and parent is not None:
+            claim((kind, place.key), f"{parent}_{place.member}", unnamed.coord, strip=False)
     return names, warnings

@@ -30,7 +30,7 @@ from ..model import (
     assert_never,
     unnamed,
 )
-from ..target import LayoutError, TargetInfo, bit_range, integer_primitive, size_align
+from ..target import LayoutError, TargetInfo, bit_range, integer_primitive, integer_range, size_align
 from .binding import (
     ErrorCheck,
     ErrorClasses,
@@ -591,13 +591,13 @@ def _field_kind(module: Module, names: dict, member: Field, path: str, target: T
     py_name = field_identifier(path)
     resolved = module.resolve(member.type)
     enum = _enum_key(module, names, resolved)
-    if enum is not None:  # read as its IntEnum's member, set from an int
-        return FieldBinding(path, py_name, member.type, "enum", record_key=enum, bit_width=member.bit_width,
-                            bit_range=_bit_range(module, member, target))
-    kind = _arithmetic(resolved)
+    kind = "enum" if enum is not None else _arithmetic(resolved)  # an enum reads as its IntEnum's member
     if kind is not None:
-        return FieldBinding(path, py_name, member.type, kind, bit_width=member.bit_width,  # type: ignore[arg-type]
-                            bit_range=_bit_range(module, member, target))
+        bits = _bit_range(module, member, target)
+        # what an assignment takes: the bitfield's range, else the type's
+        values = bits or (integer_range(module, member.type, target) if kind in ("int", "enum") else None)
+        return FieldBinding(path, py_name, member.type, kind, record_key=enum,  # type: ignore[arg-type]
+                            bit_width=member.bit_width, bit_range=bits, int_range=values)
     if isinstance(resolved, RecordRef):
         if _has_class(module, names, resolved):  # anonymous ones too: the naming pass named them
             return FieldBinding(path, py_name, member.type, "record", record_key=resolved.key)

@@ -80,6 +80,8 @@ int capi_parse(const char *text, capi_event *event) {
     event->stats.lines = 1;
     event->stats.tint = CAPI_BLUE;
     event->stats.flags = 5;
+    event->stats.level = CAPI_LOUD;
+    event->stats.class = -3;
     event->low = 1;
     event->high = 2;
     event->marks[1].id = 42;
@@ -122,6 +124,7 @@ int capi_event_depth(const capi_event *event) {
     return event->data.sequence.nesting ? event->data.sequence.nesting->depth : -1;
 }
 
+static struct { int refs; const char *label; } library_ref = {2, "shared"};
 static char library_buffer[16] = "buffer";
 static capi_holder library_holder;
 capi_holder *capi_holder_library(void) {
@@ -136,6 +139,7 @@ capi_holder *capi_holder_library(void) {
     library_holder.numbers = row1;
     library_holder.constants = table;
     library_holder.rows = rows;
+    library_holder.ref = (capi_ref)(void *)&library_ref;
     library_holder.color = CAPI_BLUE;
     return &library_holder;
 }
@@ -154,3 +158,4 @@ int capi_holder_data_byte(const capi_holder *h) { return h->data ? *(const unsig
 int capi_holder_bump(capi_holder *h) { return h->numbers ? ++h->numbers[0] : -1; }
 int capi_holder_constant(const capi_holder *h, int index) { return h->constants ? h->constants[index] : -1; }
 int capi_holder_row_sum(const capi_holder *h, int row) { return h->rows ? capi_row_sum(h->rows, row) : -1; }
+int capi_holder_refs(const capi_holder *h) { return h->ref ? h->ref->refs : -1; }

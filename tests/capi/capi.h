@@ -94,6 +94,8 @@ typedef struct capi_event {
         int lines;
         capi_color tint : 4;
         unsigned flags : 3;
+        enum { CAPI_QUIET, CAPI_LOUD } level : 2;
+        int class;
     } stats;
     /* C11 anonymous members: their members are the event's */
     union {
@@ -110,6 +112,9 @@ void capi_event_delete(capi_event *event);
 size_t capi_event_value_length(const capi_event *event);
 int capi_event_depth(const capi_event *event);
 
+/* A pointer to an unnamed struct, named by a typedef. */
+typedef struct { int refs; const char *label; } *capi_ref;
+
 /* A pointer member of each kind, as records of real libraries hold them. */
 typedef struct capi_holder {
     const char *name;          /* text C reads */
@@ -123,6 +128,7 @@ typedef struct capi_holder {
     int *numbers;              /* data C may write into */
     const int *constants;      /* data C reads */
     int **rows;                /* pointers to pointers */
+    capi_ref ref;              /* an unnamed struct */
     capi_color color;          /* an enum */
 } capi_holder;
 
@@ -139,5 +145,6 @@ int capi_holder_data_byte(const capi_holder *holder);
 int capi_holder_bump(capi_holder *holder);
 int capi_holder_constant(const capi_holder *holder, int index);
 int capi_holder_row_sum(const capi_holder *holder, int row);
+int capi_holder_refs(const capi_holder *holder);
 
 #endif

@@ -124,8 +124,8 @@ def excluded(binding: BindingModel) -> tuple[dict[str, str], dict[str, str]]:
         # An anonymous record is declared inside its parent's body: the two go together
         # (and the parent's own warning says why).
         for place in binding.anonymous.values():
-            if module.find_record(place.key) is None:
-                continue  # an enum: cffi reads every enum
+            if module.find_record(place.key) is None or module.find_record(place.parent) is None:
+                continue  # an enum, which cffi always reads, or one a typedef writes
             if place.key in records and place.parent not in records:
                 records[place.parent] = records[place.key]
                 changed = True
@@ -145,7 +145,11 @@ def excluded(binding: BindingModel) -> tuple[dict[str, str], dict[str, str]]:
 
 def cdef_field(module: Module, member: Field, indent: str = "    ") -> str:
     """One member line; an anonymous struct/union member prints its body in place."""
-    text = member.to_c()
+    return indent + _with_bodies(module, member.to_c(), indent)
+
+
+def _with_bodies(module: Module, text: str, indent: str) -> str:
+    """C text with the body of each anonymous struct, union or enum where its key was printed."""
     for record in module.records:
         # an anonymous record type has no name: its body goes where the key was printed
         if is_synthetic(record.key) and record.key in text:
@@ -153,7 +157,7 @@ def cdef_field(module: Module, member: Field, indent: str = "    ") -> str:
     for enum in module.enums:  # so does an anonymous enum's
         if is_synthetic(enum.key) and enum.key in text:
             text = text.replace(enum.key, cdef_enum_body(enum))
-    return indent + text
+    return text
 
 
 def needs_compiler_layout(record: Record) -> bool:
@@ -238,7 +242,8 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
                 continue
             if isinstance(target, RecordRef) and target.tag is None and target.key == key:
                 continue  # printed with its record or enum body
-            pieces.append((f"typedef {target.to_c(key)};", "any"))
+            # (typedef struct { ... } *name: the body is written in place)
+            pieces.append((f"typedef {_with_bodies(module, target.to_c(key), '')};", "any"))
         elif isinstance(decl, Record):
             record = decl
             if record.is_opaque:

@@ -408,7 +408,7 @@ cdef class flags(_pb_Record):
     def ready(self, value):
         value = _pb_index(value, "flags.ready")
         if not 0 <= value <= 1:
-            raise OverflowError(f"flags.ready is a 1-bit field: {value} is out of range")
+            raise OverflowError(f"flags.ready: {value} is out of range [0, 1]")
         self._ptr.ready = value
 
     @property
@@ -419,7 +419,7 @@ cdef class flags(_pb_Record):
     def error(self, value):
         value = _pb_index(value, "flags.error")
         if not 0 <= value <= 1:
-            raise OverflowError(f"flags.error is a 1-bit field: {value} is out of range")
+            raise OverflowError(f"flags.error: {value} is out of range [0, 1]")
         self._ptr.error = value
 
     @property
@@ -430,7 +430,7 @@ cdef class flags(_pb_Record):
     def level(self, value):
         value = _pb_index(value, "flags.level")
         if not 0 <= value <= 15:
-            raise OverflowError(f"flags.level is a 4-bit field: {value} is out of range")
+            raise OverflowError(f"flags.level: {value} is out of range [0, 15]")
         self._ptr.level = value
 
     @property
@@ -441,7 +441,7 @@ cdef class flags(_pb_Record):
     def count(self, value):
         value = _pb_index(value, "flags.count")
         if not 0 <= value <= 16777215:
-            raise OverflowError(f"flags.count is a 24-bit field: {value} is out of range")
+            raise OverflowError(f"flags.count: {value} is out of range [0, 16777215]")
         self._ptr.count = value
 
 
@@ -533,6 +533,8 @@ cdef class mixed_bits(_pb_Record):
     @tag.setter
     def tag(self, value):
         value = _pb_index(value, "mixed_bits.tag")
+        if not -128 <= value <= 127:
+            raise OverflowError(f"mixed_bits.tag: {value} is out of range [-128, 127]")
         self._ptr.tag = value
 
     @property
@@ -543,7 +545,7 @@ cdef class mixed_bits(_pb_Record):
     def low(self, value):
         value = _pb_index(value, "mixed_bits.low")
         if not 0 <= value <= 31:
-            raise OverflowError(f"mixed_bits.low is a 5-bit field: {value} is out of range")
+            raise OverflowError(f"mixed_bits.low: {value} is out of range [0, 31]")
         self._ptr.low = value
 
     @property
@@ -554,7 +556,7 @@ cdef class mixed_bits(_pb_Record):
     def high(self, value):
         value = _pb_index(value, "mixed_bits.high")
         if not 0 <= value <= 2047:
-            raise OverflowError(f"mixed_bits.high is a 11-bit field: {value} is out of range")
+            raise OverflowError(f"mixed_bits.high: {value} is out of range [0, 2047]")
         self._ptr.high = value
 
     @property
@@ -565,7 +567,7 @@ cdef class mixed_bits(_pb_Record):
     def last(self, value):
         value = _pb_index(value, "mixed_bits.last")
         if not 0 <= value <= 7:
-            raise OverflowError(f"mixed_bits.last is a 3-bit field: {value} is out of range")
+            raise OverflowError(f"mixed_bits.last: {value} is out of range [0, 7]")
         self._ptr.last = value
 
     @property
@@ -576,7 +578,7 @@ cdef class mixed_bits(_pb_Record):
     def wide(self, value):
         value = _pb_index(value, "mixed_bits.wide")
         if not -549755813888 <= value <= 549755813887:
-            raise OverflowError(f"mixed_bits.wide is a 40-bit field: {value} is out of range")
+            raise OverflowError(f"mixed_bits.wide: {value} is out of range [-549755813888, 549755813887]")
         self._ptr.wide = value
 
 
@@ -664,6 +666,8 @@ cdef class packed_header(_pb_Record):
     @version.setter
     def version(self, value):
         value = _pb_index(value, "packed_header.version")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"packed_header.version: {value} is out of range [0, 255]")
         self._ptr.version = value
 
     @property
@@ -673,6 +677,8 @@ cdef class packed_header(_pb_Record):
     @length.setter
     def length(self, value):
         value = _pb_index(value, "packed_header.length")
+        if not 0 <= value <= 4294967295:
+            raise OverflowError(f"packed_header.length: {value} is out of range [0, 4294967295]")
         self._ptr.length = value
 
     @property
@@ -682,6 +688,8 @@ cdef class packed_header(_pb_Record):
     @checksum.setter
     def checksum(self, value):
         value = _pb_index(value, "packed_header.checksum")
+        if not 0 <= value <= 65535:
+            raise OverflowError(f"packed_header.checksum: {value} is out of range [0, 65535]")
         self._ptr.checksum = value
 
 
@@ -767,6 +775,8 @@ cdef class pack2(_pb_Record):
     @c.setter
     def c(self, value):
         value = _pb_index(value, "pack2.c")
+        if not -128 <= value <= 127:
+            raise OverflowError(f"pack2.c: {value} is out of range [-128, 127]")
         self._ptr.c = value
 
     @property
@@ -860,6 +870,8 @@ cdef class attr_packed(_pb_Record):
     @c.setter
     def c(self, value):
         value = _pb_index(value, "attr_packed.c")
+        if not -128 <= value <= 127:
+            raise OverflowError(f"attr_packed.c: {value} is out of range [-128, 127]")
         self._ptr.c = value
 
     @property
@@ -869,6 +881,8 @@ cdef class attr_packed(_pb_Record):
     @i.setter
     def i(self, value):
         value = _pb_index(value, "attr_packed.i")
+        if not -2147483648 <= value <= 2147483647:
+            raise OverflowError(f"attr_packed.i: {value} is out of range [-2147483648, 2147483647]")
         self._ptr.i = value
 
 
@@ -954,6 +968,8 @@ cdef class attr_aligned(_pb_Record):
     @c.setter
     def c(self, value):
         value = _pb_index(value, "attr_aligned.c")
+        if not -128 <= value <= 127:
+            raise OverflowError(f"attr_aligned.c: {value} is out of range [-128, 127]")
         self._ptr.c = value
 
     @property
@@ -963,6 +979,8 @@ cdef class attr_aligned(_pb_Record):
     @i.setter
     def i(self, value):
         value = _pb_index(value, "attr_aligned.i")
+        if not -2147483648 <= value <= 2147483647:
+            raise OverflowError(f"attr_aligned.i: {value} is out of range [-2147483648, 2147483647]")
         self._ptr.i = value
 
 
@@ -1048,6 +1066,8 @@ cdef class after_pop(_pb_Record):
     @c.setter
     def c(self, value):
         value = _pb_index(value, "after_pop.c")
+        if not -128 <= value <= 127:
+            raise OverflowError(f"after_pop.c: {value} is out of range [-128, 127]")
         self._ptr.c = value
 
     @property

@@ -404,6 +404,8 @@ cdef class mixed(_pb_Record):
     @c.setter
     def c(self, value):
         value = _pb_index(value, "mixed.c")
+        if not -128 <= value <= 127:
+            raise OverflowError(f"mixed.c: {value} is out of range [-128, 127]")
         self._ptr.c = value
 
     @property
@@ -413,6 +415,8 @@ cdef class mixed(_pb_Record):
     @ll.setter
     def ll(self, value):
         value = _pb_index(value, "mixed.ll")
+        if not -9223372036854775808 <= value <= 9223372036854775807:
+            raise OverflowError(f"mixed.ll: {value} is out of range [-9223372036854775808, 9223372036854775807]")
         self._ptr.ll = value
 
     @property
@@ -430,6 +434,8 @@ cdef class mixed(_pb_Record):
     @l.setter
     def l(self, value):
         value = _pb_index(value, "mixed.l")
+        if not -2147483648 <= value <= 2147483647:
+            raise OverflowError(f"mixed.l: {value} is out of range [-2147483648, 2147483647]")
         self._ptr.l = value
 
     @property

@@ -1972,6 +1972,8 @@ cdef class CK_VERSION(_pb_Record):
     @major.setter
     def major(self, value):
         value = _pb_index(value, "CK_VERSION.major")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_VERSION.major: {value} is out of range [0, 255]")
         self._ptr.major = value
 
     @property
@@ -1981,6 +1983,8 @@ cdef class CK_VERSION(_pb_Record):
     @minor.setter
     def minor(self, value):
         value = _pb_index(value, "CK_VERSION.minor")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_VERSION.minor: {value} is out of range [0, 255]")
         self._ptr.minor = value
 
 
@@ -2089,6 +2093,8 @@ cdef class CK_INFO(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "CK_INFO.flags")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_INFO.flags: {value} is out of range [0, 18446744073709551615]")
         self._ptr.flags = value
 
     @property
@@ -2213,6 +2219,8 @@ cdef class CK_SLOT_INFO(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "CK_SLOT_INFO.flags")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SLOT_INFO.flags: {value} is out of range [0, 18446744073709551615]")
         self._ptr.flags = value
 
     @property
@@ -2381,6 +2389,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.flags")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.flags: {value} is out of range [0, 18446744073709551615]")
         self._ptr.flags = value
 
     @property
@@ -2390,6 +2400,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulMaxSessionCount.setter
     def ulMaxSessionCount(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulMaxSessionCount")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulMaxSessionCount: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMaxSessionCount = value
 
     @property
@@ -2399,6 +2411,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulSessionCount.setter
     def ulSessionCount(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulSessionCount")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulSessionCount: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSessionCount = value
 
     @property
@@ -2408,6 +2422,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulMaxRwSessionCount.setter
     def ulMaxRwSessionCount(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulMaxRwSessionCount")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulMaxRwSessionCount: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMaxRwSessionCount = value
 
     @property
@@ -2417,6 +2433,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulRwSessionCount.setter
     def ulRwSessionCount(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulRwSessionCount")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulRwSessionCount: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRwSessionCount = value
 
     @property
@@ -2426,6 +2444,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulMaxPinLen.setter
     def ulMaxPinLen(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulMaxPinLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulMaxPinLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMaxPinLen = value
 
     @property
@@ -2435,6 +2455,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulMinPinLen.setter
     def ulMinPinLen(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulMinPinLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulMinPinLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMinPinLen = value
 
     @property
@@ -2444,6 +2466,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulTotalPublicMemory.setter
     def ulTotalPublicMemory(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulTotalPublicMemory")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulTotalPublicMemory: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulTotalPublicMemory = value
 
     @property
@@ -2453,6 +2477,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulFreePublicMemory.setter
     def ulFreePublicMemory(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulFreePublicMemory")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulFreePublicMemory: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulFreePublicMemory = value
 
     @property
@@ -2462,6 +2488,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulTotalPrivateMemory.setter
     def ulTotalPrivateMemory(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulTotalPrivateMemory")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulTotalPrivateMemory: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulTotalPrivateMemory = value
 
     @property
@@ -2471,6 +2499,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulFreePrivateMemory.setter
     def ulFreePrivateMemory(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulFreePrivateMemory")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulFreePrivateMemory: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulFreePrivateMemory = value
 
     @property
@@ -2587,6 +2617,8 @@ cdef class CK_SESSION_INFO(_pb_Record):
     @slotID.setter
     def slotID(self, value):
         value = _pb_index(value, "CK_SESSION_INFO.slotID")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SESSION_INFO.slotID: {value} is out of range [0, 18446744073709551615]")
         self._ptr.slotID = value
 
     @property
@@ -2596,6 +2628,8 @@ cdef class CK_SESSION_INFO(_pb_Record):
     @state.setter
     def state(self, value):
         value = _pb_index(value, "CK_SESSION_INFO.state")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SESSION_INFO.state: {value} is out of range [0, 18446744073709551615]")
         self._ptr.state = value
 
     @property
@@ -2605,6 +2639,8 @@ cdef class CK_SESSION_INFO(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "CK_SESSION_INFO.flags")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SESSION_INFO.flags: {value} is out of range [0, 18446744073709551615]")
         self._ptr.flags = value
 
     @property
@@ -2614,6 +2650,8 @@ cdef class CK_SESSION_INFO(_pb_Record):
     @ulDeviceError.setter
     def ulDeviceError(self, value):
         value = _pb_index(value, "CK_SESSION_INFO.ulDeviceError")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SESSION_INFO.ulDeviceError: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulDeviceError = value
 
 
@@ -2692,6 +2730,8 @@ cdef class CK_ATTRIBUTE(_pb_Record):
     @type.setter
     def type(self, value):
         value = _pb_index(value, "CK_ATTRIBUTE.type")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ATTRIBUTE.type: {value} is out of range [0, 18446744073709551615]")
         self._ptr.type = value
 
     @property
@@ -2715,6 +2755,8 @@ cdef class CK_ATTRIBUTE(_pb_Record):
     @ulValueLen.setter
     def ulValueLen(self, value):
         value = _pb_index(value, "CK_ATTRIBUTE.ulValueLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ATTRIBUTE.ulValueLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulValueLen = value
 
 
@@ -2894,6 +2936,8 @@ cdef class CK_MECHANISM(_pb_Record):
     @mechanism.setter
     def mechanism(self, value):
         value = _pb_index(value, "CK_MECHANISM.mechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_MECHANISM.mechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.mechanism = value
 
     @property
@@ -2917,6 +2961,8 @@ cdef class CK_MECHANISM(_pb_Record):
     @ulParameterLen.setter
     def ulParameterLen(self, value):
         value = _pb_index(value, "CK_MECHANISM.ulParameterLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_MECHANISM.ulParameterLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulParameterLen = value
 
 
@@ -3003,6 +3049,8 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
     @ulMinKeySize.setter
     def ulMinKeySize(self, value):
         value = _pb_index(value, "CK_MECHANISM_INFO.ulMinKeySize")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_MECHANISM_INFO.ulMinKeySize: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMinKeySize = value
 
     @property
@@ -3012,6 +3060,8 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
     @ulMaxKeySize.setter
     def ulMaxKeySize(self, value):
         value = _pb_index(value, "CK_MECHANISM_INFO.ulMaxKeySize")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_MECHANISM_INFO.ulMaxKeySize: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMaxKeySize = value
 
     @property
@@ -3021,6 +3071,8 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "CK_MECHANISM_INFO.flags")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_MECHANISM_INFO.flags: {value} is out of range [0, 18446744073709551615]")
         self._ptr.flags = value
 
 
@@ -5352,6 +5404,8 @@ cdef class CK_INTERFACE(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "CK_INTERFACE.flags")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_INTERFACE.flags: {value} is out of range [0, 18446744073709551615]")
         self._ptr.flags = value
 
 
@@ -5482,6 +5536,8 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "CK_C_INITIALIZE_ARGS.flags")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_C_INITIALIZE_ARGS.flags: {value} is out of range [0, 18446744073709551615]")
         self._ptr.flags = value
 
     @property
@@ -5592,6 +5648,8 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     @hashAlg.setter
     def hashAlg(self, value):
         value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.hashAlg")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_PKCS_OAEP_PARAMS.hashAlg: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hashAlg = value
 
     @property
@@ -5601,6 +5659,8 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     @mgf.setter
     def mgf(self, value):
         value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.mgf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_PKCS_OAEP_PARAMS.mgf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.mgf = value
 
     @property
@@ -5610,6 +5670,8 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     @source.setter
     def source(self, value):
         value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.source")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_PKCS_OAEP_PARAMS.source: {value} is out of range [0, 18446744073709551615]")
         self._ptr.source = value
 
     @property
@@ -5633,6 +5695,8 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     @ulSourceDataLen.setter
     def ulSourceDataLen(self, value):
         value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSourceDataLen = value
 
 
@@ -5719,6 +5783,8 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     @hashAlg.setter
     def hashAlg(self, value):
         value = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.hashAlg")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_PKCS_PSS_PARAMS.hashAlg: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hashAlg = value
 
     @property
@@ -5728,6 +5794,8 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     @mgf.setter
     def mgf(self, value):
         value = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.mgf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_PKCS_PSS_PARAMS.mgf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.mgf = value
 
     @property
@@ -5737,6 +5805,8 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     @sLen.setter
     def sLen(self, value):
         value = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.sLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_PKCS_PSS_PARAMS.sLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.sLen = value
 
 
@@ -5819,6 +5889,8 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH1_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -5828,6 +5900,8 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         value = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSharedDataLen = value
 
     @property
@@ -5846,6 +5920,8 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
@@ -5945,6 +6021,8 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -5954,6 +6032,8 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSharedDataLen = value
 
     @property
@@ -5972,6 +6052,8 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
@@ -5990,6 +6072,8 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPrivateDataLen = value
 
     @property
@@ -5999,6 +6083,8 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @hPrivateData.setter
     def hPrivateData(self, value):
         value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.hPrivateData")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.hPrivateData: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hPrivateData = value
 
     @property
@@ -6008,6 +6094,8 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen2 = value
 
     @property
@@ -6109,6 +6197,8 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -6118,6 +6208,8 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSharedDataLen = value
 
     @property
@@ -6136,6 +6228,8 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
@@ -6154,6 +6248,8 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPrivateDataLen = value
 
     @property
@@ -6163,6 +6259,8 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @hPrivateData.setter
     def hPrivateData(self, value):
         value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.hPrivateData")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.hPrivateData: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hPrivateData = value
 
     @property
@@ -6172,6 +6270,8 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen2 = value
 
     @property
@@ -6190,6 +6290,8 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @publicKey.setter
     def publicKey(self, value):
         value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.publicKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.publicKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.publicKey = value
 
 
@@ -6272,6 +6374,8 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH1_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -6281,6 +6385,8 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
         value = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulOtherInfoLen = value
 
     @property
@@ -6299,6 +6405,8 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
@@ -6398,6 +6506,8 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -6407,6 +6517,8 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
         value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulOtherInfoLen = value
 
     @property
@@ -6425,6 +6537,8 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
@@ -6443,6 +6557,8 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPrivateDataLen = value
 
     @property
@@ -6452,6 +6568,8 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @hPrivateData.setter
     def hPrivateData(self, value):
         value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hPrivateData = value
 
     @property
@@ -6461,6 +6579,8 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen2 = value
 
     @property
@@ -6562,6 +6682,8 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -6571,6 +6693,8 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
         value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulOtherInfoLen = value
 
     @property
@@ -6589,6 +6713,8 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
@@ -6607,6 +6733,8 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPrivateDataLen = value
 
     @property
@@ -6616,6 +6744,8 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @hPrivateData.setter
     def hPrivateData(self, value):
         value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hPrivateData = value
 
     @property
@@ -6625,6 +6755,8 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen2 = value
 
     @property
@@ -6643,6 +6775,8 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @publicKey.setter
     def publicKey(self, value):
         value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.publicKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.publicKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.publicKey = value
 
 
@@ -6727,6 +6861,8 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
     @isSender.setter
     def isSender(self, value):
         value = _pb_index(value, "CK_KEA_DERIVE_PARAMS.isSender")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_KEA_DERIVE_PARAMS.isSender: {value} is out of range [0, 255]")
         self._ptr.isSender = value
 
     @property
@@ -6736,6 +6872,8 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
     @ulRandomLen.setter
     def ulRandomLen(self, value):
         value = _pb_index(value, "CK_KEA_DERIVE_PARAMS.ulRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_KEA_DERIVE_PARAMS.ulRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRandomLen = value
 
     @property
@@ -6763,6 +6901,8 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_KEA_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_KEA_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
@@ -6856,6 +6996,8 @@ cdef class CK_RC2_CBC_PARAMS(_pb_Record):
     @ulEffectiveBits.setter
     def ulEffectiveBits(self, value):
         value = _pb_index(value, "CK_RC2_CBC_PARAMS.ulEffectiveBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC2_CBC_PARAMS.ulEffectiveBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulEffectiveBits = value
 
     @property
@@ -6948,6 +7090,8 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     @ulEffectiveBits.setter
     def ulEffectiveBits(self, value):
         value = _pb_index(value, "CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulEffectiveBits = value
 
     @property
@@ -6957,6 +7101,8 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     @ulMacLength.setter
     def ulMacLength(self, value):
         value = _pb_index(value, "CK_RC2_MAC_GENERAL_PARAMS.ulMacLength")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC2_MAC_GENERAL_PARAMS.ulMacLength: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMacLength = value
 
 
@@ -7041,6 +7187,8 @@ cdef class CK_RC5_PARAMS(_pb_Record):
     @ulWordsize.setter
     def ulWordsize(self, value):
         value = _pb_index(value, "CK_RC5_PARAMS.ulWordsize")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_PARAMS.ulWordsize: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulWordsize = value
 
     @property
@@ -7050,6 +7198,8 @@ cdef class CK_RC5_PARAMS(_pb_Record):
     @ulRounds.setter
     def ulRounds(self, value):
         value = _pb_index(value, "CK_RC5_PARAMS.ulRounds")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_PARAMS.ulRounds: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRounds = value
 
 
@@ -7130,6 +7280,8 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
     @ulWordsize.setter
     def ulWordsize(self, value):
         value = _pb_index(value, "CK_RC5_CBC_PARAMS.ulWordsize")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_CBC_PARAMS.ulWordsize: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulWordsize = value
 
     @property
@@ -7139,6 +7291,8 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
     @ulRounds.setter
     def ulRounds(self, value):
         value = _pb_index(value, "CK_RC5_CBC_PARAMS.ulRounds")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_CBC_PARAMS.ulRounds: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRounds = value
 
     @property
@@ -7157,6 +7311,8 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
     @ulIvLen.setter
     def ulIvLen(self, value):
         value = _pb_index(value, "CK_RC5_CBC_PARAMS.ulIvLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_CBC_PARAMS.ulIvLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIvLen = value
 
 
@@ -7243,6 +7399,8 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     @ulWordsize.setter
     def ulWordsize(self, value):
         value = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulWordsize")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_MAC_GENERAL_PARAMS.ulWordsize: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulWordsize = value
 
     @property
@@ -7252,6 +7410,8 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     @ulRounds.setter
     def ulRounds(self, value):
         value = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulRounds")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_MAC_GENERAL_PARAMS.ulRounds: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRounds = value
 
     @property
@@ -7261,6 +7421,8 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     @ulMacLength.setter
     def ulMacLength(self, value):
         value = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulMacLength")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_MAC_GENERAL_PARAMS.ulMacLength: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMacLength = value
 
 
@@ -7356,6 +7518,8 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         value = _pb_index(value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.length")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_DES_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
         self._ptr.length = value
 
 
@@ -7451,6 +7615,8 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         value = _pb_index(value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.length")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_AES_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
         self._ptr.length = value
 
 
@@ -7535,6 +7701,8 @@ cdef class CK_AES_CTR_PARAMS(_pb_Record):
     @ulCounterBits.setter
     def ulCounterBits(self, value):
         value = _pb_index(value, "CK_AES_CTR_PARAMS.ulCounterBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_AES_CTR_PARAMS.ulCounterBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulCounterBits = value
 
     @property
@@ -7636,6 +7804,8 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
     @ulIvLen.setter
     def ulIvLen(self, value):
         value = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_PARAMS_V3.ulIvLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIvLen = value
 
     @property
@@ -7645,6 +7815,8 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
     @ulIvBits.setter
     def ulIvBits(self, value):
         value = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_PARAMS_V3.ulIvBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIvBits = value
 
     @property
@@ -7663,6 +7835,8 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
     @ulAADLen.setter
     def ulAADLen(self, value):
         value = _pb_index(value, "CK_GCM_PARAMS_V3.ulAADLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_PARAMS_V3.ulAADLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAADLen = value
 
     @property
@@ -7672,6 +7846,8 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
     @ulTagBits.setter
     def ulTagBits(self, value):
         value = _pb_index(value, "CK_GCM_PARAMS_V3.ulTagBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_PARAMS_V3.ulTagBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulTagBits = value
 
 
@@ -7756,6 +7932,8 @@ cdef class CK_CCM_PARAMS(_pb_Record):
     @ulDataLen.setter
     def ulDataLen(self, value):
         value = _pb_index(value, "CK_CCM_PARAMS.ulDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_PARAMS.ulDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulDataLen = value
 
     @property
@@ -7774,6 +7952,8 @@ cdef class CK_CCM_PARAMS(_pb_Record):
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         value = _pb_index(value, "CK_CCM_PARAMS.ulNonceLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceLen = value
 
     @property
@@ -7792,6 +7972,8 @@ cdef class CK_CCM_PARAMS(_pb_Record):
     @ulAADLen.setter
     def ulAADLen(self, value):
         value = _pb_index(value, "CK_CCM_PARAMS.ulAADLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_PARAMS.ulAADLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAADLen = value
 
     @property
@@ -7801,6 +7983,8 @@ cdef class CK_CCM_PARAMS(_pb_Record):
     @ulMACLen.setter
     def ulMACLen(self, value):
         value = _pb_index(value, "CK_CCM_PARAMS.ulMACLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_PARAMS.ulMACLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMACLen = value
 
 
@@ -7890,6 +8074,8 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         value = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceLen = value
 
     @property
@@ -7908,6 +8094,8 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     @ulAADLen.setter
     def ulAADLen(self, value):
         value = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAADLen = value
 
 
@@ -8001,6 +8189,8 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     @ulIvLen.setter
     def ulIvLen(self, value):
         value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulIvLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_MESSAGE_PARAMS.ulIvLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIvLen = value
 
     @property
@@ -8010,6 +8200,8 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     @ulIvFixedBits.setter
     def ulIvFixedBits(self, value):
         value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulIvFixedBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_MESSAGE_PARAMS.ulIvFixedBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIvFixedBits = value
 
     @property
@@ -8019,6 +8211,8 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     @ivGenerator.setter
     def ivGenerator(self, value):
         value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ivGenerator")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_MESSAGE_PARAMS.ivGenerator: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ivGenerator = value
 
     @property
@@ -8037,6 +8231,8 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     @ulTagBits.setter
     def ulTagBits(self, value):
         value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulTagBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_MESSAGE_PARAMS.ulTagBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulTagBits = value
 
 
@@ -8123,6 +8319,8 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @ulDataLen.setter
     def ulDataLen(self, value):
         value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.ulDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulDataLen = value
 
     @property
@@ -8141,6 +8339,8 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulNonceLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceLen = value
 
     @property
@@ -8150,6 +8350,8 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @ulNonceFixedBits.setter
     def ulNonceFixedBits(self, value):
         value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceFixedBits = value
 
     @property
@@ -8159,6 +8361,8 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @nonceGenerator.setter
     def nonceGenerator(self, value):
         value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.nonceGenerator")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.nonceGenerator: {value} is out of range [0, 18446744073709551615]")
         self._ptr.nonceGenerator = value
 
     @property
@@ -8177,6 +8381,8 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @ulMACLen.setter
     def ulMACLen(self, value):
         value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulMACLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.ulMACLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMACLen = value
 
 
@@ -8264,6 +8470,8 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         value = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceLen = value
 
     @property
@@ -8367,6 +8575,8 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPasswordLen = value
 
     @property
@@ -8385,6 +8595,8 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
@@ -8403,6 +8615,8 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @ulPAndGLen.setter
     def ulPAndGLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPAndGLen = value
 
     @property
@@ -8412,6 +8626,8 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @ulQLen.setter
     def ulQLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulQLen = value
 
     @property
@@ -8421,6 +8637,8 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @ulRandomLen.setter
     def ulRandomLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRandomLen = value
 
     @property
@@ -8557,6 +8775,8 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @ulOldWrappedXLen.setter
     def ulOldWrappedXLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulOldWrappedXLen = value
 
     @property
@@ -8575,6 +8795,8 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @ulOldPasswordLen.setter
     def ulOldPasswordLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulOldPasswordLen = value
 
     @property
@@ -8593,6 +8815,8 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @ulOldPublicDataLen.setter
     def ulOldPublicDataLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulOldPublicDataLen = value
 
     @property
@@ -8611,6 +8835,8 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @ulOldRandomLen.setter
     def ulOldRandomLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulOldRandomLen = value
 
     @property
@@ -8629,6 +8855,8 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @ulNewPasswordLen.setter
     def ulNewPasswordLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNewPasswordLen = value
 
     @property
@@ -8647,6 +8875,8 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @ulNewPublicDataLen.setter
     def ulNewPublicDataLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNewPublicDataLen = value
 
     @property
@@ -8665,6 +8895,8 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @ulNewRandomLen.setter
     def ulNewRandomLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNewRandomLen = value
 
     @property
@@ -8758,6 +8990,8 @@ cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     @ulCounterBits.setter
     def ulCounterBits(self, value):
         value = _pb_index(value, "CK_CAMELLIA_CTR_PARAMS.ulCounterBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CAMELLIA_CTR_PARAMS.ulCounterBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulCounterBits = value
 
     @property
@@ -8861,6 +9095,8 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         value = _pb_index(value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
         self._ptr.length = value
 
 
@@ -8956,6 +9192,8 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         value = _pb_index(value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
         self._ptr.length = value
 
 
@@ -9051,6 +9289,8 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         value = _pb_index(value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
         self._ptr.length = value
 
 
@@ -9140,6 +9380,8 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
     @blockCounterBits.setter
     def blockCounterBits(self, value):
         value = _pb_index(value, "CK_CHACHA20_PARAMS.blockCounterBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CHACHA20_PARAMS.blockCounterBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.blockCounterBits = value
 
     @property
@@ -9158,6 +9400,8 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
     @ulNonceBits.setter
     def ulNonceBits(self, value):
         value = _pb_index(value, "CK_CHACHA20_PARAMS.ulNonceBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CHACHA20_PARAMS.ulNonceBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceBits = value
 
 
@@ -9254,6 +9498,8 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
     @ulNonceBits.setter
     def ulNonceBits(self, value):
         value = _pb_index(value, "CK_SALSA20_PARAMS.ulNonceBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SALSA20_PARAMS.ulNonceBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceBits = value
 
 
@@ -9356,6 +9602,8 @@ cdef class CK_PBE_PARAMS(_pb_Record):
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
         value = _pb_index(value, "CK_PBE_PARAMS.ulPasswordLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PBE_PARAMS.ulPasswordLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPasswordLen = value
 
     @property
@@ -9374,6 +9622,8 @@ cdef class CK_PBE_PARAMS(_pb_Record):
     @ulSaltLen.setter
     def ulSaltLen(self, value):
         value = _pb_index(value, "CK_PBE_PARAMS.ulSaltLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PBE_PARAMS.ulSaltLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSaltLen = value
 
     @property
@@ -9383,6 +9633,8 @@ cdef class CK_PBE_PARAMS(_pb_Record):
     @ulIteration.setter
     def ulIteration(self, value):
         value = _pb_index(value, "CK_PBE_PARAMS.ulIteration")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PBE_PARAMS.ulIteration: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIteration = value
 
 
@@ -9461,6 +9713,8 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     @bBC.setter
     def bBC(self, value):
         value = _pb_index(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.bBC")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_KEY_WRAP_SET_OAEP_PARAMS.bBC: {value} is out of range [0, 255]")
         self._ptr.bBC = value
 
     @property
@@ -9479,6 +9733,8 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     @ulXLen.setter
     def ulXLen(self, value):
         value = _pb_index(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulXLen = value
 
 
@@ -9568,6 +9824,8 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
     @ulClientRandomLen.setter
     def ulClientRandomLen(self, value):
         value = _pb_index(value, "CK_SSL3_RANDOM_DATA.ulClientRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_RANDOM_DATA.ulClientRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulClientRandomLen = value
 
     @property
@@ -9586,6 +9844,8 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
         value = _pb_index(value, "CK_SSL3_RANDOM_DATA.ulServerRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_RANDOM_DATA.ulServerRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulServerRandomLen = value
 
 
@@ -9760,6 +10020,8 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     @hClientMacSecret.setter
     def hClientMacSecret(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hClientMacSecret")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_OUT.hClientMacSecret: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hClientMacSecret = value
 
     @property
@@ -9769,6 +10031,8 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     @hServerMacSecret.setter
     def hServerMacSecret(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hServerMacSecret")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_OUT.hServerMacSecret: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hServerMacSecret = value
 
     @property
@@ -9778,6 +10042,8 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     @hClientKey.setter
     def hClientKey(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hClientKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_OUT.hClientKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hClientKey = value
 
     @property
@@ -9787,6 +10053,8 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     @hServerKey.setter
     def hServerKey(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hServerKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_OUT.hServerKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hServerKey = value
 
     @property
@@ -9889,6 +10157,8 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMacSizeInBits = value
 
     @property
@@ -9898,6 +10168,8 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulKeySizeInBits = value
 
     @property
@@ -9907,6 +10179,8 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIVSizeInBits = value
 
     @property
@@ -9916,6 +10190,8 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     @bIsExport.setter
     def bIsExport(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.bIsExport")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_PARAMS.bIsExport: {value} is out of range [0, 255]")
         self._ptr.bIsExport = value
 
     @property
@@ -10032,6 +10308,8 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         value = _pb_index(value, "CK_TLS_PRF_PARAMS.ulSeedLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_PRF_PARAMS.ulSeedLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSeedLen = value
 
     @property
@@ -10050,6 +10328,8 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
     @ulLabelLen.setter
     def ulLabelLen(self, value):
         value = _pb_index(value, "CK_TLS_PRF_PARAMS.ulLabelLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_PRF_PARAMS.ulLabelLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulLabelLen = value
 
     @property
@@ -10174,6 +10454,8 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         value = _pb_index(value, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfHashMechanism = value
 
 
@@ -10260,6 +10542,8 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
         value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMacSizeInBits = value
 
     @property
@@ -10269,6 +10553,8 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
         value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulKeySizeInBits = value
 
     @property
@@ -10278,6 +10564,8 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
         value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIVSizeInBits = value
 
     @property
@@ -10287,6 +10575,8 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @bIsExport.setter
     def bIsExport(self, value):
         value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.bIsExport")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.bIsExport: {value} is out of range [0, 255]")
         self._ptr.bIsExport = value
 
     @property
@@ -10319,6 +10609,8 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfHashMechanism = value
 
 
@@ -10403,6 +10695,8 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
     @prfMechanism.setter
     def prfMechanism(self, value):
         value = _pb_index(value, "CK_TLS_KDF_PARAMS.prfMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_KDF_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfMechanism = value
 
     @property
@@ -10421,6 +10715,8 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
     @ulLabelLength.setter
     def ulLabelLength(self, value):
         value = _pb_index(value, "CK_TLS_KDF_PARAMS.ulLabelLength")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_KDF_PARAMS.ulLabelLength: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulLabelLength = value
 
     @property
@@ -10450,6 +10746,8 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
     @ulContextDataLength.setter
     def ulContextDataLength(self, value):
         value = _pb_index(value, "CK_TLS_KDF_PARAMS.ulContextDataLength")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_KDF_PARAMS.ulContextDataLength: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulContextDataLength = value
 
 
@@ -10536,6 +10834,8 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         value = _pb_index(value, "CK_TLS_MAC_PARAMS.prfHashMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_MAC_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfHashMechanism = value
 
     @property
@@ -10545,6 +10845,8 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     @ulMacLength.setter
     def ulMacLength(self, value):
         value = _pb_index(value, "CK_TLS_MAC_PARAMS.ulMacLength")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_MAC_PARAMS.ulMacLength: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMacLength = value
 
     @property
@@ -10554,6 +10856,8 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     @ulServerOrClient.setter
     def ulServerOrClient(self, value):
         value = _pb_index(value, "CK_TLS_MAC_PARAMS.ulServerOrClient")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_MAC_PARAMS.ulServerOrClient: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulServerOrClient = value
 
 
@@ -10644,6 +10948,8 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     @bExtract.setter
     def bExtract(self, value):
         value = _pb_index(value, "CK_HKDF_PARAMS.bExtract")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_HKDF_PARAMS.bExtract: {value} is out of range [0, 255]")
         self._ptr.bExtract = value
 
     @property
@@ -10653,6 +10959,8 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     @bExpand.setter
     def bExpand(self, value):
         value = _pb_index(value, "CK_HKDF_PARAMS.bExpand")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_HKDF_PARAMS.bExpand: {value} is out of range [0, 255]")
         self._ptr.bExpand = value
 
     @property
@@ -10662,6 +10970,8 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         value = _pb_index(value, "CK_HKDF_PARAMS.prfHashMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_HKDF_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfHashMechanism = value
 
     @property
@@ -10671,6 +10981,8 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     @ulSaltType.setter
     def ulSaltType(self, value):
         value = _pb_index(value, "CK_HKDF_PARAMS.ulSaltType")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_HKDF_PARAMS.ulSaltType: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSaltType = value
 
     @property
@@ -10689,6 +11001,8 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     @ulSaltLen.setter
     def ulSaltLen(self, value):
         value = _pb_index(value, "CK_HKDF_PARAMS.ulSaltLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_HKDF_PARAMS.ulSaltLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSaltLen = value
 
     @property
@@ -10698,6 +11012,8 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     @hSaltKey.setter
     def hSaltKey(self, value):
         value = _pb_index(value, "CK_HKDF_PARAMS.hSaltKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_HKDF_PARAMS.hSaltKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hSaltKey = value
 
     @property
@@ -10716,6 +11032,8 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     @ulInfoLen.setter
     def ulInfoLen(self, value):
         value = _pb_index(value, "CK_HKDF_PARAMS.ulInfoLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_HKDF_PARAMS.ulInfoLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulInfoLen = value
 
 
@@ -10805,6 +11123,8 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
     @ulClientRandomLen.setter
     def ulClientRandomLen(self, value):
         value = _pb_index(value, "CK_WTLS_RANDOM_DATA.ulClientRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_RANDOM_DATA.ulClientRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulClientRandomLen = value
 
     @property
@@ -10823,6 +11143,8 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
         value = _pb_index(value, "CK_WTLS_RANDOM_DATA.ulServerRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_RANDOM_DATA.ulServerRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulServerRandomLen = value
 
 
@@ -10901,6 +11223,8 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     @DigestMechanism.setter
     def DigestMechanism(self, value):
         value = _pb_index(value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.DigestMechanism = value
 
     @property
@@ -11007,6 +11331,8 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
     @DigestMechanism.setter
     def DigestMechanism(self, value):
         value = _pb_index(value, "CK_WTLS_PRF_PARAMS.DigestMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_PRF_PARAMS.DigestMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.DigestMechanism = value
 
     @property
@@ -11025,6 +11351,8 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         value = _pb_index(value, "CK_WTLS_PRF_PARAMS.ulSeedLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_PRF_PARAMS.ulSeedLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSeedLen = value
 
     @property
@@ -11043,6 +11371,8 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
     @ulLabelLen.setter
     def ulLabelLen(self, value):
         value = _pb_index(value, "CK_WTLS_PRF_PARAMS.ulLabelLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_PRF_PARAMS.ulLabelLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulLabelLen = value
 
     @property
@@ -11144,6 +11474,8 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     @hMacSecret.setter
     def hMacSecret(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_OUT.hMacSecret")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_OUT.hMacSecret: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hMacSecret = value
 
     @property
@@ -11153,6 +11485,8 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     @hKey.setter
     def hKey(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_OUT.hKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_OUT.hKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hKey = value
 
     @property
@@ -11250,6 +11584,8 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @DigestMechanism.setter
     def DigestMechanism(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.DigestMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.DigestMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.DigestMechanism = value
 
     @property
@@ -11259,6 +11595,8 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMacSizeInBits = value
 
     @property
@@ -11268,6 +11606,8 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulKeySizeInBits = value
 
     @property
@@ -11277,6 +11617,8 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIVSizeInBits = value
 
     @property
@@ -11286,6 +11628,8 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @ulSequenceNumber.setter
     def ulSequenceNumber(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSequenceNumber = value
 
     @property
@@ -11295,6 +11639,8 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @bIsExport.setter
     def bIsExport(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.bIsExport")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.bIsExport: {value} is out of range [0, 255]")
         self._ptr.bIsExport = value
 
     @property
@@ -11396,6 +11742,8 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
     @type.setter
     def type(self, value):
         value = _pb_index(value, "CK_PRF_DATA_PARAM.type")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PRF_DATA_PARAM.type: {value} is out of range [0, 18446744073709551615]")
         self._ptr.type = value
 
     @property
@@ -11419,6 +11767,8 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
     @ulValueLen.setter
     def ulValueLen(self, value):
         value = _pb_index(value, "CK_PRF_DATA_PARAM.ulValueLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PRF_DATA_PARAM.ulValueLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulValueLen = value
 
 
@@ -11503,6 +11853,8 @@ cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     @bLittleEndian.setter
     def bLittleEndian(self, value):
         value = _pb_index(value, "CK_SP800_108_COUNTER_FORMAT.bLittleEndian")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_SP800_108_COUNTER_FORMAT.bLittleEndian: {value} is out of range [0, 255]")
         self._ptr.bLittleEndian = value
 
     @property
@@ -11512,6 +11864,8 @@ cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
         value = _pb_index(value, "CK_SP800_108_COUNTER_FORMAT.ulWidthInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_COUNTER_FORMAT.ulWidthInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulWidthInBits = value
 
 
@@ -11598,6 +11952,8 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     @dkmLengthMethod.setter
     def dkmLengthMethod(self, value):
         value = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod: {value} is out of range [0, 18446744073709551615]")
         self._ptr.dkmLengthMethod = value
 
     @property
@@ -11607,6 +11963,8 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     @bLittleEndian.setter
     def bLittleEndian(self, value):
         value = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian: {value} is out of range [0, 255]")
         self._ptr.bLittleEndian = value
 
     @property
@@ -11616,6 +11974,8 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
         value = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulWidthInBits = value
 
 
@@ -11706,6 +12066,8 @@ cdef class CK_DERIVED_KEY(_pb_Record):
     @ulAttributeCount.setter
     def ulAttributeCount(self, value):
         value = _pb_index(value, "CK_DERIVED_KEY.ulAttributeCount")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_DERIVED_KEY.ulAttributeCount: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAttributeCount = value
 
     @property
@@ -11802,6 +12164,8 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
     @prfType.setter
     def prfType(self, value):
         value = _pb_index(value, "CK_SP800_108_KDF_PARAMS.prfType")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_KDF_PARAMS.prfType: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfType = value
 
     @property
@@ -11811,6 +12175,8 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
         value = _pb_index(value, "CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNumberOfDataParams = value
 
     @property
@@ -11832,6 +12198,8 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
         value = _pb_index(value, "CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAdditionalDerivedKeys = value
 
     @property
@@ -11930,6 +12298,8 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     @prfType.setter
     def prfType(self, value):
         value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfType = value
 
     @property
@@ -11939,6 +12309,8 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
         value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNumberOfDataParams = value
 
     @property
@@ -11960,6 +12332,8 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     @ulIVLen.setter
     def ulIVLen(self, value):
         value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIVLen = value
 
     @property
@@ -11978,6 +12352,8 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
         value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAdditionalDerivedKeys = value
 
     @property
@@ -12078,6 +12454,8 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
     @certificateHandle.setter
     def certificateHandle(self, value):
         value = _pb_index(value, "CK_CMS_SIG_PARAMS.certificateHandle")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CMS_SIG_PARAMS.certificateHandle: {value} is out of range [0, 18446744073709551615]")
         self._ptr.certificateHandle = value
 
     @property
@@ -12129,6 +12507,8 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
     @ulRequestedAttributesLen.setter
     def ulRequestedAttributesLen(self, value):
         value = _pb_index(value, "CK_CMS_SIG_PARAMS.ulRequestedAttributesLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CMS_SIG_PARAMS.ulRequestedAttributesLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRequestedAttributesLen = value
 
     @property
@@ -12147,6 +12527,8 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
     @ulRequiredAttributesLen.setter
     def ulRequiredAttributesLen(self, value):
         value = _pb_index(value, "CK_CMS_SIG_PARAMS.ulRequiredAttributesLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CMS_SIG_PARAMS.ulRequiredAttributesLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRequiredAttributesLen = value
 
 
@@ -12232,6 +12614,8 @@ cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     @ulLen.setter
     def ulLen(self, value):
         value = _pb_index(value, "CK_KEY_DERIVATION_STRING_DATA.ulLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_KEY_DERIVATION_STRING_DATA.ulLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulLen = value
 
 
@@ -12322,6 +12706,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @saltSource.setter
     def saltSource(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.saltSource")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.saltSource: {value} is out of range [0, 18446744073709551615]")
         self._ptr.saltSource = value
 
     @property
@@ -12345,6 +12731,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSaltSourceDataLen = value
 
     @property
@@ -12354,6 +12742,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @iterations.setter
     def iterations(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.iterations")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.iterations: {value} is out of range [0, 18446744073709551615]")
         self._ptr.iterations = value
 
     @property
@@ -12363,6 +12753,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @prf.setter
     def prf(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.prf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.prf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prf = value
 
     @property
@@ -12386,6 +12778,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @ulPrfDataLen.setter
     def ulPrfDataLen(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPrfDataLen = value
 
     @property
@@ -12499,6 +12893,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @saltSource.setter
     def saltSource(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.saltSource")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.saltSource: {value} is out of range [0, 18446744073709551615]")
         self._ptr.saltSource = value
 
     @property
@@ -12522,6 +12918,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSaltSourceDataLen = value
 
     @property
@@ -12531,6 +12929,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @iterations.setter
     def iterations(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.iterations")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.iterations: {value} is out of range [0, 18446744073709551615]")
         self._ptr.iterations = value
 
     @property
@@ -12540,6 +12940,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @prf.setter
     def prf(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.prf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.prf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prf = value
 
     @property
@@ -12563,6 +12965,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @ulPrfDataLen.setter
     def ulPrfDataLen(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPrfDataLen = value
 
     @property
@@ -12581,6 +12985,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPasswordLen = value
 
 
@@ -12659,6 +13065,8 @@ cdef class CK_OTP_PARAM(_pb_Record):
     @type.setter
     def type(self, value):
         value = _pb_index(value, "CK_OTP_PARAM.type")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_OTP_PARAM.type: {value} is out of range [0, 18446744073709551615]")
         self._ptr.type = value
 
     @property
@@ -12682,6 +13090,8 @@ cdef class CK_OTP_PARAM(_pb_Record):
     @ulValueLen.setter
     def ulValueLen(self, value):
         value = _pb_index(value, "CK_OTP_PARAM.ulValueLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_OTP_PARAM.ulValueLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulValueLen = value
 
 
@@ -12770,6 +13180,8 @@ cdef class CK_OTP_PARAMS(_pb_Record):
     @ulCount.setter
     def ulCount(self, value):
         value = _pb_index(value, "CK_OTP_PARAMS.ulCount")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_OTP_PARAMS.ulCount: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulCount = value
 
 
@@ -12858,6 +13270,8 @@ cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
     @ulCount.setter
     def ulCount(self, value):
         value = _pb_index(value, "CK_OTP_SIGNATURE_INFO.ulCount")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_OTP_SIGNATURE_INFO.ulCount: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulCount = value
 
 
@@ -12950,6 +13364,8 @@ cdef class CK_KIP_PARAMS(_pb_Record):
     @hKey.setter
     def hKey(self, value):
         value = _pb_index(value, "CK_KIP_PARAMS.hKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_KIP_PARAMS.hKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hKey = value
 
     @property
@@ -12968,6 +13384,8 @@ cdef class CK_KIP_PARAMS(_pb_Record):
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         value = _pb_index(value, "CK_KIP_PARAMS.ulSeedLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_KIP_PARAMS.ulSeedLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSeedLen = value
 
 
@@ -13048,6 +13466,8 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     @hash.setter
     def hash(self, value):
         value = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.hash")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_DSA_PARAMETER_GEN_PARAM.hash: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hash = value
 
     @property
@@ -13066,6 +13486,8 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         value = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSeedLen = value
 
     @property
@@ -13075,6 +13497,8 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     @ulIndex.setter
     def ulIndex(self, value):
         value = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.ulIndex")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_DSA_PARAMETER_GEN_PARAM.ulIndex: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIndex = value
 
 
@@ -13155,6 +13579,8 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     @ulAESKeyBits.setter
     def ulAESKeyBits(self, value):
         value = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAESKeyBits = value
 
     @property
@@ -13164,6 +13590,8 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH_AES_KEY_WRAP_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -13173,6 +13601,8 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         value = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSharedDataLen = value
 
     @property
@@ -13258,6 +13688,8 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     @ulAESKeyBits.setter
     def ulAESKeyBits(self, value):
         value = _pb_index(value, "CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAESKeyBits = value
 
     @property
@@ -13352,6 +13784,8 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GOSTR3410_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -13370,6 +13804,8 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
@@ -13388,6 +13824,8 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     @ulUKMLen.setter
     def ulUKMLen(self, value):
         value = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulUKMLen = value
 
 
@@ -13479,6 +13917,8 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     @ulWrapOIDLen.setter
     def ulWrapOIDLen(self, value):
         value = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulWrapOIDLen = value
 
     @property
@@ -13497,6 +13937,8 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     @ulUKMLen.setter
     def ulUKMLen(self, value):
         value = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulUKMLen = value
 
     @property
@@ -13506,6 +13948,8 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     @hKey.setter
     def hKey(self, value):
         value = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.hKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GOSTR3410_KEY_WRAP_PARAMS.hKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hKey = value
 
 
@@ -13584,6 +14028,8 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
     @phFlag.setter
     def phFlag(self, value):
         value = _pb_index(value, "CK_EDDSA_PARAMS.phFlag")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_EDDSA_PARAMS.phFlag: {value} is out of range [0, 255]")
         self._ptr.phFlag = value
 
     @property
@@ -13593,6 +14039,8 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
     @ulContextDataLen.setter
     def ulContextDataLen(self, value):
         value = _pb_index(value, "CK_EDDSA_PARAMS.ulContextDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_EDDSA_PARAMS.ulContextDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulContextDataLen = value
 
     @property
@@ -13684,6 +14132,8 @@ cdef class CK_XEDDSA_PARAMS(_pb_Record):
     @hash.setter
     def hash(self, value):
         value = _pb_index(value, "CK_XEDDSA_PARAMS.hash")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_XEDDSA_PARAMS.hash: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hash = value
 
 
@@ -13770,6 +14220,8 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -13779,6 +14231,8 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @pPeer_identity.setter
     def pPeer_identity(self, value):
         value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pPeer_identity")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.pPeer_identity: {value} is out of range [0, 18446744073709551615]")
         self._ptr.pPeer_identity = value
 
     @property
@@ -13788,6 +14242,8 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @pPeer_prekey.setter
     def pPeer_prekey(self, value):
         value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pPeer_prekey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.pPeer_prekey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.pPeer_prekey = value
 
     @property
@@ -13815,6 +14271,8 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @pOwn_identity.setter
     def pOwn_identity(self, value):
         value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pOwn_identity")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.pOwn_identity: {value} is out of range [0, 18446744073709551615]")
         self._ptr.pOwn_identity = value
 
     @property
@@ -13824,6 +14282,8 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @pOwn_ephemeral.setter
     def pOwn_ephemeral(self, value):
         value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral: {value} is out of range [0, 18446744073709551615]")
         self._ptr.pOwn_ephemeral = value
 
 
@@ -13908,6 +14368,8 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_X3DH_RESPOND_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X3DH_RESPOND_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -13944,6 +14406,8 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     @pInitiator_identity.setter
     def pInitiator_identity(self, value):
         value = _pb_index(value, "CK_X3DH_RESPOND_PARAMS.pInitiator_identity")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X3DH_RESPOND_PARAMS.pInitiator_identity: {value} is out of range [0, 18446744073709551615]")
         self._ptr.pInitiator_identity = value
 
     @property
@@ -14050,6 +14514,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @peer_public_prekey.setter
     def peer_public_prekey(self, value):
         value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.peer_public_prekey = value
 
     @property
@@ -14059,6 +14525,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @peer_public_identity.setter
     def peer_public_identity(self, value):
         value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity: {value} is out of range [0, 18446744073709551615]")
         self._ptr.peer_public_identity = value
 
     @property
@@ -14068,6 +14536,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @own_public_identity.setter
     def own_public_identity(self, value):
         value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity: {value} is out of range [0, 18446744073709551615]")
         self._ptr.own_public_identity = value
 
     @property
@@ -14077,6 +14547,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @bEncryptedHeader.setter
     def bEncryptedHeader(self, value):
         value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader: {value} is out of range [0, 255]")
         self._ptr.bEncryptedHeader = value
 
     @property
@@ -14086,6 +14558,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @eCurve.setter
     def eCurve(self, value):
         value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.eCurve")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.eCurve: {value} is out of range [0, 18446744073709551615]")
         self._ptr.eCurve = value
 
     @property
@@ -14095,6 +14569,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @aeadMechanism.setter
     def aeadMechanism(self, value):
         value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.aeadMechanism = value
 
     @property
@@ -14104,6 +14580,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @kdfMechanism.setter
     def kdfMechanism(self, value):
         value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdfMechanism = value
 
 
@@ -14201,6 +14679,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @own_prekey.setter
     def own_prekey(self, value):
         value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.own_prekey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.own_prekey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.own_prekey = value
 
     @property
@@ -14210,6 +14690,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @initiator_identity.setter
     def initiator_identity(self, value):
         value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.initiator_identity")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.initiator_identity: {value} is out of range [0, 18446744073709551615]")
         self._ptr.initiator_identity = value
 
     @property
@@ -14219,6 +14701,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @own_public_identity.setter
     def own_public_identity(self, value):
         value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.own_public_identity")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.own_public_identity: {value} is out of range [0, 18446744073709551615]")
         self._ptr.own_public_identity = value
 
     @property
@@ -14228,6 +14712,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @bEncryptedHeader.setter
     def bEncryptedHeader(self, value):
         value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader: {value} is out of range [0, 255]")
         self._ptr.bEncryptedHeader = value
 
     @property
@@ -14237,6 +14723,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @eCurve.setter
     def eCurve(self, value):
         value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.eCurve")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.eCurve: {value} is out of range [0, 18446744073709551615]")
         self._ptr.eCurve = value
 
     @property
@@ -14246,6 +14734,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @aeadMechanism.setter
     def aeadMechanism(self, value):
         value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.aeadMechanism = value
 
     @property
@@ -14255,6 +14745,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @kdfMechanism.setter
     def kdfMechanism(self, value):
         value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdfMechanism = value
 
 
@@ -14348,6 +14840,8 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
     @ulGXLen.setter
     def ulGXLen(self, value):
         value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGXLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_JPAKEPublicValue.ulGXLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulGXLen = value
 
     @property
@@ -14366,6 +14860,8 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
     @ulGVLen.setter
     def ulGVLen(self, value):
         value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGVLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_JPAKEPublicValue.ulGVLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulGVLen = value
 
     @property
@@ -14384,6 +14880,8 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
     @ulRLen.setter
     def ulRLen(self, value):
         value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulRLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_JPAKEPublicValue.ulRLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRLen = value
 
 
@@ -14564,6 +15062,8 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
     @ulSharedKeyLen.setter
     def ulSharedKeyLen(self, value):
         value = _pb_index(value, "CK_NSS_JPAKERound2Params.ulSharedKeyLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_JPAKERound2Params.ulSharedKeyLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSharedKeyLen = value
 
     @property
@@ -14753,6 +15253,8 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     @macAlg.setter
     def macAlg(self, value):
         value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg: {value} is out of range [0, 18446744073709551615]")
         self._ptr.macAlg = value
 
     @property
@@ -14762,6 +15264,8 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     @ulBodyTotalLen.setter
     def ulBodyTotalLen(self, value):
         value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulBodyTotalLen = value
 
     @property
@@ -14780,6 +15284,8 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     @ulHeaderLen.setter
     def ulHeaderLen(self, value):
         value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulHeaderLen = value
 
 
@@ -14871,6 +15377,8 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulNonceLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_AEAD_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceLen = value
 
     @property
@@ -14889,6 +15397,8 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
     @ulAADLen.setter
     def ulAADLen(self, value):
         value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulAADLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_AEAD_PARAMS.ulAADLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAADLen = value
 
     @property
@@ -14898,6 +15408,8 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
     @ulTagLen.setter
     def ulTagLen(self, value):
         value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulTagLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_AEAD_PARAMS.ulTagLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulTagLen = value
 
 
@@ -14982,6 +15494,8 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
     @bExtract.setter
     def bExtract(self, value):
         value = _pb_index(value, "CK_NSS_HKDFParams.bExtract")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_HKDFParams.bExtract: {value} is out of range [0, 255]")
         self._ptr.bExtract = value
 
     @property
@@ -15000,6 +15514,8 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
     @ulSaltLen.setter
     def ulSaltLen(self, value):
         value = _pb_index(value, "CK_NSS_HKDFParams.ulSaltLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_HKDFParams.ulSaltLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSaltLen = value
 
     @property
@@ -15009,6 +15525,8 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
     @bExpand.setter
     def bExpand(self, value):
         value = _pb_index(value, "CK_NSS_HKDFParams.bExpand")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_HKDFParams.bExpand: {value} is out of range [0, 255]")
         self._ptr.bExpand = value
 
     @property
@@ -15027,6 +15545,8 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
     @ulInfoLen.setter
     def ulInfoLen(self, value):
         value = _pb_index(value, "CK_NSS_HKDFParams.ulInfoLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_HKDFParams.ulInfoLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulInfoLen = value
 
 
@@ -15109,6 +15629,8 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     @prfMechanism.setter
     def prfMechanism(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfMechanism = value
 
     @property
@@ -15118,6 +15640,8 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     @bHasSeedKey.setter
     def bHasSeedKey(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey: {value} is out of range [0, 255]")
         self._ptr.bHasSeedKey = value
 
     @property
@@ -15127,6 +15651,8 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     @hSeedKey.setter
     def hSeedKey(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hSeedKey = value
 
     @property
@@ -15145,6 +15671,8 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     @ulSeedDataLen.setter
     def ulSeedDataLen(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSeedDataLen = value
 
 
@@ -15233,6 +15761,8 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @prfMechanism.setter
     def prfMechanism(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfMechanism = value
 
     @property
@@ -15242,6 +15772,8 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @bDataAsKey.setter
     def bDataAsKey(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey: {value} is out of range [0, 255]")
         self._ptr.bDataAsKey = value
 
     @property
@@ -15251,6 +15783,8 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @bRekey.setter
     def bRekey(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey: {value} is out of range [0, 255]")
         self._ptr.bRekey = value
 
     @property
@@ -15269,6 +15803,8 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @ulNiLen.setter
     def ulNiLen(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNiLen = value
 
     @property
@@ -15287,6 +15823,8 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @ulNrLen.setter
     def ulNrLen(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNrLen = value
 
     @property
@@ -15296,6 +15834,8 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @hNewKey.setter
     def hNewKey(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hNewKey = value
 
 
@@ -15386,6 +15926,8 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @prfMechanism.setter
     def prfMechanism(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfMechanism = value
 
     @property
@@ -15395,6 +15937,8 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @bHasPrevKey.setter
     def bHasPrevKey(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey: {value} is out of range [0, 255]")
         self._ptr.bHasPrevKey = value
 
     @property
@@ -15404,6 +15948,8 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @hKeygxy.setter
     def hKeygxy(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hKeygxy = value
 
     @property
@@ -15413,6 +15959,8 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @hPrevKey.setter
     def hPrevKey(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hPrevKey = value
 
     @property
@@ -15431,6 +15979,8 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @ulCKYiLen.setter
     def ulCKYiLen(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulCKYiLen = value
 
     @property
@@ -15449,6 +15999,8 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @ulCKYrLen.setter
     def ulCKYrLen(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulCKYrLen = value
 
     @property
@@ -15458,6 +16010,8 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @keyNumber.setter
     def keyNumber(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber: {value} is out of range [0, 255]")
         self._ptr.keyNumber = value
 
 
@@ -15540,6 +16094,8 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     @prfMechanism.setter
     def prfMechanism(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfMechanism = value
 
     @property
@@ -15549,6 +16105,8 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     @bHasKeygxy.setter
     def bHasKeygxy(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy: {value} is out of range [0, 255]")
         self._ptr.bHasKeygxy = value
 
     @property
@@ -15558,6 +16116,8 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     @hKeygxy.setter
     def hKeygxy(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hKeygxy = value
 
     @property
@@ -15576,6 +16136,8 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     @ulExtraDataLen.setter
     def ulExtraDataLen(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulExtraDataLen = value
 
 
@@ -15656,6 +16218,8 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         value = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfHashMechanism = value
 
     @property
@@ -15674,6 +16238,8 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     @ulSessionHashLen.setter
     def ulSessionHashLen(self, value):
         value = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSessionHashLen = value
 
     @property
@@ -15953,6 +16519,8 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
     @ulIvLen.setter
     def ulIvLen(self, value):
         value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulIvLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_GCM_PARAMS.ulIvLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIvLen = value
 
     @property
@@ -15971,6 +16539,8 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
     @ulAADLen.setter
     def ulAADLen(self, value):
         value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulAADLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_GCM_PARAMS.ulAADLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAADLen = value
 
     @property
@@ -15980,6 +16550,8 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
     @ulTagBits.setter
     def ulTagBits(self, value):
         value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulTagBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_GCM_PARAMS.ulTagBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulTagBits = value
 
 

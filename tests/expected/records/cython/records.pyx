@@ -421,6 +421,8 @@ cdef class point(_pb_Record):
     @x.setter
     def x(self, value):
         value = _pb_index(value, "point.x")
+        if not -2147483648 <= value <= 2147483647:
+            raise OverflowError(f"point.x: {value} is out of range [-2147483648, 2147483647]")
         self._ptr.x = value
 
     @property
@@ -430,6 +432,8 @@ cdef class point(_pb_Record):
     @y.setter
     def y(self, value):
         value = _pb_index(value, "point.y")
+        if not -2147483648 <= value <= 2147483647:
+            raise OverflowError(f"point.y: {value} is out of range [-2147483648, 2147483647]")
         self._ptr.y = value
 
 
@@ -621,6 +625,8 @@ cdef class variant_as(_pb_Record):
     @i.setter
     def i(self, value):
         value = _pb_index(value, "variant_as.i")
+        if not -2147483648 <= value <= 2147483647:
+            raise OverflowError(f"variant_as.i: {value} is out of range [-2147483648, 2147483647]")
         self._ptr.i = value
 
     @property
@@ -727,6 +733,8 @@ cdef class variant(_pb_Record):
     @kind.setter
     def kind(self, value):
         value = _pb_index(value, "variant.kind")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"variant.kind: {value} is out of range [0, 255]")
         self._ptr.kind = value
 
     @property
@@ -746,6 +754,8 @@ cdef class variant(_pb_Record):
     @year.setter
     def year(self, value):
         value = _pb_index(value, "variant.year")
+        if not 0 <= value <= 65535:
+            raise OverflowError(f"variant.year: {value} is out of range [0, 65535]")
         self._ptr.year = value
 
     @property
@@ -755,6 +765,8 @@ cdef class variant(_pb_Record):
     @month.setter
     def month(self, value):
         value = _pb_index(value, "variant.month")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"variant.month: {value} is out of range [0, 255]")
         self._ptr.month = value
 
     @property
@@ -764,6 +776,8 @@ cdef class variant(_pb_Record):
     @day.setter
     def day(self, value):
         value = _pb_index(value, "variant.day")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"variant.day: {value} is out of range [0, 255]")
         self._ptr.day = value
 
 
@@ -850,6 +864,8 @@ cdef class number(_pb_Record):
     @whole.setter
     def whole(self, value):
         value = _pb_index(value, "number.whole")
+        if not -9223372036854775808 <= value <= 9223372036854775807:
+            raise OverflowError(f"number.whole: {value} is out of range [-9223372036854775808, 9223372036854775807]")
         self._ptr.whole = value
 
     @property
@@ -950,6 +966,8 @@ cdef class message(_pb_Record):
     @length.setter
     def length(self, value):
         value = _pb_index(value, "message.length")
+        if not 0 <= value <= 4294967295:
+            raise OverflowError(f"message.length: {value} is out of range [0, 4294967295]")
         self._ptr.length = value
 
     @property
@@ -959,6 +977,8 @@ cdef class message(_pb_Record):
     @type.setter
     def type(self, value):
         value = _pb_index(value, "message.type")
+        if not 0 <= value <= 65535:
+            raise OverflowError(f"message.type: {value} is out of range [0, 65535]")
         self._ptr.type = value
 
 

@@ -410,6 +410,8 @@ cdef class ck_version(_pb_Record):
     @major.setter
     def major(self, value):
         value = _pb_index(value, "ck_version.major")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"ck_version.major: {value} is out of range [0, 255]")
         self._ptr.major = value
 
     @property
@@ -419,6 +421,8 @@ cdef class ck_version(_pb_Record):
     @minor.setter
     def minor(self, value):
         value = _pb_index(value, "ck_version.minor")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"ck_version.minor: {value} is out of range [0, 255]")
         self._ptr.minor = value
 
 
@@ -516,6 +520,8 @@ cdef class ck_info(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "ck_info.flags")
+        if not 0 <= value <= 4294967295:
+            raise OverflowError(f"ck_info.flags: {value} is out of range [0, 4294967295]")
         self._ptr.flags = value
 
     @property
