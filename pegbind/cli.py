@@ -26,6 +26,7 @@ from .config import (
     builtin_module_problem,
     is_module_name,
     load_config,
+    parse_owner,
     parse_role,
 )
 from .diagnostics import ConfigError, Diagnostic, PegbindError
@@ -66,7 +67,8 @@ def _add_binding_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--error-policy", metavar="RETURN_TYPE:SUCCESS[:CODES]", help="e.g. CK_RV:CKR_OK:CKR_*")
     parser.add_argument(
         "--function", dest="functions", action="append", default=[], metavar="GLOB:PARAM=ROLE[,...]",
-        help="parameter roles for matching functions, e.g. 'C_GetSlotList:pSlotList=out-array(pulCount)'",
+        help="parameter roles for matching functions, e.g. 'C_GetSlotList:pSlotList=out-array(pulCount)'; "
+             "'json_loads:return=owned(json_delete)' names the function that frees a result",
     )
     parser.add_argument("--release-gil", action="store_true", default=None, help="release the GIL in every call")
     parser.add_argument("--skip-include", dest="skip_includes", action="append", default=[], metavar="HEADER")
@@ -147,15 +149,23 @@ def _function_rule(text: str) -> FunctionRule:
     if not sep or not pattern:
         raise ConfigError(Diagnostic(None, f"--function: expected GLOB:PARAM=ROLE[,...], got {text!r}"))
     roles = {}
+    returns_owner = None
     for item in filter(None, (part.strip() for part in _split_roles(roles_text))):
         name, eq, role = item.partition("=")
+        if not eq:
+            raise ConfigError(Diagnostic(None, f"--function: expected PARAM=ROLE, got {item!r}"))
+        if name.strip() == "return":  # no parameter can be called so: it is the result
+            try:
+                returns_owner = parse_owner(role)
+            except ValueError:
+                raise ConfigError(Diagnostic(
+                    None, f"--function: expected return=owned(FUNCTION), got {item!r}")) from None
+            continue
         try:
             roles[name.strip()] = parse_role(role)
         except ValueError:
             raise ConfigError(Diagnostic(None, f"--function: unknown role {role!r} for parameter {name!r}")) from None
-        if not eq:
-            raise ConfigError(Diagnostic(None, f"--function: expected PARAM=ROLE, got {item!r}"))
-    return FunctionRule(pattern, roles)
+    return FunctionRule(pattern, roles, returns_owner=returns_owner, key="--function")
 
 
 def _split_roles(text: str) -> list[str]:

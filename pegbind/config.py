@@ -31,10 +31,12 @@ PARAM_ROLES = ("in", "out", "inout", "in-array", "out-bytes", "out-array", "len"
 
 @dataclass(frozen=True, slots=True)
 class ParamRole:
-    """How one parameter is presented to Python (``out``, ``in-array(len)`` ...)."""
+    """How one parameter is presented to Python (``out``, ``in-array(len)``, ``out owned(free)`` ...)."""
 
-    role: str  #: one of :data:`PARAM_ROLES`
+    role: str  #: one of :data:`PARAM_ROLES`; ``""``: the default role (``owned(F)`` alone)
     length: str | None = None  #: the parameter holding the length, for array/bytes roles
+    #: ``owned(F)``: the C function that frees what the call writes to this ``out`` parameter
+    owner: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,10 @@ class FunctionRule:
     #: pointer parameters that must not be NULL: ``None`` from Python raises TypeError
     #: (``("*",)`` for every pointer parameter); the header's ``__attribute__((nonnull))`` adds to it
     nonnull: tuple[str, ...] = ()
+    #: ``returns = "owned(F)"``: the C function that frees what the function returns
+    returns_owner: str | None = None
+    #: where the rule was written, for messages (``functions[2]``)
+    key: str = "functions"
 
     def matches(self, name: str) -> bool:
         return fnmatch.fnmatchcase(name, self.pattern)
@@ -302,15 +308,34 @@ def _error_policy(reader: _Reader, key: str, value: Mapping[str, Any]) -> ErrorP
     return ErrorPolicy(value["return_type"], success, codes)
 
 
+_OWNED = re.compile(r"owned\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)")
+_OWNED_AT_END = re.compile(r"(?:^|\s)owned\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)$")
+
+
+def parse_owner(text: str) -> str:
+    """``"owned(json_delete)"`` -> ``"json_delete"``: the C function that frees a result; ValueError otherwise."""
+    found = _OWNED.fullmatch(text.strip())
+    if found is None:
+        raise ValueError(text)
+    return found.group(1)
+
+
 def parse_role(text: str) -> ParamRole:
-    """``"out"`` -> ParamRole("out"); ``"in-array(count)"`` -> ParamRole("in-array", "count")."""
+    """``"out"`` -> ParamRole("out"); ``"in-array(count)"`` -> ParamRole("in-array", "count");
+    ``"out owned(free)"`` -> ParamRole("out", owner="free"); ``"owned(free)"`` keeps the default role."""
     text = text.strip()
+    owner = None
+    found = _OWNED_AT_END.search(text)
+    if found is not None:
+        owner, text = found.group(1), text[: found.start()].strip()
+        if not text:
+            return ParamRole("", owner=owner)
     role, sep, rest = text.partition("(")
     role = role.strip()
     length = rest.rstrip(")").strip() if sep else None
     if role not in PARAM_ROLES or (sep and not rest.endswith(")")) or (sep and not length):
         raise ValueError(text)
-    return ParamRole(role, length)
+    return ParamRole(role, length, owner)
 
 
 def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule, ...]:
@@ -325,8 +350,9 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
         if not isinstance(item, dict):
             reader.fail(where, "expected a table")
             continue
-        for extra in sorted(set(item) - {"match", "params", "release_gil", "errors", "nonnull"}):
-            reader.fail(f"{where}.{extra}", "unknown key (known keys: errors, match, nonnull, params, release_gil)")
+        for extra in sorted(set(item) - {"match", "params", "release_gil", "errors", "nonnull", "returns"}):
+            reader.fail(f"{where}.{extra}",
+                        "unknown key (known keys: errors, match, nonnull, params, release_gil, returns)")
         pattern = item.get("match")
         if not isinstance(pattern, str):
             reader.fail(f"{where}.match", "expected a glob string naming functions")
@@ -343,7 +369,7 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
                 reader.fail(
                     f"{where}.params.{pname}",
                     f"unknown role {ptext!r} (roles: in, out, inout, in-array(LEN), out-bytes(LEN), out-array(LEN), "
-                    "len, null)",
+                    "len, null; followed by owned(FUNCTION) for what FUNCTION frees)",
                 )
         for flag in ("release_gil", "errors"):
             if flag in item and not isinstance(item[flag], bool):
@@ -353,7 +379,15 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
             nonnull = ("*",)
         elif "nonnull" in item:
             nonnull = reader.strings(f"{where}.nonnull", item["nonnull"])
-        rules.append(FunctionRule(pattern, roles, item.get("release_gil"), item.get("errors"), nonnull))
+        returns_owner = None
+        if "returns" in item:
+            try:
+                returns_owner = parse_owner(item["returns"]) if isinstance(item["returns"], str) else parse_owner("")
+            except ValueError:
+                reader.fail(f"{where}.returns", "expected \"owned(FUNCTION)\", the C function that frees the "
+                                                f"result, got {item['returns']!r}")
+        rules.append(FunctionRule(pattern, roles, item.get("release_gil"), item.get("errors"), nonnull, returns_owner,
+                                  where))
     return tuple(rules)
 
 

@@ -148,6 +148,190 @@ def test_enum_returns_are_members(capi):
     assert capi.capi_mix(3) == 3 and type(capi.capi_mix(3)) is int
 
 
+# ---- cells: scalars C reads and writes through a pointer --------------------------
+
+def test_cells_stand_for_scalars_c_writes_through_a_pointer(capi):
+    current, highwater = capi.c_int(), capi.c_long()
+    assert capi.capi_status(21, current, highwater) == 0
+    assert (current.value, highwater.value) == (42, 21 << 40)
+    value = capi.c_double(1.5)
+    capi.capi_scale(value, 3)
+    assert value.value == 4.5 and repr(value) == "c_double(4.5)"
+    flag = capi.c_bool(False)
+    assert capi.capi_flag(flag) == 1 and flag.value is True
+
+
+def test_a_cell_is_taken_only_for_its_own_kind_and_size(capi):
+    assert capi.capi_status(1, capi.c_int32(), capi.c_int64()) == 0  # other names of the same types
+    with pytest.raises(TypeError, match=r"^argument 2 \(current\) must be a writable contiguous buffer or a c_int, "
+                                        r"not c_long$"):
+        capi.capi_status(1, capi.c_long(), capi.c_long())
+    with pytest.raises(TypeError, match=r"^argument 1 \(value\) must be a writable contiguous buffer or a c_double, "
+                                        r"not c_float$"):
+        capi.capi_scale(capi.c_float(), 2)
+
+
+def test_cells_check_their_values_as_arguments_are_checked(capi):
+    with pytest.raises(OverflowError, match=r"^c_uint.value: -1 is out of range \[0, 4294967295\]$"):
+        capi.c_uint(-1)
+    cell = capi.c_ulong(7)
+    with pytest.raises(TypeError, match=r"^c_ulong.value must be an integer, not float$"):
+        cell.value = 1.5
+    with pytest.raises(TypeError, match=r"^c_double.value must be a real number, not str$"):
+        capi.c_double("1")
+    with pytest.raises(TypeError, match=r"^cannot pickle or copy c_ulong objects$"):
+        import copy
+        copy.copy(cell)
+
+
+def test_a_compress2_style_call_reads_naturally(capi):
+    dest = bytearray(16)
+    written = capi.c_ulong(len(dest))
+    assert capi.capi_copy(dest, written, b"payload", 7) == 0
+    assert dest[:written.value] == b"payload"
+
+
+# ---- lengths the header states ---------------------------------------------------
+
+def test_a_stated_length_may_not_exceed_its_buffer(capi):
+    assert capi.capi_crc(0, b"abc", 3) == capi.capi_crc(0, bytearray(b"abc"), 3)
+    with pytest.raises(ValueError, match=r"^argument 3 \(len_\): 1000000000 is more than argument 2 \(buf\) "
+                                         r"holds \(3 bytes\)$"):
+        capi.capi_crc(0, b"abc", 10**9)
+    assert capi.capi_crc(0, b"abc", 2) == capi.capi_crc(0, b"ab", 2)  # less is fine
+    with pytest.raises(ValueError, match=r"holds \(2 bytes\)$"):
+        capi.capi_crc(0, memoryview(b"abcd")[1:3], 3)
+
+
+def test_a_count_is_of_items_and_a_size_of_bytes(capi):
+    import array
+    values = array.array("i", [1, 2, 3])
+    assert capi.capi_sum(values, 3) == 6
+    with pytest.raises(ValueError, match=r"^argument 2 \(count\): 4 is more than argument 1 \(values\) "
+                                         r"holds \(3 items\)$"):
+        capi.capi_sum(values, 4)
+    assert capi.capi_checksum(values, 12) == 6
+    with pytest.raises(ValueError, match=r"^argument 2 \(size\): 13 is more than argument 1 \(data\) holds \(12 bytes\)$"):
+        capi.capi_checksum(values, 13)
+
+
+def test_a_string_length_counts_its_utf8_bytes(capi):
+    easy = capi.capi_easy_init()
+    assert capi.capi_escape(easy, "a b", 3) == 5
+    assert capi.capi_escape(easy, "a b", 0) == 5
+    with pytest.raises(ValueError, match=r"^argument 3 \(length\): 4 is more than argument 2 \(string\) holds "
+                                         r"\(3 bytes\)$"):
+        capi.capi_escape(easy, "a b", 4)
+    assert capi.capi_escape(easy, "\u00e9", 2) == 2
+
+
+def test_a_length_in_a_cell_is_checked_too(capi):
+    with pytest.raises(ValueError, match=r"^argument 2 \(destLen\): 17 is more than argument 1 \(dest\) holds "
+                                         r"\(16 bytes\)$"):
+        capi.capi_copy(bytearray(16), capi.c_ulong(17), b"x", 1)
+    with pytest.raises(ValueError, match=r"^argument 4 \(srcLen\): 2 is more than argument 3 \(src\) holds "
+                                         r"\(1 bytes\)$"):
+        capi.capi_copy(bytearray(16), capi.c_ulong(16), b"x", 2)
+
+
+def test_what_names_no_length_is_not_checked(capi):
+    # nArg follows a string but counts something else: nothing is refused
+    assert capi.capi_define("f", 5) == 105
+
+
+# ---- ownership: what the caller must free ------------------------------------------
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def owned(request, capi_library, tmp_path_factory, repo_root):
+    """capi.h built with tests/capi/owned.toml, whose rules say which function frees what."""
+    backend = request.param
+    out = tmp_path_factory.mktemp(f"capi-owned-{backend}")
+    name = f"capi_owned_{backend}"
+    result = run_pegbind("build", "-c", str(repo_root / "tests" / "capi" / "owned.toml"), "-L", str(capi_library),
+                         "--backend", backend, "--name", name, "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    return import_from(out, name)
+
+
+def test_without_a_rule_nothing_is_freed(capi):
+    before = capi.capi_live()
+    for _ in range(3):
+        assert capi.capi_strdup("x") == b"x"
+    gc.collect()
+    assert capi.capi_live() == before + 3  # the README says so: without a rule, Python frees nothing
+
+
+def test_an_owned_string_is_copied_and_freed_at_once(owned):
+    before = owned.capi_live()
+    assert owned.capi_strdup("h\u00e9") == "h\u00e9".encode()
+    assert owned.capi_live() == before
+
+
+def test_an_owned_view_is_freed_once_when_collected_or_closed(owned):
+    before = owned.capi_live()
+    node = owned.capi_node_new(5)
+    assert node.value == 5 and owned.capi_live() == before + 1
+    del node
+    gc.collect()
+    assert owned.capi_live() == before
+    node = owned.capi_node_new(6)
+    node.close()
+    assert owned.capi_live() == before
+    node.close()  # once: a second close does nothing
+    assert owned.capi_live() == before
+    with pytest.raises(ValueError, match=r"^the object is closed: the memory it stood for was freed$"):
+        node.value
+    with pytest.raises(ValueError, match=r"^argument 1 \(node\) is closed$"):
+        owned.capi_count(node)
+    del node
+    gc.collect()
+    assert owned.capi_live() == before  # never after
+
+
+def test_calling_the_deallocator_itself_closes_the_object(owned):
+    before = owned.capi_live()
+    node = owned.capi_node_new(7)
+    owned.capi_node_free(node)
+    assert owned.capi_live() == before
+    with pytest.raises(ValueError, match=r"^argument 1 \(node\) is closed$"):
+        owned.capi_node_free(node)  # never twice
+    del node
+    gc.collect()
+    assert owned.capi_live() == before
+
+
+def test_owned_objects_close_at_the_end_of_a_with_block(owned):
+    before = owned.capi_live()
+    with owned.capi_node_new(8) as node:
+        assert node.value == 8
+    assert owned.capi_live() == before
+    with owned.capi_alloc(16) as memory:
+        assert owned.capi_used(memory) == 16
+    assert repr(memory) == "<Pointer void * (closed)>"
+
+
+def test_out_parameters_can_be_owned_too(owned):
+    before = owned.capi_live()
+    parent = owned.capi_node_new(1)
+    assert owned.capi_node_child(parent, 2)[0] == 1
+    gc.collect()
+    assert owned.capi_live() == before + 1  # the child went with its Python object
+    status, db = owned.capi_db_open("main")
+    assert status == 0
+    db.close()
+    assert repr(db) == "<capi_db handle (closed)>"
+    with pytest.raises(ValueError, match=r"^argument 1 \(db\) is closed$"):
+        owned.capi_db_name(db)
+    parent.close()
+    assert owned.capi_live() == before
+
+
+def test_borrowed_objects_are_left_alone_by_close(owned):
+    root = owned.capi_tree()
+    root.close()  # the library lends it: nothing to free, nothing closed
+    assert root.value == 1
+
+
 # ---- enum fields ------------------------------------------------------------------
 
 def test_enum_fields_read_as_members_and_take_ints(capi):

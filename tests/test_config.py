@@ -120,13 +120,43 @@ def test_invalid_toml_points_at_line_and_column(tmp_path):
 
 @pytest.mark.parametrize(
     ("text", "role"),
-    [("out", ParamRole("out")), ("in-array(n)", ParamRole("in-array", "n")), (" out-bytes( len ) ", ParamRole("out-bytes", "len"))],
+    [("out", ParamRole("out")), ("in-array(n)", ParamRole("in-array", "n")), (" out-bytes( len ) ", ParamRole("out-bytes", "len")),
+     ("out owned(sqlite3_free)", ParamRole("out", owner="sqlite3_free")), ("owned( free )", ParamRole("", owner="free"))],
 )
 def test_parse_role(text, role):
     assert parse_role(text) == role
 
 
-@pytest.mark.parametrize("text", ["", "outt", "in-array(", "in-array()", "out(x"])
+@pytest.mark.parametrize("text", ["", "outt", "in-array(", "in-array()", "out(x", "owned()", "out owned(1x)", "owned(a) out"])
 def test_parse_role_rejects(text):
     with pytest.raises(ValueError):
         parse_role(text)
+
+
+def test_ownership_rules_name_the_function_that_frees(tmp_path):
+    path = write(tmp_path, '''
+name = "m"
+headers = ["a.h"]
+
+[[functions]]
+match = "json_loads"
+returns = "owned(json_delete)"
+
+[[functions]]
+match = "sqlite3_open*"
+params = { ppDb = "owned(sqlite3_close)", pzErr = "out owned(sqlite3_free)" }
+''')
+    (config,) = load_config(path)
+    loads, opens = config.functions
+    assert loads.returns_owner == "json_delete" and loads.key == "functions[0]"
+    assert opens.params["ppDb"] == ParamRole("", owner="sqlite3_close")
+    assert opens.params["pzErr"] == ParamRole("out", owner="sqlite3_free")
+
+
+@pytest.mark.parametrize("value", ['"json_delete"', '"owned()"', "3"])
+def test_a_returns_key_that_names_no_function_is_an_error(tmp_path, value):
+    path = write(tmp_path, f'name = "m"\nheaders = ["a.h"]\n[[functions]]\nmatch = "f"\nreturns = {value}\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    message = caught.value.diagnostics[0].message
+    assert message.startswith('functions[0].returns: expected "owned(FUNCTION)", the C function that frees the result')

@@ -23,7 +23,7 @@ def _config(**changes) -> BindingConfig:
 def test_pipeline_is_one_named_table():
     assert [name for name, _ in PIPELINE] == [
         "select", "name", "order", "plan-records", "plan-handles", "plan-loading", "plan-errors", "plan-functions",
-        "prune", "layout", "plan-calls",
+        "plan-ownership", "prune", "layout", "plan-calls",
     ]
 
 

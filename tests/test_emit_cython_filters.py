@@ -37,9 +37,10 @@ INT = Primitive("int")
         (RecordRef("union", "u", "union u"), "", "_cu_u"),
         (RecordRef("enum", "color", "enum color"), "c", "_ce_color c"),
         (RecordRef("struct", None, "demo_shape"), "s", "_c_demo_shape s"),
-        (Pointer(FunctionType(INT, (Param("x", INT),))), "cb", "int (*cb)(int)"),
-        (Pointer(FunctionType(Primitive("void"), (), True)), "f", "void (*f)(...)"),
-        (Pointer(Pointer(FunctionType(INT, (Param(None, Pointer(CHAR)),)))), "pp", "int (**pp)(char *)"),
+        # C calls through a function pointer with no Python error to report, maybe without the GIL
+        (Pointer(FunctionType(INT, (Param("x", INT),))), "cb", "int (*cb)(int) noexcept nogil"),
+        (Pointer(FunctionType(Primitive("void"), (), True)), "f", "void (*f)(...) noexcept nogil"),
+        (Pointer(Pointer(FunctionType(INT, (Param(None, Pointer(CHAR)),)))), "pp", "int (**pp)(char *) noexcept nogil"),
     ],
 )
 def test_cy_decl(ctype, declarator, expected):
@@ -54,7 +55,7 @@ def test_int128_cannot_be_spelled():
 def test_named_declarations_carry_the_c_name():
     assert cy_named_decl(TypedefRef("cb_t"), "_c_x", "x") == '_c_cb_t _c_x "x"'
     fp = Pointer(FunctionType(INT, (Param("x", INT),)))
-    assert cy_named_decl(fp, "_c_cb_t", "cb_t") == 'int (*_c_cb_t "cb_t")(int)'
+    assert cy_named_decl(fp, "_c_cb_t", "cb_t") == 'int (*_c_cb_t "cb_t")(int) noexcept nogil'
     assert cy_named_decl(Array(INT, 3), "_c_vec3", "vec3") == 'int _c_vec3 "vec3"[3]'
     function = Function("open", Pointer(CHAR), (Param("path", Pointer(Primitive("char", ("const",)))),), True)
     assert cy_function_decl(function) == 'char *_c_open "open"(const char *, ...)'

@@ -43,3 +43,18 @@ def test_pkcs11_demo_runs_end_to_end(tmp_path):
     assert "same as hashlib.sha256         True" in out
     assert "verify(altered message)        raises CKR_SIGNATURE_INVALID" in out
     assert "Traceback" not in out + result.stderr
+
+
+@pytest.mark.slow
+def test_jansson_example_frees_what_its_rules_say(tmp_path):
+    env = dict(os.environ, PEGBIND_DEMO_OUT=str(tmp_path / "jansson-out"), PYTHONPATH=str(ROOT),
+               PEGBIND_DEMO_ROUNDS="20000")
+    result = subprocess.run(
+        [sys.executable, str(EXAMPLES / "jansson" / "run_demo.py")], env=env, capture_output=True, text=True,
+        timeout=900,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert out.count("a[1]                             2") == 3
+    assert out.count("""json_dumps(doc, JSON_SORT_KEYS)  b'{"a": [1, 2], "b": "text"}'""") == 3
+    assert "Traceback" not in out + result.stderr

@@ -81,27 +81,155 @@ def _needs_pkg_config() -> None:
         pytest.fail("pkg-config is required (make test installs it)")
 
 
+@dataclass
+class Built:
+    folder: Path
+    module: str
+    stderr: str
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    """``built(name, backend, *extra)``: the library built once a session with only ``-l`` and
+    ``pkg-config``'s ``-I`` (plus ``extra`` flags, such as an ownership rule), in a folder of its own."""
+    cache: dict[tuple[str, ...], Built] = {}
+
+    def build(name: str, backend: str, *extra: str) -> Built:
+        key = (name, backend, *extra)
+        if key not in cache:
+            library = LIBRARIES[name]
+            flags = include_flags(library)
+            header = header_path(library, flags)
+            out = tmp_path_factory.mktemp(f"{name}-{backend}")
+            # -O0: what is tested is that the module builds and works; the optimiser only takes time
+            # (libxml2's Cython module: 80 s at -O2, 14 s at -O0)
+            result = run_pegbind("build", str(header), "-l", library.link, *flags, *extra, "--backend", backend,
+                                 "-o", str(out), env={"CFLAGS": "-O0"})
+            assert result.returncode == 0, result.stderr
+            cache[key] = Built(out, header.stem, result.stderr)
+        return cache[key]
+
+    return build
+
+
+def run_with(module: Built, code: str) -> str:
+    """``code`` run in a fresh interpreter with the built module imported as ``m``; its output."""
+    prelude = f"import sys\nsys.path.insert(0, {str(module.folder)!r})\nimport {module.module} as m\n"
+    ran = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], capture_output=True, text=True,
+                         timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", sorted(LIBRARIES))
-def test_library_builds_imports_and_does_its_job(name, backend, tmp_path):
+def test_library_builds_imports_and_does_its_job(name, backend, built):
     library = LIBRARIES[name]
-    flags = include_flags(library)
-    header = header_path(library, flags)
-    # -O0: what is tested is that the module builds and works; the optimiser only takes time
-    # (libxml2's Cython module: 80 s at -O2, 14 s at -O0)
-    result = run_pegbind("build", str(header), "-l", library.link, *flags, "--backend", backend, "-o", str(tmp_path),
-                         env={"CFLAGS": "-O0"})
-    assert result.returncode == 0, result.stderr
-    for line in result.stderr.splitlines():
+    module = built(name, backend)
+    for line in module.stderr.splitlines():
         assert "undefined" not in line, line
         if line.startswith(" "):
             continue  # the excerpt under a located diagnostic
         assert LOCATED_WARNING.match(line) or BINDING_WARNING.match(line), line
-    module = header.stem
-    code = f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\nimport {module} as m\n{library.call}\n"
-    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert ran.returncode == 0, ran.stderr
-    assert re.fullmatch(library.prints, ran.stdout.strip()), ran.stdout
+    assert re.fullmatch(library.prints, run_with(module, library.call).strip())
+
+
+# ---- each library's main job, as its users do it, with nothing but -l and -I ----------
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_sqlite_opens_a_database_and_round_trips_a_row(backend, built):
+    printed = run_with(built("sqlite3", backend), """
+        rc, db = m.sqlite3_open(":memory:")
+        assert rc == m.SQLITE_OK, rc
+
+        def run(sql):
+            rc, stmt, tail = m.sqlite3_prepare_v2(db, sql, -1)
+            assert rc == m.SQLITE_OK, m.sqlite3_errmsg(db)
+            rows = []
+            while (rc := m.sqlite3_step(stmt)) == m.SQLITE_ROW:
+                rows.append((m.sqlite3_column_int(stmt, 0), m.sqlite3_column_text(stmt, 1)))
+            assert rc == m.SQLITE_DONE, m.sqlite3_errmsg(db)
+            assert m.sqlite3_finalize(stmt) == m.SQLITE_OK
+            return rows
+
+        run("CREATE TABLE t (id INTEGER, name TEXT)")
+        run("INSERT INTO t VALUES (7, 'caf\u00e9')")
+        print(run("SELECT id, name FROM t"))
+        print(m.sqlite3_close(db) == m.SQLITE_OK)
+    """)
+    assert printed.splitlines() == [repr([(7, "caf\u00e9".encode())]), "True"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_zlib_writes_and_reads_a_gzip_file_and_compresses_without_packing(backend, built, tmp_path):
+    printed = run_with(built("zlib", backend), f"""
+        import os
+        data = os.urandom(50_000) + bytes(50_000)
+        out = m.gzopen({str(tmp_path / "x.gz")!r}, "wb")
+        print(m.gzwrite(out, data, len(data)), m.gzclose(out) == m.Z_OK)
+        back = bytearray(len(data))
+        source = m.gzopen({str(tmp_path / "x.gz")!r}, "rb")
+        print(m.gzread(source, back, len(back)), m.gzclose(source) == m.Z_OK, bytes(back) == data)
+
+        dest = bytearray(m.compressBound(len(data)))
+        size = m.c_ulong(len(dest))  # uLongf *destLen: a cell, no struct packing
+        print(m.compress2(dest, size, data, len(data), 9) == m.Z_OK, size.value < len(data))
+        again, length = bytearray(len(data)), m.c_ulong(len(data))
+        print(m.uncompress(again, length, dest, size.value) == m.Z_OK, bytes(again[:length.value]) == data)
+    """)
+    assert printed.split() == ["100000", "True", "100000", "True", "True", "True", "True", "True", "True"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_curl_makes_a_handle_and_escapes_with_an_ownership_rule(backend, built):
+    module = built("curl", backend, "--function", "curl_easy_escape:return=owned(curl_free)")
+    printed = run_with(module, """
+        handle = m.curl_easy_init()
+        print(type(handle).__name__, m.curl_easy_escape(handle, "a b", 0), m.curl_easy_escape(handle, "a b", 1))
+        m.curl_easy_cleanup(handle)
+    """)
+    assert printed.split() == ["CURL", "b'a%20b'", "b'a'"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_jansson_loads_walks_and_dumps_and_frees_with_the_example_rules(backend, built, repo_root):
+    config = repo_root / "examples" / "jansson" / "pegbind.toml"
+    printed = run_with(built("jansson", backend, "-c", str(config)), """
+        o = m.json_loads('{"a": [1, 2]}', 0, None)
+        print(type(o).__name__, m.json_integer_value(m.json_array_get(m.json_object_get(o, "a"), 1)))
+        print(m.json_dumps(o, 0))
+
+        def resident():
+            with open("/proc/self/statm") as stats:
+                return int(stats.read().split()[1]) * 4096
+
+        for _ in range(2000):
+            m.json_dumps(m.json_loads('{"a": [1, 2]}', 0, None), 0)
+        before = resident()
+        for _ in range(200_000):
+            m.json_dumps(m.json_loads('{"a": [1, 2]}', 0, None), 0)
+        print((resident() - before) < 2 * 2**20)
+    """)
+    assert printed.splitlines() == ["json_t 2", "b'{\"a\": [1, 2]}'", "True"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_sizes_the_header_states_are_enforced(backend, built):
+    printed = run_with(built("zlib", backend), """
+        try:
+            m.crc32(0, b"abc", 10**9)
+        except ValueError as error:
+            print(error)
+    """) + run_with(built("uuid", backend), """
+        try:
+            m.uuid_generate(memoryview(bytearray(32))[0:1])
+        except ValueError as error:
+            print(error)
+    """)
+    assert printed.splitlines() == [
+        "argument 3 (len_): 1000000000 is more than argument 2 (buf) holds (3 bytes)",
+        "argument 1 (out) needs at least 16 bytes, got 1",
+    ]
 
 
 @pytest.mark.parametrize("name", sorted(LIBRARIES))

@@ -309,8 +309,8 @@ class Point:
         (("float", "argument 1 (f)"), Index(2), 2.0),
         (("cstring", "argument 1 (s)"), bytearray(b"hi"), b"hi"),
         (("cstring", "argument 1 (s)"), None, None),
-        (("buffer", "argument 1 (b)", 4, "void *", False), None, None),
-        (("buffer", "argument 1 (b)", 2, "char *", True), "ab", b"ab"),
+        (("buffer", "argument 1 (b)", 4, "void *", False, "", ""), None, None),
+        (("buffer", "argument 1 (b)", 2, "char *", True, "", ""), "ab", b"ab"),
         (("pointer", "argument 1 (p)", "int **", True), None, None),
         (("count", "argument 1 (n)", 0, 10), Index(10), 10),
         (("nonnull", "argument 1 (n)", INT), Index(1), 1),
@@ -327,7 +327,7 @@ def test_fix_value_normalises(spec, value, expected):
 
 def test_fix_value_passes_buffers_and_records_as_they_are():
     buffer = bytearray(4)
-    assert rt._pb_fix_value(("writable_buffer", "b", 4, "void *", False), buffer) is buffer
+    assert rt._pb_fix_value(("writable_buffer", "b", 4, "void *", False, "", ""), buffer) is buffer
     assert rt._pb_fix_value(("array", "a", False, INT, True), buffer) is buffer
     assert rt._pb_fix_value(("array", "a", False, None, True), buffer) is buffer
     point = Point()
@@ -343,22 +343,22 @@ def test_fix_value_passes_buffers_and_records_as_they_are():
         (("bool", "argument 1 (b)"), "yes", TypeError, "argument 1 (b) must be an integer, not str"),
         (("float", "argument 1 (f)"), "1", TypeError, "argument 1 (f) must be a real number, not str"),
         (("cstring", "argument 1 (s)"), 5, TypeError, "argument 1 (s) must be str, bytes, a buffer or None, not int"),
-        (("buffer", "argument 1 (b)", 4, "void *", False), 1, TypeError,
+        (("buffer", "argument 1 (b)", 4, "void *", False, "", ""), 1, TypeError,
          "argument 1 (b) must be a contiguous buffer, not int"),
-        (("buffer", "argument 1 (b)", 4, "void *", False), b"abc", ValueError,
+        (("buffer", "argument 1 (b)", 4, "void *", False, "", ""), b"abc", ValueError,
          "argument 1 (b) needs at least 4 bytes, got 3"),
-        (("buffer", "argument 1 (b)", 4, "char *", True), "abc", ValueError,
+        (("buffer", "argument 1 (b)", 4, "char *", True, "", ""), "abc", ValueError,
          "argument 1 (b) needs at least 4 bytes, got 3"),
-        (("buffer", "argument 1 (b)", 1, "void *", False), "abc", TypeError,
+        (("buffer", "argument 1 (b)", 1, "void *", False, "", ""), "abc", TypeError,
          "argument 1 (b) must be a contiguous buffer, not str"),
-        (("buffer", "argument 1 (b)", 4, "int *", False), Point(), TypeError,
+        (("buffer", "argument 1 (b)", 4, "int *", False, "", ""), Point(), TypeError,
          "argument 1 (b) must be a contiguous buffer, not Point"),
         (("pointer", "argument 1 (p)", "int **", True), 3, TypeError,
          "argument 1 (p) must be a Pointer of type int ** or None, not int"),
         (("pointer", "argument 1 (p)", "int **", False), None, TypeError,
          "argument 1 (p) must be a Pointer of type int **, not NoneType"),
         (
-            ("writable_buffer", "argument 1 (b)", 1, "void *", False),
+            ("writable_buffer", "argument 1 (b)", 1, "void *", False, "", ""),
             b"x",
             TypeError,
             "argument 1 (b) must be a writable contiguous buffer, not bytes",
@@ -469,16 +469,16 @@ def test_a_void_pointer_becomes_a_handle_where_one_is_taken():
 
 
 def test_buffer_specs_take_pointers_of_their_type_and_records_only_for_void():
-    spec = ("writable_buffer", "argument 1 (b)", 4, "int *", False)
+    spec = ("writable_buffer", "argument 1 (b)", 4, "int *", False, "", "")
     ints = rt._pb_pointer(0x10, "int *", None)
     assert rt._pb_fix_value(spec, ints) is ints
     with pytest.raises(TypeError, match=r"^argument 1 \(b\) must be a writable contiguous buffer or a Pointer "
                                         r"of type int \*, not a char \*$"):
         rt._pb_fix_value(spec, rt._pb_pointer(0x10, "char *", None))
     record = RecordObject()
-    assert rt._pb_fix_value(("buffer", "b", 0, "void *", False), record) is record
+    assert rt._pb_fix_value(("buffer", "b", 0, "void *", False, "", ""), record) is record
     handle = rt._pb_handle(Handle, 0x40, None)
-    assert rt._pb_fix_value(("buffer", "b", 0, "void *", False), handle) is handle
+    assert rt._pb_fix_value(("buffer", "b", 0, "void *", False, "", ""), handle) is handle
 
 
 def test_missing_function_raises_attribute_error_when_called():
@@ -493,6 +493,51 @@ def test_unlinked_function_names_the_symbol():
         rt._pb_unlinked("vm_add")()
     assert str(error.value) == "no loaded library defines 'vm_add'"
 
+
+# ---- cells and stated lengths ------------------------------------------------
+
+
+class ULong(rt._pb_Cell):
+    __slots__ = ()
+    _pb_tag = "u8"
+    _pb_size = 8
+
+    def __init__(self, value=0):
+        self._c = [value]
+
+    @property
+    def value(self):
+        return self._c[0]
+
+
+class UInt(ULong):
+    __slots__ = ()
+    _pb_tag = "u4"
+    _pb_size = 4
+
+
+def test_buffer_specs_take_cells_of_their_tag():
+    spec = ("writable_buffer", "argument 2 (n)", 8, "unsigned long *", False, "u8", "c_ulong")
+    cell = ULong(3)
+    assert rt._pb_fix_value(spec, cell) is cell
+    assert repr(cell) == "ULong(3)"
+    with pytest.raises(TypeError, match=r"^argument 2 \(n\) must be a writable contiguous buffer or a c_ulong, not UInt$"):
+        rt._pb_fix_value(spec, UInt(1))
+    with pytest.raises(TypeError, match=r"^argument 2 \(n\) must be a writable contiguous buffer or a c_ulong, not int$"):
+        rt._pb_fix_value(spec, 5)
+    # a parameter that takes no cell refuses one as it refuses any other object
+    with pytest.raises(TypeError, match=r"^argument 2 \(n\) must be a writable contiguous buffer, not ULong$"):
+        rt._pb_fix_value(("writable_buffer", "argument 2 (n)", 8, "", False, "", ""), cell)
+
+
+def test_capacity_counts_items_of_what_a_buffer_holds():
+    assert rt._pb_capacity(b"abcd", 1) == 4
+    assert rt._pb_capacity(bytearray(9), 4) == 2
+    assert rt._pb_capacity("h\u00e9", 1) == 3  # what C reads: the UTF-8 bytes
+    assert rt._pb_capacity(ULong(), 1) == 8 and rt._pb_capacity(ULong(), 8) == 1
+    assert rt._pb_capacity(None, 1) == -1
+    assert rt._pb_capacity(rt._pb_pointer(0x10, "int *", None), 4) == -1
+    assert rt._pb_capacity(RecordObject(), 1) == -1
 
 # ---- the records section: what record classes check for pointer members ------
 

@@ -72,9 +72,12 @@ def param_annotation(param: ParamBinding, classes: dict[str, str]) -> str:
         return element if param.nonnull else f"{element} | None"
     if param.role.role == "inout":
         return py_annotation(param.kind, cls)
+    annotation = py_annotation(param.kind, cls)
+    if param.cells:  # before "| Pointer | None"
+        annotation = annotation.replace(" | Pointer", "".join(f" | {c}" for c in param.cells) + " | Pointer", 1)
     if param.kind == "buffer" and param.text:
-        return _not_none("str | " + py_annotation(param.kind, cls), param)
-    return _not_none(py_annotation(param.kind, cls), param)
+        annotation = "str | " + annotation
+    return _not_none(annotation, param)
 
 
 def result_annotation(binding: FunctionBinding, classes: dict[str, str]) -> str:

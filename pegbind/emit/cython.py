@@ -119,7 +119,9 @@ def cy_decl(ctype: CType, declarator: str = "") -> str:
             params = [cy_decl(p.type) for p in function.params]
             if function.variadic:
                 params.append("...")
-            return cy_decl(function.ret, f"{declarator}({', '.join(params)})")
+            # C calls through it with no Python error to report, and may without the GIL
+            # (extern declarations are so already; a local of the type must agree with them)
+            return cy_decl(function.ret, f"{declarator}({', '.join(params)}) noexcept nogil")
         case unhandled:
             assert_never(unhandled)
 
@@ -219,7 +221,7 @@ def cy_sizeof(ctype: CType | None) -> str:
 
 def cy_fp_typedef(function: Function, name: str) -> str:
     """A ``ctypedef`` of a pointer to ``function``'s type, callable without the GIL."""
-    return f"ctypedef {cy_decl(Pointer(function.type), name)} noexcept nogil"
+    return f"ctypedef {cy_decl(Pointer(function.type), name)}"
 
 
 def table_member(binding: BindingModel, function: FunctionBinding) -> str:
@@ -459,4 +461,6 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         # macros of the headers that would hide a name the generated C spells
         "undefs": binding.module.hiding_macros(),
         "function_aliases": binding.aliases_of(binding.functions),
+        "cells": binding.cells,
+        "cell_aliases": binding.cell_aliases,
     }

@@ -29,10 +29,13 @@ from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamB
 from ..passes.callplan import (
     Allocate,
     Call,
+    CheckFreer,
+    CheckLength,
     CheckNotNone,
     CollectOutput,
     ConvertReturn,
     CopyBack,
+    Disown,
     PassArray,
     PassCell,
     PassIn,
@@ -58,6 +61,9 @@ def classes_context(
         "classes": classes,
         "calls": calls,
         "function_aliases": binding.aliases_of(c.binding for c in calls),
+        "cells": binding.cells,
+        "cell_aliases": binding.cell_aliases,
+        "freeing": {d.name for d in binding.deallocators},
     }
 
 
@@ -103,7 +109,9 @@ def _plain_spec(binding: BindingModel, classes: dict[str, str], param: ParamBind
     if kind in ("bool", "float", "cstring"):
         return f"('{kind}', {label})"
     if kind in ("buffer", "writable_buffer"):
-        return f"('{kind}', {label}, {min_bytes(binding, param)}, {param.pointer_type!r}, {param.text})"
+        first = param.cells[0] if param.cells else ""
+        return (f"('{kind}', {label}, {min_bytes(binding, param)}, {param.pointer_type!r}, {param.text}, "
+                f"{param.cell_tag!r}, {first!r})")
     if kind in ("record", "record_ptr"):
         return f"('record', {label}, {classes[param.record_key or '']}, {kind == 'record_ptr' and not param.nonnull})"
     if kind == "pointer":
@@ -277,11 +285,42 @@ class WrapperWriter(ABC):
             return f"_pb_members_{self.classes[key or '']}.get({pointer}, {pointer})"
         return pointer
 
-    def out_result(self, p: ParamBinding, s: Slot, owner: str) -> str:
-        """The Python value of an ``out``/``inout`` cell after the call."""
+    def out_result(self, p: ParamBinding, s: Slot, owner: str) -> tuple[list[str], str]:
+        """(lines, the Python value) of an ``out``/``inout`` cell after the call."""
         if p.kind == "record":
-            return s.cell
-        return self.pointer_value(p.kind, p.record_key, p.pointer_type, self.cell_value(s.cell), owner)
+            if p.owner is None:
+                return [], s.cell
+            return [f"_pb_own({s.cell}, {self.freer(p.owner)}, {self.address_of(s)})"], s.cell
+        pointer = self.cell_value(s.cell)
+        if p.owner is None:
+            return [], self.pointer_value(p.kind, p.record_key, p.pointer_type, pointer, owner)
+        return self.owned(p.kind, p.record_key, p.pointer_type, pointer, owner, p.owner, s.result)
+
+    def owned(self, kind: str, key: str | None, ctype: str, pointer: str, owner: str, freer: str,
+              into: str) -> tuple[list[str], str]:
+        """(lines, ``into``): the Python value of a pointer an ownership rule gives, in ``into``.
+
+        A string is copied into bytes and freed at once; any other object owns
+        the memory, freed once by its ``close()`` or when it is collected.
+        """
+        if kind == "string":
+            return [f"{into} = {self.owned_string(pointer)}",
+                    f"if {into} is not None:",
+                    f"    {self.freer(freer)}({pointer})"], into
+        value = self.pointer_value(kind, key, ctype, pointer, owner)
+        return [f"{into} = _pb_own({value}, {self.freer(freer)}, {pointer})"], into
+
+    def freer(self, name: str) -> str:
+        """The expression of the deallocator ``name``: the module's, or the Library's in a method."""
+        return f"{self.library}_pb_free_{name}"
+
+    @abstractmethod
+    def owned_string(self, pointer: str) -> str:
+        """``bytes`` (``None`` for NULL) copied from an owned ``char *`` result or cell, which is freed after."""
+
+    @abstractmethod
+    def address_of(self, s: Slot) -> str:
+        """The address of an ``out`` record's C struct, as a deallocator takes it."""
 
     def set_length(self, s: Slot, value: str) -> str:
         """A statement storing ``value`` in a ``len`` cell."""
@@ -332,8 +371,12 @@ class WrapperWriter(ABC):
         items = [self.spec(p) for p in f.inputs]
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
+    #: what the deallocators are reached through: "" (module globals) or "self." (a Library's)
+    library = ""
+
     def wrapper(self, f: FunctionBinding, method: bool) -> str:
         """The ``def`` of ``f`` (a Library method when ``method``)."""
+        self.library = "self." if method else ""
         names = [p.py_name for p in f.inputs]
         params = (["self"] if method else []) + names
         head = f"def {f.py_name}({', '.join(params)}{', /' if params else ''}):"
@@ -395,6 +438,8 @@ class WrapperWriter(ABC):
                         args[p.index] = s.arg
                     else:
                         args[p.index] = self.in_arg(p)
+                case CheckLength(buffer=held, buffer_slot=held_slot, length=stated):
+                    out += self.check_length(step, held, held_slot, stated)
                 case PassNull(param=p):
                     args[p.index] = self.null if step.pointer else "0"
                 case PassCell(param=p):
@@ -441,12 +486,25 @@ class WrapperWriter(ABC):
                     out += self.call(f, call())
                 case CopyBack(param=p, slot=s):
                     out += self.copy_back(p, s)
+                case CheckFreer(name=name):
+                    missing = (f"f\"{{self._pb_path}}: the library has no symbol {name!r}\"" if self.library
+                               else repr(f"no loaded library defines {name!r}"))
+                    out += [f"if {self.freer(name)} is None:", f"    raise AttributeError({missing})"]
+                case Disown(param=p):
+                    out.append(f"_pb_disown({p.py_name})")
                 case ConvertReturn():
-                    out += self.ret(f, owner)
+                    if f.ret.owner is not None:
+                        lines, _ = self.owned(f.ret.kind, f.ret.record_key, f.ret.pointer_type, "_pb_r", owner,
+                                              f.ret.owner, "_pb_ret")
+                        out += lines
+                    else:
+                        out += self.ret(f, owner)
                     results.append("_pb_ret")
                 case CollectOutput(param=p, slot=s, buffer=b):
                     if b is None:  # an out/inout cell
-                        results.append(self.out_result(p, s, owner))
+                        lines, value = self.out_result(p, s, owner)
+                        out += lines
+                        results.append(value)
                         continue
                     if b.length_slot is not None:
                         length = self.get_length(b.length_slot)
@@ -462,6 +520,26 @@ class WrapperWriter(ABC):
         else:
             out.append(f"return ({', '.join(results)})")
         return out
+
+    def check_length(self, step: CheckLength, b: ParamBinding, bs: Slot, n: ParamBinding) -> list[str]:
+        """Lines refusing a stated length larger than the buffer before it holds (see :class:`CheckLength`).
+
+        Run on the fast path before any argument is converted: a length that is
+        not an int yet (``_pb_exact_int`` raises TypeError) hands over to
+        ``_pb_fix`` and the second run; a buffer whose capacity is not known
+        (``None``, a ``Pointer``) gives -1, which nothing exceeds.
+        """
+        item = step.item_size
+        held = f"len({b.py_name})" + (f" // {item}" if item > 1 else "")
+        lines = [f"{bs.count} = {held} if {b.py_name}.__class__ is bytes else _pb_capacity({b.py_name}, {item})"]
+        if step.in_a_cell:
+            value = f"{n.py_name}.value"
+            test = f"isinstance({n.py_name}, _pb_Cell) and {value} > {bs.count} >= 0"
+        else:
+            value = f"_pb_exact_int({n.py_name})"
+            test = f"{value} > {bs.count} >= 0"
+        message = step.message.replace("{n}", "{" + value + "}").replace("{held}", "{" + bs.count + "}")
+        return [*lines, f"if {test}:", f"    raise ValueError(f{message!r})"]
 
     def _is_pointer(self, ctype: CType) -> bool:
         return isinstance(self.module.resolve(ctype), (Pointer, Array))

@@ -20,6 +20,7 @@ from .binding import (
     AnonymousType,
     BindingModel,
     ConstantBinding,
+    Deallocator,
     EnumBinding,
     ErrorCheck,
     ErrorClasses,
@@ -34,7 +35,15 @@ from .binding import (
 from .callplan import plan_call
 from .naming import anonymous_types, assign_names, python_identifier
 from .order import order_types
-from .plan import plan_error_classes, plan_function_table, plan_functions, plan_handles, plan_records
+from .plan import (
+    plan_cells,
+    plan_error_classes,
+    plan_function_table,
+    plan_functions,
+    plan_handles,
+    plan_ownership,
+    plan_records,
+)
 from .select import is_synthetic, select_declarations, types_of_bound, undeclared_types
 
 if TYPE_CHECKING:  # what the build found of the linked libraries; passes read no binaries
@@ -64,6 +73,8 @@ class PassState:
     errors: ErrorClasses | None = None
     #: what the linked libraries export, when known (``pegbind.exports``)
     exports: Exports | None = None
+    deallocators: tuple[Deallocator, ...] = ()
+    owned_records: frozenset[str] = frozenset()
     layouts: dict[str, Any] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
     #: warnings about one type declaration (a field it cannot bind, a renamed class),
@@ -113,12 +124,17 @@ def _plan_errors(state: PassState) -> PassState:
 
 
 def _plan_functions(state: PassState) -> PassState:
-    bound, declared_only, dropped = plan_functions(state.module, state.config, state.names, state.function_table,
-                                                   state.exports)
+    bound, declared_only, dropped = plan_functions(state.module, state.config, state.names, state.target,
+                                                   state.function_table, state.exports)
     return replace(
         state, functions=tuple(bound), declared_only=tuple(declared_only),
         diagnostics=state.diagnostics + tuple(dropped),
     )
+
+
+def _plan_ownership(state: PassState) -> PassState:
+    functions, deallocators, owned = plan_ownership(state.config, list(state.functions))
+    return replace(state, functions=tuple(functions), deallocators=deallocators, owned_records=owned)
 
 
 def _users(state: PassState) -> list[Function]:
@@ -185,6 +201,7 @@ PIPELINE: tuple[tuple[str, Callable[[PassState], PassState]], ...] = (
     ("plan-loading", _plan_loading),
     ("plan-errors", _plan_errors),
     ("plan-functions", _plan_functions),
+    ("plan-ownership", _plan_ownership),
     ("prune", _prune),
     ("layout", _layout),
     ("plan-calls", _plan_calls),
@@ -213,6 +230,7 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
     constants = tuple(
         ConstantBinding(c, names[("constant", c.name)]) for c in state.module.constants
     )
+    cells, cell_aliases = plan_cells(target)
     wrapped = {f.function.name: f.py_name for f in state.functions}
     function_aliases = tuple(
         (names[("function_alias", a.name)], wrapped[a.target])
@@ -236,6 +254,10 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
         handles=state.handles,
         errors=state.errors,
         function_aliases=function_aliases,
+        cells=cells,
+        cell_aliases=cell_aliases,
+        deallocators=state.deallocators,
+        owned_records=state.owned_records,
         undeclared_types=undeclared_types(state.module, _users(state)),
         weak_references=exports is None or not exports.archives,
         anonymous={key: place for key, place in state.anonymous.items()

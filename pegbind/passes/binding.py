@@ -148,11 +148,27 @@ class ParamBinding:
     #: for ``pointer`` kinds (of the value itself, or of an ``out`` cell's value), and the
     #: data pointers a ``Pointer`` object may be passed for (``buffer`` kinds, ``cstring``):
     #: the pointer type as C spells it with every typedef resolved (``"char **"``), which
-    #: tells ``Pointer`` objects of different types apart
+    #: tells ``Pointer`` objects of different types apart ("" for a buffer a ``len``
+    #: parameter is measured from: that takes only what has a length)
     pointer_type: str = ""
     #: a ``const`` pointer to a character type (``const char *``, ``const xmlChar *``):
     #: a ``str`` is passed as its UTF-8 bytes
     text: bool = False
+    #: for a pointer to one arithmetic value (``uLongf *destLen``): the cell classes
+    #: (:class:`CellBinding`) whose object C may read and write through it, the one
+    #: of the pointee's own type first; empty when no cell is taken
+    cells: tuple[str, ...] = ()
+    #: the :attr:`CellBinding.tag` of :attr:`cells`
+    cell_tag: str = ""
+    #: for an integer (or a pointer to one) that states the length of the pointer just
+    #: before it (``crc32(crc, buf, len)``): the index of that pointer; the call refuses
+    #: a length that buffer does not hold (see :func:`pegbind.passes.plan.length_unit`)
+    bounds: int | None = None
+    #: what :attr:`bounds` counts: ``bytes``, or ``items`` of the pointer's element type
+    bound_unit: Literal["bytes", "items", ""] = ""
+    #: for an ``out`` parameter: the :class:`Deallocator` name of what C writes to it
+    #: (config ``owned(F)``): the Python object frees it once (see :class:`Deallocator`)
+    owner: str | None = None
 
     @property
     def c_type(self) -> CType:
@@ -179,6 +195,7 @@ class ReturnBinding:
     kind: ValueKind
     record_key: str | None = None  #: as :attr:`ParamBinding.record_key`
     pointer_type: str = ""  #: as :attr:`ParamBinding.pointer_type`
+    owner: str | None = None  #: as :attr:`ParamBinding.owner`, for the result (config ``returns``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +222,9 @@ class FunctionBinding:
     table_field: str | None = None
     #: the steps of its wrapper, set by the ``plan-calls`` pass
     call: CallPlan | None = None
+    #: it is the deallocator of an ownership rule: an object that owns what it is
+    #: given as first argument stops owning it (the call freed it)
+    disowns: bool = False
 
     @property
     def inputs(self) -> tuple[ParamBinding, ...]:
@@ -396,6 +416,41 @@ class HandleBinding:
 
 
 @dataclass(frozen=True, slots=True)
+class Deallocator:
+    """A C function that frees what another function returns (config ``owned(F)``).
+
+    A string is copied into ``bytes`` and freed at once; a record view, a
+    handle or a ``Pointer`` frees it once: when the Python object is collected
+    or on its ``close()``, whichever comes first; after that the object is
+    closed (using it raises ValueError).  Called through the module with an
+    object it owns, the deallocator frees it and the object is closed.
+    """
+
+    name: str  #: the C function (``json_delete``), or ``free``: the C library's
+    #: its binding, whose first parameter takes the pointer; None for ``free``
+    function: FunctionBinding | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CellBinding:
+    """A cell class: one C object of an arithmetic type, made by Python (``c_ulong(5)``).
+
+    Passed where C takes a pointer to that type (``compress2``'s ``uLongf
+    *destLen``), it gives C its address, and ``.value`` reads what C wrote
+    there.  The classes are named as ctypes names them; a pointer parameter
+    takes every cell of the same :attr:`tag`.
+    """
+
+    py_name: str  #: ``c_ulong``
+    primitive: str  #: the C type, ``unsigned long``
+    kind: Literal["int", "bool", "float"]
+    #: kind, signedness and size (``"u8"``, ``"i4"``, ``"f8"``, ``"b1"``): cells of one
+    #: tag hold the same bits, so a pointer parameter takes them all
+    tag: str
+    int_range: tuple[int, int] | None = None  #: the values an ``int`` cell holds
+
+
+@dataclass(frozen=True, slots=True)
 class EnumBinding:
     enum: Enum
     py_name: str | None  #: the IntEnum class name (None for an untagged, untypedef'd enum)
@@ -471,6 +526,14 @@ class BindingModel:
     function_aliases: tuple[tuple[str, str], ...] = ()
     #: type names the bound declarations use that no header declares (``__builtin_va_list``)
     undeclared_types: tuple[str, ...] = ()
+    #: the functions ownership rules name, in name order
+    deallocators: tuple[Deallocator, ...] = ()
+    #: record keys a wrapper may make an owning object of (closed ones are refused)
+    owned_records: frozenset[str] = frozenset()
+    #: the cell classes (every module has them all) and their other names
+    #: (``c_int32`` -> ``c_int``, ``c_size_t`` -> ``c_ulong`` on LP64)
+    cells: tuple[CellBinding, ...] = ()
+    cell_aliases: tuple[tuple[str, str], ...] = ()
     #: whether compiled code refers to the library's functions weakly, so that one the
     #: library at run time lacks fails when called: not when a library is a static
     #: archive, whose members the linker takes only for strong references
@@ -510,6 +573,18 @@ class BindingModel:
         return None
 
 
+#: The cell classes of every module (:class:`CellBinding`): C's arithmetic types, by ctypes' names.
+#: (A pointer to characters is a buffer of bytes: there is no cell for ``char``.)
+CELL_TYPES = (
+    ("c_bool", "_Bool"), ("c_short", "short"), ("c_ushort", "unsigned short"), ("c_int", "int"),
+    ("c_uint", "unsigned int"), ("c_long", "long"), ("c_ulong", "unsigned long"), ("c_longlong", "long long"),
+    ("c_ulonglong", "unsigned long long"), ("c_float", "float"), ("c_double", "double"),
+    ("c_longdouble", "long double"),
+)
+#: Other names of cell classes, by the C type they stand for on the target.
+CELL_ALIASES = ("c_int16", "c_uint16", "c_int32", "c_uint32", "c_int64", "c_uint64", "c_size_t", "c_ssize_t")
+
 #: Names every generated module defines itself; C declarations that would take
 #: them are renamed by the naming pass (``load`` -> ``load_``).
-MODULE_NAMES = frozenset({"load", "Library", "Error", "errors", "errors_by_code", "FunctionPointer", "Pointer"})
+MODULE_NAMES = frozenset({"load", "Library", "Error", "errors", "errors_by_code", "FunctionPointer", "Pointer",
+                          *(name for name, _ in CELL_TYPES), *CELL_ALIASES})

@@ -70,6 +70,9 @@ class PassIn:
     min_bytes: int
     #: bytes of one element of a buffer (1 for ``void`` and incomplete types)
     element_size: int
+    #: a length parameter bounds it (:class:`CheckLength`): what it holds is kept in
+    #: ``slot.count``, in items of this many bytes (0: not kept; -1 there: not known)
+    bound_item: int = 0
     kind: Literal["pass_in"] = "pass_in"
 
 
@@ -127,6 +130,29 @@ class PassLength:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckLength:
+    """A length the header states (``crc32(crc, buf, len)``): one larger than what the
+    buffer holds raises ValueError(:attr:`message`), before C reads or writes past it.
+
+    The buffer's capacity is in ``buffer_slot.count`` (-1: not known, as for a
+    ``Pointer`` or ``None``: no check); the length is the length parameter's
+    value, or the value of the cell passed for it (``compress2``'s ``destLen``).
+    """
+
+    buffer: ParamBinding
+    buffer_slot: Slot
+    length: ParamBinding
+    length_slot: Slot
+    #: the length is in a cell the caller passes (a pointer to an integer), not an integer
+    in_a_cell: bool
+    #: bytes of one item the capacity is counted in (1 for a length in bytes)
+    item_size: int
+    #: the ValueError's text, with ``{n}`` for the length and ``{held}`` for the capacity
+    message: str
+    kind: Literal["check_length"] = "check_length"
+
+
+@dataclass(frozen=True, slots=True)
 class OutBuffer:
     """An ``out-bytes``/``out-array`` parameter, and the ``len`` cell that reports its length (if any)."""
 
@@ -157,10 +183,29 @@ class Allocate:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckFreer:
+    """What the call gives back is owned and freed by the deallocator ``name``: a library
+    that lacks it (another version) makes the call raise AttributeError first, not leak."""
+
+    name: str
+    kind: Literal["check_freer"] = "check_freer"
+
+
+@dataclass(frozen=True, slots=True)
 class Call:
     """The C call; with an error policy, a result other than success raises."""
 
     kind: Literal["call"] = "call"
+
+
+@dataclass(frozen=True, slots=True)
+class Disown:
+    """The function is a deallocator: the object passed as its first argument, if it owned
+    the memory, no longer does (the call freed it) and is closed."""
+
+    param: ParamBinding
+    slot: Slot
+    kind: Literal["disown"] = "disown"
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,8 +234,8 @@ class CollectOutput:
     kind: Literal["collect_output"] = "collect_output"
 
 
-Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | PassLength | Probe | Allocate | Call | CopyBack
-        | ConvertReturn | CollectOutput)
+Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | PassLength | CheckLength | Probe | Allocate
+        | CheckFreer | Call | Disown | CopyBack | ConvertReturn | CollectOutput)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,8 +253,9 @@ class CallPlan:
 
     steps: tuple[Step, ...]
     slots: tuple[Slot, ...]  #: by C parameter index
-    #: nothing to convert back: every parameter is ``in``/``null`` and no error policy applies
-    #: (a backend whose FFI returns the Python value itself may return the call's result)
+    #: nothing to convert back: every parameter is ``in``/``null``, no error policy applies and
+    #: nothing is owned or disowned (a backend whose FFI returns the Python value itself may
+    #: return the call's result)
     passes_through: bool
     #: parameters whose element count a wrapper keeps (sequences, out buffers, measured buffers)
     counted: tuple[Slot, ...]
@@ -264,13 +310,19 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         return OutBuffer(p, slots[p.index], length, slots[length.index] if length is not None else None)
 
     steps: list[Step] = []
+    bounded = {p.bounds: p for p in params if p.bounds is not None}  # buffer index -> its length
+    items = {  # buffer index -> bytes of the items its length counts
+        index: 1 if length.bound_unit == "bytes" else element_size(module, target, params[index].element) or 1
+        for index, length in bounded.items()
+    }
     for p in params:
         slot, role = slots[p.index], p.role.role
         if p.nonnull:
             steps.append(CheckNotNone(p, slot, f"{p.label} must not be None"))
         if role == "in":
             size = element_size(module, target, p.element)
-            steps.append(PassIn(p, slot, p.length is not None, size * (p.array_length or 1), size or 1))
+            steps.append(PassIn(p, slot, p.length is not None, size * (p.array_length or 1), size or 1,
+                                items.get(p.index, 0)))
         elif role == "null":
             steps.append(PassNull(p, slot, isinstance(module.resolve(p.ctype), (Pointer, Array))))
         elif role in ("out", "inout"):
@@ -290,6 +342,11 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         mode: Literal["input", "cell", "value"] = "input" if p.is_input else "cell" if p.by_pointer else "value"
         message = f"{measures.label} is too long for its length parameter {p.py_name}"
         steps.append(PassLength(p, slots[p.index], measures, slots[measures.index], mode, out_buffer, limit, message))
+    for index, length in bounded.items():
+        held, unit = params[index], "bytes" if items[index] == 1 else "items"
+        message = f"{length.label}: {{n}} is more than {held.label} holds ({{held}} {unit})"
+        in_a_cell = length.kind != "int"
+        steps.append(CheckLength(held, slots[index], length, slots[length.index], in_a_cell, items[index], message))
     buffers = tuple(buffer(p) for p in params if p.role.role in _OUT_BUFFERS)
     if f.probe:
         steps.append(Probe(buffers))
@@ -297,7 +354,12 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         size = element_size(module, target, out.param.element) or 1
         message = f"{f.function.name}: {out.param.py_name} would need more memory than can be addressed"
         steps.append(Allocate(out, size, largest // size, message))
+    owners = [f.ret.owner] if f.returns_value else []
+    owners += [p.owner for p in f.outputs]
+    steps += [CheckFreer(name) for name in dict.fromkeys(o for o in owners if o is not None)]
     steps.append(Call())
+    if f.disowns:
+        steps.append(Disown(params[0], slots[0]))
     steps += [
         CopyBack(p, slots[p.index]) for p in params
         if p.role.role == "in-array" and p.kind == "record" and not _points_to_const(module, p.ctype)
@@ -308,7 +370,7 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
     steps += [CollectOutput(p, slots[p.index], by_param.get(p.index)) for p in f.outputs]
 
     sequences = [p for p in params if p.role.role in ("in-array", *_OUT_BUFFERS)]
-    measured = [p for p in params if p.role.role == "in" and p.length is not None]
+    measured = [p for p in params if p.role.role == "in" and (p.length is not None or p.index in bounded)]
     views = [Release("view", p, slots[p.index]) for p in params if p.kind in _BUFFER_KINDS]
     memory = [
         Release("memory", p, slots[p.index]) for p in params
@@ -319,7 +381,8 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
     return CallPlan(
         steps=tuple(steps),
         slots=slots,
-        passes_through=f.error is None and all(p.role.role in ("in", "null") for p in params),
+        passes_through=f.error is None and f.ret.owner is None and not f.disowns
+        and all(p.role.role in ("in", "null") for p in params),
         counted=tuple(slots[p.index] for p in sequences + measured),
         releases=tuple(views + memory),
         results=results,

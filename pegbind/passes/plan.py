@@ -10,7 +10,7 @@ backend-neutral: every backend reads the same *kind* for a parameter.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ..config import BindingConfig, ParamRole
 from ..diagnostics import ConfigError, Coord, Diagnostic
@@ -32,6 +32,10 @@ from ..model import (
 )
 from ..target import LayoutError, TargetInfo, bit_range, integer_primitive, integer_range, size_align
 from .binding import (
+    CELL_ALIASES,
+    CELL_TYPES,
+    CellBinding,
+    Deallocator,
     ErrorCheck,
     ErrorClasses,
     FieldBinding,
@@ -255,6 +259,114 @@ def default_role(module: Module, names: dict, ctype: CType) -> ParamRole:
     return ParamRole("out") if isinstance(pointee, Primitive) and pointee.is_void else ParamRole("in")
 
 
+def _cell_tag(target: TargetInfo, primitive: str) -> str:
+    """Kind, signedness and size of a cell of ``primitive``: cells of one tag hold the same bits."""
+    size = target.size_of(primitive)
+    if primitive == "_Bool":
+        return f"b{size}"
+    if primitive in ("float", "double", "long double"):
+        return f"f{size}"
+    return f"{'i' if target.is_signed(primitive) else 'u'}{size}"
+
+
+def plan_cells(target: TargetInfo) -> tuple[tuple[CellBinding, ...], tuple[tuple[str, str], ...]]:
+    """The cell classes of every module on ``target``, and their other names (``c_int32`` -> ``c_int``)."""
+    cells = []
+    for name, primitive in CELL_TYPES:
+        kind = "bool" if primitive == "_Bool" else "float" if primitive in ("float", "double", "long double") else "int"
+        cells.append(CellBinding(name, primitive, kind, _cell_tag(target, primitive),  # type: ignore[arg-type]
+                                 target.int_range(primitive) if kind == "int" else None))
+    by_tag: dict[str, str] = {}
+    for cell in cells:
+        by_tag.setdefault(cell.tag, cell.py_name)
+    of_type = {cell.primitive: cell.py_name for cell in cells}
+    aliases = []
+    for alias in CELL_ALIASES:
+        if alias == "c_size_t":
+            aliases.append((alias, of_type[target.size_type]))
+        elif alias == "c_ssize_t":
+            aliases.append((alias, of_type[target.ptrdiff_type]))
+        else:  # c_int16 ... c_uint64: the first cell class of that width and signedness
+            signed, bits = not alias.startswith("c_u"), int(alias.rsplit("int", 1)[1])
+            aliases.append((alias, by_tag[f"{'i' if signed else 'u'}{bits // 8}"]))
+    return tuple(cells), tuple(aliases)
+
+
+def cells_for(module: Module, target: TargetInfo, cells: tuple[CellBinding, ...], element: CType | None,
+              array_length: int | None) -> tuple[tuple[str, ...], str]:
+    """The cell classes a pointer to one ``element`` takes (its own type's first) and their tag."""
+    if element is None or (array_length or 1) > 1 or is_character(module, element):
+        return (), ""
+    resolved = module.resolve(element)
+    primitive = integer_primitive(module, element, target)
+    if primitive is None and isinstance(resolved, Primitive) and resolved.is_floating:
+        primitive = resolved.name
+    if primitive is None or primitive not in {cell.primitive for cell in cells}:
+        return (), ""
+    tag = _cell_tag(target, primitive)
+    same = [cell.py_name for cell in cells if cell.tag == tag]
+    own = next(cell.py_name for cell in cells if cell.primitive == primitive)
+    return (own, *(name for name in same if name != own)), tag
+
+
+#: Names that state a count of items (elements of the pointed-to type) ...
+_COUNT_NAMES = ("len", "length", "n", "count", "nmemb", "nitems", "num")
+_COUNT_SUFFIXES = ("_len", "Len", "_length", "Length", "_count", "Count")
+#: ... and names that state a size in bytes.
+_SIZE_NAMES = ("size", "nbytes")
+_SIZE_SUFFIXES = ("_size", "Size", "_bytes", "Bytes")
+
+
+def length_unit(pointer: str | None, length: str | None, others: frozenset[str] = frozenset()
+                ) -> Literal["bytes", "items"] | None:
+    """What the parameter ``length``, right after the pointer ``pointer``, counts of it, by its name.
+
+    ``len``, ``length``, ``n``, ``count``, ``nmemb``, ``nitems``, ``num``, a name
+    ending in ``_len``/``Len``/``_length``/``Length``/``_count``/``Count``, or the
+    pointer's own name followed by ``len``/``length``/``count`` (``buflen``) count
+    items of the pointed-to type; ``size``, ``nbytes``, a name ending in
+    ``_size``/``Size``/``_bytes``/``Bytes``, or the pointer's name followed by
+    ``size`` count bytes (the same for ``void`` and character pointers).  Any
+    other name states no length: ``nArg`` after ``zFunctionName``, ``flags``,
+    ``mode``, ``c`` after ``memset``'s ``s``, ``maxlen`` (a bound, not a length).
+    Nor does a name whose stem is another parameter of the function (``others``):
+    liblzma's ``out_size`` after ``size_t *out_pos`` is the size of ``out``.
+    """
+    if not pointer or not length:
+        return None
+    own = length[len(pointer):].lower() if length.startswith(pointer) and length != pointer else ""
+    for suffix in (*_SIZE_SUFFIXES, *_COUNT_SUFFIXES):
+        stem = length[: -len(suffix)] if length.endswith(suffix) else ""
+        if stem and stem != pointer and stem in others:
+            return None
+    if length in _SIZE_NAMES or length.endswith(_SIZE_SUFFIXES) or own in ("size", "_size"):
+        return "bytes"
+    if length in _COUNT_NAMES or length.endswith(_COUNT_SUFFIXES) or own in ("len", "length", "count", "_len"):
+        return "items"
+    return None
+
+
+def _bounds(module: Module, params: list[ParamBinding], explicit: set[str]) -> dict[int, tuple[int, str]]:
+    """Length parameter index -> (the pointer it bounds, its unit): a length the header states
+    by the name of the integer right after a pointer the caller passes; a role the config gives
+    that integer (``n = "in"``) says it is no such length."""
+    found: dict[int, tuple[int, str]] = {}
+    names = frozenset(p.c_name for p in params if p.c_name)
+    for pointer, length in zip(params, params[1:], strict=False):
+        if pointer.role.role != "in" or pointer.kind not in ("buffer", "writable_buffer", "cstring"):
+            continue
+        if pointer.length is not None or length.role.role != "in" or (length.c_name or "") in explicit:
+            continue  # a buffer a len role measures, or a length the config speaks of
+        integer = length.kind == "int" and isinstance(module.resolve(length.ctype), Primitive)
+        in_a_cell = length.kind == "writable_buffer" and length.cell_tag[:1] in ("i", "u")  # uLongf *destLen
+        if not (integer or in_a_cell):
+            continue
+        unit = length_unit(pointer.c_name, length.c_name, names)
+        if unit is not None:
+            found[length.index] = (pointer.index, unit)
+    return found
+
+
 def _resolve_success(module: Module, value: str | int) -> int:
     if isinstance(value, int):
         return value
@@ -324,8 +436,33 @@ def _pointer_text(module: Module, kind: str, role: ParamRole, ctype: CType, elem
     return ""
 
 
+def _with_default(configured: ParamRole | None, default: ParamRole) -> ParamRole:
+    """A parameter's role: the configured one, or the default, with an ``owned(F)`` the config gives either."""
+    if configured is None:
+        return default
+    if configured.role == "":  # "owned(F)" alone: the default role, owned
+        return ParamRole(default.role, default.length, configured.owner)
+    return configured
+
+
+#: the kinds of value an ownership rule may free: what C hands over by pointer
+_OWNABLE = ("string", "handle", "pointer", "record_ptr")
+
+
+def _check_owned(config: BindingConfig, key: str, function: str, owner: str, kind: str, role: str, what: str) -> None:
+    """An ``owned(F)`` rule must name what C hands over: a returned or out pointer (or out record)."""
+    if role == "out" and (kind in _OWNABLE or kind == "record"):
+        return
+    raise ConfigError(Diagnostic(
+        Coord(config.source, 1, 1),
+        f"{key}: owned({owner}) is for what C hands over (a returned pointer, an out parameter), "
+        f"but {what} in {function} is not one",
+    ))
+
+
 def plan_function(
-    module: Module, config: BindingConfig, names: dict, function: Function, table_fields: frozenset[str] = frozenset()
+    module: Module, config: BindingConfig, names: dict, function: Function, target: TargetInfo,
+    table_fields: frozenset[str] = frozenset(),
 ) -> FunctionBinding:
     """The wrapper plan of one function; raises :class:`Unsupported` when it cannot be wrapped."""
     if function.variadic:
@@ -334,18 +471,24 @@ def plan_function(
     nonnull: set[str] = set()
     release_gil = config.release_gil
     errors = None
+    returns_owner: tuple[str, str] | None = None  # (deallocator, the config key that names it)
+    role_keys: dict[str, str] = {}
     for rule in config.rules_for(function.name):
         roles.update(rule.params)
+        role_keys.update({name: f"{rule.key}.params.{name}" for name in rule.params})
         nonnull.update(rule.nonnull)
         if rule.release_gil is not None:
             release_gil = rule.release_gil
         if rule.errors is not None:
             errors = rule.errors
+        if rule.returns_owner is not None:
+            returns_owner = (rule.returns_owner, f"{rule.key}.returns")
     attribute_nonnull = function.nonnull
     by_name = {p.name: i for i, p in enumerate(function.params) if p.name}
     # Roles naming parameters this function lacks are ignored: a glob rule
     # (``C_*``) applies its roles where the names fit.
-    param_roles = [roles.get(p.name or "", default_role(module, names, p.type)) for p in function.params]
+    param_roles = [_with_default(roles.get(p.name or ""), default_role(module, names, p.type))
+                   for p in function.params]
 
     # Lengths: a parameter named by an array role measures it, whatever its own role says.
     length: dict[int, int] = {}
@@ -380,6 +523,7 @@ def plan_function(
                               "needs a length parameter, e.g. out-bytes(pulLen)")
 
     module_names = set(names.values())
+    cell_types = plan_cells(target)[0]
     params = []
     used: set[str] = {"self"}  # wrappers may be methods of the Library
     position = 0  # among the arguments the Python caller passes
@@ -411,6 +555,11 @@ def plan_function(
             "*" in nonnull or (param.name or "") in nonnull or index + 1 in attribute_nonnull
         )
         adjusted = adjusted_array(module, param.type)
+        # a buffer a len parameter is measured from takes only what has a length: no cells, no Pointers
+        measured = index in length and role.role == "in"
+        cells, cell_tag = (cells_for(module, target, cell_types, element, adjusted[1] if adjusted else None)
+                           if role.role == "in" and kind in ("buffer", "writable_buffer") and not measured
+                           else ((), ""))
         params.append(ParamBinding(
             index, param.name, py_name, param.type, role, kind, key, element,  # type: ignore[arg-type]
             nonnull=is_nonnull, length=length.get(index),
@@ -418,18 +567,29 @@ def plan_function(
             by_pointer=by_pointer, is_input=is_input, position=position if passed or is_input else 0,
             array_length=adjusted[1] if adjusted is not None and kind in ("buffer", "writable_buffer") else None,
             adjusted=adjusted[0] if adjusted is not None else None,
-            pointer_type=_pointer_text(module, kind, role, param.type, element),
+            pointer_type="" if measured else _pointer_text(module, kind, role, param.type, element),
             text=kind in ("cstring", "buffer") and role.role == "in" and element is not None
             and is_character(module, element),
+            cells=cells, cell_tag=cell_tag,
         ))
+    for index, (pointer, unit) in _bounds(module, params, set(roles)).items():
+        params[index] = dataclasses.replace(params[index], bounds=pointer, bound_unit=unit)  # type: ignore[arg-type]
+    for index, planned in enumerate(params):
+        if planned.role.owner is not None:
+            _check_owned(config, role_keys.get(planned.c_name or "", "functions"), function.name, planned.role.owner,
+                         planned.kind, planned.role.role, f"its parameter {planned.c_name!r}")
+            params[index] = dataclasses.replace(planned, owner=planned.role.owner)
     ret_kind, ret_key = classify_return(module, names, function.ret)
+    if returns_owner is not None:
+        _check_owned(config, returns_owner[1], function.name, returns_owner[0], ret_kind, "out", "what it returns")
     check = error_check(module, config, function.ret) if errors is not False else None
     return FunctionBinding(
         function,
         names[("function", function.name)],
         tuple(params),
         ReturnBinding(function.ret, ret_kind, ret_key,  # type: ignore[arg-type]
-                      pointer_type(module, function.ret) if ret_kind == "pointer" else ""),
+                      pointer_type(module, function.ret) if ret_kind == "pointer" else "",
+                      returns_owner[0] if returns_owner is not None else None),
         check,
         release_gil,
         function.name if function.name in table_fields else None,
@@ -448,7 +608,7 @@ def table_function_fields(module: Module, struct_key: str) -> frozenset[str]:
 
 
 def plan_functions(
-    module: Module, config: BindingConfig, names: dict, table: FunctionTableBinding | None = None,
+    module: Module, config: BindingConfig, names: dict, target: TargetInfo, table: FunctionTableBinding | None = None,
     exports: Exports | None = None,
 ) -> tuple[list[FunctionBinding], list[Function], list[Diagnostic]]:
     """Wrapper plans, the functions only declared, and why each of those was left out.
@@ -466,7 +626,7 @@ def plan_functions(
             unexported.append(function)
             continue
         try:
-            bound.append(plan_function(module, config, names, function, table_fields))
+            bound.append(plan_function(module, config, names, function, target, table_fields))
         except Unsupported as exc:
             dropped.append(Diagnostic(function.coord, f"function {function.name!r} is not wrapped: {exc}", "warning"))
             if function.variadic:
@@ -480,6 +640,46 @@ def plan_functions(
             "warning",
         ))
     return bound, declared_only, dropped
+
+
+def plan_ownership(
+    config: BindingConfig, functions: list[FunctionBinding]
+) -> tuple[list[FunctionBinding], tuple[Deallocator, ...], frozenset[str]]:
+    """The functions ownership rules name as deallocators, checked against what the binding wraps;
+    the functions marked as those that disown their argument, and the record keys that may be owned.
+
+    A deallocator is a function the binding wraps that takes one pointer (the
+    thing it frees), or the C library's ``free``.
+    """
+    users: dict[str, str] = {}  # deallocator -> the first function whose results it frees
+    for f in functions:
+        for owner in (f.ret.owner, *(p.owner for p in f.params)):
+            if owner is not None:
+                users.setdefault(owner, f.function.name)
+    by_name = {f.function.name: f for f in functions}
+    deallocators, problems = [], []
+    for name in sorted(users):
+        binding = by_name.get(name)
+        if binding is None and name == "free":
+            deallocators.append(Deallocator("free"))
+            continue
+        where = f"owned({name}), for what {users[name]} gives"
+        if binding is None:
+            problems.append(f"{where}: the binding wraps no function {name!r} "
+                            "(name a function the library exports, or free)")
+        elif len(binding.params) != 1 or binding.params[0].role.role != "in" \
+                or binding.params[0].kind not in _POINTER_KINDS:
+            problems.append(f"{where}: {name} must take one pointer, the thing it frees: {binding.function.to_c()}")
+        else:
+            deallocators.append(Deallocator(name, binding))
+    if problems:
+        raise ConfigError([Diagnostic(Coord(config.source, 1, 1), f"functions: {problem}") for problem in problems])
+    owned = [f.ret.record_key for f in functions if f.ret.owner is not None and f.ret.kind == "record_ptr"]
+    owned += [p.record_key for f in functions for p in f.params
+              if p.owner is not None and p.kind in ("record", "record_ptr")]
+    freeing = {d.name for d in deallocators}
+    marked = [dataclasses.replace(f, disowns=True) if f.function.name in freeing else f for f in functions]
+    return marked, tuple(deallocators), frozenset(key for key in owned if key is not None)
 
 
 def plan_function_table(module: Module, config: BindingConfig) -> FunctionTableBinding | None:

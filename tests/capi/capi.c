@@ -66,6 +66,50 @@ capi_color capi_mix(int bits) { return (capi_color)bits; }
 static int cell;
 int capi_void_out(void **memory) { *memory = &cell; return 1; }
 
+unsigned long capi_crc(unsigned long crc, const unsigned char *buf, unsigned int len) {
+    for (unsigned int i = 0; i < len; i++) crc = crc * 31 + buf[i];
+    return crc;
+}
+int capi_sum(const int *values, size_t count) { int s = 0; for (size_t i = 0; i < count; i++) s += values[i]; return s; }
+int capi_escape(CAPI_EASY *easy, const char *string, int length) {
+    (void)easy;
+    int n = 0;
+    for (int i = 0; i < (length ? length : (int)strlen(string)); i++) n += string[i] == ' ' ? 3 : 1;
+    return n;
+}
+int capi_checksum(const void *data, size_t size) {
+    int s = 0;
+    for (size_t i = 0; i < size; i++) s += ((const unsigned char *)data)[i];
+    return s;
+}
+int capi_copy(unsigned char *dest, unsigned long *destLen, const unsigned char *src, unsigned long srcLen) {
+    if (srcLen > *destLen) return -5;
+    memcpy(dest, src, srcLen);
+    *destLen = srcLen;
+    return 0;
+}
+int capi_define(const char *name, int nArg) { return (int)strlen(name) * 100 + nArg; }
+int capi_status(int op, int *current, long *highwater) { *current = op * 2; *highwater = (long)op << 40; return 0; }
+void capi_scale(double *value, float factor) { *value *= factor; }
+int capi_flag(_Bool *flag) { *flag = !*flag; return *flag; }
+
+static int live;
+char *capi_strdup(const char *s) { char *copy = malloc(strlen(s) + 1); strcpy(copy, s); live++; return copy; }
+void capi_free(void *memory) { if (memory) { live--; free(memory); } }
+capi_node *capi_node_new(int value) { capi_node *n = calloc(1, sizeof *n); n->value = value; live++; return n; }
+void capi_node_free(capi_node *node) {
+    if (!node) return;
+    capi_node_free(node->children);
+    live--;
+    free(node);
+}
+int capi_node_child(capi_node *parent, int value, capi_node **child) {
+    *child = capi_node_new(value);
+    (*child)->next = NULL;
+    return parent ? parent->value : -1;
+}
+int capi_live(void) { return live; }
+
 static unsigned char *copy_text(const char *text) {
     size_t n = strlen(text);
     unsigned char *copy = malloc(n + 1);

@@ -59,6 +59,28 @@ int capi_table_at(const int *table, int index);
 int **capi_rows(void);
 int capi_row_sum(int **rows, int row);
 
+/* Lengths the header states by naming them after the pointer before. */
+unsigned long capi_crc(unsigned long crc, const unsigned char *buf, unsigned int len);
+int capi_sum(const int *values, size_t count);
+int capi_escape(CAPI_EASY *easy, const char *string, int length);
+int capi_checksum(const void *data, size_t size);
+/* As compress2: dest holds *destLen bytes; *destLen becomes what was written. */
+int capi_copy(unsigned char *dest, unsigned long *destLen, const unsigned char *src, unsigned long srcLen);
+/* Names that state no length: nArg counts something else. */
+int capi_define(const char *name, int nArg);
+/* Scalars C writes through pointers: cells. */
+int capi_status(int op, int *current, long *highwater);
+void capi_scale(double *value, float factor);
+int capi_flag(_Bool *flag);
+
+/* What the caller must free, and with what (tests/capi/owned.toml says so). */
+char *capi_strdup(const char *s);
+void capi_free(void *memory);
+capi_node *capi_node_new(int value);
+void capi_node_free(capi_node *node);
+int capi_node_child(capi_node *parent, int value, capi_node **child);
+int capi_live(void);
+
 capi_color capi_mix(int bits);
 int capi_void_out(void **memory);
 

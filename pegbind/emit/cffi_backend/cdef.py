@@ -271,6 +271,8 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
                                        and function is binding.function_table.getter):
             pieces.append((cffi_function_decl(module, binding.target, function, binding.load == "dynamic") + ";",
                            "any"))
+    if any(d.function is None for d in binding.deallocators):
+        pieces.append(("void free(void *);", "any"))  # the C library's, named by an ownership rule
     if binding.load != "dynamic":
         pieces.append((f"void {DEFINED_CHECK}(unsigned char *);", "any"))
     chunks: list[CdefChunk] = []
@@ -340,7 +342,9 @@ def c_source(binding: BindingModel) -> str:
     the macros that would hide a name the cdef spells (libxml2's member ``xmlParserVersion``),
     and, in API mode, weak references to the functions it calls, with the function that
     tells which of them the libraries loaded at run time define."""
-    text = "".join(f'#include "{header}"\n' for header in binding.headers) + undef_lines(binding.module.hiding_macros())
+    text = "#include <stdlib.h>\n" if any(d.function is None for d in binding.deallocators) else ""  # free
+    text += "".join(f'#include "{header}"\n' for header in binding.headers)
+    text += undef_lines(binding.module.hiding_macros())
     if binding.load == "dynamic":
         return text
     called = called_functions(binding)

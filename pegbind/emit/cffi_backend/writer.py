@@ -191,6 +191,12 @@ class CffiWriter(WrapperWriter):
     def string_at(self, pointer: str) -> str:
         return f"None if {pointer} == _NULL else _string({pointer})"
 
+    def owned_string(self, pointer: str) -> str:
+        return self.string_at(pointer)
+
+    def address_of(self, s: Slot) -> str:
+        return s.struct
+
 
 @dataclass(frozen=True, slots=True)
 class RenderedWrapper:
@@ -213,8 +219,9 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
     size = min_bytes(binding, param)
     label = repr(arg_label(param))
     if param.kind == "buffer":
-        text = ", True" if param.text else ""
-        call = f"_pb_rbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r}, {param.pointer_type!r}{text})"
+        extra = f", {param.text}, {param.cell_tag!r}" if param.cell_tag else ", True" if param.text else ""
+        array = buffer_array_type(binding, param)
+        call = f"_pb_rbuf({name}, {size}, {label}, {array!r}, {param.pointer_type!r}{extra})"
         if size == 0:
             return f"{name} if {name}.__class__ is bytes else {call}"
         if size == 1 and _takes_bytes(binding, param.element):
@@ -223,7 +230,9 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
             return f"{name} if {name}.__class__ is bytes and {name} else {call}"
         return call
     if param.kind == "writable_buffer":
-        return f"_pb_wbuf({name}, {size}, {label}, {buffer_array_type(binding, param)!r}, {param.pointer_type!r})"
+        cell = f", {param.cell_tag!r}" if param.cell_tag else ""
+        array = buffer_array_type(binding, param)
+        return f"_pb_wbuf({name}, {size}, {label}, {array!r}, {param.pointer_type!r}{cell})"
     if param.kind == "record_ptr" and param.nonnull:
         return f"{name}._p"
     if param.kind == "record_ptr":

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ...config import BindingConfig
+from ...model import Primitive
 from ...passes.binding import BindingModel
 from ..common import base_context, class_names, py_docstring, py_literal, py_string
 from ..pywrapper import classes_context, ordered_records
@@ -80,4 +81,5 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "link": link,
         "library_dirs": folders,
         "table": getter,
+        "cell_types": {cell.py_name: speller.spell(Primitive(cell.primitive)) for cell in binding.cells},
     }

@@ -23,15 +23,16 @@ def ctypes_arg(binding: BindingModel, param: ParamBinding) -> str:
     if param.kind == "buffer":
         # c_void_p takes bytes as they are: only other buffers (and short
         # bytes, for the error) need _pb_rbuf's Python call
-        text = ", True" if param.text else ""
-        call = f"_pb_rbuf({name}, {size}, {arg_label(param)!r}, {param.pointer_type!r}{text})"
+        extra = f", {param.text}, {param.cell_tag!r}" if param.cell_tag else ", True" if param.text else ""
+        call = f"_pb_rbuf({name}, {size}, {arg_label(param)!r}, {param.pointer_type!r}{extra})"
         if size == 0:
             return f"{name} if {name}.__class__ is bytes else {call}"
         if size == 1:
             return f"{name} if {name}.__class__ is bytes and {name} else {call}"
         return f"{name} if {name}.__class__ is bytes and len({name}) >= {size} else {call}"
     if param.kind == "writable_buffer":
-        return f"_pb_wbuf({name}, {size}, {arg_label(param)!r}, {param.pointer_type!r})"
+        cell = f", {param.cell_tag!r}" if param.cell_tag else ""
+        return f"_pb_wbuf({name}, {size}, {arg_label(param)!r}, {param.pointer_type!r}{cell})"
     if param.kind == "record_ptr":
         return f"None if {name} is None else {name}._s"
     if param.kind == "record":
@@ -166,8 +167,8 @@ class CtypesWriter(WrapperWriter):
         return self.bare_int(value, p.ctype) if self.bare else value
 
     def elem(self, p: ParamBinding) -> str:
-        if p.kind == "string":
-            return "_ct.c_char_p"  # a char ** out cell: its value reads as bytes
+        if p.kind == "string":  # a char ** out cell: its value reads as bytes (owned: the address, to free)
+            return "_ct.c_void_p" if p.owner is not None else "_ct.c_char_p"
         return self.speller.spell(p.element)  # type: ignore[arg-type]
 
     def out_value(self, p: ParamBinding, s: Slot, inout: bool) -> tuple[list[str], str]:
@@ -262,6 +263,12 @@ class CtypesWriter(WrapperWriter):
     def string_at(self, pointer: str) -> str:
         return pointer  # a c_char_p result or cell reads as bytes or None
 
+    def owned_string(self, pointer: str) -> str:
+        return f"_ct.string_at({pointer}) if {pointer} else None"  # an owned string comes as c_void_p
+
+    def address_of(self, s: Slot) -> str:
+        return f"_ct.addressof({s.struct})"
+
     def direct(self, f: FunctionBinding) -> bool:
         return f.ret.kind in ("int", "bool", "float", "string", "void")
 
@@ -280,8 +287,8 @@ class CtypesWriter(WrapperWriter):
         return "_ct.c_void_p"
 
     def restype(self, f: FunctionBinding) -> str:
-        if f.ret.kind == "handle":
-            return "_ct.c_void_p"
+        if f.ret.kind == "handle" or f.ret.owner is not None:
+            return "_ct.c_void_p"  # an owned string comes as its address: it is freed after the copy
         return self.speller.restype(f)
 
     def prototype(self, f: FunctionBinding) -> str:

@@ -252,78 +252,78 @@ cdef extern from "pkcs11.h" nogil:
     ctypedef _cs_CK_MECHANISM_INFO _c_CK_MECHANISM_INFO "CK_MECHANISM_INFO"
     ctypedef _c_CK_MECHANISM_INFO *_c_CK_MECHANISM_INFO_PTR "CK_MECHANISM_INFO_PTR"
     ctypedef _c_CK_ULONG _c_CK_RV "CK_RV"
-    ctypedef _c_CK_RV (*_c_CK_NOTIFY "CK_NOTIFY")(_c_CK_SESSION_HANDLE, _c_CK_NOTIFICATION, _c_CK_VOID_PTR)
+    ctypedef _c_CK_RV (*_c_CK_NOTIFY "CK_NOTIFY")(_c_CK_SESSION_HANDLE, _c_CK_NOTIFICATION, _c_CK_VOID_PTR) noexcept nogil
     ctypedef _cs_CK_FUNCTION_LIST _c_CK_FUNCTION_LIST "CK_FUNCTION_LIST"
-    ctypedef _c_CK_RV (*_c_CK_C_Initialize "CK_C_Initialize")(_c_CK_VOID_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_Finalize "CK_C_Finalize")(_c_CK_VOID_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_GetInfo "CK_C_GetInfo")(_c_CK_INFO_PTR)
+    ctypedef _c_CK_RV (*_c_CK_C_Initialize "CK_C_Initialize")(_c_CK_VOID_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_Finalize "CK_C_Finalize")(_c_CK_VOID_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_GetInfo "CK_C_GetInfo")(_c_CK_INFO_PTR) noexcept nogil
     ctypedef _c_CK_FUNCTION_LIST *_c_CK_FUNCTION_LIST_PTR "CK_FUNCTION_LIST_PTR"
     ctypedef _c_CK_FUNCTION_LIST_PTR *_c_CK_FUNCTION_LIST_PTR_PTR "CK_FUNCTION_LIST_PTR_PTR"
-    ctypedef _c_CK_RV (*_c_CK_C_GetFunctionList "CK_C_GetFunctionList")(_c_CK_FUNCTION_LIST_PTR_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_GetSlotList "CK_C_GetSlotList")(_c_CK_BBOOL, _c_CK_SLOT_ID_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_GetSlotInfo "CK_C_GetSlotInfo")(_c_CK_SLOT_ID, _c_CK_SLOT_INFO_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_GetTokenInfo "CK_C_GetTokenInfo")(_c_CK_SLOT_ID, _c_CK_TOKEN_INFO_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_GetMechanismList "CK_C_GetMechanismList")(_c_CK_SLOT_ID, _c_CK_MECHANISM_TYPE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_GetMechanismInfo "CK_C_GetMechanismInfo")(_c_CK_SLOT_ID, _c_CK_MECHANISM_TYPE, _c_CK_MECHANISM_INFO_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_InitToken "CK_C_InitToken")(_c_CK_SLOT_ID, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG, _c_CK_UTF8CHAR_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_InitPIN "CK_C_InitPIN")(_c_CK_SESSION_HANDLE, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_SetPIN "CK_C_SetPIN")(_c_CK_SESSION_HANDLE, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_OpenSession "CK_C_OpenSession")(_c_CK_SLOT_ID, _c_CK_FLAGS, _c_CK_VOID_PTR, _c_CK_NOTIFY, _c_CK_SESSION_HANDLE_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_CloseSession "CK_C_CloseSession")(_c_CK_SESSION_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_CloseAllSessions "CK_C_CloseAllSessions")(_c_CK_SLOT_ID)
-    ctypedef _c_CK_RV (*_c_CK_C_GetSessionInfo "CK_C_GetSessionInfo")(_c_CK_SESSION_HANDLE, _c_CK_SESSION_INFO_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_GetOperationState "CK_C_GetOperationState")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_SetOperationState "CK_C_SetOperationState")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE, _c_CK_OBJECT_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_Login "CK_C_Login")(_c_CK_SESSION_HANDLE, _c_CK_USER_TYPE, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_Logout "CK_C_Logout")(_c_CK_SESSION_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_CreateObject "CK_C_CreateObject")(_c_CK_SESSION_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_CopyObject "CK_C_CopyObject")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_DestroyObject "CK_C_DestroyObject")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_GetObjectSize "CK_C_GetObjectSize")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_GetAttributeValue "CK_C_GetAttributeValue")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_SetAttributeValue "CK_C_SetAttributeValue")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_FindObjectsInit "CK_C_FindObjectsInit")(_c_CK_SESSION_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_FindObjects "CK_C_FindObjects")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE_PTR, _c_CK_ULONG, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_FindObjectsFinal "CK_C_FindObjectsFinal")(_c_CK_SESSION_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_EncryptInit "CK_C_EncryptInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_Encrypt "CK_C_Encrypt")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_EncryptUpdate "CK_C_EncryptUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_EncryptFinal "CK_C_EncryptFinal")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_DecryptInit "CK_C_DecryptInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_Decrypt "CK_C_Decrypt")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_DecryptUpdate "CK_C_DecryptUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_DecryptFinal "CK_C_DecryptFinal")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_DigestInit "CK_C_DigestInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_Digest "CK_C_Digest")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_DigestUpdate "CK_C_DigestUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_DigestKey "CK_C_DigestKey")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_DigestFinal "CK_C_DigestFinal")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_SignInit "CK_C_SignInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_Sign "CK_C_Sign")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_SignUpdate "CK_C_SignUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_SignFinal "CK_C_SignFinal")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_SignRecoverInit "CK_C_SignRecoverInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_SignRecover "CK_C_SignRecover")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_VerifyInit "CK_C_VerifyInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_Verify "CK_C_Verify")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_VerifyUpdate "CK_C_VerifyUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_VerifyFinal "CK_C_VerifyFinal")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_VerifyRecoverInit "CK_C_VerifyRecoverInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_VerifyRecover "CK_C_VerifyRecover")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_DigestEncryptUpdate "CK_C_DigestEncryptUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_DecryptDigestUpdate "CK_C_DecryptDigestUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_SignEncryptUpdate "CK_C_SignEncryptUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_DecryptVerifyUpdate "CK_C_DecryptVerifyUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_GenerateKey "CK_C_GenerateKey")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_GenerateKeyPair "CK_C_GenerateKeyPair")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE_PTR, _c_CK_OBJECT_HANDLE_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_WrapKey "CK_C_WrapKey")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_UnwrapKey "CK_C_UnwrapKey")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_DeriveKey "CK_C_DeriveKey")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_SeedRandom "CK_C_SeedRandom")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_GenerateRandom "CK_C_GenerateRandom")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_GetFunctionStatus "CK_C_GetFunctionStatus")(_c_CK_SESSION_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_CancelFunction "CK_C_CancelFunction")(_c_CK_SESSION_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_WaitForSlotEvent "CK_C_WaitForSlotEvent")(_c_CK_FLAGS, _c_CK_SLOT_ID_PTR, _c_CK_VOID_PTR)
+    ctypedef _c_CK_RV (*_c_CK_C_GetFunctionList "CK_C_GetFunctionList")(_c_CK_FUNCTION_LIST_PTR_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_GetSlotList "CK_C_GetSlotList")(_c_CK_BBOOL, _c_CK_SLOT_ID_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_GetSlotInfo "CK_C_GetSlotInfo")(_c_CK_SLOT_ID, _c_CK_SLOT_INFO_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_GetTokenInfo "CK_C_GetTokenInfo")(_c_CK_SLOT_ID, _c_CK_TOKEN_INFO_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_GetMechanismList "CK_C_GetMechanismList")(_c_CK_SLOT_ID, _c_CK_MECHANISM_TYPE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_GetMechanismInfo "CK_C_GetMechanismInfo")(_c_CK_SLOT_ID, _c_CK_MECHANISM_TYPE, _c_CK_MECHANISM_INFO_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_InitToken "CK_C_InitToken")(_c_CK_SLOT_ID, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG, _c_CK_UTF8CHAR_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_InitPIN "CK_C_InitPIN")(_c_CK_SESSION_HANDLE, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_SetPIN "CK_C_SetPIN")(_c_CK_SESSION_HANDLE, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_OpenSession "CK_C_OpenSession")(_c_CK_SLOT_ID, _c_CK_FLAGS, _c_CK_VOID_PTR, _c_CK_NOTIFY, _c_CK_SESSION_HANDLE_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_CloseSession "CK_C_CloseSession")(_c_CK_SESSION_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_CloseAllSessions "CK_C_CloseAllSessions")(_c_CK_SLOT_ID) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_GetSessionInfo "CK_C_GetSessionInfo")(_c_CK_SESSION_HANDLE, _c_CK_SESSION_INFO_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_GetOperationState "CK_C_GetOperationState")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_SetOperationState "CK_C_SetOperationState")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE, _c_CK_OBJECT_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_Login "CK_C_Login")(_c_CK_SESSION_HANDLE, _c_CK_USER_TYPE, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_Logout "CK_C_Logout")(_c_CK_SESSION_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_CreateObject "CK_C_CreateObject")(_c_CK_SESSION_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_CopyObject "CK_C_CopyObject")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DestroyObject "CK_C_DestroyObject")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_GetObjectSize "CK_C_GetObjectSize")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_GetAttributeValue "CK_C_GetAttributeValue")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_SetAttributeValue "CK_C_SetAttributeValue")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_FindObjectsInit "CK_C_FindObjectsInit")(_c_CK_SESSION_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_FindObjects "CK_C_FindObjects")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE_PTR, _c_CK_ULONG, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_FindObjectsFinal "CK_C_FindObjectsFinal")(_c_CK_SESSION_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_EncryptInit "CK_C_EncryptInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_Encrypt "CK_C_Encrypt")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_EncryptUpdate "CK_C_EncryptUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_EncryptFinal "CK_C_EncryptFinal")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DecryptInit "CK_C_DecryptInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_Decrypt "CK_C_Decrypt")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DecryptUpdate "CK_C_DecryptUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DecryptFinal "CK_C_DecryptFinal")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DigestInit "CK_C_DigestInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_Digest "CK_C_Digest")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DigestUpdate "CK_C_DigestUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DigestKey "CK_C_DigestKey")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DigestFinal "CK_C_DigestFinal")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_SignInit "CK_C_SignInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_Sign "CK_C_Sign")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_SignUpdate "CK_C_SignUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_SignFinal "CK_C_SignFinal")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_SignRecoverInit "CK_C_SignRecoverInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_SignRecover "CK_C_SignRecover")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_VerifyInit "CK_C_VerifyInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_Verify "CK_C_Verify")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_VerifyUpdate "CK_C_VerifyUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_VerifyFinal "CK_C_VerifyFinal")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_VerifyRecoverInit "CK_C_VerifyRecoverInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_VerifyRecover "CK_C_VerifyRecover")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DigestEncryptUpdate "CK_C_DigestEncryptUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DecryptDigestUpdate "CK_C_DecryptDigestUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_SignEncryptUpdate "CK_C_SignEncryptUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DecryptVerifyUpdate "CK_C_DecryptVerifyUpdate")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_GenerateKey "CK_C_GenerateKey")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_GenerateKeyPair "CK_C_GenerateKeyPair")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE_PTR, _c_CK_OBJECT_HANDLE_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_WrapKey "CK_C_WrapKey")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_UnwrapKey "CK_C_UnwrapKey")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DeriveKey "CK_C_DeriveKey")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE, _c_CK_ATTRIBUTE_PTR, _c_CK_ULONG, _c_CK_OBJECT_HANDLE_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_SeedRandom "CK_C_SeedRandom")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_GenerateRandom "CK_C_GenerateRandom")(_c_CK_SESSION_HANDLE, _c_CK_BYTE_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_GetFunctionStatus "CK_C_GetFunctionStatus")(_c_CK_SESSION_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_CancelFunction "CK_C_CancelFunction")(_c_CK_SESSION_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_WaitForSlotEvent "CK_C_WaitForSlotEvent")(_c_CK_FLAGS, _c_CK_SLOT_ID_PTR, _c_CK_VOID_PTR) noexcept nogil
     cdef struct _cs_CK_FUNCTION_LIST "CK_FUNCTION_LIST":
         _c_CK_VERSION version
         _c_CK_C_Initialize C_Initialize
@@ -397,31 +397,31 @@ cdef extern from "pkcs11.h" nogil:
     ctypedef _cs_CK_FUNCTION_LIST_3_0 _c_CK_FUNCTION_LIST_3_0 "CK_FUNCTION_LIST_3_0"
     ctypedef _cs_CK_INTERFACE _c_CK_INTERFACE "CK_INTERFACE"
     ctypedef _c_CK_INTERFACE *_c_CK_INTERFACE_PTR "CK_INTERFACE_PTR"
-    ctypedef _c_CK_RV (*_c_CK_C_GetInterfaceList "CK_C_GetInterfaceList")(_c_CK_INTERFACE_PTR, _c_CK_ULONG_PTR)
+    ctypedef _c_CK_RV (*_c_CK_C_GetInterfaceList "CK_C_GetInterfaceList")(_c_CK_INTERFACE_PTR, _c_CK_ULONG_PTR) noexcept nogil
     ctypedef _c_CK_INTERFACE_PTR *_c_CK_INTERFACE_PTR_PTR "CK_INTERFACE_PTR_PTR"
-    ctypedef _c_CK_RV (*_c_CK_C_GetInterface "CK_C_GetInterface")(_c_CK_UTF8CHAR_PTR, _c_CK_VERSION_PTR, _c_CK_INTERFACE_PTR_PTR, _c_CK_FLAGS)
-    ctypedef _c_CK_RV (*_c_CK_C_LoginUser "CK_C_LoginUser")(_c_CK_SESSION_HANDLE, _c_CK_USER_TYPE, _c_CK_CHAR_PTR, _c_CK_ULONG, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_SessionCancel "CK_C_SessionCancel")(_c_CK_SESSION_HANDLE, _c_CK_FLAGS)
-    ctypedef _c_CK_RV (*_c_CK_C_MessageEncryptInit "CK_C_MessageEncryptInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_EncryptMessage "CK_C_EncryptMessage")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_EncryptMessageBegin "CK_C_EncryptMessageBegin")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_EncryptMessageNext "CK_C_EncryptMessageNext")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR, _c_CK_FLAGS)
-    ctypedef _c_CK_RV (*_c_CK_C_MessageEncryptFinal "CK_C_MessageEncryptFinal")(_c_CK_SESSION_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_MessageDecryptInit "CK_C_MessageDecryptInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_DecryptMessage "CK_C_DecryptMessage")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_DecryptMessageBegin "CK_C_DecryptMessageBegin")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_DecryptMessageNext "CK_C_DecryptMessageNext")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR, _c_CK_FLAGS)
-    ctypedef _c_CK_RV (*_c_CK_C_MessageDecryptFinal "CK_C_MessageDecryptFinal")(_c_CK_SESSION_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_MessageSignInit "CK_C_MessageSignInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_SignMessage "CK_C_SignMessage")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_SignMessageBegin "CK_C_SignMessageBegin")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_SignMessageNext "CK_C_SignMessageNext")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR)
-    ctypedef _c_CK_RV (*_c_CK_C_MessageSignFinal "CK_C_MessageSignFinal")(_c_CK_SESSION_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_MessageVerifyInit "CK_C_MessageVerifyInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE)
-    ctypedef _c_CK_RV (*_c_CK_C_VerifyMessage "CK_C_VerifyMessage")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_VerifyMessageBegin "CK_C_VerifyMessageBegin")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_VerifyMessageNext "CK_C_VerifyMessageNext")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG)
-    ctypedef _c_CK_RV (*_c_CK_C_MessageVerifyFinal "CK_C_MessageVerifyFinal")(_c_CK_SESSION_HANDLE)
+    ctypedef _c_CK_RV (*_c_CK_C_GetInterface "CK_C_GetInterface")(_c_CK_UTF8CHAR_PTR, _c_CK_VERSION_PTR, _c_CK_INTERFACE_PTR_PTR, _c_CK_FLAGS) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_LoginUser "CK_C_LoginUser")(_c_CK_SESSION_HANDLE, _c_CK_USER_TYPE, _c_CK_CHAR_PTR, _c_CK_ULONG, _c_CK_UTF8CHAR_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_SessionCancel "CK_C_SessionCancel")(_c_CK_SESSION_HANDLE, _c_CK_FLAGS) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_MessageEncryptInit "CK_C_MessageEncryptInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_EncryptMessage "CK_C_EncryptMessage")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_EncryptMessageBegin "CK_C_EncryptMessageBegin")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_EncryptMessageNext "CK_C_EncryptMessageNext")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR, _c_CK_FLAGS) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_MessageEncryptFinal "CK_C_MessageEncryptFinal")(_c_CK_SESSION_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_MessageDecryptInit "CK_C_MessageDecryptInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DecryptMessage "CK_C_DecryptMessage")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DecryptMessageBegin "CK_C_DecryptMessageBegin")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_DecryptMessageNext "CK_C_DecryptMessageNext")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR, _c_CK_FLAGS) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_MessageDecryptFinal "CK_C_MessageDecryptFinal")(_c_CK_SESSION_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_MessageSignInit "CK_C_MessageSignInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_SignMessage "CK_C_SignMessage")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_SignMessageBegin "CK_C_SignMessageBegin")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_SignMessageNext "CK_C_SignMessageNext")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_MessageSignFinal "CK_C_MessageSignFinal")(_c_CK_SESSION_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_MessageVerifyInit "CK_C_MessageVerifyInit")(_c_CK_SESSION_HANDLE, _c_CK_MECHANISM_PTR, _c_CK_OBJECT_HANDLE) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_VerifyMessage "CK_C_VerifyMessage")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_VerifyMessageBegin "CK_C_VerifyMessageBegin")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_VerifyMessageNext "CK_C_VerifyMessageNext")(_c_CK_SESSION_HANDLE, _c_CK_VOID_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG, _c_CK_BYTE_PTR, _c_CK_ULONG) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_C_MessageVerifyFinal "CK_C_MessageVerifyFinal")(_c_CK_SESSION_HANDLE) noexcept nogil
     cdef struct _cs_CK_FUNCTION_LIST_3_0 "CK_FUNCTION_LIST_3_0":
         _c_CK_VERSION version
         _c_CK_C_Initialize C_Initialize
@@ -522,10 +522,10 @@ cdef extern from "pkcs11.h" nogil:
         _c_CK_CHAR *pInterfaceName
         _c_CK_VOID_PTR pFunctionList
         _c_CK_FLAGS flags
-    ctypedef _c_CK_RV (*_c_CK_CREATEMUTEX "CK_CREATEMUTEX")(_c_CK_VOID_PTR_PTR)
-    ctypedef _c_CK_RV (*_c_CK_DESTROYMUTEX "CK_DESTROYMUTEX")(_c_CK_VOID_PTR)
-    ctypedef _c_CK_RV (*_c_CK_LOCKMUTEX "CK_LOCKMUTEX")(_c_CK_VOID_PTR)
-    ctypedef _c_CK_RV (*_c_CK_UNLOCKMUTEX "CK_UNLOCKMUTEX")(_c_CK_VOID_PTR)
+    ctypedef _c_CK_RV (*_c_CK_CREATEMUTEX "CK_CREATEMUTEX")(_c_CK_VOID_PTR_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_DESTROYMUTEX "CK_DESTROYMUTEX")(_c_CK_VOID_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_LOCKMUTEX "CK_LOCKMUTEX")(_c_CK_VOID_PTR) noexcept nogil
+    ctypedef _c_CK_RV (*_c_CK_UNLOCKMUTEX "CK_UNLOCKMUTEX")(_c_CK_VOID_PTR) noexcept nogil
     cdef struct _cs_CK_C_INITIALIZE_ARGS "CK_C_INITIALIZE_ARGS":
         _c_CK_CREATEMUTEX CreateMutex
         _c_CK_DESTROYMUTEX DestroyMutex
@@ -1226,13 +1226,13 @@ cdef extern from "pkcs11.h" nogil:
     ctypedef _c_CK_TRUST _c___CKT_NSS_UNTRUSTED "__CKT_NSS_UNTRUSTED"
     ctypedef _c_CK_TRUST _c___CKT_NSS_VALID "__CKT_NSS_VALID"
     ctypedef _c_CK_TRUST _c___CKT_NSS_MUST_VERIFY "__CKT_NSS_MUST_VERIFY"
-    ctypedef char **(*_c_SECMODModuleDBFunc "SECMODModuleDBFunc")(unsigned long, char *, void *)
-    ctypedef char **(*_c_CK_NSS_ModuleDBFunc "CK_NSS_ModuleDBFunc")(unsigned long, char *, void *)
+    ctypedef char **(*_c_SECMODModuleDBFunc "SECMODModuleDBFunc")(unsigned long, char *, void *) noexcept nogil
+    ctypedef char **(*_c_CK_NSS_ModuleDBFunc "CK_NSS_ModuleDBFunc")(unsigned long, char *, void *) noexcept nogil
     cdef struct _cs_CK_NSS_MODULE_FUNCTIONS "CK_NSS_MODULE_FUNCTIONS":
         _c_CK_VERSION version
         _c_CK_NSS_ModuleDBFunc NSC_ModuleDBFunc
     ctypedef _cs_CK_NSS_MODULE_FUNCTIONS _c_CK_NSS_MODULE_FUNCTIONS "CK_NSS_MODULE_FUNCTIONS"
-    ctypedef _c_CK_RV (*_c_CK_NSS_GetFIPSStatus "CK_NSS_GetFIPSStatus")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_ULONG, _c_CK_ULONG *)
+    ctypedef _c_CK_RV (*_c_CK_NSS_GetFIPSStatus "CK_NSS_GetFIPSStatus")(_c_CK_SESSION_HANDLE, _c_CK_OBJECT_HANDLE, _c_CK_ULONG, _c_CK_ULONG *) noexcept nogil
     cdef struct _cs_CK_NSS_FIPS_FUNCTIONS "CK_NSS_FIPS_FUNCTIONS":
         _c_CK_VERSION version
         _c_CK_NSS_GetFIPSStatus NSC_NSSGetFIPSStatus

@@ -179,6 +179,9 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what) except?
     return (<FunctionPointer>value)._ptr
 
 
+ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
+
+
 cdef class Pointer:
     """The address of C memory the library handed out, typed by its C type.
 
@@ -186,28 +189,67 @@ cdef class Pointer:
     addresses are.  Only the library makes them: functions return them and
     take them back where C takes a pointer of that type or ``void *``.  The
     handle classes of opaque types are subclasses.
+
+    One an ownership rule gives (``returns = "owned(F)"``) frees its memory
+    with ``F`` once: when it is collected, or on ``close()`` (also at the end
+    of a ``with`` block); after that it is closed, and using it raises
+    ValueError.  ``close()`` leaves what the library only lends alone.
     """
     cdef void *_ptr
     # the C pointer type (Pointer values; a handle's class says it)
     cdef str _ctype
     # what must outlive the pointer (the argument or Library it came from)
     cdef object _owner
+    # what frees the memory, with the library's function (NULL: borrowed)
+    cdef _pb_release _pb_free
+    cdef void *_pb_free_fn
 
     def __init__(self, *args, **kwargs):
         raise TypeError(f"{type(self).__name__} values are made by the library's functions")
 
+    def __dealloc__(self):
+        if self._pb_free != NULL:
+            self._pb_free(self._pb_free_fn, self._ptr)
+
+    cdef bint _pb_give_up(self):
+        # True if the object owned its memory (now closed: the caller frees it, or C did)
+        if self._pb_free == NULL:
+            return False
+        self._pb_free = NULL
+        self._ptr = NULL
+        return True
+
+    def close(self):
+        """Free what this object owns, now (once); a borrowed one is left alone."""
+        cdef _pb_release free = self._pb_free
+        cdef void *memory = self._ptr
+        if self._pb_give_up():
+            free(self._pb_free_fn, memory)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
     def __int__(self):
+        if self._ptr == NULL:
+            raise ValueError("the object is closed: the memory it stood for was freed")
         return <size_t>self._ptr
 
     def __eq__(self, other):
         if type(other) is not type(self):
             return NotImplemented
+        if self._ptr == NULL or (<Pointer>other)._ptr == NULL:
+            return self is other
         return self._ptr == (<Pointer>other)._ptr
 
     def __hash__(self):
-        return hash(<size_t>self._ptr)
+        return id(self) if self._ptr == NULL else hash(<size_t>self._ptr)
 
     def __repr__(self):
+        if self._ptr == NULL:
+            return f"<{type(self).__name__} {self._ctype} (closed)>"
         return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
 
 
@@ -253,9 +295,72 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
 
 
 cdef class _pb_Record:
-    # The base of every record class: what a void * parameter takes as the record's address.
+    # The base of every record class: what a void * parameter takes as the record's
+    # address, and what a view an ownership rule gives frees (as Pointer does).
+    cdef _pb_release _pb_free
+    cdef void *_pb_free_fn
+    cdef void *_pb_free_memory
+    # a closed record refuses to be read, written or passed
+    cdef bint _pb_closed
+
     cdef void *_pb_memory(self):
         return NULL
+
+    cdef void _pb_detach(self):
+        # point at memory of its own (the freed memory is never read again)
+        pass
+
+    def __dealloc__(self):
+        if self._pb_free != NULL:
+            self._pb_free(self._pb_free_fn, self._pb_free_memory)
+
+    cdef bint _pb_give_up(self):
+        if self._pb_free == NULL:
+            return False
+        self._pb_free = NULL
+        self._pb_closed = True
+        self._pb_detach()
+        return True
+
+    def close(self):
+        """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
+        cdef _pb_release free = self._pb_free
+        cdef void *memory = self._pb_free_memory
+        if self._pb_give_up():
+            free(self._pb_free_fn, memory)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+
+cdef int _pb_check_open(_pb_Record record) except -1:
+    if record._pb_closed:
+        raise ValueError("the object is closed: the memory it stood for was freed")
+    return 0
+
+
+cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) except -1:
+    # obj (a Pointer, handle or record; None for NULL) owns memory: free(function, memory) frees it
+    if isinstance(obj, Pointer):
+        (<Pointer>obj)._pb_free = free
+        (<Pointer>obj)._pb_free_fn = function
+    elif isinstance(obj, _pb_Record):
+        (<_pb_Record>obj)._pb_free = free
+        (<_pb_Record>obj)._pb_free_fn = function
+        (<_pb_Record>obj)._pb_free_memory = memory
+    return 0
+
+
+cdef int _pb_disown(object obj) except -1:
+    # C freed what obj (the first argument of a deallocator) owned, if it owned it: it is closed
+    if isinstance(obj, Pointer):
+        (<Pointer>obj)._pb_give_up()
+    elif isinstance(obj, _pb_Record):
+        (<_pb_Record>obj)._pb_give_up()
+    return 0
 
 
 cdef void *_pb_object_address(object value, str ctype, str what, str wanted) except? NULL:
@@ -1909,6 +2014,212 @@ cdef object _pb_error(object code, str function):
     return errors_by_code.get(code, Error)(code, function)
 
 
+# ---- cells -------------------------------------------------------------
+
+
+cdef object _pb_real(object value, str what):
+    # As PyFloat_AsDouble: __float__ or __index__, never a parse of a string.
+    kind = type(value)
+    if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
+        raise TypeError(f"{what} must be a real number, not {kind.__name__}")
+    return float(value)
+
+
+cdef union _pb_cell_data:
+    unsigned char b
+    short s
+    unsigned short us
+    int i
+    unsigned int ui
+    long l
+    unsigned long ul
+    long long ll
+    unsigned long long ull
+    float f
+    double d
+    long double ld
+
+
+cdef class _pb_Cell:
+    # One C object of an arithmetic type, made by Python.  The cell classes below
+    # are plain subclasses saying which type (_pb_code, an index into the union's
+    # members) and, for integers, its range: one compiled class serves them all.
+    cdef _pb_cell_data _v
+    cdef int _code
+
+    def __cinit__(self):
+        self._code = type(self)._pb_code
+
+    def __init__(self, value=0, /):
+        self.value = value
+
+    @property
+    def value(self):
+        if self._code == 0:
+            return self._v.b != 0
+        elif self._code == 1:
+            return self._v.s
+        elif self._code == 2:
+            return self._v.us
+        elif self._code == 3:
+            return self._v.i
+        elif self._code == 4:
+            return self._v.ui
+        elif self._code == 5:
+            return self._v.l
+        elif self._code == 6:
+            return self._v.ul
+        elif self._code == 7:
+            return self._v.ll
+        elif self._code == 8:
+            return self._v.ull
+        elif self._code == 9:
+            return self._v.f
+        elif self._code == 10:
+            return self._v.d
+        elif self._code == 11:
+            return self._v.ld
+
+    @value.setter
+    def value(self, value):
+        cdef str what = type(self).__name__ + ".value"
+        if self._code == 0:
+            self._v.b = _pb_index(value, what) != 0
+        elif self._code == 1:
+            value = _pb_index(value, what)
+            if not -32768 <= value <= 32767:
+                raise OverflowError(f"{what}: {value} is out of range [-32768, 32767]")
+            self._v.s = value
+        elif self._code == 2:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 65535:
+                raise OverflowError(f"{what}: {value} is out of range [0, 65535]")
+            self._v.us = value
+        elif self._code == 3:
+            value = _pb_index(value, what)
+            if not -2147483648 <= value <= 2147483647:
+                raise OverflowError(f"{what}: {value} is out of range [-2147483648, 2147483647]")
+            self._v.i = value
+        elif self._code == 4:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 4294967295:
+                raise OverflowError(f"{what}: {value} is out of range [0, 4294967295]")
+            self._v.ui = value
+        elif self._code == 5:
+            value = _pb_index(value, what)
+            if not -9223372036854775808 <= value <= 9223372036854775807:
+                raise OverflowError(f"{what}: {value} is out of range [-9223372036854775808, 9223372036854775807]")
+            self._v.l = value
+        elif self._code == 6:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 18446744073709551615:
+                raise OverflowError(f"{what}: {value} is out of range [0, 18446744073709551615]")
+            self._v.ul = value
+        elif self._code == 7:
+            value = _pb_index(value, what)
+            if not -9223372036854775808 <= value <= 9223372036854775807:
+                raise OverflowError(f"{what}: {value} is out of range [-9223372036854775808, 9223372036854775807]")
+            self._v.ll = value
+        elif self._code == 8:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 18446744073709551615:
+                raise OverflowError(f"{what}: {value} is out of range [0, 18446744073709551615]")
+            self._v.ull = value
+        elif self._code == 9:
+            self._v.f = _pb_real(value, what)
+        elif self._code == 10:
+            self._v.d = _pb_real(value, what)
+        elif self._code == 11:
+            self._v.ld = _pb_real(value, what)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.value!r})"
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+class c_bool(_pb_Cell):
+    'A C _Bool made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 0
+
+
+class c_short(_pb_Cell):
+    'A C short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 1
+
+
+class c_ushort(_pb_Cell):
+    'A C unsigned short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 2
+
+
+class c_int(_pb_Cell):
+    'A C int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 3
+
+
+class c_uint(_pb_Cell):
+    'A C unsigned int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 4
+
+
+class c_long(_pb_Cell):
+    'A C long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 5
+
+
+class c_ulong(_pb_Cell):
+    'A C unsigned long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 6
+
+
+class c_longlong(_pb_Cell):
+    'A C long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 7
+
+
+class c_ulonglong(_pb_Cell):
+    'A C unsigned long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 8
+
+
+class c_float(_pb_Cell):
+    'A C float made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 9
+
+
+class c_double(_pb_Cell):
+    'A C double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 10
+
+
+class c_longdouble(_pb_Cell):
+    'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 11
+
+c_int16 = c_short
+c_uint16 = c_ushort
+c_int32 = c_int
+c_uint32 = c_uint
+c_int64 = c_long
+c_uint64 = c_ulong
+c_size_t = c_ulong
+c_ssize_t = c_long
+
+
 # ---- records -----------------------------------------------------------
 
 @cython.freelist(8)
@@ -1928,6 +2239,10 @@ cdef class CK_VERSION(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2025,6 +2340,10 @@ cdef class CK_INFO(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2154,6 +2473,10 @@ cdef class CK_SLOT_INFO(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2281,6 +2604,10 @@ cdef class CK_TOKEN_INFO(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2570,6 +2897,10 @@ cdef class CK_SESSION_INFO(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2693,6 +3024,10 @@ cdef class CK_ATTRIBUTE(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2798,6 +3133,10 @@ cdef class CK_DATE(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -2898,6 +3237,10 @@ cdef class CK_MECHANISM(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -3003,6 +3346,10 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -3113,6 +3460,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -4072,6 +4423,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5344,6 +5699,10 @@ cdef class CK_INTERFACE(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -5446,6 +5805,10 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5607,6 +5970,10 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -5738,6 +6105,10 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -5847,6 +6218,10 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -5971,6 +6346,10 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6145,6 +6524,10 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6333,6 +6716,10 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -6456,6 +6843,10 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6630,6 +7021,10 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6818,6 +7213,10 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -6953,6 +7352,10 @@ cdef class CK_RC2_CBC_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -7046,6 +7449,10 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7144,6 +7551,10 @@ cdef class CK_RC5_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -7240,6 +7651,10 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7354,6 +7769,10 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -7464,6 +7883,10 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -7560,6 +7983,10 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7658,6 +8085,10 @@ cdef class CK_AES_CTR_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -7751,6 +8182,10 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7889,6 +8324,10 @@ cdef class CK_CCM_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -8026,6 +8465,10 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -8136,6 +8579,10 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8273,6 +8720,10 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8424,6 +8875,10 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -8521,6 +8976,10 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8715,6 +9174,10 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8947,6 +9410,10 @@ cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -9040,6 +9507,10 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9138,6 +9609,10 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -9235,6 +9710,10 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -9331,6 +9810,10 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9443,6 +9926,10 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -9540,6 +10027,10 @@ cdef class CK_PBE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9676,6 +10167,10 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -9775,6 +10270,10 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9887,6 +10386,10 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -9976,6 +10479,10 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10113,6 +10620,10 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10256,6 +10767,10 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -10394,6 +10909,10 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -10496,6 +11015,10 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10652,6 +11175,10 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -10789,6 +11316,10 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -10898,6 +11429,10 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11075,6 +11610,10 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -11186,6 +11725,10 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -11285,6 +11828,10 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11437,6 +11984,10 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -11536,6 +12087,10 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11705,6 +12260,10 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -11810,6 +12369,10 @@ cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -11906,6 +12469,10 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12017,6 +12584,10 @@ cdef class CK_DERIVED_KEY(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -12122,6 +12693,10 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12252,6 +12827,10 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12406,6 +12985,10 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12570,6 +13153,10 @@ cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -12656,6 +13243,10 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12844,6 +13435,10 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13028,6 +13623,10 @@ cdef class CK_OTP_PARAM(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13133,6 +13732,10 @@ cdef class CK_OTP_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13223,6 +13826,10 @@ cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13312,6 +13919,10 @@ cdef class CK_KIP_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13427,6 +14038,10 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13539,6 +14154,10 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13653,6 +14272,10 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13742,6 +14365,10 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13867,6 +14494,10 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -13991,6 +14622,10 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -14091,6 +14726,10 @@ cdef class CK_XEDDSA_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -14174,6 +14813,10 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14325,6 +14968,10 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -14457,6 +15104,10 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14623,6 +15274,10 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -14788,6 +15443,10 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -14923,6 +15582,10 @@ cdef class CK_NSS_JPAKERound1Params(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -15011,6 +15674,10 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15138,6 +15805,10 @@ cdef class CK_NSS_JPAKEFinalParams(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -15213,6 +15884,10 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15326,6 +16001,10 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15450,6 +16129,10 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15588,6 +16271,10 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -15713,6 +16400,10 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15876,6 +16567,10 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -16053,6 +16748,10 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -16179,6 +16878,10 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -16293,6 +16996,10 @@ cdef class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -16381,6 +17088,10 @@ cdef class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -16468,6 +17179,10 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -18047,12 +18762,13 @@ cdef class Library:
 
 
     def C_FindObjects(self, hSession, phObject, ulMaxObjectCount, /):
-        'C_FindObjects(hSession: int, phObject: _WritableBuffer | Pointer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
+        'C_FindObjects(hSession: int, phObject: _WritableBuffer | c_ulong | c_ulonglong | Pointer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_ULONG_PTR _pb_a3
         cdef _c_CK_ULONG _pb_o3
+        cdef Py_ssize_t _pb_n1 = 0
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_k
@@ -18068,19 +18784,25 @@ cdef class Library:
 
             if phObject is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(phObject):
                 try:
                     PyObject_GetBuffer(phObject, &_pb_v1, PyBUF_WRITABLE)
                 except BufferError:
-                    raise TypeError('argument 2 (phObject) must be a writable contiguous buffer, not ' + type(phObject).__name__) from None
+                    raise TypeError('argument 2 (phObject) must be a writable contiguous buffer or a c_ulong, not ' + type(phObject).__name__) from None
                 _pb_h1 = True
                 if <size_t>_pb_v1.len < sizeof(unsigned long):
                     raise ValueError(f"argument 2 (phObject) needs at least {sizeof(unsigned long)} bytes, got {_pb_v1.len}")
                 _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 8
+            elif type(phObject) is c_ulong or type(phObject) is c_ulonglong:
+                _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>&(<_pb_Cell>phObject)._v
+                _pb_n1 = sizeof(unsigned long) // 8
             elif isinstance(phObject, Pointer) or isinstance(phObject, _pb_Record):
-                _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>_pb_object_address(phObject, 'unsigned long *', "argument 2 (phObject)", "a writable contiguous buffer")
+                _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>_pb_object_address(phObject, 'unsigned long *', "argument 2 (phObject)", "a writable contiguous buffer or a c_ulong")
+                _pb_n1 = -1
             else:
-                raise TypeError('argument 2 (phObject) must be a writable contiguous buffer, not ' + type(phObject).__name__)
+                raise TypeError('argument 2 (phObject) must be a writable contiguous buffer or a c_ulong, not ' + type(phObject).__name__)
 
             if PyLong_CheckExact(ulMaxObjectCount):
                 _pb_a2 = ulMaxObjectCount
@@ -18089,6 +18811,9 @@ cdef class Library:
 
             _pb_o3 = 0
             _pb_a3 = <_c_CK_ULONG_PTR>&_pb_o3
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulMaxObjectCount): {_pb_a2} is more than argument 2 (phObject) holds ({_pb_n1} items)")
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
@@ -20999,6 +21724,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
         cdef Py_ssize_t _pb_n7 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -21020,6 +21746,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21027,8 +21754,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21110,6 +21839,9 @@ cdef class Library:
                 raise OverflowError("C parameter 8 (pCiphertext) is too long for its length parameter pulCiphertextLen")
             _pb_a8 = <_c_CK_ULONG_PTR>&_pb_l8
 
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+
             _pb_a7 = NULL
             _pb_l8 = 0
             with nogil:
@@ -21155,6 +21887,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n3 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -21173,6 +21906,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21180,8 +21914,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21224,6 +21960,9 @@ cdef class Library:
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
 
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
             if _pb_r != 0:
@@ -21253,6 +21992,7 @@ cdef class Library:
         cdef _c_CK_FLAGS _pb_a7
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -21271,6 +22011,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21278,8 +22019,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21331,6 +22074,9 @@ cdef class Library:
             if <Py_ssize_t>_pb_l6 != _pb_n5:
                 raise OverflowError("C parameter 6 (pCiphertextPart) is too long for its length parameter pulCiphertextPartLen")
             _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             _pb_a5 = NULL
             _pb_l6 = 0
@@ -21433,6 +22179,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
         cdef Py_ssize_t _pb_n7 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -21454,6 +22201,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21461,8 +22209,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21544,6 +22294,9 @@ cdef class Library:
                 raise OverflowError("C parameter 8 (pPlaintext) is too long for its length parameter pulPlaintextLen")
             _pb_a8 = <_c_CK_ULONG_PTR>&_pb_l8
 
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+
             _pb_a7 = NULL
             _pb_l8 = 0
             with nogil:
@@ -21589,6 +22342,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n3 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -21607,6 +22361,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21614,8 +22369,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21658,6 +22415,9 @@ cdef class Library:
             if <Py_ssize_t>_pb_a4 != _pb_n3:
                 raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
 
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
             if _pb_r != 0:
@@ -21687,6 +22447,7 @@ cdef class Library:
         cdef _c_CK_FLAGS _pb_a7
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -21705,6 +22466,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21712,8 +22474,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21765,6 +22529,9 @@ cdef class Library:
             if <Py_ssize_t>_pb_l6 != _pb_n5:
                 raise OverflowError("C parameter 6 (pPlaintextPart) is too long for its length parameter pulPlaintextPartLen")
             _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             _pb_a5 = NULL
             _pb_l6 = 0
@@ -21864,6 +22631,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l6 = 0
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -21882,6 +22650,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21889,8 +22658,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -21937,6 +22708,9 @@ cdef class Library:
             if <Py_ssize_t>_pb_l6 != _pb_n5:
                 raise OverflowError("C parameter 6 (pSignature) is too long for its length parameter pulSignatureLen")
             _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             _pb_a5 = NULL
             _pb_l6 = 0
@@ -21977,6 +22751,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
+        cdef Py_ssize_t _pb_n1 = 0
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_k
@@ -21992,6 +22767,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -21999,8 +22775,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -22008,6 +22786,9 @@ cdef class Library:
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -22034,6 +22815,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l6 = 0
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -22052,6 +22834,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -22059,8 +22842,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -22107,6 +22892,9 @@ cdef class Library:
             if <Py_ssize_t>_pb_l6 != _pb_n5:
                 raise OverflowError("C parameter 6 (pSignature) is too long for its length parameter pulSignatureLen")
             _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             _pb_a5 = NULL
             _pb_l6 = 0
@@ -22204,6 +22992,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a6
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -22225,6 +23014,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -22232,8 +23022,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -22309,6 +23101,9 @@ cdef class Library:
             _pb_a6 = <_c_CK_ULONG>_pb_n5
             if <Py_ssize_t>_pb_a6 != _pb_n5:
                 raise OverflowError("argument 5 (pSignature) is too long for its length parameter ulSignatureLen")
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
@@ -22333,6 +23128,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
+        cdef Py_ssize_t _pb_n1 = 0
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_k
@@ -22348,6 +23144,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -22355,8 +23152,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -22364,6 +23163,9 @@ cdef class Library:
                 _pb_a2 = ulParameterLen
             else:
                 _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -22388,6 +23190,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a6
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef Py_ssize_t _pb_n1 = 0
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -22409,6 +23212,7 @@ cdef class Library:
 
             if pParameter is None:
                 _pb_a1 = NULL
+                _pb_n1 = -1
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
@@ -22416,8 +23220,10 @@ cdef class Library:
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
+                _pb_n1 = _pb_v1.len // 1
             elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
+                _pb_n1 = -1
             else:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
@@ -22493,6 +23299,9 @@ cdef class Library:
             _pb_a6 = <_c_CK_ULONG>_pb_n5
             if <Py_ssize_t>_pb_a6 != _pb_n5:
                 raise OverflowError("argument 5 (pSignature) is too long for its length parameter ulSignatureLen")
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)

@@ -51,7 +51,7 @@ cdef extern from "records.h" nogil:
         _cs_node *next
         _cs_node *prev
         void *value
-        int (*compare)(const _cs_node *, const _cs_node *)
+        int (*compare)(const _cs_node *, const _cs_node *) noexcept nogil
     cdef struct _cs_matrix "matrix":
         pass
     _c_handle_t _c_handle_open "handle_open"(const char *)

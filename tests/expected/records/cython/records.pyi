@@ -15,6 +15,65 @@ class FunctionPointer:
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
+class _Cell:
+    def __repr__(self) -> str: ...
+
+class c_bool(_Cell):
+    value: bool
+    def __init__(self, value: bool = ..., /) -> None: ...
+
+class c_short(_Cell):
+    value: int
+    def __init__(self, value: int = ..., /) -> None: ...
+
+class c_ushort(_Cell):
+    value: int
+    def __init__(self, value: int = ..., /) -> None: ...
+
+class c_int(_Cell):
+    value: int
+    def __init__(self, value: int = ..., /) -> None: ...
+
+class c_uint(_Cell):
+    value: int
+    def __init__(self, value: int = ..., /) -> None: ...
+
+class c_long(_Cell):
+    value: int
+    def __init__(self, value: int = ..., /) -> None: ...
+
+class c_ulong(_Cell):
+    value: int
+    def __init__(self, value: int = ..., /) -> None: ...
+
+class c_longlong(_Cell):
+    value: int
+    def __init__(self, value: int = ..., /) -> None: ...
+
+class c_ulonglong(_Cell):
+    value: int
+    def __init__(self, value: int = ..., /) -> None: ...
+
+class c_float(_Cell):
+    value: float
+    def __init__(self, value: float = ..., /) -> None: ...
+
+class c_double(_Cell):
+    value: float
+    def __init__(self, value: float = ..., /) -> None: ...
+
+class c_longdouble(_Cell):
+    value: float
+    def __init__(self, value: float = ..., /) -> None: ...
+c_int16 = c_short
+c_uint16 = c_ushort
+c_int32 = c_int
+c_uint32 = c_uint
+c_int64 = c_long
+c_uint64 = c_ulong
+c_size_t = c_ulong
+c_ssize_t = c_long
+
 class Pointer:
     def __int__(self) -> int: ...
     def __eq__(self, other: object) -> bool: ...

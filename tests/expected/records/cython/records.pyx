@@ -179,6 +179,9 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what) except?
     return (<FunctionPointer>value)._ptr
 
 
+ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
+
+
 cdef class Pointer:
     """The address of C memory the library handed out, typed by its C type.
 
@@ -186,28 +189,67 @@ cdef class Pointer:
     addresses are.  Only the library makes them: functions return them and
     take them back where C takes a pointer of that type or ``void *``.  The
     handle classes of opaque types are subclasses.
+
+    One an ownership rule gives (``returns = "owned(F)"``) frees its memory
+    with ``F`` once: when it is collected, or on ``close()`` (also at the end
+    of a ``with`` block); after that it is closed, and using it raises
+    ValueError.  ``close()`` leaves what the library only lends alone.
     """
     cdef void *_ptr
     # the C pointer type (Pointer values; a handle's class says it)
     cdef str _ctype
     # what must outlive the pointer (the argument or Library it came from)
     cdef object _owner
+    # what frees the memory, with the library's function (NULL: borrowed)
+    cdef _pb_release _pb_free
+    cdef void *_pb_free_fn
 
     def __init__(self, *args, **kwargs):
         raise TypeError(f"{type(self).__name__} values are made by the library's functions")
 
+    def __dealloc__(self):
+        if self._pb_free != NULL:
+            self._pb_free(self._pb_free_fn, self._ptr)
+
+    cdef bint _pb_give_up(self):
+        # True if the object owned its memory (now closed: the caller frees it, or C did)
+        if self._pb_free == NULL:
+            return False
+        self._pb_free = NULL
+        self._ptr = NULL
+        return True
+
+    def close(self):
+        """Free what this object owns, now (once); a borrowed one is left alone."""
+        cdef _pb_release free = self._pb_free
+        cdef void *memory = self._ptr
+        if self._pb_give_up():
+            free(self._pb_free_fn, memory)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
     def __int__(self):
+        if self._ptr == NULL:
+            raise ValueError("the object is closed: the memory it stood for was freed")
         return <size_t>self._ptr
 
     def __eq__(self, other):
         if type(other) is not type(self):
             return NotImplemented
+        if self._ptr == NULL or (<Pointer>other)._ptr == NULL:
+            return self is other
         return self._ptr == (<Pointer>other)._ptr
 
     def __hash__(self):
-        return hash(<size_t>self._ptr)
+        return id(self) if self._ptr == NULL else hash(<size_t>self._ptr)
 
     def __repr__(self):
+        if self._ptr == NULL:
+            return f"<{type(self).__name__} {self._ctype} (closed)>"
         return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
 
 
@@ -253,9 +295,72 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
 
 
 cdef class _pb_Record:
-    # The base of every record class: what a void * parameter takes as the record's address.
+    # The base of every record class: what a void * parameter takes as the record's
+    # address, and what a view an ownership rule gives frees (as Pointer does).
+    cdef _pb_release _pb_free
+    cdef void *_pb_free_fn
+    cdef void *_pb_free_memory
+    # a closed record refuses to be read, written or passed
+    cdef bint _pb_closed
+
     cdef void *_pb_memory(self):
         return NULL
+
+    cdef void _pb_detach(self):
+        # point at memory of its own (the freed memory is never read again)
+        pass
+
+    def __dealloc__(self):
+        if self._pb_free != NULL:
+            self._pb_free(self._pb_free_fn, self._pb_free_memory)
+
+    cdef bint _pb_give_up(self):
+        if self._pb_free == NULL:
+            return False
+        self._pb_free = NULL
+        self._pb_closed = True
+        self._pb_detach()
+        return True
+
+    def close(self):
+        """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
+        cdef _pb_release free = self._pb_free
+        cdef void *memory = self._pb_free_memory
+        if self._pb_give_up():
+            free(self._pb_free_fn, memory)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+
+cdef int _pb_check_open(_pb_Record record) except -1:
+    if record._pb_closed:
+        raise ValueError("the object is closed: the memory it stood for was freed")
+    return 0
+
+
+cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) except -1:
+    # obj (a Pointer, handle or record; None for NULL) owns memory: free(function, memory) frees it
+    if isinstance(obj, Pointer):
+        (<Pointer>obj)._pb_free = free
+        (<Pointer>obj)._pb_free_fn = function
+    elif isinstance(obj, _pb_Record):
+        (<_pb_Record>obj)._pb_free = free
+        (<_pb_Record>obj)._pb_free_fn = function
+        (<_pb_Record>obj)._pb_free_memory = memory
+    return 0
+
+
+cdef int _pb_disown(object obj) except -1:
+    # C freed what obj (the first argument of a deallocator) owned, if it owned it: it is closed
+    if isinstance(obj, Pointer):
+        (<Pointer>obj)._pb_give_up()
+    elif isinstance(obj, _pb_Record):
+        (<_pb_Record>obj)._pb_give_up()
+    return 0
 
 
 cdef void *_pb_object_address(object value, str ctype, str what, str wanted) except? NULL:
@@ -339,6 +444,212 @@ cdef int _pb_set_sizeof(type cls, size_t size) except -1:
     return 0
 
 
+# ---- cells -------------------------------------------------------------
+
+
+cdef object _pb_real(object value, str what):
+    # As PyFloat_AsDouble: __float__ or __index__, never a parse of a string.
+    kind = type(value)
+    if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
+        raise TypeError(f"{what} must be a real number, not {kind.__name__}")
+    return float(value)
+
+
+cdef union _pb_cell_data:
+    unsigned char b
+    short s
+    unsigned short us
+    int i
+    unsigned int ui
+    long l
+    unsigned long ul
+    long long ll
+    unsigned long long ull
+    float f
+    double d
+    long double ld
+
+
+cdef class _pb_Cell:
+    # One C object of an arithmetic type, made by Python.  The cell classes below
+    # are plain subclasses saying which type (_pb_code, an index into the union's
+    # members) and, for integers, its range: one compiled class serves them all.
+    cdef _pb_cell_data _v
+    cdef int _code
+
+    def __cinit__(self):
+        self._code = type(self)._pb_code
+
+    def __init__(self, value=0, /):
+        self.value = value
+
+    @property
+    def value(self):
+        if self._code == 0:
+            return self._v.b != 0
+        elif self._code == 1:
+            return self._v.s
+        elif self._code == 2:
+            return self._v.us
+        elif self._code == 3:
+            return self._v.i
+        elif self._code == 4:
+            return self._v.ui
+        elif self._code == 5:
+            return self._v.l
+        elif self._code == 6:
+            return self._v.ul
+        elif self._code == 7:
+            return self._v.ll
+        elif self._code == 8:
+            return self._v.ull
+        elif self._code == 9:
+            return self._v.f
+        elif self._code == 10:
+            return self._v.d
+        elif self._code == 11:
+            return self._v.ld
+
+    @value.setter
+    def value(self, value):
+        cdef str what = type(self).__name__ + ".value"
+        if self._code == 0:
+            self._v.b = _pb_index(value, what) != 0
+        elif self._code == 1:
+            value = _pb_index(value, what)
+            if not -32768 <= value <= 32767:
+                raise OverflowError(f"{what}: {value} is out of range [-32768, 32767]")
+            self._v.s = value
+        elif self._code == 2:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 65535:
+                raise OverflowError(f"{what}: {value} is out of range [0, 65535]")
+            self._v.us = value
+        elif self._code == 3:
+            value = _pb_index(value, what)
+            if not -2147483648 <= value <= 2147483647:
+                raise OverflowError(f"{what}: {value} is out of range [-2147483648, 2147483647]")
+            self._v.i = value
+        elif self._code == 4:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 4294967295:
+                raise OverflowError(f"{what}: {value} is out of range [0, 4294967295]")
+            self._v.ui = value
+        elif self._code == 5:
+            value = _pb_index(value, what)
+            if not -9223372036854775808 <= value <= 9223372036854775807:
+                raise OverflowError(f"{what}: {value} is out of range [-9223372036854775808, 9223372036854775807]")
+            self._v.l = value
+        elif self._code == 6:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 18446744073709551615:
+                raise OverflowError(f"{what}: {value} is out of range [0, 18446744073709551615]")
+            self._v.ul = value
+        elif self._code == 7:
+            value = _pb_index(value, what)
+            if not -9223372036854775808 <= value <= 9223372036854775807:
+                raise OverflowError(f"{what}: {value} is out of range [-9223372036854775808, 9223372036854775807]")
+            self._v.ll = value
+        elif self._code == 8:
+            value = _pb_index(value, what)
+            if not 0 <= value <= 18446744073709551615:
+                raise OverflowError(f"{what}: {value} is out of range [0, 18446744073709551615]")
+            self._v.ull = value
+        elif self._code == 9:
+            self._v.f = _pb_real(value, what)
+        elif self._code == 10:
+            self._v.d = _pb_real(value, what)
+        elif self._code == 11:
+            self._v.ld = _pb_real(value, what)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.value!r})"
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+class c_bool(_pb_Cell):
+    'A C _Bool made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 0
+
+
+class c_short(_pb_Cell):
+    'A C short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 1
+
+
+class c_ushort(_pb_Cell):
+    'A C unsigned short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 2
+
+
+class c_int(_pb_Cell):
+    'A C int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 3
+
+
+class c_uint(_pb_Cell):
+    'A C unsigned int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 4
+
+
+class c_long(_pb_Cell):
+    'A C long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 5
+
+
+class c_ulong(_pb_Cell):
+    'A C unsigned long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 6
+
+
+class c_longlong(_pb_Cell):
+    'A C long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 7
+
+
+class c_ulonglong(_pb_Cell):
+    'A C unsigned long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 8
+
+
+class c_float(_pb_Cell):
+    'A C float made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 9
+
+
+class c_double(_pb_Cell):
+    'A C double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 10
+
+
+class c_longdouble(_pb_Cell):
+    'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 11
+
+c_int16 = c_short
+c_uint16 = c_ushort
+c_int32 = c_int
+c_uint32 = c_uint
+c_int64 = c_long
+c_uint64 = c_ulong
+c_size_t = c_ulong
+c_ssize_t = c_long
+
+
 # ---- handles -----------------------------------------------------------
 
 
@@ -346,6 +657,8 @@ cdef class opaque_handle(Pointer):
     'A pointer to the opaque struct opaque_handle; functions of the library return and take it.'
 
     def __repr__(self):
+        if self._ptr == NULL:
+            return "<opaque_handle handle (closed)>"
         return f"<opaque_handle handle at {<size_t>self._ptr:#x}>"
 
 
@@ -377,6 +690,10 @@ cdef class point(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -474,6 +791,10 @@ cdef class segment(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -580,6 +901,10 @@ cdef class variant_as(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -683,6 +1008,10 @@ cdef class variant(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -819,6 +1148,10 @@ cdef class number(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -923,6 +1256,10 @@ cdef class message(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -1019,6 +1356,10 @@ cdef class node(_pb_Record):
 
     cdef void *_pb_memory(self):
         return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -1140,6 +1481,10 @@ cdef class matrix(_pb_Record):
     cdef void *_pb_memory(self):
         return self._ptr
 
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
@@ -1229,6 +1574,8 @@ def handle_close(h, /):
         _pb_a0 = NULL
     elif type(h) is opaque_handle:
         _pb_a0 = <_c_handle_t>(<Pointer>h)._ptr
+        if _pb_a0 == NULL:
+            raise ValueError("argument 1 (h) is closed")
     else:
         _pb_a0 = <_c_handle_t>_pb_handle_arg(h, opaque_handle, "argument 1 (h)", True)
 

@@ -10,10 +10,10 @@ cdef extern from "typedefs.h" nogil:
     ctypedef const char *_c_cstring "cstring"
     ctypedef int _c_int_array4 "int_array4"[4]
     ctypedef double _c_matrix3 "matrix3"[3][3]
-    ctypedef int _c_binary_op "binary_op"(int, int)
+    ctypedef int _c_binary_op "binary_op"(int, int) noexcept nogil
     ctypedef _c_binary_op *_c_binary_op_ptr "binary_op_ptr"
-    ctypedef void (*_c_callback "callback")(void *, _c_size_t)
-    ctypedef int (*_c_pick_fn "pick_fn"(int))(int)
+    ctypedef void (*_c_callback "callback")(void *, _c_size_t) noexcept nogil
+    ctypedef int (*_c_pick_fn "pick_fn"(int) noexcept nogil)(int) noexcept nogil
     ctypedef unsigned char _c_byte "byte"
     ctypedef unsigned char *_c_byte_ptr "byte_ptr"
     ctypedef unsigned char _c_byte_pair "byte_pair"[2]

@@ -71,9 +71,11 @@ def _pb_float(value, what):
     return float(value)
 
 
-def _pb_view_of(value, what, writable):
-    """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises."""
-    wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
+def _pb_view_of(value, what, writable, wanted=None):
+    """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
+    (``wanted``: what else the parameter takes, for its message)."""
+    if wanted is None:
+        wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
     try:
         view = memoryview(value)
     except TypeError:
@@ -86,6 +88,18 @@ def _pb_view_of(value, what, writable):
 def _pb_measure(value, size):
     """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
     return 0 if value is None else memoryview(value).nbytes // size
+
+
+def _pb_capacity(value, item):
+    """How many items of ``item`` bytes an argument holds, for a length the header states
+    beside it; -1 when that is not known (None, a Pointer, a handle or a record)."""
+    if value is None or isinstance(value, (Pointer, _pb_Record)):
+        return -1
+    if isinstance(value, str):
+        return len(value.encode()) // item
+    if isinstance(value, _pb_Cell):
+        return value._pb_size // item
+    return memoryview(value).nbytes // item
 
 
 def _pb_check_size(view, size, what):
@@ -154,6 +168,8 @@ def _pb_fix_value(spec, value):
         if value is None:
             raise TypeError(f"{what} must not be None")
         return _pb_fix_value(spec[2], value)
+    if _pb_is_closed(value):
+        raise ValueError(f"{what} is closed")
     if kind == "int":
         return _pb_index(value, what, spec[2], spec[3])
     if kind == "bool":
@@ -163,15 +179,21 @@ def _pb_fix_value(spec, value):
     if kind == "cstring":
         return _pb_cstring(value, what)
     if kind in ("buffer", "writable_buffer"):
-        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken)
+        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,
+        #  the tag of the cells taken and the name of the first ("" for none))
+        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+        if spec[6]:
+            wanted += f" or a {spec[6]}"
         if isinstance(value, str) and spec[4]:
             value = _pb_encode(value, what)
             _pb_check_size(memoryview(value), spec[2], what)
-        elif isinstance(value, (Pointer, _pb_Record)):
-            wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
             _pb_check_object_pointer(value, spec[3], what, wanted)
+        elif isinstance(value, _pb_Cell) and spec[5]:
+            if value._pb_tag != spec[5]:
+                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
-            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer"), spec[2], what)
+            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
@@ -217,13 +239,99 @@ def _pb_fix(specs, args):
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
 
 
-class Pointer:
+class _pb_Closed:
+    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        raise ValueError("the object is closed: the memory it stood for was freed")
+
+    __getitem__ = __getattr__
+
+
+#: the memory of every closed object (see _pb_Closed)
+_PB_CLOSED = _pb_Closed()
+
+
+class _pb_Release:
+    """Frees C memory once with the library's function: when called (``close()``), or when
+    collected, whichever comes first; ``cancel()`` when C freed it already."""
+
+    __slots__ = ("_function", "_pointer")
+
+    def __init__(self, function, pointer):
+        self._function = function
+        self._pointer = pointer
+
+    def __call__(self):
+        function, self._function = self._function, None
+        if function is not None:
+            function(self._pointer)
+
+    def cancel(self):
+        self._function = None
+
+    __del__ = __call__
+
+
+class _pb_Owner:
+    """What Pointers and records share: ``close()`` frees what the object owns (see Pointer)."""
+
+    __slots__ = ()
+
+    def _pb_give_up(self):
+        """The guard of what this object owns (None: nothing); the object is closed if it owned.
+
+        Pointer and the record classes that may own memory say where they keep it.
+        """
+        return None
+
+    def close(self):
+        """Free what this object owns, now (once); one the library lends is left alone."""
+        guard = self._pb_give_up()
+        if guard is not None:
+            guard()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+
+def _pb_own(obj, function, pointer):
+    """``obj`` (a Pointer, handle or record view; None for NULL) now owns ``pointer``: ``function`` frees it."""
+    if obj is not None:
+        obj._pb_take(_pb_Release(function, pointer))
+    return obj
+
+
+def _pb_disown(obj):
+    """C freed what ``obj`` (the first argument of a deallocator) owned, if it owned it: it is closed."""
+    if isinstance(obj, _pb_Owner):
+        guard = obj._pb_give_up()
+        if guard is not None:
+            guard.cancel()
+
+
+def _pb_is_closed(value):
+    """Whether ``value`` is a Pointer, handle or record that was closed."""
+    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
+
+
+class Pointer(_pb_Owner):
     """The address of C memory the library handed out, typed by its C type.
 
     ``int(p)`` is the address; two pointers are equal when their classes and
     addresses are.  Only the library makes them: functions return them and
     take them back where C takes a pointer of that type or ``void *``.  The
     handle classes of opaque types (``sqlite3``, ``CURL``) are subclasses.
+
+    One an ownership rule gives (``returns = "owned(F)"``) frees its memory
+    with ``F`` once: when it is collected, or on ``close()`` (also at the end
+    of a ``with`` block); after that it is closed, and using it raises
+    ValueError.  ``close()`` leaves what the library only lends alone.
     """
 
     __slots__ = ("_h", "_ctype", "_owner", "_free")
@@ -238,21 +346,38 @@ class Pointer:
         raise TypeError(f"{type(self).__name__} values are made by the library's functions")
 
     def __int__(self):
+        if self._h is _PB_CLOSED:
+            raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
     def __eq__(self, other):
         if type(other) is not type(self):
             return NotImplemented
+        if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
+            return self is other
         return _pb_address(self._h) == _pb_address(other._h)
 
     def __hash__(self):
-        return hash(_pb_address(self._h))
+        return id(self) if self._h is _PB_CLOSED else hash(_pb_address(self._h))
 
     def __repr__(self):
         what = self._pb_kind or self._ctype
+        if self._h is _PB_CLOSED:
+            return f"<{type(self).__name__} {what} (closed)>"
         return f"<{type(self).__name__} {what} at {_pb_address(self._h):#x}>"
 
     __reduce_ex__ = _pb_no_copy
+
+    def _pb_take(self, guard):
+        self._free = guard
+
+    def _pb_give_up(self):
+        """The guard of what this object owns (None: nothing); the object is closed if it owned."""
+        guard, self._free = self._free, None
+        if guard is not None:
+            self._h = _PB_CLOSED
+        return guard
+
 
 
 def _pb_handle(cls, pointer, owner):
@@ -294,10 +419,35 @@ def _pb_pointer_error(what, ctype, value, nullable):
     return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
-class _pb_Record:
-    """The base of every record class: what a ``void *`` parameter takes as the record's address."""
+class _pb_Cell:
+    """One C object of an arithmetic type, made by Python (``c_ulong(5)``).
+
+    Passed where C takes a pointer to its type, it gives C its address;
+    ``.value`` reads and sets the object (range-checked as arguments are).
+    Each module's cell classes subclass it with the FFI's storage.
+    """
+
+    __slots__ = ("_c",)
+    _c: object  #: the C object, as the FFI holds it
+    #: kind, signedness and size (``"u8"``): a pointer parameter takes the cells of its tag
+    _pb_tag = ""
+    #: bytes of the C object
+    _pb_size = 0
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.value!r})"  # type: ignore[attr-defined]  # each subclass has one
+
+    __reduce_ex__ = _pb_no_copy
+
+
+class _pb_Record(_pb_Owner):
+    """The base of every record class: what a ``void *`` parameter takes as the record's address,
+    and ``close()`` (each record class says where its FFI keeps what it owns)."""
 
     __slots__ = ()
+
+    def _pb_take(self, guard):
+        raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
 
 def _pb_check_object_pointer(value, ctype, what, wanted):
@@ -383,7 +533,7 @@ def _pb_handle_value(value, cls, what):
 _PB_RETRY = (TypeError, OverflowError, AttributeError)
 
 
-def _pb_rbuf(value, size, what, array_type, ctype, text=False):
+def _pb_rbuf(value, size, what, array_type, ctype, text=False, cell=""):
     """A pointer argument for a read-only buffer (``None`` is NULL), for a Pointer,
     handle or record where C takes ``ctype``, or for a str (``text``: C reads characters)."""
     if value is None:
@@ -392,6 +542,8 @@ def _pb_rbuf(value, size, what, array_type, ctype, text=False):
         value = _pb_encode(value, what)
     if isinstance(value, (Pointer, _pb_Record)):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
+    if isinstance(value, _pb_Cell):
+        return _pb_cell_pointer(value, cell, what)
     view = _pb_view_of(value, what, False)
     _pb_check_size(view, size, what)
     # from_buffer on the caller's object, not on our memoryview of it: cffi's
@@ -399,16 +551,25 @@ def _pb_rbuf(value, size, what, array_type, ctype, text=False):
     return _ffi.from_buffer(array_type, value)
 
 
-def _pb_wbuf(value, size, what, array_type, ctype):
-    """A pointer argument into a writable buffer (shared, not copied), or for a Pointer,
-    handle or record where C takes ``ctype``."""
+def _pb_wbuf(value, size, what, array_type, ctype, cell=""):
+    """A pointer argument into a writable buffer (shared, not copied), for a Pointer, handle
+    or record where C takes ``ctype``, or for a cell of tag ``cell``."""
     if value is None:
         return _NULL
     if isinstance(value, (Pointer, _pb_Record)):
         return _pb_object_pointer(value, ctype, what, "a writable contiguous buffer")
+    if isinstance(value, _pb_Cell):
+        return _pb_cell_pointer(value, cell, what)
     view = _pb_view_of(value, what, True)
     _pb_check_size(view, size, what)
     return _ffi.from_buffer(array_type, value, require_writable=True)
+
+
+def _pb_cell_pointer(value, cell, what):
+    """The address of a cell of tag ``cell`` (a TypeError for another: the wrapper checks precisely)."""
+    if value._pb_tag != cell:
+        raise TypeError(f"{what} takes no {type(value).__name__}")
+    return _ffi.cast("void *", value._c)
 
 
 def _pb_object_pointer(value, ctype, what, wanted):
@@ -618,6 +779,244 @@ def _pb_function_pointer_value(value, ctype, what):
     if value._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {value._ctype}")
     return value._ptr
+# ---- cells -------------------------------------------------------------
+
+
+class c_bool(_pb_Cell):
+    'A C _Bool made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'b1'
+    _pb_size = 1
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('_Bool *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_bool(value, 'c_bool.value')
+
+
+class c_short(_pb_Cell):
+    'A C short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'i2'
+    _pb_size = 2
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('short *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_short.value', -32768, 32767)
+
+
+class c_ushort(_pb_Cell):
+    'A C unsigned short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'u2'
+    _pb_size = 2
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('unsigned short *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_ushort.value', 0, 65535)
+
+
+class c_int(_pb_Cell):
+    'A C int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'i4'
+    _pb_size = 4
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('int *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_int.value', -2147483648, 2147483647)
+
+
+class c_uint(_pb_Cell):
+    'A C unsigned int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'u4'
+    _pb_size = 4
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('unsigned int *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_uint.value', 0, 4294967295)
+
+
+class c_long(_pb_Cell):
+    'A C long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'i4'
+    _pb_size = 4
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('long *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_long.value', -2147483648, 2147483647)
+
+
+class c_ulong(_pb_Cell):
+    'A C unsigned long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'u4'
+    _pb_size = 4
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('unsigned long *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_ulong.value', 0, 4294967295)
+
+
+class c_longlong(_pb_Cell):
+    'A C long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'i8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('long long *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_longlong.value', -9223372036854775808, 9223372036854775807)
+
+
+class c_ulonglong(_pb_Cell):
+    'A C unsigned long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'u8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('unsigned long long *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_index(value, 'c_ulonglong.value', 0, 18446744073709551615)
+
+
+class c_float(_pb_Cell):
+    'A C float made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'f4'
+    _pb_size = 4
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('float *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_float(value, 'c_float.value')
+
+
+class c_double(_pb_Cell):
+    'A C double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'f8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('double *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_float(value, 'c_double.value')
+
+
+class c_longdouble(_pb_Cell):
+    'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'f16'
+    _pb_size = 16
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('long double *')
+        self.value = value
+
+    @property
+    def value(self):
+        return float(self._c[0])
+
+    @value.setter
+    def value(self, value):
+        self._c[0] = _pb_float(value, 'c_longdouble.value')
+
+c_int16 = c_short
+c_uint16 = c_ushort
+c_int32 = c_int
+c_uint32 = c_uint
+c_int64 = c_longlong
+c_uint64 = c_ulonglong
+c_size_t = c_ulonglong
+c_ssize_t = c_longlong
 
 
 # ---- records -----------------------------------------------------------

@@ -1,0 +1,43 @@
+"""The rule that tells, by its name, an integer parameter that states the length of the pointer before it."""
+from __future__ import annotations
+
+import pytest
+
+from pegbind.passes.plan import length_unit
+
+
+@pytest.mark.parametrize(("pointer", "length", "unit"), [
+    ("buf", "len", "items"),  # zlib's crc32
+    ("source", "sourceLen", "items"),  # zlib's compress2
+    ("dest", "destLen", "items"),
+    ("string", "length", "items"),  # curl_easy_escape
+    ("values", "count", "items"),
+    ("base", "nmemb", "items"),
+    ("s", "n", "items"),
+    ("key", "keylen", "items"),  # libsodium: the pointer's own name, then len
+    ("in", "inlen", "items"),
+    ("name", "name_len", "items"),
+    ("data", "size", "bytes"),  # sizes count bytes
+    ("buffer", "nbytes", "bytes"),
+    ("in", "in_size", "bytes"),
+    ("blob", "blobSize", "bytes"),
+    ("ptr", "buffer_size", "bytes"),  # a stem naming no other parameter is given the benefit of the doubt
+])
+def test_names_that_state_a_length(pointer, length, unit):
+    assert length_unit(pointer, length, frozenset({pointer, length})) == unit
+
+
+@pytest.mark.parametrize(("pointer", "length", "others"), [
+    ("zFunctionName", "nArg", ()),  # sqlite3_create_function: the number of SQL arguments
+    ("s", "c", ()),  # memset's fill byte
+    ("s", "maxlen", ()),  # a bound, not a length
+    ("buf", "flags", ()),
+    ("buf", "offset", ()),
+    ("dest", "pos", ()),
+    ("out_pos", "out_size", ("out",)),  # liblzma: out_size is the size of out, two parameters back
+    ("in_pos", "in_size", ("in",)),
+    ("name", None, ()),
+    (None, "len", ()),
+])
+def test_names_that_state_no_length_of_the_pointer_before(pointer, length, others):
+    assert length_unit(pointer, length, frozenset({pointer, length, *others}) - {None}) is None
