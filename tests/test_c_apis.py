@@ -9,6 +9,7 @@ every test runs against every backend.
 """
 from __future__ import annotations
 
+import array
 import gc
 
 import pytest
@@ -329,3 +330,232 @@ def test_borrowed_objects_are_left_alone_by_close(owned):
     root = owned.capi_tree()
     root.close()  # the library lends it: nothing to free, nothing closed
     assert root.value == 1
+
+
+# ---- enum fields ------------------------------------------------------------------
+
+def test_enum_fields_read_as_members_and_take_ints(capi):
+    holder = capi.capi_holder(color=2)
+    assert holder.color is capi.capi_color.CAPI_GREEN
+    holder.color = capi.CAPI_BLUE
+    assert holder.color is capi.capi_color.CAPI_BLUE
+    holder.color = 3  # a value that is no member stays an int
+    assert holder.color == 3 and type(holder.color) is int
+    with pytest.raises(TypeError, match=r"^capi_holder\.color must be an integer, not str$"):
+        holder.color = "blue"
+    with pytest.raises(OverflowError, match=r"^capi_holder\.color: 1099511627776 is out of range \[0, 4294967295\]$"):
+        holder.color = 2**40
+    assert holder.color == 3
+
+
+def test_enum_bitfields_and_enums_of_nested_records_are_members_too(capi):
+    event = capi.capi_event()
+    assert capi.capi_parse("scalar:x", event) == 1
+    assert event.stats.tint is capi.capi_color.CAPI_BLUE and event.stats.flags == 5
+    assert event.data.scalar.style is capi.capi_color.CAPI_GREEN
+    event.stats.tint = 1
+    assert event.stats.tint is capi.capi_color.CAPI_RED and event.stats.flags == 5
+    # an unnamed enum is named after its member, as unnamed records are
+    assert event.stats.level is capi.capi_event_stats_level.CAPI_LOUD and capi.CAPI_LOUD is event.stats.level
+    with pytest.raises(OverflowError, match=r"^capi_event_stats\.flags: 8 is out of range \[0, 7\]$"):
+        event.stats.flags = 8
+    with pytest.raises(OverflowError, match=r"^capi_event_stats\.level: -1 is out of range \[0, 3\]$"):
+        event.stats.level = -1
+    event.stats.level = capi.CAPI_QUIET
+    assert event.stats.level is capi.capi_event_stats_level.CAPI_QUIET and event.stats.class_ == -3
+    capi.capi_event_delete(event)
+
+
+# ---- nested and anonymous records -------------------------------------------------
+
+def test_an_event_of_unnamed_structs_in_a_union_reads_as_libyaml_users_read_it(capi):
+    event = capi.capi_event()
+    assert capi.capi_parse("scalar:hello", event) == 1
+    assert event.type is capi.capi_event_type.CAPI_SCALAR_EVENT
+    scalar = event.data.scalar
+    assert scalar.value[:scalar.length] == b"hello" and scalar.anchor == b"anchor"
+    assert (event.start_mark.line, event.start_mark.column) == (7, 12)
+    capi.capi_event_delete(event)
+    assert event.type is capi.capi_event_type.CAPI_NO_EVENT and scalar.value is None  # a view: the same memory
+    assert capi.capi_parse("alias:there", event) == 1
+    assert event.data.alias.anchor == b"there"
+    capi.capi_event_delete(event)
+
+
+def test_unnamed_record_types_are_classes_named_after_their_member(capi):
+    event = capi.capi_event()
+    capi.capi_parse("sequence:2", event)
+    assert type(event.data) is capi.capi_event_data
+    assert type(event.data.scalar) is capi.capi_event_data_scalar
+    assert type(event.data.sequence) is capi.capi_event_data_sequence
+    assert type(event.stats) is capi.capi_event_stats
+    assert [type(mark) for mark in event.marks] == [capi.capi_event_marks] * 2
+    assert type(event.data.sequence.nesting) is capi.capi_event_data_sequence_nesting
+    assert capi.capi_event_data.sizeof == max(capi.capi_event_data_scalar.sizeof, capi.capi_event_data_alias.sizeof,
+                                              capi.capi_event_data_sequence.sizeof)
+    assert event.data.sequence.count == 2 and event.data.sequence.items == [0, 10, 20, 30]
+    assert event.data.sequence.nesting.depth == 3 and [mark.id for mark in event.marks] == [0, 42]
+    # the union's text is not read: for this event, its bytes are the sequence's count and items
+    assert repr(event).startswith(
+        "capi_event(type=<capi_event_type.CAPI_SEQUENCE_EVENT: 3>, data=capi_event_data(scalar=..., alias=..., "
+        "sequence=capi_event_data_sequence(count=2, items=[0, 10, 20, 30], "
+        "nesting=<capi_event_data_sequence_nesting at 0x"
+    )
+
+
+def test_members_of_anonymous_members_are_the_parents_as_in_c(capi):
+    event = capi.capi_event()
+    capi.capi_parse("alias:a", event)
+    assert (event.low, event.high) == (1, 2)
+    assert event.code == 2 << 32 | 1  # the union's other member: the same bytes
+    event.code = 7
+    assert (event.low, event.high) == (7, 0)
+    assert not hasattr(capi, "capi_event_code")  # an anonymous member needs no class
+    capi.capi_event_delete(event)
+
+
+def test_nested_views_write_through_and_records_copy_in(capi):
+    event = capi.capi_event(type=capi.CAPI_SCALAR_EVENT)
+    data = event.data
+    data.scalar.length = 4
+    assert event.data.scalar.length == 4
+    scalar = capi.capi_event_data_scalar(value=bytearray(b"copy"), length=4, style=capi.CAPI_RED)
+    event.data.scalar = scalar
+    del scalar, data
+    gc.collect()
+    assert capi.capi_event_value_length(event) == 4  # what the copied pointer points to is kept alive
+    assert event.data.scalar.value == b"copy" and event.data.scalar.style is capi.capi_color.CAPI_RED
+    event.data.sequence.nesting = capi.capi_event_data_sequence_nesting(depth=9)
+    gc.collect()
+    assert capi.capi_event_depth(event) == 9
+    with pytest.raises(TypeError, match=r"^capi_event\.data must be a capi_event_data, not capi_event_data_scalar$"):
+        event.data = capi.capi_event_data_scalar()
+
+
+# ---- pointer fields ---------------------------------------------------------------
+
+POINTER_FIELDS = ("name", "buffer", "bytes", "node", "next", "db", "easy", "data", "numbers", "constants", "rows",
+                  "ref")
+
+
+def test_pointer_fields_of_library_records_read_as_views_bytes_handles_and_pointers(capi):
+    holder = capi.capi_holder_library()
+    assert (holder.name, holder.buffer, holder.bytes) == (b"library", b"buffer", "\u00e9t\u00e9".encode())
+    assert type(holder.node) is capi.capi_node and holder.node.name == b"a" and holder.node.next.name == b"b"
+    assert type(holder.next) is capi.capi_holder and holder.next.next.name == b"library"
+    assert holder.db is None
+    assert type(holder.easy) is capi.CAPI_EASY and holder.easy == capi.capi_easy_init()
+    assert type(holder.data) is capi.Pointer and repr(holder.data).startswith("<Pointer void * at ")
+    assert repr(holder.numbers).startswith("<Pointer int * at ")
+    assert repr(holder.rows).startswith("<Pointer int ** at ")
+    assert capi.capi_table_at(holder.constants, 1) == 20  # a Pointer goes back where C takes its type
+    assert capi.capi_row_sum(holder.rows, 0) == 6
+    assert type(holder.ref) is capi.capi_ref and (holder.ref.refs, holder.ref.label) == (2, b"shared")
+    assert not any(type(getattr(holder, name)) is int for name in POINTER_FIELDS)  # never a bare address
+    # a record a member points to is shown by class and address: the list would never end
+    assert "node=<capi_node at 0x" in repr(holder) and "next=<capi_holder at 0x" in repr(holder)
+
+
+def test_pointer_fields_take_what_c_reads_and_keep_it_alive(capi):
+    holder = capi.capi_holder()
+    assert all(getattr(holder, name) is None for name in POINTER_FIELDS)
+    holder.name = "h\u00e9"  # str: its UTF-8 bytes
+    holder.node = capi.capi_node(value=5)
+    holder.next = capi.capi_holder(color=capi.CAPI_BLUE)
+    gc.collect()
+    assert capi.capi_holder_name_length(holder) == 3 and holder.name == "h\u00e9".encode()
+    assert capi.capi_holder_node_value(holder) == 5 and holder.node.value == 5
+    assert capi.capi_holder_next_color(holder) == 4 and holder.next.color is capi.capi_color.CAPI_BLUE
+    status, db = capi.capi_db_open("main")
+    holder.db = db
+    holder.easy = capi.capi_easy_init()
+    del db
+    gc.collect()
+    assert capi.capi_holder_db_is_open(holder) == 1 and capi.capi_holder_easy_perform(holder) == 0
+    holder.easy = capi.capi_void_out()[1]  # a void * Pointer, as C converts it
+    assert capi.capi_holder_easy_perform(holder) == -1
+    holder.data = b"\x07"
+    assert capi.capi_holder_data_byte(holder) == 7
+    holder.data = capi.capi_node(value=9)  # void * takes records, handles and Pointers of any type
+    gc.collect()
+    assert capi.capi_holder_data_byte(holder) == 9
+    holder.data = capi.capi_table()
+    assert capi.capi_holder_data_byte(holder) == 10
+    numbers = array.array("i", [41, 0])
+    holder.numbers = numbers
+    assert capi.capi_holder_bump(holder) == 42 and numbers[0] == 42  # C writes into the caller's buffer
+    holder.constants = capi.capi_table()
+    assert capi.capi_holder_constant(holder, 2) == 30
+    holder.constants = array.array("i", [3, 4, 5])
+    assert capi.capi_holder_constant(holder, 2) == 5
+    holder.rows = capi.capi_rows()
+    assert capi.capi_holder_row_sum(holder, 1) == 15
+    holder.ref = capi.capi_ref(refs=7, label="mine")  # the unnamed struct a typedef points to
+    gc.collect()
+    assert capi.capi_holder_refs(holder) == 7 and holder.ref.label == b"mine"
+    for name in POINTER_FIELDS:
+        setattr(holder, name, None)
+        assert getattr(holder, name) is None
+    assert capi.capi_holder_node_value(holder) == -1 and capi.capi_holder_row_sum(holder, 0) == -1
+
+
+def test_character_fields_take_str_bytes_and_buffers(capi):
+    holder = capi.capi_holder(buffer="abc", bytes=b"de")
+    # read-only text where C may write is a private copy
+    assert capi.capi_holder_upcase(holder) == 3 and (holder.buffer, holder.bytes) == (b"ABC", b"DE")
+    shared = bytearray(b"xyz")
+    holder.buffer = shared
+    capi.capi_holder_upcase(holder)
+    assert shared == bytearray(b"XYZ")  # a writable buffer is shared
+    holder.bytes = memoryview(bytearray(b"abcdef"))[:3]
+    assert holder.bytes == b"abc"  # no NUL in the buffer: read no further than its end
+    holder.name = b"x\0y"
+    assert holder.name == b"x" and capi.capi_holder_name_length(holder) == 1
+
+
+def test_a_value_read_from_a_pointer_field_outlives_the_field_being_set_again(capi):
+    holder = capi.capi_holder(node=capi.capi_node(value=11), next=capi.capi_holder(name="next"))
+    node, following = holder.node, holder.next
+    holder.node = holder.next = None
+    del holder
+    gc.collect()
+    assert node.value == 11 and following.name == b"next"
+
+
+def test_pointer_fields_refuse_what_c_cannot_take(capi):
+    holder = capi.capi_holder()
+    cases = [
+        ("node", capi.capi_holder(), TypeError, "capi_holder.node must be a capi_node or None, not capi_holder"),
+        ("node", 1, TypeError, "capi_holder.node must be a capi_node or None, not int"),
+        ("next", capi.capi_tree(), TypeError, "capi_holder.next must be a capi_holder or None, not capi_node"),
+        ("name", 5, TypeError, "capi_holder.name must be str, bytes, a buffer or None, not int"),
+        ("name", "a\0b", ValueError, "capi_holder.name must not contain a NUL character"),
+        ("buffer", memoryview(bytearray(8))[::2], TypeError,
+         "capi_holder.buffer must be str, bytes, a buffer or None, not memoryview"),
+        ("db", capi.capi_easy_init(), TypeError, "capi_holder.db must be a capi_db or None, not CAPI_EASY"),
+        ("easy", capi.capi_multi_init(), TypeError, "capi_holder.easy must be a CAPI_EASY or None, not CAPI_MULTI"),
+        ("data", 5, TypeError, "capi_holder.data must be a contiguous buffer, not int"),
+        ("numbers", b"1234", TypeError, "capi_holder.numbers must be a writable contiguous buffer, not bytes"),
+        ("numbers", bytearray(2), ValueError, "capi_holder.numbers needs at least 4 bytes, got 2"),
+        ("numbers", capi.capi_rows(), TypeError,
+         "capi_holder.numbers must be a writable contiguous buffer or a Pointer of type int *, not a int **"),
+        ("numbers", capi.capi_node(), TypeError,
+         "capi_holder.numbers must be a writable contiguous buffer, not capi_node"),
+        ("rows", capi.capi_table(), TypeError,
+         "capi_holder.rows must be a writable contiguous buffer or a Pointer of type int **, not a int *"),
+    ]
+    for name, value, error, message in cases:
+        with pytest.raises(error) as raised:
+            setattr(holder, name, value)
+        assert str(raised.value) == message
+        assert getattr(holder, name) is None  # nothing was stored
+
+
+def test_records_a_pointer_member_may_keep_are_seen_by_the_cyclic_gc(capi):
+    # holder.data = event.start_mark: the holder keeps a view that keeps the event
+    # alive, which may hold the holder in turn; such a cycle must be collectable
+    event, holder = capi.capi_event(), capi.capi_holder()
+    holder.data = event.start_mark
+    assert gc.is_tracked(event.start_mark) and gc.is_tracked(holder)
+    holder.next = holder  # a record pointing to itself
+    assert holder.next.next.color == 0

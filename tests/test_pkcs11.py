@@ -9,6 +9,7 @@ offer at all is skipped with that reason; one it offers must build and pass.
 from __future__ import annotations
 
 import array
+import gc
 import hashlib
 import os
 import sys
@@ -185,6 +186,40 @@ def test_aes_digest_rsa_scenario(loaded):
         with pytest.raises(p11.errors.CKR_ATTRIBUTE_SENSITIVE):
             get_attributes(p11, lib, private, sess, [p11.CKA_PRIVATE_EXPONENT])
         lib.C_Logout(sess)
+
+
+def test_ecdh_derive_reads_its_parameters_through_record_pointer_members(loaded):
+    # CK_ECDH1_DERIVE_PARAMS holds the peer's point in pPublicData, an unsigned char *
+    # set from a buffer; CK_MECHANISM.pParameter, a void *, takes the record itself.
+    # Each keeps what it points to alive: only the mechanism is left when C reads them.
+    p11, lib, slot = loaded
+    p256 = bytes.fromhex("06082a8648ce3d030107")  # the DER of the curve's OID, 1.2.840.10045.3.1.7
+    with session(p11, lib, slot) as sess:
+        def key_pair():
+            return lib.C_GenerateKeyPair(
+                sess, p11.CK_MECHANISM(mechanism=p11.CKM_EC_KEY_PAIR_GEN),
+                Template(p11, {p11.CKA_EC_PARAMS: p256, p11.CKA_TOKEN: False}).attributes,
+                Template(p11, {p11.CKA_DERIVE: True, p11.CKA_PRIVATE: True, p11.CKA_TOKEN: False}).attributes,
+            )
+
+        def shared_secret(private, peer_public):
+            point = get_attributes(p11, lib, peer_public, sess, [p11.CKA_EC_POINT])[p11.CKA_EC_POINT]
+            params = p11.CK_ECDH1_DERIVE_PARAMS(kdf=p11.CKD_NULL, pPublicData=bytearray(point),
+                                                ulPublicDataLen=len(point), pSharedData=None)
+            mechanism = p11.CK_MECHANISM(mechanism=p11.CKM_ECDH1_DERIVE, pParameter=params,
+                                         ulParameterLen=p11.CK_ECDH1_DERIVE_PARAMS.sizeof)
+            assert type(mechanism.pParameter) is p11.Pointer and params.pSharedData is None
+            del params, point
+            gc.collect()
+            secret = lib.C_DeriveKey(sess, mechanism, private, Template(p11, {
+                p11.CKA_CLASS: p11.CKO_SECRET_KEY, p11.CKA_KEY_TYPE: p11.CKK_GENERIC_SECRET, p11.CKA_VALUE_LEN: 32,
+                p11.CKA_SENSITIVE: False, p11.CKA_EXTRACTABLE: True, p11.CKA_TOKEN: False,
+            }).attributes)
+            return get_attributes(p11, lib, secret, sess, [p11.CKA_VALUE])[p11.CKA_VALUE]
+
+        (public_a, private_a), (public_b, private_b) = key_pair(), key_pair()
+        secret = shared_secret(private_a, public_b)
+        assert len(secret) == 32 and secret == shared_secret(private_b, public_a)
 
 
 # ---- 2. errors as exceptions ------------------------------------------------------

@@ -538,3 +538,73 @@ def test_capacity_counts_items_of_what_a_buffer_holds():
     assert rt._pb_capacity(None, 1) == -1
     assert rt._pb_capacity(rt._pb_pointer(0x10, "int *", None), 4) == -1
     assert rt._pb_capacity(RecordObject(), 1) == -1
+
+# ---- the records section: what record classes check for pointer members ------
+
+
+def test_the_records_section_is_pasted_after_the_checks_and_needs_only_them():
+    sections = runtime_sections("pyffi")
+    text = sections["records"]
+    assert text.startswith("# ---- runtime: what record classes check and keep for their pointer members")
+    assert make_environment().globals["ffi_runtime"]["records"] == text
+    namespace: dict = {}
+    exec(compile("import operator as _operator\n" + sections["checks"] + "\n" + text, "pyffi", "exec"), namespace)  # noqa: S102
+    assert namespace["_pb_until_nul"](b"ab\0c") == b"ab"
+
+
+def test_field_owner_keeps_the_record_and_what_it_holds_for_the_member():
+    root, kept = object(), object()
+    assert rt._pb_field_owner(root, None) is root
+    assert rt._pb_field_owner(root, kept) == (root, kept)
+
+
+def test_until_nul_cuts_at_the_first_nul():
+    assert rt._pb_until_nul(b"abc") == b"abc"
+    assert rt._pb_until_nul(b"a\0b\0") == b"a"
+    assert rt._pb_until_nul(b"") == b""
+
+
+def test_text_value_encodes_str_and_copies_read_only_memory_where_c_writes():
+    data = b"text"
+    assert rt._pb_text_value(data, "r.f", False) is data
+    assert rt._pb_text_value("h\u00e9", "r.f", False) == "h\u00e9".encode()
+    copy = rt._pb_text_value(data, "r.f", True)
+    assert type(copy) is bytearray and copy == data
+    shared = bytearray(b"abc")
+    assert rt._pb_text_value(shared, "r.f", True) is shared  # writable memory is C's to write
+    readonly = memoryview(b"xyz")
+    assert rt._pb_text_value(readonly, "r.f", False) is readonly
+    assert type(rt._pb_text_value(array.array("b", [1]), "r.f", True)) is array.array
+
+
+@pytest.mark.parametrize(
+    "value, error, message",
+    [
+        (5, TypeError, "r.f must be str, bytes, a buffer or None, not int"),
+        (memoryview(bytearray(8))[::2], TypeError, "r.f must be str, bytes, a buffer or None, not memoryview"),
+        ("a\0b", ValueError, "r.f must not contain a NUL character"),
+    ],
+)
+def test_text_value_refuses_with_the_cython_message(value, error, message):
+    with pytest.raises(error) as raised:
+        rt._pb_text_value(value, "r.f", False)
+    assert str(raised.value) == message
+
+
+def test_record_value_takes_its_class_or_none():
+    rt._pb_record_value(None, RecordObject, "r.next")
+    rt._pb_record_value(RecordObject(), RecordObject, "r.next")
+    with pytest.raises(TypeError) as raised:
+        rt._pb_record_value(3, RecordObject, "r.next")
+    assert str(raised.value) == "r.next must be a RecordObject or None, not int"
+
+
+def test_handle_value_takes_its_class_a_void_pointer_or_none():
+    handle = rt._pb_handle(Handle, 0x10, None)
+    rt._pb_handle_value(None, Handle, "r.h")
+    rt._pb_handle_value(handle, Handle, "r.h")
+    rt._pb_handle_value(rt._pb_pointer(0x20, "void *", None), Handle, "r.h")  # C converts void *
+    for value, name in ((rt._pb_pointer(0x20, "int *", None), "Pointer"), (0x10, "int")):
+        with pytest.raises(TypeError) as raised:
+            rt._pb_handle_value(value, Handle, "r.h")
+        assert str(raised.value) == f"r.h must be a Handle or None, not {name}"

@@ -14,6 +14,8 @@ four C name spaces apart: ``_c_`` ordinary identifiers, ``_cs_`` struct tags,
 """
 from __future__ import annotations
 
+import builtins
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +36,8 @@ from ..model import (
     join_declarator,
 )
 from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding, RecordBinding
+from ..passes.select import is_synthetic
+from ..target import integer_primitive
 from .common import (
     base_context,
     class_aliases,
@@ -63,9 +67,16 @@ def cy_name(name: str) -> str:
 
 
 def cy_record_name(ref: RecordRef) -> str:
-    """The Cython name of a struct/union/enum: by tag, else by the typedef name that is its key."""
+    """The Cython name of a struct/union/enum: by tag, else by the typedef name that is its key.
+
+    One C leaves unnamed (a member's type) is named after its key, which says where it is
+    written: ``union <anonymous at yaml.h:395:5>`` is ``_ca_union_anonymous_at_yaml_h_395_5``;
+    its cname is the ``__typeof__`` text of :attr:`~pegbind.passes.binding.AnonymousType.c_type`.
+    """
     if ref.tag is not None:
         return _TAG_PREFIX[ref.kind] + ref.tag
+    if is_synthetic(ref.key):
+        return "_ca_" + re.sub(r"[^0-9A-Za-z]+", "_", ref.key).strip("_")
     return "_c_" + ref.key
 
 
@@ -234,22 +245,72 @@ def result_tuple(binding: FunctionBinding) -> str:
 
 _FIELD_TYPES = {
     "int": "int", "bool": "bool", "float": "float", "char_array": "bytes", "byte_array": "bytes",
-    "string": "bytes | None", "pointer": "int | None", "function_pointer": "FunctionPointer | None",
-    "data_pointer": "int | _Buffer | None",
+    "string": "bytes | None", "data_pointer": "Pointer | None", "function_pointer": "FunctionPointer | None",
+}
+#: What a field takes where that is not what it reads as (the stub gives it a property).
+_FIELD_SETTER_TYPES = {
+    "char_array": "_Buffer", "byte_array": "_Buffer", "string": "str | _Buffer | None", "enum": "int",
 }
 
 
 def field_annotation(binding: FieldBinding, classes: dict[str, str]) -> str:
-    """The stub annotation of a record field."""
+    """The stub annotation of a record field: what reading it gives."""
     if binding.kind == "record":
         return classes[binding.record_key or ""]
-    if binding.kind == "handle":
+    if binding.kind in ("handle", "record_ptr"):
         return f"{classes[binding.record_key or '']} | None"
+    if binding.kind == "enum":
+        return f"{classes[binding.record_key or '']} | int"
     if binding.kind == "record_array":
         return f"list[{classes[binding.record_key or '']}]"
     if binding.kind == "array":
         return "list[float]" if binding.element_kind == "float" else "list[int]"
     return _FIELD_TYPES[binding.kind]
+
+
+def field_setter_annotation(binding: FieldBinding, classes: dict[str, str]) -> str:
+    """The stub annotation of what a record field takes (the constructor's keyword, an assignment)."""
+    if binding.kind == "record_array":
+        return f"Sequence[{classes[binding.record_key or '']}]"
+    if binding.kind == "array":
+        return "Sequence[float]" if binding.element_kind == "float" else "Sequence[int]"
+    if binding.kind == "handle":
+        return f"{classes[binding.record_key or '']} | Pointer | None"
+    if binding.kind == "data_pointer":
+        return ("_WritableBuffer" if binding.needs_writable else "_Buffer") + " | Pointer | None"
+    return _FIELD_SETTER_TYPES.get(binding.kind) or field_annotation(binding, classes)
+
+
+_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def class_scope(annotation: str, record: RecordBinding) -> str:
+    """``annotation`` as the stub can write it in the class of ``record``, where each field's
+    name means the field: a name a field takes is reached from outside the class, a builtin
+    as ``builtins.bytes``, one of the module's as ``_pb_stub_<name>`` (see :func:`stub_aliases`)."""
+    fields = {f.py_name for f in record.fields}
+
+    def outside(match: re.Match[str]) -> str:
+        name = match.group(0)
+        if name not in fields:
+            return name
+        return f"builtins.{name}" if name in _BUILTIN_NAMES else f"_pb_stub_{name}"
+
+    return _NAME.sub(outside, annotation)
+
+
+def stub_aliases(records: list[RecordBinding], classes: dict[str, str]) -> list[str]:
+    """The module's names a field's name hides in a record class of the stub (a field ``item``
+    of a class ``item``): each is given a second name, ``_pb_stub_<name>``, that none hides."""
+    hidden: set[str] = set()
+    for record in records:
+        fields = {f.py_name for f in record.fields}
+        texts = [record.py_name, "_Buffer"]
+        for field in record.fields:
+            texts += [field_annotation(field, classes), field_setter_annotation(field, classes)]
+        hidden |= {name for text in texts for name in _NAME.findall(text) if name in fields} - _BUILTIN_NAMES
+    return sorted(hidden)
 
 
 def cy_field_decl(binding: FieldBinding) -> str:
@@ -304,6 +365,8 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "cy_pointer_to": cy_pointer_to,
     "cy_def_params": cy_def_params,
     "field_annotation": field_annotation,
+    "field_setter_annotation": field_setter_annotation,
+    "class_scope": class_scope,
     "param_annotation": param_annotation,
     "result_annotation": result_annotation,
     "cy_sizeof": cy_sizeof,
@@ -363,15 +426,31 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         f for f in module.functions
         if (f.name in wrapped or f in binding.declared_only) and cy_can_spell(f.type)
     ] if binding.load == "link" else []
-    order = {key: index for index, (kind, key) in enumerate(binding.type_order) if kind == "record"}
-    records = sorted(binding.records, key=lambda r: order.get(r.record.key, len(order)))
+    records = binding.ordered_records()
     aliases = class_aliases(records, binding.handles)
+    # The types C leaves unnamed that have a class are declared just before the named record
+    # or typedef they are written in (innermost first): a struct or union by __typeof__ of a
+    # member; an enum as its integer type (__typeof__ refuses a bitfield, and C converts)
+    named = {r.record.key for r in binding.records} | {e.enum.key for e in binding.enums if e.py_name is not None}
+    anonymous: dict[str, list[tuple[Any, str]]] = {}
+    for place in sorted(binding.anonymous.values(), key=lambda place: -len(place.steps)):
+        record = module.find_record(place.key)
+        enum = module.find_enum(place.key)
+        if place.key not in named:
+            continue
+        if record is not None:
+            anonymous.setdefault(place.root, []).append((record, place.c_type))
+        elif enum is not None:
+            integer = integer_primitive(module, enum.ref, binding.target) or "int"
+            anonymous.setdefault(place.root, []).append((enum, integer))
     return {
         **base_context(binding),
         "types": types,
         "undeclared": binding.undeclared_types,
         "forward": forward,
         "fields": fields,
+        "anonymous": anonymous,
+        "stub_aliases": stub_aliases(records, classes),
         "declared": declared,
         "classes": classes,
         "records": records,

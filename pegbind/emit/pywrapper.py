@@ -18,6 +18,7 @@ within a few comparisons of hand-written FFI code.
 """
 from __future__ import annotations
 
+import dataclasses
 import keyword
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -55,7 +56,7 @@ def classes_context(
     (``calls``: the rendered wrappers, each with its ``binding``)."""
     return {
         "records": records,
-        "fields": field_plans(binding, classes),
+        "fields": field_plans(binding, classes, {r.record.key for r in records}),
         "aliases": class_aliases(records, binding.handles),
         "classes": classes,
         "calls": calls,
@@ -129,16 +130,26 @@ class FieldPlan:
     record_class: str | None
 
 
-def field_plans(binding: BindingModel, classes: dict[str, str]) -> dict[str, tuple[FieldPlan, ...]]:
-    """Record key -> the plans of its fields, with ranges resolved for the target."""
+def field_plans(
+    binding: BindingModel, classes: dict[str, str], present: set[str] | None = None
+) -> dict[str, tuple[FieldPlan, ...]]:
+    """Record key -> the plans of its fields, with ranges resolved for the target.
+
+    ``present``: the keys of the record classes the module has (all when None).  A
+    pointer to a record the FFI cannot hold is a plain data pointer there (the
+    module warns that the record is left out); a record held by value takes its
+    holder with it.
+    """
     module, target = binding.module, binding.target
     plans: dict[str, tuple[FieldPlan, ...]] = {}
     for record in binding.records:
         items = []
         for field in record.fields:
+            if field.kind == "record_ptr" and present is not None and field.record_key not in present:
+                field = dataclasses.replace(field, kind="data_pointer", record_key=None)
             rng = None
-            if field.kind == "int":
-                rng = field.bit_range or integer_range(module, field.ctype, target)
+            if field.kind in ("int", "enum"):
+                rng = field.int_range
             elif field.kind == "array" and field.element_kind == "int" and field.element is not None:
                 rng = integer_range(module, field.element, target)
             items.append(FieldPlan(field, rng, classes.get(field.record_key or "")))
@@ -148,8 +159,7 @@ def field_plans(binding: BindingModel, classes: dict[str, str]) -> dict[str, tup
 
 def ordered_records(binding: BindingModel):
     """The record bindings in dependency order (a nested record's class comes first)."""
-    order = {key: index for index, (kind, key) in enumerate(binding.type_order) if kind == "record"}
-    return sorted(binding.records, key=lambda r: order.get(r.record.key, len(order)))
+    return binding.ordered_records()
 
 
 def cffi_member(pointer: str, name: str) -> str:

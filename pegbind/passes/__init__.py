@@ -17,6 +17,7 @@ from ..diagnostics import Diagnostic, PegbindError
 from ..model import Function, Module, TypeNode
 from ..target import TargetInfo
 from .binding import (
+    AnonymousType,
     BindingModel,
     ConstantBinding,
     Deallocator,
@@ -32,7 +33,7 @@ from .binding import (
     ReturnBinding,
 )
 from .callplan import plan_call
-from .naming import assign_names, python_identifier
+from .naming import anonymous_types, assign_names, python_identifier
 from .order import order_types
 from .plan import (
     plan_cells,
@@ -79,6 +80,8 @@ class PassState:
     #: warnings about one type declaration (a field it cannot bind, a renamed class),
     #: kept until ``prune`` knows whether the declaration stays: (its node, the warning)
     type_notes: tuple[tuple[tuple[str, str], Diagnostic], ...] = ()
+    #: the anonymous structs, unions and enums written inside records (the naming pass)
+    anonymous: dict[str, AnonymousType] = field(default_factory=dict)
 
 
 def _select(state: PassState) -> PassState:
@@ -95,7 +98,8 @@ def _name(state: PassState) -> PassState:
     names, warnings = assign_names(state.module, state.config.strip_prefix)
     typed = tuple((key, w) for key, w in warnings if key[0] in ("record", "enum"))
     others = tuple(w for key, w in warnings if key[0] not in ("record", "enum"))
-    return replace(state, names=names, diagnostics=state.diagnostics + others, type_notes=state.type_notes + typed)
+    return replace(state, names=names, diagnostics=state.diagnostics + others, type_notes=state.type_notes + typed,
+                   anonymous=anonymous_types(state.module))
 
 
 def _order(state: PassState) -> PassState:
@@ -167,15 +171,18 @@ def _layout(state: PassState) -> PassState:
     layouts = {}
     problems = []
     for record in state.module.records:
-        if record.is_opaque or is_synthetic(record.key):
+        if record.is_opaque:
             continue
         try:
             layouts[record.key] = record_layout(state.module, record.key, state.target)
-        except PegbindError as exc:  # the layout's own diagnostic says where and why
-            reason = "; ".join(d.message for d in exc.diagnostics)
+        except (PegbindError, KeyError, ValueError, TypeError) as exc:
+            if is_synthetic(record.key):
+                continue  # the record it is written in has no layout either, and says why
+            if isinstance(exc, PegbindError):  # the layout's own diagnostic says where and why
+                reason = "; ".join(d.message for d in exc.diagnostics)
+            else:
+                reason = str(exc)
             problems.append(Diagnostic(record.coord, f"no layout for {record.key}: {reason}", "warning"))
-        except (KeyError, ValueError, TypeError) as exc:
-            problems.append(Diagnostic(record.coord, f"no layout for {record.key}: {exc}", "warning"))
     return replace(state, layouts=layouts, diagnostics=state.diagnostics + tuple(problems))
 
 
@@ -253,4 +260,6 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
         owned_records=state.owned_records,
         undeclared_types=undeclared_types(state.module, _users(state)),
         weak_references=exports is None or not exports.archives,
+        anonymous={key: place for key, place in state.anonymous.items()
+                   if state.module.find_record(key) is not None or state.module.find_enum(key) is not None},
     )

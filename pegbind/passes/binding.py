@@ -77,8 +77,8 @@ ValueKind = Literal[
 
 #: How a record field is presented (see :class:`FieldBinding`).
 FieldKind = Literal[
-    "int", "bool", "float", "char_array", "byte_array", "array", "record_array", "record", "string",
-    "pointer", "data_pointer", "function_pointer", "handle",
+    "int", "bool", "float", "enum", "char_array", "byte_array", "array", "record_array", "record", "string",
+    "record_ptr", "data_pointer", "function_pointer", "handle",
 ]
 
 #: The roles whose value the Python caller passes.
@@ -257,32 +257,64 @@ class FunctionBinding:
 
 @dataclass(frozen=True, slots=True)
 class FieldBinding:
-    """A record member visible from Python.
+    """A record member visible from Python, read and assigned by its ``kind``.
 
     ``path`` is the C member name; members of anonymous struct/union members
     are lifted into their parent (C11 6.7.2.1p13 lets C name them directly).
+    A member whose type is an anonymous struct or union is a ``record`` like
+    any other: its type has a class of its own (:class:`AnonymousType`).
 
-    Pointer members: ``string`` (``char *``, read as bytes), ``data_pointer``
-    (other object pointers: read as the address int or None; assigned from a
-    buffer object, which the record keeps alive, or None),
-    ``function_pointer`` (read as a ``FunctionPointer`` object — ``int()`` gives
-    the address — or None; assigned only a FunctionPointer read from a field of
-    the same C type, or None), ``handle``
-    (pointer to an opaque struct: read as a handle object or None, assigned a
-    handle or None), ``pointer`` (anything else: address int, read only).
+    ========================= ========================================= ========================================
+    kind                      reads as                                  takes
+    ========================= ========================================= ========================================
+    ``int``/``bool``/``float`` the number                               a number (ints range-checked)
+    ``enum``                  the member of its ``IntEnum`` class (an   an int, range-checked
+                              ``int`` for a value that is none)
+    ``char_array``            ``bytes`` up to the first NUL             a buffer of at most ``length`` bytes
+    ``byte_array``            all ``length`` bytes                      a buffer of at most ``length`` bytes
+    ``array``                 a list of numbers                         a sequence of at most ``length``
+    ``record``                a view of the member's memory             an instance of its class (copied in)
+    ``record_array``          a list of views                           a sequence of instances (copied in)
+    ``string`` (pointer to    ``bytes`` up to the NUL, never past the   ``str`` (UTF-8), ``bytes``, a buffer
+    characters)               end of a buffer the record holds for it;  or None
+                              None for NULL
+    ``record_ptr`` (pointer   a view of the memory it points to, or     an instance of its class, or None
+    to a complete record)     None
+    ``handle`` (pointer to    an instance of the handle class, or None  a handle of that class, a ``void *``
+    an opaque type)                                                     ``Pointer``, or None
+    ``data_pointer`` (any     a ``Pointer`` typed by :attr:`pointer_    a buffer (see below), a ``Pointer`` of
+    other object pointer)     type`, or None                            that type or of ``void *`` (for
+                                                                        ``void *``: any Pointer, handle or
+                                                                        record), or None
+    ``function_pointer``      a ``FunctionPointer``, or None            one read from a field of the same C
+                                                                        type, or None
+    ========================= ========================================= ========================================
+
+    What a pointer member is set to is kept alive with the record (the
+    buffer, record, handle or Pointer object), under the member, until the
+    member is set again; a view, handle or Pointer read from a pointer member
+    keeps the record alive, and what the record keeps for that member.
+    Buffers for ``string`` members: ``str`` is encoded (one holding a NUL is
+    refused), read-only memory is a private copy when the characters are not
+    ``const`` (:attr:`copies_readonly`).
     """
 
     path: str
     py_name: str
     ctype: CType  #: the declared type
     kind: FieldKind
-    record_key: str | None = None  #: for ``record`` / ``record_array`` / ``handle``
+    #: for ``record`` / ``record_array`` / ``record_ptr``: the record's key; ``handle``: the handle
+    #: class's (:attr:`HandleBinding.key`); ``enum``: the enum's
+    record_key: str | None = None
     length: int | None = None  #: array length
     element: CType | None = None  #: array element type
     element_kind: str | None = None  #: ``int``/``bool``/``float`` for arithmetic arrays
     bit_width: int | None = None
     #: inclusive range accepted on assignment for bitfields (None: the C type's range)
     bit_range: tuple[int, int] | None = None
+    #: ``int``/``enum``: the inclusive range an assignment takes (the bitfield's, else
+    #: the type's); a value outside raises the same OverflowError in every backend
+    int_range: tuple[int, int] | None = None
     #: ``data_pointer``: bytes of one pointed-to element (0 for ``void`` or an
     #: incomplete type); a buffer assigned must hold at least one
     pointee_size: int = 0
@@ -290,13 +322,59 @@ class FieldBinding:
     #: may write through the pointer and a read-only buffer must be refused
     #: (``void *`` is left to the caller: C declares read-only data so too)
     needs_writable: bool = False
-    #: ``data_pointer`` to non-const ``void``: read-only memory is accepted but
-    #: copied, so C may write into the copy and never into an immutable object
+    #: ``data_pointer`` to non-const ``void``, ``string`` of non-const characters:
+    #: read-only memory is accepted but copied, so C may write into the copy and
+    #: never into an immutable object
     copies_readonly: bool = False
+    #: ``data_pointer``: the pointer type as C spells it with every typedef resolved
+    #: (``"unsigned long *"``): the type of the ``Pointer`` objects it reads as, and
+    #: of those it takes (as :attr:`ParamBinding.pointer_type`).  A ``record_ptr``
+    #: carries the data pointer's facts too: it is one where a backend has no class
+    #: for the record (one its FFI cannot hold, left out with a warning)
+    pointer_type: str = ""
     #: the C spelling of the member's type with its outer typedefs resolved: tells
     #: function pointer types apart (an assigned value must match), and is what a
     #: pointer stored in the member is cast to
     c_text: str = ""
+    #: the member shares its bytes with others (a union's, or lifted from an anonymous
+    #: union) and reading it follows a pointer to characters (its own, or one of a record
+    #: it holds): C gives no way to know which member is in use, so the record's repr
+    #: shows ``...`` rather than read through what may be another member's bytes
+    elided_in_repr: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AnonymousType:
+    """A struct, union or enum with no name, written inside a record's definition.
+
+    C gives it no name, but a member of a named record reaches it: its class
+    is named after that record's class and the member (the naming pass), and
+    C code spells it from there (:attr:`c_type`).  An anonymous member (no
+    member name, C11 6.7.2.1p13) lends its members to its parent and needs
+    no name: :attr:`steps` is then empty.
+    """
+
+    key: str  #: its registry key (``"union <anonymous at yaml.h:395:5>"``)
+    #: the key of the record whose definition writes it (anonymous or not), or the
+    #: name of the typedef that does (``typedef struct { ... } *P``)
+    parent: str
+    #: where :attr:`steps` start: the nearest enclosing record that has a name in C
+    #: (its key), or the typedef
+    root: str
+    #: from a ``root`` value to a value of this type: member names (as C names them,
+    #: lifted members directly), ``"[]"`` for an array's element, ``"*"`` for what a
+    #: pointer points to; empty for an anonymous member
+    steps: tuple[str, ...] = ()
+    #: the type as C can write it in a declaration, a cast or ``sizeof``, by ``__typeof__``
+    #: (which gcc and clang accept): ``__typeof__((*(yaml_event_t *)0).data)``; empty
+    #: for an anonymous member
+    c_type: str = ""
+
+    @property
+    def member(self) -> str | None:
+        """The member whose type this is, last of :attr:`steps` (None for an anonymous member)."""
+        names = [step for step in self.steps if step not in ("[]", "*")]
+        return names[-1] if names else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +390,9 @@ class RecordBinding:
     #: a member of a by-value member record, bound or not): raw bytes must not
     #: be copied into such a record, since they would forge an address
     has_pointers: bool = False
+    #: whether a pointer member of a record may be set to an instance of this class
+    #: (a pointer to it, or any ``void *``), which that record then keeps alive
+    kept_by_records: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -457,11 +538,27 @@ class BindingModel:
     #: library at run time lacks fails when called: not when a library is a static
     #: archive, whose members the linker takes only for strong references
     weak_references: bool = True
+    #: the anonymous structs, unions and enums written inside records, by key
+    anonymous: Mapping[str, AnonymousType] = field(default_factory=dict)
 
     def aliases_of(self, wrapped: Iterable[FunctionBinding]) -> tuple[tuple[str, str], ...]:
         """The function aliases of functions a backend wraps (one it left out has no name to alias)."""
         names = {f.py_name for f in wrapped}
         return tuple((alias, target) for alias, target in self.function_aliases if target in names)
+
+    def ordered_records(self) -> list[RecordBinding]:
+        """The record bindings in the order their classes are written: each after the records
+        it holds by value (:attr:`type_order`), the anonymous records written inside a record
+        just before it, innermost first."""
+        order = {key: index for index, (kind, key) in enumerate(self.type_order) if kind == "record"}
+
+        def position(binding: RecordBinding) -> tuple[int, int]:
+            place = self.anonymous.get(binding.record.key)
+            if place is None:
+                return order.get(binding.record.key, len(order)), 0
+            return order.get(place.root, len(order)), -len(place.steps)
+
+        return sorted(self.records, key=position)
 
     def record_binding(self, key: str) -> RecordBinding | None:
         for binding in self.records:

@@ -6,15 +6,40 @@ that had to change to stay unique.  Names that are Python or Cython
 keywords, or that would shadow a Python builtin, get a trailing ``_``
 (``lambda`` -> ``lambda_``) so the generated module compiles and ``open``
 still means the builtin inside it.
+
+A struct, union or enum with no C name, written as the type of a member
+(libyaml's ``yaml_event_t.data``, a union of structs ``scalar``, ``alias``
+...), is named after the class of the record holding the member and the
+member: ``yaml_event_t_data``, ``yaml_event_t_data_scalar`` (through arrays
+and pointers alike: ``struct { int a; } items[4]`` in ``P`` is ``P_items``).
+One a typedef points to (``typedef struct { ... } *P``) is named ``P``.
+Those names are claimed last, so a name C gives something keeps it; one
+taken gets a ``_`` like any other, with a warning.  :func:`anonymous_types`
+says where each is written.
 """
 from __future__ import annotations
 
 import builtins
 import keyword
+from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic
-from ..model import Enum, Module, Primitive, Record, RecordRef
-from .binding import MODULE_NAMES
+from ..model import (
+    Array,
+    CType,
+    Enum,
+    Field,
+    FunctionType,
+    Module,
+    Pointer,
+    Primitive,
+    Record,
+    RecordRef,
+    TypedefRef,
+    as_type,
+    assert_never,
+)
+from .binding import MODULE_NAMES, AnonymousType
 from .select import is_synthetic
 
 #: Words Cython reserves on top of Python's keywords, and its type names
@@ -64,6 +89,74 @@ def record_class_names(module: Module, decl: Record | Enum) -> list[str]:
     return names
 
 
+def _written_types(ctype: CType, steps: tuple[str, ...]) -> Iterator[tuple[RecordRef, tuple[str, ...]]]:
+    """The struct/union/enum ``ctype`` names as written (typedefs are not followed: an anonymous
+    type is written in place), with the steps from a member of ``ctype`` to a value of it."""
+    match as_type(ctype):
+        case RecordRef() as ref:
+            yield ref, steps
+        case Array(element=element):
+            yield from _written_types(element, (*steps, "[]"))
+        case Pointer(target=target):
+            yield from _written_types(target, (*steps, "*"))
+        case Primitive() | TypedefRef() | FunctionType():
+            pass  # a function type's parameters cannot write a type C code could reach
+        case unhandled:
+            assert_never(unhandled)
+
+
+def _named_members(module: Module, record: Record) -> Iterator[tuple[str | None, Field, Record | None]]:
+    """(member name, Field, the anonymous member's record) of each member, in order."""
+    for member in record.fields or ():
+        inner = None
+        if member.name is None:
+            resolved = as_type(member.type)
+            if isinstance(resolved, RecordRef) and resolved.kind != "enum":
+                inner = module.find_record(resolved.key)
+        yield member.name, member, inner
+
+
+def anonymous_types(module: Module) -> dict[str, AnonymousType]:
+    """Where each anonymous struct, union or enum written inside a record is: key -> its place.
+
+    Records are walked in source order; an anonymous type reached twice
+    (``struct { int a; } x, y;``) keeps its first place.
+    """
+    places: dict[str, AnonymousType] = {}
+
+    def place(ref: RecordRef, parent: str, root: str, root_c: str, path: tuple[str, ...]) -> None:
+        if not is_synthetic(ref.key) or ref.key in places:
+            return
+        text = f"(*({root_c} *)0)"
+        for step in path:
+            text = f"{text}[0]" if step == "[]" else f"(*{text})" if step == "*" else f"{text}.{step}"
+        places[ref.key] = AnonymousType(ref.key, parent, root, path, f"__typeof__({text})")
+        nested = module.find_record(ref.key) if ref.kind != "enum" else None
+        if nested is not None:
+            visit(nested, root, root_c, path)
+
+    def visit(record: Record, root: str, root_c: str, steps: tuple[str, ...]) -> None:
+        for name, member, inner in _named_members(module, record):
+            if inner is not None:  # an anonymous member: its members are reached as the parent's
+                if is_synthetic(inner.key) and inner.key not in places:
+                    places[inner.key] = AnonymousType(inner.key, record.key, root)
+                    visit(inner, root, root_c, steps)
+                continue
+            if name is None:
+                continue  # an unnamed bitfield is padding
+            for ref, path in _written_types(member.type, (*steps, name)):
+                place(ref, record.key, root, root_c, path)
+
+    for record in module.records:
+        if not is_synthetic(record.key) and record.fields is not None:
+            visit(record, record.key, record.ref.to_c(), ())
+    for typedef in module.typedefs:  # typedef struct { ... } *name: reached from the typedef
+        for ref, path in _written_types(typedef.type, ()):
+            if path:
+                place(ref, typedef.name, typedef.name, typedef.name, path)
+    return places
+
+
 def assign_names(
     module: Module, strip_prefix: str
 ) -> tuple[dict[tuple[str, str], str], list[tuple[tuple[str, str], Diagnostic]]]:
@@ -80,8 +173,8 @@ def assign_names(
     taken: set[str] = set(MODULE_NAMES)
     warnings: list[tuple[tuple[str, str], Diagnostic]] = []  # (the declaration's key, the warning)
 
-    def claim(key: tuple[str, str], c_name: str, coord) -> str:
-        wanted = python_identifier(_strip(c_name, strip_prefix))
+    def claim(key: tuple[str, str], c_name: str, coord, strip: bool = True) -> str:
+        wanted = python_identifier(_strip(c_name, strip_prefix) if strip else c_name)
         name = wanted
         if name in taken:
             name = python_identifier(c_name)
@@ -123,4 +216,20 @@ def assign_names(
             claim(("member", member.name), member.name, member.coord)
     for constant in module.constants:
         claim(("constant", constant.name), constant.name, constant.coord)
+    # Types C leaves unnamed, last: parents are placed before what they hold, so each
+    # takes its name from its parent's (already stripped of the prefix)
+    places = anonymous_types(module)
+    for place in places.values():
+        holder = place.parent
+        while holder in places and not places[holder].steps:  # an anonymous member: its parent's class
+            holder = places[holder].parent
+        parent = names.get(("record", holder))
+        unnamed: Record | Enum | None = module.find_record(place.key) or module.find_enum(place.key)
+        kind = "enum" if isinstance(unnamed, Enum) else "record"
+        if unnamed is None:
+            continue
+        if place.member is None and place.steps:  # what a typedef points to: named after the typedef
+            claim((kind, place.key), place.root, unnamed.coord)
+        elif place.member is not None and parent is not None:
+            claim((kind, place.key), f"{parent}_{place.member}", unnamed.coord, strip=False)
     return names, warnings

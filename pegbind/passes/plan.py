@@ -30,7 +30,7 @@ from ..model import (
     assert_never,
     unnamed,
 )
-from ..target import LayoutError, TargetInfo, bit_range, integer_primitive, size_align
+from ..target import LayoutError, TargetInfo, bit_range, integer_primitive, integer_range, size_align
 from .binding import (
     CELL_ALIASES,
     CELL_TYPES,
@@ -47,7 +47,6 @@ from .binding import (
     ReturnBinding,
 )
 from .naming import field_identifier, python_identifier
-from .select import is_synthetic
 
 if TYPE_CHECKING:  # what the build found of the linked libraries; passes read no binaries
     from ..exports import Exports
@@ -791,14 +790,16 @@ def plan_field(module: Module, names: dict, member: Field, path: str, target: Ta
 def _field_kind(module: Module, names: dict, member: Field, path: str, target: TargetInfo) -> FieldBinding:
     py_name = field_identifier(path)
     resolved = module.resolve(member.type)
-    kind = _arithmetic(resolved)
+    enum = _enum_key(module, names, resolved)
+    kind = "enum" if enum is not None else _arithmetic(resolved)  # an enum reads as its IntEnum's member
     if kind is not None:
-        return FieldBinding(path, py_name, member.type, kind, bit_width=member.bit_width,  # type: ignore[arg-type]
-                            bit_range=_bit_range(module, member, target))
+        bits = _bit_range(module, member, target)
+        # what an assignment takes: the bitfield's range, else the type's
+        values = bits or (integer_range(module, member.type, target) if kind in ("int", "enum") else None)
+        return FieldBinding(path, py_name, member.type, kind, record_key=enum,  # type: ignore[arg-type]
+                            bit_width=member.bit_width, bit_range=bits, int_range=values)
     if isinstance(resolved, RecordRef):
-        if is_synthetic(resolved.key):
-            raise Unsupported("its type is an anonymous record, which has no name to declare")
-        if _has_class(module, names, resolved):
+        if _has_class(module, names, resolved):  # anonymous ones too: the naming pass named them
             return FieldBinding(path, py_name, member.type, "record", record_key=resolved.key)
         raise Unsupported(f"{resolved.to_c()} is opaque")
     if isinstance(resolved, Array):
@@ -812,49 +813,80 @@ def _field_kind(module: Module, names: dict, member: Field, path: str, target: T
         if element_kind is not None:
             return FieldBinding(path, py_name, member.type, "array", length=resolved.length,
                                 element=resolved.element, element_kind=element_kind)
-        if isinstance(element, RecordRef) and not is_synthetic(element.key) and _has_class(module, names, element):
+        if isinstance(element, RecordRef) and _has_class(module, names, element):
             return FieldBinding(path, py_name, member.type, "record_array", record_key=element.key,
                                 length=resolved.length, element=resolved.element)
         raise Unsupported(f"arrays of {resolved.element.to_c()} are not supported")
     if isinstance(resolved, Pointer):
-        target_type = module.resolve(resolved.target)
-        if isinstance(target_type, Primitive) and target_type.name == "char":
-            return FieldBinding(path, py_name, member.type, "string")
-        if isinstance(target_type, FunctionType):
-            return FieldBinding(path, py_name, member.type, "function_pointer")
-        key = handle_key(module, names, resolved)
-        if key is not None:
-            return FieldBinding(path, py_name, member.type, "handle", record_key=key)
-        if isinstance(target_type, (Primitive, RecordRef)) or isinstance(target_type, Pointer):
-            # data: assignable from a buffer the record keeps alive; C may
-            # write through a typed pointer to non-const, and reads one element.
-            # ``void *`` says nothing of direction: APIs declare read-only
-            # parameters so (PKCS#11's CK_MECHANISM.pParameter), so it takes bytes.
-            void = isinstance(target_type, Primitive) and target_type.is_void
-            try:
-                size = 0 if void else size_align(module, resolved.target, target)[0]
-            except LayoutError:
-                size = 0  # an incomplete pointee: no element size to check
-            writable_pointee = "const" not in target_type.quals
-            return FieldBinding(path, py_name, member.type, "data_pointer", pointee_size=size,
-                                needs_writable=not void and writable_pointee,
-                                copies_readonly=void and writable_pointee)
-        return FieldBinding(path, py_name, member.type, "pointer")
+        return _pointer_field(module, names, member, path, py_name, resolved, target)
     raise Unsupported(f"{member.type.to_c()} has no Python conversion")
 
 
-def _members(module: Module, record: Record):
-    """(C path, Field) of every named member, lifting anonymous struct/union members."""
+def _pointer_field(module: Module, names: dict, member: Field, path: str, py_name: str, pointer: Pointer,
+                   target: TargetInfo) -> FieldBinding:
+    """A pointer member: what it points to decides how it reads and what it takes (see :class:`FieldBinding`)."""
+    pointee = module.resolve(pointer.target)
+    if isinstance(pointee, FunctionType):
+        return FieldBinding(path, py_name, member.type, "function_pointer")
+    key = opaque_key(module, names, pointer.target)
+    if key is not None:
+        return FieldBinding(path, py_name, member.type, "handle", record_key=key)
+    writable_pointee = "const" not in pointee.quals
+    if is_character(module, pointer.target):  # text, as C's string functions read it
+        return FieldBinding(path, py_name, member.type, "string", copies_readonly=writable_pointee)
+    # data: assignable from a buffer the record keeps alive; C may write through
+    # a typed pointer to non-const, and reads one element.  ``void *`` says
+    # nothing of direction: APIs declare read-only data so (PKCS#11's
+    # CK_MECHANISM.pParameter), so it takes bytes, copied when C may write.
+    void = isinstance(pointee, Primitive) and pointee.is_void
+    try:
+        size = 0 if void else size_align(module, pointer.target, target)[0]
+    except LayoutError:
+        size = 0  # an incomplete pointee: no element size to check
+    data = FieldBinding(path, py_name, member.type, "data_pointer", pointee_size=size,
+                        needs_writable=not void and writable_pointee, copies_readonly=void and writable_pointee,
+                        pointer_type=pointer_type(module, pointer))
+    if isinstance(pointee, RecordRef) and pointee.kind != "enum" and _has_class(module, names, pointee):
+        # a record of its class; the data pointer's facts stay for a backend without the class
+        return dataclasses.replace(data, kind="record_ptr", record_key=pointee.key)
+    return data
+
+
+def _members(module: Module, record: Record, shared: bool = False):
+    """(C path, Field, shared) of every named member, lifting anonymous struct/union members;
+    ``shared``: the member's bytes are another member's too (a union's, or one lifted from an
+    anonymous union)."""
+    shared = shared or record.kind == "union"
     for member in record.fields or ():
         if member.name is not None:
-            yield member.name, member
+            yield member.name, member, shared
             continue
         resolved = module.resolve(member.type)
         if isinstance(resolved, RecordRef) and resolved.kind != "enum":
             inner = module.find_record(resolved.key)
             if inner is not None:
-                yield from _members(module, inner)
+                yield from _members(module, inner, shared)
         # an unnamed bitfield is padding: nothing to bind
+
+
+def follows_text(module: Module, ctype: CType, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether reading a member of ``ctype`` as Python reads it follows a pointer: one to
+    characters (read up to the NUL), held directly or in a record or array held by value."""
+    resolved = module.resolve(ctype)
+    match resolved:
+        case Pointer():
+            return is_character(module, resolved.target)
+        case Array():
+            return follows_text(module, resolved.element, seen)
+        case RecordRef():
+            inner = module.find_record(resolved.key) if resolved.kind != "enum" else None
+            if inner is None or resolved.key in seen:
+                return False
+            return any(follows_text(module, member.type, seen | {resolved.key}) for member in inner.fields or ())
+        case Primitive() | TypedefRef() | FunctionType():
+            return False
+        case _:
+            assert_never(resolved)
 
 
 def holds_pointers(module: Module, ctype: CType, seen: frozenset[str] = frozenset()) -> bool:
@@ -894,9 +926,12 @@ def plan_records(
         if record.is_opaque or ("record", record.key) not in names:
             continue
         fields = []
-        for path, member in _members(module, record):
+        for path, member, shared in _members(module, record):
             try:
-                fields.append(plan_field(module, names, member, path, target))
+                binding = plan_field(module, names, member, path, target)
+                if shared and follows_text(module, member.type):
+                    binding = dataclasses.replace(binding, elided_in_repr=True)
+                fields.append(binding)
             except Unsupported as exc:
                 dropped.append((("record", record.key),
                                 Diagnostic(member.coord, f"field {path!r} of {record.key} is not bound: {exc}",
@@ -907,5 +942,9 @@ def plan_records(
         has_pointers = any(holds_pointers(module, member.type, frozenset({record.key}))
                            for member in record.fields or ())
         bindings.append(RecordBinding(record, names[("record", record.key)], aliases, tuple(fields), has_pointers))
+    every = [f for binding in bindings for f in binding.fields]
+    anything = any(f.kind == "data_pointer" and f.pointer_type == "void *" for f in every)  # takes any record
+    pointed = {f.record_key for f in every if f.kind == "record_ptr"}
+    bindings = [dataclasses.replace(b, kept_by_records=anything or b.record.key in pointed) for b in bindings]
     return bindings, dropped
 

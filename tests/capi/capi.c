@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "capi.h"
@@ -108,3 +109,97 @@ int capi_node_child(capi_node *parent, int value, capi_node **child) {
     return parent ? parent->value : -1;
 }
 int capi_live(void) { return live; }
+
+static unsigned char *copy_text(const char *text) {
+    size_t n = strlen(text);
+    unsigned char *copy = malloc(n + 1);
+    memcpy(copy, text, n + 1);
+    return copy;
+}
+static struct { int depth; } nesting = {3};
+int capi_parse(const char *text, capi_event *event) {
+    memset(event, 0, sizeof *event);
+    event->start_mark.line = 7;
+    event->start_mark.column = strlen(text);
+    event->stats.lines = 1;
+    event->stats.tint = CAPI_BLUE;
+    event->stats.flags = 5;
+    event->stats.level = CAPI_LOUD;
+    event->stats.class = -3;
+    event->low = 1;
+    event->high = 2;
+    event->marks[1].id = 42;
+    if (strncmp(text, "scalar:", 7) == 0) {
+        event->type = CAPI_SCALAR_EVENT;
+        event->data.scalar.value = copy_text(text + 7);
+        event->data.scalar.length = strlen(text + 7);
+        event->data.scalar.anchor = copy_text("anchor");
+        event->data.scalar.style = CAPI_GREEN;
+        return 1;
+    }
+    if (strncmp(text, "alias:", 6) == 0) {
+        event->type = CAPI_ALIAS_EVENT;
+        event->data.alias.anchor = copy_text(text + 6);
+        return 1;
+    }
+    if (strncmp(text, "sequence:", 9) == 0) {
+        event->type = CAPI_SEQUENCE_EVENT;
+        event->data.sequence.count = atoi(text + 9);
+        for (int i = 0; i < 4; i++) event->data.sequence.items[i] = i * 10;
+        event->data.sequence.nesting = (void *)&nesting;
+        return 1;
+    }
+    return 0;
+}
+void capi_event_delete(capi_event *event) {
+    if (event->type == CAPI_SCALAR_EVENT) {
+        free(event->data.scalar.value);
+        free(event->data.scalar.anchor);
+    } else if (event->type == CAPI_ALIAS_EVENT) {
+        free(event->data.alias.anchor);
+    }
+    memset(event, 0, sizeof *event);
+}
+size_t capi_event_value_length(const capi_event *event) {
+    return event->type == CAPI_SCALAR_EVENT && event->data.scalar.value
+        ? strlen((const char *)event->data.scalar.value) : 0;
+}
+int capi_event_depth(const capi_event *event) {
+    return event->data.sequence.nesting ? event->data.sequence.nesting->depth : -1;
+}
+
+static struct { int refs; const char *label; } library_ref = {2, "shared"};
+static char library_buffer[16] = "buffer";
+static capi_holder library_holder;
+capi_holder *capi_holder_library(void) {
+    library_holder.name = "library";
+    library_holder.buffer = library_buffer;
+    library_holder.bytes = (unsigned char *)"\xc3\xa9t\xc3\xa9";
+    library_holder.node = &nodes[1];
+    library_holder.next = &library_holder;
+    library_holder.db = NULL;
+    library_holder.easy = capi_easy_init();
+    library_holder.data = &cell;
+    library_holder.numbers = row1;
+    library_holder.constants = table;
+    library_holder.rows = rows;
+    library_holder.ref = (capi_ref)(void *)&library_ref;
+    library_holder.color = CAPI_BLUE;
+    return &library_holder;
+}
+size_t capi_holder_name_length(const capi_holder *h) { return h->name ? strlen(h->name) : 0; }
+int capi_holder_upcase(capi_holder *h) {
+    int n = 0;
+    for (char *c = h->buffer; c && *c; c++, n++) *c = (char)toupper((unsigned char)*c);
+    for (unsigned char *c = h->bytes; c && *c; c++) *c = (unsigned char)toupper(*c);
+    return n;
+}
+int capi_holder_node_value(const capi_holder *h) { return h->node ? h->node->value : -1; }
+int capi_holder_next_color(const capi_holder *h) { return h->next ? (int)h->next->color : -1; }
+int capi_holder_db_is_open(const capi_holder *h) { return h->db ? h->db->open : -1; }
+int capi_holder_easy_perform(const capi_holder *h) { return h->easy ? capi_easy_perform(h->easy) : -2; }
+int capi_holder_data_byte(const capi_holder *h) { return h->data ? *(const unsigned char *)h->data : -1; }
+int capi_holder_bump(capi_holder *h) { return h->numbers ? ++h->numbers[0] : -1; }
+int capi_holder_constant(const capi_holder *h, int index) { return h->constants ? h->constants[index] : -1; }
+int capi_holder_row_sum(const capi_holder *h, int row) { return h->rows ? capi_row_sum(h->rows, row) : -1; }
+int capi_holder_refs(const capi_holder *h) { return h->ref ? h->ref->refs : -1; }

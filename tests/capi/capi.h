@@ -84,4 +84,89 @@ int capi_live(void);
 capi_color capi_mix(int bits);
 int capi_void_out(void **memory);
 
+/* An event, as libyaml's yaml_event_t: a type, then a union of unnamed
+   structs, one for each type of event; the library fills it and frees
+   what its pointers point to. */
+typedef enum capi_event_type {
+    CAPI_NO_EVENT, CAPI_SCALAR_EVENT, CAPI_ALIAS_EVENT, CAPI_SEQUENCE_EVENT
+} capi_event_type;
+
+typedef struct capi_mark { size_t line, column; } capi_mark;
+
+typedef struct capi_event {
+    capi_event_type type;
+    union {
+        struct {
+            unsigned char *anchor;
+            unsigned char *value;
+            size_t length;
+            capi_color style;
+        } scalar;
+        struct {
+            unsigned char *anchor;
+        } alias;
+        struct {
+            int count;
+            int items[4];
+            struct { int depth; } *nesting;
+        } sequence;
+    } data;
+    capi_mark start_mark;
+    struct {
+        int lines;
+        capi_color tint : 4;
+        unsigned flags : 3;
+        enum { CAPI_QUIET, CAPI_LOUD } level : 2;
+        int class;
+    } stats;
+    /* C11 anonymous members: their members are the event's */
+    union {
+        long code;
+        struct { int low, high; };
+    };
+    struct { int id; } marks[2];
+} capi_event;
+
+/* "scalar:TEXT", "alias:NAME" or "sequence:N": 1 on success, 0 otherwise. */
+int capi_parse(const char *text, capi_event *event);
+void capi_event_delete(capi_event *event);
+/* What C sees of an event the caller filled in. */
+size_t capi_event_value_length(const capi_event *event);
+int capi_event_depth(const capi_event *event);
+
+/* A pointer to an unnamed struct, named by a typedef. */
+typedef struct { int refs; const char *label; } *capi_ref;
+
+/* A pointer member of each kind, as records of real libraries hold them. */
+typedef struct capi_holder {
+    const char *name;          /* text C reads */
+    char *buffer;              /* text C may write into */
+    unsigned char *bytes;      /* other characters, as libxml2's xmlChar * */
+    capi_node *node;           /* a record of the library */
+    struct capi_holder *next;  /* a record of the same type: lists, trees */
+    capi_db *db;               /* an opaque struct */
+    CAPI_EASY *easy;           /* a typedef of void */
+    void *data;                /* untyped memory */
+    int *numbers;              /* data C may write into */
+    const int *constants;      /* data C reads */
+    int **rows;                /* pointers to pointers */
+    capi_ref ref;              /* an unnamed struct */
+    capi_color color;          /* an enum */
+} capi_holder;
+
+/* The library's own holder, every member set, its next member pointing to itself. */
+capi_holder *capi_holder_library(void);
+/* What C reads and writes through the members of a holder the caller filled in. */
+size_t capi_holder_name_length(const capi_holder *holder);
+int capi_holder_upcase(capi_holder *holder);
+int capi_holder_node_value(const capi_holder *holder);
+int capi_holder_next_color(const capi_holder *holder);
+int capi_holder_db_is_open(const capi_holder *holder);
+int capi_holder_easy_perform(const capi_holder *holder);
+int capi_holder_data_byte(const capi_holder *holder);
+int capi_holder_bump(capi_holder *holder);
+int capi_holder_constant(const capi_holder *holder, int index);
+int capi_holder_row_sum(const capi_holder *holder, int row);
+int capi_holder_refs(const capi_holder *holder);
+
 #endif

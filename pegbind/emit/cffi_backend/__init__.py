@@ -27,7 +27,7 @@ from ...config import BindingConfig
 from ...passes.binding import BindingModel
 from ..common import base_context, class_names, py_docstring, py_literal, py_string
 from ..pywrapper import cffi_member, classes_context, ordered_records
-from .cdef import DEFINED_CHECK, c_source, c_spelling, cdef_chunks, excluded, left_out, record_ref_of
+from .cdef import DEFINED_CHECK, c_source, c_spelling, cdef_chunks, cffi_ctype, excluded, left_out, record_ref_of
 from .writer import render_wrappers
 
 
@@ -48,6 +48,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "py_repr": repr,
     "c_spelling": c_spelling,
     "cffi_member": cffi_member,
+    "cffi_ctype": cffi_ctype,
 }
 
 #: (template, output suffix) pairs, rendered in this order.

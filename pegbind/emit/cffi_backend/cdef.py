@@ -121,6 +121,17 @@ def excluded(binding: BindingModel) -> tuple[dict[str, str], dict[str, str]]:
                     records[record.key] = f"its member {member.name or '(anonymous)'} holds {held}, which is not in it"
                     changed = True
                     break
+        # An anonymous record is declared inside its parent's body: the two go together
+        # (and the parent's own warning says why).
+        for place in binding.anonymous.values():
+            if module.find_record(place.key) is None or module.find_record(place.parent) is None:
+                continue  # an enum, which cffi always reads, or one a typedef writes
+            if place.key in records and place.parent not in records:
+                records[place.parent] = records[place.key]
+                changed = True
+            elif place.parent in records and place.key not in records:
+                records[place.key] = records[place.parent]
+                changed = True
     functions: dict[str, str] = {}
     for function in binding.functions:
         reason = unspellable(module, function.function.type)
@@ -134,12 +145,19 @@ def excluded(binding: BindingModel) -> tuple[dict[str, str], dict[str, str]]:
 
 def cdef_field(module: Module, member: Field, indent: str = "    ") -> str:
     """One member line; an anonymous struct/union member prints its body in place."""
-    text = member.to_c()
+    return indent + _with_bodies(module, member.to_c(), indent)
+
+
+def _with_bodies(module: Module, text: str, indent: str) -> str:
+    """C text with the body of each anonymous struct, union or enum where its key was printed."""
     for record in module.records:
         # an anonymous record type has no name: its body goes where the key was printed
         if is_synthetic(record.key) and record.key in text:
             text = text.replace(record.key, cdef_record_body(module, record, indent))
-    return indent + text
+    for enum in module.enums:  # so does an anonymous enum's
+        if is_synthetic(enum.key) and enum.key in text:
+            text = text.replace(enum.key, cdef_enum_body(enum))
+    return text
 
 
 def needs_compiler_layout(record: Record) -> bool:
@@ -224,7 +242,8 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
                 continue
             if isinstance(target, RecordRef) and target.tag is None and target.key == key:
                 continue  # printed with its record or enum body
-            pieces.append((f"typedef {target.to_c(key)};", "any"))
+            # (typedef struct { ... } *name: the body is written in place)
+            pieces.append((f"typedef {_with_bodies(module, target.to_c(key), '')};", "any"))
         elif isinstance(decl, Record):
             record = decl
             if record.is_opaque:
@@ -332,6 +351,19 @@ def c_source(binding: BindingModel) -> str:
     checks = "".join(f"    defined[{i}] = {name} != 0;\n" for i, name in enumerate(called))
     weak = weak_lines(called) if binding.weak_references else ""
     return text + weak + f"static void {DEFINED_CHECK}(unsigned char *defined)\n{{\n{checks}}}\n"
+
+
+def cffi_ctype(key: str, binding: BindingModel, pointer: bool = False) -> str:
+    """A Python expression for the record ``key`` as cffi's ``sizeof``/``new`` take it (a pointer
+    to it when ``pointer``): its C name, or, for an anonymous record, the type cffi gives the
+    member it is written in (``_pb_anonymous``), whose pointer type ``getctype`` spells."""
+    place = binding.anonymous.get(key)
+    if place is None:
+        text = record_ref_of(key, binding) + (" *" if pointer else "")
+        return f"_ffi.typeof({text!r})" if pointer else repr(text)
+    root = f"_ffi.typeof({record_ref_of(place.root, binding)!r})"
+    found = f"_pb_anonymous({root}, {place.steps!r})"
+    return f"_ffi.typeof(_ffi.getctype({found}, '*'))" if pointer else found
 
 
 def record_ref_of(key: str, binding: BindingModel) -> str:

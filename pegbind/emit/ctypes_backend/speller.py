@@ -76,14 +76,12 @@ class CtypesSpeller:
                 assert_never(resolved)
 
     def field_type(self, ctype: CType) -> str:
-        """Like :meth:`spell`, but ``char *`` members read back as ``bytes`` (``c_char_p``)
-        and ``char`` arrays as ``c_char`` arrays (ctypes reads those as bytes up to the NUL)."""
+        """Like :meth:`spell`, but ``char`` arrays as ``c_char`` arrays (ctypes reads those as
+        bytes up to the NUL); pointers, characters too, hold addresses (``c_void_p``), which the
+        record class reads."""
         resolved = self.module.resolve(ctype)
         match resolved:
             case Pointer():
-                target = self.module.resolve(resolved.target)
-                if isinstance(target, Primitive) and target.name == "char":
-                    return "_ct.c_char_p"
                 return self.spell(ctype)
             case Array():
                 element = self.module.resolve(resolved.element)

@@ -13,7 +13,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromOb
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
 
 cdef extern from "Python.h":
@@ -114,14 +114,12 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
     if value is None:
         _pb_keep(record, where, None)
         return NULL
-    wanted = "a writable buffer" if writable else "a buffer"
+    wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
     if not PyObject_CheckBuffer(value):
-        raise TypeError(f"{what} must be {wanted} or None, not {type(value).__name__}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     held = memoryview(value)
-    if not held.contiguous:
-        raise ValueError(f"{what} needs a contiguous buffer")
-    if writable and held.readonly:
-        raise TypeError(f"{what} must be {wanted} or None, not {type(value).__name__}")
+    if not held.contiguous or writable and held.readonly:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     if private_copy and held.readonly:
         held = memoryview(bytearray(held))
     PyObject_GetBuffer(held, &view, PyBUF_WRITABLE if writable else PyBUF_SIMPLE)
@@ -375,6 +373,68 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     if isinstance(value, _pb_Record) and ctype == "void *":
         return (<_pb_Record>value)._pb_memory()
     raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+# ---- what record classes check and keep for their pointer members ----------
+# A pointer member keeps what it was set to alive with the record, under the
+# member's address (_pb_keep); a value read from it (a view, a handle, a
+# Pointer) keeps alive the record and that object, so that setting the member
+# again cannot free memory the value still points into.
+
+cdef object _pb_field_owner(object record, size_t where):
+    # What a value read from the pointer member at where keeps alive: the record owning
+    # the memory, and what that record holds for the member.
+    root = getattr(record, "_pb_root")()
+    kept = root._pb_keep_dict().get(where)
+    return root if kept is None else (root, kept)
+
+
+cdef object _pb_text_field(object record, size_t where, const char *value):
+    # The characters a pointer member points to (None for NULL), up to the NUL, never past
+    # the end of the buffer the record holds for the member when that is where they are.
+    cdef Py_buffer view
+    cdef const char *end
+    if value == NULL:
+        return None
+    kept = getattr(record, "_pb_root")()._pb_keep_dict().get(where)
+    if kept is not None and PyObject_CheckBuffer(kept):  # (a union's other member may hold a record)
+        PyObject_GetBuffer(kept, &view, PyBUF_SIMPLE)
+        try:
+            if <const char *>view.buf == value:
+                end = <const char *>memchr(value, 0, view.len)
+                return PyBytes_FromStringAndSize(value, end - value if end != NULL else view.len)
+        finally:
+            PyBuffer_Release(&view)
+    return <bytes>value
+
+
+cdef void *_pb_keep_text(object record, size_t where, object value, str what, bint private_copy) except? NULL:
+    # A pointer-to-characters member set from a str (UTF-8, no NUL), bytes or another buffer,
+    # held through a memoryview; read-only memory is a private copy where C may write.
+    cdef Py_buffer view
+    if value is None:
+        _pb_keep(record, where, None)
+        return NULL
+    source = _pb_encode(value, what) if isinstance(value, str) else value
+    if not PyObject_CheckBuffer(source):
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    held = memoryview(source)
+    if not held.contiguous:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    if private_copy and held.readonly:
+        held = memoryview(bytearray(held))
+    PyObject_GetBuffer(held, &view, PyBUF_SIMPLE)
+    cdef void *address = view.buf
+    PyBuffer_Release(&view)
+    _pb_keep(record, where, held)
+    return address
+
+
+cdef str _pb_ref_repr(object record):
+    # How a record's repr shows the record a pointer member points to: its class and address.
+    if record is None:
+        return "None"
+    return f"<{type(record).__name__} at {<size_t>(<_pb_Record>record)._pb_memory():#x}>"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -663,7 +723,7 @@ cdef class flags(_pb_Record):
     def ready(self, value):
         value = _pb_index(value, "flags.ready")
         if not 0 <= value <= 1:
-            raise OverflowError(f"flags.ready is a 1-bit field: {value} is out of range")
+            raise OverflowError(f"flags.ready: {value} is out of range [0, 1]")
         self._ptr.ready = value
 
     @property
@@ -674,7 +734,7 @@ cdef class flags(_pb_Record):
     def error(self, value):
         value = _pb_index(value, "flags.error")
         if not 0 <= value <= 1:
-            raise OverflowError(f"flags.error is a 1-bit field: {value} is out of range")
+            raise OverflowError(f"flags.error: {value} is out of range [0, 1]")
         self._ptr.error = value
 
     @property
@@ -685,7 +745,7 @@ cdef class flags(_pb_Record):
     def level(self, value):
         value = _pb_index(value, "flags.level")
         if not 0 <= value <= 15:
-            raise OverflowError(f"flags.level is a 4-bit field: {value} is out of range")
+            raise OverflowError(f"flags.level: {value} is out of range [0, 15]")
         self._ptr.level = value
 
     @property
@@ -696,7 +756,7 @@ cdef class flags(_pb_Record):
     def count(self, value):
         value = _pb_index(value, "flags.count")
         if not 0 <= value <= 16777215:
-            raise OverflowError(f"flags.count is a 24-bit field: {value} is out of range")
+            raise OverflowError(f"flags.count: {value} is out of range [0, 16777215]")
         self._ptr.count = value
 
 
@@ -792,6 +852,8 @@ cdef class mixed_bits(_pb_Record):
     @tag.setter
     def tag(self, value):
         value = _pb_index(value, "mixed_bits.tag")
+        if not -128 <= value <= 127:
+            raise OverflowError(f"mixed_bits.tag: {value} is out of range [-128, 127]")
         self._ptr.tag = value
 
     @property
@@ -802,7 +864,7 @@ cdef class mixed_bits(_pb_Record):
     def low(self, value):
         value = _pb_index(value, "mixed_bits.low")
         if not 0 <= value <= 31:
-            raise OverflowError(f"mixed_bits.low is a 5-bit field: {value} is out of range")
+            raise OverflowError(f"mixed_bits.low: {value} is out of range [0, 31]")
         self._ptr.low = value
 
     @property
@@ -813,7 +875,7 @@ cdef class mixed_bits(_pb_Record):
     def high(self, value):
         value = _pb_index(value, "mixed_bits.high")
         if not 0 <= value <= 2047:
-            raise OverflowError(f"mixed_bits.high is a 11-bit field: {value} is out of range")
+            raise OverflowError(f"mixed_bits.high: {value} is out of range [0, 2047]")
         self._ptr.high = value
 
     @property
@@ -824,7 +886,7 @@ cdef class mixed_bits(_pb_Record):
     def last(self, value):
         value = _pb_index(value, "mixed_bits.last")
         if not 0 <= value <= 7:
-            raise OverflowError(f"mixed_bits.last is a 3-bit field: {value} is out of range")
+            raise OverflowError(f"mixed_bits.last: {value} is out of range [0, 7]")
         self._ptr.last = value
 
     @property
@@ -835,7 +897,7 @@ cdef class mixed_bits(_pb_Record):
     def wide(self, value):
         value = _pb_index(value, "mixed_bits.wide")
         if not -549755813888 <= value <= 549755813887:
-            raise OverflowError(f"mixed_bits.wide is a 40-bit field: {value} is out of range")
+            raise OverflowError(f"mixed_bits.wide: {value} is out of range [-549755813888, 549755813887]")
         self._ptr.wide = value
 
 
@@ -927,6 +989,8 @@ cdef class packed_header(_pb_Record):
     @version.setter
     def version(self, value):
         value = _pb_index(value, "packed_header.version")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"packed_header.version: {value} is out of range [0, 255]")
         self._ptr.version = value
 
     @property
@@ -936,6 +1000,8 @@ cdef class packed_header(_pb_Record):
     @length.setter
     def length(self, value):
         value = _pb_index(value, "packed_header.length")
+        if not 0 <= value <= 4294967295:
+            raise OverflowError(f"packed_header.length: {value} is out of range [0, 4294967295]")
         self._ptr.length = value
 
     @property
@@ -945,6 +1011,8 @@ cdef class packed_header(_pb_Record):
     @checksum.setter
     def checksum(self, value):
         value = _pb_index(value, "packed_header.checksum")
+        if not 0 <= value <= 65535:
+            raise OverflowError(f"packed_header.checksum: {value} is out of range [0, 65535]")
         self._ptr.checksum = value
 
 
@@ -1034,6 +1102,8 @@ cdef class pack2(_pb_Record):
     @c.setter
     def c(self, value):
         value = _pb_index(value, "pack2.c")
+        if not -128 <= value <= 127:
+            raise OverflowError(f"pack2.c: {value} is out of range [-128, 127]")
         self._ptr.c = value
 
     @property
@@ -1131,6 +1201,8 @@ cdef class attr_packed(_pb_Record):
     @c.setter
     def c(self, value):
         value = _pb_index(value, "attr_packed.c")
+        if not -128 <= value <= 127:
+            raise OverflowError(f"attr_packed.c: {value} is out of range [-128, 127]")
         self._ptr.c = value
 
     @property
@@ -1140,6 +1212,8 @@ cdef class attr_packed(_pb_Record):
     @i.setter
     def i(self, value):
         value = _pb_index(value, "attr_packed.i")
+        if not -2147483648 <= value <= 2147483647:
+            raise OverflowError(f"attr_packed.i: {value} is out of range [-2147483648, 2147483647]")
         self._ptr.i = value
 
 
@@ -1229,6 +1303,8 @@ cdef class attr_aligned(_pb_Record):
     @c.setter
     def c(self, value):
         value = _pb_index(value, "attr_aligned.c")
+        if not -128 <= value <= 127:
+            raise OverflowError(f"attr_aligned.c: {value} is out of range [-128, 127]")
         self._ptr.c = value
 
     @property
@@ -1238,6 +1314,8 @@ cdef class attr_aligned(_pb_Record):
     @i.setter
     def i(self, value):
         value = _pb_index(value, "attr_aligned.i")
+        if not -2147483648 <= value <= 2147483647:
+            raise OverflowError(f"attr_aligned.i: {value} is out of range [-2147483648, 2147483647]")
         self._ptr.i = value
 
 
@@ -1327,6 +1405,8 @@ cdef class after_pop(_pb_Record):
     @c.setter
     def c(self, value):
         value = _pb_index(value, "after_pop.c")
+        if not -128 <= value <= 127:
+            raise OverflowError(f"after_pop.c: {value} is out of range [-128, 127]")
         self._ptr.c = value
 
     @property

@@ -475,6 +475,60 @@ def _pb_unlinked(name):
     """In the place of the wrapper of a function no loaded library defines: raises when called."""
     return _pb_missing(f"no loaded library defines {name!r}")
 
+
+# ---- runtime: what record classes check and keep for their pointer members --
+# A pointer member keeps what it was set to alive with the record, under the
+# member (each FFI's _pb_keep); a value read from it (a view, a handle, a
+# Pointer) keeps alive the record and that object, so that setting the member
+# again cannot free memory the value still points into.
+
+
+def _pb_field_owner(root, kept):
+    """What a value read from a pointer member keeps alive: the record owning the memory (``root``),
+    and ``kept``, what the record holds for that member (None: nothing)."""
+    return root if kept is None else (root, kept)
+
+
+def _pb_until_nul(data):
+    """``data`` (bytes) up to its first NUL: what C reads as a string from a buffer of known size."""
+    end = data.find(b"\0")
+    return data if end < 0 else data[:end]
+
+
+def _pb_text_value(value, what, private):
+    """The object a pointer-to-characters member is set to point into (not None).
+
+    A str is its UTF-8 bytes, which must hold no NUL; bytes and other buffers
+    are taken as they are, except that read-only memory becomes a private
+    (writable) copy when ``private``: C may write through a pointer to
+    non-const characters, and never into an immutable object.
+    """
+    if isinstance(value, str):
+        value = _pb_encode(value, what)
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
+    if not view.contiguous:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    if private and view.readonly:
+        return bytearray(view)
+    return value
+
+
+def _pb_record_value(value, cls, what):
+    """Check what a pointer-to-record member is set to: an instance of ``cls``, or None."""
+    if value is not None and not isinstance(value, cls):
+        raise TypeError(f"{what} must be a {cls.__name__} or None, not {type(value).__name__}")
+
+
+def _pb_handle_value(value, cls, what):
+    """Check what a handle member is set to: a handle of ``cls``, a ``void *`` Pointer (C converts
+    it to any object pointer), or None."""
+    if value is None or isinstance(value, cls) or type(value) is Pointer and value._ctype == "void *":
+        return
+    raise TypeError(f"{what} must be a {cls.__name__} or None, not {type(value).__name__}")
+
 #: what cffi raises for an argument it cannot convert: the wrapper then checks precisely
 _PB_RETRY = (TypeError, OverflowError, AttributeError)
 
@@ -635,6 +689,34 @@ def _pb_view_at(cls, pointer, owner):
     # kept under an address no member has, so that copying members never moves it
     obj._keep = None if owner is None else {(-1, "ref"): owner}
     return obj
+
+
+def _pb_anonymous(ctype, steps):
+    """The type cffi gives a struct, union or enum C leaves unnamed: from the named record
+    ``ctype``, through members by name, array elements ("[]") and pointer targets ("*")."""
+    for step in steps:
+        ctype = ctype.item if step in ("[]", "*") else dict(ctype.fields)[step].type
+    return ctype
+
+
+def _pb_kept_for(record, name):
+    """What the record owning the memory of ``record`` keeps alive for its pointer member ``name`` (None: nothing)."""
+    root = record if record._owner is None else record._owner
+    return None if root._keep is None else root._keep.get((_pb_address(record._p), name))
+
+
+def _pb_text_at(pointer, kept):
+    """The characters ``pointer`` points to up to the NUL, never past the end of ``kept`` (the
+    buffer a member was set to) when that is where they are."""
+    pointer = _ffi.cast("char *", pointer)
+    if kept is not None and _pb_address(kept) == _pb_address(pointer):
+        return _string(pointer, len(kept))
+    return _string(pointer)
+
+
+def _pb_ref_repr(record):
+    """How a record's repr shows the record a pointer member points to: its class and address."""
+    return "None" if record is None else f"<{type(record).__name__} at {_pb_address(record._p):#x}>"
 
 
 def _pb_store_bytes(target, size, value, what):

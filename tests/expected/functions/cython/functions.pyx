@@ -13,7 +13,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromOb
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
 
 cdef extern from "Python.h":
@@ -114,14 +114,12 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
     if value is None:
         _pb_keep(record, where, None)
         return NULL
-    wanted = "a writable buffer" if writable else "a buffer"
+    wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
     if not PyObject_CheckBuffer(value):
-        raise TypeError(f"{what} must be {wanted} or None, not {type(value).__name__}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     held = memoryview(value)
-    if not held.contiguous:
-        raise ValueError(f"{what} needs a contiguous buffer")
-    if writable and held.readonly:
-        raise TypeError(f"{what} must be {wanted} or None, not {type(value).__name__}")
+    if not held.contiguous or writable and held.readonly:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     if private_copy and held.readonly:
         held = memoryview(bytearray(held))
     PyObject_GetBuffer(held, &view, PyBUF_WRITABLE if writable else PyBUF_SIMPLE)
@@ -375,6 +373,68 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     if isinstance(value, _pb_Record) and ctype == "void *":
         return (<_pb_Record>value)._pb_memory()
     raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+# ---- what record classes check and keep for their pointer members ----------
+# A pointer member keeps what it was set to alive with the record, under the
+# member's address (_pb_keep); a value read from it (a view, a handle, a
+# Pointer) keeps alive the record and that object, so that setting the member
+# again cannot free memory the value still points into.
+
+cdef object _pb_field_owner(object record, size_t where):
+    # What a value read from the pointer member at where keeps alive: the record owning
+    # the memory, and what that record holds for the member.
+    root = getattr(record, "_pb_root")()
+    kept = root._pb_keep_dict().get(where)
+    return root if kept is None else (root, kept)
+
+
+cdef object _pb_text_field(object record, size_t where, const char *value):
+    # The characters a pointer member points to (None for NULL), up to the NUL, never past
+    # the end of the buffer the record holds for the member when that is where they are.
+    cdef Py_buffer view
+    cdef const char *end
+    if value == NULL:
+        return None
+    kept = getattr(record, "_pb_root")()._pb_keep_dict().get(where)
+    if kept is not None and PyObject_CheckBuffer(kept):  # (a union's other member may hold a record)
+        PyObject_GetBuffer(kept, &view, PyBUF_SIMPLE)
+        try:
+            if <const char *>view.buf == value:
+                end = <const char *>memchr(value, 0, view.len)
+                return PyBytes_FromStringAndSize(value, end - value if end != NULL else view.len)
+        finally:
+            PyBuffer_Release(&view)
+    return <bytes>value
+
+
+cdef void *_pb_keep_text(object record, size_t where, object value, str what, bint private_copy) except? NULL:
+    # A pointer-to-characters member set from a str (UTF-8, no NUL), bytes or another buffer,
+    # held through a memoryview; read-only memory is a private copy where C may write.
+    cdef Py_buffer view
+    if value is None:
+        _pb_keep(record, where, None)
+        return NULL
+    source = _pb_encode(value, what) if isinstance(value, str) else value
+    if not PyObject_CheckBuffer(source):
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    held = memoryview(source)
+    if not held.contiguous:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    if private_copy and held.readonly:
+        held = memoryview(bytearray(held))
+    PyObject_GetBuffer(held, &view, PyBUF_SIMPLE)
+    cdef void *address = view.buf
+    PyBuffer_Release(&view)
+    _pb_keep(record, where, held)
+    return address
+
+
+cdef str _pb_ref_repr(object record):
+    # How a record's repr shows the record a pointer member points to: its class and address.
+    if record is None:
+        return "None"
+    return f"<{type(record).__name__} at {<size_t>(<_pb_Record>record)._pb_memory():#x}>"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:

@@ -468,6 +468,60 @@ def _pb_unlinked(name):
     """In the place of the wrapper of a function no loaded library defines: raises when called."""
     return _pb_missing(f"no loaded library defines {name!r}")
 
+
+# ---- runtime: what record classes check and keep for their pointer members --
+# A pointer member keeps what it was set to alive with the record, under the
+# member (each FFI's _pb_keep); a value read from it (a view, a handle, a
+# Pointer) keeps alive the record and that object, so that setting the member
+# again cannot free memory the value still points into.
+
+
+def _pb_field_owner(root, kept):
+    """What a value read from a pointer member keeps alive: the record owning the memory (``root``),
+    and ``kept``, what the record holds for that member (None: nothing)."""
+    return root if kept is None else (root, kept)
+
+
+def _pb_until_nul(data):
+    """``data`` (bytes) up to its first NUL: what C reads as a string from a buffer of known size."""
+    end = data.find(b"\0")
+    return data if end < 0 else data[:end]
+
+
+def _pb_text_value(value, what, private):
+    """The object a pointer-to-characters member is set to point into (not None).
+
+    A str is its UTF-8 bytes, which must hold no NUL; bytes and other buffers
+    are taken as they are, except that read-only memory becomes a private
+    (writable) copy when ``private``: C may write through a pointer to
+    non-const characters, and never into an immutable object.
+    """
+    if isinstance(value, str):
+        value = _pb_encode(value, what)
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
+    if not view.contiguous:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    if private and view.readonly:
+        return bytearray(view)
+    return value
+
+
+def _pb_record_value(value, cls, what):
+    """Check what a pointer-to-record member is set to: an instance of ``cls``, or None."""
+    if value is not None and not isinstance(value, cls):
+        raise TypeError(f"{what} must be a {cls.__name__} or None, not {type(value).__name__}")
+
+
+def _pb_handle_value(value, cls, what):
+    """Check what a handle member is set to: a handle of ``cls``, a ``void *`` Pointer (C converts
+    it to any object pointer), or None."""
+    if value is None or isinstance(value, cls) or type(value) is Pointer and value._ctype == "void *":
+        return
+    raise TypeError(f"{what} must be a {cls.__name__} or None, not {type(value).__name__}")
+
 #: what ctypes raises for an argument it cannot convert: the wrapper then checks precisely
 _PB_RETRY = (TypeError, OverflowError, AttributeError, _ArgumentError)
 
@@ -651,6 +705,28 @@ def _pb_view_at(cls, struct_type, address, owner):
     obj = cls.__new__(cls)
     obj._s = struct
     return obj
+
+
+def _pb_kept_for(struct, name):
+    """What the record owning ``struct`` keeps alive for its pointer member ``name`` (None: nothing)."""
+    kept = getattr(_pb_root(struct), "_pb_kept", None)
+    return None if kept is None else kept.get((_ct.addressof(struct), name))
+
+
+def _pb_text_at(address, kept):
+    """The characters at ``address`` up to the NUL, never past the end of ``kept`` (the bytes or
+    ctypes array a member was set to) when that is where they are."""
+    if kept.__class__ is bytes:
+        if _ct.cast(_ct.c_char_p(kept), _ct.c_void_p).value == address:
+            return _pb_until_nul(kept)
+    elif kept is not None and _ct.addressof(kept) == address:
+        return _pb_until_nul(_ct.string_at(address, _ct.sizeof(kept)))
+    return _ct.string_at(address)
+
+
+def _pb_ref_repr(record):
+    """How a record's repr shows the record a pointer member points to: its class and address."""
+    return "None" if record is None else f"<{type(record).__name__} at {_ct.addressof(record._s):#x}>"
 
 
 def _pb_store_bytes(struct, offset, size, value, what):
@@ -1164,7 +1240,8 @@ class json_t(_pb_Record):
 
     @property
     def type(self):
-        return self._s.type
+        value = self._s.type
+        return _pb_members_json_type.get(value, value)
 
     @type.setter
     def type(self, value):

@@ -1907,6 +1907,60 @@ def _pb_unlinked(name):
     """In the place of the wrapper of a function no loaded library defines: raises when called."""
     return _pb_missing(f"no loaded library defines {name!r}")
 
+
+# ---- runtime: what record classes check and keep for their pointer members --
+# A pointer member keeps what it was set to alive with the record, under the
+# member (each FFI's _pb_keep); a value read from it (a view, a handle, a
+# Pointer) keeps alive the record and that object, so that setting the member
+# again cannot free memory the value still points into.
+
+
+def _pb_field_owner(root, kept):
+    """What a value read from a pointer member keeps alive: the record owning the memory (``root``),
+    and ``kept``, what the record holds for that member (None: nothing)."""
+    return root if kept is None else (root, kept)
+
+
+def _pb_until_nul(data):
+    """``data`` (bytes) up to its first NUL: what C reads as a string from a buffer of known size."""
+    end = data.find(b"\0")
+    return data if end < 0 else data[:end]
+
+
+def _pb_text_value(value, what, private):
+    """The object a pointer-to-characters member is set to point into (not None).
+
+    A str is its UTF-8 bytes, which must hold no NUL; bytes and other buffers
+    are taken as they are, except that read-only memory becomes a private
+    (writable) copy when ``private``: C may write through a pointer to
+    non-const characters, and never into an immutable object.
+    """
+    if isinstance(value, str):
+        value = _pb_encode(value, what)
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
+    if not view.contiguous:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    if private and view.readonly:
+        return bytearray(view)
+    return value
+
+
+def _pb_record_value(value, cls, what):
+    """Check what a pointer-to-record member is set to: an instance of ``cls``, or None."""
+    if value is not None and not isinstance(value, cls):
+        raise TypeError(f"{what} must be a {cls.__name__} or None, not {type(value).__name__}")
+
+
+def _pb_handle_value(value, cls, what):
+    """Check what a handle member is set to: a handle of ``cls``, a ``void *`` Pointer (C converts
+    it to any object pointer), or None."""
+    if value is None or isinstance(value, cls) or type(value) is Pointer and value._ctype == "void *":
+        return
+    raise TypeError(f"{what} must be a {cls.__name__} or None, not {type(value).__name__}")
+
 #: what cffi raises for an argument it cannot convert: the wrapper then checks precisely
 _PB_RETRY = (TypeError, OverflowError, AttributeError)
 
@@ -2067,6 +2121,34 @@ def _pb_view_at(cls, pointer, owner):
     # kept under an address no member has, so that copying members never moves it
     obj._keep = None if owner is None else {(-1, "ref"): owner}
     return obj
+
+
+def _pb_anonymous(ctype, steps):
+    """The type cffi gives a struct, union or enum C leaves unnamed: from the named record
+    ``ctype``, through members by name, array elements ("[]") and pointer targets ("*")."""
+    for step in steps:
+        ctype = ctype.item if step in ("[]", "*") else dict(ctype.fields)[step].type
+    return ctype
+
+
+def _pb_kept_for(record, name):
+    """What the record owning the memory of ``record`` keeps alive for its pointer member ``name`` (None: nothing)."""
+    root = record if record._owner is None else record._owner
+    return None if root._keep is None else root._keep.get((_pb_address(record._p), name))
+
+
+def _pb_text_at(pointer, kept):
+    """The characters ``pointer`` points to up to the NUL, never past the end of ``kept`` (the
+    buffer a member was set to) when that is where they are."""
+    pointer = _ffi.cast("char *", pointer)
+    if kept is not None and _pb_address(kept) == _pb_address(pointer):
+        return _string(pointer, len(kept))
+    return _string(pointer)
+
+
+def _pb_ref_repr(record):
+    """How a record's repr shows the record a pointer member points to: its class and address."""
+    return "None" if record is None else f"<{type(record).__name__} at {_pb_address(record._p):#x}>"
 
 
 def _pb_store_bytes(target, size, value, what):
@@ -4492,15 +4574,18 @@ class CK_ATTRIBUTE(_pb_Record):
 
     @property
     def pValue(self):
-        value = self._p.pValue
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.pValue, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pValue')))
 
     @pValue.setter
     def pValue(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pValue = _NULL
             _pb_keep(self, 'pValue', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_ATTRIBUTE.pValue', 'a contiguous buffer')
+            self._p.pValue = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'pValue', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_ATTRIBUTE.pValue', False)
@@ -4626,15 +4711,18 @@ class CK_MECHANISM(_pb_Record):
 
     @property
     def pParameter(self):
-        value = self._p.pParameter
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.pParameter, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pParameter')))
 
     @pParameter.setter
     def pParameter(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pParameter = _NULL
             _pb_keep(self, 'pParameter', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_MECHANISM.pParameter', 'a contiguous buffer')
+            self._p.pParameter = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'pParameter', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_MECHANISM.pParameter', False)
@@ -6755,34 +6843,33 @@ class CK_INTERFACE(_pb_Record):
     @property
     def pInterfaceName(self):
         value = self._p.pInterfaceName
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pInterfaceName'))
 
     @pInterfaceName.setter
     def pInterfaceName(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInterfaceName = _NULL
             _pb_keep(self, 'pInterfaceName', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_INTERFACE.pInterfaceName', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_INTERFACE.pInterfaceName needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_INTERFACE.pInterfaceName', True))
             self._p.pInterfaceName = _ffi.cast('CK_CHAR *', held)
             _pb_keep(self, 'pInterfaceName', held)
 
     @property
     def pFunctionList(self):
-        value = self._p.pFunctionList
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.pFunctionList, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pFunctionList')))
 
     @pFunctionList.setter
     def pFunctionList(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pFunctionList = _NULL
             _pb_keep(self, 'pFunctionList', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_INTERFACE.pFunctionList', 'a contiguous buffer')
+            self._p.pFunctionList = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'pFunctionList', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_INTERFACE.pFunctionList', False)
@@ -6893,15 +6980,18 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @property
     def LibraryParameters(self):
-        value = self._p.LibraryParameters
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.LibraryParameters, 'unsigned char **', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'LibraryParameters')))
 
     @LibraryParameters.setter
     def LibraryParameters(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.LibraryParameters = _NULL
             _pb_keep(self, 'LibraryParameters', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'unsigned char **', 'CK_C_INITIALIZE_ARGS.LibraryParameters', 'a writable contiguous buffer')
+            self._p.LibraryParameters = _ffi.cast('CK_CHAR_PTR *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'LibraryParameters', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_C_INITIALIZE_ARGS.LibraryParameters', True)
@@ -6913,15 +7003,18 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @property
     def pReserved(self):
-        value = self._p.pReserved
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.pReserved, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pReserved')))
 
     @pReserved.setter
     def pReserved(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pReserved = _NULL
             _pb_keep(self, 'pReserved', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_C_INITIALIZE_ARGS.pReserved', 'a contiguous buffer')
+            self._p.pReserved = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'pReserved', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_C_INITIALIZE_ARGS.pReserved', False)
@@ -6996,15 +7089,18 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
 
     @property
     def pSourceData(self):
-        value = self._p.pSourceData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.pSourceData, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pSourceData')))
 
     @pSourceData.setter
     def pSourceData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSourceData = _NULL
             _pb_keep(self, 'pSourceData', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_RSA_PKCS_OAEP_PARAMS.pSourceData', 'a contiguous buffer')
+            self._p.pSourceData = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'pSourceData', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_RSA_PKCS_OAEP_PARAMS.pSourceData', False)
@@ -7143,20 +7239,16 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     @property
     def pSharedData(self):
         value = self._p.pSharedData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSharedData'))
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedData = _NULL
             _pb_keep(self, 'pSharedData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_ECDH1_DERIVE_PARAMS.pSharedData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_ECDH1_DERIVE_PARAMS.pSharedData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH1_DERIVE_PARAMS.pSharedData', True))
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
@@ -7171,20 +7263,16 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     @property
     def pPublicData(self):
         value = self._p.pPublicData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_ECDH1_DERIVE_PARAMS.pPublicData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_ECDH1_DERIVE_PARAMS.pPublicData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH1_DERIVE_PARAMS.pPublicData', True))
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
@@ -7254,20 +7342,16 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @property
     def pSharedData(self):
         value = self._p.pSharedData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSharedData'))
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedData = _NULL
             _pb_keep(self, 'pSharedData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_ECDH2_DERIVE_PARAMS.pSharedData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_ECDH2_DERIVE_PARAMS.pSharedData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH2_DERIVE_PARAMS.pSharedData', True))
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
@@ -7282,20 +7366,16 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @property
     def pPublicData(self):
         value = self._p.pPublicData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_ECDH2_DERIVE_PARAMS.pPublicData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData', True))
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
@@ -7326,20 +7406,16 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @property
     def pPublicData2(self):
         value = self._p.pPublicData2
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData2'))
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData2 = _NULL
             _pb_keep(self, 'pPublicData2', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_ECDH2_DERIVE_PARAMS.pPublicData2 needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', True))
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
@@ -7411,20 +7487,16 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @property
     def pSharedData(self):
         value = self._p.pSharedData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSharedData'))
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedData = _NULL
             _pb_keep(self, 'pSharedData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_ECMQV_DERIVE_PARAMS.pSharedData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_ECMQV_DERIVE_PARAMS.pSharedData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECMQV_DERIVE_PARAMS.pSharedData', True))
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
@@ -7439,20 +7511,16 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @property
     def pPublicData(self):
         value = self._p.pPublicData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_ECMQV_DERIVE_PARAMS.pPublicData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_ECMQV_DERIVE_PARAMS.pPublicData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECMQV_DERIVE_PARAMS.pPublicData', True))
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
@@ -7483,20 +7551,16 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @property
     def pPublicData2(self):
         value = self._p.pPublicData2
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData2'))
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData2 = _NULL
             _pb_keep(self, 'pPublicData2', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_ECMQV_DERIVE_PARAMS.pPublicData2', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_ECMQV_DERIVE_PARAMS.pPublicData2 needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECMQV_DERIVE_PARAMS.pPublicData2', True))
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
@@ -7566,20 +7630,16 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     @property
     def pOtherInfo(self):
         value = self._p.pOtherInfo
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOtherInfo'))
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOtherInfo = _NULL
             _pb_keep(self, 'pOtherInfo', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo', True))
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
@@ -7594,20 +7654,16 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     @property
     def pPublicData(self):
         value = self._p.pPublicData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X9_42_DH1_DERIVE_PARAMS.pPublicData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', True))
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
@@ -7677,20 +7733,16 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @property
     def pOtherInfo(self):
         value = self._p.pOtherInfo
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOtherInfo'))
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOtherInfo = _NULL
             _pb_keep(self, 'pOtherInfo', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo', True))
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
@@ -7705,20 +7757,16 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @property
     def pPublicData(self):
         value = self._p.pPublicData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X9_42_DH2_DERIVE_PARAMS.pPublicData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData', True))
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
@@ -7749,20 +7797,16 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @property
     def pPublicData2(self):
         value = self._p.pPublicData2
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData2'))
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData2 = _NULL
             _pb_keep(self, 'pPublicData2', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2 needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', True))
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
@@ -7834,20 +7878,16 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @property
     def pOtherInfo(self):
         value = self._p.pOtherInfo
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOtherInfo'))
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOtherInfo = _NULL
             _pb_keep(self, 'pOtherInfo', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo', True))
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
@@ -7862,20 +7902,16 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @property
     def pPublicData(self):
         value = self._p.pPublicData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X9_42_MQV_DERIVE_PARAMS.pPublicData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData', True))
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
@@ -7906,20 +7942,16 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @property
     def pPublicData2(self):
         value = self._p.pPublicData2
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData2'))
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData2 = _NULL
             _pb_keep(self, 'pPublicData2', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2 needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2', True))
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
@@ -7991,40 +8023,32 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     @property
     def pRandomA(self):
         value = self._p.pRandomA
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pRandomA'))
 
     @pRandomA.setter
     def pRandomA(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRandomA = _NULL
             _pb_keep(self, 'pRandomA', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_KEA_DERIVE_PARAMS.pRandomA', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_KEA_DERIVE_PARAMS.pRandomA needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_KEA_DERIVE_PARAMS.pRandomA', True))
             self._p.pRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomA', held)
 
     @property
     def pRandomB(self):
         value = self._p.pRandomB
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pRandomB'))
 
     @pRandomB.setter
     def pRandomB(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRandomB = _NULL
             _pb_keep(self, 'pRandomB', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_KEA_DERIVE_PARAMS.pRandomB', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_KEA_DERIVE_PARAMS.pRandomB needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_KEA_DERIVE_PARAMS.pRandomB', True))
             self._p.pRandomB = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomB', held)
 
@@ -8039,20 +8063,16 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     @property
     def pPublicData(self):
         value = self._p.pPublicData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_KEA_DERIVE_PARAMS.pPublicData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_KEA_DERIVE_PARAMS.pPublicData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_KEA_DERIVE_PARAMS.pPublicData', True))
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
@@ -8271,20 +8291,16 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     @property
     def pIv(self):
         value = self._p.pIv
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIv'))
 
     @pIv.setter
     def pIv(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIv = _NULL
             _pb_keep(self, 'pIv', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_RC5_CBC_PARAMS.pIv', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_RC5_CBC_PARAMS.pIv needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_RC5_CBC_PARAMS.pIv', True))
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
@@ -8405,20 +8421,16 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @property
     def pData(self):
         value = self._p.pData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pData'))
 
     @pData.setter
     def pData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
             _pb_keep(self, 'pData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData', True))
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
@@ -8476,20 +8488,16 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @property
     def pData(self):
         value = self._p.pData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pData'))
 
     @pData.setter
     def pData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
             _pb_keep(self, 'pData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData', True))
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
@@ -8598,20 +8606,16 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     @property
     def pIv(self):
         value = self._p.pIv
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIv'))
 
     @pIv.setter
     def pIv(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIv = _NULL
             _pb_keep(self, 'pIv', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_GCM_PARAMS_V3.pIv', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_GCM_PARAMS_V3.pIv needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GCM_PARAMS_V3.pIv', True))
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
@@ -8634,20 +8638,16 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     @property
     def pAAD(self):
         value = self._p.pAAD
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pAAD'))
 
     @pAAD.setter
     def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL
             _pb_keep(self, 'pAAD', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_GCM_PARAMS_V3.pAAD', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_GCM_PARAMS_V3.pAAD needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GCM_PARAMS_V3.pAAD', True))
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
@@ -8719,20 +8719,16 @@ class CK_CCM_PARAMS(_pb_Record):
     @property
     def pNonce(self):
         value = self._p.pNonce
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNonce'))
 
     @pNonce.setter
     def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
             _pb_keep(self, 'pNonce', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_CCM_PARAMS.pNonce', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_CCM_PARAMS.pNonce needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CCM_PARAMS.pNonce', True))
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
@@ -8747,20 +8743,16 @@ class CK_CCM_PARAMS(_pb_Record):
     @property
     def pAAD(self):
         value = self._p.pAAD
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pAAD'))
 
     @pAAD.setter
     def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL
             _pb_keep(self, 'pAAD', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_CCM_PARAMS.pAAD', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_CCM_PARAMS.pAAD needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CCM_PARAMS.pAAD', True))
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
@@ -8820,20 +8812,16 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     @property
     def pNonce(self):
         value = self._p.pNonce
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNonce'))
 
     @pNonce.setter
     def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
             _pb_keep(self, 'pNonce', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce', True))
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
@@ -8848,20 +8836,16 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     @property
     def pAAD(self):
         value = self._p.pAAD
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pAAD'))
 
     @pAAD.setter
     def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL
             _pb_keep(self, 'pAAD', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD', True))
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
@@ -8917,20 +8901,16 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     @property
     def pIv(self):
         value = self._p.pIv
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIv'))
 
     @pIv.setter
     def pIv(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIv = _NULL
             _pb_keep(self, 'pIv', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_GCM_MESSAGE_PARAMS.pIv', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_GCM_MESSAGE_PARAMS.pIv needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GCM_MESSAGE_PARAMS.pIv', True))
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
@@ -8961,20 +8941,16 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     @property
     def pTag(self):
         value = self._p.pTag
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pTag'))
 
     @pTag.setter
     def pTag(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pTag = _NULL
             _pb_keep(self, 'pTag', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_GCM_MESSAGE_PARAMS.pTag', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_GCM_MESSAGE_PARAMS.pTag needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GCM_MESSAGE_PARAMS.pTag', True))
             self._p.pTag = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pTag', held)
 
@@ -9040,20 +9016,16 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @property
     def pNonce(self):
         value = self._p.pNonce
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNonce'))
 
     @pNonce.setter
     def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
             _pb_keep(self, 'pNonce', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_CCM_MESSAGE_PARAMS.pNonce', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_CCM_MESSAGE_PARAMS.pNonce needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CCM_MESSAGE_PARAMS.pNonce', True))
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
@@ -9084,20 +9056,16 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @property
     def pMAC(self):
         value = self._p.pMAC
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pMAC'))
 
     @pMAC.setter
     def pMAC(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pMAC = _NULL
             _pb_keep(self, 'pMAC', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_CCM_MESSAGE_PARAMS.pMAC', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_CCM_MESSAGE_PARAMS.pMAC needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CCM_MESSAGE_PARAMS.pMAC', True))
             self._p.pMAC = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pMAC', held)
 
@@ -9147,20 +9115,16 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     @property
     def pNonce(self):
         value = self._p.pNonce
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNonce'))
 
     @pNonce.setter
     def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
             _pb_keep(self, 'pNonce', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce', True))
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
@@ -9175,20 +9139,16 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     @property
     def pTag(self):
         value = self._p.pTag
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pTag'))
 
     @pTag.setter
     def pTag(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pTag = _NULL
             _pb_keep(self, 'pTag', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', True))
             self._p.pTag = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pTag', held)
 
@@ -9254,20 +9214,16 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @property
     def pPassword(self):
         value = self._p.pPassword
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPassword'))
 
     @pPassword.setter
     def pPassword(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPassword = _NULL
             _pb_keep(self, 'pPassword', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword', True))
             self._p.pPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPassword', held)
 
@@ -9282,20 +9238,16 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @property
     def pPublicData(self):
         value = self._p.pPublicData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData', True))
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
@@ -9326,80 +9278,64 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @property
     def pRandomA(self):
         value = self._p.pRandomA
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pRandomA'))
 
     @pRandomA.setter
     def pRandomA(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRandomA = _NULL
             _pb_keep(self, 'pRandomA', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA', True))
             self._p.pRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomA', held)
 
     @property
     def pPrimeP(self):
         value = self._p.pPrimeP
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPrimeP'))
 
     @pPrimeP.setter
     def pPrimeP(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPrimeP = _NULL
             _pb_keep(self, 'pPrimeP', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP', True))
             self._p.pPrimeP = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrimeP', held)
 
     @property
     def pBaseG(self):
         value = self._p.pBaseG
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pBaseG'))
 
     @pBaseG.setter
     def pBaseG(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pBaseG = _NULL
             _pb_keep(self, 'pBaseG', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG', True))
             self._p.pBaseG = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBaseG', held)
 
     @property
     def pSubprimeQ(self):
         value = self._p.pSubprimeQ
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSubprimeQ'))
 
     @pSubprimeQ.setter
     def pSubprimeQ(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSubprimeQ = _NULL
             _pb_keep(self, 'pSubprimeQ', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', True))
             self._p.pSubprimeQ = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSubprimeQ', held)
 
@@ -9471,20 +9407,16 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @property
     def pOldWrappedX(self):
         value = self._p.pOldWrappedX
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOldWrappedX'))
 
     @pOldWrappedX.setter
     def pOldWrappedX(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOldWrappedX = _NULL
             _pb_keep(self, 'pOldWrappedX', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX', True))
             self._p.pOldWrappedX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldWrappedX', held)
 
@@ -9499,20 +9431,16 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @property
     def pOldPassword(self):
         value = self._p.pOldPassword
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOldPassword'))
 
     @pOldPassword.setter
     def pOldPassword(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOldPassword = _NULL
             _pb_keep(self, 'pOldPassword', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPassword', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SKIPJACK_RELAYX_PARAMS.pOldPassword needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPassword', True))
             self._p.pOldPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldPassword', held)
 
@@ -9527,20 +9455,16 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @property
     def pOldPublicData(self):
         value = self._p.pOldPublicData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOldPublicData'))
 
     @pOldPublicData.setter
     def pOldPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOldPublicData = _NULL
             _pb_keep(self, 'pOldPublicData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData', True))
             self._p.pOldPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldPublicData', held)
 
@@ -9555,20 +9479,16 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @property
     def pOldRandomA(self):
         value = self._p.pOldRandomA
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOldRandomA'))
 
     @pOldRandomA.setter
     def pOldRandomA(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOldRandomA = _NULL
             _pb_keep(self, 'pOldRandomA', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA', True))
             self._p.pOldRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldRandomA', held)
 
@@ -9583,20 +9503,16 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @property
     def pNewPassword(self):
         value = self._p.pNewPassword
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNewPassword'))
 
     @pNewPassword.setter
     def pNewPassword(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNewPassword = _NULL
             _pb_keep(self, 'pNewPassword', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPassword', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SKIPJACK_RELAYX_PARAMS.pNewPassword needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPassword', True))
             self._p.pNewPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewPassword', held)
 
@@ -9611,20 +9527,16 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @property
     def pNewPublicData(self):
         value = self._p.pNewPublicData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNewPublicData'))
 
     @pNewPublicData.setter
     def pNewPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNewPublicData = _NULL
             _pb_keep(self, 'pNewPublicData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData', True))
             self._p.pNewPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewPublicData', held)
 
@@ -9639,20 +9551,16 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @property
     def pNewRandomA(self):
         value = self._p.pNewRandomA
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNewRandomA'))
 
     @pNewRandomA.setter
     def pNewRandomA(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNewRandomA = _NULL
             _pb_keep(self, 'pNewRandomA', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', True))
             self._p.pNewRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewRandomA', held)
 
@@ -9755,20 +9663,16 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @property
     def pData(self):
         value = self._p.pData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pData'))
 
     @pData.setter
     def pData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
             _pb_keep(self, 'pData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData', True))
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
@@ -9826,20 +9730,16 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @property
     def pData(self):
         value = self._p.pData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pData'))
 
     @pData.setter
     def pData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
             _pb_keep(self, 'pData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData', True))
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
@@ -9897,20 +9797,16 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @property
     def pData(self):
         value = self._p.pData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pData'))
 
     @pData.setter
     def pData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
             _pb_keep(self, 'pData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData', True))
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
@@ -9962,20 +9858,16 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     @property
     def pBlockCounter(self):
         value = self._p.pBlockCounter
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pBlockCounter'))
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pBlockCounter = _NULL
             _pb_keep(self, 'pBlockCounter', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_CHACHA20_PARAMS.pBlockCounter', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_CHACHA20_PARAMS.pBlockCounter needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CHACHA20_PARAMS.pBlockCounter', True))
             self._p.pBlockCounter = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBlockCounter', held)
 
@@ -9990,20 +9882,16 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     @property
     def pNonce(self):
         value = self._p.pNonce
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNonce'))
 
     @pNonce.setter
     def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
             _pb_keep(self, 'pNonce', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_CHACHA20_PARAMS.pNonce', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_CHACHA20_PARAMS.pNonce needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CHACHA20_PARAMS.pNonce', True))
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
@@ -10053,40 +9941,32 @@ class CK_SALSA20_PARAMS(_pb_Record):
     @property
     def pBlockCounter(self):
         value = self._p.pBlockCounter
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pBlockCounter'))
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pBlockCounter = _NULL
             _pb_keep(self, 'pBlockCounter', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SALSA20_PARAMS.pBlockCounter', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SALSA20_PARAMS.pBlockCounter needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SALSA20_PARAMS.pBlockCounter', True))
             self._p.pBlockCounter = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBlockCounter', held)
 
     @property
     def pNonce(self):
         value = self._p.pNonce
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNonce'))
 
     @pNonce.setter
     def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
             _pb_keep(self, 'pNonce', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SALSA20_PARAMS.pNonce', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SALSA20_PARAMS.pNonce needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SALSA20_PARAMS.pNonce', True))
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
@@ -10142,40 +10022,32 @@ class CK_PBE_PARAMS(_pb_Record):
     @property
     def pInitVector(self):
         value = self._p.pInitVector
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pInitVector'))
 
     @pInitVector.setter
     def pInitVector(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInitVector = _NULL
             _pb_keep(self, 'pInitVector', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_PBE_PARAMS.pInitVector', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_PBE_PARAMS.pInitVector needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_PBE_PARAMS.pInitVector', True))
             self._p.pInitVector = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInitVector', held)
 
     @property
     def pPassword(self):
         value = self._p.pPassword
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPassword'))
 
     @pPassword.setter
     def pPassword(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPassword = _NULL
             _pb_keep(self, 'pPassword', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_PBE_PARAMS.pPassword', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_PBE_PARAMS.pPassword needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_PBE_PARAMS.pPassword', True))
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
 
@@ -10190,20 +10062,16 @@ class CK_PBE_PARAMS(_pb_Record):
     @property
     def pSalt(self):
         value = self._p.pSalt
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSalt'))
 
     @pSalt.setter
     def pSalt(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSalt = _NULL
             _pb_keep(self, 'pSalt', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_PBE_PARAMS.pSalt', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_PBE_PARAMS.pSalt needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_PBE_PARAMS.pSalt', True))
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
@@ -10269,20 +10137,16 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     @property
     def pX(self):
         value = self._p.pX
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pX'))
 
     @pX.setter
     def pX(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pX = _NULL
             _pb_keep(self, 'pX', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.pX', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_KEY_WRAP_SET_OAEP_PARAMS.pX needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.pX', True))
             self._p.pX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pX', held)
 
@@ -10334,20 +10198,16 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     @property
     def pClientRandom(self):
         value = self._p.pClientRandom
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pClientRandom'))
 
     @pClientRandom.setter
     def pClientRandom(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pClientRandom = _NULL
             _pb_keep(self, 'pClientRandom', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SSL3_RANDOM_DATA.pClientRandom', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SSL3_RANDOM_DATA.pClientRandom needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SSL3_RANDOM_DATA.pClientRandom', True))
             self._p.pClientRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pClientRandom', held)
 
@@ -10362,20 +10222,16 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     @property
     def pServerRandom(self):
         value = self._p.pServerRandom
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pServerRandom'))
 
     @pServerRandom.setter
     def pServerRandom(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pServerRandom = _NULL
             _pb_keep(self, 'pServerRandom', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SSL3_RANDOM_DATA.pServerRandom', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SSL3_RANDOM_DATA.pServerRandom needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SSL3_RANDOM_DATA.pServerRandom', True))
             self._p.pServerRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pServerRandom', held)
 
@@ -10418,7 +10274,7 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
+        return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)})"
 
     @property
     def RandomInfo(self):
@@ -10433,23 +10289,14 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pVersion(self):
-        value = self._p.pVersion
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_VERSION, self._p.pVersion, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pVersion')))
 
     @pVersion.setter
     def pVersion(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pVersion = _NULL
-            _pb_keep(self, 'pVersion', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion', True)
-            if view.nbytes < 2:
-                raise ValueError(f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion needs at least 2 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pVersion = _ffi.cast('CK_VERSION *', held)
-            _pb_keep(self, 'pVersion', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_VERSION, 'CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion')
+        self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
+        _pb_keep(self, 'pVersion', value)
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_MASTER_KEY_DERIVE_PARAMS with
@@ -10527,40 +10374,32 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     @property
     def pIVClient(self):
         value = self._p.pIVClient
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIVClient'))
 
     @pIVClient.setter
     def pIVClient(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIVClient = _NULL
             _pb_keep(self, 'pIVClient', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SSL3_KEY_MAT_OUT.pIVClient', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SSL3_KEY_MAT_OUT.pIVClient needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SSL3_KEY_MAT_OUT.pIVClient', True))
             self._p.pIVClient = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIVClient', held)
 
     @property
     def pIVServer(self):
         value = self._p.pIVServer
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIVServer'))
 
     @pIVServer.setter
     def pIVServer(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIVServer = _NULL
             _pb_keep(self, 'pIVServer', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SSL3_KEY_MAT_OUT.pIVServer', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SSL3_KEY_MAT_OUT.pIVServer needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SSL3_KEY_MAT_OUT.pIVServer', True))
             self._p.pIVServer = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIVServer', held)
 
@@ -10603,7 +10442,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r})"
+        return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
 
     @property
     def ulMacSizeInBits(self):
@@ -10650,23 +10489,14 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
 
     @property
     def pReturnedKeyMaterial(self):
-        value = self._p.pReturnedKeyMaterial
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_SSL3_KEY_MAT_OUT, self._p.pReturnedKeyMaterial, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pReturnedKeyMaterial')))
 
     @pReturnedKeyMaterial.setter
     def pReturnedKeyMaterial(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pReturnedKeyMaterial = _NULL
-            _pb_keep(self, 'pReturnedKeyMaterial', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial', True)
-            if view.nbytes < 48:
-                raise ValueError(f"CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial needs at least 48 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pReturnedKeyMaterial = _ffi.cast('CK_SSL3_KEY_MAT_OUT *', held)
-            _pb_keep(self, 'pReturnedKeyMaterial', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_SSL3_KEY_MAT_OUT, 'CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+        self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, value._p)
+        _pb_keep(self, 'pReturnedKeyMaterial', value)
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_KEY_MAT_PARAMS with
@@ -10712,20 +10542,16 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     @property
     def pSeed(self):
         value = self._p.pSeed
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSeed'))
 
     @pSeed.setter
     def pSeed(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeed = _NULL
             _pb_keep(self, 'pSeed', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_TLS_PRF_PARAMS.pSeed', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_TLS_PRF_PARAMS.pSeed needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_TLS_PRF_PARAMS.pSeed', True))
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
@@ -10740,20 +10566,16 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     @property
     def pLabel(self):
         value = self._p.pLabel
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pLabel'))
 
     @pLabel.setter
     def pLabel(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pLabel = _NULL
             _pb_keep(self, 'pLabel', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_TLS_PRF_PARAMS.pLabel', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_TLS_PRF_PARAMS.pLabel needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_TLS_PRF_PARAMS.pLabel', True))
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
@@ -10768,34 +10590,33 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     @property
     def pOutput(self):
         value = self._p.pOutput
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOutput'))
 
     @pOutput.setter
     def pOutput(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOutput = _NULL
             _pb_keep(self, 'pOutput', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_TLS_PRF_PARAMS.pOutput', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_TLS_PRF_PARAMS.pOutput needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_TLS_PRF_PARAMS.pOutput', True))
             self._p.pOutput = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOutput', held)
 
     @property
     def pulOutputLen(self):
-        value = self._p.pulOutputLen
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.pulOutputLen, 'unsigned long *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pulOutputLen')))
 
     @pulOutputLen.setter
     def pulOutputLen(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pulOutputLen = _NULL
             _pb_keep(self, 'pulOutputLen', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'unsigned long *', 'CK_TLS_PRF_PARAMS.pulOutputLen', 'a writable contiguous buffer')
+            self._p.pulOutputLen = _ffi.cast('CK_ULONG *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'pulOutputLen', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_TLS_PRF_PARAMS.pulOutputLen', True)
@@ -10838,7 +10659,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r}, prfHashMechanism={self.prfHashMechanism!r})"
+        return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)}, prfHashMechanism={self.prfHashMechanism!r})"
 
     @property
     def RandomInfo(self):
@@ -10853,23 +10674,14 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pVersion(self):
-        value = self._p.pVersion
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_VERSION, self._p.pVersion, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pVersion')))
 
     @pVersion.setter
     def pVersion(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pVersion = _NULL
-            _pb_keep(self, 'pVersion', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion', True)
-            if view.nbytes < 2:
-                raise ValueError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion needs at least 2 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pVersion = _ffi.cast('CK_VERSION *', held)
-            _pb_keep(self, 'pVersion', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_VERSION, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion')
+        self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
+        _pb_keep(self, 'pVersion', value)
 
     @property
     def prfHashMechanism(self):
@@ -10920,7 +10732,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r}, prfHashMechanism={self.prfHashMechanism!r})"
+        return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)}, prfHashMechanism={self.prfHashMechanism!r})"
 
     @property
     def ulMacSizeInBits(self):
@@ -10967,23 +10779,14 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
 
     @property
     def pReturnedKeyMaterial(self):
-        value = self._p.pReturnedKeyMaterial
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_SSL3_KEY_MAT_OUT, self._p.pReturnedKeyMaterial, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pReturnedKeyMaterial')))
 
     @pReturnedKeyMaterial.setter
     def pReturnedKeyMaterial(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pReturnedKeyMaterial = _NULL
-            _pb_keep(self, 'pReturnedKeyMaterial', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial', True)
-            if view.nbytes < 48:
-                raise ValueError(f"CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial needs at least 48 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pReturnedKeyMaterial = _ffi.cast('CK_SSL3_KEY_MAT_OUT *', held)
-            _pb_keep(self, 'pReturnedKeyMaterial', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_SSL3_KEY_MAT_OUT, 'CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+        self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, value._p)
+        _pb_keep(self, 'pReturnedKeyMaterial', value)
 
     @property
     def prfHashMechanism(self):
@@ -11045,20 +10848,16 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     @property
     def pLabel(self):
         value = self._p.pLabel
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pLabel'))
 
     @pLabel.setter
     def pLabel(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pLabel = _NULL
             _pb_keep(self, 'pLabel', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_TLS_KDF_PARAMS.pLabel', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_TLS_KDF_PARAMS.pLabel needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_TLS_KDF_PARAMS.pLabel', True))
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
@@ -11084,20 +10883,16 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     @property
     def pContextData(self):
         value = self._p.pContextData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pContextData'))
 
     @pContextData.setter
     def pContextData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pContextData = _NULL
             _pb_keep(self, 'pContextData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_TLS_KDF_PARAMS.pContextData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_TLS_KDF_PARAMS.pContextData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_TLS_KDF_PARAMS.pContextData', True))
             self._p.pContextData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pContextData', held)
 
@@ -11254,20 +11049,16 @@ class CK_HKDF_PARAMS(_pb_Record):
     @property
     def pSalt(self):
         value = self._p.pSalt
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSalt'))
 
     @pSalt.setter
     def pSalt(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSalt = _NULL
             _pb_keep(self, 'pSalt', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_HKDF_PARAMS.pSalt', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_HKDF_PARAMS.pSalt needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_HKDF_PARAMS.pSalt', True))
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
@@ -11290,20 +11081,16 @@ class CK_HKDF_PARAMS(_pb_Record):
     @property
     def pInfo(self):
         value = self._p.pInfo
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pInfo'))
 
     @pInfo.setter
     def pInfo(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInfo = _NULL
             _pb_keep(self, 'pInfo', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_HKDF_PARAMS.pInfo', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_HKDF_PARAMS.pInfo needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_HKDF_PARAMS.pInfo', True))
             self._p.pInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInfo', held)
 
@@ -11355,20 +11142,16 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     @property
     def pClientRandom(self):
         value = self._p.pClientRandom
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pClientRandom'))
 
     @pClientRandom.setter
     def pClientRandom(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pClientRandom = _NULL
             _pb_keep(self, 'pClientRandom', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_WTLS_RANDOM_DATA.pClientRandom', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_WTLS_RANDOM_DATA.pClientRandom needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_RANDOM_DATA.pClientRandom', True))
             self._p.pClientRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pClientRandom', held)
 
@@ -11383,20 +11166,16 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     @property
     def pServerRandom(self):
         value = self._p.pServerRandom
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pServerRandom'))
 
     @pServerRandom.setter
     def pServerRandom(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pServerRandom = _NULL
             _pb_keep(self, 'pServerRandom', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_WTLS_RANDOM_DATA.pServerRandom', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_WTLS_RANDOM_DATA.pServerRandom needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_RANDOM_DATA.pServerRandom', True))
             self._p.pServerRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pServerRandom', held)
 
@@ -11465,20 +11244,16 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     @property
     def pVersion(self):
         value = self._p.pVersion
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pVersion'))
 
     @pVersion.setter
     def pVersion(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pVersion = _NULL
             _pb_keep(self, 'pVersion', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', True))
             self._p.pVersion = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pVersion', held)
 
@@ -11536,20 +11311,16 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     @property
     def pSeed(self):
         value = self._p.pSeed
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSeed'))
 
     @pSeed.setter
     def pSeed(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeed = _NULL
             _pb_keep(self, 'pSeed', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_WTLS_PRF_PARAMS.pSeed', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_WTLS_PRF_PARAMS.pSeed needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_PRF_PARAMS.pSeed', True))
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
@@ -11564,20 +11335,16 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     @property
     def pLabel(self):
         value = self._p.pLabel
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pLabel'))
 
     @pLabel.setter
     def pLabel(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pLabel = _NULL
             _pb_keep(self, 'pLabel', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_WTLS_PRF_PARAMS.pLabel', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_WTLS_PRF_PARAMS.pLabel needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_PRF_PARAMS.pLabel', True))
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
@@ -11592,34 +11359,33 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     @property
     def pOutput(self):
         value = self._p.pOutput
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOutput'))
 
     @pOutput.setter
     def pOutput(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOutput = _NULL
             _pb_keep(self, 'pOutput', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_WTLS_PRF_PARAMS.pOutput', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_WTLS_PRF_PARAMS.pOutput needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_PRF_PARAMS.pOutput', True))
             self._p.pOutput = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOutput', held)
 
     @property
     def pulOutputLen(self):
-        value = self._p.pulOutputLen
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.pulOutputLen, 'unsigned long *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pulOutputLen')))
 
     @pulOutputLen.setter
     def pulOutputLen(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pulOutputLen = _NULL
             _pb_keep(self, 'pulOutputLen', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'unsigned long *', 'CK_WTLS_PRF_PARAMS.pulOutputLen', 'a writable contiguous buffer')
+            self._p.pulOutputLen = _ffi.cast('CK_ULONG *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'pulOutputLen', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_WTLS_PRF_PARAMS.pulOutputLen', True)
@@ -11683,20 +11449,16 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     @property
     def pIV(self):
         value = self._p.pIV
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIV'))
 
     @pIV.setter
     def pIV(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIV = _NULL
             _pb_keep(self, 'pIV', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_WTLS_KEY_MAT_OUT.pIV', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_WTLS_KEY_MAT_OUT.pIV needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_KEY_MAT_OUT.pIV', True))
             self._p.pIV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIV', held)
 
@@ -11743,7 +11505,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r})"
+        return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
 
     @property
     def DigestMechanism(self):
@@ -11806,23 +11568,14 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
 
     @property
     def pReturnedKeyMaterial(self):
-        value = self._p.pReturnedKeyMaterial
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_WTLS_KEY_MAT_OUT, self._p.pReturnedKeyMaterial, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pReturnedKeyMaterial')))
 
     @pReturnedKeyMaterial.setter
     def pReturnedKeyMaterial(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pReturnedKeyMaterial = _NULL
-            _pb_keep(self, 'pReturnedKeyMaterial', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial', True)
-            if view.nbytes < 24:
-                raise ValueError(f"CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial needs at least 24 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pReturnedKeyMaterial = _ffi.cast('CK_WTLS_KEY_MAT_OUT *', held)
-            _pb_keep(self, 'pReturnedKeyMaterial', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_WTLS_KEY_MAT_OUT, 'CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+        self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_WTLS_KEY_MAT_OUT, value._p)
+        _pb_keep(self, 'pReturnedKeyMaterial', value)
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_KEY_MAT_PARAMS with
@@ -11869,15 +11622,18 @@ class CK_PRF_DATA_PARAM(_pb_Record):
 
     @property
     def pValue(self):
-        value = self._p.pValue
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.pValue, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pValue')))
 
     @pValue.setter
     def pValue(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pValue = _NULL
             _pb_keep(self, 'pValue', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_PRF_DATA_PARAM.pValue', 'a contiguous buffer')
+            self._p.pValue = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'pValue', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_PRF_DATA_PARAM.pValue', False)
@@ -12044,27 +11800,18 @@ class CK_DERIVED_KEY(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_DERIVED_KEY(pTemplate={self.pTemplate!r}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
+        return f"CK_DERIVED_KEY(pTemplate={_pb_ref_repr(self.pTemplate)}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
 
     @property
     def pTemplate(self):
-        value = self._p.pTemplate
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_ATTRIBUTE, self._p.pTemplate, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pTemplate')))
 
     @pTemplate.setter
     def pTemplate(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pTemplate = _NULL
-            _pb_keep(self, 'pTemplate', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_DERIVED_KEY.pTemplate', True)
-            if view.nbytes < 24:
-                raise ValueError(f"CK_DERIVED_KEY.pTemplate needs at least 24 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pTemplate = _ffi.cast('CK_ATTRIBUTE *', held)
-            _pb_keep(self, 'pTemplate', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_ATTRIBUTE, 'CK_DERIVED_KEY.pTemplate')
+        self._p.pTemplate = _NULL if value is None else _ffi.cast(_pb_ptr_CK_ATTRIBUTE, value._p)
+        _pb_keep(self, 'pTemplate', value)
 
     @property
     def ulAttributeCount(self):
@@ -12076,15 +11823,18 @@ class CK_DERIVED_KEY(_pb_Record):
 
     @property
     def phKey(self):
-        value = self._p.phKey
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.phKey, 'unsigned long *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'phKey')))
 
     @phKey.setter
     def phKey(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.phKey = _NULL
             _pb_keep(self, 'phKey', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'unsigned long *', 'CK_DERIVED_KEY.phKey', 'a writable contiguous buffer')
+            self._p.phKey = _ffi.cast('CK_OBJECT_HANDLE *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'phKey', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_DERIVED_KEY.phKey', True)
@@ -12131,7 +11881,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={self.pDataParams!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={self.pAdditionalDerivedKeys!r})"
+        return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
 
     @property
     def prfType(self):
@@ -12151,23 +11901,14 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
 
     @property
     def pDataParams(self):
-        value = self._p.pDataParams
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_PRF_DATA_PARAM, self._p.pDataParams, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pDataParams')))
 
     @pDataParams.setter
     def pDataParams(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pDataParams = _NULL
-            _pb_keep(self, 'pDataParams', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SP800_108_KDF_PARAMS.pDataParams', True)
-            if view.nbytes < 24:
-                raise ValueError(f"CK_SP800_108_KDF_PARAMS.pDataParams needs at least 24 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pDataParams = _ffi.cast('CK_PRF_DATA_PARAM *', held)
-            _pb_keep(self, 'pDataParams', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_PRF_DATA_PARAM, 'CK_SP800_108_KDF_PARAMS.pDataParams')
+        self._p.pDataParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, value._p)
+        _pb_keep(self, 'pDataParams', value)
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -12179,23 +11920,14 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
 
     @property
     def pAdditionalDerivedKeys(self):
-        value = self._p.pAdditionalDerivedKeys
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_DERIVED_KEY, self._p.pAdditionalDerivedKeys, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pAdditionalDerivedKeys')))
 
     @pAdditionalDerivedKeys.setter
     def pAdditionalDerivedKeys(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pAdditionalDerivedKeys = _NULL
-            _pb_keep(self, 'pAdditionalDerivedKeys', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys', True)
-            if view.nbytes < 24:
-                raise ValueError(f"CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys needs at least 24 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pAdditionalDerivedKeys = _ffi.cast('CK_DERIVED_KEY *', held)
-            _pb_keep(self, 'pAdditionalDerivedKeys', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_DERIVED_KEY, 'CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys')
+        self._p.pAdditionalDerivedKeys = _NULL if value is None else _ffi.cast(_pb_ptr_CK_DERIVED_KEY, value._p)
+        _pb_keep(self, 'pAdditionalDerivedKeys', value)
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_KDF_PARAMS with
@@ -12238,7 +11970,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={self.pDataParams!r}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={self.pAdditionalDerivedKeys!r})"
+        return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
 
     @property
     def prfType(self):
@@ -12258,23 +11990,14 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @property
     def pDataParams(self):
-        value = self._p.pDataParams
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_PRF_DATA_PARAM, self._p.pDataParams, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pDataParams')))
 
     @pDataParams.setter
     def pDataParams(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pDataParams = _NULL
-            _pb_keep(self, 'pDataParams', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams', True)
-            if view.nbytes < 24:
-                raise ValueError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams needs at least 24 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pDataParams = _ffi.cast('CK_PRF_DATA_PARAM *', held)
-            _pb_keep(self, 'pDataParams', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_PRF_DATA_PARAM, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams')
+        self._p.pDataParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, value._p)
+        _pb_keep(self, 'pDataParams', value)
 
     @property
     def ulIVLen(self):
@@ -12287,20 +12010,16 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     @property
     def pIV(self):
         value = self._p.pIV
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIV'))
 
     @pIV.setter
     def pIV(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIV = _NULL
             _pb_keep(self, 'pIV', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV', True))
             self._p.pIV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIV', held)
 
@@ -12314,23 +12033,14 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @property
     def pAdditionalDerivedKeys(self):
-        value = self._p.pAdditionalDerivedKeys
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_DERIVED_KEY, self._p.pAdditionalDerivedKeys, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pAdditionalDerivedKeys')))
 
     @pAdditionalDerivedKeys.setter
     def pAdditionalDerivedKeys(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pAdditionalDerivedKeys = _NULL
-            _pb_keep(self, 'pAdditionalDerivedKeys', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys', True)
-            if view.nbytes < 24:
-                raise ValueError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys needs at least 24 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pAdditionalDerivedKeys = _ffi.cast('CK_DERIVED_KEY *', held)
-            _pb_keep(self, 'pAdditionalDerivedKeys', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_DERIVED_KEY, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys')
+        self._p.pAdditionalDerivedKeys = _NULL if value is None else _ffi.cast(_pb_ptr_CK_DERIVED_KEY, value._p)
+        _pb_keep(self, 'pAdditionalDerivedKeys', value)
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_FEEDBACK_KDF_PARAMS with
@@ -12375,7 +12085,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={self.pSigningMechanism!r}, pDigestMechanism={self.pDigestMechanism!r}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
+        return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={_pb_ref_repr(self.pSigningMechanism)}, pDigestMechanism={_pb_ref_repr(self.pDigestMechanism)}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
 
     @property
     def certificateHandle(self):
@@ -12387,81 +12097,55 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @property
     def pSigningMechanism(self):
-        value = self._p.pSigningMechanism
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_MECHANISM, self._p.pSigningMechanism, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pSigningMechanism')))
 
     @pSigningMechanism.setter
     def pSigningMechanism(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pSigningMechanism = _NULL
-            _pb_keep(self, 'pSigningMechanism', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_CMS_SIG_PARAMS.pSigningMechanism', True)
-            if view.nbytes < 24:
-                raise ValueError(f"CK_CMS_SIG_PARAMS.pSigningMechanism needs at least 24 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pSigningMechanism = _ffi.cast('CK_MECHANISM *', held)
-            _pb_keep(self, 'pSigningMechanism', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_MECHANISM, 'CK_CMS_SIG_PARAMS.pSigningMechanism')
+        self._p.pSigningMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
+        _pb_keep(self, 'pSigningMechanism', value)
 
     @property
     def pDigestMechanism(self):
-        value = self._p.pDigestMechanism
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_MECHANISM, self._p.pDigestMechanism, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pDigestMechanism')))
 
     @pDigestMechanism.setter
     def pDigestMechanism(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pDigestMechanism = _NULL
-            _pb_keep(self, 'pDigestMechanism', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_CMS_SIG_PARAMS.pDigestMechanism', True)
-            if view.nbytes < 24:
-                raise ValueError(f"CK_CMS_SIG_PARAMS.pDigestMechanism needs at least 24 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pDigestMechanism = _ffi.cast('CK_MECHANISM *', held)
-            _pb_keep(self, 'pDigestMechanism', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_MECHANISM, 'CK_CMS_SIG_PARAMS.pDigestMechanism')
+        self._p.pDigestMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
+        _pb_keep(self, 'pDigestMechanism', value)
 
     @property
     def pContentType(self):
         value = self._p.pContentType
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pContentType'))
 
     @pContentType.setter
     def pContentType(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pContentType = _NULL
             _pb_keep(self, 'pContentType', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_CMS_SIG_PARAMS.pContentType', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_CMS_SIG_PARAMS.pContentType needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CMS_SIG_PARAMS.pContentType', True))
             self._p.pContentType = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pContentType', held)
 
     @property
     def pRequestedAttributes(self):
         value = self._p.pRequestedAttributes
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pRequestedAttributes'))
 
     @pRequestedAttributes.setter
     def pRequestedAttributes(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRequestedAttributes = _NULL
             _pb_keep(self, 'pRequestedAttributes', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_CMS_SIG_PARAMS.pRequestedAttributes', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_CMS_SIG_PARAMS.pRequestedAttributes needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CMS_SIG_PARAMS.pRequestedAttributes', True))
             self._p.pRequestedAttributes = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRequestedAttributes', held)
 
@@ -12476,20 +12160,16 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     @property
     def pRequiredAttributes(self):
         value = self._p.pRequiredAttributes
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pRequiredAttributes'))
 
     @pRequiredAttributes.setter
     def pRequiredAttributes(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRequiredAttributes = _NULL
             _pb_keep(self, 'pRequiredAttributes', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_CMS_SIG_PARAMS.pRequiredAttributes', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_CMS_SIG_PARAMS.pRequiredAttributes needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_CMS_SIG_PARAMS.pRequiredAttributes', True))
             self._p.pRequiredAttributes = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRequiredAttributes', held)
 
@@ -12537,20 +12217,16 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     @property
     def pData(self):
         value = self._p.pData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pData'))
 
     @pData.setter
     def pData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
             _pb_keep(self, 'pData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_KEY_DERIVATION_STRING_DATA.pData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_KEY_DERIVATION_STRING_DATA.pData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_KEY_DERIVATION_STRING_DATA.pData', True))
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
@@ -12619,15 +12295,18 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @property
     def pSaltSourceData(self):
-        value = self._p.pSaltSourceData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.pSaltSourceData, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pSaltSourceData')))
 
     @pSaltSourceData.setter
     def pSaltSourceData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSaltSourceData = _NULL
             _pb_keep(self, 'pSaltSourceData', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS.pSaltSourceData', 'a contiguous buffer')
+            self._p.pSaltSourceData = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'pSaltSourceData', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_PKCS5_PBKD2_PARAMS.pSaltSourceData', False)
@@ -12663,15 +12342,18 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @property
     def pPrfData(self):
-        value = self._p.pPrfData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.pPrfData, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pPrfData')))
 
     @pPrfData.setter
     def pPrfData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPrfData = _NULL
             _pb_keep(self, 'pPrfData', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS.pPrfData', 'a contiguous buffer')
+            self._p.pPrfData = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'pPrfData', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_PKCS5_PBKD2_PARAMS.pPrfData', False)
@@ -12692,34 +12374,33 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @property
     def pPassword(self):
         value = self._p.pPassword
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPassword'))
 
     @pPassword.setter
     def pPassword(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPassword = _NULL
             _pb_keep(self, 'pPassword', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_PKCS5_PBKD2_PARAMS.pPassword', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_PKCS5_PBKD2_PARAMS.pPassword needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_PKCS5_PBKD2_PARAMS.pPassword', True))
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
 
     @property
     def ulPasswordLen(self):
-        value = self._p.ulPasswordLen
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.ulPasswordLen, 'unsigned long *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'ulPasswordLen')))
 
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.ulPasswordLen = _NULL
             _pb_keep(self, 'ulPasswordLen', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'unsigned long *', 'CK_PKCS5_PBKD2_PARAMS.ulPasswordLen', 'a writable contiguous buffer')
+            self._p.ulPasswordLen = _ffi.cast('CK_ULONG *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'ulPasswordLen', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_PKCS5_PBKD2_PARAMS.ulPasswordLen', True)
@@ -12786,15 +12467,18 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @property
     def pSaltSourceData(self):
-        value = self._p.pSaltSourceData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.pSaltSourceData, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pSaltSourceData')))
 
     @pSaltSourceData.setter
     def pSaltSourceData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSaltSourceData = _NULL
             _pb_keep(self, 'pSaltSourceData', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData', 'a contiguous buffer')
+            self._p.pSaltSourceData = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'pSaltSourceData', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData', False)
@@ -12830,15 +12514,18 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @property
     def pPrfData(self):
-        value = self._p.pPrfData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.pPrfData, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pPrfData')))
 
     @pPrfData.setter
     def pPrfData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPrfData = _NULL
             _pb_keep(self, 'pPrfData', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS2.pPrfData', 'a contiguous buffer')
+            self._p.pPrfData = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'pPrfData', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_PKCS5_PBKD2_PARAMS2.pPrfData', False)
@@ -12859,20 +12546,16 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @property
     def pPassword(self):
         value = self._p.pPassword
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPassword'))
 
     @pPassword.setter
     def pPassword(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPassword = _NULL
             _pb_keep(self, 'pPassword', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_PKCS5_PBKD2_PARAMS2.pPassword', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_PKCS5_PBKD2_PARAMS2.pPassword needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_PKCS5_PBKD2_PARAMS2.pPassword', True))
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
 
@@ -12929,15 +12612,18 @@ class CK_OTP_PARAM(_pb_Record):
 
     @property
     def pValue(self):
-        value = self._p.pValue
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.pValue, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pValue')))
 
     @pValue.setter
     def pValue(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pValue = _NULL
             _pb_keep(self, 'pValue', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_OTP_PARAM.pValue', 'a contiguous buffer')
+            self._p.pValue = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'pValue', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'CK_OTP_PARAM.pValue', False)
@@ -12986,27 +12672,18 @@ class CK_OTP_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_OTP_PARAMS(pParams={self.pParams!r}, ulCount={self.ulCount!r})"
+        return f"CK_OTP_PARAMS(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
 
     @property
     def pParams(self):
-        value = self._p.pParams
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_OTP_PARAM, self._p.pParams, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pParams')))
 
     @pParams.setter
     def pParams(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pParams = _NULL
-            _pb_keep(self, 'pParams', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_OTP_PARAMS.pParams', True)
-            if view.nbytes < 24:
-                raise ValueError(f"CK_OTP_PARAMS.pParams needs at least 24 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pParams = _ffi.cast('CK_OTP_PARAM *', held)
-            _pb_keep(self, 'pParams', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_OTP_PARAM, 'CK_OTP_PARAMS.pParams')
+        self._p.pParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_OTP_PARAM, value._p)
+        _pb_keep(self, 'pParams', value)
 
     @property
     def ulCount(self):
@@ -13047,27 +12724,18 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_OTP_SIGNATURE_INFO(pParams={self.pParams!r}, ulCount={self.ulCount!r})"
+        return f"CK_OTP_SIGNATURE_INFO(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
 
     @property
     def pParams(self):
-        value = self._p.pParams
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_OTP_PARAM, self._p.pParams, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pParams')))
 
     @pParams.setter
     def pParams(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pParams = _NULL
-            _pb_keep(self, 'pParams', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_OTP_SIGNATURE_INFO.pParams', True)
-            if view.nbytes < 24:
-                raise ValueError(f"CK_OTP_SIGNATURE_INFO.pParams needs at least 24 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pParams = _ffi.cast('CK_OTP_PARAM *', held)
-            _pb_keep(self, 'pParams', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_OTP_PARAM, 'CK_OTP_SIGNATURE_INFO.pParams')
+        self._p.pParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_OTP_PARAM, value._p)
+        _pb_keep(self, 'pParams', value)
 
     @property
     def ulCount(self):
@@ -13112,27 +12780,18 @@ class CK_KIP_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_KIP_PARAMS(pMechanism={self.pMechanism!r}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
+        return f"CK_KIP_PARAMS(pMechanism={_pb_ref_repr(self.pMechanism)}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
 
     @property
     def pMechanism(self):
-        value = self._p.pMechanism
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_MECHANISM, self._p.pMechanism, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pMechanism')))
 
     @pMechanism.setter
     def pMechanism(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pMechanism = _NULL
-            _pb_keep(self, 'pMechanism', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_KIP_PARAMS.pMechanism', True)
-            if view.nbytes < 24:
-                raise ValueError(f"CK_KIP_PARAMS.pMechanism needs at least 24 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pMechanism = _ffi.cast('CK_MECHANISM *', held)
-            _pb_keep(self, 'pMechanism', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_MECHANISM, 'CK_KIP_PARAMS.pMechanism')
+        self._p.pMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
+        _pb_keep(self, 'pMechanism', value)
 
     @property
     def hKey(self):
@@ -13145,20 +12804,16 @@ class CK_KIP_PARAMS(_pb_Record):
     @property
     def pSeed(self):
         value = self._p.pSeed
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSeed'))
 
     @pSeed.setter
     def pSeed(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeed = _NULL
             _pb_keep(self, 'pSeed', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_KIP_PARAMS.pSeed', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_KIP_PARAMS.pSeed needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_KIP_PARAMS.pSeed', True))
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
@@ -13218,20 +12873,16 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     @property
     def pSeed(self):
         value = self._p.pSeed
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSeed'))
 
     @pSeed.setter
     def pSeed(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeed = _NULL
             _pb_keep(self, 'pSeed', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_DSA_PARAMETER_GEN_PARAM.pSeed', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_DSA_PARAMETER_GEN_PARAM.pSeed needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_DSA_PARAMETER_GEN_PARAM.pSeed', True))
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
@@ -13315,20 +12966,16 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     @property
     def pSharedData(self):
         value = self._p.pSharedData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSharedData'))
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedData = _NULL
             _pb_keep(self, 'pSharedData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', True))
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
@@ -13363,7 +13010,7 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={self.pOAEPParams!r})"
+        return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={_pb_ref_repr(self.pOAEPParams)})"
 
     @property
     def ulAESKeyBits(self):
@@ -13375,23 +13022,14 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @property
     def pOAEPParams(self):
-        value = self._p.pOAEPParams
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_RSA_PKCS_OAEP_PARAMS, self._p.pOAEPParams, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pOAEPParams')))
 
     @pOAEPParams.setter
     def pOAEPParams(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pOAEPParams = _NULL
-            _pb_keep(self, 'pOAEPParams', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams', True)
-            if view.nbytes < 40:
-                raise ValueError(f"CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams needs at least 40 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pOAEPParams = _ffi.cast('CK_RSA_PKCS_OAEP_PARAMS *', held)
-            _pb_keep(self, 'pOAEPParams', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_RSA_PKCS_OAEP_PARAMS, 'CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams')
+        self._p.pOAEPParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_RSA_PKCS_OAEP_PARAMS, value._p)
+        _pb_keep(self, 'pOAEPParams', value)
 
 
 #: the pointer type ffi.new allocates a CK_RSA_AES_KEY_WRAP_PARAMS with
@@ -13443,20 +13081,16 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     @property
     def pPublicData(self):
         value = self._p.pPublicData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
             _pb_keep(self, 'pPublicData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_GOSTR3410_DERIVE_PARAMS.pPublicData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_GOSTR3410_DERIVE_PARAMS.pPublicData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GOSTR3410_DERIVE_PARAMS.pPublicData', True))
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
@@ -13471,20 +13105,16 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     @property
     def pUKM(self):
         value = self._p.pUKM
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pUKM'))
 
     @pUKM.setter
     def pUKM(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pUKM = _NULL
             _pb_keep(self, 'pUKM', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_GOSTR3410_DERIVE_PARAMS.pUKM', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_GOSTR3410_DERIVE_PARAMS.pUKM needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GOSTR3410_DERIVE_PARAMS.pUKM', True))
             self._p.pUKM = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pUKM', held)
 
@@ -13538,20 +13168,16 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     @property
     def pWrapOID(self):
         value = self._p.pWrapOID
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pWrapOID'))
 
     @pWrapOID.setter
     def pWrapOID(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pWrapOID = _NULL
             _pb_keep(self, 'pWrapOID', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID', True))
             self._p.pWrapOID = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pWrapOID', held)
 
@@ -13566,20 +13192,16 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     @property
     def pUKM(self):
         value = self._p.pUKM
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pUKM'))
 
     @pUKM.setter
     def pUKM(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pUKM = _NULL
             _pb_keep(self, 'pUKM', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM', True))
             self._p.pUKM = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pUKM', held)
 
@@ -13653,20 +13275,16 @@ class CK_EDDSA_PARAMS(_pb_Record):
     @property
     def pContextData(self):
         value = self._p.pContextData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pContextData'))
 
     @pContextData.setter
     def pContextData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pContextData = _NULL
             _pb_keep(self, 'pContextData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_EDDSA_PARAMS.pContextData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_EDDSA_PARAMS.pContextData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_EDDSA_PARAMS.pContextData', True))
             self._p.pContextData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pContextData', held)
 
@@ -13783,40 +13401,32 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @property
     def pPrekey_signature(self):
         value = self._p.pPrekey_signature
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPrekey_signature'))
 
     @pPrekey_signature.setter
     def pPrekey_signature(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPrekey_signature = _NULL
             _pb_keep(self, 'pPrekey_signature', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X3DH_INITIATE_PARAMS.pPrekey_signature', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X3DH_INITIATE_PARAMS.pPrekey_signature needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X3DH_INITIATE_PARAMS.pPrekey_signature', True))
             self._p.pPrekey_signature = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrekey_signature', held)
 
     @property
     def pOnetime_key(self):
         value = self._p.pOnetime_key
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOnetime_key'))
 
     @pOnetime_key.setter
     def pOnetime_key(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOnetime_key = _NULL
             _pb_keep(self, 'pOnetime_key', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X3DH_INITIATE_PARAMS.pOnetime_key', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X3DH_INITIATE_PARAMS.pOnetime_key needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X3DH_INITIATE_PARAMS.pOnetime_key', True))
             self._p.pOnetime_key = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOnetime_key', held)
 
@@ -13888,60 +13498,48 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     @property
     def pIdentity_id(self):
         value = self._p.pIdentity_id
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIdentity_id'))
 
     @pIdentity_id.setter
     def pIdentity_id(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIdentity_id = _NULL
             _pb_keep(self, 'pIdentity_id', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X3DH_RESPOND_PARAMS.pIdentity_id', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X3DH_RESPOND_PARAMS.pIdentity_id needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pIdentity_id', True))
             self._p.pIdentity_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIdentity_id', held)
 
     @property
     def pPrekey_id(self):
         value = self._p.pPrekey_id
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPrekey_id'))
 
     @pPrekey_id.setter
     def pPrekey_id(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPrekey_id = _NULL
             _pb_keep(self, 'pPrekey_id', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X3DH_RESPOND_PARAMS.pPrekey_id', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X3DH_RESPOND_PARAMS.pPrekey_id needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pPrekey_id', True))
             self._p.pPrekey_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrekey_id', held)
 
     @property
     def pOnetime_id(self):
         value = self._p.pOnetime_id
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOnetime_id'))
 
     @pOnetime_id.setter
     def pOnetime_id(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOnetime_id = _NULL
             _pb_keep(self, 'pOnetime_id', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X3DH_RESPOND_PARAMS.pOnetime_id', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X3DH_RESPOND_PARAMS.pOnetime_id needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pOnetime_id', True))
             self._p.pOnetime_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOnetime_id', held)
 
@@ -13956,20 +13554,16 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     @property
     def pInitiator_ephemeral(self):
         value = self._p.pInitiator_ephemeral
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pInitiator_ephemeral'))
 
     @pInitiator_ephemeral.setter
     def pInitiator_ephemeral(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInitiator_ephemeral = _NULL
             _pb_keep(self, 'pInitiator_ephemeral', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', True))
             self._p.pInitiator_ephemeral = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInitiator_ephemeral', held)
 
@@ -14021,20 +13615,16 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @property
     def sk(self):
         value = self._p.sk
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'sk'))
 
     @sk.setter
     def sk(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.sk = _NULL
             _pb_keep(self, 'sk', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.sk', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X2RATCHET_INITIALIZE_PARAMS.sk needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.sk', True))
             self._p.sk = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'sk', held)
 
@@ -14142,20 +13732,16 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @property
     def sk(self):
         value = self._p.sk
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'sk'))
 
     @sk.setter
     def sk(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.sk = _NULL
             _pb_keep(self, 'sk', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_X2RATCHET_RESPOND_PARAMS.sk', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_X2RATCHET_RESPOND_PARAMS.sk needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_X2RATCHET_RESPOND_PARAMS.sk', True))
             self._p.sk = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'sk', held)
 
@@ -14259,20 +13845,16 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     @property
     def pGX(self):
         value = self._p.pGX
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pGX'))
 
     @pGX.setter
     def pGX(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pGX = _NULL
             _pb_keep(self, 'pGX', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_JPAKEPublicValue.pGX', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_JPAKEPublicValue.pGX needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_JPAKEPublicValue.pGX', True))
             self._p.pGX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pGX', held)
 
@@ -14287,20 +13869,16 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     @property
     def pGV(self):
         value = self._p.pGV
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pGV'))
 
     @pGV.setter
     def pGV(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pGV = _NULL
             _pb_keep(self, 'pGV', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_JPAKEPublicValue.pGV', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_JPAKEPublicValue.pGV needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_JPAKEPublicValue.pGV', True))
             self._p.pGV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pGV', held)
 
@@ -14315,20 +13893,16 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     @property
     def pR(self):
         value = self._p.pR
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pR'))
 
     @pR.setter
     def pR(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pR = _NULL
             _pb_keep(self, 'pR', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_JPAKEPublicValue.pR', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_JPAKEPublicValue.pR needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_JPAKEPublicValue.pR', True))
             self._p.pR = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pR', held)
 
@@ -14437,20 +14011,16 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
     @property
     def pSharedKey(self):
         value = self._p.pSharedKey
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSharedKey'))
 
     @pSharedKey.setter
     def pSharedKey(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedKey = _NULL
             _pb_keep(self, 'pSharedKey', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_JPAKERound2Params.pSharedKey', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_JPAKERound2Params.pSharedKey needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_JPAKERound2Params.pSharedKey', True))
             self._p.pSharedKey = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedKey', held)
 
@@ -14593,20 +14163,16 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     @property
     def pHeader(self):
         value = self._p.pHeader
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pHeader'))
 
     @pHeader.setter
     def pHeader(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pHeader = _NULL
             _pb_keep(self, 'pHeader', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', True))
             self._p.pHeader = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pHeader', held)
 
@@ -14660,20 +14226,16 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     @property
     def pNonce(self):
         value = self._p.pNonce
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNonce'))
 
     @pNonce.setter
     def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
             _pb_keep(self, 'pNonce', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_AEAD_PARAMS.pNonce', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_AEAD_PARAMS.pNonce needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_AEAD_PARAMS.pNonce', True))
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
@@ -14688,20 +14250,16 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     @property
     def pAAD(self):
         value = self._p.pAAD
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pAAD'))
 
     @pAAD.setter
     def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL
             _pb_keep(self, 'pAAD', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_AEAD_PARAMS.pAAD', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_AEAD_PARAMS.pAAD needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_AEAD_PARAMS.pAAD', True))
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
@@ -14773,20 +14331,16 @@ class CK_NSS_HKDFParams(_pb_Record):
     @property
     def pSalt(self):
         value = self._p.pSalt
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSalt'))
 
     @pSalt.setter
     def pSalt(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSalt = _NULL
             _pb_keep(self, 'pSalt', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_HKDFParams.pSalt', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_HKDFParams.pSalt needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_HKDFParams.pSalt', True))
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
@@ -14809,20 +14363,16 @@ class CK_NSS_HKDFParams(_pb_Record):
     @property
     def pInfo(self):
         value = self._p.pInfo
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pInfo'))
 
     @pInfo.setter
     def pInfo(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInfo = _NULL
             _pb_keep(self, 'pInfo', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_HKDFParams.pInfo', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_HKDFParams.pInfo needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_HKDFParams.pInfo', True))
             self._p.pInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInfo', held)
 
@@ -14900,20 +14450,16 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     @property
     def pSeedData(self):
         value = self._p.pSeedData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSeedData'))
 
     @pSeedData.setter
     def pSeedData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeedData = _NULL
             _pb_keep(self, 'pSeedData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', True))
             self._p.pSeedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeedData', held)
 
@@ -14997,20 +14543,16 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @property
     def pNi(self):
         value = self._p.pNi
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNi'))
 
     @pNi.setter
     def pNi(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNi = _NULL
             _pb_keep(self, 'pNi', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', True))
             self._p.pNi = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNi', held)
 
@@ -15025,20 +14567,16 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @property
     def pNr(self):
         value = self._p.pNr
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNr'))
 
     @pNr.setter
     def pNr(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNr = _NULL
             _pb_keep(self, 'pNr', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', True))
             self._p.pNr = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNr', held)
 
@@ -15140,20 +14678,16 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @property
     def pCKYi(self):
         value = self._p.pCKYi
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pCKYi'))
 
     @pCKYi.setter
     def pCKYi(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pCKYi = _NULL
             _pb_keep(self, 'pCKYi', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', True))
             self._p.pCKYi = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pCKYi', held)
 
@@ -15168,20 +14702,16 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @property
     def pCKYr(self):
         value = self._p.pCKYr
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pCKYr'))
 
     @pCKYr.setter
     def pCKYr(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pCKYr = _NULL
             _pb_keep(self, 'pCKYr', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', True))
             self._p.pCKYr = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pCKYr', held)
 
@@ -15267,20 +14797,16 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     @property
     def pExtraData(self):
         value = self._p.pExtraData
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pExtraData'))
 
     @pExtraData.setter
     def pExtraData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pExtraData = _NULL
             _pb_keep(self, 'pExtraData', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', True))
             self._p.pExtraData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pExtraData', held)
 
@@ -15327,7 +14853,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={self.pVersion!r})"
+        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={_pb_ref_repr(self.pVersion)})"
 
     @property
     def prfHashMechanism(self):
@@ -15340,20 +14866,16 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     @property
     def pSessionHash(self):
         value = self._p.pSessionHash
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSessionHash'))
 
     @pSessionHash.setter
     def pSessionHash(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSessionHash = _NULL
             _pb_keep(self, 'pSessionHash', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', True))
             self._p.pSessionHash = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSessionHash', held)
 
@@ -15367,23 +14889,14 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pVersion(self):
-        value = self._p.pVersion
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(CK_VERSION, self._p.pVersion, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pVersion')))
 
     @pVersion.setter
     def pVersion(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.pVersion = _NULL
-            _pb_keep(self, 'pVersion', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion', True)
-            if view.nbytes < 2:
-                raise ValueError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion needs at least 2 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.pVersion = _ffi.cast('CK_VERSION *', held)
-            _pb_keep(self, 'pVersion', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_VERSION, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion')
+        self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
+        _pb_keep(self, 'pVersion', value)
 
 
 #: the pointer type ffi.new allocates a CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS with
@@ -15533,20 +15046,16 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     @property
     def pIv(self):
         value = self._p.pIv
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIv'))
 
     @pIv.setter
     def pIv(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIv = _NULL
             _pb_keep(self, 'pIv', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_GCM_PARAMS.pIv', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_GCM_PARAMS.pIv needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_GCM_PARAMS.pIv', True))
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
@@ -15561,20 +15070,16 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     @property
     def pAAD(self):
         value = self._p.pAAD
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pAAD'))
 
     @pAAD.setter
     def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL
             _pb_keep(self, 'pAAD', None)
         else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'CK_NSS_GCM_PARAMS.pAAD', True)
-            if view.nbytes < 1:
-                raise ValueError(f"CK_NSS_GCM_PARAMS.pAAD needs at least 1 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
+            held = _ffi.from_buffer(_pb_text_value(value, 'CK_NSS_GCM_PARAMS.pAAD', True))
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 

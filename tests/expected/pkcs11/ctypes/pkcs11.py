@@ -468,6 +468,60 @@ def _pb_unlinked(name):
     """In the place of the wrapper of a function no loaded library defines: raises when called."""
     return _pb_missing(f"no loaded library defines {name!r}")
 
+
+# ---- runtime: what record classes check and keep for their pointer members --
+# A pointer member keeps what it was set to alive with the record, under the
+# member (each FFI's _pb_keep); a value read from it (a view, a handle, a
+# Pointer) keeps alive the record and that object, so that setting the member
+# again cannot free memory the value still points into.
+
+
+def _pb_field_owner(root, kept):
+    """What a value read from a pointer member keeps alive: the record owning the memory (``root``),
+    and ``kept``, what the record holds for that member (None: nothing)."""
+    return root if kept is None else (root, kept)
+
+
+def _pb_until_nul(data):
+    """``data`` (bytes) up to its first NUL: what C reads as a string from a buffer of known size."""
+    end = data.find(b"\0")
+    return data if end < 0 else data[:end]
+
+
+def _pb_text_value(value, what, private):
+    """The object a pointer-to-characters member is set to point into (not None).
+
+    A str is its UTF-8 bytes, which must hold no NUL; bytes and other buffers
+    are taken as they are, except that read-only memory becomes a private
+    (writable) copy when ``private``: C may write through a pointer to
+    non-const characters, and never into an immutable object.
+    """
+    if isinstance(value, str):
+        value = _pb_encode(value, what)
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
+    if not view.contiguous:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    if private and view.readonly:
+        return bytearray(view)
+    return value
+
+
+def _pb_record_value(value, cls, what):
+    """Check what a pointer-to-record member is set to: an instance of ``cls``, or None."""
+    if value is not None and not isinstance(value, cls):
+        raise TypeError(f"{what} must be a {cls.__name__} or None, not {type(value).__name__}")
+
+
+def _pb_handle_value(value, cls, what):
+    """Check what a handle member is set to: a handle of ``cls``, a ``void *`` Pointer (C converts
+    it to any object pointer), or None."""
+    if value is None or isinstance(value, cls) or type(value) is Pointer and value._ctype == "void *":
+        return
+    raise TypeError(f"{what} must be a {cls.__name__} or None, not {type(value).__name__}")
+
 #: what ctypes raises for an argument it cannot convert: the wrapper then checks precisely
 _PB_RETRY = (TypeError, OverflowError, AttributeError, _ArgumentError)
 
@@ -651,6 +705,28 @@ def _pb_view_at(cls, struct_type, address, owner):
     obj = cls.__new__(cls)
     obj._s = struct
     return obj
+
+
+def _pb_kept_for(struct, name):
+    """What the record owning ``struct`` keeps alive for its pointer member ``name`` (None: nothing)."""
+    kept = getattr(_pb_root(struct), "_pb_kept", None)
+    return None if kept is None else kept.get((_ct.addressof(struct), name))
+
+
+def _pb_text_at(address, kept):
+    """The characters at ``address`` up to the NUL, never past the end of ``kept`` (the bytes or
+    ctypes array a member was set to) when that is where they are."""
+    if kept.__class__ is bytes:
+        if _ct.cast(_ct.c_char_p(kept), _ct.c_void_p).value == address:
+            return _pb_until_nul(kept)
+    elif kept is not None and _ct.addressof(kept) == address:
+        return _pb_until_nul(_ct.string_at(address, _ct.sizeof(kept)))
+    return _ct.string_at(address)
+
+
+def _pb_ref_repr(record):
+    """How a record's repr shows the record a pointer member points to: its class and address."""
+    return "None" if record is None else f"<{type(record).__name__} at {_ct.addressof(record._s):#x}>"
 
 
 def _pb_store_bytes(struct, offset, size, value, what):
@@ -4631,14 +4707,18 @@ class CK_ATTRIBUTE(_pb_Record):
 
     @property
     def pValue(self):
-        return self._s.pValue
+        return _pb_pointer(self._s.pValue, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pValue')))
 
     @pValue.setter
     def pValue(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pValue = None
             _pb_keep(self._s, 'pValue', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_ATTRIBUTE.pValue', 'a contiguous buffer')
+            self._s.pValue = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'pValue', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_ATTRIBUTE.pValue', False, 0, True)
             self._s.pValue = address
@@ -4746,14 +4826,18 @@ class CK_MECHANISM(_pb_Record):
 
     @property
     def pParameter(self):
-        return self._s.pParameter
+        return _pb_pointer(self._s.pParameter, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pParameter')))
 
     @pParameter.setter
     def pParameter(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pParameter = None
             _pb_keep(self._s, 'pParameter', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_MECHANISM.pParameter', 'a contiguous buffer')
+            self._s.pParameter = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'pParameter', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_MECHANISM.pParameter', False, 0, True)
             self._s.pParameter = address
@@ -6683,29 +6767,34 @@ class CK_INTERFACE(_pb_Record):
 
     @property
     def pInterfaceName(self):
-        return self._s.pInterfaceName
+        address = self._s.pInterfaceName
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pInterfaceName'))
 
     @pInterfaceName.setter
     def pInterfaceName(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInterfaceName = None
             _pb_keep(self._s, 'pInterfaceName', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_INTERFACE.pInterfaceName', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_INTERFACE.pInterfaceName', True), 'CK_INTERFACE.pInterfaceName', False, 0)
             self._s.pInterfaceName = address
             _pb_keep(self._s, 'pInterfaceName', kept)
 
     @property
     def pFunctionList(self):
-        return self._s.pFunctionList
+        return _pb_pointer(self._s.pFunctionList, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pFunctionList')))
 
     @pFunctionList.setter
     def pFunctionList(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pFunctionList = None
             _pb_keep(self._s, 'pFunctionList', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_INTERFACE.pFunctionList', 'a contiguous buffer')
+            self._s.pFunctionList = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'pFunctionList', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_INTERFACE.pFunctionList', False, 0, True)
             self._s.pFunctionList = address
@@ -6802,14 +6891,18 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @property
     def LibraryParameters(self):
-        return self._s.LibraryParameters
+        return _pb_pointer(self._s.LibraryParameters, 'unsigned char **', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'LibraryParameters')))
 
     @LibraryParameters.setter
     def LibraryParameters(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.LibraryParameters = None
             _pb_keep(self._s, 'LibraryParameters', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'unsigned char **', 'CK_C_INITIALIZE_ARGS.LibraryParameters', 'a writable contiguous buffer')
+            self._s.LibraryParameters = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'LibraryParameters', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_C_INITIALIZE_ARGS.LibraryParameters', True, 8, False)
             self._s.LibraryParameters = address
@@ -6817,14 +6910,18 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @property
     def pReserved(self):
-        return self._s.pReserved
+        return _pb_pointer(self._s.pReserved, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pReserved')))
 
     @pReserved.setter
     def pReserved(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pReserved = None
             _pb_keep(self._s, 'pReserved', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_C_INITIALIZE_ARGS.pReserved', 'a contiguous buffer')
+            self._s.pReserved = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'pReserved', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_C_INITIALIZE_ARGS.pReserved', False, 0, True)
             self._s.pReserved = address
@@ -6889,14 +6986,18 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
 
     @property
     def pSourceData(self):
-        return self._s.pSourceData
+        return _pb_pointer(self._s.pSourceData, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pSourceData')))
 
     @pSourceData.setter
     def pSourceData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSourceData = None
             _pb_keep(self._s, 'pSourceData', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_RSA_PKCS_OAEP_PARAMS.pSourceData', 'a contiguous buffer')
+            self._s.pSourceData = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'pSourceData', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_RSA_PKCS_OAEP_PARAMS.pSourceData', False, 0, True)
             self._s.pSourceData = address
@@ -7016,16 +7117,17 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pSharedData(self):
-        return self._s.pSharedData
+        address = self._s.pSharedData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSharedData'))
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedData = None
             _pb_keep(self._s, 'pSharedData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_ECDH1_DERIVE_PARAMS.pSharedData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH1_DERIVE_PARAMS.pSharedData', True), 'CK_ECDH1_DERIVE_PARAMS.pSharedData', False, 0)
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
@@ -7039,16 +7141,17 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return self._s.pPublicData
+        address = self._s.pPublicData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_ECDH1_DERIVE_PARAMS.pPublicData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH1_DERIVE_PARAMS.pPublicData', True), 'CK_ECDH1_DERIVE_PARAMS.pPublicData', False, 0)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
@@ -7111,16 +7214,17 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pSharedData(self):
-        return self._s.pSharedData
+        address = self._s.pSharedData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSharedData'))
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedData = None
             _pb_keep(self._s, 'pSharedData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_ECDH2_DERIVE_PARAMS.pSharedData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH2_DERIVE_PARAMS.pSharedData', True), 'CK_ECDH2_DERIVE_PARAMS.pSharedData', False, 0)
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
@@ -7134,16 +7238,17 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return self._s.pPublicData
+        address = self._s.pPublicData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData', True), 'CK_ECDH2_DERIVE_PARAMS.pPublicData', False, 0)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
@@ -7173,16 +7278,17 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData2(self):
-        return self._s.pPublicData2
+        address = self._s.pPublicData2
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData2'))
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData2 = None
             _pb_keep(self._s, 'pPublicData2', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', True), 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', False, 0)
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
@@ -7247,16 +7353,17 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pSharedData(self):
-        return self._s.pSharedData
+        address = self._s.pSharedData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSharedData'))
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedData = None
             _pb_keep(self._s, 'pSharedData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_ECMQV_DERIVE_PARAMS.pSharedData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECMQV_DERIVE_PARAMS.pSharedData', True), 'CK_ECMQV_DERIVE_PARAMS.pSharedData', False, 0)
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
@@ -7270,16 +7377,17 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return self._s.pPublicData
+        address = self._s.pPublicData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_ECMQV_DERIVE_PARAMS.pPublicData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECMQV_DERIVE_PARAMS.pPublicData', True), 'CK_ECMQV_DERIVE_PARAMS.pPublicData', False, 0)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
@@ -7309,16 +7417,17 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData2(self):
-        return self._s.pPublicData2
+        address = self._s.pPublicData2
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData2'))
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData2 = None
             _pb_keep(self._s, 'pPublicData2', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_ECMQV_DERIVE_PARAMS.pPublicData2', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECMQV_DERIVE_PARAMS.pPublicData2', True), 'CK_ECMQV_DERIVE_PARAMS.pPublicData2', False, 0)
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
@@ -7381,16 +7490,17 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pOtherInfo(self):
-        return self._s.pOtherInfo
+        address = self._s.pOtherInfo
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOtherInfo'))
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOtherInfo = None
             _pb_keep(self._s, 'pOtherInfo', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo', True), 'CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo', False, 0)
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
@@ -7404,16 +7514,17 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return self._s.pPublicData
+        address = self._s.pPublicData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', True), 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', False, 0)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
@@ -7476,16 +7587,17 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pOtherInfo(self):
-        return self._s.pOtherInfo
+        address = self._s.pOtherInfo
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOtherInfo'))
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOtherInfo = None
             _pb_keep(self._s, 'pOtherInfo', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo', True), 'CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo', False, 0)
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
@@ -7499,16 +7611,17 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return self._s.pPublicData
+        address = self._s.pPublicData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData', True), 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData', False, 0)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
@@ -7538,16 +7651,17 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData2(self):
-        return self._s.pPublicData2
+        address = self._s.pPublicData2
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData2'))
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData2 = None
             _pb_keep(self._s, 'pPublicData2', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', True), 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', False, 0)
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
@@ -7612,16 +7726,17 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pOtherInfo(self):
-        return self._s.pOtherInfo
+        address = self._s.pOtherInfo
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOtherInfo'))
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOtherInfo = None
             _pb_keep(self._s, 'pOtherInfo', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo', True), 'CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo', False, 0)
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
@@ -7635,16 +7750,17 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return self._s.pPublicData
+        address = self._s.pPublicData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData', True), 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData', False, 0)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
@@ -7674,16 +7790,17 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData2(self):
-        return self._s.pPublicData2
+        address = self._s.pPublicData2
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData2'))
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData2 = None
             _pb_keep(self._s, 'pPublicData2', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2', True), 'CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2', False, 0)
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
@@ -7748,31 +7865,33 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pRandomA(self):
-        return self._s.pRandomA
+        address = self._s.pRandomA
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pRandomA'))
 
     @pRandomA.setter
     def pRandomA(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRandomA = None
             _pb_keep(self._s, 'pRandomA', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_KEA_DERIVE_PARAMS.pRandomA', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_KEA_DERIVE_PARAMS.pRandomA', True), 'CK_KEA_DERIVE_PARAMS.pRandomA', False, 0)
             self._s.pRandomA = address
             _pb_keep(self._s, 'pRandomA', kept)
 
     @property
     def pRandomB(self):
-        return self._s.pRandomB
+        address = self._s.pRandomB
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pRandomB'))
 
     @pRandomB.setter
     def pRandomB(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRandomB = None
             _pb_keep(self._s, 'pRandomB', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_KEA_DERIVE_PARAMS.pRandomB', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_KEA_DERIVE_PARAMS.pRandomB', True), 'CK_KEA_DERIVE_PARAMS.pRandomB', False, 0)
             self._s.pRandomB = address
             _pb_keep(self._s, 'pRandomB', kept)
 
@@ -7786,16 +7905,17 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return self._s.pPublicData
+        address = self._s.pPublicData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_KEA_DERIVE_PARAMS.pPublicData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_KEA_DERIVE_PARAMS.pPublicData', True), 'CK_KEA_DERIVE_PARAMS.pPublicData', False, 0)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
@@ -7983,16 +8103,17 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
 
     @property
     def pIv(self):
-        return self._s.pIv
+        address = self._s.pIv
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIv'))
 
     @pIv.setter
     def pIv(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIv = None
             _pb_keep(self._s, 'pIv', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_RC5_CBC_PARAMS.pIv', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_RC5_CBC_PARAMS.pIv', True), 'CK_RC5_CBC_PARAMS.pIv', False, 0)
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
@@ -8098,16 +8219,17 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return self._s.pData
+        address = self._s.pData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pData'))
 
     @pData.setter
     def pData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
             _pb_keep(self._s, 'pData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
@@ -8158,16 +8280,17 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return self._s.pData
+        address = self._s.pData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pData'))
 
     @pData.setter
     def pData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
             _pb_keep(self._s, 'pData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
@@ -8261,16 +8384,17 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
     @property
     def pIv(self):
-        return self._s.pIv
+        address = self._s.pIv
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIv'))
 
     @pIv.setter
     def pIv(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIv = None
             _pb_keep(self._s, 'pIv', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_GCM_PARAMS_V3.pIv', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GCM_PARAMS_V3.pIv', True), 'CK_GCM_PARAMS_V3.pIv', False, 0)
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
@@ -8292,16 +8416,17 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
     @property
     def pAAD(self):
-        return self._s.pAAD
+        address = self._s.pAAD
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pAAD'))
 
     @pAAD.setter
     def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
             _pb_keep(self._s, 'pAAD', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_GCM_PARAMS_V3.pAAD', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GCM_PARAMS_V3.pAAD', True), 'CK_GCM_PARAMS_V3.pAAD', False, 0)
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
@@ -8366,16 +8491,17 @@ class CK_CCM_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return self._s.pNonce
+        address = self._s.pNonce
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNonce'))
 
     @pNonce.setter
     def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
             _pb_keep(self._s, 'pNonce', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_CCM_PARAMS.pNonce', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CCM_PARAMS.pNonce', True), 'CK_CCM_PARAMS.pNonce', False, 0)
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
@@ -8389,16 +8515,17 @@ class CK_CCM_PARAMS(_pb_Record):
 
     @property
     def pAAD(self):
-        return self._s.pAAD
+        address = self._s.pAAD
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pAAD'))
 
     @pAAD.setter
     def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
             _pb_keep(self._s, 'pAAD', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_CCM_PARAMS.pAAD', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CCM_PARAMS.pAAD', True), 'CK_CCM_PARAMS.pAAD', False, 0)
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
@@ -8451,16 +8578,17 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return self._s.pNonce
+        address = self._s.pNonce
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNonce'))
 
     @pNonce.setter
     def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
             _pb_keep(self._s, 'pNonce', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce', True), 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce', False, 0)
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
@@ -8474,16 +8602,17 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @property
     def pAAD(self):
-        return self._s.pAAD
+        address = self._s.pAAD
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pAAD'))
 
     @pAAD.setter
     def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
             _pb_keep(self._s, 'pAAD', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD', True), 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD', False, 0)
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
@@ -8532,16 +8661,17 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @property
     def pIv(self):
-        return self._s.pIv
+        address = self._s.pIv
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIv'))
 
     @pIv.setter
     def pIv(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIv = None
             _pb_keep(self._s, 'pIv', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_GCM_MESSAGE_PARAMS.pIv', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GCM_MESSAGE_PARAMS.pIv', True), 'CK_GCM_MESSAGE_PARAMS.pIv', False, 0)
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
@@ -8571,16 +8701,17 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @property
     def pTag(self):
-        return self._s.pTag
+        address = self._s.pTag
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pTag'))
 
     @pTag.setter
     def pTag(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pTag = None
             _pb_keep(self._s, 'pTag', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_GCM_MESSAGE_PARAMS.pTag', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GCM_MESSAGE_PARAMS.pTag', True), 'CK_GCM_MESSAGE_PARAMS.pTag', False, 0)
             self._s.pTag = address
             _pb_keep(self._s, 'pTag', kept)
 
@@ -8639,16 +8770,17 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return self._s.pNonce
+        address = self._s.pNonce
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNonce'))
 
     @pNonce.setter
     def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
             _pb_keep(self._s, 'pNonce', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_CCM_MESSAGE_PARAMS.pNonce', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CCM_MESSAGE_PARAMS.pNonce', True), 'CK_CCM_MESSAGE_PARAMS.pNonce', False, 0)
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
@@ -8678,16 +8810,17 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @property
     def pMAC(self):
-        return self._s.pMAC
+        address = self._s.pMAC
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pMAC'))
 
     @pMAC.setter
     def pMAC(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pMAC = None
             _pb_keep(self._s, 'pMAC', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_CCM_MESSAGE_PARAMS.pMAC', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CCM_MESSAGE_PARAMS.pMAC', True), 'CK_CCM_MESSAGE_PARAMS.pMAC', False, 0)
             self._s.pMAC = address
             _pb_keep(self._s, 'pMAC', kept)
 
@@ -8730,16 +8863,17 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return self._s.pNonce
+        address = self._s.pNonce
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNonce'))
 
     @pNonce.setter
     def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
             _pb_keep(self._s, 'pNonce', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce', True), 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce', False, 0)
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
@@ -8753,16 +8887,17 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @property
     def pTag(self):
-        return self._s.pTag
+        address = self._s.pTag
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pTag'))
 
     @pTag.setter
     def pTag(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pTag = None
             _pb_keep(self._s, 'pTag', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', True), 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', False, 0)
             self._s.pTag = address
             _pb_keep(self._s, 'pTag', kept)
 
@@ -8821,16 +8956,17 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @property
     def pPassword(self):
-        return self._s.pPassword
+        address = self._s.pPassword
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPassword'))
 
     @pPassword.setter
     def pPassword(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPassword = None
             _pb_keep(self._s, 'pPassword', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword', False, 0)
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
@@ -8844,16 +8980,17 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return self._s.pPublicData
+        address = self._s.pPublicData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData', False, 0)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
@@ -8883,61 +9020,65 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @property
     def pRandomA(self):
-        return self._s.pRandomA
+        address = self._s.pRandomA
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pRandomA'))
 
     @pRandomA.setter
     def pRandomA(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRandomA = None
             _pb_keep(self._s, 'pRandomA', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA', False, 0)
             self._s.pRandomA = address
             _pb_keep(self._s, 'pRandomA', kept)
 
     @property
     def pPrimeP(self):
-        return self._s.pPrimeP
+        address = self._s.pPrimeP
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPrimeP'))
 
     @pPrimeP.setter
     def pPrimeP(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPrimeP = None
             _pb_keep(self._s, 'pPrimeP', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP', False, 0)
             self._s.pPrimeP = address
             _pb_keep(self._s, 'pPrimeP', kept)
 
     @property
     def pBaseG(self):
-        return self._s.pBaseG
+        address = self._s.pBaseG
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pBaseG'))
 
     @pBaseG.setter
     def pBaseG(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pBaseG = None
             _pb_keep(self._s, 'pBaseG', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG', False, 0)
             self._s.pBaseG = address
             _pb_keep(self._s, 'pBaseG', kept)
 
     @property
     def pSubprimeQ(self):
-        return self._s.pSubprimeQ
+        address = self._s.pSubprimeQ
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSubprimeQ'))
 
     @pSubprimeQ.setter
     def pSubprimeQ(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSubprimeQ = None
             _pb_keep(self._s, 'pSubprimeQ', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', False, 0)
             self._s.pSubprimeQ = address
             _pb_keep(self._s, 'pSubprimeQ', kept)
 
@@ -9002,16 +9143,17 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @property
     def pOldWrappedX(self):
-        return self._s.pOldWrappedX
+        address = self._s.pOldWrappedX
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOldWrappedX'))
 
     @pOldWrappedX.setter
     def pOldWrappedX(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOldWrappedX = None
             _pb_keep(self._s, 'pOldWrappedX', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX', True), 'CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX', False, 0)
             self._s.pOldWrappedX = address
             _pb_keep(self._s, 'pOldWrappedX', kept)
 
@@ -9025,16 +9167,17 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @property
     def pOldPassword(self):
-        return self._s.pOldPassword
+        address = self._s.pOldPassword
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOldPassword'))
 
     @pOldPassword.setter
     def pOldPassword(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOldPassword = None
             _pb_keep(self._s, 'pOldPassword', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPassword', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPassword', True), 'CK_SKIPJACK_RELAYX_PARAMS.pOldPassword', False, 0)
             self._s.pOldPassword = address
             _pb_keep(self._s, 'pOldPassword', kept)
 
@@ -9048,16 +9191,17 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @property
     def pOldPublicData(self):
-        return self._s.pOldPublicData
+        address = self._s.pOldPublicData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOldPublicData'))
 
     @pOldPublicData.setter
     def pOldPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOldPublicData = None
             _pb_keep(self._s, 'pOldPublicData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData', True), 'CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData', False, 0)
             self._s.pOldPublicData = address
             _pb_keep(self._s, 'pOldPublicData', kept)
 
@@ -9071,16 +9215,17 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @property
     def pOldRandomA(self):
-        return self._s.pOldRandomA
+        address = self._s.pOldRandomA
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOldRandomA'))
 
     @pOldRandomA.setter
     def pOldRandomA(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOldRandomA = None
             _pb_keep(self._s, 'pOldRandomA', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA', True), 'CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA', False, 0)
             self._s.pOldRandomA = address
             _pb_keep(self._s, 'pOldRandomA', kept)
 
@@ -9094,16 +9239,17 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @property
     def pNewPassword(self):
-        return self._s.pNewPassword
+        address = self._s.pNewPassword
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNewPassword'))
 
     @pNewPassword.setter
     def pNewPassword(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNewPassword = None
             _pb_keep(self._s, 'pNewPassword', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPassword', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPassword', True), 'CK_SKIPJACK_RELAYX_PARAMS.pNewPassword', False, 0)
             self._s.pNewPassword = address
             _pb_keep(self._s, 'pNewPassword', kept)
 
@@ -9117,16 +9263,17 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @property
     def pNewPublicData(self):
-        return self._s.pNewPublicData
+        address = self._s.pNewPublicData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNewPublicData'))
 
     @pNewPublicData.setter
     def pNewPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNewPublicData = None
             _pb_keep(self._s, 'pNewPublicData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData', True), 'CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData', False, 0)
             self._s.pNewPublicData = address
             _pb_keep(self._s, 'pNewPublicData', kept)
 
@@ -9140,16 +9287,17 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @property
     def pNewRandomA(self):
-        return self._s.pNewRandomA
+        address = self._s.pNewRandomA
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNewRandomA'))
 
     @pNewRandomA.setter
     def pNewRandomA(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNewRandomA = None
             _pb_keep(self._s, 'pNewRandomA', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', True), 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', False, 0)
             self._s.pNewRandomA = address
             _pb_keep(self._s, 'pNewRandomA', kept)
 
@@ -9237,16 +9385,17 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return self._s.pData
+        address = self._s.pData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pData'))
 
     @pData.setter
     def pData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
             _pb_keep(self._s, 'pData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
@@ -9297,16 +9446,17 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return self._s.pData
+        address = self._s.pData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pData'))
 
     @pData.setter
     def pData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
             _pb_keep(self._s, 'pData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
@@ -9357,16 +9507,17 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return self._s.pData
+        address = self._s.pData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pData'))
 
     @pData.setter
     def pData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
             _pb_keep(self._s, 'pData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData', True), 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData', False, 0)
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
@@ -9411,16 +9562,17 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
     @property
     def pBlockCounter(self):
-        return self._s.pBlockCounter
+        address = self._s.pBlockCounter
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pBlockCounter'))
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pBlockCounter = None
             _pb_keep(self._s, 'pBlockCounter', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_CHACHA20_PARAMS.pBlockCounter', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CHACHA20_PARAMS.pBlockCounter', True), 'CK_CHACHA20_PARAMS.pBlockCounter', False, 0)
             self._s.pBlockCounter = address
             _pb_keep(self._s, 'pBlockCounter', kept)
 
@@ -9434,16 +9586,17 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return self._s.pNonce
+        address = self._s.pNonce
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNonce'))
 
     @pNonce.setter
     def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
             _pb_keep(self._s, 'pNonce', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_CHACHA20_PARAMS.pNonce', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CHACHA20_PARAMS.pNonce', True), 'CK_CHACHA20_PARAMS.pNonce', False, 0)
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
@@ -9486,31 +9639,33 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
     @property
     def pBlockCounter(self):
-        return self._s.pBlockCounter
+        address = self._s.pBlockCounter
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pBlockCounter'))
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pBlockCounter = None
             _pb_keep(self._s, 'pBlockCounter', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SALSA20_PARAMS.pBlockCounter', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SALSA20_PARAMS.pBlockCounter', True), 'CK_SALSA20_PARAMS.pBlockCounter', False, 0)
             self._s.pBlockCounter = address
             _pb_keep(self._s, 'pBlockCounter', kept)
 
     @property
     def pNonce(self):
-        return self._s.pNonce
+        address = self._s.pNonce
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNonce'))
 
     @pNonce.setter
     def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
             _pb_keep(self._s, 'pNonce', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SALSA20_PARAMS.pNonce', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SALSA20_PARAMS.pNonce', True), 'CK_SALSA20_PARAMS.pNonce', False, 0)
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
@@ -9559,31 +9714,33 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @property
     def pInitVector(self):
-        return self._s.pInitVector
+        address = self._s.pInitVector
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pInitVector'))
 
     @pInitVector.setter
     def pInitVector(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInitVector = None
             _pb_keep(self._s, 'pInitVector', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_PBE_PARAMS.pInitVector', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_PBE_PARAMS.pInitVector', True), 'CK_PBE_PARAMS.pInitVector', False, 0)
             self._s.pInitVector = address
             _pb_keep(self._s, 'pInitVector', kept)
 
     @property
     def pPassword(self):
-        return self._s.pPassword
+        address = self._s.pPassword
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPassword'))
 
     @pPassword.setter
     def pPassword(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPassword = None
             _pb_keep(self._s, 'pPassword', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_PBE_PARAMS.pPassword', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_PBE_PARAMS.pPassword', True), 'CK_PBE_PARAMS.pPassword', False, 0)
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
@@ -9597,16 +9754,17 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @property
     def pSalt(self):
-        return self._s.pSalt
+        address = self._s.pSalt
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSalt'))
 
     @pSalt.setter
     def pSalt(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSalt = None
             _pb_keep(self._s, 'pSalt', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_PBE_PARAMS.pSalt', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_PBE_PARAMS.pSalt', True), 'CK_PBE_PARAMS.pSalt', False, 0)
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
@@ -9665,16 +9823,17 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
 
     @property
     def pX(self):
-        return self._s.pX
+        address = self._s.pX
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pX'))
 
     @pX.setter
     def pX(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pX = None
             _pb_keep(self._s, 'pX', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.pX', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.pX', True), 'CK_KEY_WRAP_SET_OAEP_PARAMS.pX', False, 0)
             self._s.pX = address
             _pb_keep(self._s, 'pX', kept)
 
@@ -9719,16 +9878,17 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @property
     def pClientRandom(self):
-        return self._s.pClientRandom
+        address = self._s.pClientRandom
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pClientRandom'))
 
     @pClientRandom.setter
     def pClientRandom(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pClientRandom = None
             _pb_keep(self._s, 'pClientRandom', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SSL3_RANDOM_DATA.pClientRandom', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SSL3_RANDOM_DATA.pClientRandom', True), 'CK_SSL3_RANDOM_DATA.pClientRandom', False, 0)
             self._s.pClientRandom = address
             _pb_keep(self._s, 'pClientRandom', kept)
 
@@ -9742,16 +9902,17 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @property
     def pServerRandom(self):
-        return self._s.pServerRandom
+        address = self._s.pServerRandom
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pServerRandom'))
 
     @pServerRandom.setter
     def pServerRandom(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pServerRandom = None
             _pb_keep(self._s, 'pServerRandom', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SSL3_RANDOM_DATA.pServerRandom', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SSL3_RANDOM_DATA.pServerRandom', True), 'CK_SSL3_RANDOM_DATA.pServerRandom', False, 0)
             self._s.pServerRandom = address
             _pb_keep(self._s, 'pServerRandom', kept)
 
@@ -9788,7 +9949,7 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
+        return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)})"
 
     @property
     def RandomInfo(self):
@@ -9803,18 +9964,14 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pVersion(self):
-        return self._s.pVersion
+        return _pb_view_at(CK_VERSION, _S0, self._s.pVersion, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pVersion')))
 
     @pVersion.setter
     def pVersion(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pVersion = None
-            _pb_keep(self._s, 'pVersion', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion', True, 2, False)
-            self._s.pVersion = address
-            _pb_keep(self._s, 'pVersion', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_VERSION, 'CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion')
+        self._s.pVersion = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pVersion', value)
 
 
 class CK_SSL3_KEY_MAT_OUT(_pb_Record):
@@ -9885,31 +10042,33 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @property
     def pIVClient(self):
-        return self._s.pIVClient
+        address = self._s.pIVClient
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIVClient'))
 
     @pIVClient.setter
     def pIVClient(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIVClient = None
             _pb_keep(self._s, 'pIVClient', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SSL3_KEY_MAT_OUT.pIVClient', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SSL3_KEY_MAT_OUT.pIVClient', True), 'CK_SSL3_KEY_MAT_OUT.pIVClient', False, 0)
             self._s.pIVClient = address
             _pb_keep(self._s, 'pIVClient', kept)
 
     @property
     def pIVServer(self):
-        return self._s.pIVServer
+        address = self._s.pIVServer
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIVServer'))
 
     @pIVServer.setter
     def pIVServer(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIVServer = None
             _pb_keep(self._s, 'pIVServer', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SSL3_KEY_MAT_OUT.pIVServer', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SSL3_KEY_MAT_OUT.pIVServer', True), 'CK_SSL3_KEY_MAT_OUT.pIVServer', False, 0)
             self._s.pIVServer = address
             _pb_keep(self._s, 'pIVServer', kept)
 
@@ -9946,7 +10105,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r})"
+        return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
 
     @property
     def ulMacSizeInBits(self):
@@ -9993,18 +10152,14 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
 
     @property
     def pReturnedKeyMaterial(self):
-        return self._s.pReturnedKeyMaterial
+        return _pb_view_at(CK_SSL3_KEY_MAT_OUT, _S48, self._s.pReturnedKeyMaterial, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pReturnedKeyMaterial')))
 
     @pReturnedKeyMaterial.setter
     def pReturnedKeyMaterial(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pReturnedKeyMaterial = None
-            _pb_keep(self._s, 'pReturnedKeyMaterial', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial', True, 48, False)
-            self._s.pReturnedKeyMaterial = address
-            _pb_keep(self._s, 'pReturnedKeyMaterial', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_SSL3_KEY_MAT_OUT, 'CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+        self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pReturnedKeyMaterial', value)
 
 
 class CK_TLS_PRF_PARAMS(_pb_Record):
@@ -10043,16 +10198,17 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @property
     def pSeed(self):
-        return self._s.pSeed
+        address = self._s.pSeed
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSeed'))
 
     @pSeed.setter
     def pSeed(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeed = None
             _pb_keep(self._s, 'pSeed', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_TLS_PRF_PARAMS.pSeed', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_TLS_PRF_PARAMS.pSeed', True), 'CK_TLS_PRF_PARAMS.pSeed', False, 0)
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
@@ -10066,16 +10222,17 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @property
     def pLabel(self):
-        return self._s.pLabel
+        address = self._s.pLabel
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pLabel'))
 
     @pLabel.setter
     def pLabel(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pLabel = None
             _pb_keep(self._s, 'pLabel', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_TLS_PRF_PARAMS.pLabel', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_TLS_PRF_PARAMS.pLabel', True), 'CK_TLS_PRF_PARAMS.pLabel', False, 0)
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
@@ -10089,29 +10246,34 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @property
     def pOutput(self):
-        return self._s.pOutput
+        address = self._s.pOutput
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOutput'))
 
     @pOutput.setter
     def pOutput(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOutput = None
             _pb_keep(self._s, 'pOutput', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_TLS_PRF_PARAMS.pOutput', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_TLS_PRF_PARAMS.pOutput', True), 'CK_TLS_PRF_PARAMS.pOutput', False, 0)
             self._s.pOutput = address
             _pb_keep(self._s, 'pOutput', kept)
 
     @property
     def pulOutputLen(self):
-        return self._s.pulOutputLen
+        return _pb_pointer(self._s.pulOutputLen, 'unsigned long *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pulOutputLen')))
 
     @pulOutputLen.setter
     def pulOutputLen(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pulOutputLen = None
             _pb_keep(self._s, 'pulOutputLen', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'unsigned long *', 'CK_TLS_PRF_PARAMS.pulOutputLen', 'a writable contiguous buffer')
+            self._s.pulOutputLen = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'pulOutputLen', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_TLS_PRF_PARAMS.pulOutputLen', True, 8, False)
             self._s.pulOutputLen = address
@@ -10144,7 +10306,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r}, prfHashMechanism={self.prfHashMechanism!r})"
+        return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)}, prfHashMechanism={self.prfHashMechanism!r})"
 
     @property
     def RandomInfo(self):
@@ -10159,18 +10321,14 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pVersion(self):
-        return self._s.pVersion
+        return _pb_view_at(CK_VERSION, _S0, self._s.pVersion, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pVersion')))
 
     @pVersion.setter
     def pVersion(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pVersion = None
-            _pb_keep(self._s, 'pVersion', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion', True, 2, False)
-            self._s.pVersion = address
-            _pb_keep(self._s, 'pVersion', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_VERSION, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion')
+        self._s.pVersion = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pVersion', value)
 
     @property
     def prfHashMechanism(self):
@@ -10215,7 +10373,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r}, prfHashMechanism={self.prfHashMechanism!r})"
+        return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)}, prfHashMechanism={self.prfHashMechanism!r})"
 
     @property
     def ulMacSizeInBits(self):
@@ -10262,18 +10420,14 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
 
     @property
     def pReturnedKeyMaterial(self):
-        return self._s.pReturnedKeyMaterial
+        return _pb_view_at(CK_SSL3_KEY_MAT_OUT, _S48, self._s.pReturnedKeyMaterial, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pReturnedKeyMaterial')))
 
     @pReturnedKeyMaterial.setter
     def pReturnedKeyMaterial(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pReturnedKeyMaterial = None
-            _pb_keep(self._s, 'pReturnedKeyMaterial', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial', True, 48, False)
-            self._s.pReturnedKeyMaterial = address
-            _pb_keep(self._s, 'pReturnedKeyMaterial', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_SSL3_KEY_MAT_OUT, 'CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+        self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pReturnedKeyMaterial', value)
 
     @property
     def prfHashMechanism(self):
@@ -10328,16 +10482,17 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @property
     def pLabel(self):
-        return self._s.pLabel
+        address = self._s.pLabel
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pLabel'))
 
     @pLabel.setter
     def pLabel(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pLabel = None
             _pb_keep(self._s, 'pLabel', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_TLS_KDF_PARAMS.pLabel', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_TLS_KDF_PARAMS.pLabel', True), 'CK_TLS_KDF_PARAMS.pLabel', False, 0)
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
@@ -10362,16 +10517,17 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @property
     def pContextData(self):
-        return self._s.pContextData
+        address = self._s.pContextData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pContextData'))
 
     @pContextData.setter
     def pContextData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pContextData = None
             _pb_keep(self._s, 'pContextData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_TLS_KDF_PARAMS.pContextData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_TLS_KDF_PARAMS.pContextData', True), 'CK_TLS_KDF_PARAMS.pContextData', False, 0)
             self._s.pContextData = address
             _pb_keep(self._s, 'pContextData', kept)
 
@@ -10513,16 +10669,17 @@ class CK_HKDF_PARAMS(_pb_Record):
 
     @property
     def pSalt(self):
-        return self._s.pSalt
+        address = self._s.pSalt
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSalt'))
 
     @pSalt.setter
     def pSalt(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSalt = None
             _pb_keep(self._s, 'pSalt', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_HKDF_PARAMS.pSalt', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_HKDF_PARAMS.pSalt', True), 'CK_HKDF_PARAMS.pSalt', False, 0)
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
@@ -10544,16 +10701,17 @@ class CK_HKDF_PARAMS(_pb_Record):
 
     @property
     def pInfo(self):
-        return self._s.pInfo
+        address = self._s.pInfo
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pInfo'))
 
     @pInfo.setter
     def pInfo(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInfo = None
             _pb_keep(self._s, 'pInfo', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_HKDF_PARAMS.pInfo', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_HKDF_PARAMS.pInfo', True), 'CK_HKDF_PARAMS.pInfo', False, 0)
             self._s.pInfo = address
             _pb_keep(self._s, 'pInfo', kept)
 
@@ -10598,16 +10756,17 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @property
     def pClientRandom(self):
-        return self._s.pClientRandom
+        address = self._s.pClientRandom
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pClientRandom'))
 
     @pClientRandom.setter
     def pClientRandom(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pClientRandom = None
             _pb_keep(self._s, 'pClientRandom', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_WTLS_RANDOM_DATA.pClientRandom', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_RANDOM_DATA.pClientRandom', True), 'CK_WTLS_RANDOM_DATA.pClientRandom', False, 0)
             self._s.pClientRandom = address
             _pb_keep(self._s, 'pClientRandom', kept)
 
@@ -10621,16 +10780,17 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @property
     def pServerRandom(self):
-        return self._s.pServerRandom
+        address = self._s.pServerRandom
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pServerRandom'))
 
     @pServerRandom.setter
     def pServerRandom(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pServerRandom = None
             _pb_keep(self._s, 'pServerRandom', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_WTLS_RANDOM_DATA.pServerRandom', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_RANDOM_DATA.pServerRandom', True), 'CK_WTLS_RANDOM_DATA.pServerRandom', False, 0)
             self._s.pServerRandom = address
             _pb_keep(self._s, 'pServerRandom', kept)
 
@@ -10692,16 +10852,17 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pVersion(self):
-        return self._s.pVersion
+        address = self._s.pVersion
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pVersion'))
 
     @pVersion.setter
     def pVersion(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pVersion = None
             _pb_keep(self._s, 'pVersion', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', True), 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', False, 0)
             self._s.pVersion = address
             _pb_keep(self._s, 'pVersion', kept)
 
@@ -10752,16 +10913,17 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @property
     def pSeed(self):
-        return self._s.pSeed
+        address = self._s.pSeed
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSeed'))
 
     @pSeed.setter
     def pSeed(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeed = None
             _pb_keep(self._s, 'pSeed', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_WTLS_PRF_PARAMS.pSeed', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_PRF_PARAMS.pSeed', True), 'CK_WTLS_PRF_PARAMS.pSeed', False, 0)
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
@@ -10775,16 +10937,17 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @property
     def pLabel(self):
-        return self._s.pLabel
+        address = self._s.pLabel
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pLabel'))
 
     @pLabel.setter
     def pLabel(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pLabel = None
             _pb_keep(self._s, 'pLabel', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_WTLS_PRF_PARAMS.pLabel', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_PRF_PARAMS.pLabel', True), 'CK_WTLS_PRF_PARAMS.pLabel', False, 0)
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
@@ -10798,29 +10961,34 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @property
     def pOutput(self):
-        return self._s.pOutput
+        address = self._s.pOutput
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOutput'))
 
     @pOutput.setter
     def pOutput(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOutput = None
             _pb_keep(self._s, 'pOutput', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_WTLS_PRF_PARAMS.pOutput', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_PRF_PARAMS.pOutput', True), 'CK_WTLS_PRF_PARAMS.pOutput', False, 0)
             self._s.pOutput = address
             _pb_keep(self._s, 'pOutput', kept)
 
     @property
     def pulOutputLen(self):
-        return self._s.pulOutputLen
+        return _pb_pointer(self._s.pulOutputLen, 'unsigned long *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pulOutputLen')))
 
     @pulOutputLen.setter
     def pulOutputLen(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pulOutputLen = None
             _pb_keep(self._s, 'pulOutputLen', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'unsigned long *', 'CK_WTLS_PRF_PARAMS.pulOutputLen', 'a writable contiguous buffer')
+            self._s.pulOutputLen = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'pulOutputLen', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_WTLS_PRF_PARAMS.pulOutputLen', True, 8, False)
             self._s.pulOutputLen = address
@@ -10873,16 +11041,17 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
 
     @property
     def pIV(self):
-        return self._s.pIV
+        address = self._s.pIV
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIV'))
 
     @pIV.setter
     def pIV(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIV = None
             _pb_keep(self._s, 'pIV', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_WTLS_KEY_MAT_OUT.pIV', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_KEY_MAT_OUT.pIV', True), 'CK_WTLS_KEY_MAT_OUT.pIV', False, 0)
             self._s.pIV = address
             _pb_keep(self._s, 'pIV', kept)
 
@@ -10923,7 +11092,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r})"
+        return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
 
     @property
     def DigestMechanism(self):
@@ -10986,18 +11155,14 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
 
     @property
     def pReturnedKeyMaterial(self):
-        return self._s.pReturnedKeyMaterial
+        return _pb_view_at(CK_WTLS_KEY_MAT_OUT, _S59, self._s.pReturnedKeyMaterial, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pReturnedKeyMaterial')))
 
     @pReturnedKeyMaterial.setter
     def pReturnedKeyMaterial(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pReturnedKeyMaterial = None
-            _pb_keep(self._s, 'pReturnedKeyMaterial', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial', True, 24, False)
-            self._s.pReturnedKeyMaterial = address
-            _pb_keep(self._s, 'pReturnedKeyMaterial', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_WTLS_KEY_MAT_OUT, 'CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+        self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pReturnedKeyMaterial', value)
 
 
 class CK_PRF_DATA_PARAM(_pb_Record):
@@ -11038,14 +11203,18 @@ class CK_PRF_DATA_PARAM(_pb_Record):
 
     @property
     def pValue(self):
-        return self._s.pValue
+        return _pb_pointer(self._s.pValue, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pValue')))
 
     @pValue.setter
     def pValue(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pValue = None
             _pb_keep(self._s, 'pValue', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_PRF_DATA_PARAM.pValue', 'a contiguous buffer')
+            self._s.pValue = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'pValue', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_PRF_DATA_PARAM.pValue', False, 0, True)
             self._s.pValue = address
@@ -11186,22 +11355,18 @@ class CK_DERIVED_KEY(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_DERIVED_KEY(pTemplate={self.pTemplate!r}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
+        return f"CK_DERIVED_KEY(pTemplate={_pb_ref_repr(self.pTemplate)}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
 
     @property
     def pTemplate(self):
-        return self._s.pTemplate
+        return _pb_view_at(CK_ATTRIBUTE, _S5, self._s.pTemplate, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pTemplate')))
 
     @pTemplate.setter
     def pTemplate(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pTemplate = None
-            _pb_keep(self._s, 'pTemplate', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_DERIVED_KEY.pTemplate', True, 24, False)
-            self._s.pTemplate = address
-            _pb_keep(self._s, 'pTemplate', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_ATTRIBUTE, 'CK_DERIVED_KEY.pTemplate')
+        self._s.pTemplate = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pTemplate', value)
 
     @property
     def ulAttributeCount(self):
@@ -11213,14 +11378,18 @@ class CK_DERIVED_KEY(_pb_Record):
 
     @property
     def phKey(self):
-        return self._s.phKey
+        return _pb_pointer(self._s.phKey, 'unsigned long *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'phKey')))
 
     @phKey.setter
     def phKey(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.phKey = None
             _pb_keep(self._s, 'phKey', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'unsigned long *', 'CK_DERIVED_KEY.phKey', 'a writable contiguous buffer')
+            self._s.phKey = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'phKey', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_DERIVED_KEY.phKey', True, 8, False)
             self._s.phKey = address
@@ -11257,7 +11426,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={self.pDataParams!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={self.pAdditionalDerivedKeys!r})"
+        return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
 
     @property
     def prfType(self):
@@ -11277,18 +11446,14 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
 
     @property
     def pDataParams(self):
-        return self._s.pDataParams
+        return _pb_view_at(CK_PRF_DATA_PARAM, _S61, self._s.pDataParams, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pDataParams')))
 
     @pDataParams.setter
     def pDataParams(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pDataParams = None
-            _pb_keep(self._s, 'pDataParams', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_SP800_108_KDF_PARAMS.pDataParams', True, 24, False)
-            self._s.pDataParams = address
-            _pb_keep(self._s, 'pDataParams', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_PRF_DATA_PARAM, 'CK_SP800_108_KDF_PARAMS.pDataParams')
+        self._s.pDataParams = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pDataParams', value)
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -11300,18 +11465,14 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
 
     @property
     def pAdditionalDerivedKeys(self):
-        return self._s.pAdditionalDerivedKeys
+        return _pb_view_at(CK_DERIVED_KEY, _S64, self._s.pAdditionalDerivedKeys, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pAdditionalDerivedKeys')))
 
     @pAdditionalDerivedKeys.setter
     def pAdditionalDerivedKeys(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pAdditionalDerivedKeys = None
-            _pb_keep(self._s, 'pAdditionalDerivedKeys', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys', True, 24, False)
-            self._s.pAdditionalDerivedKeys = address
-            _pb_keep(self._s, 'pAdditionalDerivedKeys', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_DERIVED_KEY, 'CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys')
+        self._s.pAdditionalDerivedKeys = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pAdditionalDerivedKeys', value)
 
 
 class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
@@ -11348,7 +11509,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={self.pDataParams!r}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={self.pAdditionalDerivedKeys!r})"
+        return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
 
     @property
     def prfType(self):
@@ -11368,18 +11529,14 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @property
     def pDataParams(self):
-        return self._s.pDataParams
+        return _pb_view_at(CK_PRF_DATA_PARAM, _S61, self._s.pDataParams, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pDataParams')))
 
     @pDataParams.setter
     def pDataParams(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pDataParams = None
-            _pb_keep(self._s, 'pDataParams', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams', True, 24, False)
-            self._s.pDataParams = address
-            _pb_keep(self._s, 'pDataParams', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_PRF_DATA_PARAM, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams')
+        self._s.pDataParams = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pDataParams', value)
 
     @property
     def ulIVLen(self):
@@ -11391,16 +11548,17 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @property
     def pIV(self):
-        return self._s.pIV
+        address = self._s.pIV
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIV'))
 
     @pIV.setter
     def pIV(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIV = None
             _pb_keep(self._s, 'pIV', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV', True), 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV', False, 0)
             self._s.pIV = address
             _pb_keep(self._s, 'pIV', kept)
 
@@ -11414,18 +11572,14 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @property
     def pAdditionalDerivedKeys(self):
-        return self._s.pAdditionalDerivedKeys
+        return _pb_view_at(CK_DERIVED_KEY, _S64, self._s.pAdditionalDerivedKeys, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pAdditionalDerivedKeys')))
 
     @pAdditionalDerivedKeys.setter
     def pAdditionalDerivedKeys(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pAdditionalDerivedKeys = None
-            _pb_keep(self._s, 'pAdditionalDerivedKeys', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys', True, 24, False)
-            self._s.pAdditionalDerivedKeys = address
-            _pb_keep(self._s, 'pAdditionalDerivedKeys', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_DERIVED_KEY, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys')
+        self._s.pAdditionalDerivedKeys = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pAdditionalDerivedKeys', value)
 
 
 class CK_CMS_SIG_PARAMS(_pb_Record):
@@ -11464,7 +11618,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={self.pSigningMechanism!r}, pDigestMechanism={self.pDigestMechanism!r}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
+        return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={_pb_ref_repr(self.pSigningMechanism)}, pDigestMechanism={_pb_ref_repr(self.pDigestMechanism)}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
 
     @property
     def certificateHandle(self):
@@ -11476,61 +11630,55 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @property
     def pSigningMechanism(self):
-        return self._s.pSigningMechanism
+        return _pb_view_at(CK_MECHANISM, _S7, self._s.pSigningMechanism, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pSigningMechanism')))
 
     @pSigningMechanism.setter
     def pSigningMechanism(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pSigningMechanism = None
-            _pb_keep(self._s, 'pSigningMechanism', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_CMS_SIG_PARAMS.pSigningMechanism', True, 24, False)
-            self._s.pSigningMechanism = address
-            _pb_keep(self._s, 'pSigningMechanism', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_MECHANISM, 'CK_CMS_SIG_PARAMS.pSigningMechanism')
+        self._s.pSigningMechanism = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pSigningMechanism', value)
 
     @property
     def pDigestMechanism(self):
-        return self._s.pDigestMechanism
+        return _pb_view_at(CK_MECHANISM, _S7, self._s.pDigestMechanism, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pDigestMechanism')))
 
     @pDigestMechanism.setter
     def pDigestMechanism(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pDigestMechanism = None
-            _pb_keep(self._s, 'pDigestMechanism', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_CMS_SIG_PARAMS.pDigestMechanism', True, 24, False)
-            self._s.pDigestMechanism = address
-            _pb_keep(self._s, 'pDigestMechanism', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_MECHANISM, 'CK_CMS_SIG_PARAMS.pDigestMechanism')
+        self._s.pDigestMechanism = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pDigestMechanism', value)
 
     @property
     def pContentType(self):
-        return self._s.pContentType
+        address = self._s.pContentType
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pContentType'))
 
     @pContentType.setter
     def pContentType(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pContentType = None
             _pb_keep(self._s, 'pContentType', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_CMS_SIG_PARAMS.pContentType', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CMS_SIG_PARAMS.pContentType', True), 'CK_CMS_SIG_PARAMS.pContentType', False, 0)
             self._s.pContentType = address
             _pb_keep(self._s, 'pContentType', kept)
 
     @property
     def pRequestedAttributes(self):
-        return self._s.pRequestedAttributes
+        address = self._s.pRequestedAttributes
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pRequestedAttributes'))
 
     @pRequestedAttributes.setter
     def pRequestedAttributes(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRequestedAttributes = None
             _pb_keep(self._s, 'pRequestedAttributes', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_CMS_SIG_PARAMS.pRequestedAttributes', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CMS_SIG_PARAMS.pRequestedAttributes', True), 'CK_CMS_SIG_PARAMS.pRequestedAttributes', False, 0)
             self._s.pRequestedAttributes = address
             _pb_keep(self._s, 'pRequestedAttributes', kept)
 
@@ -11544,16 +11692,17 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @property
     def pRequiredAttributes(self):
-        return self._s.pRequiredAttributes
+        address = self._s.pRequiredAttributes
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pRequiredAttributes'))
 
     @pRequiredAttributes.setter
     def pRequiredAttributes(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRequiredAttributes = None
             _pb_keep(self._s, 'pRequiredAttributes', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_CMS_SIG_PARAMS.pRequiredAttributes', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_CMS_SIG_PARAMS.pRequiredAttributes', True), 'CK_CMS_SIG_PARAMS.pRequiredAttributes', False, 0)
             self._s.pRequiredAttributes = address
             _pb_keep(self._s, 'pRequiredAttributes', kept)
 
@@ -11594,16 +11743,17 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
 
     @property
     def pData(self):
-        return self._s.pData
+        address = self._s.pData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pData'))
 
     @pData.setter
     def pData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
             _pb_keep(self._s, 'pData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_KEY_DERIVATION_STRING_DATA.pData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_KEY_DERIVATION_STRING_DATA.pData', True), 'CK_KEY_DERIVATION_STRING_DATA.pData', False, 0)
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
@@ -11666,14 +11816,18 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @property
     def pSaltSourceData(self):
-        return self._s.pSaltSourceData
+        return _pb_pointer(self._s.pSaltSourceData, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pSaltSourceData')))
 
     @pSaltSourceData.setter
     def pSaltSourceData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSaltSourceData = None
             _pb_keep(self._s, 'pSaltSourceData', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS.pSaltSourceData', 'a contiguous buffer')
+            self._s.pSaltSourceData = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'pSaltSourceData', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_PKCS5_PBKD2_PARAMS.pSaltSourceData', False, 0, True)
             self._s.pSaltSourceData = address
@@ -11705,14 +11859,18 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @property
     def pPrfData(self):
-        return self._s.pPrfData
+        return _pb_pointer(self._s.pPrfData, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pPrfData')))
 
     @pPrfData.setter
     def pPrfData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPrfData = None
             _pb_keep(self._s, 'pPrfData', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS.pPrfData', 'a contiguous buffer')
+            self._s.pPrfData = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'pPrfData', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_PKCS5_PBKD2_PARAMS.pPrfData', False, 0, True)
             self._s.pPrfData = address
@@ -11728,29 +11886,34 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @property
     def pPassword(self):
-        return self._s.pPassword
+        address = self._s.pPassword
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPassword'))
 
     @pPassword.setter
     def pPassword(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPassword = None
             _pb_keep(self._s, 'pPassword', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_PKCS5_PBKD2_PARAMS.pPassword', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_PKCS5_PBKD2_PARAMS.pPassword', True), 'CK_PKCS5_PBKD2_PARAMS.pPassword', False, 0)
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
     @property
     def ulPasswordLen(self):
-        return self._s.ulPasswordLen
+        return _pb_pointer(self._s.ulPasswordLen, 'unsigned long *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'ulPasswordLen')))
 
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.ulPasswordLen = None
             _pb_keep(self._s, 'ulPasswordLen', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'unsigned long *', 'CK_PKCS5_PBKD2_PARAMS.ulPasswordLen', 'a writable contiguous buffer')
+            self._s.ulPasswordLen = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'ulPasswordLen', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_PKCS5_PBKD2_PARAMS.ulPasswordLen', True, 8, False)
             self._s.ulPasswordLen = address
@@ -11807,14 +11970,18 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @property
     def pSaltSourceData(self):
-        return self._s.pSaltSourceData
+        return _pb_pointer(self._s.pSaltSourceData, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pSaltSourceData')))
 
     @pSaltSourceData.setter
     def pSaltSourceData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSaltSourceData = None
             _pb_keep(self._s, 'pSaltSourceData', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData', 'a contiguous buffer')
+            self._s.pSaltSourceData = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'pSaltSourceData', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData', False, 0, True)
             self._s.pSaltSourceData = address
@@ -11846,14 +12013,18 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @property
     def pPrfData(self):
-        return self._s.pPrfData
+        return _pb_pointer(self._s.pPrfData, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pPrfData')))
 
     @pPrfData.setter
     def pPrfData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPrfData = None
             _pb_keep(self._s, 'pPrfData', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_PKCS5_PBKD2_PARAMS2.pPrfData', 'a contiguous buffer')
+            self._s.pPrfData = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'pPrfData', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_PKCS5_PBKD2_PARAMS2.pPrfData', False, 0, True)
             self._s.pPrfData = address
@@ -11869,16 +12040,17 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @property
     def pPassword(self):
-        return self._s.pPassword
+        address = self._s.pPassword
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPassword'))
 
     @pPassword.setter
     def pPassword(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPassword = None
             _pb_keep(self._s, 'pPassword', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_PKCS5_PBKD2_PARAMS2.pPassword', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_PKCS5_PBKD2_PARAMS2.pPassword', True), 'CK_PKCS5_PBKD2_PARAMS2.pPassword', False, 0)
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
@@ -11929,14 +12101,18 @@ class CK_OTP_PARAM(_pb_Record):
 
     @property
     def pValue(self):
-        return self._s.pValue
+        return _pb_pointer(self._s.pValue, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pValue')))
 
     @pValue.setter
     def pValue(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pValue = None
             _pb_keep(self._s, 'pValue', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'CK_OTP_PARAM.pValue', 'a contiguous buffer')
+            self._s.pValue = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'pValue', value)
         else:
             address, kept = _pb_buffer_address(value, 'CK_OTP_PARAM.pValue', False, 0, True)
             self._s.pValue = address
@@ -11975,22 +12151,18 @@ class CK_OTP_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_OTP_PARAMS(pParams={self.pParams!r}, ulCount={self.ulCount!r})"
+        return f"CK_OTP_PARAMS(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
 
     @property
     def pParams(self):
-        return self._s.pParams
+        return _pb_view_at(CK_OTP_PARAM, _S71, self._s.pParams, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pParams')))
 
     @pParams.setter
     def pParams(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pParams = None
-            _pb_keep(self._s, 'pParams', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_OTP_PARAMS.pParams', True, 24, False)
-            self._s.pParams = address
-            _pb_keep(self._s, 'pParams', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_OTP_PARAM, 'CK_OTP_PARAMS.pParams')
+        self._s.pParams = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pParams', value)
 
     @property
     def ulCount(self):
@@ -12025,22 +12197,18 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_OTP_SIGNATURE_INFO(pParams={self.pParams!r}, ulCount={self.ulCount!r})"
+        return f"CK_OTP_SIGNATURE_INFO(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
 
     @property
     def pParams(self):
-        return self._s.pParams
+        return _pb_view_at(CK_OTP_PARAM, _S71, self._s.pParams, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pParams')))
 
     @pParams.setter
     def pParams(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pParams = None
-            _pb_keep(self._s, 'pParams', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_OTP_SIGNATURE_INFO.pParams', True, 24, False)
-            self._s.pParams = address
-            _pb_keep(self._s, 'pParams', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_OTP_PARAM, 'CK_OTP_SIGNATURE_INFO.pParams')
+        self._s.pParams = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pParams', value)
 
     @property
     def ulCount(self):
@@ -12079,22 +12247,18 @@ class CK_KIP_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_KIP_PARAMS(pMechanism={self.pMechanism!r}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
+        return f"CK_KIP_PARAMS(pMechanism={_pb_ref_repr(self.pMechanism)}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
 
     @property
     def pMechanism(self):
-        return self._s.pMechanism
+        return _pb_view_at(CK_MECHANISM, _S7, self._s.pMechanism, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pMechanism')))
 
     @pMechanism.setter
     def pMechanism(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pMechanism = None
-            _pb_keep(self._s, 'pMechanism', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_KIP_PARAMS.pMechanism', True, 24, False)
-            self._s.pMechanism = address
-            _pb_keep(self._s, 'pMechanism', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_MECHANISM, 'CK_KIP_PARAMS.pMechanism')
+        self._s.pMechanism = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pMechanism', value)
 
     @property
     def hKey(self):
@@ -12106,16 +12270,17 @@ class CK_KIP_PARAMS(_pb_Record):
 
     @property
     def pSeed(self):
-        return self._s.pSeed
+        address = self._s.pSeed
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSeed'))
 
     @pSeed.setter
     def pSeed(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeed = None
             _pb_keep(self._s, 'pSeed', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_KIP_PARAMS.pSeed', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_KIP_PARAMS.pSeed', True), 'CK_KIP_PARAMS.pSeed', False, 0)
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
@@ -12168,16 +12333,17 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
 
     @property
     def pSeed(self):
-        return self._s.pSeed
+        address = self._s.pSeed
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSeed'))
 
     @pSeed.setter
     def pSeed(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeed = None
             _pb_keep(self._s, 'pSeed', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_DSA_PARAMETER_GEN_PARAM.pSeed', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_DSA_PARAMETER_GEN_PARAM.pSeed', True), 'CK_DSA_PARAMETER_GEN_PARAM.pSeed', False, 0)
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
@@ -12254,16 +12420,17 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @property
     def pSharedData(self):
-        return self._s.pSharedData
+        address = self._s.pSharedData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSharedData'))
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedData = None
             _pb_keep(self._s, 'pSharedData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', True), 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', False, 0)
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
@@ -12292,7 +12459,7 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={self.pOAEPParams!r})"
+        return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={_pb_ref_repr(self.pOAEPParams)})"
 
     @property
     def ulAESKeyBits(self):
@@ -12304,18 +12471,14 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @property
     def pOAEPParams(self):
-        return self._s.pOAEPParams
+        return _pb_view_at(CK_RSA_PKCS_OAEP_PARAMS, _S13, self._s.pOAEPParams, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pOAEPParams')))
 
     @pOAEPParams.setter
     def pOAEPParams(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pOAEPParams = None
-            _pb_keep(self._s, 'pOAEPParams', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams', True, 40, False)
-            self._s.pOAEPParams = address
-            _pb_keep(self._s, 'pOAEPParams', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_RSA_PKCS_OAEP_PARAMS, 'CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams')
+        self._s.pOAEPParams = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pOAEPParams', value)
 
 
 class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
@@ -12360,16 +12523,17 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pPublicData(self):
-        return self._s.pPublicData
+        address = self._s.pPublicData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
             _pb_keep(self._s, 'pPublicData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_GOSTR3410_DERIVE_PARAMS.pPublicData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GOSTR3410_DERIVE_PARAMS.pPublicData', True), 'CK_GOSTR3410_DERIVE_PARAMS.pPublicData', False, 0)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
@@ -12383,16 +12547,17 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pUKM(self):
-        return self._s.pUKM
+        address = self._s.pUKM
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pUKM'))
 
     @pUKM.setter
     def pUKM(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pUKM = None
             _pb_keep(self._s, 'pUKM', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_GOSTR3410_DERIVE_PARAMS.pUKM', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GOSTR3410_DERIVE_PARAMS.pUKM', True), 'CK_GOSTR3410_DERIVE_PARAMS.pUKM', False, 0)
             self._s.pUKM = address
             _pb_keep(self._s, 'pUKM', kept)
 
@@ -12439,16 +12604,17 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @property
     def pWrapOID(self):
-        return self._s.pWrapOID
+        address = self._s.pWrapOID
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pWrapOID'))
 
     @pWrapOID.setter
     def pWrapOID(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pWrapOID = None
             _pb_keep(self._s, 'pWrapOID', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID', True), 'CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID', False, 0)
             self._s.pWrapOID = address
             _pb_keep(self._s, 'pWrapOID', kept)
 
@@ -12462,16 +12628,17 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @property
     def pUKM(self):
-        return self._s.pUKM
+        address = self._s.pUKM
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pUKM'))
 
     @pUKM.setter
     def pUKM(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pUKM = None
             _pb_keep(self._s, 'pUKM', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM', True), 'CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM', False, 0)
             self._s.pUKM = address
             _pb_keep(self._s, 'pUKM', kept)
 
@@ -12538,16 +12705,17 @@ class CK_EDDSA_PARAMS(_pb_Record):
 
     @property
     def pContextData(self):
-        return self._s.pContextData
+        address = self._s.pContextData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pContextData'))
 
     @pContextData.setter
     def pContextData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pContextData = None
             _pb_keep(self._s, 'pContextData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_EDDSA_PARAMS.pContextData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_EDDSA_PARAMS.pContextData', True), 'CK_EDDSA_PARAMS.pContextData', False, 0)
             self._s.pContextData = address
             _pb_keep(self._s, 'pContextData', kept)
 
@@ -12649,31 +12817,33 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @property
     def pPrekey_signature(self):
-        return self._s.pPrekey_signature
+        address = self._s.pPrekey_signature
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPrekey_signature'))
 
     @pPrekey_signature.setter
     def pPrekey_signature(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPrekey_signature = None
             _pb_keep(self._s, 'pPrekey_signature', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X3DH_INITIATE_PARAMS.pPrekey_signature', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X3DH_INITIATE_PARAMS.pPrekey_signature', True), 'CK_X3DH_INITIATE_PARAMS.pPrekey_signature', False, 0)
             self._s.pPrekey_signature = address
             _pb_keep(self._s, 'pPrekey_signature', kept)
 
     @property
     def pOnetime_key(self):
-        return self._s.pOnetime_key
+        address = self._s.pOnetime_key
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOnetime_key'))
 
     @pOnetime_key.setter
     def pOnetime_key(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOnetime_key = None
             _pb_keep(self._s, 'pOnetime_key', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X3DH_INITIATE_PARAMS.pOnetime_key', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X3DH_INITIATE_PARAMS.pOnetime_key', True), 'CK_X3DH_INITIATE_PARAMS.pOnetime_key', False, 0)
             self._s.pOnetime_key = address
             _pb_keep(self._s, 'pOnetime_key', kept)
 
@@ -12738,46 +12908,49 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @property
     def pIdentity_id(self):
-        return self._s.pIdentity_id
+        address = self._s.pIdentity_id
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIdentity_id'))
 
     @pIdentity_id.setter
     def pIdentity_id(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIdentity_id = None
             _pb_keep(self._s, 'pIdentity_id', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X3DH_RESPOND_PARAMS.pIdentity_id', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pIdentity_id', True), 'CK_X3DH_RESPOND_PARAMS.pIdentity_id', False, 0)
             self._s.pIdentity_id = address
             _pb_keep(self._s, 'pIdentity_id', kept)
 
     @property
     def pPrekey_id(self):
-        return self._s.pPrekey_id
+        address = self._s.pPrekey_id
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPrekey_id'))
 
     @pPrekey_id.setter
     def pPrekey_id(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPrekey_id = None
             _pb_keep(self._s, 'pPrekey_id', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X3DH_RESPOND_PARAMS.pPrekey_id', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pPrekey_id', True), 'CK_X3DH_RESPOND_PARAMS.pPrekey_id', False, 0)
             self._s.pPrekey_id = address
             _pb_keep(self._s, 'pPrekey_id', kept)
 
     @property
     def pOnetime_id(self):
-        return self._s.pOnetime_id
+        address = self._s.pOnetime_id
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOnetime_id'))
 
     @pOnetime_id.setter
     def pOnetime_id(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOnetime_id = None
             _pb_keep(self._s, 'pOnetime_id', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X3DH_RESPOND_PARAMS.pOnetime_id', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pOnetime_id', True), 'CK_X3DH_RESPOND_PARAMS.pOnetime_id', False, 0)
             self._s.pOnetime_id = address
             _pb_keep(self._s, 'pOnetime_id', kept)
 
@@ -12791,16 +12964,17 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @property
     def pInitiator_ephemeral(self):
-        return self._s.pInitiator_ephemeral
+        address = self._s.pInitiator_ephemeral
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pInitiator_ephemeral'))
 
     @pInitiator_ephemeral.setter
     def pInitiator_ephemeral(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInitiator_ephemeral = None
             _pb_keep(self._s, 'pInitiator_ephemeral', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', True), 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', False, 0)
             self._s.pInitiator_ephemeral = address
             _pb_keep(self._s, 'pInitiator_ephemeral', kept)
 
@@ -12845,16 +13019,17 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @property
     def sk(self):
-        return self._s.sk
+        address = self._s.sk
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'sk'))
 
     @sk.setter
     def sk(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.sk = None
             _pb_keep(self._s, 'sk', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.sk', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.sk', True), 'CK_X2RATCHET_INITIALIZE_PARAMS.sk', False, 0)
             self._s.sk = address
             _pb_keep(self._s, 'sk', kept)
 
@@ -12955,16 +13130,17 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @property
     def sk(self):
-        return self._s.sk
+        address = self._s.sk
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'sk'))
 
     @sk.setter
     def sk(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.sk = None
             _pb_keep(self._s, 'sk', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_X2RATCHET_RESPOND_PARAMS.sk', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X2RATCHET_RESPOND_PARAMS.sk', True), 'CK_X2RATCHET_RESPOND_PARAMS.sk', False, 0)
             self._s.sk = address
             _pb_keep(self._s, 'sk', kept)
 
@@ -13061,16 +13237,17 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @property
     def pGX(self):
-        return self._s.pGX
+        address = self._s.pGX
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pGX'))
 
     @pGX.setter
     def pGX(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pGX = None
             _pb_keep(self._s, 'pGX', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_JPAKEPublicValue.pGX', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_JPAKEPublicValue.pGX', True), 'CK_NSS_JPAKEPublicValue.pGX', False, 0)
             self._s.pGX = address
             _pb_keep(self._s, 'pGX', kept)
 
@@ -13084,16 +13261,17 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @property
     def pGV(self):
-        return self._s.pGV
+        address = self._s.pGV
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pGV'))
 
     @pGV.setter
     def pGV(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pGV = None
             _pb_keep(self._s, 'pGV', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_JPAKEPublicValue.pGV', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_JPAKEPublicValue.pGV', True), 'CK_NSS_JPAKEPublicValue.pGV', False, 0)
             self._s.pGV = address
             _pb_keep(self._s, 'pGV', kept)
 
@@ -13107,16 +13285,17 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @property
     def pR(self):
-        return self._s.pR
+        address = self._s.pR
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pR'))
 
     @pR.setter
     def pR(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pR = None
             _pb_keep(self._s, 'pR', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_JPAKEPublicValue.pR', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_JPAKEPublicValue.pR', True), 'CK_NSS_JPAKEPublicValue.pR', False, 0)
             self._s.pR = address
             _pb_keep(self._s, 'pR', kept)
 
@@ -13212,16 +13391,17 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
 
     @property
     def pSharedKey(self):
-        return self._s.pSharedKey
+        address = self._s.pSharedKey
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSharedKey'))
 
     @pSharedKey.setter
     def pSharedKey(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedKey = None
             _pb_keep(self._s, 'pSharedKey', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_JPAKERound2Params.pSharedKey', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_JPAKERound2Params.pSharedKey', True), 'CK_NSS_JPAKERound2Params.pSharedKey', False, 0)
             self._s.pSharedKey = address
             _pb_keep(self._s, 'pSharedKey', kept)
 
@@ -13351,16 +13531,17 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
 
     @property
     def pHeader(self):
-        return self._s.pHeader
+        address = self._s.pHeader
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pHeader'))
 
     @pHeader.setter
     def pHeader(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pHeader = None
             _pb_keep(self._s, 'pHeader', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', True), 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader', False, 0)
             self._s.pHeader = address
             _pb_keep(self._s, 'pHeader', kept)
 
@@ -13407,16 +13588,17 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return self._s.pNonce
+        address = self._s.pNonce
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNonce'))
 
     @pNonce.setter
     def pNonce(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
             _pb_keep(self._s, 'pNonce', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_AEAD_PARAMS.pNonce', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_AEAD_PARAMS.pNonce', True), 'CK_NSS_AEAD_PARAMS.pNonce', False, 0)
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
@@ -13430,16 +13612,17 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @property
     def pAAD(self):
-        return self._s.pAAD
+        address = self._s.pAAD
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pAAD'))
 
     @pAAD.setter
     def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
             _pb_keep(self._s, 'pAAD', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_AEAD_PARAMS.pAAD', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_AEAD_PARAMS.pAAD', True), 'CK_NSS_AEAD_PARAMS.pAAD', False, 0)
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
@@ -13504,16 +13687,17 @@ class CK_NSS_HKDFParams(_pb_Record):
 
     @property
     def pSalt(self):
-        return self._s.pSalt
+        address = self._s.pSalt
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSalt'))
 
     @pSalt.setter
     def pSalt(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSalt = None
             _pb_keep(self._s, 'pSalt', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_HKDFParams.pSalt', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_HKDFParams.pSalt', True), 'CK_NSS_HKDFParams.pSalt', False, 0)
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
@@ -13535,16 +13719,17 @@ class CK_NSS_HKDFParams(_pb_Record):
 
     @property
     def pInfo(self):
-        return self._s.pInfo
+        address = self._s.pInfo
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pInfo'))
 
     @pInfo.setter
     def pInfo(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInfo = None
             _pb_keep(self._s, 'pInfo', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_HKDFParams.pInfo', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_HKDFParams.pInfo', True), 'CK_NSS_HKDFParams.pInfo', False, 0)
             self._s.pInfo = address
             _pb_keep(self._s, 'pInfo', kept)
 
@@ -13615,16 +13800,17 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pSeedData(self):
-        return self._s.pSeedData
+        address = self._s.pSeedData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSeedData'))
 
     @pSeedData.setter
     def pSeedData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeedData = None
             _pb_keep(self._s, 'pSeedData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', True), 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData', False, 0)
             self._s.pSeedData = address
             _pb_keep(self._s, 'pSeedData', kept)
 
@@ -13701,16 +13887,17 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pNi(self):
-        return self._s.pNi
+        address = self._s.pNi
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNi'))
 
     @pNi.setter
     def pNi(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNi = None
             _pb_keep(self._s, 'pNi', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', True), 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi', False, 0)
             self._s.pNi = address
             _pb_keep(self._s, 'pNi', kept)
 
@@ -13724,16 +13911,17 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pNr(self):
-        return self._s.pNr
+        address = self._s.pNr
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNr'))
 
     @pNr.setter
     def pNr(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNr = None
             _pb_keep(self._s, 'pNr', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', True), 'CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr', False, 0)
             self._s.pNr = address
             _pb_keep(self._s, 'pNr', kept)
 
@@ -13828,16 +14016,17 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pCKYi(self):
-        return self._s.pCKYi
+        address = self._s.pCKYi
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pCKYi'))
 
     @pCKYi.setter
     def pCKYi(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pCKYi = None
             _pb_keep(self._s, 'pCKYi', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', True), 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi', False, 0)
             self._s.pCKYi = address
             _pb_keep(self._s, 'pCKYi', kept)
 
@@ -13851,16 +14040,17 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pCKYr(self):
-        return self._s.pCKYr
+        address = self._s.pCKYr
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pCKYr'))
 
     @pCKYr.setter
     def pCKYr(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pCKYr = None
             _pb_keep(self._s, 'pCKYr', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', True), 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr', False, 0)
             self._s.pCKYr = address
             _pb_keep(self._s, 'pCKYr', kept)
 
@@ -13939,16 +14129,17 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pExtraData(self):
-        return self._s.pExtraData
+        address = self._s.pExtraData
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pExtraData'))
 
     @pExtraData.setter
     def pExtraData(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pExtraData = None
             _pb_keep(self._s, 'pExtraData', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', True), 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData', False, 0)
             self._s.pExtraData = address
             _pb_keep(self._s, 'pExtraData', kept)
 
@@ -13989,7 +14180,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={self.pVersion!r})"
+        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={_pb_ref_repr(self.pVersion)})"
 
     @property
     def prfHashMechanism(self):
@@ -14001,16 +14192,17 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pSessionHash(self):
-        return self._s.pSessionHash
+        address = self._s.pSessionHash
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSessionHash'))
 
     @pSessionHash.setter
     def pSessionHash(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSessionHash = None
             _pb_keep(self._s, 'pSessionHash', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', True), 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash', False, 0)
             self._s.pSessionHash = address
             _pb_keep(self._s, 'pSessionHash', kept)
 
@@ -14024,18 +14216,14 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pVersion(self):
-        return self._s.pVersion
+        return _pb_view_at(CK_VERSION, _S0, self._s.pVersion, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pVersion')))
 
     @pVersion.setter
     def pVersion(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.pVersion = None
-            _pb_keep(self._s, 'pVersion', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion', True, 2, False)
-            self._s.pVersion = address
-            _pb_keep(self._s, 'pVersion', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, CK_VERSION, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion')
+        self._s.pVersion = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'pVersion', value)
 
 
 class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
@@ -14164,16 +14352,17 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @property
     def pIv(self):
-        return self._s.pIv
+        address = self._s.pIv
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIv'))
 
     @pIv.setter
     def pIv(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIv = None
             _pb_keep(self._s, 'pIv', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_GCM_PARAMS.pIv', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_GCM_PARAMS.pIv', True), 'CK_NSS_GCM_PARAMS.pIv', False, 0)
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
@@ -14187,16 +14376,17 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @property
     def pAAD(self):
-        return self._s.pAAD
+        address = self._s.pAAD
+        return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pAAD'))
 
     @pAAD.setter
     def pAAD(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
             _pb_keep(self._s, 'pAAD', None)
         else:
-            address, kept = _pb_buffer_address(value, 'CK_NSS_GCM_PARAMS.pAAD', True, 1, False)
+            address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_NSS_GCM_PARAMS.pAAD', True), 'CK_NSS_GCM_PARAMS.pAAD', False, 0)
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 

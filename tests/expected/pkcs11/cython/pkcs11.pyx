@@ -13,7 +13,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromOb
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
 
 cdef extern from "Python.h":
@@ -114,14 +114,12 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
     if value is None:
         _pb_keep(record, where, None)
         return NULL
-    wanted = "a writable buffer" if writable else "a buffer"
+    wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
     if not PyObject_CheckBuffer(value):
-        raise TypeError(f"{what} must be {wanted} or None, not {type(value).__name__}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     held = memoryview(value)
-    if not held.contiguous:
-        raise ValueError(f"{what} needs a contiguous buffer")
-    if writable and held.readonly:
-        raise TypeError(f"{what} must be {wanted} or None, not {type(value).__name__}")
+    if not held.contiguous or writable and held.readonly:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     if private_copy and held.readonly:
         held = memoryview(bytearray(held))
     PyObject_GetBuffer(held, &view, PyBUF_WRITABLE if writable else PyBUF_SIMPLE)
@@ -375,6 +373,68 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     if isinstance(value, _pb_Record) and ctype == "void *":
         return (<_pb_Record>value)._pb_memory()
     raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+# ---- what record classes check and keep for their pointer members ----------
+# A pointer member keeps what it was set to alive with the record, under the
+# member's address (_pb_keep); a value read from it (a view, a handle, a
+# Pointer) keeps alive the record and that object, so that setting the member
+# again cannot free memory the value still points into.
+
+cdef object _pb_field_owner(object record, size_t where):
+    # What a value read from the pointer member at where keeps alive: the record owning
+    # the memory, and what that record holds for the member.
+    root = getattr(record, "_pb_root")()
+    kept = root._pb_keep_dict().get(where)
+    return root if kept is None else (root, kept)
+
+
+cdef object _pb_text_field(object record, size_t where, const char *value):
+    # The characters a pointer member points to (None for NULL), up to the NUL, never past
+    # the end of the buffer the record holds for the member when that is where they are.
+    cdef Py_buffer view
+    cdef const char *end
+    if value == NULL:
+        return None
+    kept = getattr(record, "_pb_root")()._pb_keep_dict().get(where)
+    if kept is not None and PyObject_CheckBuffer(kept):  # (a union's other member may hold a record)
+        PyObject_GetBuffer(kept, &view, PyBUF_SIMPLE)
+        try:
+            if <const char *>view.buf == value:
+                end = <const char *>memchr(value, 0, view.len)
+                return PyBytes_FromStringAndSize(value, end - value if end != NULL else view.len)
+        finally:
+            PyBuffer_Release(&view)
+    return <bytes>value
+
+
+cdef void *_pb_keep_text(object record, size_t where, object value, str what, bint private_copy) except? NULL:
+    # A pointer-to-characters member set from a str (UTF-8, no NUL), bytes or another buffer,
+    # held through a memoryview; read-only memory is a private copy where C may write.
+    cdef Py_buffer view
+    if value is None:
+        _pb_keep(record, where, None)
+        return NULL
+    source = _pb_encode(value, what) if isinstance(value, str) else value
+    if not PyObject_CheckBuffer(source):
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    held = memoryview(source)
+    if not held.contiguous:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    if private_copy and held.readonly:
+        held = memoryview(bytearray(held))
+    PyObject_GetBuffer(held, &view, PyBUF_SIMPLE)
+    cdef void *address = view.buf
+    PyBuffer_Release(&view)
+    _pb_keep(record, where, held)
+    return address
+
+
+cdef str _pb_ref_repr(object record):
+    # How a record's repr shows the record a pointer member points to: its class and address.
+    if record is None:
+        return "None"
+    return f"<{type(record).__name__} at {<size_t>(<_pb_Record>record)._pb_memory():#x}>"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -2163,7 +2223,6 @@ c_ssize_t = c_long
 # ---- records -----------------------------------------------------------
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_VERSION(_pb_Record):
     'struct CK_VERSION: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_VERSION _value
@@ -2228,6 +2287,8 @@ cdef class CK_VERSION(_pb_Record):
     @major.setter
     def major(self, value):
         value = _pb_index(value, "CK_VERSION.major")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_VERSION.major: {value} is out of range [0, 255]")
         self._ptr.major = value
 
     @property
@@ -2237,6 +2298,8 @@ cdef class CK_VERSION(_pb_Record):
     @minor.setter
     def minor(self, value):
         value = _pb_index(value, "CK_VERSION.minor")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_VERSION.minor: {value} is out of range [0, 255]")
         self._ptr.minor = value
 
 
@@ -2261,7 +2324,6 @@ cdef object _pb_at_CK_VERSION(void *ptr, object ref):
 _pb_set_sizeof(CK_VERSION, sizeof(_cs_CK_VERSION))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_INFO(_pb_Record):
     'struct CK_INFO: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_INFO _value
@@ -2350,6 +2412,8 @@ cdef class CK_INFO(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "CK_INFO.flags")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_INFO.flags: {value} is out of range [0, 18446744073709551615]")
         self._ptr.flags = value
 
     @property
@@ -2392,7 +2456,6 @@ cdef object _pb_at_CK_INFO(void *ptr, object ref):
 _pb_set_sizeof(CK_INFO, sizeof(_cs_CK_INFO))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_SLOT_INFO(_pb_Record):
     'CK_SLOT_INFO provides information about a slot'
     cdef _cs_CK_SLOT_INFO _value
@@ -2479,6 +2542,8 @@ cdef class CK_SLOT_INFO(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "CK_SLOT_INFO.flags")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SLOT_INFO.flags: {value} is out of range [0, 18446744073709551615]")
         self._ptr.flags = value
 
     @property
@@ -2523,7 +2588,6 @@ cdef object _pb_at_CK_SLOT_INFO(void *ptr, object ref):
 _pb_set_sizeof(CK_SLOT_INFO, sizeof(_cs_CK_SLOT_INFO))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_TOKEN_INFO(_pb_Record):
     'CK_TOKEN_INFO provides information about a token'
     cdef _cs_CK_TOKEN_INFO _value
@@ -2652,6 +2716,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.flags")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.flags: {value} is out of range [0, 18446744073709551615]")
         self._ptr.flags = value
 
     @property
@@ -2661,6 +2727,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulMaxSessionCount.setter
     def ulMaxSessionCount(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulMaxSessionCount")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulMaxSessionCount: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMaxSessionCount = value
 
     @property
@@ -2670,6 +2738,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulSessionCount.setter
     def ulSessionCount(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulSessionCount")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulSessionCount: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSessionCount = value
 
     @property
@@ -2679,6 +2749,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulMaxRwSessionCount.setter
     def ulMaxRwSessionCount(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulMaxRwSessionCount")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulMaxRwSessionCount: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMaxRwSessionCount = value
 
     @property
@@ -2688,6 +2760,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulRwSessionCount.setter
     def ulRwSessionCount(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulRwSessionCount")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulRwSessionCount: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRwSessionCount = value
 
     @property
@@ -2697,6 +2771,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulMaxPinLen.setter
     def ulMaxPinLen(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulMaxPinLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulMaxPinLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMaxPinLen = value
 
     @property
@@ -2706,6 +2782,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulMinPinLen.setter
     def ulMinPinLen(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulMinPinLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulMinPinLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMinPinLen = value
 
     @property
@@ -2715,6 +2793,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulTotalPublicMemory.setter
     def ulTotalPublicMemory(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulTotalPublicMemory")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulTotalPublicMemory: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulTotalPublicMemory = value
 
     @property
@@ -2724,6 +2804,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulFreePublicMemory.setter
     def ulFreePublicMemory(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulFreePublicMemory")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulFreePublicMemory: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulFreePublicMemory = value
 
     @property
@@ -2733,6 +2815,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulTotalPrivateMemory.setter
     def ulTotalPrivateMemory(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulTotalPrivateMemory")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulTotalPrivateMemory: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulTotalPrivateMemory = value
 
     @property
@@ -2742,6 +2826,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @ulFreePrivateMemory.setter
     def ulFreePrivateMemory(self, value):
         value = _pb_index(value, "CK_TOKEN_INFO.ulFreePrivateMemory")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TOKEN_INFO.ulFreePrivateMemory: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulFreePrivateMemory = value
 
     @property
@@ -2794,7 +2880,6 @@ cdef object _pb_at_CK_TOKEN_INFO(void *ptr, object ref):
 _pb_set_sizeof(CK_TOKEN_INFO, sizeof(_cs_CK_TOKEN_INFO))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_SESSION_INFO(_pb_Record):
     'CK_SESSION_INFO provides information about a session'
     cdef _cs_CK_SESSION_INFO _value
@@ -2863,6 +2948,8 @@ cdef class CK_SESSION_INFO(_pb_Record):
     @slotID.setter
     def slotID(self, value):
         value = _pb_index(value, "CK_SESSION_INFO.slotID")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SESSION_INFO.slotID: {value} is out of range [0, 18446744073709551615]")
         self._ptr.slotID = value
 
     @property
@@ -2872,6 +2959,8 @@ cdef class CK_SESSION_INFO(_pb_Record):
     @state.setter
     def state(self, value):
         value = _pb_index(value, "CK_SESSION_INFO.state")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SESSION_INFO.state: {value} is out of range [0, 18446744073709551615]")
         self._ptr.state = value
 
     @property
@@ -2881,6 +2970,8 @@ cdef class CK_SESSION_INFO(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "CK_SESSION_INFO.flags")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SESSION_INFO.flags: {value} is out of range [0, 18446744073709551615]")
         self._ptr.flags = value
 
     @property
@@ -2890,6 +2981,8 @@ cdef class CK_SESSION_INFO(_pb_Record):
     @ulDeviceError.setter
     def ulDeviceError(self, value):
         value = _pb_index(value, "CK_SESSION_INFO.ulDeviceError")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SESSION_INFO.ulDeviceError: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulDeviceError = value
 
 
@@ -2972,17 +3065,23 @@ cdef class CK_ATTRIBUTE(_pb_Record):
     @type.setter
     def type(self, value):
         value = _pb_index(value, "CK_ATTRIBUTE.type")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ATTRIBUTE.type: {value} is out of range [0, 18446744073709551615]")
         self._ptr.type = value
 
     @property
     def pValue(self):
-        return None if self._ptr.pValue == NULL else <size_t><void *>self._ptr.pValue
+        return _pb_new_pointer(<void *>self._ptr.pValue, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pValue))
 
     @pValue.setter
     def pValue(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_ATTRIBUTE.pValue", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_ATTRIBUTE.pValue", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pValue, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_ATTRIBUTE.pValue", False, 0, True)
 
     @property
     def ulValueLen(self):
@@ -2991,6 +3090,8 @@ cdef class CK_ATTRIBUTE(_pb_Record):
     @ulValueLen.setter
     def ulValueLen(self, value):
         value = _pb_index(value, "CK_ATTRIBUTE.ulValueLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ATTRIBUTE.ulValueLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulValueLen = value
 
 
@@ -3015,7 +3116,6 @@ cdef object _pb_at_CK_ATTRIBUTE(void *ptr, object ref):
 _pb_set_sizeof(CK_ATTRIBUTE, sizeof(_cs_CK_ATTRIBUTE))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_DATE(_pb_Record):
     'CK_DATE is a structure that defines a date'
     cdef _cs_CK_DATE _value
@@ -3179,17 +3279,23 @@ cdef class CK_MECHANISM(_pb_Record):
     @mechanism.setter
     def mechanism(self, value):
         value = _pb_index(value, "CK_MECHANISM.mechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_MECHANISM.mechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.mechanism = value
 
     @property
     def pParameter(self):
-        return None if self._ptr.pParameter == NULL else <size_t><void *>self._ptr.pParameter
+        return _pb_new_pointer(<void *>self._ptr.pParameter, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pParameter))
 
     @pParameter.setter
     def pParameter(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParameter, value, "CK_MECHANISM.pParameter", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_MECHANISM.pParameter", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pParameter, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParameter, value, "CK_MECHANISM.pParameter", False, 0, True)
 
     @property
     def ulParameterLen(self):
@@ -3198,6 +3304,8 @@ cdef class CK_MECHANISM(_pb_Record):
     @ulParameterLen.setter
     def ulParameterLen(self, value):
         value = _pb_index(value, "CK_MECHANISM.ulParameterLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_MECHANISM.ulParameterLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulParameterLen = value
 
 
@@ -3222,7 +3330,6 @@ cdef object _pb_at_CK_MECHANISM(void *ptr, object ref):
 _pb_set_sizeof(CK_MECHANISM, sizeof(_cs_CK_MECHANISM))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_MECHANISM_INFO(_pb_Record):
     'CK_MECHANISM_INFO provides information about a particular\nmechanism'
     cdef _cs_CK_MECHANISM_INFO _value
@@ -3289,6 +3396,8 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
     @ulMinKeySize.setter
     def ulMinKeySize(self, value):
         value = _pb_index(value, "CK_MECHANISM_INFO.ulMinKeySize")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_MECHANISM_INFO.ulMinKeySize: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMinKeySize = value
 
     @property
@@ -3298,6 +3407,8 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
     @ulMaxKeySize.setter
     def ulMaxKeySize(self, value):
         value = _pb_index(value, "CK_MECHANISM_INFO.ulMaxKeySize")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_MECHANISM_INFO.ulMaxKeySize: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMaxKeySize = value
 
     @property
@@ -3307,6 +3418,8 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "CK_MECHANISM_INFO.flags")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_MECHANISM_INFO.flags: {value} is out of range [0, 18446744073709551615]")
         self._ptr.flags = value
 
 
@@ -5622,23 +5735,26 @@ cdef class CK_INTERFACE(_pb_Record):
 
     @property
     def pInterfaceName(self):
-        return None if self._ptr.pInterfaceName == NULL else <size_t><void *>self._ptr.pInterfaceName
+        return _pb_text_field(self, <size_t>&self._ptr.pInterfaceName, <const char *>self._ptr.pInterfaceName)
 
     @pInterfaceName.setter
     def pInterfaceName(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pInterfaceName = <_c_CK_CHAR *>_pb_keep_buffer(self, <size_t>&self._ptr.pInterfaceName, value, "CK_INTERFACE.pInterfaceName", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pInterfaceName = <_c_CK_CHAR *>_pb_keep_text(self, <size_t>&self._ptr.pInterfaceName, value, "CK_INTERFACE.pInterfaceName", True)
 
     @property
     def pFunctionList(self):
-        return None if self._ptr.pFunctionList == NULL else <size_t><void *>self._ptr.pFunctionList
+        return _pb_new_pointer(<void *>self._ptr.pFunctionList, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pFunctionList))
 
     @pFunctionList.setter
     def pFunctionList(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pFunctionList = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pFunctionList, value, "CK_INTERFACE.pFunctionList", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pFunctionList = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_INTERFACE.pFunctionList", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pFunctionList, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pFunctionList = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pFunctionList, value, "CK_INTERFACE.pFunctionList", False, 0, True)
 
     @property
     def flags(self):
@@ -5647,6 +5763,8 @@ cdef class CK_INTERFACE(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "CK_INTERFACE.flags")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_INTERFACE.flags: {value} is out of range [0, 18446744073709551615]")
         self._ptr.flags = value
 
 
@@ -5781,27 +5899,37 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
     @flags.setter
     def flags(self, value):
         value = _pb_index(value, "CK_C_INITIALIZE_ARGS.flags")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_C_INITIALIZE_ARGS.flags: {value} is out of range [0, 18446744073709551615]")
         self._ptr.flags = value
 
     @property
     def LibraryParameters(self):
-        return None if self._ptr.LibraryParameters == NULL else <size_t><void *>self._ptr.LibraryParameters
+        return _pb_new_pointer(<void *>self._ptr.LibraryParameters, 'unsigned char **', _pb_field_owner(self, <size_t>&self._ptr.LibraryParameters))
 
     @LibraryParameters.setter
     def LibraryParameters(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.LibraryParameters = <_c_CK_CHAR_PTR *>_pb_keep_buffer(self, <size_t>&self._ptr.LibraryParameters, value, "CK_C_INITIALIZE_ARGS.LibraryParameters", True, 8, False)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.LibraryParameters = <_c_CK_CHAR_PTR *>_pb_object_address(value, 'unsigned char **', "CK_C_INITIALIZE_ARGS.LibraryParameters", "a writable contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.LibraryParameters, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.LibraryParameters = <_c_CK_CHAR_PTR *>_pb_keep_buffer(self, <size_t>&self._ptr.LibraryParameters, value, "CK_C_INITIALIZE_ARGS.LibraryParameters", True, 8, False)
 
     @property
     def pReserved(self):
-        return None if self._ptr.pReserved == NULL else <size_t><void *>self._ptr.pReserved
+        return _pb_new_pointer(<void *>self._ptr.pReserved, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pReserved))
 
     @pReserved.setter
     def pReserved(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pReserved = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReserved, value, "CK_C_INITIALIZE_ARGS.pReserved", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pReserved = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_C_INITIALIZE_ARGS.pReserved", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pReserved, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pReserved = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReserved, value, "CK_C_INITIALIZE_ARGS.pReserved", False, 0, True)
 
 
 cdef CK_C_INITIALIZE_ARGS _pb_view_CK_C_INITIALIZE_ARGS(object owner, void *ptr):
@@ -5887,6 +6015,8 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     @hashAlg.setter
     def hashAlg(self, value):
         value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.hashAlg")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_PKCS_OAEP_PARAMS.hashAlg: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hashAlg = value
 
     @property
@@ -5896,6 +6026,8 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     @mgf.setter
     def mgf(self, value):
         value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.mgf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_PKCS_OAEP_PARAMS.mgf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.mgf = value
 
     @property
@@ -5905,17 +6037,23 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     @source.setter
     def source(self, value):
         value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.source")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_PKCS_OAEP_PARAMS.source: {value} is out of range [0, 18446744073709551615]")
         self._ptr.source = value
 
     @property
     def pSourceData(self):
-        return None if self._ptr.pSourceData == NULL else <size_t><void *>self._ptr.pSourceData
+        return _pb_new_pointer(<void *>self._ptr.pSourceData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pSourceData))
 
     @pSourceData.setter
     def pSourceData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSourceData, value, "CK_RSA_PKCS_OAEP_PARAMS.pSourceData", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pSourceData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_RSA_PKCS_OAEP_PARAMS.pSourceData", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pSourceData, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSourceData, value, "CK_RSA_PKCS_OAEP_PARAMS.pSourceData", False, 0, True)
 
     @property
     def ulSourceDataLen(self):
@@ -5924,6 +6062,8 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     @ulSourceDataLen.setter
     def ulSourceDataLen(self, value):
         value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSourceDataLen = value
 
 
@@ -5948,7 +6088,6 @@ cdef object _pb_at_CK_RSA_PKCS_OAEP_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RSA_PKCS_OAEP_PARAMS, sizeof(_cs_CK_RSA_PKCS_OAEP_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     'CK_RSA_PKCS_PSS_PARAMS is new for v2.11.\nCK_RSA_PKCS_PSS_PARAMS provides the parameters to the\nCKM_RSA_PKCS_PSS mechanism(s).'
     cdef _cs_CK_RSA_PKCS_PSS_PARAMS _value
@@ -6015,6 +6154,8 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     @hashAlg.setter
     def hashAlg(self, value):
         value = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.hashAlg")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_PKCS_PSS_PARAMS.hashAlg: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hashAlg = value
 
     @property
@@ -6024,6 +6165,8 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     @mgf.setter
     def mgf(self, value):
         value = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.mgf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_PKCS_PSS_PARAMS.mgf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.mgf = value
 
     @property
@@ -6033,6 +6176,8 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     @sLen.setter
     def sLen(self, value):
         value = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.sLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_PKCS_PSS_PARAMS.sLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.sLen = value
 
 
@@ -6119,6 +6264,8 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH1_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -6128,17 +6275,18 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         value = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSharedDataLen = value
 
     @property
     def pSharedData(self):
-        return None if self._ptr.pSharedData == NULL else <size_t><void *>self._ptr.pSharedData
+        return _pb_text_field(self, <size_t>&self._ptr.pSharedData, <const char *>self._ptr.pSharedData)
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH1_DERIVE_PARAMS.pSharedData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH1_DERIVE_PARAMS.pSharedData", True)
 
     @property
     def ulPublicDataLen(self):
@@ -6147,17 +6295,18 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH1_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH1_DERIVE_PARAMS.pPublicData", True)
 
 
 cdef CK_ECDH1_DERIVE_PARAMS _pb_view_CK_ECDH1_DERIVE_PARAMS(object owner, void *ptr):
@@ -6251,6 +6400,8 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -6260,17 +6411,18 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSharedDataLen = value
 
     @property
     def pSharedData(self):
-        return None if self._ptr.pSharedData == NULL else <size_t><void *>self._ptr.pSharedData
+        return _pb_text_field(self, <size_t>&self._ptr.pSharedData, <const char *>self._ptr.pSharedData)
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH2_DERIVE_PARAMS.pSharedData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH2_DERIVE_PARAMS.pSharedData", True)
 
     @property
     def ulPublicDataLen(self):
@@ -6279,17 +6431,18 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData", True)
 
     @property
     def ulPrivateDataLen(self):
@@ -6298,6 +6451,8 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPrivateDataLen = value
 
     @property
@@ -6307,6 +6462,8 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @hPrivateData.setter
     def hPrivateData(self, value):
         value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.hPrivateData")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.hPrivateData: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hPrivateData = value
 
     @property
@@ -6316,17 +6473,18 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen2 = value
 
     @property
     def pPublicData2(self):
-        return None if self._ptr.pPublicData2 == NULL else <size_t><void *>self._ptr.pPublicData2
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData2, <const char *>self._ptr.pPublicData2)
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData2", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData2", True)
 
 
 cdef CK_ECDH2_DERIVE_PARAMS _pb_view_CK_ECDH2_DERIVE_PARAMS(object owner, void *ptr):
@@ -6422,6 +6580,8 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -6431,17 +6591,18 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSharedDataLen = value
 
     @property
     def pSharedData(self):
-        return None if self._ptr.pSharedData == NULL else <size_t><void *>self._ptr.pSharedData
+        return _pb_text_field(self, <size_t>&self._ptr.pSharedData, <const char *>self._ptr.pSharedData)
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedData, value, "CK_ECMQV_DERIVE_PARAMS.pSharedData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECMQV_DERIVE_PARAMS.pSharedData", True)
 
     @property
     def ulPublicDataLen(self):
@@ -6450,17 +6611,18 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData", True)
 
     @property
     def ulPrivateDataLen(self):
@@ -6469,6 +6631,8 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPrivateDataLen = value
 
     @property
@@ -6478,6 +6642,8 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @hPrivateData.setter
     def hPrivateData(self, value):
         value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.hPrivateData")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.hPrivateData: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hPrivateData = value
 
     @property
@@ -6487,17 +6653,18 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen2 = value
 
     @property
     def pPublicData2(self):
-        return None if self._ptr.pPublicData2 == NULL else <size_t><void *>self._ptr.pPublicData2
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData2, <const char *>self._ptr.pPublicData2)
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData2", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData2", True)
 
     @property
     def publicKey(self):
@@ -6506,6 +6673,8 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @publicKey.setter
     def publicKey(self, value):
         value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.publicKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.publicKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.publicKey = value
 
 
@@ -6592,6 +6761,8 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH1_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -6601,17 +6772,18 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
         value = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulOtherInfoLen = value
 
     @property
     def pOtherInfo(self):
-        return None if self._ptr.pOtherInfo == NULL else <size_t><void *>self._ptr.pOtherInfo
+        return _pb_text_field(self, <size_t>&self._ptr.pOtherInfo, <const char *>self._ptr.pOtherInfo)
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo", True)
 
     @property
     def ulPublicDataLen(self):
@@ -6620,17 +6792,18 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH1_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH1_DERIVE_PARAMS.pPublicData", True)
 
 
 cdef CK_X9_42_DH1_DERIVE_PARAMS _pb_view_CK_X9_42_DH1_DERIVE_PARAMS(object owner, void *ptr):
@@ -6724,6 +6897,8 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -6733,17 +6908,18 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
         value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulOtherInfoLen = value
 
     @property
     def pOtherInfo(self):
-        return None if self._ptr.pOtherInfo == NULL else <size_t><void *>self._ptr.pOtherInfo
+        return _pb_text_field(self, <size_t>&self._ptr.pOtherInfo, <const char *>self._ptr.pOtherInfo)
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo", True)
 
     @property
     def ulPublicDataLen(self):
@@ -6752,17 +6928,18 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData", True)
 
     @property
     def ulPrivateDataLen(self):
@@ -6771,6 +6948,8 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPrivateDataLen = value
 
     @property
@@ -6780,6 +6959,8 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @hPrivateData.setter
     def hPrivateData(self, value):
         value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hPrivateData = value
 
     @property
@@ -6789,17 +6970,18 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen2 = value
 
     @property
     def pPublicData2(self):
-        return None if self._ptr.pPublicData2 == NULL else <size_t><void *>self._ptr.pPublicData2
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData2, <const char *>self._ptr.pPublicData2)
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2", True)
 
 
 cdef CK_X9_42_DH2_DERIVE_PARAMS _pb_view_CK_X9_42_DH2_DERIVE_PARAMS(object owner, void *ptr):
@@ -6895,6 +7077,8 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -6904,17 +7088,18 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
         value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulOtherInfoLen = value
 
     @property
     def pOtherInfo(self):
-        return None if self._ptr.pOtherInfo == NULL else <size_t><void *>self._ptr.pOtherInfo
+        return _pb_text_field(self, <size_t>&self._ptr.pOtherInfo, <const char *>self._ptr.pOtherInfo)
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo", True)
 
     @property
     def ulPublicDataLen(self):
@@ -6923,17 +7108,18 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData", True)
 
     @property
     def ulPrivateDataLen(self):
@@ -6942,6 +7128,8 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPrivateDataLen = value
 
     @property
@@ -6951,6 +7139,8 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @hPrivateData.setter
     def hPrivateData(self, value):
         value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hPrivateData = value
 
     @property
@@ -6960,17 +7150,18 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen2 = value
 
     @property
     def pPublicData2(self):
-        return None if self._ptr.pPublicData2 == NULL else <size_t><void *>self._ptr.pPublicData2
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData2, <const char *>self._ptr.pPublicData2)
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2", True)
 
     @property
     def publicKey(self):
@@ -6979,6 +7170,8 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @publicKey.setter
     def publicKey(self, value):
         value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.publicKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.publicKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.publicKey = value
 
 
@@ -7067,6 +7260,8 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
     @isSender.setter
     def isSender(self, value):
         value = _pb_index(value, "CK_KEA_DERIVE_PARAMS.isSender")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_KEA_DERIVE_PARAMS.isSender: {value} is out of range [0, 255]")
         self._ptr.isSender = value
 
     @property
@@ -7076,27 +7271,27 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
     @ulRandomLen.setter
     def ulRandomLen(self, value):
         value = _pb_index(value, "CK_KEA_DERIVE_PARAMS.ulRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_KEA_DERIVE_PARAMS.ulRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRandomLen = value
 
     @property
     def pRandomA(self):
-        return None if self._ptr.pRandomA == NULL else <size_t><void *>self._ptr.pRandomA
+        return _pb_text_field(self, <size_t>&self._ptr.pRandomA, <const char *>self._ptr.pRandomA)
 
     @pRandomA.setter
     def pRandomA(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRandomA, value, "CK_KEA_DERIVE_PARAMS.pRandomA", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomA, value, "CK_KEA_DERIVE_PARAMS.pRandomA", True)
 
     @property
     def pRandomB(self):
-        return None if self._ptr.pRandomB == NULL else <size_t><void *>self._ptr.pRandomB
+        return _pb_text_field(self, <size_t>&self._ptr.pRandomB, <const char *>self._ptr.pRandomB)
 
     @pRandomB.setter
     def pRandomB(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pRandomB = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRandomB, value, "CK_KEA_DERIVE_PARAMS.pRandomB", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pRandomB = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomB, value, "CK_KEA_DERIVE_PARAMS.pRandomB", True)
 
     @property
     def ulPublicDataLen(self):
@@ -7105,17 +7300,18 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_KEA_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_KEA_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_KEA_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_KEA_DERIVE_PARAMS.pPublicData", True)
 
 
 cdef CK_KEA_DERIVE_PARAMS _pb_view_CK_KEA_DERIVE_PARAMS(object owner, void *ptr):
@@ -7139,7 +7335,6 @@ cdef object _pb_at_CK_KEA_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_KEA_DERIVE_PARAMS, sizeof(_cs_CK_KEA_DERIVE_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_RC2_CBC_PARAMS(_pb_Record):
     'CK_RC2_CBC_PARAMS provides the parameters to the CKM_RC2_CBC\nmechanism'
     cdef _cs_CK_RC2_CBC_PARAMS _value
@@ -7204,6 +7399,8 @@ cdef class CK_RC2_CBC_PARAMS(_pb_Record):
     @ulEffectiveBits.setter
     def ulEffectiveBits(self, value):
         value = _pb_index(value, "CK_RC2_CBC_PARAMS.ulEffectiveBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC2_CBC_PARAMS.ulEffectiveBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulEffectiveBits = value
 
     @property
@@ -7236,7 +7433,6 @@ cdef object _pb_at_CK_RC2_CBC_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RC2_CBC_PARAMS, sizeof(_cs_CK_RC2_CBC_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     'CK_RC2_MAC_GENERAL_PARAMS is new for v2.0'
     cdef _cs_CK_RC2_MAC_GENERAL_PARAMS _value
@@ -7301,6 +7497,8 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     @ulEffectiveBits.setter
     def ulEffectiveBits(self, value):
         value = _pb_index(value, "CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulEffectiveBits = value
 
     @property
@@ -7310,6 +7508,8 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     @ulMacLength.setter
     def ulMacLength(self, value):
         value = _pb_index(value, "CK_RC2_MAC_GENERAL_PARAMS.ulMacLength")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC2_MAC_GENERAL_PARAMS.ulMacLength: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMacLength = value
 
 
@@ -7334,7 +7534,6 @@ cdef object _pb_at_CK_RC2_MAC_GENERAL_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RC2_MAC_GENERAL_PARAMS, sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_RC5_PARAMS(_pb_Record):
     'CK_RC5_PARAMS is new for v2.0'
     cdef _cs_CK_RC5_PARAMS _value
@@ -7399,6 +7598,8 @@ cdef class CK_RC5_PARAMS(_pb_Record):
     @ulWordsize.setter
     def ulWordsize(self, value):
         value = _pb_index(value, "CK_RC5_PARAMS.ulWordsize")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_PARAMS.ulWordsize: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulWordsize = value
 
     @property
@@ -7408,6 +7609,8 @@ cdef class CK_RC5_PARAMS(_pb_Record):
     @ulRounds.setter
     def ulRounds(self, value):
         value = _pb_index(value, "CK_RC5_PARAMS.ulRounds")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_PARAMS.ulRounds: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRounds = value
 
 
@@ -7492,6 +7695,8 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
     @ulWordsize.setter
     def ulWordsize(self, value):
         value = _pb_index(value, "CK_RC5_CBC_PARAMS.ulWordsize")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_CBC_PARAMS.ulWordsize: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulWordsize = value
 
     @property
@@ -7501,17 +7706,18 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
     @ulRounds.setter
     def ulRounds(self, value):
         value = _pb_index(value, "CK_RC5_CBC_PARAMS.ulRounds")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_CBC_PARAMS.ulRounds: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRounds = value
 
     @property
     def pIv(self):
-        return None if self._ptr.pIv == NULL else <size_t><void *>self._ptr.pIv
+        return _pb_text_field(self, <size_t>&self._ptr.pIv, <const char *>self._ptr.pIv)
 
     @pIv.setter
     def pIv(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_RC5_CBC_PARAMS.pIv", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_RC5_CBC_PARAMS.pIv", True)
 
     @property
     def ulIvLen(self):
@@ -7520,6 +7726,8 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
     @ulIvLen.setter
     def ulIvLen(self, value):
         value = _pb_index(value, "CK_RC5_CBC_PARAMS.ulIvLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_CBC_PARAMS.ulIvLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIvLen = value
 
 
@@ -7544,7 +7752,6 @@ cdef object _pb_at_CK_RC5_CBC_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RC5_CBC_PARAMS, sizeof(_cs_CK_RC5_CBC_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     'CK_RC5_MAC_GENERAL_PARAMS is new for v2.0'
     cdef _cs_CK_RC5_MAC_GENERAL_PARAMS _value
@@ -7611,6 +7818,8 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     @ulWordsize.setter
     def ulWordsize(self, value):
         value = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulWordsize")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_MAC_GENERAL_PARAMS.ulWordsize: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulWordsize = value
 
     @property
@@ -7620,6 +7829,8 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     @ulRounds.setter
     def ulRounds(self, value):
         value = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulRounds")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_MAC_GENERAL_PARAMS.ulRounds: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRounds = value
 
     @property
@@ -7629,6 +7840,8 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     @ulMacLength.setter
     def ulMacLength(self, value):
         value = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulMacLength")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RC5_MAC_GENERAL_PARAMS.ulMacLength: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMacLength = value
 
 
@@ -7714,13 +7927,12 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
+        return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
     def pData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
     @property
     def length(self):
@@ -7729,6 +7941,8 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         value = _pb_index(value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.length")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_DES_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
         self._ptr.length = value
 
 
@@ -7814,13 +8028,12 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
+        return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
     def pData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
     @property
     def length(self):
@@ -7829,6 +8042,8 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         value = _pb_index(value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.length")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_AES_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
         self._ptr.length = value
 
 
@@ -7853,7 +8068,6 @@ cdef object _pb_at_CK_AES_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_AES_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_AES_CTR_PARAMS(_pb_Record):
     'CK_AES_CTR_PARAMS is new for PKCS #11 v2.20 amendment 3'
     cdef _cs_CK_AES_CTR_PARAMS _value
@@ -7918,6 +8132,8 @@ cdef class CK_AES_CTR_PARAMS(_pb_Record):
     @ulCounterBits.setter
     def ulCounterBits(self, value):
         value = _pb_index(value, "CK_AES_CTR_PARAMS.ulCounterBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_AES_CTR_PARAMS.ulCounterBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulCounterBits = value
 
     @property
@@ -8009,13 +8225,12 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
 
     @property
     def pIv(self):
-        return None if self._ptr.pIv == NULL else <size_t><void *>self._ptr.pIv
+        return _pb_text_field(self, <size_t>&self._ptr.pIv, <const char *>self._ptr.pIv)
 
     @pIv.setter
     def pIv(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_GCM_PARAMS_V3.pIv", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_GCM_PARAMS_V3.pIv", True)
 
     @property
     def ulIvLen(self):
@@ -8024,6 +8239,8 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
     @ulIvLen.setter
     def ulIvLen(self, value):
         value = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_PARAMS_V3.ulIvLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIvLen = value
 
     @property
@@ -8033,17 +8250,18 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
     @ulIvBits.setter
     def ulIvBits(self, value):
         value = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_PARAMS_V3.ulIvBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIvBits = value
 
     @property
     def pAAD(self):
-        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
+        return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
     def pAAD(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_GCM_PARAMS_V3.pAAD", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_GCM_PARAMS_V3.pAAD", True)
 
     @property
     def ulAADLen(self):
@@ -8052,6 +8270,8 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
     @ulAADLen.setter
     def ulAADLen(self, value):
         value = _pb_index(value, "CK_GCM_PARAMS_V3.ulAADLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_PARAMS_V3.ulAADLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAADLen = value
 
     @property
@@ -8061,6 +8281,8 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
     @ulTagBits.setter
     def ulTagBits(self, value):
         value = _pb_index(value, "CK_GCM_PARAMS_V3.ulTagBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_PARAMS_V3.ulTagBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulTagBits = value
 
 
@@ -8149,17 +8371,18 @@ cdef class CK_CCM_PARAMS(_pb_Record):
     @ulDataLen.setter
     def ulDataLen(self, value):
         value = _pb_index(value, "CK_CCM_PARAMS.ulDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_PARAMS.ulDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulDataLen = value
 
     @property
     def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+        return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
     def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_PARAMS.pNonce", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_PARAMS.pNonce", True)
 
     @property
     def ulNonceLen(self):
@@ -8168,17 +8391,18 @@ cdef class CK_CCM_PARAMS(_pb_Record):
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         value = _pb_index(value, "CK_CCM_PARAMS.ulNonceLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceLen = value
 
     @property
     def pAAD(self):
-        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
+        return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
     def pAAD(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_CCM_PARAMS.pAAD", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_CCM_PARAMS.pAAD", True)
 
     @property
     def ulAADLen(self):
@@ -8187,6 +8411,8 @@ cdef class CK_CCM_PARAMS(_pb_Record):
     @ulAADLen.setter
     def ulAADLen(self, value):
         value = _pb_index(value, "CK_CCM_PARAMS.ulAADLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_PARAMS.ulAADLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAADLen = value
 
     @property
@@ -8196,6 +8422,8 @@ cdef class CK_CCM_PARAMS(_pb_Record):
     @ulMACLen.setter
     def ulMACLen(self, value):
         value = _pb_index(value, "CK_CCM_PARAMS.ulMACLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_PARAMS.ulMACLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMACLen = value
 
 
@@ -8275,13 +8503,12 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+        return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
     def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce", True)
 
     @property
     def ulNonceLen(self):
@@ -8290,17 +8517,18 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         value = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceLen = value
 
     @property
     def pAAD(self):
-        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
+        return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
     def pAAD(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD", True)
 
     @property
     def ulAADLen(self):
@@ -8309,6 +8537,8 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     @ulAADLen.setter
     def ulAADLen(self, value):
         value = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAADLen = value
 
 
@@ -8392,13 +8622,12 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @property
     def pIv(self):
-        return None if self._ptr.pIv == NULL else <size_t><void *>self._ptr.pIv
+        return _pb_text_field(self, <size_t>&self._ptr.pIv, <const char *>self._ptr.pIv)
 
     @pIv.setter
     def pIv(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_GCM_MESSAGE_PARAMS.pIv", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_GCM_MESSAGE_PARAMS.pIv", True)
 
     @property
     def ulIvLen(self):
@@ -8407,6 +8636,8 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     @ulIvLen.setter
     def ulIvLen(self, value):
         value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulIvLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_MESSAGE_PARAMS.ulIvLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIvLen = value
 
     @property
@@ -8416,6 +8647,8 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     @ulIvFixedBits.setter
     def ulIvFixedBits(self, value):
         value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulIvFixedBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_MESSAGE_PARAMS.ulIvFixedBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIvFixedBits = value
 
     @property
@@ -8425,17 +8658,18 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     @ivGenerator.setter
     def ivGenerator(self, value):
         value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ivGenerator")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_MESSAGE_PARAMS.ivGenerator: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ivGenerator = value
 
     @property
     def pTag(self):
-        return None if self._ptr.pTag == NULL else <size_t><void *>self._ptr.pTag
+        return _pb_text_field(self, <size_t>&self._ptr.pTag, <const char *>self._ptr.pTag)
 
     @pTag.setter
     def pTag(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pTag, value, "CK_GCM_MESSAGE_PARAMS.pTag", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pTag, value, "CK_GCM_MESSAGE_PARAMS.pTag", True)
 
     @property
     def ulTagBits(self):
@@ -8444,6 +8678,8 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     @ulTagBits.setter
     def ulTagBits(self, value):
         value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulTagBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GCM_MESSAGE_PARAMS.ulTagBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulTagBits = value
 
 
@@ -8534,17 +8770,18 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @ulDataLen.setter
     def ulDataLen(self, value):
         value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.ulDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulDataLen = value
 
     @property
     def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+        return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
     def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_MESSAGE_PARAMS.pNonce", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_MESSAGE_PARAMS.pNonce", True)
 
     @property
     def ulNonceLen(self):
@@ -8553,6 +8790,8 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulNonceLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceLen = value
 
     @property
@@ -8562,6 +8801,8 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @ulNonceFixedBits.setter
     def ulNonceFixedBits(self, value):
         value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceFixedBits = value
 
     @property
@@ -8571,17 +8812,18 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @nonceGenerator.setter
     def nonceGenerator(self, value):
         value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.nonceGenerator")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.nonceGenerator: {value} is out of range [0, 18446744073709551615]")
         self._ptr.nonceGenerator = value
 
     @property
     def pMAC(self):
-        return None if self._ptr.pMAC == NULL else <size_t><void *>self._ptr.pMAC
+        return _pb_text_field(self, <size_t>&self._ptr.pMAC, <const char *>self._ptr.pMAC)
 
     @pMAC.setter
     def pMAC(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pMAC = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pMAC, value, "CK_CCM_MESSAGE_PARAMS.pMAC", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pMAC = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pMAC, value, "CK_CCM_MESSAGE_PARAMS.pMAC", True)
 
     @property
     def ulMACLen(self):
@@ -8590,6 +8832,8 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @ulMACLen.setter
     def ulMACLen(self, value):
         value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulMACLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.ulMACLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMACLen = value
 
 
@@ -8667,13 +8911,12 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+        return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
     def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce", True)
 
     @property
     def ulNonceLen(self):
@@ -8682,17 +8925,18 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         value = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceLen = value
 
     @property
     def pTag(self):
-        return None if self._ptr.pTag == NULL else <size_t><void *>self._ptr.pTag
+        return _pb_text_field(self, <size_t>&self._ptr.pTag, <const char *>self._ptr.pTag)
 
     @pTag.setter
     def pTag(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pTag, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pTag, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag", True)
 
 
 cdef CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(object owner, void *ptr):
@@ -8790,17 +9034,18 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPasswordLen = value
 
     @property
     def pPassword(self):
-        return None if self._ptr.pPassword == NULL else <size_t><void *>self._ptr.pPassword
+        return _pb_text_field(self, <size_t>&self._ptr.pPassword, <const char *>self._ptr.pPassword)
 
     @pPassword.setter
     def pPassword(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPassword = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPassword, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword", True)
 
     @property
     def ulPublicDataLen(self):
@@ -8809,17 +9054,18 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData", True)
 
     @property
     def ulPAndGLen(self):
@@ -8828,6 +9074,8 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @ulPAndGLen.setter
     def ulPAndGLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPAndGLen = value
 
     @property
@@ -8837,6 +9085,8 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @ulQLen.setter
     def ulQLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulQLen = value
 
     @property
@@ -8846,47 +9096,45 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @ulRandomLen.setter
     def ulRandomLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRandomLen = value
 
     @property
     def pRandomA(self):
-        return None if self._ptr.pRandomA == NULL else <size_t><void *>self._ptr.pRandomA
+        return _pb_text_field(self, <size_t>&self._ptr.pRandomA, <const char *>self._ptr.pRandomA)
 
     @pRandomA.setter
     def pRandomA(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRandomA, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomA, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA", True)
 
     @property
     def pPrimeP(self):
-        return None if self._ptr.pPrimeP == NULL else <size_t><void *>self._ptr.pPrimeP
+        return _pb_text_field(self, <size_t>&self._ptr.pPrimeP, <const char *>self._ptr.pPrimeP)
 
     @pPrimeP.setter
     def pPrimeP(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPrimeP = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrimeP, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPrimeP = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrimeP, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP", True)
 
     @property
     def pBaseG(self):
-        return None if self._ptr.pBaseG == NULL else <size_t><void *>self._ptr.pBaseG
+        return _pb_text_field(self, <size_t>&self._ptr.pBaseG, <const char *>self._ptr.pBaseG)
 
     @pBaseG.setter
     def pBaseG(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pBaseG = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pBaseG, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pBaseG = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBaseG, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG", True)
 
     @property
     def pSubprimeQ(self):
-        return None if self._ptr.pSubprimeQ == NULL else <size_t><void *>self._ptr.pSubprimeQ
+        return _pb_text_field(self, <size_t>&self._ptr.pSubprimeQ, <const char *>self._ptr.pSubprimeQ)
 
     @pSubprimeQ.setter
     def pSubprimeQ(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSubprimeQ = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSubprimeQ, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSubprimeQ = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSubprimeQ, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ", True)
 
 
 cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS _pb_view_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(object owner, void *ptr):
@@ -8990,17 +9238,18 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @ulOldWrappedXLen.setter
     def ulOldWrappedXLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulOldWrappedXLen = value
 
     @property
     def pOldWrappedX(self):
-        return None if self._ptr.pOldWrappedX == NULL else <size_t><void *>self._ptr.pOldWrappedX
+        return _pb_text_field(self, <size_t>&self._ptr.pOldWrappedX, <const char *>self._ptr.pOldWrappedX)
 
     @pOldWrappedX.setter
     def pOldWrappedX(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOldWrappedX = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOldWrappedX, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOldWrappedX = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldWrappedX, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX", True)
 
     @property
     def ulOldPasswordLen(self):
@@ -9009,17 +9258,18 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @ulOldPasswordLen.setter
     def ulOldPasswordLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulOldPasswordLen = value
 
     @property
     def pOldPassword(self):
-        return None if self._ptr.pOldPassword == NULL else <size_t><void *>self._ptr.pOldPassword
+        return _pb_text_field(self, <size_t>&self._ptr.pOldPassword, <const char *>self._ptr.pOldPassword)
 
     @pOldPassword.setter
     def pOldPassword(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOldPassword = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOldPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPassword", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOldPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPassword", True)
 
     @property
     def ulOldPublicDataLen(self):
@@ -9028,17 +9278,18 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @ulOldPublicDataLen.setter
     def ulOldPublicDataLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulOldPublicDataLen = value
 
     @property
     def pOldPublicData(self):
-        return None if self._ptr.pOldPublicData == NULL else <size_t><void *>self._ptr.pOldPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pOldPublicData, <const char *>self._ptr.pOldPublicData)
 
     @pOldPublicData.setter
     def pOldPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOldPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOldPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOldPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData", True)
 
     @property
     def ulOldRandomLen(self):
@@ -9047,17 +9298,18 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @ulOldRandomLen.setter
     def ulOldRandomLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulOldRandomLen = value
 
     @property
     def pOldRandomA(self):
-        return None if self._ptr.pOldRandomA == NULL else <size_t><void *>self._ptr.pOldRandomA
+        return _pb_text_field(self, <size_t>&self._ptr.pOldRandomA, <const char *>self._ptr.pOldRandomA)
 
     @pOldRandomA.setter
     def pOldRandomA(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOldRandomA = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOldRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOldRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA", True)
 
     @property
     def ulNewPasswordLen(self):
@@ -9066,17 +9318,18 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @ulNewPasswordLen.setter
     def ulNewPasswordLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNewPasswordLen = value
 
     @property
     def pNewPassword(self):
-        return None if self._ptr.pNewPassword == NULL else <size_t><void *>self._ptr.pNewPassword
+        return _pb_text_field(self, <size_t>&self._ptr.pNewPassword, <const char *>self._ptr.pNewPassword)
 
     @pNewPassword.setter
     def pNewPassword(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNewPassword = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNewPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPassword", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNewPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPassword", True)
 
     @property
     def ulNewPublicDataLen(self):
@@ -9085,17 +9338,18 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @ulNewPublicDataLen.setter
     def ulNewPublicDataLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNewPublicDataLen = value
 
     @property
     def pNewPublicData(self):
-        return None if self._ptr.pNewPublicData == NULL else <size_t><void *>self._ptr.pNewPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pNewPublicData, <const char *>self._ptr.pNewPublicData)
 
     @pNewPublicData.setter
     def pNewPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNewPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNewPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNewPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData", True)
 
     @property
     def ulNewRandomLen(self):
@@ -9104,17 +9358,18 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     @ulNewRandomLen.setter
     def ulNewRandomLen(self, value):
         value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNewRandomLen = value
 
     @property
     def pNewRandomA(self):
-        return None if self._ptr.pNewRandomA == NULL else <size_t><void *>self._ptr.pNewRandomA
+        return _pb_text_field(self, <size_t>&self._ptr.pNewRandomA, <const char *>self._ptr.pNewRandomA)
 
     @pNewRandomA.setter
     def pNewRandomA(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNewRandomA = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNewRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNewRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA", True)
 
 
 cdef CK_SKIPJACK_RELAYX_PARAMS _pb_view_CK_SKIPJACK_RELAYX_PARAMS(object owner, void *ptr):
@@ -9138,7 +9393,6 @@ cdef object _pb_at_CK_SKIPJACK_RELAYX_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_SKIPJACK_RELAYX_PARAMS, sizeof(_cs_CK_SKIPJACK_RELAYX_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     'New for v2.40, CAMELLIA, ARIA, SEED'
     cdef _cs_CK_CAMELLIA_CTR_PARAMS _value
@@ -9203,6 +9457,8 @@ cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     @ulCounterBits.setter
     def ulCounterBits(self, value):
         value = _pb_index(value, "CK_CAMELLIA_CTR_PARAMS.ulCounterBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CAMELLIA_CTR_PARAMS.ulCounterBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulCounterBits = value
 
     @property
@@ -9296,13 +9552,12 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
+        return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
     def pData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
     @property
     def length(self):
@@ -9311,6 +9566,8 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         value = _pb_index(value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
         self._ptr.length = value
 
 
@@ -9396,13 +9653,12 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
+        return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
     def pData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
     @property
     def length(self):
@@ -9411,6 +9667,8 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         value = _pb_index(value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
         self._ptr.length = value
 
 
@@ -9496,13 +9754,12 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @property
     def pData(self):
-        return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
+        return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
     def pData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
     @property
     def length(self):
@@ -9511,6 +9768,8 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         value = _pb_index(value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
         self._ptr.length = value
 
 
@@ -9590,13 +9849,12 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
 
     @property
     def pBlockCounter(self):
-        return None if self._ptr.pBlockCounter == NULL else <size_t><void *>self._ptr.pBlockCounter
+        return _pb_text_field(self, <size_t>&self._ptr.pBlockCounter, <const char *>self._ptr.pBlockCounter)
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pBlockCounter, value, "CK_CHACHA20_PARAMS.pBlockCounter", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBlockCounter, value, "CK_CHACHA20_PARAMS.pBlockCounter", True)
 
     @property
     def blockCounterBits(self):
@@ -9605,17 +9863,18 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
     @blockCounterBits.setter
     def blockCounterBits(self, value):
         value = _pb_index(value, "CK_CHACHA20_PARAMS.blockCounterBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CHACHA20_PARAMS.blockCounterBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.blockCounterBits = value
 
     @property
     def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+        return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
     def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_CHACHA20_PARAMS.pNonce", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CHACHA20_PARAMS.pNonce", True)
 
     @property
     def ulNonceBits(self):
@@ -9624,6 +9883,8 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
     @ulNonceBits.setter
     def ulNonceBits(self, value):
         value = _pb_index(value, "CK_CHACHA20_PARAMS.ulNonceBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CHACHA20_PARAMS.ulNonceBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceBits = value
 
 
@@ -9701,23 +9962,21 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
 
     @property
     def pBlockCounter(self):
-        return None if self._ptr.pBlockCounter == NULL else <size_t><void *>self._ptr.pBlockCounter
+        return _pb_text_field(self, <size_t>&self._ptr.pBlockCounter, <const char *>self._ptr.pBlockCounter)
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pBlockCounter, value, "CK_SALSA20_PARAMS.pBlockCounter", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBlockCounter, value, "CK_SALSA20_PARAMS.pBlockCounter", True)
 
     @property
     def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+        return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
     def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_PARAMS.pNonce", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_PARAMS.pNonce", True)
 
     @property
     def ulNonceBits(self):
@@ -9726,6 +9985,8 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
     @ulNonceBits.setter
     def ulNonceBits(self, value):
         value = _pb_index(value, "CK_SALSA20_PARAMS.ulNonceBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SALSA20_PARAMS.ulNonceBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceBits = value
 
 
@@ -9809,23 +10070,21 @@ cdef class CK_PBE_PARAMS(_pb_Record):
 
     @property
     def pInitVector(self):
-        return None if self._ptr.pInitVector == NULL else <size_t><void *>self._ptr.pInitVector
+        return _pb_text_field(self, <size_t>&self._ptr.pInitVector, <const char *>self._ptr.pInitVector)
 
     @pInitVector.setter
     def pInitVector(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pInitVector = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pInitVector, value, "CK_PBE_PARAMS.pInitVector", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pInitVector = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInitVector, value, "CK_PBE_PARAMS.pInitVector", True)
 
     @property
     def pPassword(self):
-        return None if self._ptr.pPassword == NULL else <size_t><void *>self._ptr.pPassword
+        return _pb_text_field(self, <size_t>&self._ptr.pPassword, <const char *>self._ptr.pPassword)
 
     @pPassword.setter
     def pPassword(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPassword, value, "CK_PBE_PARAMS.pPassword", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PBE_PARAMS.pPassword", True)
 
     @property
     def ulPasswordLen(self):
@@ -9834,17 +10093,18 @@ cdef class CK_PBE_PARAMS(_pb_Record):
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
         value = _pb_index(value, "CK_PBE_PARAMS.ulPasswordLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PBE_PARAMS.ulPasswordLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPasswordLen = value
 
     @property
     def pSalt(self):
-        return None if self._ptr.pSalt == NULL else <size_t><void *>self._ptr.pSalt
+        return _pb_text_field(self, <size_t>&self._ptr.pSalt, <const char *>self._ptr.pSalt)
 
     @pSalt.setter
     def pSalt(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSalt, value, "CK_PBE_PARAMS.pSalt", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_PBE_PARAMS.pSalt", True)
 
     @property
     def ulSaltLen(self):
@@ -9853,6 +10113,8 @@ cdef class CK_PBE_PARAMS(_pb_Record):
     @ulSaltLen.setter
     def ulSaltLen(self, value):
         value = _pb_index(value, "CK_PBE_PARAMS.ulSaltLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PBE_PARAMS.ulSaltLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSaltLen = value
 
     @property
@@ -9862,6 +10124,8 @@ cdef class CK_PBE_PARAMS(_pb_Record):
     @ulIteration.setter
     def ulIteration(self, value):
         value = _pb_index(value, "CK_PBE_PARAMS.ulIteration")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PBE_PARAMS.ulIteration: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIteration = value
 
 
@@ -9944,17 +10208,18 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     @bBC.setter
     def bBC(self, value):
         value = _pb_index(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.bBC")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_KEY_WRAP_SET_OAEP_PARAMS.bBC: {value} is out of range [0, 255]")
         self._ptr.bBC = value
 
     @property
     def pX(self):
-        return None if self._ptr.pX == NULL else <size_t><void *>self._ptr.pX
+        return _pb_text_field(self, <size_t>&self._ptr.pX, <const char *>self._ptr.pX)
 
     @pX.setter
     def pX(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pX = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pX, value, "CK_KEY_WRAP_SET_OAEP_PARAMS.pX", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pX = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pX, value, "CK_KEY_WRAP_SET_OAEP_PARAMS.pX", True)
 
     @property
     def ulXLen(self):
@@ -9963,6 +10228,8 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     @ulXLen.setter
     def ulXLen(self, value):
         value = _pb_index(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulXLen = value
 
 
@@ -10042,13 +10309,12 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @property
     def pClientRandom(self):
-        return None if self._ptr.pClientRandom == NULL else <size_t><void *>self._ptr.pClientRandom
+        return _pb_text_field(self, <size_t>&self._ptr.pClientRandom, <const char *>self._ptr.pClientRandom)
 
     @pClientRandom.setter
     def pClientRandom(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pClientRandom, value, "CK_SSL3_RANDOM_DATA.pClientRandom", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pClientRandom, value, "CK_SSL3_RANDOM_DATA.pClientRandom", True)
 
     @property
     def ulClientRandomLen(self):
@@ -10057,17 +10323,18 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
     @ulClientRandomLen.setter
     def ulClientRandomLen(self, value):
         value = _pb_index(value, "CK_SSL3_RANDOM_DATA.ulClientRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_RANDOM_DATA.ulClientRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulClientRandomLen = value
 
     @property
     def pServerRandom(self):
-        return None if self._ptr.pServerRandom == NULL else <size_t><void *>self._ptr.pServerRandom
+        return _pb_text_field(self, <size_t>&self._ptr.pServerRandom, <const char *>self._ptr.pServerRandom)
 
     @pServerRandom.setter
     def pServerRandom(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pServerRandom, value, "CK_SSL3_RANDOM_DATA.pServerRandom", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pServerRandom, value, "CK_SSL3_RANDOM_DATA.pServerRandom", True)
 
     @property
     def ulServerRandomLen(self):
@@ -10076,6 +10343,8 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
         value = _pb_index(value, "CK_SSL3_RANDOM_DATA.ulServerRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_RANDOM_DATA.ulServerRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulServerRandomLen = value
 
 
@@ -10147,7 +10416,7 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
+        return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)})"
 
     @property
     def RandomInfo(self):
@@ -10162,13 +10431,15 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pVersion(self):
-        return None if self._ptr.pVersion == NULL else <size_t><void *>self._ptr.pVersion
+        return _pb_at_CK_VERSION(<void *>self._ptr.pVersion, _pb_field_owner(self, <size_t>&self._ptr.pVersion))
 
     @pVersion.setter
     def pVersion(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pVersion = <_c_CK_VERSION_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pVersion, value, "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion", True, 2, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion must be a CK_VERSION or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pVersion, value)
+        self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
 
 
 cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -10256,6 +10527,8 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     @hClientMacSecret.setter
     def hClientMacSecret(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hClientMacSecret")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_OUT.hClientMacSecret: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hClientMacSecret = value
 
     @property
@@ -10265,6 +10538,8 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     @hServerMacSecret.setter
     def hServerMacSecret(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hServerMacSecret")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_OUT.hServerMacSecret: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hServerMacSecret = value
 
     @property
@@ -10274,6 +10549,8 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     @hClientKey.setter
     def hClientKey(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hClientKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_OUT.hClientKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hClientKey = value
 
     @property
@@ -10283,27 +10560,27 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     @hServerKey.setter
     def hServerKey(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hServerKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_OUT.hServerKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hServerKey = value
 
     @property
     def pIVClient(self):
-        return None if self._ptr.pIVClient == NULL else <size_t><void *>self._ptr.pIVClient
+        return _pb_text_field(self, <size_t>&self._ptr.pIVClient, <const char *>self._ptr.pIVClient)
 
     @pIVClient.setter
     def pIVClient(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIVClient = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIVClient, value, "CK_SSL3_KEY_MAT_OUT.pIVClient", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIVClient = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIVClient, value, "CK_SSL3_KEY_MAT_OUT.pIVClient", True)
 
     @property
     def pIVServer(self):
-        return None if self._ptr.pIVServer == NULL else <size_t><void *>self._ptr.pIVServer
+        return _pb_text_field(self, <size_t>&self._ptr.pIVServer, <const char *>self._ptr.pIVServer)
 
     @pIVServer.setter
     def pIVServer(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIVServer = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIVServer, value, "CK_SSL3_KEY_MAT_OUT.pIVServer", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIVServer = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIVServer, value, "CK_SSL3_KEY_MAT_OUT.pIVServer", True)
 
 
 cdef CK_SSL3_KEY_MAT_OUT _pb_view_CK_SSL3_KEY_MAT_OUT(object owner, void *ptr):
@@ -10382,7 +10659,7 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_KEY_MAT_PARAMS))
 
     def __repr__(self):
-        return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r})"
+        return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
 
     @property
     def ulMacSizeInBits(self):
@@ -10391,6 +10668,8 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMacSizeInBits = value
 
     @property
@@ -10400,6 +10679,8 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulKeySizeInBits = value
 
     @property
@@ -10409,6 +10690,8 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIVSizeInBits = value
 
     @property
@@ -10418,6 +10701,8 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     @bIsExport.setter
     def bIsExport(self, value):
         value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.bIsExport")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_SSL3_KEY_MAT_PARAMS.bIsExport: {value} is out of range [0, 255]")
         self._ptr.bIsExport = value
 
     @property
@@ -10433,13 +10718,15 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
 
     @property
     def pReturnedKeyMaterial(self):
-        return None if self._ptr.pReturnedKeyMaterial == NULL else <size_t><void *>self._ptr.pReturnedKeyMaterial
+        return _pb_at_CK_SSL3_KEY_MAT_OUT(<void *>self._ptr.pReturnedKeyMaterial, _pb_field_owner(self, <size_t>&self._ptr.pReturnedKeyMaterial))
 
     @pReturnedKeyMaterial.setter
     def pReturnedKeyMaterial(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pReturnedKeyMaterial = <_c_CK_SSL3_KEY_MAT_OUT_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReturnedKeyMaterial, value, "CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial", True, 48, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_SSL3_KEY_MAT_OUT):
+            raise TypeError(f"CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial must be a CK_SSL3_KEY_MAT_OUT or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
+        self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_SSL3_KEY_MAT_OUT_PTR>(<CK_SSL3_KEY_MAT_OUT>value)._ptr
 
 
 cdef CK_SSL3_KEY_MAT_PARAMS _pb_view_CK_SSL3_KEY_MAT_PARAMS(object owner, void *ptr):
@@ -10522,13 +10809,12 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @property
     def pSeed(self):
-        return None if self._ptr.pSeed == NULL else <size_t><void *>self._ptr.pSeed
+        return _pb_text_field(self, <size_t>&self._ptr.pSeed, <const char *>self._ptr.pSeed)
 
     @pSeed.setter
     def pSeed(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeed, value, "CK_TLS_PRF_PARAMS.pSeed", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_TLS_PRF_PARAMS.pSeed", True)
 
     @property
     def ulSeedLen(self):
@@ -10537,17 +10823,18 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         value = _pb_index(value, "CK_TLS_PRF_PARAMS.ulSeedLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_PRF_PARAMS.ulSeedLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSeedLen = value
 
     @property
     def pLabel(self):
-        return None if self._ptr.pLabel == NULL else <size_t><void *>self._ptr.pLabel
+        return _pb_text_field(self, <size_t>&self._ptr.pLabel, <const char *>self._ptr.pLabel)
 
     @pLabel.setter
     def pLabel(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_PRF_PARAMS.pLabel", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_PRF_PARAMS.pLabel", True)
 
     @property
     def ulLabelLen(self):
@@ -10556,27 +10843,32 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
     @ulLabelLen.setter
     def ulLabelLen(self, value):
         value = _pb_index(value, "CK_TLS_PRF_PARAMS.ulLabelLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_PRF_PARAMS.ulLabelLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulLabelLen = value
 
     @property
     def pOutput(self):
-        return None if self._ptr.pOutput == NULL else <size_t><void *>self._ptr.pOutput
+        return _pb_text_field(self, <size_t>&self._ptr.pOutput, <const char *>self._ptr.pOutput)
 
     @pOutput.setter
     def pOutput(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOutput, value, "CK_TLS_PRF_PARAMS.pOutput", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOutput, value, "CK_TLS_PRF_PARAMS.pOutput", True)
 
     @property
     def pulOutputLen(self):
-        return None if self._ptr.pulOutputLen == NULL else <size_t><void *>self._ptr.pulOutputLen
+        return _pb_new_pointer(<void *>self._ptr.pulOutputLen, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.pulOutputLen))
 
     @pulOutputLen.setter
     def pulOutputLen(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_TLS_PRF_PARAMS.pulOutputLen", True, 8, False)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_object_address(value, 'unsigned long *', "CK_TLS_PRF_PARAMS.pulOutputLen", "a writable contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pulOutputLen, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_TLS_PRF_PARAMS.pulOutputLen", True, 8, False)
 
 
 cdef CK_TLS_PRF_PARAMS _pb_view_CK_TLS_PRF_PARAMS(object owner, void *ptr):
@@ -10649,7 +10941,7 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r}, prfHashMechanism={self.prfHashMechanism!r})"
+        return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)}, prfHashMechanism={self.prfHashMechanism!r})"
 
     @property
     def RandomInfo(self):
@@ -10664,13 +10956,15 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pVersion(self):
-        return None if self._ptr.pVersion == NULL else <size_t><void *>self._ptr.pVersion
+        return _pb_at_CK_VERSION(<void *>self._ptr.pVersion, _pb_field_owner(self, <size_t>&self._ptr.pVersion))
 
     @pVersion.setter
     def pVersion(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pVersion = <_c_CK_VERSION_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pVersion, value, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion", True, 2, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion must be a CK_VERSION or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pVersion, value)
+        self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
 
     @property
     def prfHashMechanism(self):
@@ -10679,6 +10973,8 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         value = _pb_index(value, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfHashMechanism = value
 
 
@@ -10760,7 +11056,7 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS12_KEY_MAT_PARAMS))
 
     def __repr__(self):
-        return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r}, prfHashMechanism={self.prfHashMechanism!r})"
+        return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)}, prfHashMechanism={self.prfHashMechanism!r})"
 
     @property
     def ulMacSizeInBits(self):
@@ -10769,6 +11065,8 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
         value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMacSizeInBits = value
 
     @property
@@ -10778,6 +11076,8 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
         value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulKeySizeInBits = value
 
     @property
@@ -10787,6 +11087,8 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
         value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIVSizeInBits = value
 
     @property
@@ -10796,6 +11098,8 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @bIsExport.setter
     def bIsExport(self, value):
         value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.bIsExport")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.bIsExport: {value} is out of range [0, 255]")
         self._ptr.bIsExport = value
 
     @property
@@ -10811,13 +11115,15 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
 
     @property
     def pReturnedKeyMaterial(self):
-        return None if self._ptr.pReturnedKeyMaterial == NULL else <size_t><void *>self._ptr.pReturnedKeyMaterial
+        return _pb_at_CK_SSL3_KEY_MAT_OUT(<void *>self._ptr.pReturnedKeyMaterial, _pb_field_owner(self, <size_t>&self._ptr.pReturnedKeyMaterial))
 
     @pReturnedKeyMaterial.setter
     def pReturnedKeyMaterial(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pReturnedKeyMaterial = <_c_CK_SSL3_KEY_MAT_OUT_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReturnedKeyMaterial, value, "CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial", True, 48, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_SSL3_KEY_MAT_OUT):
+            raise TypeError(f"CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial must be a CK_SSL3_KEY_MAT_OUT or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
+        self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_SSL3_KEY_MAT_OUT_PTR>(<CK_SSL3_KEY_MAT_OUT>value)._ptr
 
     @property
     def prfHashMechanism(self):
@@ -10826,6 +11132,8 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfHashMechanism = value
 
 
@@ -10914,17 +11222,18 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
     @prfMechanism.setter
     def prfMechanism(self, value):
         value = _pb_index(value, "CK_TLS_KDF_PARAMS.prfMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_KDF_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfMechanism = value
 
     @property
     def pLabel(self):
-        return None if self._ptr.pLabel == NULL else <size_t><void *>self._ptr.pLabel
+        return _pb_text_field(self, <size_t>&self._ptr.pLabel, <const char *>self._ptr.pLabel)
 
     @pLabel.setter
     def pLabel(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_KDF_PARAMS.pLabel", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_KDF_PARAMS.pLabel", True)
 
     @property
     def ulLabelLength(self):
@@ -10933,6 +11242,8 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
     @ulLabelLength.setter
     def ulLabelLength(self, value):
         value = _pb_index(value, "CK_TLS_KDF_PARAMS.ulLabelLength")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_KDF_PARAMS.ulLabelLength: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulLabelLength = value
 
     @property
@@ -10948,13 +11259,12 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @property
     def pContextData(self):
-        return None if self._ptr.pContextData == NULL else <size_t><void *>self._ptr.pContextData
+        return _pb_text_field(self, <size_t>&self._ptr.pContextData, <const char *>self._ptr.pContextData)
 
     @pContextData.setter
     def pContextData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pContextData, value, "CK_TLS_KDF_PARAMS.pContextData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContextData, value, "CK_TLS_KDF_PARAMS.pContextData", True)
 
     @property
     def ulContextDataLength(self):
@@ -10963,6 +11273,8 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
     @ulContextDataLength.setter
     def ulContextDataLength(self, value):
         value = _pb_index(value, "CK_TLS_KDF_PARAMS.ulContextDataLength")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_KDF_PARAMS.ulContextDataLength: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulContextDataLength = value
 
 
@@ -10987,7 +11299,6 @@ cdef object _pb_at_CK_TLS_KDF_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_TLS_KDF_PARAMS, sizeof(_cs_CK_TLS_KDF_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     'struct CK_TLS_MAC_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_TLS_MAC_PARAMS _value
@@ -11054,6 +11365,8 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         value = _pb_index(value, "CK_TLS_MAC_PARAMS.prfHashMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_MAC_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfHashMechanism = value
 
     @property
@@ -11063,6 +11376,8 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     @ulMacLength.setter
     def ulMacLength(self, value):
         value = _pb_index(value, "CK_TLS_MAC_PARAMS.ulMacLength")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_MAC_PARAMS.ulMacLength: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMacLength = value
 
     @property
@@ -11072,6 +11387,8 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     @ulServerOrClient.setter
     def ulServerOrClient(self, value):
         value = _pb_index(value, "CK_TLS_MAC_PARAMS.ulServerOrClient")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_TLS_MAC_PARAMS.ulServerOrClient: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulServerOrClient = value
 
 
@@ -11166,6 +11483,8 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     @bExtract.setter
     def bExtract(self, value):
         value = _pb_index(value, "CK_HKDF_PARAMS.bExtract")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_HKDF_PARAMS.bExtract: {value} is out of range [0, 255]")
         self._ptr.bExtract = value
 
     @property
@@ -11175,6 +11494,8 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     @bExpand.setter
     def bExpand(self, value):
         value = _pb_index(value, "CK_HKDF_PARAMS.bExpand")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_HKDF_PARAMS.bExpand: {value} is out of range [0, 255]")
         self._ptr.bExpand = value
 
     @property
@@ -11184,6 +11505,8 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         value = _pb_index(value, "CK_HKDF_PARAMS.prfHashMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_HKDF_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfHashMechanism = value
 
     @property
@@ -11193,17 +11516,18 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     @ulSaltType.setter
     def ulSaltType(self, value):
         value = _pb_index(value, "CK_HKDF_PARAMS.ulSaltType")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_HKDF_PARAMS.ulSaltType: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSaltType = value
 
     @property
     def pSalt(self):
-        return None if self._ptr.pSalt == NULL else <size_t><void *>self._ptr.pSalt
+        return _pb_text_field(self, <size_t>&self._ptr.pSalt, <const char *>self._ptr.pSalt)
 
     @pSalt.setter
     def pSalt(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSalt, value, "CK_HKDF_PARAMS.pSalt", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_HKDF_PARAMS.pSalt", True)
 
     @property
     def ulSaltLen(self):
@@ -11212,6 +11536,8 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     @ulSaltLen.setter
     def ulSaltLen(self, value):
         value = _pb_index(value, "CK_HKDF_PARAMS.ulSaltLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_HKDF_PARAMS.ulSaltLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSaltLen = value
 
     @property
@@ -11221,17 +11547,18 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     @hSaltKey.setter
     def hSaltKey(self, value):
         value = _pb_index(value, "CK_HKDF_PARAMS.hSaltKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_HKDF_PARAMS.hSaltKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hSaltKey = value
 
     @property
     def pInfo(self):
-        return None if self._ptr.pInfo == NULL else <size_t><void *>self._ptr.pInfo
+        return _pb_text_field(self, <size_t>&self._ptr.pInfo, <const char *>self._ptr.pInfo)
 
     @pInfo.setter
     def pInfo(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pInfo, value, "CK_HKDF_PARAMS.pInfo", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInfo, value, "CK_HKDF_PARAMS.pInfo", True)
 
     @property
     def ulInfoLen(self):
@@ -11240,6 +11567,8 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     @ulInfoLen.setter
     def ulInfoLen(self, value):
         value = _pb_index(value, "CK_HKDF_PARAMS.ulInfoLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_HKDF_PARAMS.ulInfoLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulInfoLen = value
 
 
@@ -11319,13 +11648,12 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @property
     def pClientRandom(self):
-        return None if self._ptr.pClientRandom == NULL else <size_t><void *>self._ptr.pClientRandom
+        return _pb_text_field(self, <size_t>&self._ptr.pClientRandom, <const char *>self._ptr.pClientRandom)
 
     @pClientRandom.setter
     def pClientRandom(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pClientRandom, value, "CK_WTLS_RANDOM_DATA.pClientRandom", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pClientRandom, value, "CK_WTLS_RANDOM_DATA.pClientRandom", True)
 
     @property
     def ulClientRandomLen(self):
@@ -11334,17 +11662,18 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
     @ulClientRandomLen.setter
     def ulClientRandomLen(self, value):
         value = _pb_index(value, "CK_WTLS_RANDOM_DATA.ulClientRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_RANDOM_DATA.ulClientRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulClientRandomLen = value
 
     @property
     def pServerRandom(self):
-        return None if self._ptr.pServerRandom == NULL else <size_t><void *>self._ptr.pServerRandom
+        return _pb_text_field(self, <size_t>&self._ptr.pServerRandom, <const char *>self._ptr.pServerRandom)
 
     @pServerRandom.setter
     def pServerRandom(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pServerRandom, value, "CK_WTLS_RANDOM_DATA.pServerRandom", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pServerRandom, value, "CK_WTLS_RANDOM_DATA.pServerRandom", True)
 
     @property
     def ulServerRandomLen(self):
@@ -11353,6 +11682,8 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
         value = _pb_index(value, "CK_WTLS_RANDOM_DATA.ulServerRandomLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_RANDOM_DATA.ulServerRandomLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulServerRandomLen = value
 
 
@@ -11435,6 +11766,8 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     @DigestMechanism.setter
     def DigestMechanism(self, value):
         value = _pb_index(value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.DigestMechanism = value
 
     @property
@@ -11450,13 +11783,12 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @property
     def pVersion(self):
-        return None if self._ptr.pVersion == NULL else <size_t><void *>self._ptr.pVersion
+        return _pb_text_field(self, <size_t>&self._ptr.pVersion, <const char *>self._ptr.pVersion)
 
     @pVersion.setter
     def pVersion(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pVersion = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pVersion, value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pVersion = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pVersion, value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion", True)
 
 
 cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -11546,17 +11878,18 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
     @DigestMechanism.setter
     def DigestMechanism(self, value):
         value = _pb_index(value, "CK_WTLS_PRF_PARAMS.DigestMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_PRF_PARAMS.DigestMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.DigestMechanism = value
 
     @property
     def pSeed(self):
-        return None if self._ptr.pSeed == NULL else <size_t><void *>self._ptr.pSeed
+        return _pb_text_field(self, <size_t>&self._ptr.pSeed, <const char *>self._ptr.pSeed)
 
     @pSeed.setter
     def pSeed(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeed, value, "CK_WTLS_PRF_PARAMS.pSeed", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_WTLS_PRF_PARAMS.pSeed", True)
 
     @property
     def ulSeedLen(self):
@@ -11565,17 +11898,18 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         value = _pb_index(value, "CK_WTLS_PRF_PARAMS.ulSeedLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_PRF_PARAMS.ulSeedLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSeedLen = value
 
     @property
     def pLabel(self):
-        return None if self._ptr.pLabel == NULL else <size_t><void *>self._ptr.pLabel
+        return _pb_text_field(self, <size_t>&self._ptr.pLabel, <const char *>self._ptr.pLabel)
 
     @pLabel.setter
     def pLabel(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pLabel, value, "CK_WTLS_PRF_PARAMS.pLabel", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_WTLS_PRF_PARAMS.pLabel", True)
 
     @property
     def ulLabelLen(self):
@@ -11584,27 +11918,32 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
     @ulLabelLen.setter
     def ulLabelLen(self, value):
         value = _pb_index(value, "CK_WTLS_PRF_PARAMS.ulLabelLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_PRF_PARAMS.ulLabelLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulLabelLen = value
 
     @property
     def pOutput(self):
-        return None if self._ptr.pOutput == NULL else <size_t><void *>self._ptr.pOutput
+        return _pb_text_field(self, <size_t>&self._ptr.pOutput, <const char *>self._ptr.pOutput)
 
     @pOutput.setter
     def pOutput(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOutput, value, "CK_WTLS_PRF_PARAMS.pOutput", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOutput, value, "CK_WTLS_PRF_PARAMS.pOutput", True)
 
     @property
     def pulOutputLen(self):
-        return None if self._ptr.pulOutputLen == NULL else <size_t><void *>self._ptr.pulOutputLen
+        return _pb_new_pointer(<void *>self._ptr.pulOutputLen, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.pulOutputLen))
 
     @pulOutputLen.setter
     def pulOutputLen(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_WTLS_PRF_PARAMS.pulOutputLen", True, 8, False)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_object_address(value, 'unsigned long *', "CK_WTLS_PRF_PARAMS.pulOutputLen", "a writable contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pulOutputLen, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_WTLS_PRF_PARAMS.pulOutputLen", True, 8, False)
 
 
 cdef CK_WTLS_PRF_PARAMS _pb_view_CK_WTLS_PRF_PARAMS(object owner, void *ptr):
@@ -11686,6 +12025,8 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     @hMacSecret.setter
     def hMacSecret(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_OUT.hMacSecret")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_OUT.hMacSecret: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hMacSecret = value
 
     @property
@@ -11695,17 +12036,18 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     @hKey.setter
     def hKey(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_OUT.hKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_OUT.hKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hKey = value
 
     @property
     def pIV(self):
-        return None if self._ptr.pIV == NULL else <size_t><void *>self._ptr.pIV
+        return _pb_text_field(self, <size_t>&self._ptr.pIV, <const char *>self._ptr.pIV)
 
     @pIV.setter
     def pIV(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIV, value, "CK_WTLS_KEY_MAT_OUT.pIV", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIV, value, "CK_WTLS_KEY_MAT_OUT.pIV", True)
 
 
 cdef CK_WTLS_KEY_MAT_OUT _pb_view_CK_WTLS_KEY_MAT_OUT(object owner, void *ptr):
@@ -11788,7 +12130,7 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_KEY_MAT_PARAMS))
 
     def __repr__(self):
-        return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r})"
+        return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
 
     @property
     def DigestMechanism(self):
@@ -11797,6 +12139,8 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @DigestMechanism.setter
     def DigestMechanism(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.DigestMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.DigestMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.DigestMechanism = value
 
     @property
@@ -11806,6 +12150,8 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulMacSizeInBits = value
 
     @property
@@ -11815,6 +12161,8 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulKeySizeInBits = value
 
     @property
@@ -11824,6 +12172,8 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIVSizeInBits = value
 
     @property
@@ -11833,6 +12183,8 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @ulSequenceNumber.setter
     def ulSequenceNumber(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSequenceNumber = value
 
     @property
@@ -11842,6 +12194,8 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @bIsExport.setter
     def bIsExport(self, value):
         value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.bIsExport")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.bIsExport: {value} is out of range [0, 255]")
         self._ptr.bIsExport = value
 
     @property
@@ -11857,13 +12211,15 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
 
     @property
     def pReturnedKeyMaterial(self):
-        return None if self._ptr.pReturnedKeyMaterial == NULL else <size_t><void *>self._ptr.pReturnedKeyMaterial
+        return _pb_at_CK_WTLS_KEY_MAT_OUT(<void *>self._ptr.pReturnedKeyMaterial, _pb_field_owner(self, <size_t>&self._ptr.pReturnedKeyMaterial))
 
     @pReturnedKeyMaterial.setter
     def pReturnedKeyMaterial(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pReturnedKeyMaterial = <_c_CK_WTLS_KEY_MAT_OUT_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReturnedKeyMaterial, value, "CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_WTLS_KEY_MAT_OUT):
+            raise TypeError(f"CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial must be a CK_WTLS_KEY_MAT_OUT or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
+        self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_WTLS_KEY_MAT_OUT_PTR>(<CK_WTLS_KEY_MAT_OUT>value)._ptr
 
 
 cdef CK_WTLS_KEY_MAT_PARAMS _pb_view_CK_WTLS_KEY_MAT_PARAMS(object owner, void *ptr):
@@ -11945,17 +12301,23 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
     @type.setter
     def type(self, value):
         value = _pb_index(value, "CK_PRF_DATA_PARAM.type")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PRF_DATA_PARAM.type: {value} is out of range [0, 18446744073709551615]")
         self._ptr.type = value
 
     @property
     def pValue(self):
-        return None if self._ptr.pValue == NULL else <size_t><void *>self._ptr.pValue
+        return _pb_new_pointer(<void *>self._ptr.pValue, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pValue))
 
     @pValue.setter
     def pValue(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_PRF_DATA_PARAM.pValue", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PRF_DATA_PARAM.pValue", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pValue, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_PRF_DATA_PARAM.pValue", False, 0, True)
 
     @property
     def ulValueLen(self):
@@ -11964,6 +12326,8 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
     @ulValueLen.setter
     def ulValueLen(self, value):
         value = _pb_index(value, "CK_PRF_DATA_PARAM.ulValueLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PRF_DATA_PARAM.ulValueLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulValueLen = value
 
 
@@ -11988,7 +12352,6 @@ cdef object _pb_at_CK_PRF_DATA_PARAM(void *ptr, object ref):
 _pb_set_sizeof(CK_PRF_DATA_PARAM, sizeof(_cs_CK_PRF_DATA_PARAM))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     'struct CK_SP800_108_COUNTER_FORMAT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_COUNTER_FORMAT _value
@@ -12053,6 +12416,8 @@ cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     @bLittleEndian.setter
     def bLittleEndian(self, value):
         value = _pb_index(value, "CK_SP800_108_COUNTER_FORMAT.bLittleEndian")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_SP800_108_COUNTER_FORMAT.bLittleEndian: {value} is out of range [0, 255]")
         self._ptr.bLittleEndian = value
 
     @property
@@ -12062,6 +12427,8 @@ cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
         value = _pb_index(value, "CK_SP800_108_COUNTER_FORMAT.ulWidthInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_COUNTER_FORMAT.ulWidthInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulWidthInBits = value
 
 
@@ -12086,7 +12453,6 @@ cdef object _pb_at_CK_SP800_108_COUNTER_FORMAT(void *ptr, object ref):
 _pb_set_sizeof(CK_SP800_108_COUNTER_FORMAT, sizeof(_cs_CK_SP800_108_COUNTER_FORMAT))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     'struct CK_SP800_108_DKM_LENGTH_FORMAT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_DKM_LENGTH_FORMAT _value
@@ -12153,6 +12519,8 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     @dkmLengthMethod.setter
     def dkmLengthMethod(self, value):
         value = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod: {value} is out of range [0, 18446744073709551615]")
         self._ptr.dkmLengthMethod = value
 
     @property
@@ -12162,6 +12530,8 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     @bLittleEndian.setter
     def bLittleEndian(self, value):
         value = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian: {value} is out of range [0, 255]")
         self._ptr.bLittleEndian = value
 
     @property
@@ -12171,6 +12541,8 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
         value = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulWidthInBits = value
 
 
@@ -12244,17 +12616,19 @@ cdef class CK_DERIVED_KEY(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DERIVED_KEY))
 
     def __repr__(self):
-        return f"CK_DERIVED_KEY(pTemplate={self.pTemplate!r}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
+        return f"CK_DERIVED_KEY(pTemplate={_pb_ref_repr(self.pTemplate)}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
 
     @property
     def pTemplate(self):
-        return None if self._ptr.pTemplate == NULL else <size_t><void *>self._ptr.pTemplate
+        return _pb_at_CK_ATTRIBUTE(<void *>self._ptr.pTemplate, _pb_field_owner(self, <size_t>&self._ptr.pTemplate))
 
     @pTemplate.setter
     def pTemplate(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pTemplate = <_c_CK_ATTRIBUTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pTemplate, value, "CK_DERIVED_KEY.pTemplate", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_ATTRIBUTE):
+            raise TypeError(f"CK_DERIVED_KEY.pTemplate must be a CK_ATTRIBUTE or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pTemplate, value)
+        self._ptr.pTemplate = NULL if value is None else <_c_CK_ATTRIBUTE_PTR>(<CK_ATTRIBUTE>value)._ptr
 
     @property
     def ulAttributeCount(self):
@@ -12263,17 +12637,23 @@ cdef class CK_DERIVED_KEY(_pb_Record):
     @ulAttributeCount.setter
     def ulAttributeCount(self, value):
         value = _pb_index(value, "CK_DERIVED_KEY.ulAttributeCount")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_DERIVED_KEY.ulAttributeCount: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAttributeCount = value
 
     @property
     def phKey(self):
-        return None if self._ptr.phKey == NULL else <size_t><void *>self._ptr.phKey
+        return _pb_new_pointer(<void *>self._ptr.phKey, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.phKey))
 
     @phKey.setter
     def phKey(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.phKey = <_c_CK_OBJECT_HANDLE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.phKey, value, "CK_DERIVED_KEY.phKey", True, 8, False)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.phKey = <_c_CK_OBJECT_HANDLE_PTR>_pb_object_address(value, 'unsigned long *', "CK_DERIVED_KEY.phKey", "a writable contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.phKey, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.phKey = <_c_CK_OBJECT_HANDLE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.phKey, value, "CK_DERIVED_KEY.phKey", True, 8, False)
 
 
 cdef CK_DERIVED_KEY _pb_view_CK_DERIVED_KEY(object owner, void *ptr):
@@ -12350,7 +12730,7 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_KDF_PARAMS))
 
     def __repr__(self):
-        return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={self.pDataParams!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={self.pAdditionalDerivedKeys!r})"
+        return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
 
     @property
     def prfType(self):
@@ -12359,6 +12739,8 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
     @prfType.setter
     def prfType(self, value):
         value = _pb_index(value, "CK_SP800_108_KDF_PARAMS.prfType")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_KDF_PARAMS.prfType: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfType = value
 
     @property
@@ -12368,17 +12750,21 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
         value = _pb_index(value, "CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNumberOfDataParams = value
 
     @property
     def pDataParams(self):
-        return None if self._ptr.pDataParams == NULL else <size_t><void *>self._ptr.pDataParams
+        return _pb_at_CK_PRF_DATA_PARAM(<void *>self._ptr.pDataParams, _pb_field_owner(self, <size_t>&self._ptr.pDataParams))
 
     @pDataParams.setter
     def pDataParams(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pDataParams = <_c_CK_PRF_DATA_PARAM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pDataParams, value, "CK_SP800_108_KDF_PARAMS.pDataParams", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_PRF_DATA_PARAM):
+            raise TypeError(f"CK_SP800_108_KDF_PARAMS.pDataParams must be a CK_PRF_DATA_PARAM or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pDataParams, value)
+        self._ptr.pDataParams = NULL if value is None else <_c_CK_PRF_DATA_PARAM_PTR>(<CK_PRF_DATA_PARAM>value)._ptr
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -12387,17 +12773,21 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
         value = _pb_index(value, "CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAdditionalDerivedKeys = value
 
     @property
     def pAdditionalDerivedKeys(self):
-        return None if self._ptr.pAdditionalDerivedKeys == NULL else <size_t><void *>self._ptr.pAdditionalDerivedKeys
+        return _pb_at_CK_DERIVED_KEY(<void *>self._ptr.pAdditionalDerivedKeys, _pb_field_owner(self, <size_t>&self._ptr.pAdditionalDerivedKeys))
 
     @pAdditionalDerivedKeys.setter
     def pAdditionalDerivedKeys(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAdditionalDerivedKeys = <_c_CK_DERIVED_KEY_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value, "CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_DERIVED_KEY):
+            raise TypeError(f"CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys must be a CK_DERIVED_KEY or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value)
+        self._ptr.pAdditionalDerivedKeys = NULL if value is None else <_c_CK_DERIVED_KEY_PTR>(<CK_DERIVED_KEY>value)._ptr
 
 
 cdef CK_SP800_108_KDF_PARAMS _pb_view_CK_SP800_108_KDF_PARAMS(object owner, void *ptr):
@@ -12478,7 +12868,7 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS))
 
     def __repr__(self):
-        return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={self.pDataParams!r}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={self.pAdditionalDerivedKeys!r})"
+        return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
 
     @property
     def prfType(self):
@@ -12487,6 +12877,8 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     @prfType.setter
     def prfType(self, value):
         value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfType = value
 
     @property
@@ -12496,17 +12888,21 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
         value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNumberOfDataParams = value
 
     @property
     def pDataParams(self):
-        return None if self._ptr.pDataParams == NULL else <size_t><void *>self._ptr.pDataParams
+        return _pb_at_CK_PRF_DATA_PARAM(<void *>self._ptr.pDataParams, _pb_field_owner(self, <size_t>&self._ptr.pDataParams))
 
     @pDataParams.setter
     def pDataParams(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pDataParams = <_c_CK_PRF_DATA_PARAM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pDataParams, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_PRF_DATA_PARAM):
+            raise TypeError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams must be a CK_PRF_DATA_PARAM or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pDataParams, value)
+        self._ptr.pDataParams = NULL if value is None else <_c_CK_PRF_DATA_PARAM_PTR>(<CK_PRF_DATA_PARAM>value)._ptr
 
     @property
     def ulIVLen(self):
@@ -12515,17 +12911,18 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     @ulIVLen.setter
     def ulIVLen(self, value):
         value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIVLen = value
 
     @property
     def pIV(self):
-        return None if self._ptr.pIV == NULL else <size_t><void *>self._ptr.pIV
+        return _pb_text_field(self, <size_t>&self._ptr.pIV, <const char *>self._ptr.pIV)
 
     @pIV.setter
     def pIV(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIV, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIV, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV", True)
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -12534,17 +12931,21 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
         value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAdditionalDerivedKeys = value
 
     @property
     def pAdditionalDerivedKeys(self):
-        return None if self._ptr.pAdditionalDerivedKeys == NULL else <size_t><void *>self._ptr.pAdditionalDerivedKeys
+        return _pb_at_CK_DERIVED_KEY(<void *>self._ptr.pAdditionalDerivedKeys, _pb_field_owner(self, <size_t>&self._ptr.pAdditionalDerivedKeys))
 
     @pAdditionalDerivedKeys.setter
     def pAdditionalDerivedKeys(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAdditionalDerivedKeys = <_c_CK_DERIVED_KEY_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_DERIVED_KEY):
+            raise TypeError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys must be a CK_DERIVED_KEY or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value)
+        self._ptr.pAdditionalDerivedKeys = NULL if value is None else <_c_CK_DERIVED_KEY_PTR>(<CK_DERIVED_KEY>value)._ptr
 
 
 cdef CK_SP800_108_FEEDBACK_KDF_PARAMS _pb_view_CK_SP800_108_FEEDBACK_KDF_PARAMS(object owner, void *ptr):
@@ -12627,7 +13028,7 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CMS_SIG_PARAMS))
 
     def __repr__(self):
-        return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={self.pSigningMechanism!r}, pDigestMechanism={self.pDigestMechanism!r}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
+        return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={_pb_ref_repr(self.pSigningMechanism)}, pDigestMechanism={_pb_ref_repr(self.pDigestMechanism)}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
 
     @property
     def certificateHandle(self):
@@ -12636,47 +13037,51 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
     @certificateHandle.setter
     def certificateHandle(self, value):
         value = _pb_index(value, "CK_CMS_SIG_PARAMS.certificateHandle")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CMS_SIG_PARAMS.certificateHandle: {value} is out of range [0, 18446744073709551615]")
         self._ptr.certificateHandle = value
 
     @property
     def pSigningMechanism(self):
-        return None if self._ptr.pSigningMechanism == NULL else <size_t><void *>self._ptr.pSigningMechanism
+        return _pb_at_CK_MECHANISM(<void *>self._ptr.pSigningMechanism, _pb_field_owner(self, <size_t>&self._ptr.pSigningMechanism))
 
     @pSigningMechanism.setter
     def pSigningMechanism(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSigningMechanism = <_c_CK_MECHANISM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSigningMechanism, value, "CK_CMS_SIG_PARAMS.pSigningMechanism", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_MECHANISM):
+            raise TypeError(f"CK_CMS_SIG_PARAMS.pSigningMechanism must be a CK_MECHANISM or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pSigningMechanism, value)
+        self._ptr.pSigningMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
 
     @property
     def pDigestMechanism(self):
-        return None if self._ptr.pDigestMechanism == NULL else <size_t><void *>self._ptr.pDigestMechanism
+        return _pb_at_CK_MECHANISM(<void *>self._ptr.pDigestMechanism, _pb_field_owner(self, <size_t>&self._ptr.pDigestMechanism))
 
     @pDigestMechanism.setter
     def pDigestMechanism(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pDigestMechanism = <_c_CK_MECHANISM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pDigestMechanism, value, "CK_CMS_SIG_PARAMS.pDigestMechanism", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_MECHANISM):
+            raise TypeError(f"CK_CMS_SIG_PARAMS.pDigestMechanism must be a CK_MECHANISM or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pDigestMechanism, value)
+        self._ptr.pDigestMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
 
     @property
     def pContentType(self):
-        return None if self._ptr.pContentType == NULL else <size_t><void *>self._ptr.pContentType
+        return _pb_text_field(self, <size_t>&self._ptr.pContentType, <const char *>self._ptr.pContentType)
 
     @pContentType.setter
     def pContentType(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pContentType = <_c_CK_UTF8CHAR_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pContentType, value, "CK_CMS_SIG_PARAMS.pContentType", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pContentType = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContentType, value, "CK_CMS_SIG_PARAMS.pContentType", True)
 
     @property
     def pRequestedAttributes(self):
-        return None if self._ptr.pRequestedAttributes == NULL else <size_t><void *>self._ptr.pRequestedAttributes
+        return _pb_text_field(self, <size_t>&self._ptr.pRequestedAttributes, <const char *>self._ptr.pRequestedAttributes)
 
     @pRequestedAttributes.setter
     def pRequestedAttributes(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pRequestedAttributes = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRequestedAttributes, value, "CK_CMS_SIG_PARAMS.pRequestedAttributes", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pRequestedAttributes = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRequestedAttributes, value, "CK_CMS_SIG_PARAMS.pRequestedAttributes", True)
 
     @property
     def ulRequestedAttributesLen(self):
@@ -12685,17 +13090,18 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
     @ulRequestedAttributesLen.setter
     def ulRequestedAttributesLen(self, value):
         value = _pb_index(value, "CK_CMS_SIG_PARAMS.ulRequestedAttributesLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CMS_SIG_PARAMS.ulRequestedAttributesLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRequestedAttributesLen = value
 
     @property
     def pRequiredAttributes(self):
-        return None if self._ptr.pRequiredAttributes == NULL else <size_t><void *>self._ptr.pRequiredAttributes
+        return _pb_text_field(self, <size_t>&self._ptr.pRequiredAttributes, <const char *>self._ptr.pRequiredAttributes)
 
     @pRequiredAttributes.setter
     def pRequiredAttributes(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pRequiredAttributes = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRequiredAttributes, value, "CK_CMS_SIG_PARAMS.pRequiredAttributes", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pRequiredAttributes = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRequiredAttributes, value, "CK_CMS_SIG_PARAMS.pRequiredAttributes", True)
 
     @property
     def ulRequiredAttributesLen(self):
@@ -12704,6 +13110,8 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
     @ulRequiredAttributesLen.setter
     def ulRequiredAttributesLen(self, value):
         value = _pb_index(value, "CK_CMS_SIG_PARAMS.ulRequiredAttributesLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_CMS_SIG_PARAMS.ulRequiredAttributesLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRequiredAttributesLen = value
 
 
@@ -12779,13 +13187,12 @@ cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
 
     @property
     def pData(self):
-        return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
+        return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
 
     @pData.setter
     def pData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_KEY_DERIVATION_STRING_DATA.pData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_KEY_DERIVATION_STRING_DATA.pData", True)
 
     @property
     def ulLen(self):
@@ -12794,6 +13201,8 @@ cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     @ulLen.setter
     def ulLen(self, value):
         value = _pb_index(value, "CK_KEY_DERIVATION_STRING_DATA.ulLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_KEY_DERIVATION_STRING_DATA.ulLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulLen = value
 
 
@@ -12888,17 +13297,23 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @saltSource.setter
     def saltSource(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.saltSource")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.saltSource: {value} is out of range [0, 18446744073709551615]")
         self._ptr.saltSource = value
 
     @property
     def pSaltSourceData(self):
-        return None if self._ptr.pSaltSourceData == NULL else <size_t><void *>self._ptr.pSaltSourceData
+        return _pb_new_pointer(<void *>self._ptr.pSaltSourceData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pSaltSourceData))
 
     @pSaltSourceData.setter
     def pSaltSourceData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS.pSaltSourceData", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PKCS5_PBKD2_PARAMS.pSaltSourceData", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pSaltSourceData, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS.pSaltSourceData", False, 0, True)
 
     @property
     def ulSaltSourceDataLen(self):
@@ -12907,6 +13322,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSaltSourceDataLen = value
 
     @property
@@ -12916,6 +13333,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @iterations.setter
     def iterations(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.iterations")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.iterations: {value} is out of range [0, 18446744073709551615]")
         self._ptr.iterations = value
 
     @property
@@ -12925,17 +13344,23 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @prf.setter
     def prf(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.prf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.prf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prf = value
 
     @property
     def pPrfData(self):
-        return None if self._ptr.pPrfData == NULL else <size_t><void *>self._ptr.pPrfData
+        return _pb_new_pointer(<void *>self._ptr.pPrfData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pPrfData))
 
     @pPrfData.setter
     def pPrfData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS.pPrfData", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PKCS5_PBKD2_PARAMS.pPrfData", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pPrfData, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS.pPrfData", False, 0, True)
 
     @property
     def ulPrfDataLen(self):
@@ -12944,27 +13369,32 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @ulPrfDataLen.setter
     def ulPrfDataLen(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPrfDataLen = value
 
     @property
     def pPassword(self):
-        return None if self._ptr.pPassword == NULL else <size_t><void *>self._ptr.pPassword
+        return _pb_text_field(self, <size_t>&self._ptr.pPassword, <const char *>self._ptr.pPassword)
 
     @pPassword.setter
     def pPassword(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS.pPassword", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS.pPassword", True)
 
     @property
     def ulPasswordLen(self):
-        return None if self._ptr.ulPasswordLen == NULL else <size_t><void *>self._ptr.ulPasswordLen
+        return _pb_new_pointer(<void *>self._ptr.ulPasswordLen, 'unsigned long *', _pb_field_owner(self, <size_t>&self._ptr.ulPasswordLen))
 
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.ulPasswordLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.ulPasswordLen, value, "CK_PKCS5_PBKD2_PARAMS.ulPasswordLen", True, 8, False)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.ulPasswordLen = <_c_CK_ULONG_PTR>_pb_object_address(value, 'unsigned long *', "CK_PKCS5_PBKD2_PARAMS.ulPasswordLen", "a writable contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.ulPasswordLen, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.ulPasswordLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.ulPasswordLen, value, "CK_PKCS5_PBKD2_PARAMS.ulPasswordLen", True, 8, False)
 
 
 cdef CK_PKCS5_PBKD2_PARAMS _pb_view_CK_PKCS5_PBKD2_PARAMS(object owner, void *ptr):
@@ -13058,17 +13488,23 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @saltSource.setter
     def saltSource(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.saltSource")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.saltSource: {value} is out of range [0, 18446744073709551615]")
         self._ptr.saltSource = value
 
     @property
     def pSaltSourceData(self):
-        return None if self._ptr.pSaltSourceData == NULL else <size_t><void *>self._ptr.pSaltSourceData
+        return _pb_new_pointer(<void *>self._ptr.pSaltSourceData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pSaltSourceData))
 
     @pSaltSourceData.setter
     def pSaltSourceData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pSaltSourceData, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData", False, 0, True)
 
     @property
     def ulSaltSourceDataLen(self):
@@ -13077,6 +13513,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSaltSourceDataLen = value
 
     @property
@@ -13086,6 +13524,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @iterations.setter
     def iterations(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.iterations")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.iterations: {value} is out of range [0, 18446744073709551615]")
         self._ptr.iterations = value
 
     @property
@@ -13095,17 +13535,23 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @prf.setter
     def prf(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.prf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.prf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prf = value
 
     @property
     def pPrfData(self):
-        return None if self._ptr.pPrfData == NULL else <size_t><void *>self._ptr.pPrfData
+        return _pb_new_pointer(<void *>self._ptr.pPrfData, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pPrfData))
 
     @pPrfData.setter
     def pPrfData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS2.pPrfData", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_PKCS5_PBKD2_PARAMS2.pPrfData", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pPrfData, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS2.pPrfData", False, 0, True)
 
     @property
     def ulPrfDataLen(self):
@@ -13114,17 +13560,18 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @ulPrfDataLen.setter
     def ulPrfDataLen(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPrfDataLen = value
 
     @property
     def pPassword(self):
-        return None if self._ptr.pPassword == NULL else <size_t><void *>self._ptr.pPassword
+        return _pb_text_field(self, <size_t>&self._ptr.pPassword, <const char *>self._ptr.pPassword)
 
     @pPassword.setter
     def pPassword(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS2.pPassword", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS2.pPassword", True)
 
     @property
     def ulPasswordLen(self):
@@ -13133,6 +13580,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
         value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPasswordLen = value
 
 
@@ -13215,17 +13664,23 @@ cdef class CK_OTP_PARAM(_pb_Record):
     @type.setter
     def type(self, value):
         value = _pb_index(value, "CK_OTP_PARAM.type")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_OTP_PARAM.type: {value} is out of range [0, 18446744073709551615]")
         self._ptr.type = value
 
     @property
     def pValue(self):
-        return None if self._ptr.pValue == NULL else <size_t><void *>self._ptr.pValue
+        return _pb_new_pointer(<void *>self._ptr.pValue, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pValue))
 
     @pValue.setter
     def pValue(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_OTP_PARAM.pValue", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_object_address(value, 'void *', "CK_OTP_PARAM.pValue", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.pValue, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_OTP_PARAM.pValue", False, 0, True)
 
     @property
     def ulValueLen(self):
@@ -13234,6 +13689,8 @@ cdef class CK_OTP_PARAM(_pb_Record):
     @ulValueLen.setter
     def ulValueLen(self, value):
         value = _pb_index(value, "CK_OTP_PARAM.ulValueLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_OTP_PARAM.ulValueLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulValueLen = value
 
 
@@ -13305,17 +13762,19 @@ cdef class CK_OTP_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_PARAMS))
 
     def __repr__(self):
-        return f"CK_OTP_PARAMS(pParams={self.pParams!r}, ulCount={self.ulCount!r})"
+        return f"CK_OTP_PARAMS(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
 
     @property
     def pParams(self):
-        return None if self._ptr.pParams == NULL else <size_t><void *>self._ptr.pParams
+        return _pb_at_CK_OTP_PARAM(<void *>self._ptr.pParams, _pb_field_owner(self, <size_t>&self._ptr.pParams))
 
     @pParams.setter
     def pParams(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pParams = <_c_CK_OTP_PARAM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParams, value, "CK_OTP_PARAMS.pParams", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_OTP_PARAM):
+            raise TypeError(f"CK_OTP_PARAMS.pParams must be a CK_OTP_PARAM or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pParams, value)
+        self._ptr.pParams = NULL if value is None else <_c_CK_OTP_PARAM_PTR>(<CK_OTP_PARAM>value)._ptr
 
     @property
     def ulCount(self):
@@ -13324,6 +13783,8 @@ cdef class CK_OTP_PARAMS(_pb_Record):
     @ulCount.setter
     def ulCount(self, value):
         value = _pb_index(value, "CK_OTP_PARAMS.ulCount")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_OTP_PARAMS.ulCount: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulCount = value
 
 
@@ -13395,17 +13856,19 @@ cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_SIGNATURE_INFO))
 
     def __repr__(self):
-        return f"CK_OTP_SIGNATURE_INFO(pParams={self.pParams!r}, ulCount={self.ulCount!r})"
+        return f"CK_OTP_SIGNATURE_INFO(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
 
     @property
     def pParams(self):
-        return None if self._ptr.pParams == NULL else <size_t><void *>self._ptr.pParams
+        return _pb_at_CK_OTP_PARAM(<void *>self._ptr.pParams, _pb_field_owner(self, <size_t>&self._ptr.pParams))
 
     @pParams.setter
     def pParams(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pParams = <_c_CK_OTP_PARAM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParams, value, "CK_OTP_SIGNATURE_INFO.pParams", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_OTP_PARAM):
+            raise TypeError(f"CK_OTP_SIGNATURE_INFO.pParams must be a CK_OTP_PARAM or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pParams, value)
+        self._ptr.pParams = NULL if value is None else <_c_CK_OTP_PARAM_PTR>(<CK_OTP_PARAM>value)._ptr
 
     @property
     def ulCount(self):
@@ -13414,6 +13877,8 @@ cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
     @ulCount.setter
     def ulCount(self, value):
         value = _pb_index(value, "CK_OTP_SIGNATURE_INFO.ulCount")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_OTP_SIGNATURE_INFO.ulCount: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulCount = value
 
 
@@ -13489,17 +13954,19 @@ cdef class CK_KIP_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KIP_PARAMS))
 
     def __repr__(self):
-        return f"CK_KIP_PARAMS(pMechanism={self.pMechanism!r}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
+        return f"CK_KIP_PARAMS(pMechanism={_pb_ref_repr(self.pMechanism)}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
 
     @property
     def pMechanism(self):
-        return None if self._ptr.pMechanism == NULL else <size_t><void *>self._ptr.pMechanism
+        return _pb_at_CK_MECHANISM(<void *>self._ptr.pMechanism, _pb_field_owner(self, <size_t>&self._ptr.pMechanism))
 
     @pMechanism.setter
     def pMechanism(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pMechanism = <_c_CK_MECHANISM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pMechanism, value, "CK_KIP_PARAMS.pMechanism", True, 24, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_MECHANISM):
+            raise TypeError(f"CK_KIP_PARAMS.pMechanism must be a CK_MECHANISM or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pMechanism, value)
+        self._ptr.pMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
 
     @property
     def hKey(self):
@@ -13508,17 +13975,18 @@ cdef class CK_KIP_PARAMS(_pb_Record):
     @hKey.setter
     def hKey(self, value):
         value = _pb_index(value, "CK_KIP_PARAMS.hKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_KIP_PARAMS.hKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hKey = value
 
     @property
     def pSeed(self):
-        return None if self._ptr.pSeed == NULL else <size_t><void *>self._ptr.pSeed
+        return _pb_text_field(self, <size_t>&self._ptr.pSeed, <const char *>self._ptr.pSeed)
 
     @pSeed.setter
     def pSeed(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeed, value, "CK_KIP_PARAMS.pSeed", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_KIP_PARAMS.pSeed", True)
 
     @property
     def ulSeedLen(self):
@@ -13527,6 +13995,8 @@ cdef class CK_KIP_PARAMS(_pb_Record):
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         value = _pb_index(value, "CK_KIP_PARAMS.ulSeedLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_KIP_PARAMS.ulSeedLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSeedLen = value
 
 
@@ -13611,17 +14081,18 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     @hash.setter
     def hash(self, value):
         value = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.hash")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_DSA_PARAMETER_GEN_PARAM.hash: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hash = value
 
     @property
     def pSeed(self):
-        return None if self._ptr.pSeed == NULL else <size_t><void *>self._ptr.pSeed
+        return _pb_text_field(self, <size_t>&self._ptr.pSeed, <const char *>self._ptr.pSeed)
 
     @pSeed.setter
     def pSeed(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeed, value, "CK_DSA_PARAMETER_GEN_PARAM.pSeed", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_DSA_PARAMETER_GEN_PARAM.pSeed", True)
 
     @property
     def ulSeedLen(self):
@@ -13630,6 +14101,8 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         value = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSeedLen = value
 
     @property
@@ -13639,6 +14112,8 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     @ulIndex.setter
     def ulIndex(self, value):
         value = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.ulIndex")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_DSA_PARAMETER_GEN_PARAM.ulIndex: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIndex = value
 
 
@@ -13723,6 +14198,8 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     @ulAESKeyBits.setter
     def ulAESKeyBits(self, value):
         value = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAESKeyBits = value
 
     @property
@@ -13732,6 +14209,8 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH_AES_KEY_WRAP_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -13741,17 +14220,18 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         value = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSharedDataLen = value
 
     @property
     def pSharedData(self):
-        return None if self._ptr.pSharedData == NULL else <size_t><void *>self._ptr.pSharedData
+        return _pb_text_field(self, <size_t>&self._ptr.pSharedData, <const char *>self._ptr.pSharedData)
 
     @pSharedData.setter
     def pSharedData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData", True)
 
 
 cdef CK_ECDH_AES_KEY_WRAP_PARAMS _pb_view_CK_ECDH_AES_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -13822,7 +14302,7 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_AES_KEY_WRAP_PARAMS))
 
     def __repr__(self):
-        return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={self.pOAEPParams!r})"
+        return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={_pb_ref_repr(self.pOAEPParams)})"
 
     @property
     def ulAESKeyBits(self):
@@ -13831,17 +14311,21 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     @ulAESKeyBits.setter
     def ulAESKeyBits(self, value):
         value = _pb_index(value, "CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAESKeyBits = value
 
     @property
     def pOAEPParams(self):
-        return None if self._ptr.pOAEPParams == NULL else <size_t><void *>self._ptr.pOAEPParams
+        return _pb_at_CK_RSA_PKCS_OAEP_PARAMS(<void *>self._ptr.pOAEPParams, _pb_field_owner(self, <size_t>&self._ptr.pOAEPParams))
 
     @pOAEPParams.setter
     def pOAEPParams(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOAEPParams = <_c_CK_RSA_PKCS_OAEP_PARAMS_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOAEPParams, value, "CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams", True, 40, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_RSA_PKCS_OAEP_PARAMS):
+            raise TypeError(f"CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams must be a CK_RSA_PKCS_OAEP_PARAMS or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pOAEPParams, value)
+        self._ptr.pOAEPParams = NULL if value is None else <_c_CK_RSA_PKCS_OAEP_PARAMS_PTR>(<CK_RSA_PKCS_OAEP_PARAMS>value)._ptr
 
 
 cdef CK_RSA_AES_KEY_WRAP_PARAMS _pb_view_CK_RSA_AES_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -13927,17 +14411,18 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GOSTR3410_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
     def pPublicData(self):
-        return None if self._ptr.pPublicData == NULL else <size_t><void *>self._ptr.pPublicData
+        return _pb_text_field(self, <size_t>&self._ptr.pPublicData, <const char *>self._ptr.pPublicData)
 
     @pPublicData.setter
     def pPublicData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_GOSTR3410_DERIVE_PARAMS.pPublicData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_GOSTR3410_DERIVE_PARAMS.pPublicData", True)
 
     @property
     def ulPublicDataLen(self):
@@ -13946,17 +14431,18 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         value = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulPublicDataLen = value
 
     @property
     def pUKM(self):
-        return None if self._ptr.pUKM == NULL else <size_t><void *>self._ptr.pUKM
+        return _pb_text_field(self, <size_t>&self._ptr.pUKM, <const char *>self._ptr.pUKM)
 
     @pUKM.setter
     def pUKM(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_DERIVE_PARAMS.pUKM", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_DERIVE_PARAMS.pUKM", True)
 
     @property
     def ulUKMLen(self):
@@ -13965,6 +14451,8 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     @ulUKMLen.setter
     def ulUKMLen(self, value):
         value = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulUKMLen = value
 
 
@@ -14046,13 +14534,12 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @property
     def pWrapOID(self):
-        return None if self._ptr.pWrapOID == NULL else <size_t><void *>self._ptr.pWrapOID
+        return _pb_text_field(self, <size_t>&self._ptr.pWrapOID, <const char *>self._ptr.pWrapOID)
 
     @pWrapOID.setter
     def pWrapOID(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pWrapOID = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pWrapOID, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pWrapOID = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pWrapOID, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID", True)
 
     @property
     def ulWrapOIDLen(self):
@@ -14061,17 +14548,18 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     @ulWrapOIDLen.setter
     def ulWrapOIDLen(self, value):
         value = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulWrapOIDLen = value
 
     @property
     def pUKM(self):
-        return None if self._ptr.pUKM == NULL else <size_t><void *>self._ptr.pUKM
+        return _pb_text_field(self, <size_t>&self._ptr.pUKM, <const char *>self._ptr.pUKM)
 
     @pUKM.setter
     def pUKM(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM", True)
 
     @property
     def ulUKMLen(self):
@@ -14080,6 +14568,8 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     @ulUKMLen.setter
     def ulUKMLen(self, value):
         value = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulUKMLen = value
 
     @property
@@ -14089,6 +14579,8 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     @hKey.setter
     def hKey(self, value):
         value = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.hKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_GOSTR3410_KEY_WRAP_PARAMS.hKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hKey = value
 
 
@@ -14171,6 +14663,8 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
     @phFlag.setter
     def phFlag(self, value):
         value = _pb_index(value, "CK_EDDSA_PARAMS.phFlag")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_EDDSA_PARAMS.phFlag: {value} is out of range [0, 255]")
         self._ptr.phFlag = value
 
     @property
@@ -14180,17 +14674,18 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
     @ulContextDataLen.setter
     def ulContextDataLen(self, value):
         value = _pb_index(value, "CK_EDDSA_PARAMS.ulContextDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_EDDSA_PARAMS.ulContextDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulContextDataLen = value
 
     @property
     def pContextData(self):
-        return None if self._ptr.pContextData == NULL else <size_t><void *>self._ptr.pContextData
+        return _pb_text_field(self, <size_t>&self._ptr.pContextData, <const char *>self._ptr.pContextData)
 
     @pContextData.setter
     def pContextData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pContextData, value, "CK_EDDSA_PARAMS.pContextData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContextData, value, "CK_EDDSA_PARAMS.pContextData", True)
 
 
 cdef CK_EDDSA_PARAMS _pb_view_CK_EDDSA_PARAMS(object owner, void *ptr):
@@ -14214,7 +14709,6 @@ cdef object _pb_at_CK_EDDSA_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_EDDSA_PARAMS, sizeof(_cs_CK_EDDSA_PARAMS))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class CK_XEDDSA_PARAMS(_pb_Record):
     'struct CK_XEDDSA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_XEDDSA_PARAMS _value
@@ -14277,6 +14771,8 @@ cdef class CK_XEDDSA_PARAMS(_pb_Record):
     @hash.setter
     def hash(self, value):
         value = _pb_index(value, "CK_XEDDSA_PARAMS.hash")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_XEDDSA_PARAMS.hash: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hash = value
 
 
@@ -14367,6 +14863,8 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
@@ -14376,6 +14874,8 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @pPeer_identity.setter
     def pPeer_identity(self, value):
         value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pPeer_identity")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.pPeer_identity: {value} is out of range [0, 18446744073709551615]")
         self._ptr.pPeer_identity = value
 
     @property
@@ -14385,27 +14885,27 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @pPeer_prekey.setter
     def pPeer_prekey(self, value):
         value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pPeer_prekey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.pPeer_prekey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.pPeer_prekey = value
 
     @property
     def pPrekey_signature(self):
-        return None if self._ptr.pPrekey_signature == NULL else <size_t><void *>self._ptr.pPrekey_signature
+        return _pb_text_field(self, <size_t>&self._ptr.pPrekey_signature, <const char *>self._ptr.pPrekey_signature)
 
     @pPrekey_signature.setter
     def pPrekey_signature(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPrekey_signature = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrekey_signature, value, "CK_X3DH_INITIATE_PARAMS.pPrekey_signature", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPrekey_signature = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrekey_signature, value, "CK_X3DH_INITIATE_PARAMS.pPrekey_signature", True)
 
     @property
     def pOnetime_key(self):
-        return None if self._ptr.pOnetime_key == NULL else <size_t><void *>self._ptr.pOnetime_key
+        return _pb_text_field(self, <size_t>&self._ptr.pOnetime_key, <const char *>self._ptr.pOnetime_key)
 
     @pOnetime_key.setter
     def pOnetime_key(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOnetime_key = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOnetime_key, value, "CK_X3DH_INITIATE_PARAMS.pOnetime_key", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOnetime_key = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOnetime_key, value, "CK_X3DH_INITIATE_PARAMS.pOnetime_key", True)
 
     @property
     def pOwn_identity(self):
@@ -14414,6 +14914,8 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @pOwn_identity.setter
     def pOwn_identity(self, value):
         value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pOwn_identity")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.pOwn_identity: {value} is out of range [0, 18446744073709551615]")
         self._ptr.pOwn_identity = value
 
     @property
@@ -14423,6 +14925,8 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @pOwn_ephemeral.setter
     def pOwn_ephemeral(self, value):
         value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral: {value} is out of range [0, 18446744073709551615]")
         self._ptr.pOwn_ephemeral = value
 
 
@@ -14511,37 +15015,36 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         value = _pb_index(value, "CK_X3DH_RESPOND_PARAMS.kdf")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X3DH_RESPOND_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdf = value
 
     @property
     def pIdentity_id(self):
-        return None if self._ptr.pIdentity_id == NULL else <size_t><void *>self._ptr.pIdentity_id
+        return _pb_text_field(self, <size_t>&self._ptr.pIdentity_id, <const char *>self._ptr.pIdentity_id)
 
     @pIdentity_id.setter
     def pIdentity_id(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIdentity_id = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIdentity_id, value, "CK_X3DH_RESPOND_PARAMS.pIdentity_id", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIdentity_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIdentity_id, value, "CK_X3DH_RESPOND_PARAMS.pIdentity_id", True)
 
     @property
     def pPrekey_id(self):
-        return None if self._ptr.pPrekey_id == NULL else <size_t><void *>self._ptr.pPrekey_id
+        return _pb_text_field(self, <size_t>&self._ptr.pPrekey_id, <const char *>self._ptr.pPrekey_id)
 
     @pPrekey_id.setter
     def pPrekey_id(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pPrekey_id = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrekey_id, value, "CK_X3DH_RESPOND_PARAMS.pPrekey_id", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pPrekey_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrekey_id, value, "CK_X3DH_RESPOND_PARAMS.pPrekey_id", True)
 
     @property
     def pOnetime_id(self):
-        return None if self._ptr.pOnetime_id == NULL else <size_t><void *>self._ptr.pOnetime_id
+        return _pb_text_field(self, <size_t>&self._ptr.pOnetime_id, <const char *>self._ptr.pOnetime_id)
 
     @pOnetime_id.setter
     def pOnetime_id(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pOnetime_id = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOnetime_id, value, "CK_X3DH_RESPOND_PARAMS.pOnetime_id", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pOnetime_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOnetime_id, value, "CK_X3DH_RESPOND_PARAMS.pOnetime_id", True)
 
     @property
     def pInitiator_identity(self):
@@ -14550,17 +15053,18 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     @pInitiator_identity.setter
     def pInitiator_identity(self, value):
         value = _pb_index(value, "CK_X3DH_RESPOND_PARAMS.pInitiator_identity")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X3DH_RESPOND_PARAMS.pInitiator_identity: {value} is out of range [0, 18446744073709551615]")
         self._ptr.pInitiator_identity = value
 
     @property
     def pInitiator_ephemeral(self):
-        return None if self._ptr.pInitiator_ephemeral == NULL else <size_t><void *>self._ptr.pInitiator_ephemeral
+        return _pb_text_field(self, <size_t>&self._ptr.pInitiator_ephemeral, <const char *>self._ptr.pInitiator_ephemeral)
 
     @pInitiator_ephemeral.setter
     def pInitiator_ephemeral(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pInitiator_ephemeral = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pInitiator_ephemeral, value, "CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pInitiator_ephemeral = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInitiator_ephemeral, value, "CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral", True)
 
 
 cdef CK_X3DH_RESPOND_PARAMS _pb_view_CK_X3DH_RESPOND_PARAMS(object owner, void *ptr):
@@ -14647,13 +15151,12 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @property
     def sk(self):
-        return None if self._ptr.sk == NULL else <size_t><void *>self._ptr.sk
+        return _pb_text_field(self, <size_t>&self._ptr.sk, <const char *>self._ptr.sk)
 
     @sk.setter
     def sk(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_INITIALIZE_PARAMS.sk", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_INITIALIZE_PARAMS.sk", True)
 
     @property
     def peer_public_prekey(self):
@@ -14662,6 +15165,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @peer_public_prekey.setter
     def peer_public_prekey(self, value):
         value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.peer_public_prekey = value
 
     @property
@@ -14671,6 +15176,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @peer_public_identity.setter
     def peer_public_identity(self, value):
         value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity: {value} is out of range [0, 18446744073709551615]")
         self._ptr.peer_public_identity = value
 
     @property
@@ -14680,6 +15187,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @own_public_identity.setter
     def own_public_identity(self, value):
         value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity: {value} is out of range [0, 18446744073709551615]")
         self._ptr.own_public_identity = value
 
     @property
@@ -14689,6 +15198,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @bEncryptedHeader.setter
     def bEncryptedHeader(self, value):
         value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader: {value} is out of range [0, 255]")
         self._ptr.bEncryptedHeader = value
 
     @property
@@ -14698,6 +15209,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @eCurve.setter
     def eCurve(self, value):
         value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.eCurve")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.eCurve: {value} is out of range [0, 18446744073709551615]")
         self._ptr.eCurve = value
 
     @property
@@ -14707,6 +15220,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @aeadMechanism.setter
     def aeadMechanism(self, value):
         value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.aeadMechanism = value
 
     @property
@@ -14716,6 +15231,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @kdfMechanism.setter
     def kdfMechanism(self, value):
         value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdfMechanism = value
 
 
@@ -14803,13 +15320,12 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @property
     def sk(self):
-        return None if self._ptr.sk == NULL else <size_t><void *>self._ptr.sk
+        return _pb_text_field(self, <size_t>&self._ptr.sk, <const char *>self._ptr.sk)
 
     @sk.setter
     def sk(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_RESPOND_PARAMS.sk", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_RESPOND_PARAMS.sk", True)
 
     @property
     def own_prekey(self):
@@ -14818,6 +15334,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @own_prekey.setter
     def own_prekey(self, value):
         value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.own_prekey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.own_prekey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.own_prekey = value
 
     @property
@@ -14827,6 +15345,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @initiator_identity.setter
     def initiator_identity(self, value):
         value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.initiator_identity")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.initiator_identity: {value} is out of range [0, 18446744073709551615]")
         self._ptr.initiator_identity = value
 
     @property
@@ -14836,6 +15356,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @own_public_identity.setter
     def own_public_identity(self, value):
         value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.own_public_identity")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.own_public_identity: {value} is out of range [0, 18446744073709551615]")
         self._ptr.own_public_identity = value
 
     @property
@@ -14845,6 +15367,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @bEncryptedHeader.setter
     def bEncryptedHeader(self, value):
         value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader: {value} is out of range [0, 255]")
         self._ptr.bEncryptedHeader = value
 
     @property
@@ -14854,6 +15378,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @eCurve.setter
     def eCurve(self, value):
         value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.eCurve")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.eCurve: {value} is out of range [0, 18446744073709551615]")
         self._ptr.eCurve = value
 
     @property
@@ -14863,6 +15389,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @aeadMechanism.setter
     def aeadMechanism(self, value):
         value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.aeadMechanism = value
 
     @property
@@ -14872,6 +15400,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @kdfMechanism.setter
     def kdfMechanism(self, value):
         value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.kdfMechanism = value
 
 
@@ -14955,13 +15485,12 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @property
     def pGX(self):
-        return None if self._ptr.pGX == NULL else <size_t><void *>self._ptr.pGX
+        return _pb_text_field(self, <size_t>&self._ptr.pGX, <const char *>self._ptr.pGX)
 
     @pGX.setter
     def pGX(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pGX = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pGX, value, "CK_NSS_JPAKEPublicValue.pGX", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pGX = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pGX, value, "CK_NSS_JPAKEPublicValue.pGX", True)
 
     @property
     def ulGXLen(self):
@@ -14970,17 +15499,18 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
     @ulGXLen.setter
     def ulGXLen(self, value):
         value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGXLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_JPAKEPublicValue.ulGXLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulGXLen = value
 
     @property
     def pGV(self):
-        return None if self._ptr.pGV == NULL else <size_t><void *>self._ptr.pGV
+        return _pb_text_field(self, <size_t>&self._ptr.pGV, <const char *>self._ptr.pGV)
 
     @pGV.setter
     def pGV(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pGV = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pGV, value, "CK_NSS_JPAKEPublicValue.pGV", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pGV = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pGV, value, "CK_NSS_JPAKEPublicValue.pGV", True)
 
     @property
     def ulGVLen(self):
@@ -14989,17 +15519,18 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
     @ulGVLen.setter
     def ulGVLen(self, value):
         value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGVLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_JPAKEPublicValue.ulGVLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulGVLen = value
 
     @property
     def pR(self):
-        return None if self._ptr.pR == NULL else <size_t><void *>self._ptr.pR
+        return _pb_text_field(self, <size_t>&self._ptr.pR, <const char *>self._ptr.pR)
 
     @pR.setter
     def pR(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pR = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pR, value, "CK_NSS_JPAKEPublicValue.pR", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pR = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pR, value, "CK_NSS_JPAKEPublicValue.pR", True)
 
     @property
     def ulRLen(self):
@@ -15008,6 +15539,8 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
     @ulRLen.setter
     def ulRLen(self, value):
         value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulRLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_JPAKEPublicValue.ulRLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulRLen = value
 
 
@@ -15182,13 +15715,12 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
 
     @property
     def pSharedKey(self):
-        return None if self._ptr.pSharedKey == NULL else <size_t><void *>self._ptr.pSharedKey
+        return _pb_text_field(self, <size_t>&self._ptr.pSharedKey, <const char *>self._ptr.pSharedKey)
 
     @pSharedKey.setter
     def pSharedKey(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSharedKey = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedKey, value, "CK_NSS_JPAKERound2Params.pSharedKey", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSharedKey = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pSharedKey, value, "CK_NSS_JPAKERound2Params.pSharedKey", True)
 
     @property
     def ulSharedKeyLen(self):
@@ -15197,6 +15729,8 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
     @ulSharedKeyLen.setter
     def ulSharedKeyLen(self, value):
         value = _pb_index(value, "CK_NSS_JPAKERound2Params.ulSharedKeyLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_JPAKERound2Params.ulSharedKeyLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSharedKeyLen = value
 
     @property
@@ -15394,6 +15928,8 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     @macAlg.setter
     def macAlg(self, value):
         value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg: {value} is out of range [0, 18446744073709551615]")
         self._ptr.macAlg = value
 
     @property
@@ -15403,17 +15939,18 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     @ulBodyTotalLen.setter
     def ulBodyTotalLen(self, value):
         value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulBodyTotalLen = value
 
     @property
     def pHeader(self):
-        return None if self._ptr.pHeader == NULL else <size_t><void *>self._ptr.pHeader
+        return _pb_text_field(self, <size_t>&self._ptr.pHeader, <const char *>self._ptr.pHeader)
 
     @pHeader.setter
     def pHeader(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pHeader = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pHeader, value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pHeader = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pHeader, value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader", True)
 
     @property
     def ulHeaderLen(self):
@@ -15422,6 +15959,8 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     @ulHeaderLen.setter
     def ulHeaderLen(self, value):
         value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulHeaderLen = value
 
 
@@ -15503,13 +16042,12 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @property
     def pNonce(self):
-        return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
+        return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
 
     @pNonce.setter
     def pNonce(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_NSS_AEAD_PARAMS.pNonce", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_NSS_AEAD_PARAMS.pNonce", True)
 
     @property
     def ulNonceLen(self):
@@ -15518,17 +16056,18 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulNonceLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_AEAD_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNonceLen = value
 
     @property
     def pAAD(self):
-        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
+        return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
     def pAAD(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_AEAD_PARAMS.pAAD", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_AEAD_PARAMS.pAAD", True)
 
     @property
     def ulAADLen(self):
@@ -15537,6 +16076,8 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
     @ulAADLen.setter
     def ulAADLen(self, value):
         value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulAADLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_AEAD_PARAMS.ulAADLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAADLen = value
 
     @property
@@ -15546,6 +16087,8 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
     @ulTagLen.setter
     def ulTagLen(self, value):
         value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulTagLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_AEAD_PARAMS.ulTagLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulTagLen = value
 
 
@@ -15634,17 +16177,18 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
     @bExtract.setter
     def bExtract(self, value):
         value = _pb_index(value, "CK_NSS_HKDFParams.bExtract")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_HKDFParams.bExtract: {value} is out of range [0, 255]")
         self._ptr.bExtract = value
 
     @property
     def pSalt(self):
-        return None if self._ptr.pSalt == NULL else <size_t><void *>self._ptr.pSalt
+        return _pb_text_field(self, <size_t>&self._ptr.pSalt, <const char *>self._ptr.pSalt)
 
     @pSalt.setter
     def pSalt(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSalt, value, "CK_NSS_HKDFParams.pSalt", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_NSS_HKDFParams.pSalt", True)
 
     @property
     def ulSaltLen(self):
@@ -15653,6 +16197,8 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
     @ulSaltLen.setter
     def ulSaltLen(self, value):
         value = _pb_index(value, "CK_NSS_HKDFParams.ulSaltLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_HKDFParams.ulSaltLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSaltLen = value
 
     @property
@@ -15662,17 +16208,18 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
     @bExpand.setter
     def bExpand(self, value):
         value = _pb_index(value, "CK_NSS_HKDFParams.bExpand")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_HKDFParams.bExpand: {value} is out of range [0, 255]")
         self._ptr.bExpand = value
 
     @property
     def pInfo(self):
-        return None if self._ptr.pInfo == NULL else <size_t><void *>self._ptr.pInfo
+        return _pb_text_field(self, <size_t>&self._ptr.pInfo, <const char *>self._ptr.pInfo)
 
     @pInfo.setter
     def pInfo(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pInfo, value, "CK_NSS_HKDFParams.pInfo", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInfo, value, "CK_NSS_HKDFParams.pInfo", True)
 
     @property
     def ulInfoLen(self):
@@ -15681,6 +16228,8 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
     @ulInfoLen.setter
     def ulInfoLen(self, value):
         value = _pb_index(value, "CK_NSS_HKDFParams.ulInfoLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_HKDFParams.ulInfoLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulInfoLen = value
 
 
@@ -15767,6 +16316,8 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     @prfMechanism.setter
     def prfMechanism(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfMechanism = value
 
     @property
@@ -15776,6 +16327,8 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     @bHasSeedKey.setter
     def bHasSeedKey(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey: {value} is out of range [0, 255]")
         self._ptr.bHasSeedKey = value
 
     @property
@@ -15785,17 +16338,18 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     @hSeedKey.setter
     def hSeedKey(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hSeedKey = value
 
     @property
     def pSeedData(self):
-        return None if self._ptr.pSeedData == NULL else <size_t><void *>self._ptr.pSeedData
+        return _pb_text_field(self, <size_t>&self._ptr.pSeedData, <const char *>self._ptr.pSeedData)
 
     @pSeedData.setter
     def pSeedData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSeedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeedData, value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSeedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeedData, value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData", True)
 
     @property
     def ulSeedDataLen(self):
@@ -15804,6 +16358,8 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     @ulSeedDataLen.setter
     def ulSeedDataLen(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSeedDataLen = value
 
 
@@ -15896,6 +16452,8 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @prfMechanism.setter
     def prfMechanism(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfMechanism = value
 
     @property
@@ -15905,6 +16463,8 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @bDataAsKey.setter
     def bDataAsKey(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey: {value} is out of range [0, 255]")
         self._ptr.bDataAsKey = value
 
     @property
@@ -15914,17 +16474,18 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @bRekey.setter
     def bRekey(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey: {value} is out of range [0, 255]")
         self._ptr.bRekey = value
 
     @property
     def pNi(self):
-        return None if self._ptr.pNi == NULL else <size_t><void *>self._ptr.pNi
+        return _pb_text_field(self, <size_t>&self._ptr.pNi, <const char *>self._ptr.pNi)
 
     @pNi.setter
     def pNi(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNi = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNi, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNi = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNi, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi", True)
 
     @property
     def ulNiLen(self):
@@ -15933,17 +16494,18 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @ulNiLen.setter
     def ulNiLen(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNiLen = value
 
     @property
     def pNr(self):
-        return None if self._ptr.pNr == NULL else <size_t><void *>self._ptr.pNr
+        return _pb_text_field(self, <size_t>&self._ptr.pNr, <const char *>self._ptr.pNr)
 
     @pNr.setter
     def pNr(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pNr = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNr, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pNr = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNr, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr", True)
 
     @property
     def ulNrLen(self):
@@ -15952,6 +16514,8 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @ulNrLen.setter
     def ulNrLen(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulNrLen = value
 
     @property
@@ -15961,6 +16525,8 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @hNewKey.setter
     def hNewKey(self, value):
         value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hNewKey = value
 
 
@@ -16055,6 +16621,8 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @prfMechanism.setter
     def prfMechanism(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfMechanism = value
 
     @property
@@ -16064,6 +16632,8 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @bHasPrevKey.setter
     def bHasPrevKey(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey: {value} is out of range [0, 255]")
         self._ptr.bHasPrevKey = value
 
     @property
@@ -16073,6 +16643,8 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @hKeygxy.setter
     def hKeygxy(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hKeygxy = value
 
     @property
@@ -16082,17 +16654,18 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @hPrevKey.setter
     def hPrevKey(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hPrevKey = value
 
     @property
     def pCKYi(self):
-        return None if self._ptr.pCKYi == NULL else <size_t><void *>self._ptr.pCKYi
+        return _pb_text_field(self, <size_t>&self._ptr.pCKYi, <const char *>self._ptr.pCKYi)
 
     @pCKYi.setter
     def pCKYi(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pCKYi = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pCKYi, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pCKYi = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pCKYi, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi", True)
 
     @property
     def ulCKYiLen(self):
@@ -16101,17 +16674,18 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @ulCKYiLen.setter
     def ulCKYiLen(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulCKYiLen = value
 
     @property
     def pCKYr(self):
-        return None if self._ptr.pCKYr == NULL else <size_t><void *>self._ptr.pCKYr
+        return _pb_text_field(self, <size_t>&self._ptr.pCKYr, <const char *>self._ptr.pCKYr)
 
     @pCKYr.setter
     def pCKYr(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pCKYr = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pCKYr, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pCKYr = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pCKYr, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr", True)
 
     @property
     def ulCKYrLen(self):
@@ -16120,6 +16694,8 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @ulCKYrLen.setter
     def ulCKYrLen(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulCKYrLen = value
 
     @property
@@ -16129,6 +16705,8 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @keyNumber.setter
     def keyNumber(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber: {value} is out of range [0, 255]")
         self._ptr.keyNumber = value
 
 
@@ -16215,6 +16793,8 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     @prfMechanism.setter
     def prfMechanism(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfMechanism = value
 
     @property
@@ -16224,6 +16804,8 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     @bHasKeygxy.setter
     def bHasKeygxy(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy: {value} is out of range [0, 255]")
         self._ptr.bHasKeygxy = value
 
     @property
@@ -16233,17 +16815,18 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     @hKeygxy.setter
     def hKeygxy(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy: {value} is out of range [0, 18446744073709551615]")
         self._ptr.hKeygxy = value
 
     @property
     def pExtraData(self):
-        return None if self._ptr.pExtraData == NULL else <size_t><void *>self._ptr.pExtraData
+        return _pb_text_field(self, <size_t>&self._ptr.pExtraData, <const char *>self._ptr.pExtraData)
 
     @pExtraData.setter
     def pExtraData(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pExtraData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pExtraData, value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pExtraData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pExtraData, value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData", True)
 
     @property
     def ulExtraDataLen(self):
@@ -16252,6 +16835,8 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     @ulExtraDataLen.setter
     def ulExtraDataLen(self, value):
         value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulExtraDataLen = value
 
 
@@ -16327,7 +16912,7 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={self.pVersion!r})"
+        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={_pb_ref_repr(self.pVersion)})"
 
     @property
     def prfHashMechanism(self):
@@ -16336,17 +16921,18 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         value = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
         self._ptr.prfHashMechanism = value
 
     @property
     def pSessionHash(self):
-        return None if self._ptr.pSessionHash == NULL else <size_t><void *>self._ptr.pSessionHash
+        return _pb_text_field(self, <size_t>&self._ptr.pSessionHash, <const char *>self._ptr.pSessionHash)
 
     @pSessionHash.setter
     def pSessionHash(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pSessionHash = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSessionHash, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pSessionHash = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSessionHash, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash", True)
 
     @property
     def ulSessionHashLen(self):
@@ -16355,17 +16941,21 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     @ulSessionHashLen.setter
     def ulSessionHashLen(self, value):
         value = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulSessionHashLen = value
 
     @property
     def pVersion(self):
-        return None if self._ptr.pVersion == NULL else <size_t><void *>self._ptr.pVersion
+        return _pb_at_CK_VERSION(<void *>self._ptr.pVersion, _pb_field_owner(self, <size_t>&self._ptr.pVersion))
 
     @pVersion.setter
     def pVersion(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pVersion = <_c_CK_VERSION_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pVersion, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion", True, 2, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, CK_VERSION):
+            raise TypeError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion must be a CK_VERSION or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.pVersion, value)
+        self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
 
 
 cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -16630,13 +17220,12 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @property
     def pIv(self):
-        return None if self._ptr.pIv == NULL else <size_t><void *>self._ptr.pIv
+        return _pb_text_field(self, <size_t>&self._ptr.pIv, <const char *>self._ptr.pIv)
 
     @pIv.setter
     def pIv(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_NSS_GCM_PARAMS.pIv", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_NSS_GCM_PARAMS.pIv", True)
 
     @property
     def ulIvLen(self):
@@ -16645,17 +17234,18 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
     @ulIvLen.setter
     def ulIvLen(self, value):
         value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulIvLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_GCM_PARAMS.ulIvLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulIvLen = value
 
     @property
     def pAAD(self):
-        return None if self._ptr.pAAD == NULL else <size_t><void *>self._ptr.pAAD
+        return _pb_text_field(self, <size_t>&self._ptr.pAAD, <const char *>self._ptr.pAAD)
 
     @pAAD.setter
     def pAAD(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_GCM_PARAMS.pAAD", True, 1, False)
+        # the characters are held for as long as the record may hand the pointer to C
+        self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_GCM_PARAMS.pAAD", True)
 
     @property
     def ulAADLen(self):
@@ -16664,6 +17254,8 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
     @ulAADLen.setter
     def ulAADLen(self, value):
         value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulAADLen")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_GCM_PARAMS.ulAADLen: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulAADLen = value
 
     @property
@@ -16673,6 +17265,8 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
     @ulTagBits.setter
     def ulTagBits(self, value):
         value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulTagBits")
+        if not 0 <= value <= 18446744073709551615:
+            raise OverflowError(f"CK_NSS_GCM_PARAMS.ulTagBits: {value} is out of range [0, 18446744073709551615]")
         self._ptr.ulTagBits = value
 
 

@@ -475,6 +475,60 @@ def _pb_unlinked(name):
     """In the place of the wrapper of a function no loaded library defines: raises when called."""
     return _pb_missing(f"no loaded library defines {name!r}")
 
+
+# ---- runtime: what record classes check and keep for their pointer members --
+# A pointer member keeps what it was set to alive with the record, under the
+# member (each FFI's _pb_keep); a value read from it (a view, a handle, a
+# Pointer) keeps alive the record and that object, so that setting the member
+# again cannot free memory the value still points into.
+
+
+def _pb_field_owner(root, kept):
+    """What a value read from a pointer member keeps alive: the record owning the memory (``root``),
+    and ``kept``, what the record holds for that member (None: nothing)."""
+    return root if kept is None else (root, kept)
+
+
+def _pb_until_nul(data):
+    """``data`` (bytes) up to its first NUL: what C reads as a string from a buffer of known size."""
+    end = data.find(b"\0")
+    return data if end < 0 else data[:end]
+
+
+def _pb_text_value(value, what, private):
+    """The object a pointer-to-characters member is set to point into (not None).
+
+    A str is its UTF-8 bytes, which must hold no NUL; bytes and other buffers
+    are taken as they are, except that read-only memory becomes a private
+    (writable) copy when ``private``: C may write through a pointer to
+    non-const characters, and never into an immutable object.
+    """
+    if isinstance(value, str):
+        value = _pb_encode(value, what)
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
+    if not view.contiguous:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    if private and view.readonly:
+        return bytearray(view)
+    return value
+
+
+def _pb_record_value(value, cls, what):
+    """Check what a pointer-to-record member is set to: an instance of ``cls``, or None."""
+    if value is not None and not isinstance(value, cls):
+        raise TypeError(f"{what} must be a {cls.__name__} or None, not {type(value).__name__}")
+
+
+def _pb_handle_value(value, cls, what):
+    """Check what a handle member is set to: a handle of ``cls``, a ``void *`` Pointer (C converts
+    it to any object pointer), or None."""
+    if value is None or isinstance(value, cls) or type(value) is Pointer and value._ctype == "void *":
+        return
+    raise TypeError(f"{what} must be a {cls.__name__} or None, not {type(value).__name__}")
+
 #: what cffi raises for an argument it cannot convert: the wrapper then checks precisely
 _PB_RETRY = (TypeError, OverflowError, AttributeError)
 
@@ -635,6 +689,34 @@ def _pb_view_at(cls, pointer, owner):
     # kept under an address no member has, so that copying members never moves it
     obj._keep = None if owner is None else {(-1, "ref"): owner}
     return obj
+
+
+def _pb_anonymous(ctype, steps):
+    """The type cffi gives a struct, union or enum C leaves unnamed: from the named record
+    ``ctype``, through members by name, array elements ("[]") and pointer targets ("*")."""
+    for step in steps:
+        ctype = ctype.item if step in ("[]", "*") else dict(ctype.fields)[step].type
+    return ctype
+
+
+def _pb_kept_for(record, name):
+    """What the record owning the memory of ``record`` keeps alive for its pointer member ``name`` (None: nothing)."""
+    root = record if record._owner is None else record._owner
+    return None if root._keep is None else root._keep.get((_pb_address(record._p), name))
+
+
+def _pb_text_at(pointer, kept):
+    """The characters ``pointer`` points to up to the NUL, never past the end of ``kept`` (the
+    buffer a member was set to) when that is where they are."""
+    pointer = _ffi.cast("char *", pointer)
+    if kept is not None and _pb_address(kept) == _pb_address(pointer):
+        return _string(pointer, len(kept))
+    return _string(pointer)
+
+
+def _pb_ref_repr(record):
+    """How a record's repr shows the record a pointer member points to: its class and address."""
+    return "None" if record is None else f"<{type(record).__name__} at {_pb_address(record._p):#x}>"
 
 
 def _pb_store_bytes(target, size, value, what):
@@ -1062,17 +1144,82 @@ class segment(_pb_Record):
 _pb_ptr_segment = _ffi.typeof('struct segment *')
 
 
+class variant_as(_pb_Record):
+    'union variant_as: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof(_pb_anonymous(_ffi.typeof('variant'), ('as',)))
+
+    def __init__(_pb_self, *, i=_MISSING, d=_MISSING, text=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_variant_as)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if i is not _MISSING:
+            _pb_self.i = i
+        if d is not _MISSING:
+            _pb_self.d = d
+        if text is not _MISSING:
+            _pb_self.text = text
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new variant_as holding a copy of exactly sizeof bytes."""
+        view = memoryview(data)
+        if view.nbytes != variant_as.sizeof:
+            raise ValueError(f"variant_as needs {variant_as.sizeof} bytes, got {view.nbytes}")
+        pointer = _pb_alloc(_pb_ptr_variant_as)
+        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        return _pb_view(variant_as, pointer, None)
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"variant_as(i={self.i!r}, d={self.d!r}, text={self.text!r})"
+
+    @property
+    def i(self):
+        return self._p.i
+
+    @i.setter
+    def i(self, value):
+        self._p.i = _pb_index(value, 'variant_as.i', -2147483648, 2147483647)
+
+    @property
+    def d(self):
+        return self._p.d
+
+    @d.setter
+    def d(self, value):
+        self._p.d = _pb_float(value, 'variant_as.d')
+
+    @property
+    def text(self):
+        return _string(self._p.text)
+
+    @text.setter
+    def text(self, value):
+        _pb_store_bytes(self._p.text, 8, value, 'variant_as.text')
+
+
+#: the pointer type ffi.new allocates a variant_as with
+_pb_ptr_variant_as = _ffi.typeof(_ffi.getctype(_pb_anonymous(_ffi.typeof('variant'), ('as',)), '*'))
+
+
 class variant(_pb_Record):
     'struct variant: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('variant')
 
-    def __init__(_pb_self, *, kind=_MISSING, year=_MISSING, month=_MISSING, day=_MISSING):
+    def __init__(_pb_self, *, kind=_MISSING, as_=_MISSING, year=_MISSING, month=_MISSING, day=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_variant)
         _pb_self._owner = None
         _pb_self._keep = None
         if kind is not _MISSING:
             _pb_self.kind = kind
+        if as_ is not _MISSING:
+            _pb_self.as_ = as_
         if year is not _MISSING:
             _pb_self.year = year
         if month is not _MISSING:
@@ -1096,7 +1243,7 @@ class variant(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"variant(kind={self.kind!r}, year={self.year!r}, month={self.month!r}, day={self.day!r})"
+        return f"variant(kind={self.kind!r}, as_={self.as_!r}, year={self.year!r}, month={self.month!r}, day={self.day!r})"
 
     @property
     def kind(self):
@@ -1105,6 +1252,16 @@ class variant(_pb_Record):
     @kind.setter
     def kind(self, value):
         self._p.kind = _pb_index(value, 'variant.kind', 0, 255)
+
+    @property
+    def as_(self):
+        return _pb_view(variant_as, _ffi.addressof(self._p, 'as'), self if self._owner is None else self._owner)
+
+    @as_.setter
+    def as_(self, value):
+        if not isinstance(value, variant_as):
+            raise TypeError(f"variant.as_ must be a variant_as, not {type(value).__name__}")
+        _ffi.addressof(self._p, 'as')[0] = value._p[0]
 
     @property
     def year(self):
@@ -1281,59 +1438,44 @@ class node(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"node(next={self.next!r}, prev={self.prev!r}, value={self.value!r}, compare={self.compare!r})"
+        return f"node(next={_pb_ref_repr(self.next)}, prev={_pb_ref_repr(self.prev)}, value={self.value!r}, compare={self.compare!r})"
 
     @property
     def next(self):
-        value = self._p.next
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(node, self._p.next, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'next')))
 
     @next.setter
     def next(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.next = _NULL
-            _pb_keep(self, 'next', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'node.next', True)
-            if view.nbytes < 32:
-                raise ValueError(f"node.next needs at least 32 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.next = _ffi.cast('struct node *', held)
-            _pb_keep(self, 'next', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, node, 'node.next')
+        self._p.next = _NULL if value is None else _ffi.cast(_pb_ptr_node, value._p)
+        _pb_keep(self, 'next', value)
 
     @property
     def prev(self):
-        value = self._p.prev
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_view_at(node, self._p.prev, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'prev')))
 
     @prev.setter
     def prev(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._p.prev = _NULL
-            _pb_keep(self, 'prev', None)
-        else:
-            # C may write through a pointer to non-const data: writable memory only
-            view = _pb_view_of(value, 'node.prev', True)
-            if view.nbytes < 32:
-                raise ValueError(f"node.prev needs at least 32 bytes, got {view.nbytes}")
-            held = _ffi.from_buffer(value, require_writable=True)
-            self._p.prev = _ffi.cast('struct node *', held)
-            _pb_keep(self, 'prev', held)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, node, 'node.prev')
+        self._p.prev = _NULL if value is None else _ffi.cast(_pb_ptr_node, value._p)
+        _pb_keep(self, 'prev', value)
 
     @property
     def value(self):
-        value = self._p.value
-        return None if value == _NULL else int(_ffi.cast("uintptr_t", value))
+        return _pb_pointer(self._p.value, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'value')))
 
     @value.setter
     def value(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.value = _NULL
             _pb_keep(self, 'value', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'node.value', 'a contiguous buffer')
+            self._p.value = _ffi.cast('void *', value._h if isinstance(value, Pointer) else value._p)
+            _pb_keep(self, 'value', value)
         else:
             # C may write through a pointer to non-const data: writable memory only
             view = _pb_view_of(value, 'node.value', False)

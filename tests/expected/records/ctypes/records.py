@@ -468,6 +468,60 @@ def _pb_unlinked(name):
     """In the place of the wrapper of a function no loaded library defines: raises when called."""
     return _pb_missing(f"no loaded library defines {name!r}")
 
+
+# ---- runtime: what record classes check and keep for their pointer members --
+# A pointer member keeps what it was set to alive with the record, under the
+# member (each FFI's _pb_keep); a value read from it (a view, a handle, a
+# Pointer) keeps alive the record and that object, so that setting the member
+# again cannot free memory the value still points into.
+
+
+def _pb_field_owner(root, kept):
+    """What a value read from a pointer member keeps alive: the record owning the memory (``root``),
+    and ``kept``, what the record holds for that member (None: nothing)."""
+    return root if kept is None else (root, kept)
+
+
+def _pb_until_nul(data):
+    """``data`` (bytes) up to its first NUL: what C reads as a string from a buffer of known size."""
+    end = data.find(b"\0")
+    return data if end < 0 else data[:end]
+
+
+def _pb_text_value(value, what, private):
+    """The object a pointer-to-characters member is set to point into (not None).
+
+    A str is its UTF-8 bytes, which must hold no NUL; bytes and other buffers
+    are taken as they are, except that read-only memory becomes a private
+    (writable) copy when ``private``: C may write through a pointer to
+    non-const characters, and never into an immutable object.
+    """
+    if isinstance(value, str):
+        value = _pb_encode(value, what)
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
+    if not view.contiguous:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    if private and view.readonly:
+        return bytearray(view)
+    return value
+
+
+def _pb_record_value(value, cls, what):
+    """Check what a pointer-to-record member is set to: an instance of ``cls``, or None."""
+    if value is not None and not isinstance(value, cls):
+        raise TypeError(f"{what} must be a {cls.__name__} or None, not {type(value).__name__}")
+
+
+def _pb_handle_value(value, cls, what):
+    """Check what a handle member is set to: a handle of ``cls``, a ``void *`` Pointer (C converts
+    it to any object pointer), or None."""
+    if value is None or isinstance(value, cls) or type(value) is Pointer and value._ctype == "void *":
+        return
+    raise TypeError(f"{what} must be a {cls.__name__} or None, not {type(value).__name__}")
+
 #: what ctypes raises for an argument it cannot convert: the wrapper then checks precisely
 _PB_RETRY = (TypeError, OverflowError, AttributeError, _ArgumentError)
 
@@ -651,6 +705,28 @@ def _pb_view_at(cls, struct_type, address, owner):
     obj = cls.__new__(cls)
     obj._s = struct
     return obj
+
+
+def _pb_kept_for(struct, name):
+    """What the record owning ``struct`` keeps alive for its pointer member ``name`` (None: nothing)."""
+    kept = getattr(_pb_root(struct), "_pb_kept", None)
+    return None if kept is None else kept.get((_ct.addressof(struct), name))
+
+
+def _pb_text_at(address, kept):
+    """The characters at ``address`` up to the NUL, never past the end of ``kept`` (the bytes or
+    ctypes array a member was set to) when that is where they are."""
+    if kept.__class__ is bytes:
+        if _ct.cast(_ct.c_char_p(kept), _ct.c_void_p).value == address:
+            return _pb_until_nul(kept)
+    elif kept is not None and _ct.addressof(kept) == address:
+        return _pb_until_nul(_ct.string_at(address, _ct.sizeof(kept)))
+    return _ct.string_at(address)
+
+
+def _pb_ref_repr(record):
+    """How a record's repr shows the record a pointer member points to: its class and address."""
+    return "None" if record is None else f"<{type(record).__name__} at {_ct.addressof(record._s):#x}>"
 
 
 def _pb_store_bytes(struct, offset, size, value, what):
@@ -1098,7 +1174,7 @@ class _S8(_ct.Structure):
     # struct matrix
     _fields_ = [
         ('cells', ((_ct.c_float * 4) * 4)),
-        ('names', (_ct.c_char_p * 4)),
+        ('names', (_ct.c_void_p * 4)),
     ]
 
 
@@ -1212,15 +1288,72 @@ class segment(_pb_Record):
         _pb_store_bytes(self._s, _S1.label.offset, 16, value, 'segment.label')
 
 
+class variant_as(_pb_Record):
+    'union variant_as: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S3)
+
+    def __init__(_pb_self, *, i=_MISSING, d=_MISSING, text=_MISSING):
+        _pb_self._s = _S3()
+        if i is not _MISSING:
+            _pb_self.i = i
+        if d is not _MISSING:
+            _pb_self.d = d
+        if text is not _MISSING:
+            _pb_self.text = text
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new variant_as holding a copy of exactly sizeof bytes."""
+        view = memoryview(data)
+        if view.nbytes != variant_as.sizeof:
+            raise ValueError(f"variant_as needs {variant_as.sizeof} bytes, got {view.nbytes}")
+        return _pb_view(variant_as, _S3.from_buffer_copy(view))
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), variant_as.sizeof)
+
+    __reduce_ex__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"variant_as(i={self.i!r}, d={self.d!r}, text={self.text!r})"
+
+    @property
+    def i(self):
+        return self._s.i
+
+    @i.setter
+    def i(self, value):
+        self._s.i = _pb_index(value, 'variant_as.i', -2147483648, 2147483647)
+
+    @property
+    def d(self):
+        return self._s.d
+
+    @d.setter
+    def d(self, value):
+        self._s.d = _pb_float(value, 'variant_as.d')
+
+    @property
+    def text(self):
+        return self._s.text
+
+    @text.setter
+    def text(self, value):
+        _pb_store_bytes(self._s, _S3.text.offset, 8, value, 'variant_as.text')
+
+
 class variant(_pb_Record):
     'struct variant: fields as attributes; bytes(obj) is its memory.'
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S2)
 
-    def __init__(_pb_self, *, kind=_MISSING, year=_MISSING, month=_MISSING, day=_MISSING):
+    def __init__(_pb_self, *, kind=_MISSING, as_=_MISSING, year=_MISSING, month=_MISSING, day=_MISSING):
         _pb_self._s = _S2()
         if kind is not _MISSING:
             _pb_self.kind = kind
+        if as_ is not _MISSING:
+            _pb_self.as_ = as_
         if year is not _MISSING:
             _pb_self.year = year
         if month is not _MISSING:
@@ -1242,7 +1375,7 @@ class variant(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"variant(kind={self.kind!r}, year={self.year!r}, month={self.month!r}, day={self.day!r})"
+        return f"variant(kind={self.kind!r}, as_={self.as_!r}, year={self.year!r}, month={self.month!r}, day={self.day!r})"
 
     @property
     def kind(self):
@@ -1251,6 +1384,16 @@ class variant(_pb_Record):
     @kind.setter
     def kind(self, value):
         self._s.kind = _pb_index(value, 'variant.kind', 0, 255)
+
+    @property
+    def as_(self):
+        return _pb_view(variant_as, self._s._pb_as)
+
+    @as_.setter
+    def as_(self, value):
+        if not isinstance(value, variant_as):
+            raise TypeError(f"variant.as_ must be a variant_as, not {type(value).__name__}")
+        self._s._pb_as = value._s
 
     @property
     def year(self):
@@ -1405,48 +1548,44 @@ class node(_pb_Record):
     __reduce_ex__ = _pb_no_copy
 
     def __repr__(self):
-        return f"node(next={self.next!r}, prev={self.prev!r}, value={self.value!r}, compare={self.compare!r})"
+        return f"node(next={_pb_ref_repr(self.next)}, prev={_pb_ref_repr(self.prev)}, value={self.value!r}, compare={self.compare!r})"
 
     @property
     def next(self):
-        return self._s.next
+        return _pb_view_at(node, _S7, self._s.next, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'next')))
 
     @next.setter
     def next(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.next = None
-            _pb_keep(self._s, 'next', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'node.next', True, 32, False)
-            self._s.next = address
-            _pb_keep(self._s, 'next', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, node, 'node.next')
+        self._s.next = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'next', value)
 
     @property
     def prev(self):
-        return self._s.prev
+        return _pb_view_at(node, _S7, self._s.prev, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'prev')))
 
     @prev.setter
     def prev(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
-        if value is None:
-            self._s.prev = None
-            _pb_keep(self._s, 'prev', None)
-        else:
-            address, kept = _pb_buffer_address(value, 'node.prev', True, 32, False)
-            self._s.prev = address
-            _pb_keep(self._s, 'prev', kept)
+        # the record pointed to is kept alive with this one
+        _pb_record_value(value, node, 'node.prev')
+        self._s.prev = None if value is None else _ct.addressof(value._s)
+        _pb_keep(self._s, 'prev', value)
 
     @property
     def value(self):
-        return self._s.value
+        return _pb_pointer(self._s.value, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'value')))
 
     @value.setter
     def value(self, value):
-        # the buffer is kept alive with the record for as long as C may use the pointer
+        # the buffer or object is kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.value = None
             _pb_keep(self._s, 'value', None)
+        elif isinstance(value, (Pointer, _pb_Record)):
+            _pb_check_object_pointer(value, 'void *', 'node.value', 'a contiguous buffer')
+            self._s.value = value._h if isinstance(value, Pointer) else _ct.addressof(value._s)
+            _pb_keep(self._s, 'value', value)
         else:
             address, kept = _pb_buffer_address(value, 'node.value', False, 0, True)
             self._s.value = address

@@ -30,8 +30,13 @@ cdef extern from "records.h" nogil:
         _cs_point from_ "from"
         _cs_point to
         char label[16]
+    ctypedef union _ca_union_anonymous_at_records_h_18_5 "__typeof__((*(variant *)0).as)":
+        _c_int32_t i
+        double d
+        char text[8]
     ctypedef struct _c_variant "variant":
         _c_uint8_t kind
+        _ca_union_anonymous_at_records_h_18_5 as_ "as"
         _c_uint16_t year
         _c_uint8_t month
         _c_uint8_t day

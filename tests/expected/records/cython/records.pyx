@@ -13,7 +13,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromOb
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
 
 cdef extern from "Python.h":
@@ -114,14 +114,12 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
     if value is None:
         _pb_keep(record, where, None)
         return NULL
-    wanted = "a writable buffer" if writable else "a buffer"
+    wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
     if not PyObject_CheckBuffer(value):
-        raise TypeError(f"{what} must be {wanted} or None, not {type(value).__name__}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     held = memoryview(value)
-    if not held.contiguous:
-        raise ValueError(f"{what} needs a contiguous buffer")
-    if writable and held.readonly:
-        raise TypeError(f"{what} must be {wanted} or None, not {type(value).__name__}")
+    if not held.contiguous or writable and held.readonly:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     if private_copy and held.readonly:
         held = memoryview(bytearray(held))
     PyObject_GetBuffer(held, &view, PyBUF_WRITABLE if writable else PyBUF_SIMPLE)
@@ -377,6 +375,68 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
+# ---- what record classes check and keep for their pointer members ----------
+# A pointer member keeps what it was set to alive with the record, under the
+# member's address (_pb_keep); a value read from it (a view, a handle, a
+# Pointer) keeps alive the record and that object, so that setting the member
+# again cannot free memory the value still points into.
+
+cdef object _pb_field_owner(object record, size_t where):
+    # What a value read from the pointer member at where keeps alive: the record owning
+    # the memory, and what that record holds for the member.
+    root = getattr(record, "_pb_root")()
+    kept = root._pb_keep_dict().get(where)
+    return root if kept is None else (root, kept)
+
+
+cdef object _pb_text_field(object record, size_t where, const char *value):
+    # The characters a pointer member points to (None for NULL), up to the NUL, never past
+    # the end of the buffer the record holds for the member when that is where they are.
+    cdef Py_buffer view
+    cdef const char *end
+    if value == NULL:
+        return None
+    kept = getattr(record, "_pb_root")()._pb_keep_dict().get(where)
+    if kept is not None and PyObject_CheckBuffer(kept):  # (a union's other member may hold a record)
+        PyObject_GetBuffer(kept, &view, PyBUF_SIMPLE)
+        try:
+            if <const char *>view.buf == value:
+                end = <const char *>memchr(value, 0, view.len)
+                return PyBytes_FromStringAndSize(value, end - value if end != NULL else view.len)
+        finally:
+            PyBuffer_Release(&view)
+    return <bytes>value
+
+
+cdef void *_pb_keep_text(object record, size_t where, object value, str what, bint private_copy) except? NULL:
+    # A pointer-to-characters member set from a str (UTF-8, no NUL), bytes or another buffer,
+    # held through a memoryview; read-only memory is a private copy where C may write.
+    cdef Py_buffer view
+    if value is None:
+        _pb_keep(record, where, None)
+        return NULL
+    source = _pb_encode(value, what) if isinstance(value, str) else value
+    if not PyObject_CheckBuffer(source):
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    held = memoryview(source)
+    if not held.contiguous:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
+    if private_copy and held.readonly:
+        held = memoryview(bytearray(held))
+    PyObject_GetBuffer(held, &view, PyBUF_SIMPLE)
+    cdef void *address = view.buf
+    PyBuffer_Release(&view)
+    _pb_keep(record, where, held)
+    return address
+
+
+cdef str _pb_ref_repr(object record):
+    # How a record's repr shows the record a pointer member points to: its class and address.
+    if record is None:
+        return "None"
+    return f"<{type(record).__name__} at {<size_t>(<_pb_Record>record)._pb_memory():#x}>"
+
+
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
     # ``sizeof`` is a Cython keyword, so the class attribute is set on the type's dict.
     (<object>(<PyTypeObject *>cls).tp_dict)["sizeof"] = size
@@ -614,7 +674,6 @@ cdef object _pb_new_opaque_handle(void *ptr, object owner):
 # ---- records -----------------------------------------------------------
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class point(_pb_Record):
     'struct point: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_point _value
@@ -679,6 +738,8 @@ cdef class point(_pb_Record):
     @x.setter
     def x(self, value):
         value = _pb_index(value, "point.x")
+        if not -2147483648 <= value <= 2147483647:
+            raise OverflowError(f"point.x: {value} is out of range [-2147483648, 2147483647]")
         self._ptr.x = value
 
     @property
@@ -688,6 +749,8 @@ cdef class point(_pb_Record):
     @y.setter
     def y(self, value):
         value = _pb_index(value, "point.y")
+        if not -2147483648 <= value <= 2147483647:
+            raise OverflowError(f"point.y: {value} is out of range [-2147483648, 2147483647]")
         self._ptr.y = value
 
 
@@ -712,7 +775,6 @@ cdef object _pb_at_point(void *ptr, object ref):
 _pb_set_sizeof(point, sizeof(_cs_point))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class segment(_pb_Record):
     'struct segment: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_segment _value
@@ -822,7 +884,114 @@ cdef object _pb_at_segment(void *ptr, object ref):
 _pb_set_sizeof(segment, sizeof(_cs_segment))
 
 @cython.freelist(8)
-@cython.no_gc
+cdef class variant_as(_pb_Record):
+    'union variant_as: fields as attributes; bytes(obj) is its memory.'
+    cdef _ca_union_anonymous_at_records_h_18_5 _value
+    cdef _ca_union_anonymous_at_records_h_18_5 *_ptr
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    cdef void *_pb_memory(self):
+        return self._ptr
+
+    cdef void _pb_detach(self):
+        memset(&self._value, 0, sizeof(self._value))
+        self._ptr = &self._value
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, *, i=_MISSING, d=_MISSING, text=_MISSING):
+        if i is not _MISSING:
+            _pb_self.i = i
+        if d is not _MISSING:
+            _pb_self.d = d
+        if text is not _MISSING:
+            _pb_self.text = text
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new variant_as holding a copy of exactly sizeof bytes."""
+        cdef variant_as obj = variant_as.__new__(variant_as)
+        cdef Py_buffer view
+        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
+        try:
+            if <size_t>view.len != sizeof(_ca_union_anonymous_at_records_h_18_5):
+                raise ValueError(f"variant_as needs {sizeof(_ca_union_anonymous_at_records_h_18_5)} bytes, got {view.len}")
+            memcpy(obj._ptr, view.buf, view.len)
+        finally:
+            PyBuffer_Release(&view)
+        return obj
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_ca_union_anonymous_at_records_h_18_5))
+
+    def __repr__(self):
+        return f"variant_as(i={self.i!r}, d={self.d!r}, text={self.text!r})"
+
+    @property
+    def i(self):
+        return self._ptr.i
+
+    @i.setter
+    def i(self, value):
+        value = _pb_index(value, "variant_as.i")
+        if not -2147483648 <= value <= 2147483647:
+            raise OverflowError(f"variant_as.i: {value} is out of range [-2147483648, 2147483647]")
+        self._ptr.i = value
+
+    @property
+    def d(self):
+        return self._ptr.d
+
+    @d.setter
+    def d(self, value):
+        self._ptr.d = value
+
+    @property
+    def text(self):
+        return _pb_char_array(<const char *>self._ptr.text, 8)
+
+    @text.setter
+    def text(self, value):
+        _pb_store_bytes(self._ptr.text, 8, value, "variant_as.text")
+
+
+cdef variant_as _pb_view_variant_as(object owner, void *ptr):
+    # A variant_as looking at memory owned by ``owner`` (kept alive by the view).
+    cdef variant_as obj = variant_as.__new__(variant_as)
+    obj._ptr = <_ca_union_anonymous_at_records_h_18_5 *>ptr
+    obj._owner = owner
+    return obj
+
+
+cdef object _pb_at_variant_as(void *ptr, object ref):
+    # A variant_as looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef variant_as obj = variant_as.__new__(variant_as)
+    obj._ptr = <_ca_union_anonymous_at_records_h_18_5 *>ptr
+    obj._ref = ref
+    return obj
+
+
+_pb_set_sizeof(variant_as, sizeof(_ca_union_anonymous_at_records_h_18_5))
+
+@cython.freelist(8)
 cdef class variant(_pb_Record):
     'struct variant: fields as attributes; bytes(obj) is its memory.'
     cdef _c_variant _value
@@ -854,9 +1023,11 @@ cdef class variant(_pb_Record):
         return self._keep
 
     # The instance is _pb_self here: a field may be called ``self``.
-    def __init__(_pb_self, *, kind=_MISSING, year=_MISSING, month=_MISSING, day=_MISSING):
+    def __init__(_pb_self, *, kind=_MISSING, as_=_MISSING, year=_MISSING, month=_MISSING, day=_MISSING):
         if kind is not _MISSING:
             _pb_self.kind = kind
+        if as_ is not _MISSING:
+            _pb_self.as_ = as_
         if year is not _MISSING:
             _pb_self.year = year
         if month is not _MISSING:
@@ -882,7 +1053,7 @@ cdef class variant(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_c_variant))
 
     def __repr__(self):
-        return f"variant(kind={self.kind!r}, year={self.year!r}, month={self.month!r}, day={self.day!r})"
+        return f"variant(kind={self.kind!r}, as_={self.as_!r}, year={self.year!r}, month={self.month!r}, day={self.day!r})"
 
     @property
     def kind(self):
@@ -891,7 +1062,19 @@ cdef class variant(_pb_Record):
     @kind.setter
     def kind(self, value):
         value = _pb_index(value, "variant.kind")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"variant.kind: {value} is out of range [0, 255]")
         self._ptr.kind = value
+
+    @property
+    def as_(self):
+        return _pb_view_variant_as(self if self._owner is None else self._owner, &self._ptr.as_)
+
+    @as_.setter
+    def as_(self, value):
+        if not isinstance(value, variant_as):
+            raise TypeError(f"variant.as_ must be a variant_as, not {type(value).__name__}")
+        memcpy(&self._ptr.as_, (<variant_as>value)._ptr, sizeof(self._ptr.as_))
 
     @property
     def year(self):
@@ -900,6 +1083,8 @@ cdef class variant(_pb_Record):
     @year.setter
     def year(self, value):
         value = _pb_index(value, "variant.year")
+        if not 0 <= value <= 65535:
+            raise OverflowError(f"variant.year: {value} is out of range [0, 65535]")
         self._ptr.year = value
 
     @property
@@ -909,6 +1094,8 @@ cdef class variant(_pb_Record):
     @month.setter
     def month(self, value):
         value = _pb_index(value, "variant.month")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"variant.month: {value} is out of range [0, 255]")
         self._ptr.month = value
 
     @property
@@ -918,6 +1105,8 @@ cdef class variant(_pb_Record):
     @day.setter
     def day(self, value):
         value = _pb_index(value, "variant.day")
+        if not 0 <= value <= 255:
+            raise OverflowError(f"variant.day: {value} is out of range [0, 255]")
         self._ptr.day = value
 
 
@@ -942,7 +1131,6 @@ cdef object _pb_at_variant(void *ptr, object ref):
 _pb_set_sizeof(variant, sizeof(_c_variant))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class number(_pb_Record):
     'union number: fields as attributes; bytes(obj) is its memory.'
     cdef _cu_number _value
@@ -1009,6 +1197,8 @@ cdef class number(_pb_Record):
     @whole.setter
     def whole(self, value):
         value = _pb_index(value, "number.whole")
+        if not -9223372036854775808 <= value <= 9223372036854775807:
+            raise OverflowError(f"number.whole: {value} is out of range [-9223372036854775808, 9223372036854775807]")
         self._ptr.whole = value
 
     @property
@@ -1049,7 +1239,6 @@ cdef object _pb_at_number(void *ptr, object ref):
 _pb_set_sizeof(number, sizeof(_cu_number))
 
 @cython.freelist(8)
-@cython.no_gc
 cdef class message(_pb_Record):
     'struct message: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_message _value
@@ -1114,6 +1303,8 @@ cdef class message(_pb_Record):
     @length.setter
     def length(self, value):
         value = _pb_index(value, "message.length")
+        if not 0 <= value <= 4294967295:
+            raise OverflowError(f"message.length: {value} is out of range [0, 4294967295]")
         self._ptr.length = value
 
     @property
@@ -1123,6 +1314,8 @@ cdef class message(_pb_Record):
     @type.setter
     def type(self, value):
         value = _pb_index(value, "message.type")
+        if not 0 <= value <= 65535:
+            raise OverflowError(f"message.type: {value} is out of range [0, 65535]")
         self._ptr.type = value
 
 
@@ -1198,37 +1391,45 @@ cdef class node(_pb_Record):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_node))
 
     def __repr__(self):
-        return f"node(next={self.next!r}, prev={self.prev!r}, value={self.value!r}, compare={self.compare!r})"
+        return f"node(next={_pb_ref_repr(self.next)}, prev={_pb_ref_repr(self.prev)}, value={self.value!r}, compare={self.compare!r})"
 
     @property
     def next(self):
-        return None if self._ptr.next == NULL else <size_t><void *>self._ptr.next
+        return _pb_at_node(<void *>self._ptr.next, _pb_field_owner(self, <size_t>&self._ptr.next))
 
     @next.setter
     def next(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.next = <_cs_node *>_pb_keep_buffer(self, <size_t>&self._ptr.next, value, "node.next", True, 32, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, node):
+            raise TypeError(f"node.next must be a node or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.next, value)
+        self._ptr.next = NULL if value is None else <_cs_node *>(<node>value)._ptr
 
     @property
     def prev(self):
-        return None if self._ptr.prev == NULL else <size_t><void *>self._ptr.prev
+        return _pb_at_node(<void *>self._ptr.prev, _pb_field_owner(self, <size_t>&self._ptr.prev))
 
     @prev.setter
     def prev(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.prev = <_cs_node *>_pb_keep_buffer(self, <size_t>&self._ptr.prev, value, "node.prev", True, 32, False)
+        # the record pointed to is kept alive with this one
+        if value is not None and not isinstance(value, node):
+            raise TypeError(f"node.prev must be a node or None, not {type(value).__name__}")
+        _pb_keep(self, <size_t>&self._ptr.prev, value)
+        self._ptr.prev = NULL if value is None else <_cs_node *>(<node>value)._ptr
 
     @property
     def value(self):
-        return None if self._ptr.value == NULL else <size_t><void *>self._ptr.value
+        return _pb_new_pointer(<void *>self._ptr.value, 'void *', _pb_field_owner(self, <size_t>&self._ptr.value))
 
     @value.setter
     def value(self, value):
-        # A buffer is held (through a memoryview, which also pins a bytearray's
-        # size) for as long as the record may hand the pointer to C.
-        self._ptr.value = <void *>_pb_keep_buffer(self, <size_t>&self._ptr.value, value, "node.value", False, 0, True)
+        if isinstance(value, Pointer) or isinstance(value, _pb_Record):
+            self._ptr.value = <void *>_pb_object_address(value, 'void *', "node.value", "a contiguous buffer")
+            _pb_keep(self, <size_t>&self._ptr.value, value)
+        else:
+            # A buffer is held (through a memoryview, which also pins a bytearray's
+            # size) for as long as the record may hand the pointer to C.
+            self._ptr.value = <void *>_pb_keep_buffer(self, <size_t>&self._ptr.value, value, "node.value", False, 0, True)
 
     @property
     def compare(self):

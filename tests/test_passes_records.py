@@ -1,0 +1,135 @@
+"""How each record member is presented: the backend-neutral plan of fields (no compiler).
+
+Headers written here are read with the real parser; the test checks what
+every backend is told: the kind of each field, the classes of the structs and
+unions C leaves unnamed and where C code finds their types, and that a name
+taken elsewhere makes way with a warning.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pegbind.config import BindingConfig
+from pegbind.passes import run_passes
+from pegbind.pipeline import read_binding
+
+HEADER = """\
+#include <stddef.h>
+typedef struct opaque opaque;
+typedef void HANDLE;
+typedef unsigned char xchar;
+typedef enum { EV_NONE, EV_SCALAR } ev_type;
+typedef struct { int refs; } *ev_ref;
+typedef struct ev {
+    ev_type type;
+    union {
+        struct { xchar *value; size_t length; } scalar;
+        struct { int count; } sequence;
+    } data;
+    union { struct { int depth; } inner; long code; };
+    struct { int id; } marks[2];
+    struct { int x; } *cursor;
+    enum { MODE_A, MODE_B } mode;
+    const char *name;
+    char *text;
+    struct ev *next;
+    opaque *handle;
+    HANDLE *untyped_handle;
+    void *data_ptr;
+    const int *numbers;
+    int **rows;
+    int (*callback)(int);
+    ev_type kind : 4;
+    ev_ref ref;
+} ev;
+"""
+
+
+def plan(tmp_path: Path, text: str = HEADER, **options):
+    header = tmp_path / "ev.h"
+    header.write_text(text)
+    config = BindingConfig(name="ev", headers=(header,), **options)
+    read = read_binding(config)
+    return run_passes(read.module, config, read.target)
+
+
+def record(binding, name):
+    (found,) = [r for r in binding.records if r.py_name == name]
+    return found
+
+
+def fields(binding, name):
+    return {f.py_name: f for f in record(binding, name).fields}
+
+
+def test_each_member_has_a_kind_and_none_is_left_out(tmp_path):
+    binding = plan(tmp_path)
+    ev = fields(binding, "ev")
+    kinds = {name: f.kind for name, f in ev.items()}
+    assert kinds == {
+        "type": "enum", "data": "record", "inner": "record", "code": "int", "marks": "record_array",
+        "cursor": "record_ptr", "mode": "enum", "name": "string", "text": "string", "next": "record_ptr",
+        "handle": "handle", "untyped_handle": "handle", "data_ptr": "data_pointer", "numbers": "data_pointer",
+        "rows": "data_pointer", "callback": "function_pointer", "kind": "enum", "ref": "record_ptr",
+    }
+    assert not [d for d in binding.diagnostics if "is not bound" in d.message]
+    assert ev["kind"].bit_range == (0, 15)
+    # the type Pointer objects are typed by, typedefs resolved and qualifiers dropped
+    assert [ev[n].pointer_type for n in ("data_ptr", "numbers", "rows")] == ["void *", "int *", "int **"]
+    # what C may write through: a private copy of read-only text, writable memory for typed data
+    assert (ev["name"].copies_readonly, ev["text"].copies_readonly) == (False, True)
+    assert (ev["numbers"].needs_writable, ev["rows"].needs_writable) == (False, True)
+    assert ev["data_ptr"].copies_readonly and not ev["data_ptr"].needs_writable
+    assert fields(binding, "ev_data_scalar")["value"].kind == "string"  # xmlChar-like: a character type
+
+
+def anonymous_by_class(binding):
+    """Python class name -> where C writes the type (AnonymousType), for the unnamed records."""
+    return {r.py_name: binding.anonymous[r.record.key] for r in binding.records if r.record.key in binding.anonymous}
+
+
+def test_unnamed_types_are_named_after_their_member_and_found_by_typeof(tmp_path):
+    binding = plan(tmp_path)
+    places = anonymous_by_class(binding)
+    assert set(places) == {"ev_data", "ev_data_scalar", "ev_data_sequence", "ev_inner", "ev_marks", "ev_cursor",
+                           "ev_ref"}
+    assert "ev_mode" in {e.py_name for e in binding.enums}
+    scalar = places["ev_data_scalar"]
+    assert (scalar.root, scalar.steps, scalar.member) == ("struct ev", ("data", "scalar"), "scalar")
+    assert scalar.c_type == "__typeof__((*(struct ev *)0).data.scalar)"
+    assert places["ev_inner"].c_type == "__typeof__((*(struct ev *)0).inner)"  # lifted from the anonymous union
+    assert places["ev_marks"].c_type == "__typeof__((*(struct ev *)0).marks[0])"
+    assert places["ev_cursor"].c_type == "__typeof__((*(*(struct ev *)0).cursor))"
+    # what a typedef points to is named after it, and found from it
+    assert (places["ev_ref"].root, places["ev_ref"].c_type) == ("ev_ref", "__typeof__((*(*(ev_ref *)0)))")
+    # the anonymous union itself lends its members to ev: no class, no steps
+    lent = [place for place in binding.anonymous.values() if not place.steps]
+    assert len(lent) == 1 and lent[0].key.startswith("union <anonymous at ") and lent[0].member is None
+    # a class is written after the records written inside it
+    order = [r.py_name for r in binding.ordered_records()]
+    assert order.index("ev_data_scalar") < order.index("ev_data") < order.index("ev")
+
+
+def test_a_name_c_gives_something_else_is_kept_and_the_unnamed_type_makes_way(tmp_path):
+    binding = plan(tmp_path, HEADER + "int ev_data(void);\nenum { ev_marks };\n")
+    places = anonymous_by_class(binding)
+    assert {"ev_data_", "ev_data__scalar", "ev_marks_"} <= set(places)
+    assert "ev_data" in {f.py_name for f in binding.functions}
+    warnings = sorted((d.coord.line, d.message) for d in binding.diagnostics if "is bound as" in d.message)
+    assert warnings == [
+        (9, "record 'ev_data' is bound as 'ev_data_': 'ev_data' is already used"),
+        (14, "record 'ev_marks' is bound as 'ev_marks_': 'ev_marks' is already used"),
+    ]
+
+
+def test_a_stripped_prefix_is_stripped_once(tmp_path):
+    text = "typedef struct yaml_event { union { struct { int a; } scalar; } data; } yaml_event_t;\n"
+    binding = plan(tmp_path, text, strip_prefix="yaml_")
+    assert {r.py_name for r in binding.records} == {"event_t", "event_t_data", "event_t_data_scalar"}
+
+
+def test_the_text_of_a_union_is_not_read_by_repr(tmp_path):
+    binding = plan(tmp_path)
+    elided = {(r.py_name, f.py_name) for r in binding.records for f in r.fields if f.elided_in_repr}
+    # scalar's text may be the count of a sequence; ev.name is no union's
+    assert elided == {("ev_data", "scalar")}
