@@ -1,10 +1,12 @@
-"""Runtime support of the ctypes and cffi backends, pasted into every module they generate.
+"""Runtime support pasted into the modules pegbind generates: the argument checks of every backend.
 
-This is the Python both FFI backends share: the checks a wrapper falls back
-on when C's fast path rejects an argument (normalising an ``__index__`` object
-or turning the value into the error the Cython backend raises), and a few
-helpers their record, handle and library classes use.  Nothing here knows
-ctypes or cffi.
+This is the Python the backends share.  The ``argument_checks`` section is in
+every generated module, the Cython one included: the checks a wrapper falls
+back on when its fast path rejects an argument (normalising an ``__index__``
+object, or naming the argument in the error every backend raises), and the
+functions that word those errors.  The ``checks`` section is what only the
+ctypes and cffi modules need: helpers of their wrappers and of their record,
+handle and library classes.  Nothing here knows ctypes, cffi or Cython.
 
 Generated modules must not import pegbind, so they never import this module:
 the lines between ``# pegbind-paste: begin <section>`` and
@@ -25,22 +27,18 @@ module directly (tests/test_runtime.py).
 # Every generated module imports operator under this name.
 import operator as _operator
 
-# pegbind-paste: begin checks
-# ---- runtime: the checks shared by every wrapper -------------------------
-# The wrappers call C directly on their fast path; anything the fast path
-# rejects comes here, to be either normalised (an object with __index__, None
-# for a pointer) or turned into the same error the Cython backend raises.
-
-_MISSING = object()
-#: an instance of a record class without its __init__: how wrappers make the
-#: record they return around C memory they have just allocated
-_pb_new = object.__new__
-#: an int argument as an exact int (TypeError for anything without __index__)
-_pb_exact_int = _operator.index
+# pegbind-paste: begin argument_checks
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
 
 
-def _pb_no_copy(self, protocol):
-    """``__reduce_ex__`` of records, handles and function pointers, as in the Cython backend.
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
 
     They hold addresses (and keep the memory behind them alive): a pickled
     address means nothing in another process, and a copy would share memory
@@ -48,6 +46,16 @@ def _pb_no_copy(self, protocol):
     bytes where that is safe.
     """
     raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
 
 
 def _pb_integer(value, what):
@@ -91,11 +99,6 @@ def _pb_view_of(value, what, writable):
     return view
 
 
-def _pb_measure(value, size):
-    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
-    return 0 if value is None else memoryview(value).nbytes // size
-
-
 def _pb_check_size(view, size, what):
     if view.nbytes < size:
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
@@ -122,30 +125,33 @@ def _pb_sequence(value, what):
         raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
 
-def _pb_once(value):
-    """``value``, or a list of its items if it is an iterator (a generator, say).
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
 
-    A wrapper may read an in-array argument twice (the fast path, then the
-    run after _pb_fix), and an iterator gives its items only once.
+    TypeError naming ``what`` for anything else (``str`` included).
     """
-    try:
-        single_pass = iter(value) is value
-    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+    if value.__class__ is bytes:
         return value
-    return list(value) if single_pass else value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
 
 
-def _pb_rekey(keep, address, size, kept):
-    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
-    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
-    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
-    for key in [key for key in keep if address <= key[0] < address + size]:
-        del keep[key]
-    for (offset, name), value in kept.items():
-        keep[(address + offset, name)] = value
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
     kind, what = spec[0], spec[1]
     if kind == "nonnull":
         if value is None:
@@ -165,8 +171,7 @@ def _pb_fix_value(spec, value):
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
-            wanted = spec[2].__name__ + (" or None" if spec[3] else "")
-            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
         return value
     if kind == "count":
         number = _pb_integer(value, what)
@@ -194,8 +199,50 @@ def _pb_fix_value(spec, value):
 
 
 def _pb_fix(specs, args):
-    """The inputs checked and normalised for the second run of a wrapper's body, or the precise error."""
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+# pegbind-paste: end argument_checks
+
+# pegbind-paste: begin checks
+# ---- runtime: what the ctypes and cffi wrappers and classes share ---------
+
+_MISSING = object()
+#: an instance of a record class without its __init__: how wrappers make the
+#: record they return around C memory they have just allocated
+_pb_new = object.__new__
+#: an int argument as an exact int (TypeError for anything without __index__)
+_pb_exact_int = _operator.index
+
+
+def _pb_measure(value, size):
+    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
+    return 0 if value is None else memoryview(value).nbytes // size
+
+
+def _pb_once(value):
+    """``value``, or a list of its items if it is an iterator (a generator, say).
+
+    A wrapper may read an in-array argument twice (the fast path, then the
+    run after _pb_fix), and an iterator gives its items only once.
+    """
+    try:
+        single_pass = iter(value) is value
+    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+        return value
+    return list(value) if single_pass else value
+
+
+def _pb_rekey(keep, address, size, kept):
+    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
+    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
+    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
+    for key in [key for key in keep if address <= key[0] < address + size]:
+        del keep[key]
+    for (offset, name), value in kept.items():
+        keep[(address + offset, name)] = value
 
 
 def _pb_handle(cls, pointer, owner):

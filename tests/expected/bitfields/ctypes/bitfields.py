@@ -11,21 +11,17 @@ import sys as _sys
 from ctypes import ArgumentError as _ArgumentError
 from enum import IntEnum as _IntEnum
 
-# ---- runtime: the checks shared by every wrapper -------------------------
-# The wrappers call C directly on their fast path; anything the fast path
-# rejects comes here, to be either normalised (an object with __index__, None
-# for a pointer) or turned into the same error the Cython backend raises.
-
-_MISSING = object()
-#: an instance of a record class without its __init__: how wrappers make the
-#: record they return around C memory they have just allocated
-_pb_new = object.__new__
-#: an int argument as an exact int (TypeError for anything without __index__)
-_pb_exact_int = _operator.index
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
 
 
-def _pb_no_copy(self, protocol):
-    """``__reduce_ex__`` of records, handles and function pointers, as in the Cython backend.
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
 
     They hold addresses (and keep the memory behind them alive): a pickled
     address means nothing in another process, and a copy would share memory
@@ -33,6 +29,16 @@ def _pb_no_copy(self, protocol):
     bytes where that is safe.
     """
     raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
 
 
 def _pb_integer(value, what):
@@ -76,11 +82,6 @@ def _pb_view_of(value, what, writable):
     return view
 
 
-def _pb_measure(value, size):
-    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
-    return 0 if value is None else memoryview(value).nbytes // size
-
-
 def _pb_check_size(view, size, what):
     if view.nbytes < size:
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
@@ -107,30 +108,33 @@ def _pb_sequence(value, what):
         raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
 
-def _pb_once(value):
-    """``value``, or a list of its items if it is an iterator (a generator, say).
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
 
-    A wrapper may read an in-array argument twice (the fast path, then the
-    run after _pb_fix), and an iterator gives its items only once.
+    TypeError naming ``what`` for anything else (``str`` included).
     """
-    try:
-        single_pass = iter(value) is value
-    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+    if value.__class__ is bytes:
         return value
-    return list(value) if single_pass else value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
 
 
-def _pb_rekey(keep, address, size, kept):
-    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
-    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
-    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
-    for key in [key for key in keep if address <= key[0] < address + size]:
-        del keep[key]
-    for (offset, name), value in kept.items():
-        keep[(address + offset, name)] = value
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
     kind, what = spec[0], spec[1]
     if kind == "nonnull":
         if value is None:
@@ -150,8 +154,7 @@ def _pb_fix_value(spec, value):
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
-            wanted = spec[2].__name__ + (" or None" if spec[3] else "")
-            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
         return value
     if kind == "count":
         number = _pb_integer(value, what)
@@ -179,8 +182,49 @@ def _pb_fix_value(spec, value):
 
 
 def _pb_fix(specs, args):
-    """The inputs checked and normalised for the second run of a wrapper's body, or the precise error."""
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+# ---- runtime: what the ctypes and cffi wrappers and classes share ---------
+
+_MISSING = object()
+#: an instance of a record class without its __init__: how wrappers make the
+#: record they return around C memory they have just allocated
+_pb_new = object.__new__
+#: an int argument as an exact int (TypeError for anything without __index__)
+_pb_exact_int = _operator.index
+
+
+def _pb_measure(value, size):
+    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
+    return 0 if value is None else memoryview(value).nbytes // size
+
+
+def _pb_once(value):
+    """``value``, or a list of its items if it is an iterator (a generator, say).
+
+    A wrapper may read an in-array argument twice (the fast path, then the
+    run after _pb_fix), and an iterator gives its items only once.
+    """
+    try:
+        single_pass = iter(value) is value
+    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+        return value
+    return list(value) if single_pass else value
+
+
+def _pb_rekey(keep, address, size, kept):
+    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
+    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
+    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
+    for key in [key for key in keep if address <= key[0] < address + size]:
+        del keep[key]
+    for (offset, name), value in kept.items():
+        keep[(address + offset, name)] = value
 
 
 def _pb_handle(cls, pointer, owner):
@@ -353,7 +397,7 @@ def _pb_view(cls, struct):
 
 def _pb_store_bytes(struct, offset, size, value, what):
     """Copy a bytes-like value into a fixed array member, zero-filling the rest."""
-    data = memoryview(value).tobytes()
+    data = _pb_bytes_like(value, what)
     if len(data) > size:
         raise ValueError(f"{what} holds at most {size} bytes, got {len(data)}")
     address = _ct.addressof(struct) + offset
@@ -420,7 +464,7 @@ class FunctionPointer:
     def __repr__(self):
         return f"<FunctionPointer {self._ctype} at {_pb_address(self._ptr):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 def _pb_function_pointer(pointer, ctype, owner):
@@ -555,15 +599,15 @@ class flags:
     @staticmethod
     def from_bytes(data, /):
         """A new flags holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != flags.sizeof:
-            raise ValueError(f"flags needs {flags.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(flags, _S0.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "flags.from_bytes: argument 1 (data)")
+        if len(data) != flags.sizeof:
+            raise ValueError(f"flags needs {flags.sizeof} bytes, got {len(data)}")
+        return _pb_view(flags, _S0.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), flags.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"flags(ready={self.ready!r}, error={self.error!r}, level={self.level!r}, count={self.count!r})"
@@ -579,6 +623,10 @@ class flags:
         unit = self._s._pb_bits_ready
         self._s._pb_bits_ready = unit & 0xfffffffe | (value & 0x1)
 
+    @ready.deleter
+    def ready(self):
+        _pb_no_delete('flags.ready')
+
     @property
     def error(self):
         return self._s._pb_bits_ready >> 1 & 0x1
@@ -589,6 +637,10 @@ class flags:
         value = _pb_index(value, 'flags.error', 0, 1)
         unit = self._s._pb_bits_ready
         self._s._pb_bits_ready = unit & 0xfffffffd | (value & 0x1) << 1
+
+    @error.deleter
+    def error(self):
+        _pb_no_delete('flags.error')
 
     @property
     def level(self):
@@ -601,6 +653,10 @@ class flags:
         unit = self._s._pb_bits_ready
         self._s._pb_bits_ready = unit & 0xffffff0f | (value & 0xf) << 4
 
+    @level.deleter
+    def level(self):
+        _pb_no_delete('flags.level')
+
     @property
     def count(self):
         return self._s._pb_bits_ready >> 8 & 0xffffff
@@ -611,6 +667,10 @@ class flags:
         value = _pb_index(value, 'flags.count', 0, 16777215)
         unit = self._s._pb_bits_ready
         self._s._pb_bits_ready = unit & 0xff | (value & 0xffffff) << 8
+
+    @count.deleter
+    def count(self):
+        _pb_no_delete('flags.count')
 
 
 class mixed_bits:
@@ -634,15 +694,15 @@ class mixed_bits:
     @staticmethod
     def from_bytes(data, /):
         """A new mixed_bits holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != mixed_bits.sizeof:
-            raise ValueError(f"mixed_bits needs {mixed_bits.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(mixed_bits, _S1.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "mixed_bits.from_bytes: argument 1 (data)")
+        if len(data) != mixed_bits.sizeof:
+            raise ValueError(f"mixed_bits needs {mixed_bits.sizeof} bytes, got {len(data)}")
+        return _pb_view(mixed_bits, _S1.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), mixed_bits.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"mixed_bits(tag={self.tag!r}, low={self.low!r}, high={self.high!r}, last={self.last!r}, wide={self.wide!r})"
@@ -655,6 +715,10 @@ class mixed_bits:
     def tag(self, value):
         self._s.tag = _pb_index(value, 'mixed_bits.tag', -128, 127)
 
+    @tag.deleter
+    def tag(self):
+        _pb_no_delete('mixed_bits.tag')
+
     @property
     def low(self):
         return self._s._pb_bits_low & 0x1f
@@ -665,6 +729,10 @@ class mixed_bits:
         value = _pb_index(value, 'mixed_bits.low', 0, 31)
         unit = self._s._pb_bits_low
         self._s._pb_bits_low = unit & 0xe0 | (value & 0x1f)
+
+    @low.deleter
+    def low(self):
+        _pb_no_delete('mixed_bits.low')
 
     @property
     def high(self):
@@ -677,6 +745,10 @@ class mixed_bits:
         unit = self._s._pb_bits_high
         self._s._pb_bits_high = unit & 0xf800 | (value & 0x7ff)
 
+    @high.deleter
+    def high(self):
+        _pb_no_delete('mixed_bits.high')
+
     @property
     def last(self):
         return self._s._pb_bits_last & 0x7
@@ -688,6 +760,10 @@ class mixed_bits:
         unit = self._s._pb_bits_last
         self._s._pb_bits_last = unit & 0xf8 | (value & 0x7)
 
+    @last.deleter
+    def last(self):
+        _pb_no_delete('mixed_bits.last')
+
     @property
     def wide(self):
         return ((self._s._pb_bits_wide & 0xffffffffff) ^ 0x8000000000) - 0x8000000000
@@ -698,6 +774,10 @@ class mixed_bits:
         value = _pb_index(value, 'mixed_bits.wide', -549755813888, 549755813887)
         unit = self._s._pb_bits_wide
         self._s._pb_bits_wide = unit & 0xffffff0000000000 | (value & 0xffffffffff)
+
+    @wide.deleter
+    def wide(self):
+        _pb_no_delete('mixed_bits.wide')
 
 
 class packed_header:
@@ -717,15 +797,15 @@ class packed_header:
     @staticmethod
     def from_bytes(data, /):
         """A new packed_header holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != packed_header.sizeof:
-            raise ValueError(f"packed_header needs {packed_header.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(packed_header, _S2.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "packed_header.from_bytes: argument 1 (data)")
+        if len(data) != packed_header.sizeof:
+            raise ValueError(f"packed_header needs {packed_header.sizeof} bytes, got {len(data)}")
+        return _pb_view(packed_header, _S2.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), packed_header.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"packed_header(version={self.version!r}, length={self.length!r}, checksum={self.checksum!r})"
@@ -738,6 +818,10 @@ class packed_header:
     def version(self, value):
         self._s.version = _pb_index(value, 'packed_header.version', 0, 255)
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('packed_header.version')
+
     @property
     def length(self):
         return self._s.length
@@ -746,6 +830,10 @@ class packed_header:
     def length(self, value):
         self._s.length = _pb_index(value, 'packed_header.length', 0, 4294967295)
 
+    @length.deleter
+    def length(self):
+        _pb_no_delete('packed_header.length')
+
     @property
     def checksum(self):
         return self._s.checksum
@@ -753,6 +841,10 @@ class packed_header:
     @checksum.setter
     def checksum(self, value):
         self._s.checksum = _pb_index(value, 'packed_header.checksum', 0, 65535)
+
+    @checksum.deleter
+    def checksum(self):
+        _pb_no_delete('packed_header.checksum')
 
 
 class pack2:
@@ -770,15 +862,15 @@ class pack2:
     @staticmethod
     def from_bytes(data, /):
         """A new pack2 holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != pack2.sizeof:
-            raise ValueError(f"pack2 needs {pack2.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(pack2, _S3.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "pack2.from_bytes: argument 1 (data)")
+        if len(data) != pack2.sizeof:
+            raise ValueError(f"pack2 needs {pack2.sizeof} bytes, got {len(data)}")
+        return _pb_view(pack2, _S3.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), pack2.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"pack2(c={self.c!r}, d={self.d!r})"
@@ -791,6 +883,10 @@ class pack2:
     def c(self, value):
         self._s.c = _pb_index(value, 'pack2.c', -128, 127)
 
+    @c.deleter
+    def c(self):
+        _pb_no_delete('pack2.c')
+
     @property
     def d(self):
         return self._s.d
@@ -798,6 +894,10 @@ class pack2:
     @d.setter
     def d(self, value):
         self._s.d = _pb_float(value, 'pack2.d')
+
+    @d.deleter
+    def d(self):
+        _pb_no_delete('pack2.d')
 
 
 class attr_packed:
@@ -815,15 +915,15 @@ class attr_packed:
     @staticmethod
     def from_bytes(data, /):
         """A new attr_packed holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != attr_packed.sizeof:
-            raise ValueError(f"attr_packed needs {attr_packed.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(attr_packed, _S4.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "attr_packed.from_bytes: argument 1 (data)")
+        if len(data) != attr_packed.sizeof:
+            raise ValueError(f"attr_packed needs {attr_packed.sizeof} bytes, got {len(data)}")
+        return _pb_view(attr_packed, _S4.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), attr_packed.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"attr_packed(c={self.c!r}, i={self.i!r})"
@@ -836,6 +936,10 @@ class attr_packed:
     def c(self, value):
         self._s.c = _pb_index(value, 'attr_packed.c', -128, 127)
 
+    @c.deleter
+    def c(self):
+        _pb_no_delete('attr_packed.c')
+
     @property
     def i(self):
         return self._s.i
@@ -843,6 +947,10 @@ class attr_packed:
     @i.setter
     def i(self, value):
         self._s.i = _pb_index(value, 'attr_packed.i', -2147483648, 2147483647)
+
+    @i.deleter
+    def i(self):
+        _pb_no_delete('attr_packed.i')
 
 
 class attr_aligned:
@@ -860,15 +968,15 @@ class attr_aligned:
     @staticmethod
     def from_bytes(data, /):
         """A new attr_aligned holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != attr_aligned.sizeof:
-            raise ValueError(f"attr_aligned needs {attr_aligned.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(attr_aligned, _S5.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "attr_aligned.from_bytes: argument 1 (data)")
+        if len(data) != attr_aligned.sizeof:
+            raise ValueError(f"attr_aligned needs {attr_aligned.sizeof} bytes, got {len(data)}")
+        return _pb_view(attr_aligned, _S5.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), attr_aligned.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"attr_aligned(c={self.c!r}, i={self.i!r})"
@@ -881,6 +989,10 @@ class attr_aligned:
     def c(self, value):
         self._s.c = _pb_index(value, 'attr_aligned.c', -128, 127)
 
+    @c.deleter
+    def c(self):
+        _pb_no_delete('attr_aligned.c')
+
     @property
     def i(self):
         return self._s.i
@@ -888,6 +1000,10 @@ class attr_aligned:
     @i.setter
     def i(self, value):
         self._s.i = _pb_index(value, 'attr_aligned.i', -2147483648, 2147483647)
+
+    @i.deleter
+    def i(self):
+        _pb_no_delete('attr_aligned.i')
 
 
 class after_pop:
@@ -905,15 +1021,15 @@ class after_pop:
     @staticmethod
     def from_bytes(data, /):
         """A new after_pop holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != after_pop.sizeof:
-            raise ValueError(f"after_pop needs {after_pop.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(after_pop, _S6.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "after_pop.from_bytes: argument 1 (data)")
+        if len(data) != after_pop.sizeof:
+            raise ValueError(f"after_pop needs {after_pop.sizeof} bytes, got {len(data)}")
+        return _pb_view(after_pop, _S6.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), after_pop.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"after_pop(c={self.c!r}, d={self.d!r})"
@@ -926,6 +1042,10 @@ class after_pop:
     def c(self, value):
         self._s.c = _pb_index(value, 'after_pop.c', -128, 127)
 
+    @c.deleter
+    def c(self):
+        _pb_no_delete('after_pop.c')
+
     @property
     def d(self):
         return self._s.d
@@ -933,3 +1053,7 @@ class after_pop:
     @d.setter
     def d(self, value):
         self._s.d = _pb_float(value, 'after_pop.d')
+
+    @d.deleter
+    def d(self):
+        _pb_no_delete('after_pop.d')

@@ -1449,21 +1449,17 @@ _string = _ffi.string
 #: ffi.new, called on the preparsed ``_pb_ptr_<class>`` types (no lookup of a C type string)
 _pb_alloc = _ffi.new
 
-# ---- runtime: the checks shared by every wrapper -------------------------
-# The wrappers call C directly on their fast path; anything the fast path
-# rejects comes here, to be either normalised (an object with __index__, None
-# for a pointer) or turned into the same error the Cython backend raises.
-
-_MISSING = object()
-#: an instance of a record class without its __init__: how wrappers make the
-#: record they return around C memory they have just allocated
-_pb_new = object.__new__
-#: an int argument as an exact int (TypeError for anything without __index__)
-_pb_exact_int = _operator.index
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
 
 
-def _pb_no_copy(self, protocol):
-    """``__reduce_ex__`` of records, handles and function pointers, as in the Cython backend.
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
 
     They hold addresses (and keep the memory behind them alive): a pickled
     address means nothing in another process, and a copy would share memory
@@ -1471,6 +1467,16 @@ def _pb_no_copy(self, protocol):
     bytes where that is safe.
     """
     raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
 
 
 def _pb_integer(value, what):
@@ -1514,11 +1520,6 @@ def _pb_view_of(value, what, writable):
     return view
 
 
-def _pb_measure(value, size):
-    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
-    return 0 if value is None else memoryview(value).nbytes // size
-
-
 def _pb_check_size(view, size, what):
     if view.nbytes < size:
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
@@ -1545,30 +1546,33 @@ def _pb_sequence(value, what):
         raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
 
-def _pb_once(value):
-    """``value``, or a list of its items if it is an iterator (a generator, say).
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
 
-    A wrapper may read an in-array argument twice (the fast path, then the
-    run after _pb_fix), and an iterator gives its items only once.
+    TypeError naming ``what`` for anything else (``str`` included).
     """
-    try:
-        single_pass = iter(value) is value
-    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+    if value.__class__ is bytes:
         return value
-    return list(value) if single_pass else value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
 
 
-def _pb_rekey(keep, address, size, kept):
-    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
-    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
-    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
-    for key in [key for key in keep if address <= key[0] < address + size]:
-        del keep[key]
-    for (offset, name), value in kept.items():
-        keep[(address + offset, name)] = value
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
     kind, what = spec[0], spec[1]
     if kind == "nonnull":
         if value is None:
@@ -1588,8 +1592,7 @@ def _pb_fix_value(spec, value):
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
-            wanted = spec[2].__name__ + (" or None" if spec[3] else "")
-            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
         return value
     if kind == "count":
         number = _pb_integer(value, what)
@@ -1617,8 +1620,49 @@ def _pb_fix_value(spec, value):
 
 
 def _pb_fix(specs, args):
-    """The inputs checked and normalised for the second run of a wrapper's body, or the precise error."""
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+# ---- runtime: what the ctypes and cffi wrappers and classes share ---------
+
+_MISSING = object()
+#: an instance of a record class without its __init__: how wrappers make the
+#: record they return around C memory they have just allocated
+_pb_new = object.__new__
+#: an int argument as an exact int (TypeError for anything without __index__)
+_pb_exact_int = _operator.index
+
+
+def _pb_measure(value, size):
+    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
+    return 0 if value is None else memoryview(value).nbytes // size
+
+
+def _pb_once(value):
+    """``value``, or a list of its items if it is an iterator (a generator, say).
+
+    A wrapper may read an in-array argument twice (the fast path, then the
+    run after _pb_fix), and an iterator gives its items only once.
+    """
+    try:
+        single_pass = iter(value) is value
+    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+        return value
+    return list(value) if single_pass else value
+
+
+def _pb_rekey(keep, address, size, kept):
+    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
+    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
+    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
+    for key in [key for key in keep if address <= key[0] < address + size]:
+        del keep[key]
+    for (offset, name), value in kept.items():
+        keep[(address + offset, name)] = value
 
 
 def _pb_handle(cls, pointer, owner):
@@ -1768,7 +1812,7 @@ def _pb_view(cls, pointer, owner):
 
 def _pb_store_bytes(target, size, value, what):
     """Copy a bytes-like value into a fixed array member, zero-filling the rest."""
-    data = memoryview(value).tobytes()
+    data = _pb_bytes_like(value, what)
     if len(data) > size:
         raise ValueError(f"{what} holds at most {size} bytes, got {len(data)}")
     _ffi.memmove(target, data + bytes(size - len(data)), size)
@@ -3364,7 +3408,7 @@ class FunctionPointer:
     def __repr__(self):
         return f"<FunctionPointer {self._ctype} at {_pb_address(self._ptr):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 def _pb_function_pointer(pointer, ctype, owner):
@@ -3409,17 +3453,17 @@ class CK_VERSION:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_VERSION holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_VERSION.sizeof:
-            raise ValueError(f"CK_VERSION needs {CK_VERSION.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_VERSION.from_bytes: argument 1 (data)")
+        if len(data) != CK_VERSION.sizeof:
+            raise ValueError(f"CK_VERSION needs {CK_VERSION.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_VERSION)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_VERSION, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_VERSION(major={self.major!r}, minor={self.minor!r})"
@@ -3432,6 +3476,10 @@ class CK_VERSION:
     def major(self, value):
         self._p.major = _pb_index(value, 'CK_VERSION.major', 0, 255)
 
+    @major.deleter
+    def major(self):
+        _pb_no_delete('CK_VERSION.major')
+
     @property
     def minor(self):
         return self._p.minor
@@ -3439,6 +3487,10 @@ class CK_VERSION:
     @minor.setter
     def minor(self, value):
         self._p.minor = _pb_index(value, 'CK_VERSION.minor', 0, 255)
+
+    @minor.deleter
+    def minor(self):
+        _pb_no_delete('CK_VERSION.minor')
 
 
 #: the pointer type ffi.new allocates a CK_VERSION with
@@ -3468,17 +3520,17 @@ class CK_INFO:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_INFO.sizeof:
-            raise ValueError(f"CK_INFO needs {CK_INFO.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_INFO.sizeof:
+            raise ValueError(f"CK_INFO needs {CK_INFO.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_INFO, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_INFO(cryptokiVersion={self.cryptokiVersion!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, libraryDescription={self.libraryDescription!r}, libraryVersion={self.libraryVersion!r})"
@@ -3493,6 +3545,10 @@ class CK_INFO:
             raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.cryptokiVersion = value._p[0]
 
+    @cryptokiVersion.deleter
+    def cryptokiVersion(self):
+        _pb_no_delete('CK_INFO.cryptokiVersion')
+
     @property
     def manufacturerID(self):
         return _ffi.buffer(self._p.manufacturerID)[:]
@@ -3500,6 +3556,10 @@ class CK_INFO:
     @manufacturerID.setter
     def manufacturerID(self, value):
         _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_INFO.manufacturerID')
+
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete('CK_INFO.manufacturerID')
 
     @property
     def flags(self):
@@ -3509,6 +3569,10 @@ class CK_INFO:
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_INFO.flags', 0, 18446744073709551615)
 
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_INFO.flags')
+
     @property
     def libraryDescription(self):
         return _ffi.buffer(self._p.libraryDescription)[:]
@@ -3516,6 +3580,10 @@ class CK_INFO:
     @libraryDescription.setter
     def libraryDescription(self, value):
         _pb_store_bytes(self._p.libraryDescription, 32, value, 'CK_INFO.libraryDescription')
+
+    @libraryDescription.deleter
+    def libraryDescription(self):
+        _pb_no_delete('CK_INFO.libraryDescription')
 
     @property
     def libraryVersion(self):
@@ -3526,6 +3594,10 @@ class CK_INFO:
         if not isinstance(value, CK_VERSION):
             raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.libraryVersion = value._p[0]
+
+    @libraryVersion.deleter
+    def libraryVersion(self):
+        _pb_no_delete('CK_INFO.libraryVersion')
 
 
 #: the pointer type ffi.new allocates a CK_INFO with
@@ -3555,17 +3627,17 @@ class CK_SLOT_INFO:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SLOT_INFO.sizeof:
-            raise ValueError(f"CK_SLOT_INFO needs {CK_SLOT_INFO.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_SLOT_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_SLOT_INFO.sizeof:
+            raise ValueError(f"CK_SLOT_INFO needs {CK_SLOT_INFO.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_SLOT_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_SLOT_INFO, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SLOT_INFO(slotDescription={self.slotDescription!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r})"
@@ -3578,6 +3650,10 @@ class CK_SLOT_INFO:
     def slotDescription(self, value):
         _pb_store_bytes(self._p.slotDescription, 64, value, 'CK_SLOT_INFO.slotDescription')
 
+    @slotDescription.deleter
+    def slotDescription(self):
+        _pb_no_delete('CK_SLOT_INFO.slotDescription')
+
     @property
     def manufacturerID(self):
         return _ffi.buffer(self._p.manufacturerID)[:]
@@ -3586,6 +3662,10 @@ class CK_SLOT_INFO:
     def manufacturerID(self, value):
         _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_SLOT_INFO.manufacturerID')
 
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete('CK_SLOT_INFO.manufacturerID')
+
     @property
     def flags(self):
         return self._p.flags
@@ -3593,6 +3673,10 @@ class CK_SLOT_INFO:
     @flags.setter
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_SLOT_INFO.flags')
 
     @property
     def hardwareVersion(self):
@@ -3604,6 +3688,10 @@ class CK_SLOT_INFO:
             raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.hardwareVersion = value._p[0]
 
+    @hardwareVersion.deleter
+    def hardwareVersion(self):
+        _pb_no_delete('CK_SLOT_INFO.hardwareVersion')
+
     @property
     def firmwareVersion(self):
         return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'firmwareVersion'), self if self._owner is None else self._owner)
@@ -3613,6 +3701,10 @@ class CK_SLOT_INFO:
         if not isinstance(value, CK_VERSION):
             raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.firmwareVersion = value._p[0]
+
+    @firmwareVersion.deleter
+    def firmwareVersion(self):
+        _pb_no_delete('CK_SLOT_INFO.firmwareVersion')
 
 
 #: the pointer type ffi.new allocates a CK_SLOT_INFO with
@@ -3668,17 +3760,17 @@ class CK_TOKEN_INFO:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_TOKEN_INFO.sizeof:
-            raise ValueError(f"CK_TOKEN_INFO needs {CK_TOKEN_INFO.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_TOKEN_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_TOKEN_INFO.sizeof:
+            raise ValueError(f"CK_TOKEN_INFO needs {CK_TOKEN_INFO.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_TOKEN_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_TOKEN_INFO, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TOKEN_INFO(label={self.label!r}, manufacturerID={self.manufacturerID!r}, model={self.model!r}, serialNumber={self.serialNumber!r}, flags={self.flags!r}, ulMaxSessionCount={self.ulMaxSessionCount!r}, ulSessionCount={self.ulSessionCount!r}, ulMaxRwSessionCount={self.ulMaxRwSessionCount!r}, ulRwSessionCount={self.ulRwSessionCount!r}, ulMaxPinLen={self.ulMaxPinLen!r}, ulMinPinLen={self.ulMinPinLen!r}, ulTotalPublicMemory={self.ulTotalPublicMemory!r}, ulFreePublicMemory={self.ulFreePublicMemory!r}, ulTotalPrivateMemory={self.ulTotalPrivateMemory!r}, ulFreePrivateMemory={self.ulFreePrivateMemory!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r}, utcTime={self.utcTime!r})"
@@ -3691,6 +3783,10 @@ class CK_TOKEN_INFO:
     def label(self, value):
         _pb_store_bytes(self._p.label, 32, value, 'CK_TOKEN_INFO.label')
 
+    @label.deleter
+    def label(self):
+        _pb_no_delete('CK_TOKEN_INFO.label')
+
     @property
     def manufacturerID(self):
         return _ffi.buffer(self._p.manufacturerID)[:]
@@ -3698,6 +3794,10 @@ class CK_TOKEN_INFO:
     @manufacturerID.setter
     def manufacturerID(self, value):
         _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_TOKEN_INFO.manufacturerID')
+
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete('CK_TOKEN_INFO.manufacturerID')
 
     @property
     def model(self):
@@ -3707,6 +3807,10 @@ class CK_TOKEN_INFO:
     def model(self, value):
         _pb_store_bytes(self._p.model, 16, value, 'CK_TOKEN_INFO.model')
 
+    @model.deleter
+    def model(self):
+        _pb_no_delete('CK_TOKEN_INFO.model')
+
     @property
     def serialNumber(self):
         return _ffi.buffer(self._p.serialNumber)[:]
@@ -3714,6 +3818,10 @@ class CK_TOKEN_INFO:
     @serialNumber.setter
     def serialNumber(self, value):
         _pb_store_bytes(self._p.serialNumber, 16, value, 'CK_TOKEN_INFO.serialNumber')
+
+    @serialNumber.deleter
+    def serialNumber(self):
+        _pb_no_delete('CK_TOKEN_INFO.serialNumber')
 
     @property
     def flags(self):
@@ -3723,6 +3831,10 @@ class CK_TOKEN_INFO:
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
 
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_TOKEN_INFO.flags')
+
     @property
     def ulMaxSessionCount(self):
         return self._p.ulMaxSessionCount
@@ -3730,6 +3842,10 @@ class CK_TOKEN_INFO:
     @ulMaxSessionCount.setter
     def ulMaxSessionCount(self, value):
         self._p.ulMaxSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
+
+    @ulMaxSessionCount.deleter
+    def ulMaxSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMaxSessionCount')
 
     @property
     def ulSessionCount(self):
@@ -3739,6 +3855,10 @@ class CK_TOKEN_INFO:
     def ulSessionCount(self, value):
         self._p.ulSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
 
+    @ulSessionCount.deleter
+    def ulSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulSessionCount')
+
     @property
     def ulMaxRwSessionCount(self):
         return self._p.ulMaxRwSessionCount
@@ -3746,6 +3866,10 @@ class CK_TOKEN_INFO:
     @ulMaxRwSessionCount.setter
     def ulMaxRwSessionCount(self, value):
         self._p.ulMaxRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
+
+    @ulMaxRwSessionCount.deleter
+    def ulMaxRwSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMaxRwSessionCount')
 
     @property
     def ulRwSessionCount(self):
@@ -3755,6 +3879,10 @@ class CK_TOKEN_INFO:
     def ulRwSessionCount(self, value):
         self._p.ulRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
 
+    @ulRwSessionCount.deleter
+    def ulRwSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulRwSessionCount')
+
     @property
     def ulMaxPinLen(self):
         return self._p.ulMaxPinLen
@@ -3762,6 +3890,10 @@ class CK_TOKEN_INFO:
     @ulMaxPinLen.setter
     def ulMaxPinLen(self, value):
         self._p.ulMaxPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
+
+    @ulMaxPinLen.deleter
+    def ulMaxPinLen(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMaxPinLen')
 
     @property
     def ulMinPinLen(self):
@@ -3771,6 +3903,10 @@ class CK_TOKEN_INFO:
     def ulMinPinLen(self, value):
         self._p.ulMinPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
 
+    @ulMinPinLen.deleter
+    def ulMinPinLen(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMinPinLen')
+
     @property
     def ulTotalPublicMemory(self):
         return self._p.ulTotalPublicMemory
@@ -3778,6 +3914,10 @@ class CK_TOKEN_INFO:
     @ulTotalPublicMemory.setter
     def ulTotalPublicMemory(self, value):
         self._p.ulTotalPublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
+
+    @ulTotalPublicMemory.deleter
+    def ulTotalPublicMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulTotalPublicMemory')
 
     @property
     def ulFreePublicMemory(self):
@@ -3787,6 +3927,10 @@ class CK_TOKEN_INFO:
     def ulFreePublicMemory(self, value):
         self._p.ulFreePublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
 
+    @ulFreePublicMemory.deleter
+    def ulFreePublicMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulFreePublicMemory')
+
     @property
     def ulTotalPrivateMemory(self):
         return self._p.ulTotalPrivateMemory
@@ -3795,6 +3939,10 @@ class CK_TOKEN_INFO:
     def ulTotalPrivateMemory(self, value):
         self._p.ulTotalPrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
 
+    @ulTotalPrivateMemory.deleter
+    def ulTotalPrivateMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulTotalPrivateMemory')
+
     @property
     def ulFreePrivateMemory(self):
         return self._p.ulFreePrivateMemory
@@ -3802,6 +3950,10 @@ class CK_TOKEN_INFO:
     @ulFreePrivateMemory.setter
     def ulFreePrivateMemory(self, value):
         self._p.ulFreePrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
+
+    @ulFreePrivateMemory.deleter
+    def ulFreePrivateMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulFreePrivateMemory')
 
     @property
     def hardwareVersion(self):
@@ -3813,6 +3965,10 @@ class CK_TOKEN_INFO:
             raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.hardwareVersion = value._p[0]
 
+    @hardwareVersion.deleter
+    def hardwareVersion(self):
+        _pb_no_delete('CK_TOKEN_INFO.hardwareVersion')
+
     @property
     def firmwareVersion(self):
         return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'firmwareVersion'), self if self._owner is None else self._owner)
@@ -3823,6 +3979,10 @@ class CK_TOKEN_INFO:
             raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.firmwareVersion = value._p[0]
 
+    @firmwareVersion.deleter
+    def firmwareVersion(self):
+        _pb_no_delete('CK_TOKEN_INFO.firmwareVersion')
+
     @property
     def utcTime(self):
         return _ffi.buffer(self._p.utcTime)[:]
@@ -3830,6 +3990,10 @@ class CK_TOKEN_INFO:
     @utcTime.setter
     def utcTime(self, value):
         _pb_store_bytes(self._p.utcTime, 16, value, 'CK_TOKEN_INFO.utcTime')
+
+    @utcTime.deleter
+    def utcTime(self):
+        _pb_no_delete('CK_TOKEN_INFO.utcTime')
 
 
 #: the pointer type ffi.new allocates a CK_TOKEN_INFO with
@@ -3857,17 +4021,17 @@ class CK_SESSION_INFO:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SESSION_INFO.sizeof:
-            raise ValueError(f"CK_SESSION_INFO needs {CK_SESSION_INFO.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_SESSION_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_SESSION_INFO.sizeof:
+            raise ValueError(f"CK_SESSION_INFO needs {CK_SESSION_INFO.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_SESSION_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_SESSION_INFO, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SESSION_INFO(slotID={self.slotID!r}, state={self.state!r}, flags={self.flags!r}, ulDeviceError={self.ulDeviceError!r})"
@@ -3880,6 +4044,10 @@ class CK_SESSION_INFO:
     def slotID(self, value):
         self._p.slotID = _pb_index(value, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
 
+    @slotID.deleter
+    def slotID(self):
+        _pb_no_delete('CK_SESSION_INFO.slotID')
+
     @property
     def state(self):
         return self._p.state
@@ -3887,6 +4055,10 @@ class CK_SESSION_INFO:
     @state.setter
     def state(self, value):
         self._p.state = _pb_index(value, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
+
+    @state.deleter
+    def state(self):
+        _pb_no_delete('CK_SESSION_INFO.state')
 
     @property
     def flags(self):
@@ -3896,6 +4068,10 @@ class CK_SESSION_INFO:
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
 
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_SESSION_INFO.flags')
+
     @property
     def ulDeviceError(self):
         return self._p.ulDeviceError
@@ -3903,6 +4079,10 @@ class CK_SESSION_INFO:
     @ulDeviceError.setter
     def ulDeviceError(self, value):
         self._p.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
+
+    @ulDeviceError.deleter
+    def ulDeviceError(self):
+        _pb_no_delete('CK_SESSION_INFO.ulDeviceError')
 
 
 #: the pointer type ffi.new allocates a CK_SESSION_INFO with
@@ -3934,7 +4114,7 @@ class CK_ATTRIBUTE:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ATTRIBUTE(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
@@ -3946,6 +4126,10 @@ class CK_ATTRIBUTE:
     @type.setter
     def type(self, value):
         self._p.type = _pb_index(value, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('CK_ATTRIBUTE.type')
 
     @property
     def pValue(self):
@@ -3967,6 +4151,10 @@ class CK_ATTRIBUTE:
             self._p.pValue = _ffi.cast('void *', held)
             _pb_keep(self, 'pValue', held)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete('CK_ATTRIBUTE.pValue')
+
     @property
     def ulValueLen(self):
         return self._p.ulValueLen
@@ -3974,6 +4162,10 @@ class CK_ATTRIBUTE:
     @ulValueLen.setter
     def ulValueLen(self, value):
         self._p.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete('CK_ATTRIBUTE.ulValueLen')
 
 
 #: the pointer type ffi.new allocates a CK_ATTRIBUTE with
@@ -3999,17 +4191,17 @@ class CK_DATE:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_DATE holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_DATE.sizeof:
-            raise ValueError(f"CK_DATE needs {CK_DATE.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_DATE.from_bytes: argument 1 (data)")
+        if len(data) != CK_DATE.sizeof:
+            raise ValueError(f"CK_DATE needs {CK_DATE.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_DATE)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_DATE, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DATE(year={self.year!r}, month={self.month!r}, day={self.day!r})"
@@ -4022,6 +4214,10 @@ class CK_DATE:
     def year(self, value):
         _pb_store_bytes(self._p.year, 4, value, 'CK_DATE.year')
 
+    @year.deleter
+    def year(self):
+        _pb_no_delete('CK_DATE.year')
+
     @property
     def month(self):
         return _ffi.buffer(self._p.month)[:]
@@ -4030,6 +4226,10 @@ class CK_DATE:
     def month(self, value):
         _pb_store_bytes(self._p.month, 2, value, 'CK_DATE.month')
 
+    @month.deleter
+    def month(self):
+        _pb_no_delete('CK_DATE.month')
+
     @property
     def day(self):
         return _ffi.buffer(self._p.day)[:]
@@ -4037,6 +4237,10 @@ class CK_DATE:
     @day.setter
     def day(self, value):
         _pb_store_bytes(self._p.day, 2, value, 'CK_DATE.day')
+
+    @day.deleter
+    def day(self):
+        _pb_no_delete('CK_DATE.day')
 
 
 #: the pointer type ffi.new allocates a CK_DATE with
@@ -4068,7 +4272,7 @@ class CK_MECHANISM:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_MECHANISM(mechanism={self.mechanism!r}, pParameter={self.pParameter!r}, ulParameterLen={self.ulParameterLen!r})"
@@ -4080,6 +4284,10 @@ class CK_MECHANISM:
     @mechanism.setter
     def mechanism(self, value):
         self._p.mechanism = _pb_index(value, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
+
+    @mechanism.deleter
+    def mechanism(self):
+        _pb_no_delete('CK_MECHANISM.mechanism')
 
     @property
     def pParameter(self):
@@ -4101,6 +4309,10 @@ class CK_MECHANISM:
             self._p.pParameter = _ffi.cast('void *', held)
             _pb_keep(self, 'pParameter', held)
 
+    @pParameter.deleter
+    def pParameter(self):
+        _pb_no_delete('CK_MECHANISM.pParameter')
+
     @property
     def ulParameterLen(self):
         return self._p.ulParameterLen
@@ -4108,6 +4320,10 @@ class CK_MECHANISM:
     @ulParameterLen.setter
     def ulParameterLen(self, value):
         self._p.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
+
+    @ulParameterLen.deleter
+    def ulParameterLen(self):
+        _pb_no_delete('CK_MECHANISM.ulParameterLen')
 
 
 #: the pointer type ffi.new allocates a CK_MECHANISM with
@@ -4133,17 +4349,17 @@ class CK_MECHANISM_INFO:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_MECHANISM_INFO.sizeof:
-            raise ValueError(f"CK_MECHANISM_INFO needs {CK_MECHANISM_INFO.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_MECHANISM_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_MECHANISM_INFO.sizeof:
+            raise ValueError(f"CK_MECHANISM_INFO needs {CK_MECHANISM_INFO.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_MECHANISM_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_MECHANISM_INFO, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_MECHANISM_INFO(ulMinKeySize={self.ulMinKeySize!r}, ulMaxKeySize={self.ulMaxKeySize!r}, flags={self.flags!r})"
@@ -4156,6 +4372,10 @@ class CK_MECHANISM_INFO:
     def ulMinKeySize(self, value):
         self._p.ulMinKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
 
+    @ulMinKeySize.deleter
+    def ulMinKeySize(self):
+        _pb_no_delete('CK_MECHANISM_INFO.ulMinKeySize')
+
     @property
     def ulMaxKeySize(self):
         return self._p.ulMaxKeySize
@@ -4164,6 +4384,10 @@ class CK_MECHANISM_INFO:
     def ulMaxKeySize(self, value):
         self._p.ulMaxKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
 
+    @ulMaxKeySize.deleter
+    def ulMaxKeySize(self):
+        _pb_no_delete('CK_MECHANISM_INFO.ulMaxKeySize')
+
     @property
     def flags(self):
         return self._p.flags
@@ -4171,6 +4395,10 @@ class CK_MECHANISM_INFO:
     @flags.setter
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_MECHANISM_INFO.flags')
 
 
 #: the pointer type ffi.new allocates a CK_MECHANISM_INFO with
@@ -4334,7 +4562,7 @@ class CK_FUNCTION_LIST:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_FUNCTION_LIST(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r})"
@@ -4349,6 +4577,10 @@ class CK_FUNCTION_LIST:
             raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_FUNCTION_LIST.version')
+
     @property
     def C_Initialize(self):
         return _pb_function_pointer(self._p.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -4358,6 +4590,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize')
         self._p.C_Initialize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Initialize', value)
+
+    @C_Initialize.deleter
+    def C_Initialize(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Initialize')
 
     @property
     def C_Finalize(self):
@@ -4369,6 +4605,10 @@ class CK_FUNCTION_LIST:
         self._p.C_Finalize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Finalize', value)
 
+    @C_Finalize.deleter
+    def C_Finalize(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Finalize')
+
     @property
     def C_GetInfo(self):
         return _pb_function_pointer(self._p.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
@@ -4378,6 +4618,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo')
         self._p.C_GetInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInfo', value)
+
+    @C_GetInfo.deleter
+    def C_GetInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetInfo')
 
     @property
     def C_GetFunctionList(self):
@@ -4389,6 +4633,10 @@ class CK_FUNCTION_LIST:
         self._p.C_GetFunctionList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionList', value)
 
+    @C_GetFunctionList.deleter
+    def C_GetFunctionList(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetFunctionList')
+
     @property
     def C_GetSlotList(self):
         return _pb_function_pointer(self._p.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4398,6 +4646,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList')
         self._p.C_GetSlotList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotList', value)
+
+    @C_GetSlotList.deleter
+    def C_GetSlotList(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetSlotList')
 
     @property
     def C_GetSlotInfo(self):
@@ -4409,6 +4661,10 @@ class CK_FUNCTION_LIST:
         self._p.C_GetSlotInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotInfo', value)
 
+    @C_GetSlotInfo.deleter
+    def C_GetSlotInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetSlotInfo')
+
     @property
     def C_GetTokenInfo(self):
         return _pb_function_pointer(self._p.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
@@ -4418,6 +4674,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
         self._p.C_GetTokenInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetTokenInfo', value)
+
+    @C_GetTokenInfo.deleter
+    def C_GetTokenInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetTokenInfo')
 
     @property
     def C_GetMechanismList(self):
@@ -4429,6 +4689,10 @@ class CK_FUNCTION_LIST:
         self._p.C_GetMechanismList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismList', value)
 
+    @C_GetMechanismList.deleter
+    def C_GetMechanismList(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetMechanismList')
+
     @property
     def C_GetMechanismInfo(self):
         return _pb_function_pointer(self._p.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
@@ -4438,6 +4702,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
         self._p.C_GetMechanismInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismInfo', value)
+
+    @C_GetMechanismInfo.deleter
+    def C_GetMechanismInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetMechanismInfo')
 
     @property
     def C_InitToken(self):
@@ -4449,6 +4717,10 @@ class CK_FUNCTION_LIST:
         self._p.C_InitToken = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitToken', value)
 
+    @C_InitToken.deleter
+    def C_InitToken(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_InitToken')
+
     @property
     def C_InitPIN(self):
         return _pb_function_pointer(self._p.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4458,6 +4730,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN')
         self._p.C_InitPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitPIN', value)
+
+    @C_InitPIN.deleter
+    def C_InitPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_InitPIN')
 
     @property
     def C_SetPIN(self):
@@ -4469,6 +4745,10 @@ class CK_FUNCTION_LIST:
         self._p.C_SetPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetPIN', value)
 
+    @C_SetPIN.deleter
+    def C_SetPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SetPIN')
+
     @property
     def C_OpenSession(self):
         return _pb_function_pointer(self._p.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -4478,6 +4758,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession')
         self._p.C_OpenSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_OpenSession', value)
+
+    @C_OpenSession.deleter
+    def C_OpenSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_OpenSession')
 
     @property
     def C_CloseSession(self):
@@ -4489,6 +4773,10 @@ class CK_FUNCTION_LIST:
         self._p.C_CloseSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseSession', value)
 
+    @C_CloseSession.deleter
+    def C_CloseSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CloseSession')
+
     @property
     def C_CloseAllSessions(self):
         return _pb_function_pointer(self._p.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
@@ -4498,6 +4786,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
         self._p.C_CloseAllSessions = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseAllSessions', value)
+
+    @C_CloseAllSessions.deleter
+    def C_CloseAllSessions(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CloseAllSessions')
 
     @property
     def C_GetSessionInfo(self):
@@ -4509,6 +4801,10 @@ class CK_FUNCTION_LIST:
         self._p.C_GetSessionInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSessionInfo', value)
 
+    @C_GetSessionInfo.deleter
+    def C_GetSessionInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetSessionInfo')
+
     @property
     def C_GetOperationState(self):
         return _pb_function_pointer(self._p.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4518,6 +4814,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState')
         self._p.C_GetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetOperationState', value)
+
+    @C_GetOperationState.deleter
+    def C_GetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetOperationState')
 
     @property
     def C_SetOperationState(self):
@@ -4529,6 +4829,10 @@ class CK_FUNCTION_LIST:
         self._p.C_SetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetOperationState', value)
 
+    @C_SetOperationState.deleter
+    def C_SetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SetOperationState')
+
     @property
     def C_Login(self):
         return _pb_function_pointer(self._p.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4538,6 +4842,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login')
         self._p.C_Login = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Login', value)
+
+    @C_Login.deleter
+    def C_Login(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Login')
 
     @property
     def C_Logout(self):
@@ -4549,6 +4857,10 @@ class CK_FUNCTION_LIST:
         self._p.C_Logout = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Logout', value)
 
+    @C_Logout.deleter
+    def C_Logout(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Logout')
+
     @property
     def C_CreateObject(self):
         return _pb_function_pointer(self._p.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -4558,6 +4870,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject')
         self._p.C_CreateObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CreateObject', value)
+
+    @C_CreateObject.deleter
+    def C_CreateObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CreateObject')
 
     @property
     def C_CopyObject(self):
@@ -4569,6 +4885,10 @@ class CK_FUNCTION_LIST:
         self._p.C_CopyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CopyObject', value)
 
+    @C_CopyObject.deleter
+    def C_CopyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CopyObject')
+
     @property
     def C_DestroyObject(self):
         return _pb_function_pointer(self._p.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4578,6 +4898,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject')
         self._p.C_DestroyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DestroyObject', value)
+
+    @C_DestroyObject.deleter
+    def C_DestroyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DestroyObject')
 
     @property
     def C_GetObjectSize(self):
@@ -4589,6 +4913,10 @@ class CK_FUNCTION_LIST:
         self._p.C_GetObjectSize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetObjectSize', value)
 
+    @C_GetObjectSize.deleter
+    def C_GetObjectSize(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetObjectSize')
+
     @property
     def C_GetAttributeValue(self):
         return _pb_function_pointer(self._p.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4598,6 +4926,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
         self._p.C_GetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetAttributeValue', value)
+
+    @C_GetAttributeValue.deleter
+    def C_GetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetAttributeValue')
 
     @property
     def C_SetAttributeValue(self):
@@ -4609,6 +4941,10 @@ class CK_FUNCTION_LIST:
         self._p.C_SetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetAttributeValue', value)
 
+    @C_SetAttributeValue.deleter
+    def C_SetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SetAttributeValue')
+
     @property
     def C_FindObjectsInit(self):
         return _pb_function_pointer(self._p.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4618,6 +4954,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
         self._p.C_FindObjectsInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsInit', value)
+
+    @C_FindObjectsInit.deleter
+    def C_FindObjectsInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjectsInit')
 
     @property
     def C_FindObjects(self):
@@ -4629,6 +4969,10 @@ class CK_FUNCTION_LIST:
         self._p.C_FindObjects = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjects', value)
 
+    @C_FindObjects.deleter
+    def C_FindObjects(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjects')
+
     @property
     def C_FindObjectsFinal(self):
         return _pb_function_pointer(self._p.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -4638,6 +4982,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
         self._p.C_FindObjectsFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsFinal', value)
+
+    @C_FindObjectsFinal.deleter
+    def C_FindObjectsFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjectsFinal')
 
     @property
     def C_EncryptInit(self):
@@ -4649,6 +4997,10 @@ class CK_FUNCTION_LIST:
         self._p.C_EncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptInit', value)
 
+    @C_EncryptInit.deleter
+    def C_EncryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptInit')
+
     @property
     def C_Encrypt(self):
         return _pb_function_pointer(self._p.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4658,6 +5010,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt')
         self._p.C_Encrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Encrypt', value)
+
+    @C_Encrypt.deleter
+    def C_Encrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Encrypt')
 
     @property
     def C_EncryptUpdate(self):
@@ -4669,6 +5025,10 @@ class CK_FUNCTION_LIST:
         self._p.C_EncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptUpdate', value)
 
+    @C_EncryptUpdate.deleter
+    def C_EncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptUpdate')
+
     @property
     def C_EncryptFinal(self):
         return _pb_function_pointer(self._p.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4678,6 +5038,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal')
         self._p.C_EncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptFinal', value)
+
+    @C_EncryptFinal.deleter
+    def C_EncryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptFinal')
 
     @property
     def C_DecryptInit(self):
@@ -4689,6 +5053,10 @@ class CK_FUNCTION_LIST:
         self._p.C_DecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptInit', value)
 
+    @C_DecryptInit.deleter
+    def C_DecryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptInit')
+
     @property
     def C_Decrypt(self):
         return _pb_function_pointer(self._p.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4698,6 +5066,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt')
         self._p.C_Decrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Decrypt', value)
+
+    @C_Decrypt.deleter
+    def C_Decrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Decrypt')
 
     @property
     def C_DecryptUpdate(self):
@@ -4709,6 +5081,10 @@ class CK_FUNCTION_LIST:
         self._p.C_DecryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptUpdate', value)
 
+    @C_DecryptUpdate.deleter
+    def C_DecryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptUpdate')
+
     @property
     def C_DecryptFinal(self):
         return _pb_function_pointer(self._p.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4718,6 +5094,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal')
         self._p.C_DecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptFinal', value)
+
+    @C_DecryptFinal.deleter
+    def C_DecryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptFinal')
 
     @property
     def C_DigestInit(self):
@@ -4729,6 +5109,10 @@ class CK_FUNCTION_LIST:
         self._p.C_DigestInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestInit', value)
 
+    @C_DigestInit.deleter
+    def C_DigestInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestInit')
+
     @property
     def C_Digest(self):
         return _pb_function_pointer(self._p.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4738,6 +5122,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest')
         self._p.C_Digest = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Digest', value)
+
+    @C_Digest.deleter
+    def C_Digest(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Digest')
 
     @property
     def C_DigestUpdate(self):
@@ -4749,6 +5137,10 @@ class CK_FUNCTION_LIST:
         self._p.C_DigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestUpdate', value)
 
+    @C_DigestUpdate.deleter
+    def C_DigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestUpdate')
+
     @property
     def C_DigestKey(self):
         return _pb_function_pointer(self._p.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4758,6 +5150,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey')
         self._p.C_DigestKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestKey', value)
+
+    @C_DigestKey.deleter
+    def C_DigestKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestKey')
 
     @property
     def C_DigestFinal(self):
@@ -4769,6 +5165,10 @@ class CK_FUNCTION_LIST:
         self._p.C_DigestFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestFinal', value)
 
+    @C_DigestFinal.deleter
+    def C_DigestFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestFinal')
+
     @property
     def C_SignInit(self):
         return _pb_function_pointer(self._p.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4778,6 +5178,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit')
         self._p.C_SignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignInit', value)
+
+    @C_SignInit.deleter
+    def C_SignInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignInit')
 
     @property
     def C_Sign(self):
@@ -4789,6 +5193,10 @@ class CK_FUNCTION_LIST:
         self._p.C_Sign = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Sign', value)
 
+    @C_Sign.deleter
+    def C_Sign(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Sign')
+
     @property
     def C_SignUpdate(self):
         return _pb_function_pointer(self._p.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4798,6 +5206,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate')
         self._p.C_SignUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignUpdate', value)
+
+    @C_SignUpdate.deleter
+    def C_SignUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignUpdate')
 
     @property
     def C_SignFinal(self):
@@ -4809,6 +5221,10 @@ class CK_FUNCTION_LIST:
         self._p.C_SignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignFinal', value)
 
+    @C_SignFinal.deleter
+    def C_SignFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignFinal')
+
     @property
     def C_SignRecoverInit(self):
         return _pb_function_pointer(self._p.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4818,6 +5234,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
         self._p.C_SignRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecoverInit', value)
+
+    @C_SignRecoverInit.deleter
+    def C_SignRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignRecoverInit')
 
     @property
     def C_SignRecover(self):
@@ -4829,6 +5249,10 @@ class CK_FUNCTION_LIST:
         self._p.C_SignRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecover', value)
 
+    @C_SignRecover.deleter
+    def C_SignRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignRecover')
+
     @property
     def C_VerifyInit(self):
         return _pb_function_pointer(self._p.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4838,6 +5262,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit')
         self._p.C_VerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyInit', value)
+
+    @C_VerifyInit.deleter
+    def C_VerifyInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyInit')
 
     @property
     def C_Verify(self):
@@ -4849,6 +5277,10 @@ class CK_FUNCTION_LIST:
         self._p.C_Verify = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Verify', value)
 
+    @C_Verify.deleter
+    def C_Verify(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Verify')
+
     @property
     def C_VerifyUpdate(self):
         return _pb_function_pointer(self._p.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4858,6 +5290,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
         self._p.C_VerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyUpdate', value)
+
+    @C_VerifyUpdate.deleter
+    def C_VerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyUpdate')
 
     @property
     def C_VerifyFinal(self):
@@ -4869,6 +5305,10 @@ class CK_FUNCTION_LIST:
         self._p.C_VerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyFinal', value)
 
+    @C_VerifyFinal.deleter
+    def C_VerifyFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyFinal')
+
     @property
     def C_VerifyRecoverInit(self):
         return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4878,6 +5318,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
         self._p.C_VerifyRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecoverInit', value)
+
+    @C_VerifyRecoverInit.deleter
+    def C_VerifyRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyRecoverInit')
 
     @property
     def C_VerifyRecover(self):
@@ -4889,6 +5333,10 @@ class CK_FUNCTION_LIST:
         self._p.C_VerifyRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecover', value)
 
+    @C_VerifyRecover.deleter
+    def C_VerifyRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyRecover')
+
     @property
     def C_DigestEncryptUpdate(self):
         return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4898,6 +5346,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
         self._p.C_DigestEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestEncryptUpdate', value)
+
+    @C_DigestEncryptUpdate.deleter
+    def C_DigestEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestEncryptUpdate')
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -4909,6 +5361,10 @@ class CK_FUNCTION_LIST:
         self._p.C_DecryptDigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptDigestUpdate', value)
 
+    @C_DecryptDigestUpdate.deleter
+    def C_DecryptDigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptDigestUpdate')
+
     @property
     def C_SignEncryptUpdate(self):
         return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4918,6 +5374,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
         self._p.C_SignEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignEncryptUpdate', value)
+
+    @C_SignEncryptUpdate.deleter
+    def C_SignEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignEncryptUpdate')
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -4929,6 +5389,10 @@ class CK_FUNCTION_LIST:
         self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptVerifyUpdate', value)
 
+    @C_DecryptVerifyUpdate.deleter
+    def C_DecryptVerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
+
     @property
     def C_GenerateKey(self):
         return _pb_function_pointer(self._p.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -4938,6 +5402,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey')
         self._p.C_GenerateKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKey', value)
+
+    @C_GenerateKey.deleter
+    def C_GenerateKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateKey')
 
     @property
     def C_GenerateKeyPair(self):
@@ -4949,6 +5417,10 @@ class CK_FUNCTION_LIST:
         self._p.C_GenerateKeyPair = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKeyPair', value)
 
+    @C_GenerateKeyPair.deleter
+    def C_GenerateKeyPair(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateKeyPair')
+
     @property
     def C_WrapKey(self):
         return _pb_function_pointer(self._p.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4958,6 +5430,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey')
         self._p.C_WrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WrapKey', value)
+
+    @C_WrapKey.deleter
+    def C_WrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_WrapKey')
 
     @property
     def C_UnwrapKey(self):
@@ -4969,6 +5445,10 @@ class CK_FUNCTION_LIST:
         self._p.C_UnwrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_UnwrapKey', value)
 
+    @C_UnwrapKey.deleter
+    def C_UnwrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_UnwrapKey')
+
     @property
     def C_DeriveKey(self):
         return _pb_function_pointer(self._p.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -4978,6 +5458,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey')
         self._p.C_DeriveKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DeriveKey', value)
+
+    @C_DeriveKey.deleter
+    def C_DeriveKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DeriveKey')
 
     @property
     def C_SeedRandom(self):
@@ -4989,6 +5473,10 @@ class CK_FUNCTION_LIST:
         self._p.C_SeedRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SeedRandom', value)
 
+    @C_SeedRandom.deleter
+    def C_SeedRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SeedRandom')
+
     @property
     def C_GenerateRandom(self):
         return _pb_function_pointer(self._p.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4998,6 +5486,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom')
         self._p.C_GenerateRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateRandom', value)
+
+    @C_GenerateRandom.deleter
+    def C_GenerateRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateRandom')
 
     @property
     def C_GetFunctionStatus(self):
@@ -5009,6 +5501,10 @@ class CK_FUNCTION_LIST:
         self._p.C_GetFunctionStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionStatus', value)
 
+    @C_GetFunctionStatus.deleter
+    def C_GetFunctionStatus(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetFunctionStatus')
+
     @property
     def C_CancelFunction(self):
         return _pb_function_pointer(self._p.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -5019,6 +5515,10 @@ class CK_FUNCTION_LIST:
         self._p.C_CancelFunction = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CancelFunction', value)
 
+    @C_CancelFunction.deleter
+    def C_CancelFunction(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CancelFunction')
+
     @property
     def C_WaitForSlotEvent(self):
         return _pb_function_pointer(self._p.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -5028,6 +5528,10 @@ class CK_FUNCTION_LIST:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
         self._p.C_WaitForSlotEvent = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WaitForSlotEvent', value)
+
+    @C_WaitForSlotEvent.deleter
+    def C_WaitForSlotEvent(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_WaitForSlotEvent')
 
 
 #: the pointer type ffi.new allocates a CK_FUNCTION_LIST with
@@ -5239,7 +5743,7 @@ class CK_FUNCTION_LIST_3_0:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_FUNCTION_LIST_3_0(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r}, C_GetInterfaceList={self.C_GetInterfaceList!r}, C_GetInterface={self.C_GetInterface!r}, C_LoginUser={self.C_LoginUser!r}, C_SessionCancel={self.C_SessionCancel!r}, C_MessageEncryptInit={self.C_MessageEncryptInit!r}, C_EncryptMessage={self.C_EncryptMessage!r}, C_EncryptMessageBegin={self.C_EncryptMessageBegin!r}, C_EncryptMessageNext={self.C_EncryptMessageNext!r}, C_MessageEncryptFinal={self.C_MessageEncryptFinal!r}, C_MessageDecryptInit={self.C_MessageDecryptInit!r}, C_DecryptMessage={self.C_DecryptMessage!r}, C_DecryptMessageBegin={self.C_DecryptMessageBegin!r}, C_DecryptMessageNext={self.C_DecryptMessageNext!r}, C_MessageDecryptFinal={self.C_MessageDecryptFinal!r}, C_MessageSignInit={self.C_MessageSignInit!r}, C_SignMessage={self.C_SignMessage!r}, C_SignMessageBegin={self.C_SignMessageBegin!r}, C_SignMessageNext={self.C_SignMessageNext!r}, C_MessageSignFinal={self.C_MessageSignFinal!r}, C_MessageVerifyInit={self.C_MessageVerifyInit!r}, C_VerifyMessage={self.C_VerifyMessage!r}, C_VerifyMessageBegin={self.C_VerifyMessageBegin!r}, C_VerifyMessageNext={self.C_VerifyMessageNext!r}, C_MessageVerifyFinal={self.C_MessageVerifyFinal!r})"
@@ -5254,6 +5758,10 @@ class CK_FUNCTION_LIST_3_0:
             raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.version')
+
     @property
     def C_Initialize(self):
         return _pb_function_pointer(self._p.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -5263,6 +5771,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize')
         self._p.C_Initialize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Initialize', value)
+
+    @C_Initialize.deleter
+    def C_Initialize(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Initialize')
 
     @property
     def C_Finalize(self):
@@ -5274,6 +5786,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_Finalize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Finalize', value)
 
+    @C_Finalize.deleter
+    def C_Finalize(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Finalize')
+
     @property
     def C_GetInfo(self):
         return _pb_function_pointer(self._p.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
@@ -5283,6 +5799,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo')
         self._p.C_GetInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInfo', value)
+
+    @C_GetInfo.deleter
+    def C_GetInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInfo')
 
     @property
     def C_GetFunctionList(self):
@@ -5294,6 +5814,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_GetFunctionList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionList', value)
 
+    @C_GetFunctionList.deleter
+    def C_GetFunctionList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetFunctionList')
+
     @property
     def C_GetSlotList(self):
         return _pb_function_pointer(self._p.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5303,6 +5827,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList')
         self._p.C_GetSlotList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotList', value)
+
+    @C_GetSlotList.deleter
+    def C_GetSlotList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSlotList')
 
     @property
     def C_GetSlotInfo(self):
@@ -5314,6 +5842,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_GetSlotInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotInfo', value)
 
+    @C_GetSlotInfo.deleter
+    def C_GetSlotInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
+
     @property
     def C_GetTokenInfo(self):
         return _pb_function_pointer(self._p.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
@@ -5323,6 +5855,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
         self._p.C_GetTokenInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetTokenInfo', value)
+
+    @C_GetTokenInfo.deleter
+    def C_GetTokenInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
 
     @property
     def C_GetMechanismList(self):
@@ -5334,6 +5870,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_GetMechanismList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismList', value)
 
+    @C_GetMechanismList.deleter
+    def C_GetMechanismList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetMechanismList')
+
     @property
     def C_GetMechanismInfo(self):
         return _pb_function_pointer(self._p.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
@@ -5343,6 +5883,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
         self._p.C_GetMechanismInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismInfo', value)
+
+    @C_GetMechanismInfo.deleter
+    def C_GetMechanismInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
 
     @property
     def C_InitToken(self):
@@ -5354,6 +5898,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_InitToken = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitToken', value)
 
+    @C_InitToken.deleter
+    def C_InitToken(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_InitToken')
+
     @property
     def C_InitPIN(self):
         return _pb_function_pointer(self._p.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5363,6 +5911,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN')
         self._p.C_InitPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitPIN', value)
+
+    @C_InitPIN.deleter
+    def C_InitPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_InitPIN')
 
     @property
     def C_SetPIN(self):
@@ -5374,6 +5926,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_SetPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetPIN', value)
 
+    @C_SetPIN.deleter
+    def C_SetPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetPIN')
+
     @property
     def C_OpenSession(self):
         return _pb_function_pointer(self._p.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -5383,6 +5939,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession')
         self._p.C_OpenSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_OpenSession', value)
+
+    @C_OpenSession.deleter
+    def C_OpenSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_OpenSession')
 
     @property
     def C_CloseSession(self):
@@ -5394,6 +5954,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_CloseSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseSession', value)
 
+    @C_CloseSession.deleter
+    def C_CloseSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CloseSession')
+
     @property
     def C_CloseAllSessions(self):
         return _pb_function_pointer(self._p.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
@@ -5403,6 +5967,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
         self._p.C_CloseAllSessions = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseAllSessions', value)
+
+    @C_CloseAllSessions.deleter
+    def C_CloseAllSessions(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
 
     @property
     def C_GetSessionInfo(self):
@@ -5414,6 +5982,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_GetSessionInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSessionInfo', value)
 
+    @C_GetSessionInfo.deleter
+    def C_GetSessionInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
+
     @property
     def C_GetOperationState(self):
         return _pb_function_pointer(self._p.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5423,6 +5995,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState')
         self._p.C_GetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetOperationState', value)
+
+    @C_GetOperationState.deleter
+    def C_GetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetOperationState')
 
     @property
     def C_SetOperationState(self):
@@ -5434,6 +6010,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_SetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetOperationState', value)
 
+    @C_SetOperationState.deleter
+    def C_SetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetOperationState')
+
     @property
     def C_Login(self):
         return _pb_function_pointer(self._p.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5443,6 +6023,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login')
         self._p.C_Login = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Login', value)
+
+    @C_Login.deleter
+    def C_Login(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Login')
 
     @property
     def C_Logout(self):
@@ -5454,6 +6038,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_Logout = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Logout', value)
 
+    @C_Logout.deleter
+    def C_Logout(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Logout')
+
     @property
     def C_CreateObject(self):
         return _pb_function_pointer(self._p.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -5463,6 +6051,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject')
         self._p.C_CreateObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CreateObject', value)
+
+    @C_CreateObject.deleter
+    def C_CreateObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CreateObject')
 
     @property
     def C_CopyObject(self):
@@ -5474,6 +6066,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_CopyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CopyObject', value)
 
+    @C_CopyObject.deleter
+    def C_CopyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CopyObject')
+
     @property
     def C_DestroyObject(self):
         return _pb_function_pointer(self._p.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5483,6 +6079,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject')
         self._p.C_DestroyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DestroyObject', value)
+
+    @C_DestroyObject.deleter
+    def C_DestroyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DestroyObject')
 
     @property
     def C_GetObjectSize(self):
@@ -5494,6 +6094,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_GetObjectSize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetObjectSize', value)
 
+    @C_GetObjectSize.deleter
+    def C_GetObjectSize(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetObjectSize')
+
     @property
     def C_GetAttributeValue(self):
         return _pb_function_pointer(self._p.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5503,6 +6107,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
         self._p.C_GetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetAttributeValue', value)
+
+    @C_GetAttributeValue.deleter
+    def C_GetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
 
     @property
     def C_SetAttributeValue(self):
@@ -5514,6 +6122,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_SetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetAttributeValue', value)
 
+    @C_SetAttributeValue.deleter
+    def C_SetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
+
     @property
     def C_FindObjectsInit(self):
         return _pb_function_pointer(self._p.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5523,6 +6135,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
         self._p.C_FindObjectsInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsInit', value)
+
+    @C_FindObjectsInit.deleter
+    def C_FindObjectsInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
 
     @property
     def C_FindObjects(self):
@@ -5534,6 +6150,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_FindObjects = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjects', value)
 
+    @C_FindObjects.deleter
+    def C_FindObjects(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjects')
+
     @property
     def C_FindObjectsFinal(self):
         return _pb_function_pointer(self._p.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -5543,6 +6163,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
         self._p.C_FindObjectsFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsFinal', value)
+
+    @C_FindObjectsFinal.deleter
+    def C_FindObjectsFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
 
     @property
     def C_EncryptInit(self):
@@ -5554,6 +6178,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_EncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptInit', value)
 
+    @C_EncryptInit.deleter
+    def C_EncryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptInit')
+
     @property
     def C_Encrypt(self):
         return _pb_function_pointer(self._p.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5563,6 +6191,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt')
         self._p.C_Encrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Encrypt', value)
+
+    @C_Encrypt.deleter
+    def C_Encrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Encrypt')
 
     @property
     def C_EncryptUpdate(self):
@@ -5574,6 +6206,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_EncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptUpdate', value)
 
+    @C_EncryptUpdate.deleter
+    def C_EncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
+
     @property
     def C_EncryptFinal(self):
         return _pb_function_pointer(self._p.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5583,6 +6219,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal')
         self._p.C_EncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptFinal', value)
+
+    @C_EncryptFinal.deleter
+    def C_EncryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptFinal')
 
     @property
     def C_DecryptInit(self):
@@ -5594,6 +6234,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_DecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptInit', value)
 
+    @C_DecryptInit.deleter
+    def C_DecryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptInit')
+
     @property
     def C_Decrypt(self):
         return _pb_function_pointer(self._p.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5603,6 +6247,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt')
         self._p.C_Decrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Decrypt', value)
+
+    @C_Decrypt.deleter
+    def C_Decrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Decrypt')
 
     @property
     def C_DecryptUpdate(self):
@@ -5614,6 +6262,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_DecryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptUpdate', value)
 
+    @C_DecryptUpdate.deleter
+    def C_DecryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
+
     @property
     def C_DecryptFinal(self):
         return _pb_function_pointer(self._p.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5623,6 +6275,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal')
         self._p.C_DecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptFinal', value)
+
+    @C_DecryptFinal.deleter
+    def C_DecryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptFinal')
 
     @property
     def C_DigestInit(self):
@@ -5634,6 +6290,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_DigestInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestInit', value)
 
+    @C_DigestInit.deleter
+    def C_DigestInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestInit')
+
     @property
     def C_Digest(self):
         return _pb_function_pointer(self._p.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5643,6 +6303,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest')
         self._p.C_Digest = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Digest', value)
+
+    @C_Digest.deleter
+    def C_Digest(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Digest')
 
     @property
     def C_DigestUpdate(self):
@@ -5654,6 +6318,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_DigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestUpdate', value)
 
+    @C_DigestUpdate.deleter
+    def C_DigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestUpdate')
+
     @property
     def C_DigestKey(self):
         return _pb_function_pointer(self._p.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5663,6 +6331,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey')
         self._p.C_DigestKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestKey', value)
+
+    @C_DigestKey.deleter
+    def C_DigestKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestKey')
 
     @property
     def C_DigestFinal(self):
@@ -5674,6 +6346,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_DigestFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestFinal', value)
 
+    @C_DigestFinal.deleter
+    def C_DigestFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestFinal')
+
     @property
     def C_SignInit(self):
         return _pb_function_pointer(self._p.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5683,6 +6359,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit')
         self._p.C_SignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignInit', value)
+
+    @C_SignInit.deleter
+    def C_SignInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignInit')
 
     @property
     def C_Sign(self):
@@ -5694,6 +6374,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_Sign = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Sign', value)
 
+    @C_Sign.deleter
+    def C_Sign(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Sign')
+
     @property
     def C_SignUpdate(self):
         return _pb_function_pointer(self._p.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5703,6 +6387,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate')
         self._p.C_SignUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignUpdate', value)
+
+    @C_SignUpdate.deleter
+    def C_SignUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignUpdate')
 
     @property
     def C_SignFinal(self):
@@ -5714,6 +6402,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_SignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignFinal', value)
 
+    @C_SignFinal.deleter
+    def C_SignFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignFinal')
+
     @property
     def C_SignRecoverInit(self):
         return _pb_function_pointer(self._p.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5723,6 +6415,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
         self._p.C_SignRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecoverInit', value)
+
+    @C_SignRecoverInit.deleter
+    def C_SignRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
 
     @property
     def C_SignRecover(self):
@@ -5734,6 +6430,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_SignRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecover', value)
 
+    @C_SignRecover.deleter
+    def C_SignRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignRecover')
+
     @property
     def C_VerifyInit(self):
         return _pb_function_pointer(self._p.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5743,6 +6443,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit')
         self._p.C_VerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyInit', value)
+
+    @C_VerifyInit.deleter
+    def C_VerifyInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyInit')
 
     @property
     def C_Verify(self):
@@ -5754,6 +6458,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_Verify = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Verify', value)
 
+    @C_Verify.deleter
+    def C_Verify(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Verify')
+
     @property
     def C_VerifyUpdate(self):
         return _pb_function_pointer(self._p.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5763,6 +6471,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
         self._p.C_VerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyUpdate', value)
+
+    @C_VerifyUpdate.deleter
+    def C_VerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
 
     @property
     def C_VerifyFinal(self):
@@ -5774,6 +6486,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_VerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyFinal', value)
 
+    @C_VerifyFinal.deleter
+    def C_VerifyFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyFinal')
+
     @property
     def C_VerifyRecoverInit(self):
         return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5783,6 +6499,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
         self._p.C_VerifyRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecoverInit', value)
+
+    @C_VerifyRecoverInit.deleter
+    def C_VerifyRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
 
     @property
     def C_VerifyRecover(self):
@@ -5794,6 +6514,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_VerifyRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecover', value)
 
+    @C_VerifyRecover.deleter
+    def C_VerifyRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyRecover')
+
     @property
     def C_DigestEncryptUpdate(self):
         return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5803,6 +6527,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
         self._p.C_DigestEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestEncryptUpdate', value)
+
+    @C_DigestEncryptUpdate.deleter
+    def C_DigestEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -5814,6 +6542,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_DecryptDigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptDigestUpdate', value)
 
+    @C_DecryptDigestUpdate.deleter
+    def C_DecryptDigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
+
     @property
     def C_SignEncryptUpdate(self):
         return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5823,6 +6555,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
         self._p.C_SignEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignEncryptUpdate', value)
+
+    @C_SignEncryptUpdate.deleter
+    def C_SignEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -5834,6 +6570,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptVerifyUpdate', value)
 
+    @C_DecryptVerifyUpdate.deleter
+    def C_DecryptVerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
+
     @property
     def C_GenerateKey(self):
         return _pb_function_pointer(self._p.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -5843,6 +6583,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey')
         self._p.C_GenerateKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKey', value)
+
+    @C_GenerateKey.deleter
+    def C_GenerateKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateKey')
 
     @property
     def C_GenerateKeyPair(self):
@@ -5854,6 +6598,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_GenerateKeyPair = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKeyPair', value)
 
+    @C_GenerateKeyPair.deleter
+    def C_GenerateKeyPair(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
+
     @property
     def C_WrapKey(self):
         return _pb_function_pointer(self._p.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5863,6 +6611,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey')
         self._p.C_WrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WrapKey', value)
+
+    @C_WrapKey.deleter
+    def C_WrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_WrapKey')
 
     @property
     def C_UnwrapKey(self):
@@ -5874,6 +6626,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_UnwrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_UnwrapKey', value)
 
+    @C_UnwrapKey.deleter
+    def C_UnwrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_UnwrapKey')
+
     @property
     def C_DeriveKey(self):
         return _pb_function_pointer(self._p.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -5883,6 +6639,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey')
         self._p.C_DeriveKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DeriveKey', value)
+
+    @C_DeriveKey.deleter
+    def C_DeriveKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DeriveKey')
 
     @property
     def C_SeedRandom(self):
@@ -5894,6 +6654,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_SeedRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SeedRandom', value)
 
+    @C_SeedRandom.deleter
+    def C_SeedRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SeedRandom')
+
     @property
     def C_GenerateRandom(self):
         return _pb_function_pointer(self._p.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5903,6 +6667,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom')
         self._p.C_GenerateRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateRandom', value)
+
+    @C_GenerateRandom.deleter
+    def C_GenerateRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateRandom')
 
     @property
     def C_GetFunctionStatus(self):
@@ -5914,6 +6682,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_GetFunctionStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionStatus', value)
 
+    @C_GetFunctionStatus.deleter
+    def C_GetFunctionStatus(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
+
     @property
     def C_CancelFunction(self):
         return _pb_function_pointer(self._p.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -5923,6 +6695,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction')
         self._p.C_CancelFunction = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CancelFunction', value)
+
+    @C_CancelFunction.deleter
+    def C_CancelFunction(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CancelFunction')
 
     @property
     def C_WaitForSlotEvent(self):
@@ -5934,6 +6710,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_WaitForSlotEvent = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WaitForSlotEvent', value)
 
+    @C_WaitForSlotEvent.deleter
+    def C_WaitForSlotEvent(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
+
     @property
     def C_GetInterfaceList(self):
         return _pb_function_pointer(self._p.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5943,6 +6723,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
         self._p.C_GetInterfaceList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInterfaceList', value)
+
+    @C_GetInterfaceList.deleter
+    def C_GetInterfaceList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
 
     @property
     def C_GetInterface(self):
@@ -5954,6 +6738,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_GetInterface = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInterface', value)
 
+    @C_GetInterface.deleter
+    def C_GetInterface(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInterface')
+
     @property
     def C_LoginUser(self):
         return _pb_function_pointer(self._p.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5963,6 +6751,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser')
         self._p.C_LoginUser = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_LoginUser', value)
+
+    @C_LoginUser.deleter
+    def C_LoginUser(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_LoginUser')
 
     @property
     def C_SessionCancel(self):
@@ -5974,6 +6766,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_SessionCancel = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SessionCancel', value)
 
+    @C_SessionCancel.deleter
+    def C_SessionCancel(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SessionCancel')
+
     @property
     def C_MessageEncryptInit(self):
         return _pb_function_pointer(self._p.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5983,6 +6779,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
         self._p.C_MessageEncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageEncryptInit', value)
+
+    @C_MessageEncryptInit.deleter
+    def C_MessageEncryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
 
     @property
     def C_EncryptMessage(self):
@@ -5994,6 +6794,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_EncryptMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessage', value)
 
+    @C_EncryptMessage.deleter
+    def C_EncryptMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessage')
+
     @property
     def C_EncryptMessageBegin(self):
         return _pb_function_pointer(self._p.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6003,6 +6807,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
         self._p.C_EncryptMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessageBegin', value)
+
+    @C_EncryptMessageBegin.deleter
+    def C_EncryptMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
 
     @property
     def C_EncryptMessageNext(self):
@@ -6014,6 +6822,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_EncryptMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessageNext', value)
 
+    @C_EncryptMessageNext.deleter
+    def C_EncryptMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
+
     @property
     def C_MessageEncryptFinal(self):
         return _pb_function_pointer(self._p.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -6023,6 +6835,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
         self._p.C_MessageEncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageEncryptFinal', value)
+
+    @C_MessageEncryptFinal.deleter
+    def C_MessageEncryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
 
     @property
     def C_MessageDecryptInit(self):
@@ -6034,6 +6850,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_MessageDecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageDecryptInit', value)
 
+    @C_MessageDecryptInit.deleter
+    def C_MessageDecryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
+
     @property
     def C_DecryptMessage(self):
         return _pb_function_pointer(self._p.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -6043,6 +6863,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage')
         self._p.C_DecryptMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessage', value)
+
+    @C_DecryptMessage.deleter
+    def C_DecryptMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessage')
 
     @property
     def C_DecryptMessageBegin(self):
@@ -6054,6 +6878,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_DecryptMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessageBegin', value)
 
+    @C_DecryptMessageBegin.deleter
+    def C_DecryptMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
+
     @property
     def C_DecryptMessageNext(self):
         return _pb_function_pointer(self._p.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
@@ -6063,6 +6891,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
         self._p.C_DecryptMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessageNext', value)
+
+    @C_DecryptMessageNext.deleter
+    def C_DecryptMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
 
     @property
     def C_MessageDecryptFinal(self):
@@ -6074,6 +6906,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_MessageDecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageDecryptFinal', value)
 
+    @C_MessageDecryptFinal.deleter
+    def C_MessageDecryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
+
     @property
     def C_MessageSignInit(self):
         return _pb_function_pointer(self._p.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -6083,6 +6919,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit')
         self._p.C_MessageSignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageSignInit', value)
+
+    @C_MessageSignInit.deleter
+    def C_MessageSignInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageSignInit')
 
     @property
     def C_SignMessage(self):
@@ -6094,6 +6934,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_SignMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessage', value)
 
+    @C_SignMessage.deleter
+    def C_SignMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessage')
+
     @property
     def C_SignMessageBegin(self):
         return _pb_function_pointer(self._p.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6103,6 +6947,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
         self._p.C_SignMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessageBegin', value)
+
+    @C_SignMessageBegin.deleter
+    def C_SignMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
 
     @property
     def C_SignMessageNext(self):
@@ -6114,6 +6962,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_SignMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessageNext', value)
 
+    @C_SignMessageNext.deleter
+    def C_SignMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessageNext')
+
     @property
     def C_MessageSignFinal(self):
         return _pb_function_pointer(self._p.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -6123,6 +6975,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
         self._p.C_MessageSignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageSignFinal', value)
+
+    @C_MessageSignFinal.deleter
+    def C_MessageSignFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
 
     @property
     def C_MessageVerifyInit(self):
@@ -6134,6 +6990,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_MessageVerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageVerifyInit', value)
 
+    @C_MessageVerifyInit.deleter
+    def C_MessageVerifyInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
+
     @property
     def C_VerifyMessage(self):
         return _pb_function_pointer(self._p.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6143,6 +7003,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage')
         self._p.C_VerifyMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessage', value)
+
+    @C_VerifyMessage.deleter
+    def C_VerifyMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessage')
 
     @property
     def C_VerifyMessageBegin(self):
@@ -6154,6 +7018,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_VerifyMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessageBegin', value)
 
+    @C_VerifyMessageBegin.deleter
+    def C_VerifyMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
+
     @property
     def C_VerifyMessageNext(self):
         return _pb_function_pointer(self._p.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6164,6 +7032,10 @@ class CK_FUNCTION_LIST_3_0:
         self._p.C_VerifyMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessageNext', value)
 
+    @C_VerifyMessageNext.deleter
+    def C_VerifyMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
+
     @property
     def C_MessageVerifyFinal(self):
         return _pb_function_pointer(self._p.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -6173,6 +7045,10 @@ class CK_FUNCTION_LIST_3_0:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
         self._p.C_MessageVerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageVerifyFinal', value)
+
+    @C_MessageVerifyFinal.deleter
+    def C_MessageVerifyFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
 
 
 #: the pointer type ffi.new allocates a CK_FUNCTION_LIST_3_0 with
@@ -6204,7 +7080,7 @@ class CK_INTERFACE:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_INTERFACE(pInterfaceName={self.pInterfaceName!r}, pFunctionList={self.pFunctionList!r}, flags={self.flags!r})"
@@ -6229,6 +7105,10 @@ class CK_INTERFACE:
             self._p.pInterfaceName = _ffi.cast('CK_CHAR *', held)
             _pb_keep(self, 'pInterfaceName', held)
 
+    @pInterfaceName.deleter
+    def pInterfaceName(self):
+        _pb_no_delete('CK_INTERFACE.pInterfaceName')
+
     @property
     def pFunctionList(self):
         value = self._p.pFunctionList
@@ -6249,6 +7129,10 @@ class CK_INTERFACE:
             self._p.pFunctionList = _ffi.cast('void *', held)
             _pb_keep(self, 'pFunctionList', held)
 
+    @pFunctionList.deleter
+    def pFunctionList(self):
+        _pb_no_delete('CK_INTERFACE.pFunctionList')
+
     @property
     def flags(self):
         return self._p.flags
@@ -6256,6 +7140,10 @@ class CK_INTERFACE:
     @flags.setter
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_INTERFACE.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_INTERFACE.flags')
 
 
 #: the pointer type ffi.new allocates a CK_INTERFACE with
@@ -6295,7 +7183,7 @@ class CK_C_INITIALIZE_ARGS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_C_INITIALIZE_ARGS(CreateMutex={self.CreateMutex!r}, DestroyMutex={self.DestroyMutex!r}, LockMutex={self.LockMutex!r}, UnlockMutex={self.UnlockMutex!r}, flags={self.flags!r}, LibraryParameters={self.LibraryParameters!r}, pReserved={self.pReserved!r})"
@@ -6310,6 +7198,10 @@ class CK_C_INITIALIZE_ARGS:
         self._p.CreateMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'CreateMutex', value)
 
+    @CreateMutex.deleter
+    def CreateMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.CreateMutex')
+
     @property
     def DestroyMutex(self):
         return _pb_function_pointer(self._p.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -6319,6 +7211,10 @@ class CK_C_INITIALIZE_ARGS:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex')
         self._p.DestroyMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'DestroyMutex', value)
+
+    @DestroyMutex.deleter
+    def DestroyMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.DestroyMutex')
 
     @property
     def LockMutex(self):
@@ -6330,6 +7226,10 @@ class CK_C_INITIALIZE_ARGS:
         self._p.LockMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'LockMutex', value)
 
+    @LockMutex.deleter
+    def LockMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.LockMutex')
+
     @property
     def UnlockMutex(self):
         return _pb_function_pointer(self._p.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -6340,6 +7240,10 @@ class CK_C_INITIALIZE_ARGS:
         self._p.UnlockMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'UnlockMutex', value)
 
+    @UnlockMutex.deleter
+    def UnlockMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.UnlockMutex')
+
     @property
     def flags(self):
         return self._p.flags
@@ -6347,6 +7251,10 @@ class CK_C_INITIALIZE_ARGS:
     @flags.setter
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_C_INITIALIZE_ARGS.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.flags')
 
     @property
     def LibraryParameters(self):
@@ -6368,6 +7276,10 @@ class CK_C_INITIALIZE_ARGS:
             self._p.LibraryParameters = _ffi.cast('CK_CHAR_PTR *', held)
             _pb_keep(self, 'LibraryParameters', held)
 
+    @LibraryParameters.deleter
+    def LibraryParameters(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.LibraryParameters')
+
     @property
     def pReserved(self):
         value = self._p.pReserved
@@ -6387,6 +7299,10 @@ class CK_C_INITIALIZE_ARGS:
             held = _ffi.from_buffer(value)
             self._p.pReserved = _ffi.cast('void *', held)
             _pb_keep(self, 'pReserved', held)
+
+    @pReserved.deleter
+    def pReserved(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.pReserved')
 
 
 #: the pointer type ffi.new allocates a CK_C_INITIALIZE_ARGS with
@@ -6422,7 +7338,7 @@ class CK_RSA_PKCS_OAEP_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RSA_PKCS_OAEP_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, source={self.source!r}, pSourceData={self.pSourceData!r}, ulSourceDataLen={self.ulSourceDataLen!r})"
@@ -6435,6 +7351,10 @@ class CK_RSA_PKCS_OAEP_PARAMS:
     def hashAlg(self, value):
         self._p.hashAlg = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.hashAlg', 0, 18446744073709551615)
 
+    @hashAlg.deleter
+    def hashAlg(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.hashAlg')
+
     @property
     def mgf(self):
         return self._p.mgf
@@ -6443,6 +7363,10 @@ class CK_RSA_PKCS_OAEP_PARAMS:
     def mgf(self, value):
         self._p.mgf = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.mgf', 0, 18446744073709551615)
 
+    @mgf.deleter
+    def mgf(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.mgf')
+
     @property
     def source(self):
         return self._p.source
@@ -6450,6 +7374,10 @@ class CK_RSA_PKCS_OAEP_PARAMS:
     @source.setter
     def source(self, value):
         self._p.source = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.source', 0, 18446744073709551615)
+
+    @source.deleter
+    def source(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.source')
 
     @property
     def pSourceData(self):
@@ -6471,6 +7399,10 @@ class CK_RSA_PKCS_OAEP_PARAMS:
             self._p.pSourceData = _ffi.cast('void *', held)
             _pb_keep(self, 'pSourceData', held)
 
+    @pSourceData.deleter
+    def pSourceData(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.pSourceData')
+
     @property
     def ulSourceDataLen(self):
         return self._p.ulSourceDataLen
@@ -6478,6 +7410,10 @@ class CK_RSA_PKCS_OAEP_PARAMS:
     @ulSourceDataLen.setter
     def ulSourceDataLen(self, value):
         self._p.ulSourceDataLen = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen', 0, 18446744073709551615)
+
+    @ulSourceDataLen.deleter
+    def ulSourceDataLen(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen')
 
 
 #: the pointer type ffi.new allocates a CK_RSA_PKCS_OAEP_PARAMS with
@@ -6503,17 +7439,17 @@ class CK_RSA_PKCS_PSS_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RSA_PKCS_PSS_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RSA_PKCS_PSS_PARAMS.sizeof:
-            raise ValueError(f"CK_RSA_PKCS_PSS_PARAMS needs {CK_RSA_PKCS_PSS_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_RSA_PKCS_PSS_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RSA_PKCS_PSS_PARAMS.sizeof:
+            raise ValueError(f"CK_RSA_PKCS_PSS_PARAMS needs {CK_RSA_PKCS_PSS_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_RSA_PKCS_PSS_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_RSA_PKCS_PSS_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RSA_PKCS_PSS_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, sLen={self.sLen!r})"
@@ -6526,6 +7462,10 @@ class CK_RSA_PKCS_PSS_PARAMS:
     def hashAlg(self, value):
         self._p.hashAlg = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.hashAlg', 0, 18446744073709551615)
 
+    @hashAlg.deleter
+    def hashAlg(self):
+        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.hashAlg')
+
     @property
     def mgf(self):
         return self._p.mgf
@@ -6534,6 +7474,10 @@ class CK_RSA_PKCS_PSS_PARAMS:
     def mgf(self, value):
         self._p.mgf = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.mgf', 0, 18446744073709551615)
 
+    @mgf.deleter
+    def mgf(self):
+        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.mgf')
+
     @property
     def sLen(self):
         return self._p.sLen
@@ -6541,6 +7485,10 @@ class CK_RSA_PKCS_PSS_PARAMS:
     @sLen.setter
     def sLen(self, value):
         self._p.sLen = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.sLen', 0, 18446744073709551615)
+
+    @sLen.deleter
+    def sLen(self):
+        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.sLen')
 
 
 #: the pointer type ffi.new allocates a CK_RSA_PKCS_PSS_PARAMS with
@@ -6576,7 +7524,7 @@ class CK_ECDH1_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECDH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
@@ -6589,6 +7537,10 @@ class CK_ECDH1_DERIVE_PARAMS:
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.kdf')
+
     @property
     def ulSharedDataLen(self):
         return self._p.ulSharedDataLen
@@ -6596,6 +7548,10 @@ class CK_ECDH1_DERIVE_PARAMS:
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -6617,6 +7573,10 @@ class CK_ECDH1_DERIVE_PARAMS:
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.pSharedData')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -6624,6 +7584,10 @@ class CK_ECDH1_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -6644,6 +7608,10 @@ class CK_ECDH1_DERIVE_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.pPublicData')
 
 
 #: the pointer type ffi.new allocates a CK_ECDH1_DERIVE_PARAMS with
@@ -6687,7 +7655,7 @@ class CK_ECDH2_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECDH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
@@ -6700,6 +7668,10 @@ class CK_ECDH2_DERIVE_PARAMS:
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.kdf')
+
     @property
     def ulSharedDataLen(self):
         return self._p.ulSharedDataLen
@@ -6707,6 +7679,10 @@ class CK_ECDH2_DERIVE_PARAMS:
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -6728,6 +7704,10 @@ class CK_ECDH2_DERIVE_PARAMS:
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pSharedData')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -6735,6 +7715,10 @@ class CK_ECDH2_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -6756,6 +7740,10 @@ class CK_ECDH2_DERIVE_PARAMS:
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._p.ulPrivateDataLen
@@ -6763,6 +7751,10 @@ class CK_ECDH2_DERIVE_PARAMS:
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -6772,6 +7764,10 @@ class CK_ECDH2_DERIVE_PARAMS:
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._p.ulPublicDataLen2
@@ -6779,6 +7775,10 @@ class CK_ECDH2_DERIVE_PARAMS:
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -6799,6 +7799,10 @@ class CK_ECDH2_DERIVE_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
+
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pPublicData2')
 
 
 #: the pointer type ffi.new allocates a CK_ECDH2_DERIVE_PARAMS with
@@ -6844,7 +7848,7 @@ class CK_ECMQV_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECMQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
@@ -6857,6 +7861,10 @@ class CK_ECMQV_DERIVE_PARAMS:
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.kdf')
+
     @property
     def ulSharedDataLen(self):
         return self._p.ulSharedDataLen
@@ -6864,6 +7872,10 @@ class CK_ECMQV_DERIVE_PARAMS:
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -6885,6 +7897,10 @@ class CK_ECMQV_DERIVE_PARAMS:
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pSharedData')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -6892,6 +7908,10 @@ class CK_ECMQV_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -6913,6 +7933,10 @@ class CK_ECMQV_DERIVE_PARAMS:
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._p.ulPrivateDataLen
@@ -6920,6 +7944,10 @@ class CK_ECMQV_DERIVE_PARAMS:
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -6929,6 +7957,10 @@ class CK_ECMQV_DERIVE_PARAMS:
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._p.ulPublicDataLen2
@@ -6936,6 +7968,10 @@ class CK_ECMQV_DERIVE_PARAMS:
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -6957,6 +7993,10 @@ class CK_ECMQV_DERIVE_PARAMS:
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pPublicData2')
+
     @property
     def publicKey(self):
         return self._p.publicKey
@@ -6964,6 +8004,10 @@ class CK_ECMQV_DERIVE_PARAMS:
     @publicKey.setter
     def publicKey(self, value):
         self._p.publicKey = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
+
+    @publicKey.deleter
+    def publicKey(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.publicKey')
 
 
 #: the pointer type ffi.new allocates a CK_ECMQV_DERIVE_PARAMS with
@@ -6999,7 +8043,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X9_42_DH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
@@ -7012,6 +8056,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS:
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.kdf')
+
     @property
     def ulOtherInfoLen(self):
         return self._p.ulOtherInfoLen
@@ -7019,6 +8067,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS:
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
         self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
+
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen')
 
     @property
     def pOtherInfo(self):
@@ -7040,6 +8092,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS:
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -7047,6 +8103,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -7067,6 +8127,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.pPublicData')
 
 
 #: the pointer type ffi.new allocates a CK_X9_42_DH1_DERIVE_PARAMS with
@@ -7110,7 +8174,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X9_42_DH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
@@ -7123,6 +8187,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.kdf')
+
     @property
     def ulOtherInfoLen(self):
         return self._p.ulOtherInfoLen
@@ -7130,6 +8198,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
         self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
+
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen')
 
     @property
     def pOtherInfo(self):
@@ -7151,6 +8223,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -7158,6 +8234,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -7179,6 +8259,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._p.ulPrivateDataLen
@@ -7186,6 +8270,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -7195,6 +8283,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._p.ulPublicDataLen2
@@ -7202,6 +8294,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -7222,6 +8318,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
+
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2')
 
 
 #: the pointer type ffi.new allocates a CK_X9_42_DH2_DERIVE_PARAMS with
@@ -7267,7 +8367,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X9_42_MQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
@@ -7280,6 +8380,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.kdf')
+
     @property
     def ulOtherInfoLen(self):
         return self._p.ulOtherInfoLen
@@ -7287,6 +8391,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
         self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
+
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen')
 
     @property
     def pOtherInfo(self):
@@ -7308,6 +8416,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -7315,6 +8427,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -7336,6 +8452,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._p.ulPrivateDataLen
@@ -7343,6 +8463,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -7352,6 +8476,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._p.ulPublicDataLen2
@@ -7359,6 +8487,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -7380,6 +8512,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2')
+
     @property
     def publicKey(self):
         return self._p.publicKey
@@ -7387,6 +8523,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     @publicKey.setter
     def publicKey(self, value):
         self._p.publicKey = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
+
+    @publicKey.deleter
+    def publicKey(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.publicKey')
 
 
 #: the pointer type ffi.new allocates a CK_X9_42_MQV_DERIVE_PARAMS with
@@ -7424,7 +8564,7 @@ class CK_KEA_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KEA_DERIVE_PARAMS(isSender={self.isSender!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pRandomB={self.pRandomB!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
@@ -7437,6 +8577,10 @@ class CK_KEA_DERIVE_PARAMS:
     def isSender(self, value):
         self._p.isSender = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.isSender', 0, 255)
 
+    @isSender.deleter
+    def isSender(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.isSender')
+
     @property
     def ulRandomLen(self):
         return self._p.ulRandomLen
@@ -7444,6 +8588,10 @@ class CK_KEA_DERIVE_PARAMS:
     @ulRandomLen.setter
     def ulRandomLen(self, value):
         self._p.ulRandomLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulRandomLen', 0, 18446744073709551615)
+
+    @ulRandomLen.deleter
+    def ulRandomLen(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.ulRandomLen')
 
     @property
     def pRandomA(self):
@@ -7465,6 +8613,10 @@ class CK_KEA_DERIVE_PARAMS:
             self._p.pRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomA', held)
 
+    @pRandomA.deleter
+    def pRandomA(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pRandomA')
+
     @property
     def pRandomB(self):
         value = self._p.pRandomB
@@ -7485,6 +8637,10 @@ class CK_KEA_DERIVE_PARAMS:
             self._p.pRandomB = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomB', held)
 
+    @pRandomB.deleter
+    def pRandomB(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pRandomB')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -7492,6 +8648,10 @@ class CK_KEA_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -7512,6 +8672,10 @@ class CK_KEA_DERIVE_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pPublicData')
 
 
 #: the pointer type ffi.new allocates a CK_KEA_DERIVE_PARAMS with
@@ -7535,17 +8699,17 @@ class CK_RC2_CBC_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC2_CBC_PARAMS.sizeof:
-            raise ValueError(f"CK_RC2_CBC_PARAMS needs {CK_RC2_CBC_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_RC2_CBC_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC2_CBC_PARAMS.sizeof:
+            raise ValueError(f"CK_RC2_CBC_PARAMS needs {CK_RC2_CBC_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_RC2_CBC_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_RC2_CBC_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC2_CBC_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, iv={self.iv!r})"
@@ -7558,6 +8722,10 @@ class CK_RC2_CBC_PARAMS:
     def ulEffectiveBits(self, value):
         self._p.ulEffectiveBits = _pb_index(value, 'CK_RC2_CBC_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
+    @ulEffectiveBits.deleter
+    def ulEffectiveBits(self):
+        _pb_no_delete('CK_RC2_CBC_PARAMS.ulEffectiveBits')
+
     @property
     def iv(self):
         return _ffi.buffer(self._p.iv)[:]
@@ -7565,6 +8733,10 @@ class CK_RC2_CBC_PARAMS:
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 8, value, 'CK_RC2_CBC_PARAMS.iv')
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_RC2_CBC_PARAMS.iv')
 
 
 #: the pointer type ffi.new allocates a CK_RC2_CBC_PARAMS with
@@ -7588,17 +8760,17 @@ class CK_RC2_MAC_GENERAL_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC2_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC2_MAC_GENERAL_PARAMS.sizeof:
-            raise ValueError(f"CK_RC2_MAC_GENERAL_PARAMS needs {CK_RC2_MAC_GENERAL_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_RC2_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC2_MAC_GENERAL_PARAMS.sizeof:
+            raise ValueError(f"CK_RC2_MAC_GENERAL_PARAMS needs {CK_RC2_MAC_GENERAL_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_RC2_MAC_GENERAL_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_RC2_MAC_GENERAL_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC2_MAC_GENERAL_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, ulMacLength={self.ulMacLength!r})"
@@ -7611,6 +8783,10 @@ class CK_RC2_MAC_GENERAL_PARAMS:
     def ulEffectiveBits(self, value):
         self._p.ulEffectiveBits = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
+    @ulEffectiveBits.deleter
+    def ulEffectiveBits(self):
+        _pb_no_delete('CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits')
+
     @property
     def ulMacLength(self):
         return self._p.ulMacLength
@@ -7618,6 +8794,10 @@ class CK_RC2_MAC_GENERAL_PARAMS:
     @ulMacLength.setter
     def ulMacLength(self, value):
         self._p.ulMacLength = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
+
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete('CK_RC2_MAC_GENERAL_PARAMS.ulMacLength')
 
 
 #: the pointer type ffi.new allocates a CK_RC2_MAC_GENERAL_PARAMS with
@@ -7641,17 +8821,17 @@ class CK_RC5_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC5_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC5_PARAMS.sizeof:
-            raise ValueError(f"CK_RC5_PARAMS needs {CK_RC5_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_RC5_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC5_PARAMS.sizeof:
+            raise ValueError(f"CK_RC5_PARAMS needs {CK_RC5_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_RC5_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_RC5_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC5_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r})"
@@ -7664,6 +8844,10 @@ class CK_RC5_PARAMS:
     def ulWordsize(self, value):
         self._p.ulWordsize = _pb_index(value, 'CK_RC5_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete('CK_RC5_PARAMS.ulWordsize')
+
     @property
     def ulRounds(self):
         return self._p.ulRounds
@@ -7671,6 +8855,10 @@ class CK_RC5_PARAMS:
     @ulRounds.setter
     def ulRounds(self, value):
         self._p.ulRounds = _pb_index(value, 'CK_RC5_PARAMS.ulRounds', 0, 18446744073709551615)
+
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete('CK_RC5_PARAMS.ulRounds')
 
 
 #: the pointer type ffi.new allocates a CK_RC5_PARAMS with
@@ -7704,7 +8892,7 @@ class CK_RC5_CBC_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC5_CBC_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r})"
@@ -7717,6 +8905,10 @@ class CK_RC5_CBC_PARAMS:
     def ulWordsize(self, value):
         self._p.ulWordsize = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.ulWordsize')
+
     @property
     def ulRounds(self):
         return self._p.ulRounds
@@ -7724,6 +8916,10 @@ class CK_RC5_CBC_PARAMS:
     @ulRounds.setter
     def ulRounds(self, value):
         self._p.ulRounds = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulRounds', 0, 18446744073709551615)
+
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.ulRounds')
 
     @property
     def pIv(self):
@@ -7745,6 +8941,10 @@ class CK_RC5_CBC_PARAMS:
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.pIv')
+
     @property
     def ulIvLen(self):
         return self._p.ulIvLen
@@ -7752,6 +8952,10 @@ class CK_RC5_CBC_PARAMS:
     @ulIvLen.setter
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulIvLen', 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.ulIvLen')
 
 
 #: the pointer type ffi.new allocates a CK_RC5_CBC_PARAMS with
@@ -7777,17 +8981,17 @@ class CK_RC5_MAC_GENERAL_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC5_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC5_MAC_GENERAL_PARAMS.sizeof:
-            raise ValueError(f"CK_RC5_MAC_GENERAL_PARAMS needs {CK_RC5_MAC_GENERAL_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_RC5_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC5_MAC_GENERAL_PARAMS.sizeof:
+            raise ValueError(f"CK_RC5_MAC_GENERAL_PARAMS needs {CK_RC5_MAC_GENERAL_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_RC5_MAC_GENERAL_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_RC5_MAC_GENERAL_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC5_MAC_GENERAL_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, ulMacLength={self.ulMacLength!r})"
@@ -7800,6 +9004,10 @@ class CK_RC5_MAC_GENERAL_PARAMS:
     def ulWordsize(self, value):
         self._p.ulWordsize = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulWordsize')
+
     @property
     def ulRounds(self):
         return self._p.ulRounds
@@ -7808,6 +9016,10 @@ class CK_RC5_MAC_GENERAL_PARAMS:
     def ulRounds(self, value):
         self._p.ulRounds = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulRounds', 0, 18446744073709551615)
 
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulRounds')
+
     @property
     def ulMacLength(self):
         return self._p.ulMacLength
@@ -7815,6 +9027,10 @@ class CK_RC5_MAC_GENERAL_PARAMS:
     @ulMacLength.setter
     def ulMacLength(self, value):
         self._p.ulMacLength = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
+
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulMacLength')
 
 
 #: the pointer type ffi.new allocates a CK_RC5_MAC_GENERAL_PARAMS with
@@ -7846,7 +9062,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -7858,6 +9074,10 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 8, value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -7879,6 +9099,10 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._p.length
@@ -7886,6 +9110,10 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
     @length.setter
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_DES_CBC_ENCRYPT_DATA_PARAMS with
@@ -7917,7 +9145,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_AES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -7929,6 +9157,10 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -7950,6 +9182,10 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._p.length
@@ -7957,6 +9193,10 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
     @length.setter
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_AES_CBC_ENCRYPT_DATA_PARAMS with
@@ -7980,17 +9220,17 @@ class CK_AES_CTR_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_AES_CTR_PARAMS.sizeof:
-            raise ValueError(f"CK_AES_CTR_PARAMS needs {CK_AES_CTR_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_AES_CTR_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_AES_CTR_PARAMS.sizeof:
+            raise ValueError(f"CK_AES_CTR_PARAMS needs {CK_AES_CTR_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_AES_CTR_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_AES_CTR_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_AES_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
@@ -8003,6 +9243,10 @@ class CK_AES_CTR_PARAMS:
     def ulCounterBits(self, value):
         self._p.ulCounterBits = _pb_index(value, 'CK_AES_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
+    @ulCounterBits.deleter
+    def ulCounterBits(self):
+        _pb_no_delete('CK_AES_CTR_PARAMS.ulCounterBits')
+
     @property
     def cb(self):
         return _ffi.buffer(self._p.cb)[:]
@@ -8010,6 +9254,10 @@ class CK_AES_CTR_PARAMS:
     @cb.setter
     def cb(self, value):
         _pb_store_bytes(self._p.cb, 16, value, 'CK_AES_CTR_PARAMS.cb')
+
+    @cb.deleter
+    def cb(self):
+        _pb_no_delete('CK_AES_CTR_PARAMS.cb')
 
 
 #: the pointer type ffi.new allocates a CK_AES_CTR_PARAMS with
@@ -8047,7 +9295,7 @@ class CK_GCM_PARAMS_V3:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GCM_PARAMS_V3(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvBits={self.ulIvBits!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
@@ -8072,6 +9320,10 @@ class CK_GCM_PARAMS_V3:
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.pIv')
+
     @property
     def ulIvLen(self):
         return self._p.ulIvLen
@@ -8080,6 +9332,10 @@ class CK_GCM_PARAMS_V3:
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
 
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulIvLen')
+
     @property
     def ulIvBits(self):
         return self._p.ulIvBits
@@ -8087,6 +9343,10 @@ class CK_GCM_PARAMS_V3:
     @ulIvBits.setter
     def ulIvBits(self, value):
         self._p.ulIvBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
+
+    @ulIvBits.deleter
+    def ulIvBits(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulIvBits')
 
     @property
     def pAAD(self):
@@ -8108,6 +9368,10 @@ class CK_GCM_PARAMS_V3:
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.pAAD')
+
     @property
     def ulAADLen(self):
         return self._p.ulAADLen
@@ -8116,6 +9380,10 @@ class CK_GCM_PARAMS_V3:
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulAADLen')
+
     @property
     def ulTagBits(self):
         return self._p.ulTagBits
@@ -8123,6 +9391,10 @@ class CK_GCM_PARAMS_V3:
     @ulTagBits.setter
     def ulTagBits(self, value):
         self._p.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulTagBits')
 
 
 #: the pointer type ffi.new allocates a CK_GCM_PARAMS_V3 with
@@ -8160,7 +9432,7 @@ class CK_CCM_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CCM_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulMACLen={self.ulMACLen!r})"
@@ -8172,6 +9444,10 @@ class CK_CCM_PARAMS:
     @ulDataLen.setter
     def ulDataLen(self, value):
         self._p.ulDataLen = _pb_index(value, 'CK_CCM_PARAMS.ulDataLen', 0, 18446744073709551615)
+
+    @ulDataLen.deleter
+    def ulDataLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulDataLen')
 
     @property
     def pNonce(self):
@@ -8193,6 +9469,10 @@ class CK_CCM_PARAMS:
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_CCM_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._p.ulNonceLen
@@ -8200,6 +9480,10 @@ class CK_CCM_PARAMS:
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_CCM_PARAMS.ulNonceLen', 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulNonceLen')
 
     @property
     def pAAD(self):
@@ -8221,6 +9505,10 @@ class CK_CCM_PARAMS:
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_CCM_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._p.ulAADLen
@@ -8229,6 +9517,10 @@ class CK_CCM_PARAMS:
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_CCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulAADLen')
+
     @property
     def ulMACLen(self):
         return self._p.ulMACLen
@@ -8236,6 +9528,10 @@ class CK_CCM_PARAMS:
     @ulMACLen.setter
     def ulMACLen(self, value):
         self._p.ulMACLen = _pb_index(value, 'CK_CCM_PARAMS.ulMACLen', 0, 18446744073709551615)
+
+    @ulMACLen.deleter
+    def ulMACLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulMACLen')
 
 
 #: the pointer type ffi.new allocates a CK_CCM_PARAMS with
@@ -8269,7 +9565,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SALSA20_CHACHA20_POLY1305_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r})"
@@ -8294,6 +9590,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._p.ulNonceLen
@@ -8301,6 +9601,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen', 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen')
 
     @property
     def pAAD(self):
@@ -8322,6 +9626,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._p.ulAADLen
@@ -8329,6 +9637,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
     @ulAADLen.setter
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen', 0, 18446744073709551615)
+
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen')
 
 
 #: the pointer type ffi.new allocates a CK_SALSA20_CHACHA20_POLY1305_PARAMS with
@@ -8366,7 +9678,7 @@ class CK_GCM_MESSAGE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GCM_MESSAGE_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvFixedBits={self.ulIvFixedBits!r}, ivGenerator={self.ivGenerator!r}, pTag={self.pTag!r}, ulTagBits={self.ulTagBits!r})"
@@ -8391,6 +9703,10 @@ class CK_GCM_MESSAGE_PARAMS:
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.pIv')
+
     @property
     def ulIvLen(self):
         return self._p.ulIvLen
@@ -8398,6 +9714,10 @@ class CK_GCM_MESSAGE_PARAMS:
     @ulIvLen.setter
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvLen', 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulIvLen')
 
     @property
     def ulIvFixedBits(self):
@@ -8407,6 +9727,10 @@ class CK_GCM_MESSAGE_PARAMS:
     def ulIvFixedBits(self, value):
         self._p.ulIvFixedBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvFixedBits', 0, 18446744073709551615)
 
+    @ulIvFixedBits.deleter
+    def ulIvFixedBits(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulIvFixedBits')
+
     @property
     def ivGenerator(self):
         return self._p.ivGenerator
@@ -8414,6 +9738,10 @@ class CK_GCM_MESSAGE_PARAMS:
     @ivGenerator.setter
     def ivGenerator(self, value):
         self._p.ivGenerator = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ivGenerator', 0, 18446744073709551615)
+
+    @ivGenerator.deleter
+    def ivGenerator(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ivGenerator')
 
     @property
     def pTag(self):
@@ -8435,6 +9763,10 @@ class CK_GCM_MESSAGE_PARAMS:
             self._p.pTag = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pTag', held)
 
+    @pTag.deleter
+    def pTag(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.pTag')
+
     @property
     def ulTagBits(self):
         return self._p.ulTagBits
@@ -8442,6 +9774,10 @@ class CK_GCM_MESSAGE_PARAMS:
     @ulTagBits.setter
     def ulTagBits(self, value):
         self._p.ulTagBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulTagBits', 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulTagBits')
 
 
 #: the pointer type ffi.new allocates a CK_GCM_MESSAGE_PARAMS with
@@ -8481,7 +9817,7 @@ class CK_CCM_MESSAGE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CCM_MESSAGE_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, ulNonceFixedBits={self.ulNonceFixedBits!r}, nonceGenerator={self.nonceGenerator!r}, pMAC={self.pMAC!r}, ulMACLen={self.ulMACLen!r})"
@@ -8493,6 +9829,10 @@ class CK_CCM_MESSAGE_PARAMS:
     @ulDataLen.setter
     def ulDataLen(self, value):
         self._p.ulDataLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulDataLen', 0, 18446744073709551615)
+
+    @ulDataLen.deleter
+    def ulDataLen(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulDataLen')
 
     @property
     def pNonce(self):
@@ -8514,6 +9854,10 @@ class CK_CCM_MESSAGE_PARAMS:
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._p.ulNonceLen
@@ -8521,6 +9865,10 @@ class CK_CCM_MESSAGE_PARAMS:
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceLen', 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulNonceLen')
 
     @property
     def ulNonceFixedBits(self):
@@ -8530,6 +9878,10 @@ class CK_CCM_MESSAGE_PARAMS:
     def ulNonceFixedBits(self, value):
         self._p.ulNonceFixedBits = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits', 0, 18446744073709551615)
 
+    @ulNonceFixedBits.deleter
+    def ulNonceFixedBits(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits')
+
     @property
     def nonceGenerator(self):
         return self._p.nonceGenerator
@@ -8537,6 +9889,10 @@ class CK_CCM_MESSAGE_PARAMS:
     @nonceGenerator.setter
     def nonceGenerator(self, value):
         self._p.nonceGenerator = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.nonceGenerator', 0, 18446744073709551615)
+
+    @nonceGenerator.deleter
+    def nonceGenerator(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.nonceGenerator')
 
     @property
     def pMAC(self):
@@ -8558,6 +9914,10 @@ class CK_CCM_MESSAGE_PARAMS:
             self._p.pMAC = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pMAC', held)
 
+    @pMAC.deleter
+    def pMAC(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.pMAC')
+
     @property
     def ulMACLen(self):
         return self._p.ulMACLen
@@ -8565,6 +9925,10 @@ class CK_CCM_MESSAGE_PARAMS:
     @ulMACLen.setter
     def ulMACLen(self, value):
         self._p.ulMACLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulMACLen', 0, 18446744073709551615)
+
+    @ulMACLen.deleter
+    def ulMACLen(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulMACLen')
 
 
 #: the pointer type ffi.new allocates a CK_CCM_MESSAGE_PARAMS with
@@ -8596,7 +9960,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pTag={self.pTag!r})"
@@ -8621,6 +9985,10 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._p.ulNonceLen
@@ -8628,6 +9996,10 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen', 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen')
 
     @property
     def pTag(self):
@@ -8648,6 +10020,10 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pTag = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pTag', held)
+
+    @pTag.deleter
+    def pTag(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag')
 
 
 #: the pointer type ffi.new allocates a CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS with
@@ -8695,7 +10071,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS(ulPasswordLen={self.ulPasswordLen!r}, pPassword={self.pPassword!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPAndGLen={self.ulPAndGLen!r}, ulQLen={self.ulQLen!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pPrimeP={self.pPrimeP!r}, pBaseG={self.pBaseG!r}, pSubprimeQ={self.pSubprimeQ!r})"
@@ -8707,6 +10083,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
         self._p.ulPasswordLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen', 0, 18446744073709551615)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen')
 
     @property
     def pPassword(self):
@@ -8728,6 +10108,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
             self._p.pPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPassword', held)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -8735,6 +10119,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -8756,6 +10144,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData')
+
     @property
     def ulPAndGLen(self):
         return self._p.ulPAndGLen
@@ -8763,6 +10155,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     @ulPAndGLen.setter
     def ulPAndGLen(self, value):
         self._p.ulPAndGLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen', 0, 18446744073709551615)
+
+    @ulPAndGLen.deleter
+    def ulPAndGLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen')
 
     @property
     def ulQLen(self):
@@ -8772,6 +10168,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     def ulQLen(self, value):
         self._p.ulQLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen', 0, 18446744073709551615)
 
+    @ulQLen.deleter
+    def ulQLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen')
+
     @property
     def ulRandomLen(self):
         return self._p.ulRandomLen
@@ -8779,6 +10179,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     @ulRandomLen.setter
     def ulRandomLen(self, value):
         self._p.ulRandomLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen', 0, 18446744073709551615)
+
+    @ulRandomLen.deleter
+    def ulRandomLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen')
 
     @property
     def pRandomA(self):
@@ -8800,6 +10204,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
             self._p.pRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomA', held)
 
+    @pRandomA.deleter
+    def pRandomA(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA')
+
     @property
     def pPrimeP(self):
         value = self._p.pPrimeP
@@ -8819,6 +10227,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pPrimeP = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrimeP', held)
+
+    @pPrimeP.deleter
+    def pPrimeP(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP')
 
     @property
     def pBaseG(self):
@@ -8840,6 +10252,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
             self._p.pBaseG = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBaseG', held)
 
+    @pBaseG.deleter
+    def pBaseG(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG')
+
     @property
     def pSubprimeQ(self):
         value = self._p.pSubprimeQ
@@ -8859,6 +10275,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pSubprimeQ = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSubprimeQ', held)
+
+    @pSubprimeQ.deleter
+    def pSubprimeQ(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ')
 
 
 #: the pointer type ffi.new allocates a CK_SKIPJACK_PRIVATE_WRAP_PARAMS with
@@ -8912,7 +10332,7 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SKIPJACK_RELAYX_PARAMS(ulOldWrappedXLen={self.ulOldWrappedXLen!r}, pOldWrappedX={self.pOldWrappedX!r}, ulOldPasswordLen={self.ulOldPasswordLen!r}, pOldPassword={self.pOldPassword!r}, ulOldPublicDataLen={self.ulOldPublicDataLen!r}, pOldPublicData={self.pOldPublicData!r}, ulOldRandomLen={self.ulOldRandomLen!r}, pOldRandomA={self.pOldRandomA!r}, ulNewPasswordLen={self.ulNewPasswordLen!r}, pNewPassword={self.pNewPassword!r}, ulNewPublicDataLen={self.ulNewPublicDataLen!r}, pNewPublicData={self.pNewPublicData!r}, ulNewRandomLen={self.ulNewRandomLen!r}, pNewRandomA={self.pNewRandomA!r})"
@@ -8924,6 +10344,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     @ulOldWrappedXLen.setter
     def ulOldWrappedXLen(self, value):
         self._p.ulOldWrappedXLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen', 0, 18446744073709551615)
+
+    @ulOldWrappedXLen.deleter
+    def ulOldWrappedXLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen')
 
     @property
     def pOldWrappedX(self):
@@ -8945,6 +10369,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             self._p.pOldWrappedX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldWrappedX', held)
 
+    @pOldWrappedX.deleter
+    def pOldWrappedX(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX')
+
     @property
     def ulOldPasswordLen(self):
         return self._p.ulOldPasswordLen
@@ -8952,6 +10380,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     @ulOldPasswordLen.setter
     def ulOldPasswordLen(self, value):
         self._p.ulOldPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen', 0, 18446744073709551615)
+
+    @ulOldPasswordLen.deleter
+    def ulOldPasswordLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen')
 
     @property
     def pOldPassword(self):
@@ -8973,6 +10405,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             self._p.pOldPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldPassword', held)
 
+    @pOldPassword.deleter
+    def pOldPassword(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldPassword')
+
     @property
     def ulOldPublicDataLen(self):
         return self._p.ulOldPublicDataLen
@@ -8980,6 +10416,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     @ulOldPublicDataLen.setter
     def ulOldPublicDataLen(self, value):
         self._p.ulOldPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen', 0, 18446744073709551615)
+
+    @ulOldPublicDataLen.deleter
+    def ulOldPublicDataLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen')
 
     @property
     def pOldPublicData(self):
@@ -9001,6 +10441,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             self._p.pOldPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldPublicData', held)
 
+    @pOldPublicData.deleter
+    def pOldPublicData(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData')
+
     @property
     def ulOldRandomLen(self):
         return self._p.ulOldRandomLen
@@ -9008,6 +10452,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     @ulOldRandomLen.setter
     def ulOldRandomLen(self, value):
         self._p.ulOldRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen', 0, 18446744073709551615)
+
+    @ulOldRandomLen.deleter
+    def ulOldRandomLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen')
 
     @property
     def pOldRandomA(self):
@@ -9029,6 +10477,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             self._p.pOldRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldRandomA', held)
 
+    @pOldRandomA.deleter
+    def pOldRandomA(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA')
+
     @property
     def ulNewPasswordLen(self):
         return self._p.ulNewPasswordLen
@@ -9036,6 +10488,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     @ulNewPasswordLen.setter
     def ulNewPasswordLen(self, value):
         self._p.ulNewPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen', 0, 18446744073709551615)
+
+    @ulNewPasswordLen.deleter
+    def ulNewPasswordLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen')
 
     @property
     def pNewPassword(self):
@@ -9057,6 +10513,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             self._p.pNewPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewPassword', held)
 
+    @pNewPassword.deleter
+    def pNewPassword(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewPassword')
+
     @property
     def ulNewPublicDataLen(self):
         return self._p.ulNewPublicDataLen
@@ -9064,6 +10524,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     @ulNewPublicDataLen.setter
     def ulNewPublicDataLen(self, value):
         self._p.ulNewPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen', 0, 18446744073709551615)
+
+    @ulNewPublicDataLen.deleter
+    def ulNewPublicDataLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen')
 
     @property
     def pNewPublicData(self):
@@ -9085,6 +10549,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             self._p.pNewPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewPublicData', held)
 
+    @pNewPublicData.deleter
+    def pNewPublicData(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData')
+
     @property
     def ulNewRandomLen(self):
         return self._p.ulNewRandomLen
@@ -9092,6 +10560,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     @ulNewRandomLen.setter
     def ulNewRandomLen(self, value):
         self._p.ulNewRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen', 0, 18446744073709551615)
+
+    @ulNewRandomLen.deleter
+    def ulNewRandomLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen')
 
     @property
     def pNewRandomA(self):
@@ -9112,6 +10584,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pNewRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewRandomA', held)
+
+    @pNewRandomA.deleter
+    def pNewRandomA(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA')
 
 
 #: the pointer type ffi.new allocates a CK_SKIPJACK_RELAYX_PARAMS with
@@ -9135,17 +10611,17 @@ class CK_CAMELLIA_CTR_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_CAMELLIA_CTR_PARAMS.sizeof:
-            raise ValueError(f"CK_CAMELLIA_CTR_PARAMS needs {CK_CAMELLIA_CTR_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_CAMELLIA_CTR_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_CAMELLIA_CTR_PARAMS.sizeof:
+            raise ValueError(f"CK_CAMELLIA_CTR_PARAMS needs {CK_CAMELLIA_CTR_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_CAMELLIA_CTR_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_CAMELLIA_CTR_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CAMELLIA_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
@@ -9158,6 +10634,10 @@ class CK_CAMELLIA_CTR_PARAMS:
     def ulCounterBits(self, value):
         self._p.ulCounterBits = _pb_index(value, 'CK_CAMELLIA_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
+    @ulCounterBits.deleter
+    def ulCounterBits(self):
+        _pb_no_delete('CK_CAMELLIA_CTR_PARAMS.ulCounterBits')
+
     @property
     def cb(self):
         return _ffi.buffer(self._p.cb)[:]
@@ -9165,6 +10645,10 @@ class CK_CAMELLIA_CTR_PARAMS:
     @cb.setter
     def cb(self, value):
         _pb_store_bytes(self._p.cb, 16, value, 'CK_CAMELLIA_CTR_PARAMS.cb')
+
+    @cb.deleter
+    def cb(self):
+        _pb_no_delete('CK_CAMELLIA_CTR_PARAMS.cb')
 
 
 #: the pointer type ffi.new allocates a CK_CAMELLIA_CTR_PARAMS with
@@ -9196,7 +10680,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -9208,6 +10692,10 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -9229,6 +10717,10 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._p.length
@@ -9236,6 +10728,10 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
     @length.setter
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS with
@@ -9267,7 +10763,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -9279,6 +10775,10 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -9300,6 +10800,10 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._p.length
@@ -9307,6 +10811,10 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
     @length.setter
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_ARIA_CBC_ENCRYPT_DATA_PARAMS with
@@ -9338,7 +10846,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SEED_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -9350,6 +10858,10 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -9371,6 +10883,10 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._p.length
@@ -9378,6 +10894,10 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
     @length.setter
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_SEED_CBC_ENCRYPT_DATA_PARAMS with
@@ -9411,7 +10931,7 @@ class CK_CHACHA20_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CHACHA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, blockCounterBits={self.blockCounterBits!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
@@ -9436,6 +10956,10 @@ class CK_CHACHA20_PARAMS:
             self._p.pBlockCounter = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBlockCounter', held)
 
+    @pBlockCounter.deleter
+    def pBlockCounter(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.pBlockCounter')
+
     @property
     def blockCounterBits(self):
         return self._p.blockCounterBits
@@ -9443,6 +10967,10 @@ class CK_CHACHA20_PARAMS:
     @blockCounterBits.setter
     def blockCounterBits(self, value):
         self._p.blockCounterBits = _pb_index(value, 'CK_CHACHA20_PARAMS.blockCounterBits', 0, 18446744073709551615)
+
+    @blockCounterBits.deleter
+    def blockCounterBits(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.blockCounterBits')
 
     @property
     def pNonce(self):
@@ -9464,6 +10992,10 @@ class CK_CHACHA20_PARAMS:
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.pNonce')
+
     @property
     def ulNonceBits(self):
         return self._p.ulNonceBits
@@ -9471,6 +11003,10 @@ class CK_CHACHA20_PARAMS:
     @ulNonceBits.setter
     def ulNonceBits(self, value):
         self._p.ulNonceBits = _pb_index(value, 'CK_CHACHA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
+
+    @ulNonceBits.deleter
+    def ulNonceBits(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.ulNonceBits')
 
 
 #: the pointer type ffi.new allocates a CK_CHACHA20_PARAMS with
@@ -9502,7 +11038,7 @@ class CK_SALSA20_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SALSA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
@@ -9527,6 +11063,10 @@ class CK_SALSA20_PARAMS:
             self._p.pBlockCounter = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBlockCounter', held)
 
+    @pBlockCounter.deleter
+    def pBlockCounter(self):
+        _pb_no_delete('CK_SALSA20_PARAMS.pBlockCounter')
+
     @property
     def pNonce(self):
         value = self._p.pNonce
@@ -9547,6 +11087,10 @@ class CK_SALSA20_PARAMS:
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_SALSA20_PARAMS.pNonce')
+
     @property
     def ulNonceBits(self):
         return self._p.ulNonceBits
@@ -9554,6 +11098,10 @@ class CK_SALSA20_PARAMS:
     @ulNonceBits.setter
     def ulNonceBits(self, value):
         self._p.ulNonceBits = _pb_index(value, 'CK_SALSA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
+
+    @ulNonceBits.deleter
+    def ulNonceBits(self):
+        _pb_no_delete('CK_SALSA20_PARAMS.ulNonceBits')
 
 
 #: the pointer type ffi.new allocates a CK_SALSA20_PARAMS with
@@ -9591,7 +11139,7 @@ class CK_PBE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PBE_PARAMS(pInitVector={self.pInitVector!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, ulIteration={self.ulIteration!r})"
@@ -9616,6 +11164,10 @@ class CK_PBE_PARAMS:
             self._p.pInitVector = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInitVector', held)
 
+    @pInitVector.deleter
+    def pInitVector(self):
+        _pb_no_delete('CK_PBE_PARAMS.pInitVector')
+
     @property
     def pPassword(self):
         value = self._p.pPassword
@@ -9636,6 +11188,10 @@ class CK_PBE_PARAMS:
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_PBE_PARAMS.pPassword')
+
     @property
     def ulPasswordLen(self):
         return self._p.ulPasswordLen
@@ -9643,6 +11199,10 @@ class CK_PBE_PARAMS:
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
         self._p.ulPasswordLen = _pb_index(value, 'CK_PBE_PARAMS.ulPasswordLen', 0, 18446744073709551615)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_PBE_PARAMS.ulPasswordLen')
 
     @property
     def pSalt(self):
@@ -9664,6 +11224,10 @@ class CK_PBE_PARAMS:
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete('CK_PBE_PARAMS.pSalt')
+
     @property
     def ulSaltLen(self):
         return self._p.ulSaltLen
@@ -9672,6 +11236,10 @@ class CK_PBE_PARAMS:
     def ulSaltLen(self, value):
         self._p.ulSaltLen = _pb_index(value, 'CK_PBE_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete('CK_PBE_PARAMS.ulSaltLen')
+
     @property
     def ulIteration(self):
         return self._p.ulIteration
@@ -9679,6 +11247,10 @@ class CK_PBE_PARAMS:
     @ulIteration.setter
     def ulIteration(self, value):
         self._p.ulIteration = _pb_index(value, 'CK_PBE_PARAMS.ulIteration', 0, 18446744073709551615)
+
+    @ulIteration.deleter
+    def ulIteration(self):
+        _pb_no_delete('CK_PBE_PARAMS.ulIteration')
 
 
 #: the pointer type ffi.new allocates a CK_PBE_PARAMS with
@@ -9710,7 +11282,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KEY_WRAP_SET_OAEP_PARAMS(bBC={self.bBC!r}, pX={self.pX!r}, ulXLen={self.ulXLen!r})"
@@ -9722,6 +11294,10 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS:
     @bBC.setter
     def bBC(self, value):
         self._p.bBC = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.bBC', 0, 255)
+
+    @bBC.deleter
+    def bBC(self):
+        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.bBC')
 
     @property
     def pX(self):
@@ -9743,6 +11319,10 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS:
             self._p.pX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pX', held)
 
+    @pX.deleter
+    def pX(self):
+        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.pX')
+
     @property
     def ulXLen(self):
         return self._p.ulXLen
@@ -9750,6 +11330,10 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS:
     @ulXLen.setter
     def ulXLen(self, value):
         self._p.ulXLen = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen', 0, 18446744073709551615)
+
+    @ulXLen.deleter
+    def ulXLen(self):
+        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen')
 
 
 #: the pointer type ffi.new allocates a CK_KEY_WRAP_SET_OAEP_PARAMS with
@@ -9783,7 +11367,7 @@ class CK_SSL3_RANDOM_DATA:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
@@ -9808,6 +11392,10 @@ class CK_SSL3_RANDOM_DATA:
             self._p.pClientRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pClientRandom', held)
 
+    @pClientRandom.deleter
+    def pClientRandom(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.pClientRandom')
+
     @property
     def ulClientRandomLen(self):
         return self._p.ulClientRandomLen
@@ -9815,6 +11403,10 @@ class CK_SSL3_RANDOM_DATA:
     @ulClientRandomLen.setter
     def ulClientRandomLen(self, value):
         self._p.ulClientRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
+
+    @ulClientRandomLen.deleter
+    def ulClientRandomLen(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.ulClientRandomLen')
 
     @property
     def pServerRandom(self):
@@ -9836,6 +11428,10 @@ class CK_SSL3_RANDOM_DATA:
             self._p.pServerRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pServerRandom', held)
 
+    @pServerRandom.deleter
+    def pServerRandom(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.pServerRandom')
+
     @property
     def ulServerRandomLen(self):
         return self._p.ulServerRandomLen
@@ -9843,6 +11439,10 @@ class CK_SSL3_RANDOM_DATA:
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
         self._p.ulServerRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
+
+    @ulServerRandomLen.deleter
+    def ulServerRandomLen(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.ulServerRandomLen')
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_RANDOM_DATA with
@@ -9872,7 +11472,7 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
@@ -9887,6 +11487,10 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
             raise TypeError(f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
+
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
 
     @property
     def pVersion(self):
@@ -9907,6 +11511,10 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pVersion = _ffi.cast('CK_VERSION *', held)
             _pb_keep(self, 'pVersion', held)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_MASTER_KEY_DERIVE_PARAMS with
@@ -9944,7 +11552,7 @@ class CK_SSL3_KEY_MAT_OUT:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_KEY_MAT_OUT(hClientMacSecret={self.hClientMacSecret!r}, hServerMacSecret={self.hServerMacSecret!r}, hClientKey={self.hClientKey!r}, hServerKey={self.hServerKey!r}, pIVClient={self.pIVClient!r}, pIVServer={self.pIVServer!r})"
@@ -9957,6 +11565,10 @@ class CK_SSL3_KEY_MAT_OUT:
     def hClientMacSecret(self, value):
         self._p.hClientMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientMacSecret', 0, 18446744073709551615)
 
+    @hClientMacSecret.deleter
+    def hClientMacSecret(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hClientMacSecret')
+
     @property
     def hServerMacSecret(self):
         return self._p.hServerMacSecret
@@ -9964,6 +11576,10 @@ class CK_SSL3_KEY_MAT_OUT:
     @hServerMacSecret.setter
     def hServerMacSecret(self, value):
         self._p.hServerMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerMacSecret', 0, 18446744073709551615)
+
+    @hServerMacSecret.deleter
+    def hServerMacSecret(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hServerMacSecret')
 
     @property
     def hClientKey(self):
@@ -9973,6 +11589,10 @@ class CK_SSL3_KEY_MAT_OUT:
     def hClientKey(self, value):
         self._p.hClientKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientKey', 0, 18446744073709551615)
 
+    @hClientKey.deleter
+    def hClientKey(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hClientKey')
+
     @property
     def hServerKey(self):
         return self._p.hServerKey
@@ -9980,6 +11600,10 @@ class CK_SSL3_KEY_MAT_OUT:
     @hServerKey.setter
     def hServerKey(self, value):
         self._p.hServerKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerKey', 0, 18446744073709551615)
+
+    @hServerKey.deleter
+    def hServerKey(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hServerKey')
 
     @property
     def pIVClient(self):
@@ -10001,6 +11625,10 @@ class CK_SSL3_KEY_MAT_OUT:
             self._p.pIVClient = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIVClient', held)
 
+    @pIVClient.deleter
+    def pIVClient(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.pIVClient')
+
     @property
     def pIVServer(self):
         value = self._p.pIVServer
@@ -10020,6 +11648,10 @@ class CK_SSL3_KEY_MAT_OUT:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pIVServer = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIVServer', held)
+
+    @pIVServer.deleter
+    def pIVServer(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.pIVServer')
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_KEY_MAT_OUT with
@@ -10057,7 +11689,7 @@ class CK_SSL3_KEY_MAT_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r})"
@@ -10070,6 +11702,10 @@ class CK_SSL3_KEY_MAT_PARAMS:
     def ulMacSizeInBits(self, value):
         self._p.ulMacSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits')
+
     @property
     def ulKeySizeInBits(self):
         return self._p.ulKeySizeInBits
@@ -10077,6 +11713,10 @@ class CK_SSL3_KEY_MAT_PARAMS:
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
         self._p.ulKeySizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
+
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits')
 
     @property
     def ulIVSizeInBits(self):
@@ -10086,6 +11726,10 @@ class CK_SSL3_KEY_MAT_PARAMS:
     def ulIVSizeInBits(self, value):
         self._p.ulIVSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits')
+
     @property
     def bIsExport(self):
         return self._p.bIsExport
@@ -10093,6 +11737,10 @@ class CK_SSL3_KEY_MAT_PARAMS:
     @bIsExport.setter
     def bIsExport(self, value):
         self._p.bIsExport = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.bIsExport', 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -10104,6 +11752,10 @@ class CK_SSL3_KEY_MAT_PARAMS:
             raise TypeError(f"CK_SSL3_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
+
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.RandomInfo')
 
     @property
     def pReturnedKeyMaterial(self):
@@ -10124,6 +11776,10 @@ class CK_SSL3_KEY_MAT_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pReturnedKeyMaterial = _ffi.cast('CK_SSL3_KEY_MAT_OUT *', held)
             _pb_keep(self, 'pReturnedKeyMaterial', held)
+
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial')
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_KEY_MAT_PARAMS with
@@ -10161,7 +11817,7 @@ class CK_TLS_PRF_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS_PRF_PARAMS(pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
@@ -10186,6 +11842,10 @@ class CK_TLS_PRF_PARAMS:
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._p.ulSeedLen
@@ -10193,6 +11853,10 @@ class CK_TLS_PRF_PARAMS:
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.ulSeedLen')
 
     @property
     def pLabel(self):
@@ -10214,6 +11878,10 @@ class CK_TLS_PRF_PARAMS:
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pLabel')
+
     @property
     def ulLabelLen(self):
         return self._p.ulLabelLen
@@ -10221,6 +11889,10 @@ class CK_TLS_PRF_PARAMS:
     @ulLabelLen.setter
     def ulLabelLen(self, value):
         self._p.ulLabelLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
+
+    @ulLabelLen.deleter
+    def ulLabelLen(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.ulLabelLen')
 
     @property
     def pOutput(self):
@@ -10242,6 +11914,10 @@ class CK_TLS_PRF_PARAMS:
             self._p.pOutput = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOutput', held)
 
+    @pOutput.deleter
+    def pOutput(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pOutput')
+
     @property
     def pulOutputLen(self):
         value = self._p.pulOutputLen
@@ -10261,6 +11937,10 @@ class CK_TLS_PRF_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pulOutputLen = _ffi.cast('CK_ULONG *', held)
             _pb_keep(self, 'pulOutputLen', held)
+
+    @pulOutputLen.deleter
+    def pulOutputLen(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pulOutputLen')
 
 
 #: the pointer type ffi.new allocates a CK_TLS_PRF_PARAMS with
@@ -10292,7 +11972,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r}, prfHashMechanism={self.prfHashMechanism!r})"
@@ -10307,6 +11987,10 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
             raise TypeError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
+
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
 
     @property
     def pVersion(self):
@@ -10328,6 +12012,10 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
             self._p.pVersion = _ffi.cast('CK_VERSION *', held)
             _pb_keep(self, 'pVersion', held)
 
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion')
+
     @property
     def prfHashMechanism(self):
         return self._p.prfHashMechanism
@@ -10335,6 +12023,10 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism')
 
 
 #: the pointer type ffi.new allocates a CK_TLS12_MASTER_KEY_DERIVE_PARAMS with
@@ -10374,7 +12066,7 @@ class CK_TLS12_KEY_MAT_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r}, prfHashMechanism={self.prfHashMechanism!r})"
@@ -10387,6 +12079,10 @@ class CK_TLS12_KEY_MAT_PARAMS:
     def ulMacSizeInBits(self, value):
         self._p.ulMacSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits')
+
     @property
     def ulKeySizeInBits(self):
         return self._p.ulKeySizeInBits
@@ -10394,6 +12090,10 @@ class CK_TLS12_KEY_MAT_PARAMS:
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
         self._p.ulKeySizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
+
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits')
 
     @property
     def ulIVSizeInBits(self):
@@ -10403,6 +12103,10 @@ class CK_TLS12_KEY_MAT_PARAMS:
     def ulIVSizeInBits(self, value):
         self._p.ulIVSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits')
+
     @property
     def bIsExport(self):
         return self._p.bIsExport
@@ -10410,6 +12114,10 @@ class CK_TLS12_KEY_MAT_PARAMS:
     @bIsExport.setter
     def bIsExport(self, value):
         self._p.bIsExport = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.bIsExport', 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -10421,6 +12129,10 @@ class CK_TLS12_KEY_MAT_PARAMS:
             raise TypeError(f"CK_TLS12_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
+
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.RandomInfo')
 
     @property
     def pReturnedKeyMaterial(self):
@@ -10442,6 +12154,10 @@ class CK_TLS12_KEY_MAT_PARAMS:
             self._p.pReturnedKeyMaterial = _ffi.cast('CK_SSL3_KEY_MAT_OUT *', held)
             _pb_keep(self, 'pReturnedKeyMaterial', held)
 
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+
     @property
     def prfHashMechanism(self):
         return self._p.prfHashMechanism
@@ -10449,6 +12165,10 @@ class CK_TLS12_KEY_MAT_PARAMS:
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism')
 
 
 #: the pointer type ffi.new allocates a CK_TLS12_KEY_MAT_PARAMS with
@@ -10486,7 +12206,7 @@ class CK_TLS_KDF_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS_KDF_PARAMS(prfMechanism={self.prfMechanism!r}, pLabel={self.pLabel!r}, ulLabelLength={self.ulLabelLength!r}, RandomInfo={self.RandomInfo!r}, pContextData={self.pContextData!r}, ulContextDataLength={self.ulContextDataLength!r})"
@@ -10498,6 +12218,10 @@ class CK_TLS_KDF_PARAMS:
     @prfMechanism.setter
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_TLS_KDF_PARAMS.prfMechanism', 0, 18446744073709551615)
+
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.prfMechanism')
 
     @property
     def pLabel(self):
@@ -10519,6 +12243,10 @@ class CK_TLS_KDF_PARAMS:
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.pLabel')
+
     @property
     def ulLabelLength(self):
         return self._p.ulLabelLength
@@ -10526,6 +12254,10 @@ class CK_TLS_KDF_PARAMS:
     @ulLabelLength.setter
     def ulLabelLength(self, value):
         self._p.ulLabelLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulLabelLength', 0, 18446744073709551615)
+
+    @ulLabelLength.deleter
+    def ulLabelLength(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.ulLabelLength')
 
     @property
     def RandomInfo(self):
@@ -10537,6 +12269,10 @@ class CK_TLS_KDF_PARAMS:
             raise TypeError(f"CK_TLS_KDF_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
+
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.RandomInfo')
 
     @property
     def pContextData(self):
@@ -10558,6 +12294,10 @@ class CK_TLS_KDF_PARAMS:
             self._p.pContextData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pContextData', held)
 
+    @pContextData.deleter
+    def pContextData(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.pContextData')
+
     @property
     def ulContextDataLength(self):
         return self._p.ulContextDataLength
@@ -10565,6 +12305,10 @@ class CK_TLS_KDF_PARAMS:
     @ulContextDataLength.setter
     def ulContextDataLength(self, value):
         self._p.ulContextDataLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulContextDataLength', 0, 18446744073709551615)
+
+    @ulContextDataLength.deleter
+    def ulContextDataLength(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.ulContextDataLength')
 
 
 #: the pointer type ffi.new allocates a CK_TLS_KDF_PARAMS with
@@ -10590,17 +12334,17 @@ class CK_TLS_MAC_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_TLS_MAC_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_TLS_MAC_PARAMS.sizeof:
-            raise ValueError(f"CK_TLS_MAC_PARAMS needs {CK_TLS_MAC_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_TLS_MAC_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_TLS_MAC_PARAMS.sizeof:
+            raise ValueError(f"CK_TLS_MAC_PARAMS needs {CK_TLS_MAC_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_TLS_MAC_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_TLS_MAC_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS_MAC_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, ulMacLength={self.ulMacLength!r}, ulServerOrClient={self.ulServerOrClient!r})"
@@ -10613,6 +12357,10 @@ class CK_TLS_MAC_PARAMS:
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_TLS_MAC_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_TLS_MAC_PARAMS.prfHashMechanism')
+
     @property
     def ulMacLength(self):
         return self._p.ulMacLength
@@ -10621,6 +12369,10 @@ class CK_TLS_MAC_PARAMS:
     def ulMacLength(self, value):
         self._p.ulMacLength = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulMacLength', 0, 18446744073709551615)
 
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete('CK_TLS_MAC_PARAMS.ulMacLength')
+
     @property
     def ulServerOrClient(self):
         return self._p.ulServerOrClient
@@ -10628,6 +12380,10 @@ class CK_TLS_MAC_PARAMS:
     @ulServerOrClient.setter
     def ulServerOrClient(self, value):
         self._p.ulServerOrClient = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulServerOrClient', 0, 18446744073709551615)
+
+    @ulServerOrClient.deleter
+    def ulServerOrClient(self):
+        _pb_no_delete('CK_TLS_MAC_PARAMS.ulServerOrClient')
 
 
 #: the pointer type ffi.new allocates a CK_TLS_MAC_PARAMS with
@@ -10671,7 +12427,7 @@ class CK_HKDF_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_HKDF_PARAMS(bExtract={self.bExtract!r}, bExpand={self.bExpand!r}, prfHashMechanism={self.prfHashMechanism!r}, ulSaltType={self.ulSaltType!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, hSaltKey={self.hSaltKey!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
@@ -10684,6 +12440,10 @@ class CK_HKDF_PARAMS:
     def bExtract(self, value):
         self._p.bExtract = _pb_index(value, 'CK_HKDF_PARAMS.bExtract', 0, 255)
 
+    @bExtract.deleter
+    def bExtract(self):
+        _pb_no_delete('CK_HKDF_PARAMS.bExtract')
+
     @property
     def bExpand(self):
         return self._p.bExpand
@@ -10691,6 +12451,10 @@ class CK_HKDF_PARAMS:
     @bExpand.setter
     def bExpand(self, value):
         self._p.bExpand = _pb_index(value, 'CK_HKDF_PARAMS.bExpand', 0, 255)
+
+    @bExpand.deleter
+    def bExpand(self):
+        _pb_no_delete('CK_HKDF_PARAMS.bExpand')
 
     @property
     def prfHashMechanism(self):
@@ -10700,6 +12464,10 @@ class CK_HKDF_PARAMS:
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_HKDF_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_HKDF_PARAMS.prfHashMechanism')
+
     @property
     def ulSaltType(self):
         return self._p.ulSaltType
@@ -10707,6 +12475,10 @@ class CK_HKDF_PARAMS:
     @ulSaltType.setter
     def ulSaltType(self, value):
         self._p.ulSaltType = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltType', 0, 18446744073709551615)
+
+    @ulSaltType.deleter
+    def ulSaltType(self):
+        _pb_no_delete('CK_HKDF_PARAMS.ulSaltType')
 
     @property
     def pSalt(self):
@@ -10728,6 +12500,10 @@ class CK_HKDF_PARAMS:
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete('CK_HKDF_PARAMS.pSalt')
+
     @property
     def ulSaltLen(self):
         return self._p.ulSaltLen
@@ -10736,6 +12512,10 @@ class CK_HKDF_PARAMS:
     def ulSaltLen(self, value):
         self._p.ulSaltLen = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete('CK_HKDF_PARAMS.ulSaltLen')
+
     @property
     def hSaltKey(self):
         return self._p.hSaltKey
@@ -10743,6 +12523,10 @@ class CK_HKDF_PARAMS:
     @hSaltKey.setter
     def hSaltKey(self, value):
         self._p.hSaltKey = _pb_index(value, 'CK_HKDF_PARAMS.hSaltKey', 0, 18446744073709551615)
+
+    @hSaltKey.deleter
+    def hSaltKey(self):
+        _pb_no_delete('CK_HKDF_PARAMS.hSaltKey')
 
     @property
     def pInfo(self):
@@ -10764,6 +12548,10 @@ class CK_HKDF_PARAMS:
             self._p.pInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInfo', held)
 
+    @pInfo.deleter
+    def pInfo(self):
+        _pb_no_delete('CK_HKDF_PARAMS.pInfo')
+
     @property
     def ulInfoLen(self):
         return self._p.ulInfoLen
@@ -10771,6 +12559,10 @@ class CK_HKDF_PARAMS:
     @ulInfoLen.setter
     def ulInfoLen(self, value):
         self._p.ulInfoLen = _pb_index(value, 'CK_HKDF_PARAMS.ulInfoLen', 0, 18446744073709551615)
+
+    @ulInfoLen.deleter
+    def ulInfoLen(self):
+        _pb_no_delete('CK_HKDF_PARAMS.ulInfoLen')
 
 
 #: the pointer type ffi.new allocates a CK_HKDF_PARAMS with
@@ -10804,7 +12596,7 @@ class CK_WTLS_RANDOM_DATA:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
@@ -10829,6 +12621,10 @@ class CK_WTLS_RANDOM_DATA:
             self._p.pClientRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pClientRandom', held)
 
+    @pClientRandom.deleter
+    def pClientRandom(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.pClientRandom')
+
     @property
     def ulClientRandomLen(self):
         return self._p.ulClientRandomLen
@@ -10836,6 +12632,10 @@ class CK_WTLS_RANDOM_DATA:
     @ulClientRandomLen.setter
     def ulClientRandomLen(self, value):
         self._p.ulClientRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
+
+    @ulClientRandomLen.deleter
+    def ulClientRandomLen(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.ulClientRandomLen')
 
     @property
     def pServerRandom(self):
@@ -10857,6 +12657,10 @@ class CK_WTLS_RANDOM_DATA:
             self._p.pServerRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pServerRandom', held)
 
+    @pServerRandom.deleter
+    def pServerRandom(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.pServerRandom')
+
     @property
     def ulServerRandomLen(self):
         return self._p.ulServerRandomLen
@@ -10864,6 +12668,10 @@ class CK_WTLS_RANDOM_DATA:
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
         self._p.ulServerRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
+
+    @ulServerRandomLen.deleter
+    def ulServerRandomLen(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.ulServerRandomLen')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_RANDOM_DATA with
@@ -10895,7 +12703,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS(DigestMechanism={self.DigestMechanism!r}, RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
@@ -10908,6 +12716,10 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
     def DigestMechanism(self, value):
         self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism')
+
     @property
     def RandomInfo(self):
         return _pb_view(CK_WTLS_RANDOM_DATA, _ffi.addressof(self._p, 'RandomInfo'), self if self._owner is None else self._owner)
@@ -10918,6 +12730,10 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
             raise TypeError(f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(value).__name__}")
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_WTLS_RANDOM_DATA.sizeof, value)
+
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
 
     @property
     def pVersion(self):
@@ -10938,6 +12754,10 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pVersion = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pVersion', held)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_MASTER_KEY_DERIVE_PARAMS with
@@ -10977,7 +12797,7 @@ class CK_WTLS_PRF_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_PRF_PARAMS(DigestMechanism={self.DigestMechanism!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
@@ -10989,6 +12809,10 @@ class CK_WTLS_PRF_PARAMS:
     @DigestMechanism.setter
     def DigestMechanism(self, value):
         self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_PRF_PARAMS.DigestMechanism', 0, 18446744073709551615)
+
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.DigestMechanism')
 
     @property
     def pSeed(self):
@@ -11010,6 +12834,10 @@ class CK_WTLS_PRF_PARAMS:
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._p.ulSeedLen
@@ -11017,6 +12845,10 @@ class CK_WTLS_PRF_PARAMS:
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.ulSeedLen')
 
     @property
     def pLabel(self):
@@ -11038,6 +12870,10 @@ class CK_WTLS_PRF_PARAMS:
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pLabel')
+
     @property
     def ulLabelLen(self):
         return self._p.ulLabelLen
@@ -11045,6 +12881,10 @@ class CK_WTLS_PRF_PARAMS:
     @ulLabelLen.setter
     def ulLabelLen(self, value):
         self._p.ulLabelLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
+
+    @ulLabelLen.deleter
+    def ulLabelLen(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.ulLabelLen')
 
     @property
     def pOutput(self):
@@ -11066,6 +12906,10 @@ class CK_WTLS_PRF_PARAMS:
             self._p.pOutput = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOutput', held)
 
+    @pOutput.deleter
+    def pOutput(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pOutput')
+
     @property
     def pulOutputLen(self):
         value = self._p.pulOutputLen
@@ -11085,6 +12929,10 @@ class CK_WTLS_PRF_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pulOutputLen = _ffi.cast('CK_ULONG *', held)
             _pb_keep(self, 'pulOutputLen', held)
+
+    @pulOutputLen.deleter
+    def pulOutputLen(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pulOutputLen')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_PRF_PARAMS with
@@ -11116,7 +12964,7 @@ class CK_WTLS_KEY_MAT_OUT:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_KEY_MAT_OUT(hMacSecret={self.hMacSecret!r}, hKey={self.hKey!r}, pIV={self.pIV!r})"
@@ -11129,6 +12977,10 @@ class CK_WTLS_KEY_MAT_OUT:
     def hMacSecret(self, value):
         self._p.hMacSecret = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hMacSecret', 0, 18446744073709551615)
 
+    @hMacSecret.deleter
+    def hMacSecret(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.hMacSecret')
+
     @property
     def hKey(self):
         return self._p.hKey
@@ -11136,6 +12988,10 @@ class CK_WTLS_KEY_MAT_OUT:
     @hKey.setter
     def hKey(self, value):
         self._p.hKey = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hKey', 0, 18446744073709551615)
+
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.hKey')
 
     @property
     def pIV(self):
@@ -11156,6 +13012,10 @@ class CK_WTLS_KEY_MAT_OUT:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pIV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIV', held)
+
+    @pIV.deleter
+    def pIV(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.pIV')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_KEY_MAT_OUT with
@@ -11197,7 +13057,7 @@ class CK_WTLS_KEY_MAT_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r})"
@@ -11210,6 +13070,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
     def DigestMechanism(self, value):
         self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.DigestMechanism')
+
     @property
     def ulMacSizeInBits(self):
         return self._p.ulMacSizeInBits
@@ -11217,6 +13081,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
         self._p.ulMacSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
+
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits')
 
     @property
     def ulKeySizeInBits(self):
@@ -11226,6 +13094,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
     def ulKeySizeInBits(self, value):
         self._p.ulKeySizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits')
+
     @property
     def ulIVSizeInBits(self):
         return self._p.ulIVSizeInBits
@@ -11233,6 +13105,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
         self._p.ulIVSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
+
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits')
 
     @property
     def ulSequenceNumber(self):
@@ -11242,6 +13118,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
     def ulSequenceNumber(self, value):
         self._p.ulSequenceNumber = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber', 0, 18446744073709551615)
 
+    @ulSequenceNumber.deleter
+    def ulSequenceNumber(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber')
+
     @property
     def bIsExport(self):
         return self._p.bIsExport
@@ -11249,6 +13129,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
     @bIsExport.setter
     def bIsExport(self, value):
         self._p.bIsExport = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.bIsExport', 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -11260,6 +13144,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
             raise TypeError(f"CK_WTLS_KEY_MAT_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(value).__name__}")
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_WTLS_RANDOM_DATA.sizeof, value)
+
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.RandomInfo')
 
     @property
     def pReturnedKeyMaterial(self):
@@ -11280,6 +13168,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pReturnedKeyMaterial = _ffi.cast('CK_WTLS_KEY_MAT_OUT *', held)
             _pb_keep(self, 'pReturnedKeyMaterial', held)
+
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_KEY_MAT_PARAMS with
@@ -11311,7 +13203,7 @@ class CK_PRF_DATA_PARAM:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PRF_DATA_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
@@ -11323,6 +13215,10 @@ class CK_PRF_DATA_PARAM:
     @type.setter
     def type(self, value):
         self._p.type = _pb_index(value, 'CK_PRF_DATA_PARAM.type', 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('CK_PRF_DATA_PARAM.type')
 
     @property
     def pValue(self):
@@ -11344,6 +13240,10 @@ class CK_PRF_DATA_PARAM:
             self._p.pValue = _ffi.cast('void *', held)
             _pb_keep(self, 'pValue', held)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete('CK_PRF_DATA_PARAM.pValue')
+
     @property
     def ulValueLen(self):
         return self._p.ulValueLen
@@ -11351,6 +13251,10 @@ class CK_PRF_DATA_PARAM:
     @ulValueLen.setter
     def ulValueLen(self, value):
         self._p.ulValueLen = _pb_index(value, 'CK_PRF_DATA_PARAM.ulValueLen', 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete('CK_PRF_DATA_PARAM.ulValueLen')
 
 
 #: the pointer type ffi.new allocates a CK_PRF_DATA_PARAM with
@@ -11374,17 +13278,17 @@ class CK_SP800_108_COUNTER_FORMAT:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SP800_108_COUNTER_FORMAT holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SP800_108_COUNTER_FORMAT.sizeof:
-            raise ValueError(f"CK_SP800_108_COUNTER_FORMAT needs {CK_SP800_108_COUNTER_FORMAT.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_SP800_108_COUNTER_FORMAT.from_bytes: argument 1 (data)")
+        if len(data) != CK_SP800_108_COUNTER_FORMAT.sizeof:
+            raise ValueError(f"CK_SP800_108_COUNTER_FORMAT needs {CK_SP800_108_COUNTER_FORMAT.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_SP800_108_COUNTER_FORMAT)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_SP800_108_COUNTER_FORMAT, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_COUNTER_FORMAT(bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
@@ -11397,6 +13301,10 @@ class CK_SP800_108_COUNTER_FORMAT:
     def bLittleEndian(self, value):
         self._p.bLittleEndian = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.bLittleEndian', 0, 255)
 
+    @bLittleEndian.deleter
+    def bLittleEndian(self):
+        _pb_no_delete('CK_SP800_108_COUNTER_FORMAT.bLittleEndian')
+
     @property
     def ulWidthInBits(self):
         return self._p.ulWidthInBits
@@ -11404,6 +13312,10 @@ class CK_SP800_108_COUNTER_FORMAT:
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
         self._p.ulWidthInBits = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.ulWidthInBits', 0, 18446744073709551615)
+
+    @ulWidthInBits.deleter
+    def ulWidthInBits(self):
+        _pb_no_delete('CK_SP800_108_COUNTER_FORMAT.ulWidthInBits')
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_COUNTER_FORMAT with
@@ -11429,17 +13341,17 @@ class CK_SP800_108_DKM_LENGTH_FORMAT:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SP800_108_DKM_LENGTH_FORMAT holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SP800_108_DKM_LENGTH_FORMAT.sizeof:
-            raise ValueError(f"CK_SP800_108_DKM_LENGTH_FORMAT needs {CK_SP800_108_DKM_LENGTH_FORMAT.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_SP800_108_DKM_LENGTH_FORMAT.from_bytes: argument 1 (data)")
+        if len(data) != CK_SP800_108_DKM_LENGTH_FORMAT.sizeof:
+            raise ValueError(f"CK_SP800_108_DKM_LENGTH_FORMAT needs {CK_SP800_108_DKM_LENGTH_FORMAT.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_SP800_108_DKM_LENGTH_FORMAT)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_SP800_108_DKM_LENGTH_FORMAT, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_DKM_LENGTH_FORMAT(dkmLengthMethod={self.dkmLengthMethod!r}, bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
@@ -11452,6 +13364,10 @@ class CK_SP800_108_DKM_LENGTH_FORMAT:
     def dkmLengthMethod(self, value):
         self._p.dkmLengthMethod = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod', 0, 18446744073709551615)
 
+    @dkmLengthMethod.deleter
+    def dkmLengthMethod(self):
+        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod')
+
     @property
     def bLittleEndian(self):
         return self._p.bLittleEndian
@@ -11460,6 +13376,10 @@ class CK_SP800_108_DKM_LENGTH_FORMAT:
     def bLittleEndian(self, value):
         self._p.bLittleEndian = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian', 0, 255)
 
+    @bLittleEndian.deleter
+    def bLittleEndian(self):
+        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian')
+
     @property
     def ulWidthInBits(self):
         return self._p.ulWidthInBits
@@ -11467,6 +13387,10 @@ class CK_SP800_108_DKM_LENGTH_FORMAT:
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
         self._p.ulWidthInBits = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits', 0, 18446744073709551615)
+
+    @ulWidthInBits.deleter
+    def ulWidthInBits(self):
+        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits')
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_DKM_LENGTH_FORMAT with
@@ -11498,7 +13422,7 @@ class CK_DERIVED_KEY:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DERIVED_KEY(pTemplate={self.pTemplate!r}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
@@ -11523,6 +13447,10 @@ class CK_DERIVED_KEY:
             self._p.pTemplate = _ffi.cast('CK_ATTRIBUTE *', held)
             _pb_keep(self, 'pTemplate', held)
 
+    @pTemplate.deleter
+    def pTemplate(self):
+        _pb_no_delete('CK_DERIVED_KEY.pTemplate')
+
     @property
     def ulAttributeCount(self):
         return self._p.ulAttributeCount
@@ -11530,6 +13458,10 @@ class CK_DERIVED_KEY:
     @ulAttributeCount.setter
     def ulAttributeCount(self, value):
         self._p.ulAttributeCount = _pb_index(value, 'CK_DERIVED_KEY.ulAttributeCount', 0, 18446744073709551615)
+
+    @ulAttributeCount.deleter
+    def ulAttributeCount(self):
+        _pb_no_delete('CK_DERIVED_KEY.ulAttributeCount')
 
     @property
     def phKey(self):
@@ -11550,6 +13482,10 @@ class CK_DERIVED_KEY:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.phKey = _ffi.cast('CK_OBJECT_HANDLE *', held)
             _pb_keep(self, 'phKey', held)
+
+    @phKey.deleter
+    def phKey(self):
+        _pb_no_delete('CK_DERIVED_KEY.phKey')
 
 
 #: the pointer type ffi.new allocates a CK_DERIVED_KEY with
@@ -11585,7 +13521,7 @@ class CK_SP800_108_KDF_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={self.pDataParams!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={self.pAdditionalDerivedKeys!r})"
@@ -11598,6 +13534,10 @@ class CK_SP800_108_KDF_PARAMS:
     def prfType(self, value):
         self._p.prfType = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
+    @prfType.deleter
+    def prfType(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.prfType')
+
     @property
     def ulNumberOfDataParams(self):
         return self._p.ulNumberOfDataParams
@@ -11605,6 +13545,10 @@ class CK_SP800_108_KDF_PARAMS:
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
         self._p.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
+
+    @ulNumberOfDataParams.deleter
+    def ulNumberOfDataParams(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams')
 
     @property
     def pDataParams(self):
@@ -11626,6 +13570,10 @@ class CK_SP800_108_KDF_PARAMS:
             self._p.pDataParams = _ffi.cast('CK_PRF_DATA_PARAM *', held)
             _pb_keep(self, 'pDataParams', held)
 
+    @pDataParams.deleter
+    def pDataParams(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.pDataParams')
+
     @property
     def ulAdditionalDerivedKeys(self):
         return self._p.ulAdditionalDerivedKeys
@@ -11633,6 +13581,10 @@ class CK_SP800_108_KDF_PARAMS:
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
         self._p.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
+
+    @ulAdditionalDerivedKeys.deleter
+    def ulAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys')
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -11653,6 +13605,10 @@ class CK_SP800_108_KDF_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pAdditionalDerivedKeys = _ffi.cast('CK_DERIVED_KEY *', held)
             _pb_keep(self, 'pAdditionalDerivedKeys', held)
+
+    @pAdditionalDerivedKeys.deleter
+    def pAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys')
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_KDF_PARAMS with
@@ -11692,7 +13648,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={self.pDataParams!r}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={self.pAdditionalDerivedKeys!r})"
@@ -11705,6 +13661,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     def prfType(self, value):
         self._p.prfType = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
+    @prfType.deleter
+    def prfType(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType')
+
     @property
     def ulNumberOfDataParams(self):
         return self._p.ulNumberOfDataParams
@@ -11712,6 +13672,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
         self._p.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
+
+    @ulNumberOfDataParams.deleter
+    def ulNumberOfDataParams(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams')
 
     @property
     def pDataParams(self):
@@ -11733,6 +13697,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
             self._p.pDataParams = _ffi.cast('CK_PRF_DATA_PARAM *', held)
             _pb_keep(self, 'pDataParams', held)
 
+    @pDataParams.deleter
+    def pDataParams(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams')
+
     @property
     def ulIVLen(self):
         return self._p.ulIVLen
@@ -11740,6 +13708,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     @ulIVLen.setter
     def ulIVLen(self, value):
         self._p.ulIVLen = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen', 0, 18446744073709551615)
+
+    @ulIVLen.deleter
+    def ulIVLen(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen')
 
     @property
     def pIV(self):
@@ -11761,6 +13733,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
             self._p.pIV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIV', held)
 
+    @pIV.deleter
+    def pIV(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV')
+
     @property
     def ulAdditionalDerivedKeys(self):
         return self._p.ulAdditionalDerivedKeys
@@ -11768,6 +13744,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
         self._p.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
+
+    @ulAdditionalDerivedKeys.deleter
+    def ulAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys')
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -11788,6 +13768,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pAdditionalDerivedKeys = _ffi.cast('CK_DERIVED_KEY *', held)
             _pb_keep(self, 'pAdditionalDerivedKeys', held)
+
+    @pAdditionalDerivedKeys.deleter
+    def pAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys')
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_FEEDBACK_KDF_PARAMS with
@@ -11829,7 +13813,7 @@ class CK_CMS_SIG_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={self.pSigningMechanism!r}, pDigestMechanism={self.pDigestMechanism!r}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
@@ -11841,6 +13825,10 @@ class CK_CMS_SIG_PARAMS:
     @certificateHandle.setter
     def certificateHandle(self, value):
         self._p.certificateHandle = _pb_index(value, 'CK_CMS_SIG_PARAMS.certificateHandle', 0, 18446744073709551615)
+
+    @certificateHandle.deleter
+    def certificateHandle(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.certificateHandle')
 
     @property
     def pSigningMechanism(self):
@@ -11862,6 +13850,10 @@ class CK_CMS_SIG_PARAMS:
             self._p.pSigningMechanism = _ffi.cast('CK_MECHANISM *', held)
             _pb_keep(self, 'pSigningMechanism', held)
 
+    @pSigningMechanism.deleter
+    def pSigningMechanism(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pSigningMechanism')
+
     @property
     def pDigestMechanism(self):
         value = self._p.pDigestMechanism
@@ -11881,6 +13873,10 @@ class CK_CMS_SIG_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pDigestMechanism = _ffi.cast('CK_MECHANISM *', held)
             _pb_keep(self, 'pDigestMechanism', held)
+
+    @pDigestMechanism.deleter
+    def pDigestMechanism(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pDigestMechanism')
 
     @property
     def pContentType(self):
@@ -11902,6 +13898,10 @@ class CK_CMS_SIG_PARAMS:
             self._p.pContentType = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pContentType', held)
 
+    @pContentType.deleter
+    def pContentType(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pContentType')
+
     @property
     def pRequestedAttributes(self):
         value = self._p.pRequestedAttributes
@@ -11922,6 +13922,10 @@ class CK_CMS_SIG_PARAMS:
             self._p.pRequestedAttributes = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRequestedAttributes', held)
 
+    @pRequestedAttributes.deleter
+    def pRequestedAttributes(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pRequestedAttributes')
+
     @property
     def ulRequestedAttributesLen(self):
         return self._p.ulRequestedAttributesLen
@@ -11929,6 +13933,10 @@ class CK_CMS_SIG_PARAMS:
     @ulRequestedAttributesLen.setter
     def ulRequestedAttributesLen(self, value):
         self._p.ulRequestedAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequestedAttributesLen', 0, 18446744073709551615)
+
+    @ulRequestedAttributesLen.deleter
+    def ulRequestedAttributesLen(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.ulRequestedAttributesLen')
 
     @property
     def pRequiredAttributes(self):
@@ -11950,6 +13958,10 @@ class CK_CMS_SIG_PARAMS:
             self._p.pRequiredAttributes = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRequiredAttributes', held)
 
+    @pRequiredAttributes.deleter
+    def pRequiredAttributes(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pRequiredAttributes')
+
     @property
     def ulRequiredAttributesLen(self):
         return self._p.ulRequiredAttributesLen
@@ -11957,6 +13969,10 @@ class CK_CMS_SIG_PARAMS:
     @ulRequiredAttributesLen.setter
     def ulRequiredAttributesLen(self, value):
         self._p.ulRequiredAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequiredAttributesLen', 0, 18446744073709551615)
+
+    @ulRequiredAttributesLen.deleter
+    def ulRequiredAttributesLen(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.ulRequiredAttributesLen')
 
 
 #: the pointer type ffi.new allocates a CK_CMS_SIG_PARAMS with
@@ -11986,7 +14002,7 @@ class CK_KEY_DERIVATION_STRING_DATA:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KEY_DERIVATION_STRING_DATA(pData={self.pData!r}, ulLen={self.ulLen!r})"
@@ -12011,6 +14027,10 @@ class CK_KEY_DERIVATION_STRING_DATA:
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_KEY_DERIVATION_STRING_DATA.pData')
+
     @property
     def ulLen(self):
         return self._p.ulLen
@@ -12018,6 +14038,10 @@ class CK_KEY_DERIVATION_STRING_DATA:
     @ulLen.setter
     def ulLen(self, value):
         self._p.ulLen = _pb_index(value, 'CK_KEY_DERIVATION_STRING_DATA.ulLen', 0, 18446744073709551615)
+
+    @ulLen.deleter
+    def ulLen(self):
+        _pb_no_delete('CK_KEY_DERIVATION_STRING_DATA.ulLen')
 
 
 #: the pointer type ffi.new allocates a CK_KEY_DERIVATION_STRING_DATA with
@@ -12061,7 +14085,7 @@ class CK_PKCS5_PBKD2_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PKCS5_PBKD2_PARAMS(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
@@ -12073,6 +14097,10 @@ class CK_PKCS5_PBKD2_PARAMS:
     @saltSource.setter
     def saltSource(self, value):
         self._p.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.saltSource', 0, 18446744073709551615)
+
+    @saltSource.deleter
+    def saltSource(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.saltSource')
 
     @property
     def pSaltSourceData(self):
@@ -12094,6 +14122,10 @@ class CK_PKCS5_PBKD2_PARAMS:
             self._p.pSaltSourceData = _ffi.cast('void *', held)
             _pb_keep(self, 'pSaltSourceData', held)
 
+    @pSaltSourceData.deleter
+    def pSaltSourceData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pSaltSourceData')
+
     @property
     def ulSaltSourceDataLen(self):
         return self._p.ulSaltSourceDataLen
@@ -12101,6 +14133,10 @@ class CK_PKCS5_PBKD2_PARAMS:
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
         self._p.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen', 0, 18446744073709551615)
+
+    @ulSaltSourceDataLen.deleter
+    def ulSaltSourceDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen')
 
     @property
     def iterations(self):
@@ -12110,6 +14146,10 @@ class CK_PKCS5_PBKD2_PARAMS:
     def iterations(self, value):
         self._p.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.iterations', 0, 18446744073709551615)
 
+    @iterations.deleter
+    def iterations(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.iterations')
+
     @property
     def prf(self):
         return self._p.prf
@@ -12117,6 +14157,10 @@ class CK_PKCS5_PBKD2_PARAMS:
     @prf.setter
     def prf(self, value):
         self._p.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.prf', 0, 18446744073709551615)
+
+    @prf.deleter
+    def prf(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.prf')
 
     @property
     def pPrfData(self):
@@ -12138,6 +14182,10 @@ class CK_PKCS5_PBKD2_PARAMS:
             self._p.pPrfData = _ffi.cast('void *', held)
             _pb_keep(self, 'pPrfData', held)
 
+    @pPrfData.deleter
+    def pPrfData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pPrfData')
+
     @property
     def ulPrfDataLen(self):
         return self._p.ulPrfDataLen
@@ -12145,6 +14193,10 @@ class CK_PKCS5_PBKD2_PARAMS:
     @ulPrfDataLen.setter
     def ulPrfDataLen(self, value):
         self._p.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen', 0, 18446744073709551615)
+
+    @ulPrfDataLen.deleter
+    def ulPrfDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen')
 
     @property
     def pPassword(self):
@@ -12166,6 +14218,10 @@ class CK_PKCS5_PBKD2_PARAMS:
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pPassword')
+
     @property
     def ulPasswordLen(self):
         value = self._p.ulPasswordLen
@@ -12185,6 +14241,10 @@ class CK_PKCS5_PBKD2_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.ulPasswordLen = _ffi.cast('CK_ULONG *', held)
             _pb_keep(self, 'ulPasswordLen', held)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulPasswordLen')
 
 
 #: the pointer type ffi.new allocates a CK_PKCS5_PBKD2_PARAMS with
@@ -12228,7 +14288,7 @@ class CK_PKCS5_PBKD2_PARAMS2:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PKCS5_PBKD2_PARAMS2(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
@@ -12240,6 +14300,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
     @saltSource.setter
     def saltSource(self, value):
         self._p.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.saltSource', 0, 18446744073709551615)
+
+    @saltSource.deleter
+    def saltSource(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.saltSource')
 
     @property
     def pSaltSourceData(self):
@@ -12261,6 +14325,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
             self._p.pSaltSourceData = _ffi.cast('void *', held)
             _pb_keep(self, 'pSaltSourceData', held)
 
+    @pSaltSourceData.deleter
+    def pSaltSourceData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData')
+
     @property
     def ulSaltSourceDataLen(self):
         return self._p.ulSaltSourceDataLen
@@ -12268,6 +14336,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
         self._p.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen', 0, 18446744073709551615)
+
+    @ulSaltSourceDataLen.deleter
+    def ulSaltSourceDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen')
 
     @property
     def iterations(self):
@@ -12277,6 +14349,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
     def iterations(self, value):
         self._p.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.iterations', 0, 18446744073709551615)
 
+    @iterations.deleter
+    def iterations(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.iterations')
+
     @property
     def prf(self):
         return self._p.prf
@@ -12284,6 +14360,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
     @prf.setter
     def prf(self, value):
         self._p.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.prf', 0, 18446744073709551615)
+
+    @prf.deleter
+    def prf(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.prf')
 
     @property
     def pPrfData(self):
@@ -12305,6 +14385,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
             self._p.pPrfData = _ffi.cast('void *', held)
             _pb_keep(self, 'pPrfData', held)
 
+    @pPrfData.deleter
+    def pPrfData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pPrfData')
+
     @property
     def ulPrfDataLen(self):
         return self._p.ulPrfDataLen
@@ -12312,6 +14396,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
     @ulPrfDataLen.setter
     def ulPrfDataLen(self, value):
         self._p.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen', 0, 18446744073709551615)
+
+    @ulPrfDataLen.deleter
+    def ulPrfDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen')
 
     @property
     def pPassword(self):
@@ -12333,6 +14421,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pPassword')
+
     @property
     def ulPasswordLen(self):
         return self._p.ulPasswordLen
@@ -12340,6 +14432,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
         self._p.ulPasswordLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen', 0, 18446744073709551615)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen')
 
 
 #: the pointer type ffi.new allocates a CK_PKCS5_PBKD2_PARAMS2 with
@@ -12371,7 +14467,7 @@ class CK_OTP_PARAM:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_OTP_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
@@ -12383,6 +14479,10 @@ class CK_OTP_PARAM:
     @type.setter
     def type(self, value):
         self._p.type = _pb_index(value, 'CK_OTP_PARAM.type', 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('CK_OTP_PARAM.type')
 
     @property
     def pValue(self):
@@ -12404,6 +14504,10 @@ class CK_OTP_PARAM:
             self._p.pValue = _ffi.cast('void *', held)
             _pb_keep(self, 'pValue', held)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete('CK_OTP_PARAM.pValue')
+
     @property
     def ulValueLen(self):
         return self._p.ulValueLen
@@ -12411,6 +14515,10 @@ class CK_OTP_PARAM:
     @ulValueLen.setter
     def ulValueLen(self, value):
         self._p.ulValueLen = _pb_index(value, 'CK_OTP_PARAM.ulValueLen', 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete('CK_OTP_PARAM.ulValueLen')
 
 
 #: the pointer type ffi.new allocates a CK_OTP_PARAM with
@@ -12440,7 +14548,7 @@ class CK_OTP_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_OTP_PARAMS(pParams={self.pParams!r}, ulCount={self.ulCount!r})"
@@ -12465,6 +14573,10 @@ class CK_OTP_PARAMS:
             self._p.pParams = _ffi.cast('CK_OTP_PARAM *', held)
             _pb_keep(self, 'pParams', held)
 
+    @pParams.deleter
+    def pParams(self):
+        _pb_no_delete('CK_OTP_PARAMS.pParams')
+
     @property
     def ulCount(self):
         return self._p.ulCount
@@ -12472,6 +14584,10 @@ class CK_OTP_PARAMS:
     @ulCount.setter
     def ulCount(self, value):
         self._p.ulCount = _pb_index(value, 'CK_OTP_PARAMS.ulCount', 0, 18446744073709551615)
+
+    @ulCount.deleter
+    def ulCount(self):
+        _pb_no_delete('CK_OTP_PARAMS.ulCount')
 
 
 #: the pointer type ffi.new allocates a CK_OTP_PARAMS with
@@ -12501,7 +14617,7 @@ class CK_OTP_SIGNATURE_INFO:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_OTP_SIGNATURE_INFO(pParams={self.pParams!r}, ulCount={self.ulCount!r})"
@@ -12526,6 +14642,10 @@ class CK_OTP_SIGNATURE_INFO:
             self._p.pParams = _ffi.cast('CK_OTP_PARAM *', held)
             _pb_keep(self, 'pParams', held)
 
+    @pParams.deleter
+    def pParams(self):
+        _pb_no_delete('CK_OTP_SIGNATURE_INFO.pParams')
+
     @property
     def ulCount(self):
         return self._p.ulCount
@@ -12533,6 +14653,10 @@ class CK_OTP_SIGNATURE_INFO:
     @ulCount.setter
     def ulCount(self, value):
         self._p.ulCount = _pb_index(value, 'CK_OTP_SIGNATURE_INFO.ulCount', 0, 18446744073709551615)
+
+    @ulCount.deleter
+    def ulCount(self):
+        _pb_no_delete('CK_OTP_SIGNATURE_INFO.ulCount')
 
 
 #: the pointer type ffi.new allocates a CK_OTP_SIGNATURE_INFO with
@@ -12566,7 +14690,7 @@ class CK_KIP_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KIP_PARAMS(pMechanism={self.pMechanism!r}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
@@ -12591,6 +14715,10 @@ class CK_KIP_PARAMS:
             self._p.pMechanism = _ffi.cast('CK_MECHANISM *', held)
             _pb_keep(self, 'pMechanism', held)
 
+    @pMechanism.deleter
+    def pMechanism(self):
+        _pb_no_delete('CK_KIP_PARAMS.pMechanism')
+
     @property
     def hKey(self):
         return self._p.hKey
@@ -12598,6 +14726,10 @@ class CK_KIP_PARAMS:
     @hKey.setter
     def hKey(self, value):
         self._p.hKey = _pb_index(value, 'CK_KIP_PARAMS.hKey', 0, 18446744073709551615)
+
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete('CK_KIP_PARAMS.hKey')
 
     @property
     def pSeed(self):
@@ -12619,6 +14751,10 @@ class CK_KIP_PARAMS:
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_KIP_PARAMS.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._p.ulSeedLen
@@ -12626,6 +14762,10 @@ class CK_KIP_PARAMS:
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_KIP_PARAMS.ulSeedLen', 0, 18446744073709551615)
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_KIP_PARAMS.ulSeedLen')
 
 
 #: the pointer type ffi.new allocates a CK_KIP_PARAMS with
@@ -12659,7 +14799,7 @@ class CK_DSA_PARAMETER_GEN_PARAM:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DSA_PARAMETER_GEN_PARAM(hash={self.hash!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, ulIndex={self.ulIndex!r})"
@@ -12671,6 +14811,10 @@ class CK_DSA_PARAMETER_GEN_PARAM:
     @hash.setter
     def hash(self, value):
         self._p.hash = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.hash', 0, 18446744073709551615)
+
+    @hash.deleter
+    def hash(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.hash')
 
     @property
     def pSeed(self):
@@ -12692,6 +14836,10 @@ class CK_DSA_PARAMETER_GEN_PARAM:
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._p.ulSeedLen
@@ -12700,6 +14848,10 @@ class CK_DSA_PARAMETER_GEN_PARAM:
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen', 0, 18446744073709551615)
 
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen')
+
     @property
     def ulIndex(self):
         return self._p.ulIndex
@@ -12707,6 +14859,10 @@ class CK_DSA_PARAMETER_GEN_PARAM:
     @ulIndex.setter
     def ulIndex(self, value):
         self._p.ulIndex = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulIndex', 0, 18446744073709551615)
+
+    @ulIndex.deleter
+    def ulIndex(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.ulIndex')
 
 
 #: the pointer type ffi.new allocates a CK_DSA_PARAMETER_GEN_PARAM with
@@ -12740,7 +14896,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECDH_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r})"
@@ -12753,6 +14909,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS:
     def ulAESKeyBits(self, value):
         self._p.ulAESKeyBits = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
+    @ulAESKeyBits.deleter
+    def ulAESKeyBits(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits')
+
     @property
     def kdf(self):
         return self._p.kdf
@@ -12761,6 +14921,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS:
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.kdf')
+
     @property
     def ulSharedDataLen(self):
         return self._p.ulSharedDataLen
@@ -12768,6 +14932,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS:
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -12788,6 +14956,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
+
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData')
 
 
 #: the pointer type ffi.new allocates a CK_ECDH_AES_KEY_WRAP_PARAMS with
@@ -12817,7 +14989,7 @@ class CK_RSA_AES_KEY_WRAP_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={self.pOAEPParams!r})"
@@ -12829,6 +15001,10 @@ class CK_RSA_AES_KEY_WRAP_PARAMS:
     @ulAESKeyBits.setter
     def ulAESKeyBits(self, value):
         self._p.ulAESKeyBits = _pb_index(value, 'CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
+
+    @ulAESKeyBits.deleter
+    def ulAESKeyBits(self):
+        _pb_no_delete('CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits')
 
     @property
     def pOAEPParams(self):
@@ -12849,6 +15025,10 @@ class CK_RSA_AES_KEY_WRAP_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pOAEPParams = _ffi.cast('CK_RSA_PKCS_OAEP_PARAMS *', held)
             _pb_keep(self, 'pOAEPParams', held)
+
+    @pOAEPParams.deleter
+    def pOAEPParams(self):
+        _pb_no_delete('CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams')
 
 
 #: the pointer type ffi.new allocates a CK_RSA_AES_KEY_WRAP_PARAMS with
@@ -12884,7 +15064,7 @@ class CK_GOSTR3410_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GOSTR3410_DERIVE_PARAMS(kdf={self.kdf!r}, pPublicData={self.pPublicData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r})"
@@ -12896,6 +15076,10 @@ class CK_GOSTR3410_DERIVE_PARAMS:
     @kdf.setter
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.kdf')
 
     @property
     def pPublicData(self):
@@ -12917,6 +15101,10 @@ class CK_GOSTR3410_DERIVE_PARAMS:
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -12924,6 +15112,10 @@ class CK_GOSTR3410_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pUKM(self):
@@ -12945,6 +15137,10 @@ class CK_GOSTR3410_DERIVE_PARAMS:
             self._p.pUKM = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pUKM', held)
 
+    @pUKM.deleter
+    def pUKM(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.pUKM')
+
     @property
     def ulUKMLen(self):
         return self._p.ulUKMLen
@@ -12952,6 +15148,10 @@ class CK_GOSTR3410_DERIVE_PARAMS:
     @ulUKMLen.setter
     def ulUKMLen(self, value):
         self._p.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen', 0, 18446744073709551615)
+
+    @ulUKMLen.deleter
+    def ulUKMLen(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen')
 
 
 #: the pointer type ffi.new allocates a CK_GOSTR3410_DERIVE_PARAMS with
@@ -12987,7 +15187,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GOSTR3410_KEY_WRAP_PARAMS(pWrapOID={self.pWrapOID!r}, ulWrapOIDLen={self.ulWrapOIDLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r}, hKey={self.hKey!r})"
@@ -13012,6 +15212,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS:
             self._p.pWrapOID = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pWrapOID', held)
 
+    @pWrapOID.deleter
+    def pWrapOID(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID')
+
     @property
     def ulWrapOIDLen(self):
         return self._p.ulWrapOIDLen
@@ -13019,6 +15223,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS:
     @ulWrapOIDLen.setter
     def ulWrapOIDLen(self, value):
         self._p.ulWrapOIDLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen', 0, 18446744073709551615)
+
+    @ulWrapOIDLen.deleter
+    def ulWrapOIDLen(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen')
 
     @property
     def pUKM(self):
@@ -13040,6 +15248,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS:
             self._p.pUKM = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pUKM', held)
 
+    @pUKM.deleter
+    def pUKM(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM')
+
     @property
     def ulUKMLen(self):
         return self._p.ulUKMLen
@@ -13048,6 +15260,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS:
     def ulUKMLen(self, value):
         self._p.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
+    @ulUKMLen.deleter
+    def ulUKMLen(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen')
+
     @property
     def hKey(self):
         return self._p.hKey
@@ -13055,6 +15271,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS:
     @hKey.setter
     def hKey(self, value):
         self._p.hKey = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.hKey', 0, 18446744073709551615)
+
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.hKey')
 
 
 #: the pointer type ffi.new allocates a CK_GOSTR3410_KEY_WRAP_PARAMS with
@@ -13086,7 +15306,7 @@ class CK_EDDSA_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_EDDSA_PARAMS(phFlag={self.phFlag!r}, ulContextDataLen={self.ulContextDataLen!r}, pContextData={self.pContextData!r})"
@@ -13099,6 +15319,10 @@ class CK_EDDSA_PARAMS:
     def phFlag(self, value):
         self._p.phFlag = _pb_index(value, 'CK_EDDSA_PARAMS.phFlag', 0, 255)
 
+    @phFlag.deleter
+    def phFlag(self):
+        _pb_no_delete('CK_EDDSA_PARAMS.phFlag')
+
     @property
     def ulContextDataLen(self):
         return self._p.ulContextDataLen
@@ -13106,6 +15330,10 @@ class CK_EDDSA_PARAMS:
     @ulContextDataLen.setter
     def ulContextDataLen(self, value):
         self._p.ulContextDataLen = _pb_index(value, 'CK_EDDSA_PARAMS.ulContextDataLen', 0, 18446744073709551615)
+
+    @ulContextDataLen.deleter
+    def ulContextDataLen(self):
+        _pb_no_delete('CK_EDDSA_PARAMS.ulContextDataLen')
 
     @property
     def pContextData(self):
@@ -13127,6 +15355,10 @@ class CK_EDDSA_PARAMS:
             self._p.pContextData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pContextData', held)
 
+    @pContextData.deleter
+    def pContextData(self):
+        _pb_no_delete('CK_EDDSA_PARAMS.pContextData')
+
 
 #: the pointer type ffi.new allocates a CK_EDDSA_PARAMS with
 _pb_ptr_CK_EDDSA_PARAMS = _ffi.typeof('struct CK_EDDSA_PARAMS *')
@@ -13147,17 +15379,17 @@ class CK_XEDDSA_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_XEDDSA_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_XEDDSA_PARAMS.sizeof:
-            raise ValueError(f"CK_XEDDSA_PARAMS needs {CK_XEDDSA_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_XEDDSA_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_XEDDSA_PARAMS.sizeof:
+            raise ValueError(f"CK_XEDDSA_PARAMS needs {CK_XEDDSA_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_XEDDSA_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_XEDDSA_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_XEDDSA_PARAMS(hash={self.hash!r})"
@@ -13169,6 +15401,10 @@ class CK_XEDDSA_PARAMS:
     @hash.setter
     def hash(self, value):
         self._p.hash = _pb_index(value, 'CK_XEDDSA_PARAMS.hash', 0, 18446744073709551615)
+
+    @hash.deleter
+    def hash(self):
+        _pb_no_delete('CK_XEDDSA_PARAMS.hash')
 
 
 #: the pointer type ffi.new allocates a CK_XEDDSA_PARAMS with
@@ -13208,7 +15444,7 @@ class CK_X3DH_INITIATE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X3DH_INITIATE_PARAMS(kdf={self.kdf!r}, pPeer_identity={self.pPeer_identity!r}, pPeer_prekey={self.pPeer_prekey!r}, pPrekey_signature={self.pPrekey_signature!r}, pOnetime_key={self.pOnetime_key!r}, pOwn_identity={self.pOwn_identity!r}, pOwn_ephemeral={self.pOwn_ephemeral!r})"
@@ -13221,6 +15457,10 @@ class CK_X3DH_INITIATE_PARAMS:
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.kdf')
+
     @property
     def pPeer_identity(self):
         return self._p.pPeer_identity
@@ -13229,6 +15469,10 @@ class CK_X3DH_INITIATE_PARAMS:
     def pPeer_identity(self, value):
         self._p.pPeer_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_identity', 0, 18446744073709551615)
 
+    @pPeer_identity.deleter
+    def pPeer_identity(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPeer_identity')
+
     @property
     def pPeer_prekey(self):
         return self._p.pPeer_prekey
@@ -13236,6 +15480,10 @@ class CK_X3DH_INITIATE_PARAMS:
     @pPeer_prekey.setter
     def pPeer_prekey(self, value):
         self._p.pPeer_prekey = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_prekey', 0, 18446744073709551615)
+
+    @pPeer_prekey.deleter
+    def pPeer_prekey(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPeer_prekey')
 
     @property
     def pPrekey_signature(self):
@@ -13257,6 +15505,10 @@ class CK_X3DH_INITIATE_PARAMS:
             self._p.pPrekey_signature = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrekey_signature', held)
 
+    @pPrekey_signature.deleter
+    def pPrekey_signature(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPrekey_signature')
+
     @property
     def pOnetime_key(self):
         value = self._p.pOnetime_key
@@ -13277,6 +15529,10 @@ class CK_X3DH_INITIATE_PARAMS:
             self._p.pOnetime_key = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOnetime_key', held)
 
+    @pOnetime_key.deleter
+    def pOnetime_key(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOnetime_key')
+
     @property
     def pOwn_identity(self):
         return self._p.pOwn_identity
@@ -13285,6 +15541,10 @@ class CK_X3DH_INITIATE_PARAMS:
     def pOwn_identity(self, value):
         self._p.pOwn_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_identity', 0, 18446744073709551615)
 
+    @pOwn_identity.deleter
+    def pOwn_identity(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOwn_identity')
+
     @property
     def pOwn_ephemeral(self):
         return self._p.pOwn_ephemeral
@@ -13292,6 +15552,10 @@ class CK_X3DH_INITIATE_PARAMS:
     @pOwn_ephemeral.setter
     def pOwn_ephemeral(self, value):
         self._p.pOwn_ephemeral = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral', 0, 18446744073709551615)
+
+    @pOwn_ephemeral.deleter
+    def pOwn_ephemeral(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral')
 
 
 #: the pointer type ffi.new allocates a CK_X3DH_INITIATE_PARAMS with
@@ -13329,7 +15593,7 @@ class CK_X3DH_RESPOND_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X3DH_RESPOND_PARAMS(kdf={self.kdf!r}, pIdentity_id={self.pIdentity_id!r}, pPrekey_id={self.pPrekey_id!r}, pOnetime_id={self.pOnetime_id!r}, pInitiator_identity={self.pInitiator_identity!r}, pInitiator_ephemeral={self.pInitiator_ephemeral!r})"
@@ -13341,6 +15605,10 @@ class CK_X3DH_RESPOND_PARAMS:
     @kdf.setter
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.kdf', 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.kdf')
 
     @property
     def pIdentity_id(self):
@@ -13362,6 +15630,10 @@ class CK_X3DH_RESPOND_PARAMS:
             self._p.pIdentity_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIdentity_id', held)
 
+    @pIdentity_id.deleter
+    def pIdentity_id(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pIdentity_id')
+
     @property
     def pPrekey_id(self):
         value = self._p.pPrekey_id
@@ -13381,6 +15653,10 @@ class CK_X3DH_RESPOND_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pPrekey_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrekey_id', held)
+
+    @pPrekey_id.deleter
+    def pPrekey_id(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pPrekey_id')
 
     @property
     def pOnetime_id(self):
@@ -13402,6 +15678,10 @@ class CK_X3DH_RESPOND_PARAMS:
             self._p.pOnetime_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOnetime_id', held)
 
+    @pOnetime_id.deleter
+    def pOnetime_id(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pOnetime_id')
+
     @property
     def pInitiator_identity(self):
         return self._p.pInitiator_identity
@@ -13409,6 +15689,10 @@ class CK_X3DH_RESPOND_PARAMS:
     @pInitiator_identity.setter
     def pInitiator_identity(self, value):
         self._p.pInitiator_identity = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_identity', 0, 18446744073709551615)
+
+    @pInitiator_identity.deleter
+    def pInitiator_identity(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pInitiator_identity')
 
     @property
     def pInitiator_ephemeral(self):
@@ -13429,6 +15713,10 @@ class CK_X3DH_RESPOND_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pInitiator_ephemeral = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInitiator_ephemeral', held)
+
+    @pInitiator_ephemeral.deleter
+    def pInitiator_ephemeral(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral')
 
 
 #: the pointer type ffi.new allocates a CK_X3DH_RESPOND_PARAMS with
@@ -13470,7 +15758,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X2RATCHET_INITIALIZE_PARAMS(sk={self.sk!r}, peer_public_prekey={self.peer_public_prekey!r}, peer_public_identity={self.peer_public_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
@@ -13495,6 +15783,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
             self._p.sk = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'sk', held)
 
+    @sk.deleter
+    def sk(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.sk')
+
     @property
     def peer_public_prekey(self):
         return self._p.peer_public_prekey
@@ -13502,6 +15794,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     @peer_public_prekey.setter
     def peer_public_prekey(self, value):
         self._p.peer_public_prekey = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey', 0, 18446744073709551615)
+
+    @peer_public_prekey.deleter
+    def peer_public_prekey(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey')
 
     @property
     def peer_public_identity(self):
@@ -13511,6 +15807,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     def peer_public_identity(self, value):
         self._p.peer_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity', 0, 18446744073709551615)
 
+    @peer_public_identity.deleter
+    def peer_public_identity(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity')
+
     @property
     def own_public_identity(self):
         return self._p.own_public_identity
@@ -13518,6 +15818,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     @own_public_identity.setter
     def own_public_identity(self, value):
         self._p.own_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity', 0, 18446744073709551615)
+
+    @own_public_identity.deleter
+    def own_public_identity(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity')
 
     @property
     def bEncryptedHeader(self):
@@ -13527,6 +15831,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     def bEncryptedHeader(self, value):
         self._p.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader', 0, 255)
 
+    @bEncryptedHeader.deleter
+    def bEncryptedHeader(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader')
+
     @property
     def eCurve(self):
         return self._p.eCurve
@@ -13534,6 +15842,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     @eCurve.setter
     def eCurve(self, value):
         self._p.eCurve = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.eCurve', 0, 18446744073709551615)
+
+    @eCurve.deleter
+    def eCurve(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.eCurve')
 
     @property
     def aeadMechanism(self):
@@ -13543,6 +15855,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     def aeadMechanism(self, value):
         self._p.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
+    @aeadMechanism.deleter
+    def aeadMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism')
+
     @property
     def kdfMechanism(self):
         return self._p.kdfMechanism
@@ -13550,6 +15866,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     @kdfMechanism.setter
     def kdfMechanism(self, value):
         self._p.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism', 0, 18446744073709551615)
+
+    @kdfMechanism.deleter
+    def kdfMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism')
 
 
 #: the pointer type ffi.new allocates a CK_X2RATCHET_INITIALIZE_PARAMS with
@@ -13591,7 +15911,7 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X2RATCHET_RESPOND_PARAMS(sk={self.sk!r}, own_prekey={self.own_prekey!r}, initiator_identity={self.initiator_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
@@ -13616,6 +15936,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
             self._p.sk = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'sk', held)
 
+    @sk.deleter
+    def sk(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.sk')
+
     @property
     def own_prekey(self):
         return self._p.own_prekey
@@ -13623,6 +15947,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     @own_prekey.setter
     def own_prekey(self, value):
         self._p.own_prekey = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_prekey', 0, 18446744073709551615)
+
+    @own_prekey.deleter
+    def own_prekey(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.own_prekey')
 
     @property
     def initiator_identity(self):
@@ -13632,6 +15960,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     def initiator_identity(self, value):
         self._p.initiator_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.initiator_identity', 0, 18446744073709551615)
 
+    @initiator_identity.deleter
+    def initiator_identity(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.initiator_identity')
+
     @property
     def own_public_identity(self):
         return self._p.own_public_identity
@@ -13639,6 +15971,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     @own_public_identity.setter
     def own_public_identity(self, value):
         self._p.own_public_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_public_identity', 0, 18446744073709551615)
+
+    @own_public_identity.deleter
+    def own_public_identity(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.own_public_identity')
 
     @property
     def bEncryptedHeader(self):
@@ -13648,6 +15984,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     def bEncryptedHeader(self, value):
         self._p.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader', 0, 255)
 
+    @bEncryptedHeader.deleter
+    def bEncryptedHeader(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader')
+
     @property
     def eCurve(self):
         return self._p.eCurve
@@ -13655,6 +15995,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     @eCurve.setter
     def eCurve(self, value):
         self._p.eCurve = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.eCurve', 0, 18446744073709551615)
+
+    @eCurve.deleter
+    def eCurve(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.eCurve')
 
     @property
     def aeadMechanism(self):
@@ -13664,6 +16008,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     def aeadMechanism(self, value):
         self._p.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
+    @aeadMechanism.deleter
+    def aeadMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism')
+
     @property
     def kdfMechanism(self):
         return self._p.kdfMechanism
@@ -13671,6 +16019,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     @kdfMechanism.setter
     def kdfMechanism(self, value):
         self._p.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615)
+
+    @kdfMechanism.deleter
+    def kdfMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism')
 
 
 #: the pointer type ffi.new allocates a CK_X2RATCHET_RESPOND_PARAMS with
@@ -13708,7 +16060,7 @@ class CK_NSS_JPAKEPublicValue:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKEPublicValue(pGX={self.pGX!r}, ulGXLen={self.ulGXLen!r}, pGV={self.pGV!r}, ulGVLen={self.ulGVLen!r}, pR={self.pR!r}, ulRLen={self.ulRLen!r})"
@@ -13733,6 +16085,10 @@ class CK_NSS_JPAKEPublicValue:
             self._p.pGX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pGX', held)
 
+    @pGX.deleter
+    def pGX(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.pGX')
+
     @property
     def ulGXLen(self):
         return self._p.ulGXLen
@@ -13740,6 +16096,10 @@ class CK_NSS_JPAKEPublicValue:
     @ulGXLen.setter
     def ulGXLen(self, value):
         self._p.ulGXLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
+
+    @ulGXLen.deleter
+    def ulGXLen(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulGXLen')
 
     @property
     def pGV(self):
@@ -13761,6 +16121,10 @@ class CK_NSS_JPAKEPublicValue:
             self._p.pGV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pGV', held)
 
+    @pGV.deleter
+    def pGV(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.pGV')
+
     @property
     def ulGVLen(self):
         return self._p.ulGVLen
@@ -13768,6 +16132,10 @@ class CK_NSS_JPAKEPublicValue:
     @ulGVLen.setter
     def ulGVLen(self, value):
         self._p.ulGVLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
+
+    @ulGVLen.deleter
+    def ulGVLen(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulGVLen')
 
     @property
     def pR(self):
@@ -13789,6 +16157,10 @@ class CK_NSS_JPAKEPublicValue:
             self._p.pR = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pR', held)
 
+    @pR.deleter
+    def pR(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.pR')
+
     @property
     def ulRLen(self):
         return self._p.ulRLen
@@ -13796,6 +16168,10 @@ class CK_NSS_JPAKEPublicValue:
     @ulRLen.setter
     def ulRLen(self, value):
         self._p.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
+
+    @ulRLen.deleter
+    def ulRLen(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulRLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKEPublicValue with
@@ -13825,7 +16201,7 @@ class CK_NSS_JPAKERound1Params:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKERound1Params(gx1={self.gx1!r}, gx2={self.gx2!r})"
@@ -13841,6 +16217,10 @@ class CK_NSS_JPAKERound1Params:
         self._p.gx1 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx1')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
+    @gx1.deleter
+    def gx1(self):
+        _pb_no_delete('CK_NSS_JPAKERound1Params.gx1')
+
     @property
     def gx2(self):
         return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx2'), self if self._owner is None else self._owner)
@@ -13851,6 +16231,10 @@ class CK_NSS_JPAKERound1Params:
             raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         self._p.gx2 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx2')), CK_NSS_JPAKEPublicValue.sizeof, value)
+
+    @gx2.deleter
+    def gx2(self):
+        _pb_no_delete('CK_NSS_JPAKERound1Params.gx2')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKERound1Params with
@@ -13886,7 +16270,7 @@ class CK_NSS_JPAKERound2Params:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKERound2Params(pSharedKey={self.pSharedKey!r}, ulSharedKeyLen={self.ulSharedKeyLen!r}, gx3={self.gx3!r}, gx4={self.gx4!r}, A={self.A!r})"
@@ -13911,6 +16295,10 @@ class CK_NSS_JPAKERound2Params:
             self._p.pSharedKey = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedKey', held)
 
+    @pSharedKey.deleter
+    def pSharedKey(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.pSharedKey')
+
     @property
     def ulSharedKeyLen(self):
         return self._p.ulSharedKeyLen
@@ -13918,6 +16306,10 @@ class CK_NSS_JPAKERound2Params:
     @ulSharedKeyLen.setter
     def ulSharedKeyLen(self, value):
         self._p.ulSharedKeyLen = _pb_index(value, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
+
+    @ulSharedKeyLen.deleter
+    def ulSharedKeyLen(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.ulSharedKeyLen')
 
     @property
     def gx3(self):
@@ -13930,6 +16322,10 @@ class CK_NSS_JPAKERound2Params:
         self._p.gx3 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx3')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
+    @gx3.deleter
+    def gx3(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.gx3')
+
     @property
     def gx4(self):
         return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx4'), self if self._owner is None else self._owner)
@@ -13941,6 +16337,10 @@ class CK_NSS_JPAKERound2Params:
         self._p.gx4 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx4')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
+    @gx4.deleter
+    def gx4(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.gx4')
+
     @property
     def A(self):
         return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'A'), self if self._owner is None else self._owner)
@@ -13951,6 +16351,10 @@ class CK_NSS_JPAKERound2Params:
             raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         self._p.A = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'A')), CK_NSS_JPAKEPublicValue.sizeof, value)
+
+    @A.deleter
+    def A(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.A')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKERound2Params with
@@ -13978,7 +16382,7 @@ class CK_NSS_JPAKEFinalParams:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKEFinalParams(B={self.B!r})"
@@ -13993,6 +16397,10 @@ class CK_NSS_JPAKEFinalParams:
             raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         self._p.B = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'B')), CK_NSS_JPAKEPublicValue.sizeof, value)
+
+    @B.deleter
+    def B(self):
+        _pb_no_delete('CK_NSS_JPAKEFinalParams.B')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKEFinalParams with
@@ -14026,7 +16434,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_MAC_CONSTANT_TIME_PARAMS(macAlg={self.macAlg!r}, ulBodyTotalLen={self.ulBodyTotalLen!r}, pHeader={self.pHeader!r}, ulHeaderLen={self.ulHeaderLen!r})"
@@ -14039,6 +16447,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
     def macAlg(self, value):
         self._p.macAlg = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
 
+    @macAlg.deleter
+    def macAlg(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg')
+
     @property
     def ulBodyTotalLen(self):
         return self._p.ulBodyTotalLen
@@ -14046,6 +16458,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
     @ulBodyTotalLen.setter
     def ulBodyTotalLen(self, value):
         self._p.ulBodyTotalLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
+
+    @ulBodyTotalLen.deleter
+    def ulBodyTotalLen(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen')
 
     @property
     def pHeader(self):
@@ -14067,6 +16483,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
             self._p.pHeader = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pHeader', held)
 
+    @pHeader.deleter
+    def pHeader(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader')
+
     @property
     def ulHeaderLen(self):
         return self._p.ulHeaderLen
@@ -14074,6 +16494,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
     @ulHeaderLen.setter
     def ulHeaderLen(self, value):
         self._p.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
+
+    @ulHeaderLen.deleter
+    def ulHeaderLen(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_MAC_CONSTANT_TIME_PARAMS with
@@ -14109,7 +16533,7 @@ class CK_NSS_AEAD_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_AEAD_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagLen={self.ulTagLen!r})"
@@ -14134,6 +16558,10 @@ class CK_NSS_AEAD_PARAMS:
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._p.ulNonceLen
@@ -14141,6 +16569,10 @@ class CK_NSS_AEAD_PARAMS:
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulNonceLen')
 
     @property
     def pAAD(self):
@@ -14162,6 +16594,10 @@ class CK_NSS_AEAD_PARAMS:
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._p.ulAADLen
@@ -14170,6 +16606,10 @@ class CK_NSS_AEAD_PARAMS:
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulAADLen')
+
     @property
     def ulTagLen(self):
         return self._p.ulTagLen
@@ -14177,6 +16617,10 @@ class CK_NSS_AEAD_PARAMS:
     @ulTagLen.setter
     def ulTagLen(self, value):
         self._p.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
+
+    @ulTagLen.deleter
+    def ulTagLen(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulTagLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_AEAD_PARAMS with
@@ -14214,7 +16658,7 @@ class CK_NSS_HKDFParams:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_HKDFParams(bExtract={self.bExtract!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, bExpand={self.bExpand!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
@@ -14226,6 +16670,10 @@ class CK_NSS_HKDFParams:
     @bExtract.setter
     def bExtract(self, value):
         self._p.bExtract = _pb_index(value, 'CK_NSS_HKDFParams.bExtract', 0, 255)
+
+    @bExtract.deleter
+    def bExtract(self):
+        _pb_no_delete('CK_NSS_HKDFParams.bExtract')
 
     @property
     def pSalt(self):
@@ -14247,6 +16695,10 @@ class CK_NSS_HKDFParams:
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete('CK_NSS_HKDFParams.pSalt')
+
     @property
     def ulSaltLen(self):
         return self._p.ulSaltLen
@@ -14255,6 +16707,10 @@ class CK_NSS_HKDFParams:
     def ulSaltLen(self, value):
         self._p.ulSaltLen = _pb_index(value, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
 
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete('CK_NSS_HKDFParams.ulSaltLen')
+
     @property
     def bExpand(self):
         return self._p.bExpand
@@ -14262,6 +16718,10 @@ class CK_NSS_HKDFParams:
     @bExpand.setter
     def bExpand(self, value):
         self._p.bExpand = _pb_index(value, 'CK_NSS_HKDFParams.bExpand', 0, 255)
+
+    @bExpand.deleter
+    def bExpand(self):
+        _pb_no_delete('CK_NSS_HKDFParams.bExpand')
 
     @property
     def pInfo(self):
@@ -14283,6 +16743,10 @@ class CK_NSS_HKDFParams:
             self._p.pInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInfo', held)
 
+    @pInfo.deleter
+    def pInfo(self):
+        _pb_no_delete('CK_NSS_HKDFParams.pInfo')
+
     @property
     def ulInfoLen(self):
         return self._p.ulInfoLen
@@ -14290,6 +16754,10 @@ class CK_NSS_HKDFParams:
     @ulInfoLen.setter
     def ulInfoLen(self, value):
         self._p.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
+
+    @ulInfoLen.deleter
+    def ulInfoLen(self):
+        _pb_no_delete('CK_NSS_HKDFParams.ulInfoLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_HKDFParams with
@@ -14325,7 +16793,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasSeedKey={self.bHasSeedKey!r}, hSeedKey={self.hSeedKey!r}, pSeedData={self.pSeedData!r}, ulSeedDataLen={self.ulSeedDataLen!r})"
@@ -14338,6 +16806,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bHasSeedKey(self):
         return self._p.bHasSeedKey
@@ -14346,6 +16818,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
     def bHasSeedKey(self, value):
         self._p.bHasSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
 
+    @bHasSeedKey.deleter
+    def bHasSeedKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey')
+
     @property
     def hSeedKey(self):
         return self._p.hSeedKey
@@ -14353,6 +16829,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
     @hSeedKey.setter
     def hSeedKey(self, value):
         self._p.hSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
+
+    @hSeedKey.deleter
+    def hSeedKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey')
 
     @property
     def pSeedData(self):
@@ -14374,6 +16854,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
             self._p.pSeedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeedData', held)
 
+    @pSeedData.deleter
+    def pSeedData(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData')
+
     @property
     def ulSeedDataLen(self):
         return self._p.ulSeedDataLen
@@ -14381,6 +16865,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
     @ulSeedDataLen.setter
     def ulSeedDataLen(self, value):
         self._p.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
+
+    @ulSeedDataLen.deleter
+    def ulSeedDataLen(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS with
@@ -14422,7 +16910,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bDataAsKey={self.bDataAsKey!r}, bRekey={self.bRekey!r}, pNi={self.pNi!r}, ulNiLen={self.ulNiLen!r}, pNr={self.pNr!r}, ulNrLen={self.ulNrLen!r}, hNewKey={self.hNewKey!r})"
@@ -14435,6 +16923,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bDataAsKey(self):
         return self._p.bDataAsKey
@@ -14443,6 +16935,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     def bDataAsKey(self, value):
         self._p.bDataAsKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
 
+    @bDataAsKey.deleter
+    def bDataAsKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey')
+
     @property
     def bRekey(self):
         return self._p.bRekey
@@ -14450,6 +16946,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     @bRekey.setter
     def bRekey(self, value):
         self._p.bRekey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
+
+    @bRekey.deleter
+    def bRekey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey')
 
     @property
     def pNi(self):
@@ -14471,6 +16971,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
             self._p.pNi = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNi', held)
 
+    @pNi.deleter
+    def pNi(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi')
+
     @property
     def ulNiLen(self):
         return self._p.ulNiLen
@@ -14478,6 +16982,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     @ulNiLen.setter
     def ulNiLen(self, value):
         self._p.ulNiLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
+
+    @ulNiLen.deleter
+    def ulNiLen(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen')
 
     @property
     def pNr(self):
@@ -14499,6 +17007,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
             self._p.pNr = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNr', held)
 
+    @pNr.deleter
+    def pNr(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr')
+
     @property
     def ulNrLen(self):
         return self._p.ulNrLen
@@ -14507,6 +17019,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     def ulNrLen(self, value):
         self._p.ulNrLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
 
+    @ulNrLen.deleter
+    def ulNrLen(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen')
+
     @property
     def hNewKey(self):
         return self._p.hNewKey
@@ -14514,6 +17030,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     @hNewKey.setter
     def hNewKey(self, value):
         self._p.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
+
+    @hNewKey.deleter
+    def hNewKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE_PRF_DERIVE_PARAMS with
@@ -14557,7 +17077,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE1_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasPrevKey={self.bHasPrevKey!r}, hKeygxy={self.hKeygxy!r}, hPrevKey={self.hPrevKey!r}, pCKYi={self.pCKYi!r}, ulCKYiLen={self.ulCKYiLen!r}, pCKYr={self.pCKYr!r}, ulCKYrLen={self.ulCKYrLen!r}, keyNumber={self.keyNumber!r})"
@@ -14570,6 +17090,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bHasPrevKey(self):
         return self._p.bHasPrevKey
@@ -14577,6 +17101,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     @bHasPrevKey.setter
     def bHasPrevKey(self, value):
         self._p.bHasPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
+
+    @bHasPrevKey.deleter
+    def bHasPrevKey(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey')
 
     @property
     def hKeygxy(self):
@@ -14586,6 +17114,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     def hKeygxy(self, value):
         self._p.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
+    @hKeygxy.deleter
+    def hKeygxy(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy')
+
     @property
     def hPrevKey(self):
         return self._p.hPrevKey
@@ -14593,6 +17125,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     @hPrevKey.setter
     def hPrevKey(self, value):
         self._p.hPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
+
+    @hPrevKey.deleter
+    def hPrevKey(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey')
 
     @property
     def pCKYi(self):
@@ -14614,6 +17150,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
             self._p.pCKYi = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pCKYi', held)
 
+    @pCKYi.deleter
+    def pCKYi(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi')
+
     @property
     def ulCKYiLen(self):
         return self._p.ulCKYiLen
@@ -14621,6 +17161,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     @ulCKYiLen.setter
     def ulCKYiLen(self, value):
         self._p.ulCKYiLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
+
+    @ulCKYiLen.deleter
+    def ulCKYiLen(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen')
 
     @property
     def pCKYr(self):
@@ -14642,6 +17186,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
             self._p.pCKYr = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pCKYr', held)
 
+    @pCKYr.deleter
+    def pCKYr(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr')
+
     @property
     def ulCKYrLen(self):
         return self._p.ulCKYrLen
@@ -14650,6 +17198,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     def ulCKYrLen(self, value):
         self._p.ulCKYrLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
 
+    @ulCKYrLen.deleter
+    def ulCKYrLen(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen')
+
     @property
     def keyNumber(self):
         return self._p.keyNumber
@@ -14657,6 +17209,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     @keyNumber.setter
     def keyNumber(self, value):
         self._p.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
+
+    @keyNumber.deleter
+    def keyNumber(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE1_PRF_DERIVE_PARAMS with
@@ -14692,7 +17248,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasKeygxy={self.bHasKeygxy!r}, hKeygxy={self.hKeygxy!r}, pExtraData={self.pExtraData!r}, ulExtraDataLen={self.ulExtraDataLen!r})"
@@ -14705,6 +17261,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bHasKeygxy(self):
         return self._p.bHasKeygxy
@@ -14713,6 +17273,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
     def bHasKeygxy(self, value):
         self._p.bHasKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
 
+    @bHasKeygxy.deleter
+    def bHasKeygxy(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy')
+
     @property
     def hKeygxy(self):
         return self._p.hKeygxy
@@ -14720,6 +17284,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
     @hKeygxy.setter
     def hKeygxy(self, value):
         self._p.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
+
+    @hKeygxy.deleter
+    def hKeygxy(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy')
 
     @property
     def pExtraData(self):
@@ -14741,6 +17309,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
             self._p.pExtraData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pExtraData', held)
 
+    @pExtraData.deleter
+    def pExtraData(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData')
+
     @property
     def ulExtraDataLen(self):
         return self._p.ulExtraDataLen
@@ -14748,6 +17320,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
     @ulExtraDataLen.setter
     def ulExtraDataLen(self, value):
         self._p.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
+
+    @ulExtraDataLen.deleter
+    def ulExtraDataLen(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS with
@@ -14781,7 +17357,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={self.pVersion!r})"
@@ -14793,6 +17369,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism')
 
     @property
     def pSessionHash(self):
@@ -14814,6 +17394,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
             self._p.pSessionHash = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSessionHash', held)
 
+    @pSessionHash.deleter
+    def pSessionHash(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash')
+
     @property
     def ulSessionHashLen(self):
         return self._p.ulSessionHashLen
@@ -14821,6 +17405,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
     @ulSessionHashLen.setter
     def ulSessionHashLen(self, value):
         self._p.ulSessionHashLen = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
+
+    @ulSessionHashLen.deleter
+    def ulSessionHashLen(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen')
 
     @property
     def pVersion(self):
@@ -14841,6 +17429,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pVersion = _ffi.cast('CK_VERSION *', held)
             _pb_keep(self, 'pVersion', held)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS with
@@ -14870,7 +17462,7 @@ class CK_NSS_MODULE_FUNCTIONS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_MODULE_FUNCTIONS(version={self.version!r}, NSC_ModuleDBFunc={self.NSC_ModuleDBFunc!r})"
@@ -14885,6 +17477,10 @@ class CK_NSS_MODULE_FUNCTIONS:
             raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_NSS_MODULE_FUNCTIONS.version')
+
     @property
     def NSC_ModuleDBFunc(self):
         return _pb_function_pointer(self._p.NSC_ModuleDBFunc, 'char **(*)(unsigned long, char *, void *)', self if self._owner is None else self._owner)
@@ -14894,6 +17490,10 @@ class CK_NSS_MODULE_FUNCTIONS:
         pointer = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
         self._p.NSC_ModuleDBFunc = _NULL if pointer is None else pointer
         _pb_keep(self, 'NSC_ModuleDBFunc', value)
+
+    @NSC_ModuleDBFunc.deleter
+    def NSC_ModuleDBFunc(self):
+        _pb_no_delete('CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_MODULE_FUNCTIONS with
@@ -14923,7 +17523,7 @@ class CK_NSS_FIPS_FUNCTIONS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_FIPS_FUNCTIONS(version={self.version!r}, NSC_NSSGetFIPSStatus={self.NSC_NSSGetFIPSStatus!r})"
@@ -14938,6 +17538,10 @@ class CK_NSS_FIPS_FUNCTIONS:
             raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_NSS_FIPS_FUNCTIONS.version')
+
     @property
     def NSC_NSSGetFIPSStatus(self):
         return _pb_function_pointer(self._p.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', self if self._owner is None else self._owner)
@@ -14947,6 +17551,10 @@ class CK_NSS_FIPS_FUNCTIONS:
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
         self._p.NSC_NSSGetFIPSStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'NSC_NSSGetFIPSStatus', value)
+
+    @NSC_NSSGetFIPSStatus.deleter
+    def NSC_NSSGetFIPSStatus(self):
+        _pb_no_delete('CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_FIPS_FUNCTIONS with
@@ -14982,7 +17590,7 @@ class CK_NSS_GCM_PARAMS:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_GCM_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
@@ -15007,6 +17615,10 @@ class CK_NSS_GCM_PARAMS:
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.pIv')
+
     @property
     def ulIvLen(self):
         return self._p.ulIvLen
@@ -15014,6 +17626,10 @@ class CK_NSS_GCM_PARAMS:
     @ulIvLen.setter
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.ulIvLen')
 
     @property
     def pAAD(self):
@@ -15035,6 +17651,10 @@ class CK_NSS_GCM_PARAMS:
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._p.ulAADLen
@@ -15043,6 +17663,10 @@ class CK_NSS_GCM_PARAMS:
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.ulAADLen')
+
     @property
     def ulTagBits(self):
         return self._p.ulTagBits
@@ -15050,6 +17674,10 @@ class CK_NSS_GCM_PARAMS:
     @ulTagBits.setter
     def ulTagBits(self, value):
         self._p.ulTagBits = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.ulTagBits')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_GCM_PARAMS with
@@ -15089,6 +17717,9 @@ class Library:
 
     def __repr__(self):
         return f"<pkcs11.Library {self._pb_path!r}>"
+
+    # A copy would share the loaded library's state, which a Library stands for alone.
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def C_Initialize(self, pInitArgs, /):
         'C_Initialize(pInitArgs: _WritableBuffer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'

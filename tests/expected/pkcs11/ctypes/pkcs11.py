@@ -11,21 +11,17 @@ import sys as _sys
 from ctypes import ArgumentError as _ArgumentError
 from enum import IntEnum as _IntEnum
 
-# ---- runtime: the checks shared by every wrapper -------------------------
-# The wrappers call C directly on their fast path; anything the fast path
-# rejects comes here, to be either normalised (an object with __index__, None
-# for a pointer) or turned into the same error the Cython backend raises.
-
-_MISSING = object()
-#: an instance of a record class without its __init__: how wrappers make the
-#: record they return around C memory they have just allocated
-_pb_new = object.__new__
-#: an int argument as an exact int (TypeError for anything without __index__)
-_pb_exact_int = _operator.index
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
 
 
-def _pb_no_copy(self, protocol):
-    """``__reduce_ex__`` of records, handles and function pointers, as in the Cython backend.
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
 
     They hold addresses (and keep the memory behind them alive): a pickled
     address means nothing in another process, and a copy would share memory
@@ -33,6 +29,16 @@ def _pb_no_copy(self, protocol):
     bytes where that is safe.
     """
     raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
 
 
 def _pb_integer(value, what):
@@ -76,11 +82,6 @@ def _pb_view_of(value, what, writable):
     return view
 
 
-def _pb_measure(value, size):
-    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
-    return 0 if value is None else memoryview(value).nbytes // size
-
-
 def _pb_check_size(view, size, what):
     if view.nbytes < size:
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
@@ -107,30 +108,33 @@ def _pb_sequence(value, what):
         raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
 
-def _pb_once(value):
-    """``value``, or a list of its items if it is an iterator (a generator, say).
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
 
-    A wrapper may read an in-array argument twice (the fast path, then the
-    run after _pb_fix), and an iterator gives its items only once.
+    TypeError naming ``what`` for anything else (``str`` included).
     """
-    try:
-        single_pass = iter(value) is value
-    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+    if value.__class__ is bytes:
         return value
-    return list(value) if single_pass else value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
 
 
-def _pb_rekey(keep, address, size, kept):
-    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
-    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
-    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
-    for key in [key for key in keep if address <= key[0] < address + size]:
-        del keep[key]
-    for (offset, name), value in kept.items():
-        keep[(address + offset, name)] = value
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
     kind, what = spec[0], spec[1]
     if kind == "nonnull":
         if value is None:
@@ -150,8 +154,7 @@ def _pb_fix_value(spec, value):
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
-            wanted = spec[2].__name__ + (" or None" if spec[3] else "")
-            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
         return value
     if kind == "count":
         number = _pb_integer(value, what)
@@ -179,8 +182,49 @@ def _pb_fix_value(spec, value):
 
 
 def _pb_fix(specs, args):
-    """The inputs checked and normalised for the second run of a wrapper's body, or the precise error."""
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+# ---- runtime: what the ctypes and cffi wrappers and classes share ---------
+
+_MISSING = object()
+#: an instance of a record class without its __init__: how wrappers make the
+#: record they return around C memory they have just allocated
+_pb_new = object.__new__
+#: an int argument as an exact int (TypeError for anything without __index__)
+_pb_exact_int = _operator.index
+
+
+def _pb_measure(value, size):
+    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
+    return 0 if value is None else memoryview(value).nbytes // size
+
+
+def _pb_once(value):
+    """``value``, or a list of its items if it is an iterator (a generator, say).
+
+    A wrapper may read an in-array argument twice (the fast path, then the
+    run after _pb_fix), and an iterator gives its items only once.
+    """
+    try:
+        single_pass = iter(value) is value
+    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+        return value
+    return list(value) if single_pass else value
+
+
+def _pb_rekey(keep, address, size, kept):
+    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
+    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
+    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
+    for key in [key for key in keep if address <= key[0] < address + size]:
+        del keep[key]
+    for (offset, name), value in kept.items():
+        keep[(address + offset, name)] = value
 
 
 def _pb_handle(cls, pointer, owner):
@@ -353,7 +397,7 @@ def _pb_view(cls, struct):
 
 def _pb_store_bytes(struct, offset, size, value, what):
     """Copy a bytes-like value into a fixed array member, zero-filling the rest."""
-    data = memoryview(value).tobytes()
+    data = _pb_bytes_like(value, what)
     if len(data) > size:
         raise ValueError(f"{what} holds at most {size} bytes, got {len(data)}")
     address = _ct.addressof(struct) + offset
@@ -1988,7 +2032,7 @@ class FunctionPointer:
     def __repr__(self):
         return f"<FunctionPointer {self._ctype} at {_pb_address(self._ptr):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 def _pb_function_pointer(pointer, ctype, owner):
@@ -3589,15 +3633,15 @@ class CK_VERSION:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_VERSION holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_VERSION.sizeof:
-            raise ValueError(f"CK_VERSION needs {CK_VERSION.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_VERSION, _S0.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_VERSION.from_bytes: argument 1 (data)")
+        if len(data) != CK_VERSION.sizeof:
+            raise ValueError(f"CK_VERSION needs {CK_VERSION.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_VERSION, _S0.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_VERSION.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_VERSION(major={self.major!r}, minor={self.minor!r})"
@@ -3610,6 +3654,10 @@ class CK_VERSION:
     def major(self, value):
         self._s.major = _pb_index(value, 'CK_VERSION.major', 0, 255)
 
+    @major.deleter
+    def major(self):
+        _pb_no_delete('CK_VERSION.major')
+
     @property
     def minor(self):
         return self._s.minor
@@ -3617,6 +3665,10 @@ class CK_VERSION:
     @minor.setter
     def minor(self, value):
         self._s.minor = _pb_index(value, 'CK_VERSION.minor', 0, 255)
+
+    @minor.deleter
+    def minor(self):
+        _pb_no_delete('CK_VERSION.minor')
 
 
 class CK_INFO:
@@ -3640,15 +3692,15 @@ class CK_INFO:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_INFO.sizeof:
-            raise ValueError(f"CK_INFO needs {CK_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_INFO, _S1.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_INFO.sizeof:
+            raise ValueError(f"CK_INFO needs {CK_INFO.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_INFO, _S1.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_INFO.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_INFO(cryptokiVersion={self.cryptokiVersion!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, libraryDescription={self.libraryDescription!r}, libraryVersion={self.libraryVersion!r})"
@@ -3663,6 +3715,10 @@ class CK_INFO:
             raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.cryptokiVersion = value._s
 
+    @cryptokiVersion.deleter
+    def cryptokiVersion(self):
+        _pb_no_delete('CK_INFO.cryptokiVersion')
+
     @property
     def manufacturerID(self):
         return bytes(self._s.manufacturerID)
@@ -3670,6 +3726,10 @@ class CK_INFO:
     @manufacturerID.setter
     def manufacturerID(self, value):
         _pb_store_bytes(self._s, _S1.manufacturerID.offset, 32, value, 'CK_INFO.manufacturerID')
+
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete('CK_INFO.manufacturerID')
 
     @property
     def flags(self):
@@ -3679,6 +3739,10 @@ class CK_INFO:
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_INFO.flags', 0, 18446744073709551615)
 
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_INFO.flags')
+
     @property
     def libraryDescription(self):
         return bytes(self._s.libraryDescription)
@@ -3686,6 +3750,10 @@ class CK_INFO:
     @libraryDescription.setter
     def libraryDescription(self, value):
         _pb_store_bytes(self._s, _S1.libraryDescription.offset, 32, value, 'CK_INFO.libraryDescription')
+
+    @libraryDescription.deleter
+    def libraryDescription(self):
+        _pb_no_delete('CK_INFO.libraryDescription')
 
     @property
     def libraryVersion(self):
@@ -3696,6 +3764,10 @@ class CK_INFO:
         if not isinstance(value, CK_VERSION):
             raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.libraryVersion = value._s
+
+    @libraryVersion.deleter
+    def libraryVersion(self):
+        _pb_no_delete('CK_INFO.libraryVersion')
 
 
 class CK_SLOT_INFO:
@@ -3719,15 +3791,15 @@ class CK_SLOT_INFO:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SLOT_INFO.sizeof:
-            raise ValueError(f"CK_SLOT_INFO needs {CK_SLOT_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_SLOT_INFO, _S2.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_SLOT_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_SLOT_INFO.sizeof:
+            raise ValueError(f"CK_SLOT_INFO needs {CK_SLOT_INFO.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_SLOT_INFO, _S2.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SLOT_INFO.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SLOT_INFO(slotDescription={self.slotDescription!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r})"
@@ -3740,6 +3812,10 @@ class CK_SLOT_INFO:
     def slotDescription(self, value):
         _pb_store_bytes(self._s, _S2.slotDescription.offset, 64, value, 'CK_SLOT_INFO.slotDescription')
 
+    @slotDescription.deleter
+    def slotDescription(self):
+        _pb_no_delete('CK_SLOT_INFO.slotDescription')
+
     @property
     def manufacturerID(self):
         return bytes(self._s.manufacturerID)
@@ -3748,6 +3824,10 @@ class CK_SLOT_INFO:
     def manufacturerID(self, value):
         _pb_store_bytes(self._s, _S2.manufacturerID.offset, 32, value, 'CK_SLOT_INFO.manufacturerID')
 
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete('CK_SLOT_INFO.manufacturerID')
+
     @property
     def flags(self):
         return self._s.flags
@@ -3755,6 +3835,10 @@ class CK_SLOT_INFO:
     @flags.setter
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_SLOT_INFO.flags')
 
     @property
     def hardwareVersion(self):
@@ -3766,6 +3850,10 @@ class CK_SLOT_INFO:
             raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.hardwareVersion = value._s
 
+    @hardwareVersion.deleter
+    def hardwareVersion(self):
+        _pb_no_delete('CK_SLOT_INFO.hardwareVersion')
+
     @property
     def firmwareVersion(self):
         return _pb_view(CK_VERSION, self._s.firmwareVersion)
@@ -3775,6 +3863,10 @@ class CK_SLOT_INFO:
         if not isinstance(value, CK_VERSION):
             raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.firmwareVersion = value._s
+
+    @firmwareVersion.deleter
+    def firmwareVersion(self):
+        _pb_no_delete('CK_SLOT_INFO.firmwareVersion')
 
 
 class CK_TOKEN_INFO:
@@ -3824,15 +3916,15 @@ class CK_TOKEN_INFO:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_TOKEN_INFO.sizeof:
-            raise ValueError(f"CK_TOKEN_INFO needs {CK_TOKEN_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_TOKEN_INFO, _S3.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_TOKEN_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_TOKEN_INFO.sizeof:
+            raise ValueError(f"CK_TOKEN_INFO needs {CK_TOKEN_INFO.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_TOKEN_INFO, _S3.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_TOKEN_INFO.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TOKEN_INFO(label={self.label!r}, manufacturerID={self.manufacturerID!r}, model={self.model!r}, serialNumber={self.serialNumber!r}, flags={self.flags!r}, ulMaxSessionCount={self.ulMaxSessionCount!r}, ulSessionCount={self.ulSessionCount!r}, ulMaxRwSessionCount={self.ulMaxRwSessionCount!r}, ulRwSessionCount={self.ulRwSessionCount!r}, ulMaxPinLen={self.ulMaxPinLen!r}, ulMinPinLen={self.ulMinPinLen!r}, ulTotalPublicMemory={self.ulTotalPublicMemory!r}, ulFreePublicMemory={self.ulFreePublicMemory!r}, ulTotalPrivateMemory={self.ulTotalPrivateMemory!r}, ulFreePrivateMemory={self.ulFreePrivateMemory!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r}, utcTime={self.utcTime!r})"
@@ -3845,6 +3937,10 @@ class CK_TOKEN_INFO:
     def label(self, value):
         _pb_store_bytes(self._s, _S3.label.offset, 32, value, 'CK_TOKEN_INFO.label')
 
+    @label.deleter
+    def label(self):
+        _pb_no_delete('CK_TOKEN_INFO.label')
+
     @property
     def manufacturerID(self):
         return bytes(self._s.manufacturerID)
@@ -3852,6 +3948,10 @@ class CK_TOKEN_INFO:
     @manufacturerID.setter
     def manufacturerID(self, value):
         _pb_store_bytes(self._s, _S3.manufacturerID.offset, 32, value, 'CK_TOKEN_INFO.manufacturerID')
+
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete('CK_TOKEN_INFO.manufacturerID')
 
     @property
     def model(self):
@@ -3861,6 +3961,10 @@ class CK_TOKEN_INFO:
     def model(self, value):
         _pb_store_bytes(self._s, _S3.model.offset, 16, value, 'CK_TOKEN_INFO.model')
 
+    @model.deleter
+    def model(self):
+        _pb_no_delete('CK_TOKEN_INFO.model')
+
     @property
     def serialNumber(self):
         return bytes(self._s.serialNumber)
@@ -3868,6 +3972,10 @@ class CK_TOKEN_INFO:
     @serialNumber.setter
     def serialNumber(self, value):
         _pb_store_bytes(self._s, _S3.serialNumber.offset, 16, value, 'CK_TOKEN_INFO.serialNumber')
+
+    @serialNumber.deleter
+    def serialNumber(self):
+        _pb_no_delete('CK_TOKEN_INFO.serialNumber')
 
     @property
     def flags(self):
@@ -3877,6 +3985,10 @@ class CK_TOKEN_INFO:
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
 
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_TOKEN_INFO.flags')
+
     @property
     def ulMaxSessionCount(self):
         return self._s.ulMaxSessionCount
@@ -3884,6 +3996,10 @@ class CK_TOKEN_INFO:
     @ulMaxSessionCount.setter
     def ulMaxSessionCount(self, value):
         self._s.ulMaxSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
+
+    @ulMaxSessionCount.deleter
+    def ulMaxSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMaxSessionCount')
 
     @property
     def ulSessionCount(self):
@@ -3893,6 +4009,10 @@ class CK_TOKEN_INFO:
     def ulSessionCount(self, value):
         self._s.ulSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
 
+    @ulSessionCount.deleter
+    def ulSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulSessionCount')
+
     @property
     def ulMaxRwSessionCount(self):
         return self._s.ulMaxRwSessionCount
@@ -3900,6 +4020,10 @@ class CK_TOKEN_INFO:
     @ulMaxRwSessionCount.setter
     def ulMaxRwSessionCount(self, value):
         self._s.ulMaxRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
+
+    @ulMaxRwSessionCount.deleter
+    def ulMaxRwSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMaxRwSessionCount')
 
     @property
     def ulRwSessionCount(self):
@@ -3909,6 +4033,10 @@ class CK_TOKEN_INFO:
     def ulRwSessionCount(self, value):
         self._s.ulRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
 
+    @ulRwSessionCount.deleter
+    def ulRwSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulRwSessionCount')
+
     @property
     def ulMaxPinLen(self):
         return self._s.ulMaxPinLen
@@ -3916,6 +4044,10 @@ class CK_TOKEN_INFO:
     @ulMaxPinLen.setter
     def ulMaxPinLen(self, value):
         self._s.ulMaxPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
+
+    @ulMaxPinLen.deleter
+    def ulMaxPinLen(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMaxPinLen')
 
     @property
     def ulMinPinLen(self):
@@ -3925,6 +4057,10 @@ class CK_TOKEN_INFO:
     def ulMinPinLen(self, value):
         self._s.ulMinPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
 
+    @ulMinPinLen.deleter
+    def ulMinPinLen(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMinPinLen')
+
     @property
     def ulTotalPublicMemory(self):
         return self._s.ulTotalPublicMemory
@@ -3932,6 +4068,10 @@ class CK_TOKEN_INFO:
     @ulTotalPublicMemory.setter
     def ulTotalPublicMemory(self, value):
         self._s.ulTotalPublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
+
+    @ulTotalPublicMemory.deleter
+    def ulTotalPublicMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulTotalPublicMemory')
 
     @property
     def ulFreePublicMemory(self):
@@ -3941,6 +4081,10 @@ class CK_TOKEN_INFO:
     def ulFreePublicMemory(self, value):
         self._s.ulFreePublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
 
+    @ulFreePublicMemory.deleter
+    def ulFreePublicMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulFreePublicMemory')
+
     @property
     def ulTotalPrivateMemory(self):
         return self._s.ulTotalPrivateMemory
@@ -3949,6 +4093,10 @@ class CK_TOKEN_INFO:
     def ulTotalPrivateMemory(self, value):
         self._s.ulTotalPrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
 
+    @ulTotalPrivateMemory.deleter
+    def ulTotalPrivateMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulTotalPrivateMemory')
+
     @property
     def ulFreePrivateMemory(self):
         return self._s.ulFreePrivateMemory
@@ -3956,6 +4104,10 @@ class CK_TOKEN_INFO:
     @ulFreePrivateMemory.setter
     def ulFreePrivateMemory(self, value):
         self._s.ulFreePrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
+
+    @ulFreePrivateMemory.deleter
+    def ulFreePrivateMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulFreePrivateMemory')
 
     @property
     def hardwareVersion(self):
@@ -3967,6 +4119,10 @@ class CK_TOKEN_INFO:
             raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.hardwareVersion = value._s
 
+    @hardwareVersion.deleter
+    def hardwareVersion(self):
+        _pb_no_delete('CK_TOKEN_INFO.hardwareVersion')
+
     @property
     def firmwareVersion(self):
         return _pb_view(CK_VERSION, self._s.firmwareVersion)
@@ -3977,6 +4133,10 @@ class CK_TOKEN_INFO:
             raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.firmwareVersion = value._s
 
+    @firmwareVersion.deleter
+    def firmwareVersion(self):
+        _pb_no_delete('CK_TOKEN_INFO.firmwareVersion')
+
     @property
     def utcTime(self):
         return bytes(self._s.utcTime)
@@ -3984,6 +4144,10 @@ class CK_TOKEN_INFO:
     @utcTime.setter
     def utcTime(self, value):
         _pb_store_bytes(self._s, _S3.utcTime.offset, 16, value, 'CK_TOKEN_INFO.utcTime')
+
+    @utcTime.deleter
+    def utcTime(self):
+        _pb_no_delete('CK_TOKEN_INFO.utcTime')
 
 
 class CK_SESSION_INFO:
@@ -4005,15 +4169,15 @@ class CK_SESSION_INFO:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SESSION_INFO.sizeof:
-            raise ValueError(f"CK_SESSION_INFO needs {CK_SESSION_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_SESSION_INFO, _S4.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_SESSION_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_SESSION_INFO.sizeof:
+            raise ValueError(f"CK_SESSION_INFO needs {CK_SESSION_INFO.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_SESSION_INFO, _S4.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SESSION_INFO.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SESSION_INFO(slotID={self.slotID!r}, state={self.state!r}, flags={self.flags!r}, ulDeviceError={self.ulDeviceError!r})"
@@ -4026,6 +4190,10 @@ class CK_SESSION_INFO:
     def slotID(self, value):
         self._s.slotID = _pb_index(value, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
 
+    @slotID.deleter
+    def slotID(self):
+        _pb_no_delete('CK_SESSION_INFO.slotID')
+
     @property
     def state(self):
         return self._s.state
@@ -4033,6 +4201,10 @@ class CK_SESSION_INFO:
     @state.setter
     def state(self, value):
         self._s.state = _pb_index(value, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
+
+    @state.deleter
+    def state(self):
+        _pb_no_delete('CK_SESSION_INFO.state')
 
     @property
     def flags(self):
@@ -4042,6 +4214,10 @@ class CK_SESSION_INFO:
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
 
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_SESSION_INFO.flags')
+
     @property
     def ulDeviceError(self):
         return self._s.ulDeviceError
@@ -4049,6 +4225,10 @@ class CK_SESSION_INFO:
     @ulDeviceError.setter
     def ulDeviceError(self, value):
         self._s.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
+
+    @ulDeviceError.deleter
+    def ulDeviceError(self):
+        _pb_no_delete('CK_SESSION_INFO.ulDeviceError')
 
 
 class CK_ATTRIBUTE:
@@ -4074,7 +4254,7 @@ class CK_ATTRIBUTE:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_ATTRIBUTE.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ATTRIBUTE(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
@@ -4086,6 +4266,10 @@ class CK_ATTRIBUTE:
     @type.setter
     def type(self, value):
         self._s.type = _pb_index(value, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('CK_ATTRIBUTE.type')
 
     @property
     def pValue(self):
@@ -4102,6 +4286,10 @@ class CK_ATTRIBUTE:
             self._s.pValue = address
             _pb_keep(self._s, 'pValue', kept)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete('CK_ATTRIBUTE.pValue')
+
     @property
     def ulValueLen(self):
         return self._s.ulValueLen
@@ -4109,6 +4297,10 @@ class CK_ATTRIBUTE:
     @ulValueLen.setter
     def ulValueLen(self, value):
         self._s.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete('CK_ATTRIBUTE.ulValueLen')
 
 
 class CK_DATE:
@@ -4128,15 +4320,15 @@ class CK_DATE:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_DATE holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_DATE.sizeof:
-            raise ValueError(f"CK_DATE needs {CK_DATE.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_DATE, _S6.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_DATE.from_bytes: argument 1 (data)")
+        if len(data) != CK_DATE.sizeof:
+            raise ValueError(f"CK_DATE needs {CK_DATE.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_DATE, _S6.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_DATE.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DATE(year={self.year!r}, month={self.month!r}, day={self.day!r})"
@@ -4149,6 +4341,10 @@ class CK_DATE:
     def year(self, value):
         _pb_store_bytes(self._s, _S6.year.offset, 4, value, 'CK_DATE.year')
 
+    @year.deleter
+    def year(self):
+        _pb_no_delete('CK_DATE.year')
+
     @property
     def month(self):
         return bytes(self._s.month)
@@ -4157,6 +4353,10 @@ class CK_DATE:
     def month(self, value):
         _pb_store_bytes(self._s, _S6.month.offset, 2, value, 'CK_DATE.month')
 
+    @month.deleter
+    def month(self):
+        _pb_no_delete('CK_DATE.month')
+
     @property
     def day(self):
         return bytes(self._s.day)
@@ -4164,6 +4364,10 @@ class CK_DATE:
     @day.setter
     def day(self, value):
         _pb_store_bytes(self._s, _S6.day.offset, 2, value, 'CK_DATE.day')
+
+    @day.deleter
+    def day(self):
+        _pb_no_delete('CK_DATE.day')
 
 
 class CK_MECHANISM:
@@ -4189,7 +4393,7 @@ class CK_MECHANISM:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_MECHANISM.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_MECHANISM(mechanism={self.mechanism!r}, pParameter={self.pParameter!r}, ulParameterLen={self.ulParameterLen!r})"
@@ -4201,6 +4405,10 @@ class CK_MECHANISM:
     @mechanism.setter
     def mechanism(self, value):
         self._s.mechanism = _pb_index(value, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
+
+    @mechanism.deleter
+    def mechanism(self):
+        _pb_no_delete('CK_MECHANISM.mechanism')
 
     @property
     def pParameter(self):
@@ -4217,6 +4425,10 @@ class CK_MECHANISM:
             self._s.pParameter = address
             _pb_keep(self._s, 'pParameter', kept)
 
+    @pParameter.deleter
+    def pParameter(self):
+        _pb_no_delete('CK_MECHANISM.pParameter')
+
     @property
     def ulParameterLen(self):
         return self._s.ulParameterLen
@@ -4224,6 +4436,10 @@ class CK_MECHANISM:
     @ulParameterLen.setter
     def ulParameterLen(self, value):
         self._s.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
+
+    @ulParameterLen.deleter
+    def ulParameterLen(self):
+        _pb_no_delete('CK_MECHANISM.ulParameterLen')
 
 
 class CK_MECHANISM_INFO:
@@ -4243,15 +4459,15 @@ class CK_MECHANISM_INFO:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_MECHANISM_INFO.sizeof:
-            raise ValueError(f"CK_MECHANISM_INFO needs {CK_MECHANISM_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_MECHANISM_INFO, _S8.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_MECHANISM_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_MECHANISM_INFO.sizeof:
+            raise ValueError(f"CK_MECHANISM_INFO needs {CK_MECHANISM_INFO.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_MECHANISM_INFO, _S8.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_MECHANISM_INFO.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_MECHANISM_INFO(ulMinKeySize={self.ulMinKeySize!r}, ulMaxKeySize={self.ulMaxKeySize!r}, flags={self.flags!r})"
@@ -4264,6 +4480,10 @@ class CK_MECHANISM_INFO:
     def ulMinKeySize(self, value):
         self._s.ulMinKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
 
+    @ulMinKeySize.deleter
+    def ulMinKeySize(self):
+        _pb_no_delete('CK_MECHANISM_INFO.ulMinKeySize')
+
     @property
     def ulMaxKeySize(self):
         return self._s.ulMaxKeySize
@@ -4272,6 +4492,10 @@ class CK_MECHANISM_INFO:
     def ulMaxKeySize(self, value):
         self._s.ulMaxKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
 
+    @ulMaxKeySize.deleter
+    def ulMaxKeySize(self):
+        _pb_no_delete('CK_MECHANISM_INFO.ulMaxKeySize')
+
     @property
     def flags(self):
         return self._s.flags
@@ -4279,6 +4503,10 @@ class CK_MECHANISM_INFO:
     @flags.setter
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_MECHANISM_INFO.flags')
 
 
 class CK_FUNCTION_LIST:
@@ -4436,7 +4664,7 @@ class CK_FUNCTION_LIST:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_FUNCTION_LIST.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_FUNCTION_LIST(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r})"
@@ -4451,6 +4679,10 @@ class CK_FUNCTION_LIST:
             raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_FUNCTION_LIST.version')
+
     @property
     def C_Initialize(self):
         return _pb_function_pointer(self._s.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
@@ -4459,6 +4691,10 @@ class CK_FUNCTION_LIST:
     def C_Initialize(self, value):
         self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize')
         _pb_keep(self._s, 'C_Initialize', value)
+
+    @C_Initialize.deleter
+    def C_Initialize(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Initialize')
 
     @property
     def C_Finalize(self):
@@ -4469,6 +4705,10 @@ class CK_FUNCTION_LIST:
         self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Finalize')
         _pb_keep(self._s, 'C_Finalize', value)
 
+    @C_Finalize.deleter
+    def C_Finalize(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Finalize')
+
     @property
     def C_GetInfo(self):
         return _pb_function_pointer(self._s.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', _pb_root(self._s))
@@ -4477,6 +4717,10 @@ class CK_FUNCTION_LIST:
     def C_GetInfo(self, value):
         self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo')
         _pb_keep(self._s, 'C_GetInfo', value)
+
+    @C_GetInfo.deleter
+    def C_GetInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetInfo')
 
     @property
     def C_GetFunctionList(self):
@@ -4487,6 +4731,10 @@ class CK_FUNCTION_LIST:
         self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList')
         _pb_keep(self._s, 'C_GetFunctionList', value)
 
+    @C_GetFunctionList.deleter
+    def C_GetFunctionList(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetFunctionList')
+
     @property
     def C_GetSlotList(self):
         return _pb_function_pointer(self._s.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -4495,6 +4743,10 @@ class CK_FUNCTION_LIST:
     def C_GetSlotList(self, value):
         self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList')
         _pb_keep(self._s, 'C_GetSlotList', value)
+
+    @C_GetSlotList.deleter
+    def C_GetSlotList(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetSlotList')
 
     @property
     def C_GetSlotInfo(self):
@@ -4505,6 +4757,10 @@ class CK_FUNCTION_LIST:
         self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo')
         _pb_keep(self._s, 'C_GetSlotInfo', value)
 
+    @C_GetSlotInfo.deleter
+    def C_GetSlotInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetSlotInfo')
+
     @property
     def C_GetTokenInfo(self):
         return _pb_function_pointer(self._s.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_root(self._s))
@@ -4513,6 +4769,10 @@ class CK_FUNCTION_LIST:
     def C_GetTokenInfo(self, value):
         self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
         _pb_keep(self._s, 'C_GetTokenInfo', value)
+
+    @C_GetTokenInfo.deleter
+    def C_GetTokenInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetTokenInfo')
 
     @property
     def C_GetMechanismList(self):
@@ -4523,6 +4783,10 @@ class CK_FUNCTION_LIST:
         self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList')
         _pb_keep(self._s, 'C_GetMechanismList', value)
 
+    @C_GetMechanismList.deleter
+    def C_GetMechanismList(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetMechanismList')
+
     @property
     def C_GetMechanismInfo(self):
         return _pb_function_pointer(self._s.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_root(self._s))
@@ -4531,6 +4795,10 @@ class CK_FUNCTION_LIST:
     def C_GetMechanismInfo(self, value):
         self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
         _pb_keep(self._s, 'C_GetMechanismInfo', value)
+
+    @C_GetMechanismInfo.deleter
+    def C_GetMechanismInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetMechanismInfo')
 
     @property
     def C_InitToken(self):
@@ -4541,6 +4809,10 @@ class CK_FUNCTION_LIST:
         self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken')
         _pb_keep(self._s, 'C_InitToken', value)
 
+    @C_InitToken.deleter
+    def C_InitToken(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_InitToken')
+
     @property
     def C_InitPIN(self):
         return _pb_function_pointer(self._s.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
@@ -4549,6 +4821,10 @@ class CK_FUNCTION_LIST:
     def C_InitPIN(self, value):
         self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN')
         _pb_keep(self._s, 'C_InitPIN', value)
+
+    @C_InitPIN.deleter
+    def C_InitPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_InitPIN')
 
     @property
     def C_SetPIN(self):
@@ -4559,6 +4835,10 @@ class CK_FUNCTION_LIST:
         self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN')
         _pb_keep(self._s, 'C_SetPIN', value)
 
+    @C_SetPIN.deleter
+    def C_SetPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SetPIN')
+
     @property
     def C_OpenSession(self):
         return _pb_function_pointer(self._s.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', _pb_root(self._s))
@@ -4567,6 +4847,10 @@ class CK_FUNCTION_LIST:
     def C_OpenSession(self, value):
         self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession')
         _pb_keep(self._s, 'C_OpenSession', value)
+
+    @C_OpenSession.deleter
+    def C_OpenSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_OpenSession')
 
     @property
     def C_CloseSession(self):
@@ -4577,6 +4861,10 @@ class CK_FUNCTION_LIST:
         self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession')
         _pb_keep(self._s, 'C_CloseSession', value)
 
+    @C_CloseSession.deleter
+    def C_CloseSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CloseSession')
+
     @property
     def C_CloseAllSessions(self):
         return _pb_function_pointer(self._s.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', _pb_root(self._s))
@@ -4585,6 +4873,10 @@ class CK_FUNCTION_LIST:
     def C_CloseAllSessions(self, value):
         self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
         _pb_keep(self._s, 'C_CloseAllSessions', value)
+
+    @C_CloseAllSessions.deleter
+    def C_CloseAllSessions(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CloseAllSessions')
 
     @property
     def C_GetSessionInfo(self):
@@ -4595,6 +4887,10 @@ class CK_FUNCTION_LIST:
         self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo')
         _pb_keep(self._s, 'C_GetSessionInfo', value)
 
+    @C_GetSessionInfo.deleter
+    def C_GetSessionInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetSessionInfo')
+
     @property
     def C_GetOperationState(self):
         return _pb_function_pointer(self._s.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -4603,6 +4899,10 @@ class CK_FUNCTION_LIST:
     def C_GetOperationState(self, value):
         self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState')
         _pb_keep(self._s, 'C_GetOperationState', value)
+
+    @C_GetOperationState.deleter
+    def C_GetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetOperationState')
 
     @property
     def C_SetOperationState(self):
@@ -4613,6 +4913,10 @@ class CK_FUNCTION_LIST:
         self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState')
         _pb_keep(self._s, 'C_SetOperationState', value)
 
+    @C_SetOperationState.deleter
+    def C_SetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SetOperationState')
+
     @property
     def C_Login(self):
         return _pb_function_pointer(self._s.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
@@ -4621,6 +4925,10 @@ class CK_FUNCTION_LIST:
     def C_Login(self, value):
         self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login')
         _pb_keep(self._s, 'C_Login', value)
+
+    @C_Login.deleter
+    def C_Login(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Login')
 
     @property
     def C_Logout(self):
@@ -4631,6 +4939,10 @@ class CK_FUNCTION_LIST:
         self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout')
         _pb_keep(self._s, 'C_Logout', value)
 
+    @C_Logout.deleter
+    def C_Logout(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Logout')
+
     @property
     def C_CreateObject(self):
         return _pb_function_pointer(self._s.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
@@ -4639,6 +4951,10 @@ class CK_FUNCTION_LIST:
     def C_CreateObject(self, value):
         self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject')
         _pb_keep(self._s, 'C_CreateObject', value)
+
+    @C_CreateObject.deleter
+    def C_CreateObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CreateObject')
 
     @property
     def C_CopyObject(self):
@@ -4649,6 +4965,10 @@ class CK_FUNCTION_LIST:
         self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject')
         _pb_keep(self._s, 'C_CopyObject', value)
 
+    @C_CopyObject.deleter
+    def C_CopyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CopyObject')
+
     @property
     def C_DestroyObject(self):
         return _pb_function_pointer(self._s.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -4657,6 +4977,10 @@ class CK_FUNCTION_LIST:
     def C_DestroyObject(self, value):
         self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject')
         _pb_keep(self._s, 'C_DestroyObject', value)
+
+    @C_DestroyObject.deleter
+    def C_DestroyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DestroyObject')
 
     @property
     def C_GetObjectSize(self):
@@ -4667,6 +4991,10 @@ class CK_FUNCTION_LIST:
         self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize')
         _pb_keep(self._s, 'C_GetObjectSize', value)
 
+    @C_GetObjectSize.deleter
+    def C_GetObjectSize(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetObjectSize')
+
     @property
     def C_GetAttributeValue(self):
         return _pb_function_pointer(self._s.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -4675,6 +5003,10 @@ class CK_FUNCTION_LIST:
     def C_GetAttributeValue(self, value):
         self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
         _pb_keep(self._s, 'C_GetAttributeValue', value)
+
+    @C_GetAttributeValue.deleter
+    def C_GetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetAttributeValue')
 
     @property
     def C_SetAttributeValue(self):
@@ -4685,6 +5017,10 @@ class CK_FUNCTION_LIST:
         self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue')
         _pb_keep(self._s, 'C_SetAttributeValue', value)
 
+    @C_SetAttributeValue.deleter
+    def C_SetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SetAttributeValue')
+
     @property
     def C_FindObjectsInit(self):
         return _pb_function_pointer(self._s.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -4693,6 +5029,10 @@ class CK_FUNCTION_LIST:
     def C_FindObjectsInit(self, value):
         self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
         _pb_keep(self._s, 'C_FindObjectsInit', value)
+
+    @C_FindObjectsInit.deleter
+    def C_FindObjectsInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjectsInit')
 
     @property
     def C_FindObjects(self):
@@ -4703,6 +5043,10 @@ class CK_FUNCTION_LIST:
         self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects')
         _pb_keep(self._s, 'C_FindObjects', value)
 
+    @C_FindObjects.deleter
+    def C_FindObjects(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjects')
+
     @property
     def C_FindObjectsFinal(self):
         return _pb_function_pointer(self._s.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
@@ -4711,6 +5055,10 @@ class CK_FUNCTION_LIST:
     def C_FindObjectsFinal(self, value):
         self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
         _pb_keep(self._s, 'C_FindObjectsFinal', value)
+
+    @C_FindObjectsFinal.deleter
+    def C_FindObjectsFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjectsFinal')
 
     @property
     def C_EncryptInit(self):
@@ -4721,6 +5069,10 @@ class CK_FUNCTION_LIST:
         self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit')
         _pb_keep(self._s, 'C_EncryptInit', value)
 
+    @C_EncryptInit.deleter
+    def C_EncryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptInit')
+
     @property
     def C_Encrypt(self):
         return _pb_function_pointer(self._s.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -4729,6 +5081,10 @@ class CK_FUNCTION_LIST:
     def C_Encrypt(self, value):
         self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt')
         _pb_keep(self._s, 'C_Encrypt', value)
+
+    @C_Encrypt.deleter
+    def C_Encrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Encrypt')
 
     @property
     def C_EncryptUpdate(self):
@@ -4739,6 +5095,10 @@ class CK_FUNCTION_LIST:
         self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate')
         _pb_keep(self._s, 'C_EncryptUpdate', value)
 
+    @C_EncryptUpdate.deleter
+    def C_EncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptUpdate')
+
     @property
     def C_EncryptFinal(self):
         return _pb_function_pointer(self._s.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -4747,6 +5107,10 @@ class CK_FUNCTION_LIST:
     def C_EncryptFinal(self, value):
         self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal')
         _pb_keep(self._s, 'C_EncryptFinal', value)
+
+    @C_EncryptFinal.deleter
+    def C_EncryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptFinal')
 
     @property
     def C_DecryptInit(self):
@@ -4757,6 +5121,10 @@ class CK_FUNCTION_LIST:
         self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit')
         _pb_keep(self._s, 'C_DecryptInit', value)
 
+    @C_DecryptInit.deleter
+    def C_DecryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptInit')
+
     @property
     def C_Decrypt(self):
         return _pb_function_pointer(self._s.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -4765,6 +5133,10 @@ class CK_FUNCTION_LIST:
     def C_Decrypt(self, value):
         self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt')
         _pb_keep(self._s, 'C_Decrypt', value)
+
+    @C_Decrypt.deleter
+    def C_Decrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Decrypt')
 
     @property
     def C_DecryptUpdate(self):
@@ -4775,6 +5147,10 @@ class CK_FUNCTION_LIST:
         self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate')
         _pb_keep(self._s, 'C_DecryptUpdate', value)
 
+    @C_DecryptUpdate.deleter
+    def C_DecryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptUpdate')
+
     @property
     def C_DecryptFinal(self):
         return _pb_function_pointer(self._s.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -4783,6 +5159,10 @@ class CK_FUNCTION_LIST:
     def C_DecryptFinal(self, value):
         self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal')
         _pb_keep(self._s, 'C_DecryptFinal', value)
+
+    @C_DecryptFinal.deleter
+    def C_DecryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptFinal')
 
     @property
     def C_DigestInit(self):
@@ -4793,6 +5173,10 @@ class CK_FUNCTION_LIST:
         self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit')
         _pb_keep(self._s, 'C_DigestInit', value)
 
+    @C_DigestInit.deleter
+    def C_DigestInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestInit')
+
     @property
     def C_Digest(self):
         return _pb_function_pointer(self._s.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -4801,6 +5185,10 @@ class CK_FUNCTION_LIST:
     def C_Digest(self, value):
         self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest')
         _pb_keep(self._s, 'C_Digest', value)
+
+    @C_Digest.deleter
+    def C_Digest(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Digest')
 
     @property
     def C_DigestUpdate(self):
@@ -4811,6 +5199,10 @@ class CK_FUNCTION_LIST:
         self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate')
         _pb_keep(self._s, 'C_DigestUpdate', value)
 
+    @C_DigestUpdate.deleter
+    def C_DigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestUpdate')
+
     @property
     def C_DigestKey(self):
         return _pb_function_pointer(self._s.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -4819,6 +5211,10 @@ class CK_FUNCTION_LIST:
     def C_DigestKey(self, value):
         self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey')
         _pb_keep(self._s, 'C_DigestKey', value)
+
+    @C_DigestKey.deleter
+    def C_DigestKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestKey')
 
     @property
     def C_DigestFinal(self):
@@ -4829,6 +5225,10 @@ class CK_FUNCTION_LIST:
         self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal')
         _pb_keep(self._s, 'C_DigestFinal', value)
 
+    @C_DigestFinal.deleter
+    def C_DigestFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestFinal')
+
     @property
     def C_SignInit(self):
         return _pb_function_pointer(self._s.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -4837,6 +5237,10 @@ class CK_FUNCTION_LIST:
     def C_SignInit(self, value):
         self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit')
         _pb_keep(self._s, 'C_SignInit', value)
+
+    @C_SignInit.deleter
+    def C_SignInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignInit')
 
     @property
     def C_Sign(self):
@@ -4847,6 +5251,10 @@ class CK_FUNCTION_LIST:
         self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign')
         _pb_keep(self._s, 'C_Sign', value)
 
+    @C_Sign.deleter
+    def C_Sign(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Sign')
+
     @property
     def C_SignUpdate(self):
         return _pb_function_pointer(self._s.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -4855,6 +5263,10 @@ class CK_FUNCTION_LIST:
     def C_SignUpdate(self, value):
         self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate')
         _pb_keep(self._s, 'C_SignUpdate', value)
+
+    @C_SignUpdate.deleter
+    def C_SignUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignUpdate')
 
     @property
     def C_SignFinal(self):
@@ -4865,6 +5277,10 @@ class CK_FUNCTION_LIST:
         self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal')
         _pb_keep(self._s, 'C_SignFinal', value)
 
+    @C_SignFinal.deleter
+    def C_SignFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignFinal')
+
     @property
     def C_SignRecoverInit(self):
         return _pb_function_pointer(self._s.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -4873,6 +5289,10 @@ class CK_FUNCTION_LIST:
     def C_SignRecoverInit(self, value):
         self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
         _pb_keep(self._s, 'C_SignRecoverInit', value)
+
+    @C_SignRecoverInit.deleter
+    def C_SignRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignRecoverInit')
 
     @property
     def C_SignRecover(self):
@@ -4883,6 +5303,10 @@ class CK_FUNCTION_LIST:
         self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover')
         _pb_keep(self._s, 'C_SignRecover', value)
 
+    @C_SignRecover.deleter
+    def C_SignRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignRecover')
+
     @property
     def C_VerifyInit(self):
         return _pb_function_pointer(self._s.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -4891,6 +5315,10 @@ class CK_FUNCTION_LIST:
     def C_VerifyInit(self, value):
         self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit')
         _pb_keep(self._s, 'C_VerifyInit', value)
+
+    @C_VerifyInit.deleter
+    def C_VerifyInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyInit')
 
     @property
     def C_Verify(self):
@@ -4901,6 +5329,10 @@ class CK_FUNCTION_LIST:
         self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify')
         _pb_keep(self._s, 'C_Verify', value)
 
+    @C_Verify.deleter
+    def C_Verify(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Verify')
+
     @property
     def C_VerifyUpdate(self):
         return _pb_function_pointer(self._s.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -4909,6 +5341,10 @@ class CK_FUNCTION_LIST:
     def C_VerifyUpdate(self, value):
         self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
         _pb_keep(self._s, 'C_VerifyUpdate', value)
+
+    @C_VerifyUpdate.deleter
+    def C_VerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyUpdate')
 
     @property
     def C_VerifyFinal(self):
@@ -4919,6 +5355,10 @@ class CK_FUNCTION_LIST:
         self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal')
         _pb_keep(self._s, 'C_VerifyFinal', value)
 
+    @C_VerifyFinal.deleter
+    def C_VerifyFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyFinal')
+
     @property
     def C_VerifyRecoverInit(self):
         return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -4927,6 +5367,10 @@ class CK_FUNCTION_LIST:
     def C_VerifyRecoverInit(self, value):
         self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
         _pb_keep(self._s, 'C_VerifyRecoverInit', value)
+
+    @C_VerifyRecoverInit.deleter
+    def C_VerifyRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyRecoverInit')
 
     @property
     def C_VerifyRecover(self):
@@ -4937,6 +5381,10 @@ class CK_FUNCTION_LIST:
         self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover')
         _pb_keep(self._s, 'C_VerifyRecover', value)
 
+    @C_VerifyRecover.deleter
+    def C_VerifyRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyRecover')
+
     @property
     def C_DigestEncryptUpdate(self):
         return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -4945,6 +5393,10 @@ class CK_FUNCTION_LIST:
     def C_DigestEncryptUpdate(self, value):
         self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
         _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
+
+    @C_DigestEncryptUpdate.deleter
+    def C_DigestEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestEncryptUpdate')
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -4955,6 +5407,10 @@ class CK_FUNCTION_LIST:
         self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate')
         _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
 
+    @C_DecryptDigestUpdate.deleter
+    def C_DecryptDigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptDigestUpdate')
+
     @property
     def C_SignEncryptUpdate(self):
         return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -4963,6 +5419,10 @@ class CK_FUNCTION_LIST:
     def C_SignEncryptUpdate(self, value):
         self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
         _pb_keep(self._s, 'C_SignEncryptUpdate', value)
+
+    @C_SignEncryptUpdate.deleter
+    def C_SignEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignEncryptUpdate')
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -4973,6 +5433,10 @@ class CK_FUNCTION_LIST:
         self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
         _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
 
+    @C_DecryptVerifyUpdate.deleter
+    def C_DecryptVerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
+
     @property
     def C_GenerateKey(self):
         return _pb_function_pointer(self._s.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
@@ -4981,6 +5445,10 @@ class CK_FUNCTION_LIST:
     def C_GenerateKey(self, value):
         self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey')
         _pb_keep(self._s, 'C_GenerateKey', value)
+
+    @C_GenerateKey.deleter
+    def C_GenerateKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateKey')
 
     @property
     def C_GenerateKeyPair(self):
@@ -4991,6 +5459,10 @@ class CK_FUNCTION_LIST:
         self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair')
         _pb_keep(self._s, 'C_GenerateKeyPair', value)
 
+    @C_GenerateKeyPair.deleter
+    def C_GenerateKeyPair(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateKeyPair')
+
     @property
     def C_WrapKey(self):
         return _pb_function_pointer(self._s.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -4999,6 +5471,10 @@ class CK_FUNCTION_LIST:
     def C_WrapKey(self, value):
         self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey')
         _pb_keep(self._s, 'C_WrapKey', value)
+
+    @C_WrapKey.deleter
+    def C_WrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_WrapKey')
 
     @property
     def C_UnwrapKey(self):
@@ -5009,6 +5485,10 @@ class CK_FUNCTION_LIST:
         self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey')
         _pb_keep(self._s, 'C_UnwrapKey', value)
 
+    @C_UnwrapKey.deleter
+    def C_UnwrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_UnwrapKey')
+
     @property
     def C_DeriveKey(self):
         return _pb_function_pointer(self._s.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
@@ -5017,6 +5497,10 @@ class CK_FUNCTION_LIST:
     def C_DeriveKey(self, value):
         self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey')
         _pb_keep(self._s, 'C_DeriveKey', value)
+
+    @C_DeriveKey.deleter
+    def C_DeriveKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DeriveKey')
 
     @property
     def C_SeedRandom(self):
@@ -5027,6 +5511,10 @@ class CK_FUNCTION_LIST:
         self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom')
         _pb_keep(self._s, 'C_SeedRandom', value)
 
+    @C_SeedRandom.deleter
+    def C_SeedRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SeedRandom')
+
     @property
     def C_GenerateRandom(self):
         return _pb_function_pointer(self._s.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5035,6 +5523,10 @@ class CK_FUNCTION_LIST:
     def C_GenerateRandom(self, value):
         self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom')
         _pb_keep(self._s, 'C_GenerateRandom', value)
+
+    @C_GenerateRandom.deleter
+    def C_GenerateRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateRandom')
 
     @property
     def C_GetFunctionStatus(self):
@@ -5045,6 +5537,10 @@ class CK_FUNCTION_LIST:
         self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus')
         _pb_keep(self._s, 'C_GetFunctionStatus', value)
 
+    @C_GetFunctionStatus.deleter
+    def C_GetFunctionStatus(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetFunctionStatus')
+
     @property
     def C_CancelFunction(self):
         return _pb_function_pointer(self._s.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
@@ -5054,6 +5550,10 @@ class CK_FUNCTION_LIST:
         self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction')
         _pb_keep(self._s, 'C_CancelFunction', value)
 
+    @C_CancelFunction.deleter
+    def C_CancelFunction(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CancelFunction')
+
     @property
     def C_WaitForSlotEvent(self):
         return _pb_function_pointer(self._s.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_root(self._s))
@@ -5062,6 +5562,10 @@ class CK_FUNCTION_LIST:
     def C_WaitForSlotEvent(self, value):
         self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
         _pb_keep(self._s, 'C_WaitForSlotEvent', value)
+
+    @C_WaitForSlotEvent.deleter
+    def C_WaitForSlotEvent(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_WaitForSlotEvent')
 
 
 class CK_FUNCTION_LIST_3_0:
@@ -5267,7 +5771,7 @@ class CK_FUNCTION_LIST_3_0:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_FUNCTION_LIST_3_0.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_FUNCTION_LIST_3_0(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r}, C_GetInterfaceList={self.C_GetInterfaceList!r}, C_GetInterface={self.C_GetInterface!r}, C_LoginUser={self.C_LoginUser!r}, C_SessionCancel={self.C_SessionCancel!r}, C_MessageEncryptInit={self.C_MessageEncryptInit!r}, C_EncryptMessage={self.C_EncryptMessage!r}, C_EncryptMessageBegin={self.C_EncryptMessageBegin!r}, C_EncryptMessageNext={self.C_EncryptMessageNext!r}, C_MessageEncryptFinal={self.C_MessageEncryptFinal!r}, C_MessageDecryptInit={self.C_MessageDecryptInit!r}, C_DecryptMessage={self.C_DecryptMessage!r}, C_DecryptMessageBegin={self.C_DecryptMessageBegin!r}, C_DecryptMessageNext={self.C_DecryptMessageNext!r}, C_MessageDecryptFinal={self.C_MessageDecryptFinal!r}, C_MessageSignInit={self.C_MessageSignInit!r}, C_SignMessage={self.C_SignMessage!r}, C_SignMessageBegin={self.C_SignMessageBegin!r}, C_SignMessageNext={self.C_SignMessageNext!r}, C_MessageSignFinal={self.C_MessageSignFinal!r}, C_MessageVerifyInit={self.C_MessageVerifyInit!r}, C_VerifyMessage={self.C_VerifyMessage!r}, C_VerifyMessageBegin={self.C_VerifyMessageBegin!r}, C_VerifyMessageNext={self.C_VerifyMessageNext!r}, C_MessageVerifyFinal={self.C_MessageVerifyFinal!r})"
@@ -5282,6 +5786,10 @@ class CK_FUNCTION_LIST_3_0:
             raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.version')
+
     @property
     def C_Initialize(self):
         return _pb_function_pointer(self._s.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
@@ -5290,6 +5798,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_Initialize(self, value):
         self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize')
         _pb_keep(self._s, 'C_Initialize', value)
+
+    @C_Initialize.deleter
+    def C_Initialize(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Initialize')
 
     @property
     def C_Finalize(self):
@@ -5300,6 +5812,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Finalize')
         _pb_keep(self._s, 'C_Finalize', value)
 
+    @C_Finalize.deleter
+    def C_Finalize(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Finalize')
+
     @property
     def C_GetInfo(self):
         return _pb_function_pointer(self._s.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', _pb_root(self._s))
@@ -5308,6 +5824,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_GetInfo(self, value):
         self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo')
         _pb_keep(self._s, 'C_GetInfo', value)
+
+    @C_GetInfo.deleter
+    def C_GetInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInfo')
 
     @property
     def C_GetFunctionList(self):
@@ -5318,6 +5838,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList')
         _pb_keep(self._s, 'C_GetFunctionList', value)
 
+    @C_GetFunctionList.deleter
+    def C_GetFunctionList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetFunctionList')
+
     @property
     def C_GetSlotList(self):
         return _pb_function_pointer(self._s.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5326,6 +5850,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_GetSlotList(self, value):
         self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList')
         _pb_keep(self._s, 'C_GetSlotList', value)
+
+    @C_GetSlotList.deleter
+    def C_GetSlotList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSlotList')
 
     @property
     def C_GetSlotInfo(self):
@@ -5336,6 +5864,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
         _pb_keep(self._s, 'C_GetSlotInfo', value)
 
+    @C_GetSlotInfo.deleter
+    def C_GetSlotInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
+
     @property
     def C_GetTokenInfo(self):
         return _pb_function_pointer(self._s.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_root(self._s))
@@ -5344,6 +5876,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_GetTokenInfo(self, value):
         self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
         _pb_keep(self._s, 'C_GetTokenInfo', value)
+
+    @C_GetTokenInfo.deleter
+    def C_GetTokenInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
 
     @property
     def C_GetMechanismList(self):
@@ -5354,6 +5890,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList')
         _pb_keep(self._s, 'C_GetMechanismList', value)
 
+    @C_GetMechanismList.deleter
+    def C_GetMechanismList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetMechanismList')
+
     @property
     def C_GetMechanismInfo(self):
         return _pb_function_pointer(self._s.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_root(self._s))
@@ -5362,6 +5902,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_GetMechanismInfo(self, value):
         self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
         _pb_keep(self._s, 'C_GetMechanismInfo', value)
+
+    @C_GetMechanismInfo.deleter
+    def C_GetMechanismInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
 
     @property
     def C_InitToken(self):
@@ -5372,6 +5916,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken')
         _pb_keep(self._s, 'C_InitToken', value)
 
+    @C_InitToken.deleter
+    def C_InitToken(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_InitToken')
+
     @property
     def C_InitPIN(self):
         return _pb_function_pointer(self._s.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5380,6 +5928,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_InitPIN(self, value):
         self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN')
         _pb_keep(self._s, 'C_InitPIN', value)
+
+    @C_InitPIN.deleter
+    def C_InitPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_InitPIN')
 
     @property
     def C_SetPIN(self):
@@ -5390,6 +5942,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN')
         _pb_keep(self._s, 'C_SetPIN', value)
 
+    @C_SetPIN.deleter
+    def C_SetPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetPIN')
+
     @property
     def C_OpenSession(self):
         return _pb_function_pointer(self._s.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', _pb_root(self._s))
@@ -5398,6 +5954,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_OpenSession(self, value):
         self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession')
         _pb_keep(self._s, 'C_OpenSession', value)
+
+    @C_OpenSession.deleter
+    def C_OpenSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_OpenSession')
 
     @property
     def C_CloseSession(self):
@@ -5408,6 +5968,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession')
         _pb_keep(self._s, 'C_CloseSession', value)
 
+    @C_CloseSession.deleter
+    def C_CloseSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CloseSession')
+
     @property
     def C_CloseAllSessions(self):
         return _pb_function_pointer(self._s.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', _pb_root(self._s))
@@ -5416,6 +5980,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_CloseAllSessions(self, value):
         self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
         _pb_keep(self._s, 'C_CloseAllSessions', value)
+
+    @C_CloseAllSessions.deleter
+    def C_CloseAllSessions(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
 
     @property
     def C_GetSessionInfo(self):
@@ -5426,6 +5994,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
         _pb_keep(self._s, 'C_GetSessionInfo', value)
 
+    @C_GetSessionInfo.deleter
+    def C_GetSessionInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
+
     @property
     def C_GetOperationState(self):
         return _pb_function_pointer(self._s.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5434,6 +6006,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_GetOperationState(self, value):
         self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState')
         _pb_keep(self._s, 'C_GetOperationState', value)
+
+    @C_GetOperationState.deleter
+    def C_GetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetOperationState')
 
     @property
     def C_SetOperationState(self):
@@ -5444,6 +6020,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState')
         _pb_keep(self._s, 'C_SetOperationState', value)
 
+    @C_SetOperationState.deleter
+    def C_SetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetOperationState')
+
     @property
     def C_Login(self):
         return _pb_function_pointer(self._s.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5452,6 +6032,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_Login(self, value):
         self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login')
         _pb_keep(self._s, 'C_Login', value)
+
+    @C_Login.deleter
+    def C_Login(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Login')
 
     @property
     def C_Logout(self):
@@ -5462,6 +6046,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout')
         _pb_keep(self._s, 'C_Logout', value)
 
+    @C_Logout.deleter
+    def C_Logout(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Logout')
+
     @property
     def C_CreateObject(self):
         return _pb_function_pointer(self._s.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
@@ -5470,6 +6058,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_CreateObject(self, value):
         self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject')
         _pb_keep(self._s, 'C_CreateObject', value)
+
+    @C_CreateObject.deleter
+    def C_CreateObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CreateObject')
 
     @property
     def C_CopyObject(self):
@@ -5480,6 +6072,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject')
         _pb_keep(self._s, 'C_CopyObject', value)
 
+    @C_CopyObject.deleter
+    def C_CopyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CopyObject')
+
     @property
     def C_DestroyObject(self):
         return _pb_function_pointer(self._s.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -5488,6 +6084,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_DestroyObject(self, value):
         self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject')
         _pb_keep(self._s, 'C_DestroyObject', value)
+
+    @C_DestroyObject.deleter
+    def C_DestroyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DestroyObject')
 
     @property
     def C_GetObjectSize(self):
@@ -5498,6 +6098,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize')
         _pb_keep(self._s, 'C_GetObjectSize', value)
 
+    @C_GetObjectSize.deleter
+    def C_GetObjectSize(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetObjectSize')
+
     @property
     def C_GetAttributeValue(self):
         return _pb_function_pointer(self._s.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5506,6 +6110,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_GetAttributeValue(self, value):
         self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
         _pb_keep(self._s, 'C_GetAttributeValue', value)
+
+    @C_GetAttributeValue.deleter
+    def C_GetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
 
     @property
     def C_SetAttributeValue(self):
@@ -5516,6 +6124,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
         _pb_keep(self._s, 'C_SetAttributeValue', value)
 
+    @C_SetAttributeValue.deleter
+    def C_SetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
+
     @property
     def C_FindObjectsInit(self):
         return _pb_function_pointer(self._s.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5524,6 +6136,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_FindObjectsInit(self, value):
         self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
         _pb_keep(self._s, 'C_FindObjectsInit', value)
+
+    @C_FindObjectsInit.deleter
+    def C_FindObjectsInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
 
     @property
     def C_FindObjects(self):
@@ -5534,6 +6150,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects')
         _pb_keep(self._s, 'C_FindObjects', value)
 
+    @C_FindObjects.deleter
+    def C_FindObjects(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjects')
+
     @property
     def C_FindObjectsFinal(self):
         return _pb_function_pointer(self._s.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
@@ -5542,6 +6162,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_FindObjectsFinal(self, value):
         self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
         _pb_keep(self._s, 'C_FindObjectsFinal', value)
+
+    @C_FindObjectsFinal.deleter
+    def C_FindObjectsFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
 
     @property
     def C_EncryptInit(self):
@@ -5552,6 +6176,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit')
         _pb_keep(self._s, 'C_EncryptInit', value)
 
+    @C_EncryptInit.deleter
+    def C_EncryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptInit')
+
     @property
     def C_Encrypt(self):
         return _pb_function_pointer(self._s.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5560,6 +6188,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_Encrypt(self, value):
         self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt')
         _pb_keep(self._s, 'C_Encrypt', value)
+
+    @C_Encrypt.deleter
+    def C_Encrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Encrypt')
 
     @property
     def C_EncryptUpdate(self):
@@ -5570,6 +6202,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
         _pb_keep(self._s, 'C_EncryptUpdate', value)
 
+    @C_EncryptUpdate.deleter
+    def C_EncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
+
     @property
     def C_EncryptFinal(self):
         return _pb_function_pointer(self._s.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5578,6 +6214,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_EncryptFinal(self, value):
         self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal')
         _pb_keep(self._s, 'C_EncryptFinal', value)
+
+    @C_EncryptFinal.deleter
+    def C_EncryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptFinal')
 
     @property
     def C_DecryptInit(self):
@@ -5588,6 +6228,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit')
         _pb_keep(self._s, 'C_DecryptInit', value)
 
+    @C_DecryptInit.deleter
+    def C_DecryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptInit')
+
     @property
     def C_Decrypt(self):
         return _pb_function_pointer(self._s.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5596,6 +6240,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_Decrypt(self, value):
         self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt')
         _pb_keep(self._s, 'C_Decrypt', value)
+
+    @C_Decrypt.deleter
+    def C_Decrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Decrypt')
 
     @property
     def C_DecryptUpdate(self):
@@ -5606,6 +6254,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
         _pb_keep(self._s, 'C_DecryptUpdate', value)
 
+    @C_DecryptUpdate.deleter
+    def C_DecryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
+
     @property
     def C_DecryptFinal(self):
         return _pb_function_pointer(self._s.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5614,6 +6266,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_DecryptFinal(self, value):
         self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal')
         _pb_keep(self._s, 'C_DecryptFinal', value)
+
+    @C_DecryptFinal.deleter
+    def C_DecryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptFinal')
 
     @property
     def C_DigestInit(self):
@@ -5624,6 +6280,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit')
         _pb_keep(self._s, 'C_DigestInit', value)
 
+    @C_DigestInit.deleter
+    def C_DigestInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestInit')
+
     @property
     def C_Digest(self):
         return _pb_function_pointer(self._s.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5632,6 +6292,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_Digest(self, value):
         self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest')
         _pb_keep(self._s, 'C_Digest', value)
+
+    @C_Digest.deleter
+    def C_Digest(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Digest')
 
     @property
     def C_DigestUpdate(self):
@@ -5642,6 +6306,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate')
         _pb_keep(self._s, 'C_DigestUpdate', value)
 
+    @C_DigestUpdate.deleter
+    def C_DigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestUpdate')
+
     @property
     def C_DigestKey(self):
         return _pb_function_pointer(self._s.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -5650,6 +6318,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_DigestKey(self, value):
         self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey')
         _pb_keep(self._s, 'C_DigestKey', value)
+
+    @C_DigestKey.deleter
+    def C_DigestKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestKey')
 
     @property
     def C_DigestFinal(self):
@@ -5660,6 +6332,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal')
         _pb_keep(self._s, 'C_DigestFinal', value)
 
+    @C_DigestFinal.deleter
+    def C_DigestFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestFinal')
+
     @property
     def C_SignInit(self):
         return _pb_function_pointer(self._s.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -5668,6 +6344,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_SignInit(self, value):
         self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit')
         _pb_keep(self._s, 'C_SignInit', value)
+
+    @C_SignInit.deleter
+    def C_SignInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignInit')
 
     @property
     def C_Sign(self):
@@ -5678,6 +6358,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign')
         _pb_keep(self._s, 'C_Sign', value)
 
+    @C_Sign.deleter
+    def C_Sign(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Sign')
+
     @property
     def C_SignUpdate(self):
         return _pb_function_pointer(self._s.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5686,6 +6370,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_SignUpdate(self, value):
         self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate')
         _pb_keep(self._s, 'C_SignUpdate', value)
+
+    @C_SignUpdate.deleter
+    def C_SignUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignUpdate')
 
     @property
     def C_SignFinal(self):
@@ -5696,6 +6384,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal')
         _pb_keep(self._s, 'C_SignFinal', value)
 
+    @C_SignFinal.deleter
+    def C_SignFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignFinal')
+
     @property
     def C_SignRecoverInit(self):
         return _pb_function_pointer(self._s.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -5704,6 +6396,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_SignRecoverInit(self, value):
         self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
         _pb_keep(self._s, 'C_SignRecoverInit', value)
+
+    @C_SignRecoverInit.deleter
+    def C_SignRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
 
     @property
     def C_SignRecover(self):
@@ -5714,6 +6410,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover')
         _pb_keep(self._s, 'C_SignRecover', value)
 
+    @C_SignRecover.deleter
+    def C_SignRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignRecover')
+
     @property
     def C_VerifyInit(self):
         return _pb_function_pointer(self._s.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -5722,6 +6422,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_VerifyInit(self, value):
         self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit')
         _pb_keep(self._s, 'C_VerifyInit', value)
+
+    @C_VerifyInit.deleter
+    def C_VerifyInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyInit')
 
     @property
     def C_Verify(self):
@@ -5732,6 +6436,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify')
         _pb_keep(self._s, 'C_Verify', value)
 
+    @C_Verify.deleter
+    def C_Verify(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Verify')
+
     @property
     def C_VerifyUpdate(self):
         return _pb_function_pointer(self._s.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5740,6 +6448,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_VerifyUpdate(self, value):
         self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
         _pb_keep(self._s, 'C_VerifyUpdate', value)
+
+    @C_VerifyUpdate.deleter
+    def C_VerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
 
     @property
     def C_VerifyFinal(self):
@@ -5750,6 +6462,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal')
         _pb_keep(self._s, 'C_VerifyFinal', value)
 
+    @C_VerifyFinal.deleter
+    def C_VerifyFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyFinal')
+
     @property
     def C_VerifyRecoverInit(self):
         return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -5758,6 +6474,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_VerifyRecoverInit(self, value):
         self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
         _pb_keep(self._s, 'C_VerifyRecoverInit', value)
+
+    @C_VerifyRecoverInit.deleter
+    def C_VerifyRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
 
     @property
     def C_VerifyRecover(self):
@@ -5768,6 +6488,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover')
         _pb_keep(self._s, 'C_VerifyRecover', value)
 
+    @C_VerifyRecover.deleter
+    def C_VerifyRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyRecover')
+
     @property
     def C_DigestEncryptUpdate(self):
         return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5776,6 +6500,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_DigestEncryptUpdate(self, value):
         self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
         _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
+
+    @C_DigestEncryptUpdate.deleter
+    def C_DigestEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -5786,6 +6514,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
         _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
 
+    @C_DecryptDigestUpdate.deleter
+    def C_DecryptDigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
+
     @property
     def C_SignEncryptUpdate(self):
         return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5794,6 +6526,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_SignEncryptUpdate(self, value):
         self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
         _pb_keep(self._s, 'C_SignEncryptUpdate', value)
+
+    @C_SignEncryptUpdate.deleter
+    def C_SignEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -5804,6 +6540,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
         _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
 
+    @C_DecryptVerifyUpdate.deleter
+    def C_DecryptVerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
+
     @property
     def C_GenerateKey(self):
         return _pb_function_pointer(self._s.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
@@ -5812,6 +6552,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_GenerateKey(self, value):
         self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey')
         _pb_keep(self._s, 'C_GenerateKey', value)
+
+    @C_GenerateKey.deleter
+    def C_GenerateKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateKey')
 
     @property
     def C_GenerateKeyPair(self):
@@ -5822,6 +6566,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
         _pb_keep(self._s, 'C_GenerateKeyPair', value)
 
+    @C_GenerateKeyPair.deleter
+    def C_GenerateKeyPair(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
+
     @property
     def C_WrapKey(self):
         return _pb_function_pointer(self._s.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5830,6 +6578,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_WrapKey(self, value):
         self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey')
         _pb_keep(self._s, 'C_WrapKey', value)
+
+    @C_WrapKey.deleter
+    def C_WrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_WrapKey')
 
     @property
     def C_UnwrapKey(self):
@@ -5840,6 +6592,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey')
         _pb_keep(self._s, 'C_UnwrapKey', value)
 
+    @C_UnwrapKey.deleter
+    def C_UnwrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_UnwrapKey')
+
     @property
     def C_DeriveKey(self):
         return _pb_function_pointer(self._s.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
@@ -5848,6 +6604,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_DeriveKey(self, value):
         self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey')
         _pb_keep(self._s, 'C_DeriveKey', value)
+
+    @C_DeriveKey.deleter
+    def C_DeriveKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DeriveKey')
 
     @property
     def C_SeedRandom(self):
@@ -5858,6 +6618,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom')
         _pb_keep(self._s, 'C_SeedRandom', value)
 
+    @C_SeedRandom.deleter
+    def C_SeedRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SeedRandom')
+
     @property
     def C_GenerateRandom(self):
         return _pb_function_pointer(self._s.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5866,6 +6630,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_GenerateRandom(self, value):
         self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom')
         _pb_keep(self._s, 'C_GenerateRandom', value)
+
+    @C_GenerateRandom.deleter
+    def C_GenerateRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateRandom')
 
     @property
     def C_GetFunctionStatus(self):
@@ -5876,6 +6644,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
         _pb_keep(self._s, 'C_GetFunctionStatus', value)
 
+    @C_GetFunctionStatus.deleter
+    def C_GetFunctionStatus(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
+
     @property
     def C_CancelFunction(self):
         return _pb_function_pointer(self._s.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
@@ -5884,6 +6656,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_CancelFunction(self, value):
         self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction')
         _pb_keep(self._s, 'C_CancelFunction', value)
+
+    @C_CancelFunction.deleter
+    def C_CancelFunction(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CancelFunction')
 
     @property
     def C_WaitForSlotEvent(self):
@@ -5894,6 +6670,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
         _pb_keep(self._s, 'C_WaitForSlotEvent', value)
 
+    @C_WaitForSlotEvent.deleter
+    def C_WaitForSlotEvent(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
+
     @property
     def C_GetInterfaceList(self):
         return _pb_function_pointer(self._s.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5902,6 +6682,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_GetInterfaceList(self, value):
         self._s.C_GetInterfaceList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
         _pb_keep(self._s, 'C_GetInterfaceList', value)
+
+    @C_GetInterfaceList.deleter
+    def C_GetInterfaceList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
 
     @property
     def C_GetInterface(self):
@@ -5912,6 +6696,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_GetInterface = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface')
         _pb_keep(self._s, 'C_GetInterface', value)
 
+    @C_GetInterface.deleter
+    def C_GetInterface(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInterface')
+
     @property
     def C_LoginUser(self):
         return _pb_function_pointer(self._s.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5920,6 +6708,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_LoginUser(self, value):
         self._s.C_LoginUser = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser')
         _pb_keep(self._s, 'C_LoginUser', value)
+
+    @C_LoginUser.deleter
+    def C_LoginUser(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_LoginUser')
 
     @property
     def C_SessionCancel(self):
@@ -5930,6 +6722,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_SessionCancel = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel')
         _pb_keep(self._s, 'C_SessionCancel', value)
 
+    @C_SessionCancel.deleter
+    def C_SessionCancel(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SessionCancel')
+
     @property
     def C_MessageEncryptInit(self):
         return _pb_function_pointer(self._s.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -5938,6 +6734,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_MessageEncryptInit(self, value):
         self._s.C_MessageEncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
         _pb_keep(self._s, 'C_MessageEncryptInit', value)
+
+    @C_MessageEncryptInit.deleter
+    def C_MessageEncryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
 
     @property
     def C_EncryptMessage(self):
@@ -5948,6 +6748,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_EncryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage')
         _pb_keep(self._s, 'C_EncryptMessage', value)
 
+    @C_EncryptMessage.deleter
+    def C_EncryptMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessage')
+
     @property
     def C_EncryptMessageBegin(self):
         return _pb_function_pointer(self._s.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5956,6 +6760,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_EncryptMessageBegin(self, value):
         self._s.C_EncryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
         _pb_keep(self._s, 'C_EncryptMessageBegin', value)
+
+    @C_EncryptMessageBegin.deleter
+    def C_EncryptMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
 
     @property
     def C_EncryptMessageNext(self):
@@ -5966,6 +6774,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_EncryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
         _pb_keep(self._s, 'C_EncryptMessageNext', value)
 
+    @C_EncryptMessageNext.deleter
+    def C_EncryptMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
+
     @property
     def C_MessageEncryptFinal(self):
         return _pb_function_pointer(self._s.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
@@ -5974,6 +6786,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_MessageEncryptFinal(self, value):
         self._s.C_MessageEncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
         _pb_keep(self._s, 'C_MessageEncryptFinal', value)
+
+    @C_MessageEncryptFinal.deleter
+    def C_MessageEncryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
 
     @property
     def C_MessageDecryptInit(self):
@@ -5984,6 +6800,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_MessageDecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
         _pb_keep(self._s, 'C_MessageDecryptInit', value)
 
+    @C_MessageDecryptInit.deleter
+    def C_MessageDecryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
+
     @property
     def C_DecryptMessage(self):
         return _pb_function_pointer(self._s.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5992,6 +6812,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_DecryptMessage(self, value):
         self._s.C_DecryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage')
         _pb_keep(self._s, 'C_DecryptMessage', value)
+
+    @C_DecryptMessage.deleter
+    def C_DecryptMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessage')
 
     @property
     def C_DecryptMessageBegin(self):
@@ -6002,6 +6826,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_DecryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
         _pb_keep(self._s, 'C_DecryptMessageBegin', value)
 
+    @C_DecryptMessageBegin.deleter
+    def C_DecryptMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
+
     @property
     def C_DecryptMessageNext(self):
         return _pb_function_pointer(self._s.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_root(self._s))
@@ -6010,6 +6838,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_DecryptMessageNext(self, value):
         self._s.C_DecryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
         _pb_keep(self._s, 'C_DecryptMessageNext', value)
+
+    @C_DecryptMessageNext.deleter
+    def C_DecryptMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
 
     @property
     def C_MessageDecryptFinal(self):
@@ -6020,6 +6852,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_MessageDecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
         _pb_keep(self._s, 'C_MessageDecryptFinal', value)
 
+    @C_MessageDecryptFinal.deleter
+    def C_MessageDecryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
+
     @property
     def C_MessageSignInit(self):
         return _pb_function_pointer(self._s.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -6028,6 +6864,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_MessageSignInit(self, value):
         self._s.C_MessageSignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit')
         _pb_keep(self._s, 'C_MessageSignInit', value)
+
+    @C_MessageSignInit.deleter
+    def C_MessageSignInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageSignInit')
 
     @property
     def C_SignMessage(self):
@@ -6038,6 +6878,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_SignMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage')
         _pb_keep(self._s, 'C_SignMessage', value)
 
+    @C_SignMessage.deleter
+    def C_SignMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessage')
+
     @property
     def C_SignMessageBegin(self):
         return _pb_function_pointer(self._s.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6046,6 +6890,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_SignMessageBegin(self, value):
         self._s.C_SignMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
         _pb_keep(self._s, 'C_SignMessageBegin', value)
+
+    @C_SignMessageBegin.deleter
+    def C_SignMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
 
     @property
     def C_SignMessageNext(self):
@@ -6056,6 +6904,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_SignMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext')
         _pb_keep(self._s, 'C_SignMessageNext', value)
 
+    @C_SignMessageNext.deleter
+    def C_SignMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessageNext')
+
     @property
     def C_MessageSignFinal(self):
         return _pb_function_pointer(self._s.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
@@ -6064,6 +6916,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_MessageSignFinal(self, value):
         self._s.C_MessageSignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
         _pb_keep(self._s, 'C_MessageSignFinal', value)
+
+    @C_MessageSignFinal.deleter
+    def C_MessageSignFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
 
     @property
     def C_MessageVerifyInit(self):
@@ -6074,6 +6930,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_MessageVerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
         _pb_keep(self._s, 'C_MessageVerifyInit', value)
 
+    @C_MessageVerifyInit.deleter
+    def C_MessageVerifyInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
+
     @property
     def C_VerifyMessage(self):
         return _pb_function_pointer(self._s.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6082,6 +6942,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_VerifyMessage(self, value):
         self._s.C_VerifyMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage')
         _pb_keep(self._s, 'C_VerifyMessage', value)
+
+    @C_VerifyMessage.deleter
+    def C_VerifyMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessage')
 
     @property
     def C_VerifyMessageBegin(self):
@@ -6092,6 +6956,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_VerifyMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
         _pb_keep(self._s, 'C_VerifyMessageBegin', value)
 
+    @C_VerifyMessageBegin.deleter
+    def C_VerifyMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
+
     @property
     def C_VerifyMessageNext(self):
         return _pb_function_pointer(self._s.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6101,6 +6969,10 @@ class CK_FUNCTION_LIST_3_0:
         self._s.C_VerifyMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
         _pb_keep(self._s, 'C_VerifyMessageNext', value)
 
+    @C_VerifyMessageNext.deleter
+    def C_VerifyMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
+
     @property
     def C_MessageVerifyFinal(self):
         return _pb_function_pointer(self._s.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
@@ -6109,6 +6981,10 @@ class CK_FUNCTION_LIST_3_0:
     def C_MessageVerifyFinal(self, value):
         self._s.C_MessageVerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
         _pb_keep(self._s, 'C_MessageVerifyFinal', value)
+
+    @C_MessageVerifyFinal.deleter
+    def C_MessageVerifyFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
 
 
 class CK_INTERFACE:
@@ -6134,7 +7010,7 @@ class CK_INTERFACE:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_INTERFACE.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_INTERFACE(pInterfaceName={self.pInterfaceName!r}, pFunctionList={self.pFunctionList!r}, flags={self.flags!r})"
@@ -6154,6 +7030,10 @@ class CK_INTERFACE:
             self._s.pInterfaceName = address
             _pb_keep(self._s, 'pInterfaceName', kept)
 
+    @pInterfaceName.deleter
+    def pInterfaceName(self):
+        _pb_no_delete('CK_INTERFACE.pInterfaceName')
+
     @property
     def pFunctionList(self):
         return self._s.pFunctionList
@@ -6169,6 +7049,10 @@ class CK_INTERFACE:
             self._s.pFunctionList = address
             _pb_keep(self._s, 'pFunctionList', kept)
 
+    @pFunctionList.deleter
+    def pFunctionList(self):
+        _pb_no_delete('CK_INTERFACE.pFunctionList')
+
     @property
     def flags(self):
         return self._s.flags
@@ -6176,6 +7060,10 @@ class CK_INTERFACE:
     @flags.setter
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_INTERFACE.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_INTERFACE.flags')
 
 
 class CK_C_INITIALIZE_ARGS:
@@ -6209,7 +7097,7 @@ class CK_C_INITIALIZE_ARGS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_C_INITIALIZE_ARGS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_C_INITIALIZE_ARGS(CreateMutex={self.CreateMutex!r}, DestroyMutex={self.DestroyMutex!r}, LockMutex={self.LockMutex!r}, UnlockMutex={self.UnlockMutex!r}, flags={self.flags!r}, LibraryParameters={self.LibraryParameters!r}, pReserved={self.pReserved!r})"
@@ -6223,6 +7111,10 @@ class CK_C_INITIALIZE_ARGS:
         self._s.CreateMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR)', 'CK_C_INITIALIZE_ARGS.CreateMutex')
         _pb_keep(self._s, 'CreateMutex', value)
 
+    @CreateMutex.deleter
+    def CreateMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.CreateMutex')
+
     @property
     def DestroyMutex(self):
         return _pb_function_pointer(self._s.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
@@ -6231,6 +7123,10 @@ class CK_C_INITIALIZE_ARGS:
     def DestroyMutex(self, value):
         self._s.DestroyMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex')
         _pb_keep(self._s, 'DestroyMutex', value)
+
+    @DestroyMutex.deleter
+    def DestroyMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.DestroyMutex')
 
     @property
     def LockMutex(self):
@@ -6241,6 +7137,10 @@ class CK_C_INITIALIZE_ARGS:
         self._s.LockMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.LockMutex')
         _pb_keep(self._s, 'LockMutex', value)
 
+    @LockMutex.deleter
+    def LockMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.LockMutex')
+
     @property
     def UnlockMutex(self):
         return _pb_function_pointer(self._s.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
@@ -6250,6 +7150,10 @@ class CK_C_INITIALIZE_ARGS:
         self._s.UnlockMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.UnlockMutex')
         _pb_keep(self._s, 'UnlockMutex', value)
 
+    @UnlockMutex.deleter
+    def UnlockMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.UnlockMutex')
+
     @property
     def flags(self):
         return self._s.flags
@@ -6257,6 +7161,10 @@ class CK_C_INITIALIZE_ARGS:
     @flags.setter
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_C_INITIALIZE_ARGS.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.flags')
 
     @property
     def LibraryParameters(self):
@@ -6273,6 +7181,10 @@ class CK_C_INITIALIZE_ARGS:
             self._s.LibraryParameters = address
             _pb_keep(self._s, 'LibraryParameters', kept)
 
+    @LibraryParameters.deleter
+    def LibraryParameters(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.LibraryParameters')
+
     @property
     def pReserved(self):
         return self._s.pReserved
@@ -6287,6 +7199,10 @@ class CK_C_INITIALIZE_ARGS:
             address, kept = _pb_buffer_address(value, 'CK_C_INITIALIZE_ARGS.pReserved', False, 0, True)
             self._s.pReserved = address
             _pb_keep(self._s, 'pReserved', kept)
+
+    @pReserved.deleter
+    def pReserved(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.pReserved')
 
 
 class CK_RSA_PKCS_OAEP_PARAMS:
@@ -6316,7 +7232,7 @@ class CK_RSA_PKCS_OAEP_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RSA_PKCS_OAEP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RSA_PKCS_OAEP_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, source={self.source!r}, pSourceData={self.pSourceData!r}, ulSourceDataLen={self.ulSourceDataLen!r})"
@@ -6329,6 +7245,10 @@ class CK_RSA_PKCS_OAEP_PARAMS:
     def hashAlg(self, value):
         self._s.hashAlg = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.hashAlg', 0, 18446744073709551615)
 
+    @hashAlg.deleter
+    def hashAlg(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.hashAlg')
+
     @property
     def mgf(self):
         return self._s.mgf
@@ -6337,6 +7257,10 @@ class CK_RSA_PKCS_OAEP_PARAMS:
     def mgf(self, value):
         self._s.mgf = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.mgf', 0, 18446744073709551615)
 
+    @mgf.deleter
+    def mgf(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.mgf')
+
     @property
     def source(self):
         return self._s.source
@@ -6344,6 +7268,10 @@ class CK_RSA_PKCS_OAEP_PARAMS:
     @source.setter
     def source(self, value):
         self._s.source = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.source', 0, 18446744073709551615)
+
+    @source.deleter
+    def source(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.source')
 
     @property
     def pSourceData(self):
@@ -6360,6 +7288,10 @@ class CK_RSA_PKCS_OAEP_PARAMS:
             self._s.pSourceData = address
             _pb_keep(self._s, 'pSourceData', kept)
 
+    @pSourceData.deleter
+    def pSourceData(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.pSourceData')
+
     @property
     def ulSourceDataLen(self):
         return self._s.ulSourceDataLen
@@ -6367,6 +7299,10 @@ class CK_RSA_PKCS_OAEP_PARAMS:
     @ulSourceDataLen.setter
     def ulSourceDataLen(self, value):
         self._s.ulSourceDataLen = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen', 0, 18446744073709551615)
+
+    @ulSourceDataLen.deleter
+    def ulSourceDataLen(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen')
 
 
 class CK_RSA_PKCS_PSS_PARAMS:
@@ -6386,15 +7322,15 @@ class CK_RSA_PKCS_PSS_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RSA_PKCS_PSS_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RSA_PKCS_PSS_PARAMS.sizeof:
-            raise ValueError(f"CK_RSA_PKCS_PSS_PARAMS needs {CK_RSA_PKCS_PSS_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_RSA_PKCS_PSS_PARAMS, _S14.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_RSA_PKCS_PSS_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RSA_PKCS_PSS_PARAMS.sizeof:
+            raise ValueError(f"CK_RSA_PKCS_PSS_PARAMS needs {CK_RSA_PKCS_PSS_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_RSA_PKCS_PSS_PARAMS, _S14.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RSA_PKCS_PSS_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RSA_PKCS_PSS_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, sLen={self.sLen!r})"
@@ -6407,6 +7343,10 @@ class CK_RSA_PKCS_PSS_PARAMS:
     def hashAlg(self, value):
         self._s.hashAlg = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.hashAlg', 0, 18446744073709551615)
 
+    @hashAlg.deleter
+    def hashAlg(self):
+        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.hashAlg')
+
     @property
     def mgf(self):
         return self._s.mgf
@@ -6415,6 +7355,10 @@ class CK_RSA_PKCS_PSS_PARAMS:
     def mgf(self, value):
         self._s.mgf = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.mgf', 0, 18446744073709551615)
 
+    @mgf.deleter
+    def mgf(self):
+        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.mgf')
+
     @property
     def sLen(self):
         return self._s.sLen
@@ -6422,6 +7366,10 @@ class CK_RSA_PKCS_PSS_PARAMS:
     @sLen.setter
     def sLen(self, value):
         self._s.sLen = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.sLen', 0, 18446744073709551615)
+
+    @sLen.deleter
+    def sLen(self):
+        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.sLen')
 
 
 class CK_ECDH1_DERIVE_PARAMS:
@@ -6451,7 +7399,7 @@ class CK_ECDH1_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_ECDH1_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECDH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
@@ -6464,6 +7412,10 @@ class CK_ECDH1_DERIVE_PARAMS:
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.kdf')
+
     @property
     def ulSharedDataLen(self):
         return self._s.ulSharedDataLen
@@ -6471,6 +7423,10 @@ class CK_ECDH1_DERIVE_PARAMS:
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -6487,6 +7443,10 @@ class CK_ECDH1_DERIVE_PARAMS:
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.pSharedData')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -6494,6 +7454,10 @@ class CK_ECDH1_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -6509,6 +7473,10 @@ class CK_ECDH1_DERIVE_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_ECDH1_DERIVE_PARAMS.pPublicData', True, 1, False)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.pPublicData')
 
 
 class CK_ECDH2_DERIVE_PARAMS:
@@ -6546,7 +7514,7 @@ class CK_ECDH2_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_ECDH2_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECDH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
@@ -6559,6 +7527,10 @@ class CK_ECDH2_DERIVE_PARAMS:
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.kdf')
+
     @property
     def ulSharedDataLen(self):
         return self._s.ulSharedDataLen
@@ -6566,6 +7538,10 @@ class CK_ECDH2_DERIVE_PARAMS:
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -6582,6 +7558,10 @@ class CK_ECDH2_DERIVE_PARAMS:
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pSharedData')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -6589,6 +7569,10 @@ class CK_ECDH2_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -6605,6 +7589,10 @@ class CK_ECDH2_DERIVE_PARAMS:
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._s.ulPrivateDataLen
@@ -6612,6 +7600,10 @@ class CK_ECDH2_DERIVE_PARAMS:
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -6621,6 +7613,10 @@ class CK_ECDH2_DERIVE_PARAMS:
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._s.ulPublicDataLen2
@@ -6628,6 +7624,10 @@ class CK_ECDH2_DERIVE_PARAMS:
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -6643,6 +7643,10 @@ class CK_ECDH2_DERIVE_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', True, 1, False)
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
+
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pPublicData2')
 
 
 class CK_ECMQV_DERIVE_PARAMS:
@@ -6682,7 +7686,7 @@ class CK_ECMQV_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_ECMQV_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECMQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
@@ -6695,6 +7699,10 @@ class CK_ECMQV_DERIVE_PARAMS:
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.kdf')
+
     @property
     def ulSharedDataLen(self):
         return self._s.ulSharedDataLen
@@ -6702,6 +7710,10 @@ class CK_ECMQV_DERIVE_PARAMS:
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -6718,6 +7730,10 @@ class CK_ECMQV_DERIVE_PARAMS:
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pSharedData')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -6725,6 +7741,10 @@ class CK_ECMQV_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -6741,6 +7761,10 @@ class CK_ECMQV_DERIVE_PARAMS:
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._s.ulPrivateDataLen
@@ -6748,6 +7772,10 @@ class CK_ECMQV_DERIVE_PARAMS:
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -6757,6 +7785,10 @@ class CK_ECMQV_DERIVE_PARAMS:
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._s.ulPublicDataLen2
@@ -6764,6 +7796,10 @@ class CK_ECMQV_DERIVE_PARAMS:
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -6780,6 +7816,10 @@ class CK_ECMQV_DERIVE_PARAMS:
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pPublicData2')
+
     @property
     def publicKey(self):
         return self._s.publicKey
@@ -6787,6 +7827,10 @@ class CK_ECMQV_DERIVE_PARAMS:
     @publicKey.setter
     def publicKey(self, value):
         self._s.publicKey = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
+
+    @publicKey.deleter
+    def publicKey(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.publicKey')
 
 
 class CK_X9_42_DH1_DERIVE_PARAMS:
@@ -6816,7 +7860,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_X9_42_DH1_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X9_42_DH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
@@ -6829,6 +7873,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS:
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.kdf')
+
     @property
     def ulOtherInfoLen(self):
         return self._s.ulOtherInfoLen
@@ -6836,6 +7884,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS:
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
         self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
+
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen')
 
     @property
     def pOtherInfo(self):
@@ -6852,6 +7904,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS:
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -6859,6 +7915,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -6874,6 +7934,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', True, 1, False)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.pPublicData')
 
 
 class CK_X9_42_DH2_DERIVE_PARAMS:
@@ -6911,7 +7975,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_X9_42_DH2_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X9_42_DH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
@@ -6924,6 +7988,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.kdf')
+
     @property
     def ulOtherInfoLen(self):
         return self._s.ulOtherInfoLen
@@ -6931,6 +7999,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
         self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
+
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen')
 
     @property
     def pOtherInfo(self):
@@ -6947,6 +8019,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -6954,6 +8030,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -6970,6 +8050,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._s.ulPrivateDataLen
@@ -6977,6 +8061,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -6986,6 +8074,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._s.ulPublicDataLen2
@@ -6993,6 +8085,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -7008,6 +8104,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', True, 1, False)
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
+
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2')
 
 
 class CK_X9_42_MQV_DERIVE_PARAMS:
@@ -7047,7 +8147,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_X9_42_MQV_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X9_42_MQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
@@ -7060,6 +8160,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.kdf')
+
     @property
     def ulOtherInfoLen(self):
         return self._s.ulOtherInfoLen
@@ -7067,6 +8171,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
         self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
+
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen')
 
     @property
     def pOtherInfo(self):
@@ -7083,6 +8191,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -7090,6 +8202,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -7106,6 +8222,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._s.ulPrivateDataLen
@@ -7113,6 +8233,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -7122,6 +8246,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._s.ulPublicDataLen2
@@ -7129,6 +8257,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -7145,6 +8277,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2')
+
     @property
     def publicKey(self):
         return self._s.publicKey
@@ -7152,6 +8288,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS:
     @publicKey.setter
     def publicKey(self, value):
         self._s.publicKey = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
+
+    @publicKey.deleter
+    def publicKey(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.publicKey')
 
 
 class CK_KEA_DERIVE_PARAMS:
@@ -7183,7 +8323,7 @@ class CK_KEA_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_KEA_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KEA_DERIVE_PARAMS(isSender={self.isSender!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pRandomB={self.pRandomB!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
@@ -7196,6 +8336,10 @@ class CK_KEA_DERIVE_PARAMS:
     def isSender(self, value):
         self._s.isSender = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.isSender', 0, 255)
 
+    @isSender.deleter
+    def isSender(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.isSender')
+
     @property
     def ulRandomLen(self):
         return self._s.ulRandomLen
@@ -7203,6 +8347,10 @@ class CK_KEA_DERIVE_PARAMS:
     @ulRandomLen.setter
     def ulRandomLen(self, value):
         self._s.ulRandomLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulRandomLen', 0, 18446744073709551615)
+
+    @ulRandomLen.deleter
+    def ulRandomLen(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.ulRandomLen')
 
     @property
     def pRandomA(self):
@@ -7219,6 +8367,10 @@ class CK_KEA_DERIVE_PARAMS:
             self._s.pRandomA = address
             _pb_keep(self._s, 'pRandomA', kept)
 
+    @pRandomA.deleter
+    def pRandomA(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pRandomA')
+
     @property
     def pRandomB(self):
         return self._s.pRandomB
@@ -7234,6 +8386,10 @@ class CK_KEA_DERIVE_PARAMS:
             self._s.pRandomB = address
             _pb_keep(self._s, 'pRandomB', kept)
 
+    @pRandomB.deleter
+    def pRandomB(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pRandomB')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -7241,6 +8397,10 @@ class CK_KEA_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -7256,6 +8416,10 @@ class CK_KEA_DERIVE_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_KEA_DERIVE_PARAMS.pPublicData', True, 1, False)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pPublicData')
 
 
 class CK_RC2_CBC_PARAMS:
@@ -7273,15 +8437,15 @@ class CK_RC2_CBC_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC2_CBC_PARAMS.sizeof:
-            raise ValueError(f"CK_RC2_CBC_PARAMS needs {CK_RC2_CBC_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_RC2_CBC_PARAMS, _S22.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_RC2_CBC_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC2_CBC_PARAMS.sizeof:
+            raise ValueError(f"CK_RC2_CBC_PARAMS needs {CK_RC2_CBC_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_RC2_CBC_PARAMS, _S22.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RC2_CBC_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC2_CBC_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, iv={self.iv!r})"
@@ -7294,6 +8458,10 @@ class CK_RC2_CBC_PARAMS:
     def ulEffectiveBits(self, value):
         self._s.ulEffectiveBits = _pb_index(value, 'CK_RC2_CBC_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
+    @ulEffectiveBits.deleter
+    def ulEffectiveBits(self):
+        _pb_no_delete('CK_RC2_CBC_PARAMS.ulEffectiveBits')
+
     @property
     def iv(self):
         return bytes(self._s.iv)
@@ -7301,6 +8469,10 @@ class CK_RC2_CBC_PARAMS:
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._s, _S22.iv.offset, 8, value, 'CK_RC2_CBC_PARAMS.iv')
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_RC2_CBC_PARAMS.iv')
 
 
 class CK_RC2_MAC_GENERAL_PARAMS:
@@ -7318,15 +8490,15 @@ class CK_RC2_MAC_GENERAL_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC2_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC2_MAC_GENERAL_PARAMS.sizeof:
-            raise ValueError(f"CK_RC2_MAC_GENERAL_PARAMS needs {CK_RC2_MAC_GENERAL_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_RC2_MAC_GENERAL_PARAMS, _S23.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_RC2_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC2_MAC_GENERAL_PARAMS.sizeof:
+            raise ValueError(f"CK_RC2_MAC_GENERAL_PARAMS needs {CK_RC2_MAC_GENERAL_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_RC2_MAC_GENERAL_PARAMS, _S23.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RC2_MAC_GENERAL_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC2_MAC_GENERAL_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, ulMacLength={self.ulMacLength!r})"
@@ -7339,6 +8511,10 @@ class CK_RC2_MAC_GENERAL_PARAMS:
     def ulEffectiveBits(self, value):
         self._s.ulEffectiveBits = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
+    @ulEffectiveBits.deleter
+    def ulEffectiveBits(self):
+        _pb_no_delete('CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits')
+
     @property
     def ulMacLength(self):
         return self._s.ulMacLength
@@ -7346,6 +8522,10 @@ class CK_RC2_MAC_GENERAL_PARAMS:
     @ulMacLength.setter
     def ulMacLength(self, value):
         self._s.ulMacLength = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
+
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete('CK_RC2_MAC_GENERAL_PARAMS.ulMacLength')
 
 
 class CK_RC5_PARAMS:
@@ -7363,15 +8543,15 @@ class CK_RC5_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC5_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC5_PARAMS.sizeof:
-            raise ValueError(f"CK_RC5_PARAMS needs {CK_RC5_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_RC5_PARAMS, _S24.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_RC5_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC5_PARAMS.sizeof:
+            raise ValueError(f"CK_RC5_PARAMS needs {CK_RC5_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_RC5_PARAMS, _S24.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RC5_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC5_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r})"
@@ -7384,6 +8564,10 @@ class CK_RC5_PARAMS:
     def ulWordsize(self, value):
         self._s.ulWordsize = _pb_index(value, 'CK_RC5_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete('CK_RC5_PARAMS.ulWordsize')
+
     @property
     def ulRounds(self):
         return self._s.ulRounds
@@ -7391,6 +8575,10 @@ class CK_RC5_PARAMS:
     @ulRounds.setter
     def ulRounds(self, value):
         self._s.ulRounds = _pb_index(value, 'CK_RC5_PARAMS.ulRounds', 0, 18446744073709551615)
+
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete('CK_RC5_PARAMS.ulRounds')
 
 
 class CK_RC5_CBC_PARAMS:
@@ -7418,7 +8606,7 @@ class CK_RC5_CBC_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RC5_CBC_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC5_CBC_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r})"
@@ -7431,6 +8619,10 @@ class CK_RC5_CBC_PARAMS:
     def ulWordsize(self, value):
         self._s.ulWordsize = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.ulWordsize')
+
     @property
     def ulRounds(self):
         return self._s.ulRounds
@@ -7438,6 +8630,10 @@ class CK_RC5_CBC_PARAMS:
     @ulRounds.setter
     def ulRounds(self, value):
         self._s.ulRounds = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulRounds', 0, 18446744073709551615)
+
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.ulRounds')
 
     @property
     def pIv(self):
@@ -7454,6 +8650,10 @@ class CK_RC5_CBC_PARAMS:
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.pIv')
+
     @property
     def ulIvLen(self):
         return self._s.ulIvLen
@@ -7461,6 +8661,10 @@ class CK_RC5_CBC_PARAMS:
     @ulIvLen.setter
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulIvLen', 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.ulIvLen')
 
 
 class CK_RC5_MAC_GENERAL_PARAMS:
@@ -7480,15 +8684,15 @@ class CK_RC5_MAC_GENERAL_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC5_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC5_MAC_GENERAL_PARAMS.sizeof:
-            raise ValueError(f"CK_RC5_MAC_GENERAL_PARAMS needs {CK_RC5_MAC_GENERAL_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_RC5_MAC_GENERAL_PARAMS, _S26.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_RC5_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC5_MAC_GENERAL_PARAMS.sizeof:
+            raise ValueError(f"CK_RC5_MAC_GENERAL_PARAMS needs {CK_RC5_MAC_GENERAL_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_RC5_MAC_GENERAL_PARAMS, _S26.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RC5_MAC_GENERAL_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC5_MAC_GENERAL_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, ulMacLength={self.ulMacLength!r})"
@@ -7501,6 +8705,10 @@ class CK_RC5_MAC_GENERAL_PARAMS:
     def ulWordsize(self, value):
         self._s.ulWordsize = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulWordsize')
+
     @property
     def ulRounds(self):
         return self._s.ulRounds
@@ -7509,6 +8717,10 @@ class CK_RC5_MAC_GENERAL_PARAMS:
     def ulRounds(self, value):
         self._s.ulRounds = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulRounds', 0, 18446744073709551615)
 
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulRounds')
+
     @property
     def ulMacLength(self):
         return self._s.ulMacLength
@@ -7516,6 +8728,10 @@ class CK_RC5_MAC_GENERAL_PARAMS:
     @ulMacLength.setter
     def ulMacLength(self, value):
         self._s.ulMacLength = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
+
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulMacLength')
 
 
 class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
@@ -7541,7 +8757,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_DES_CBC_ENCRYPT_DATA_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -7553,6 +8769,10 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._s, _S27.iv.offset, 8, value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -7569,6 +8789,10 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._s.length
@@ -7576,6 +8800,10 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
     @length.setter
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
@@ -7601,7 +8829,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_AES_CBC_ENCRYPT_DATA_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_AES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -7613,6 +8841,10 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._s, _S28.iv.offset, 16, value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -7629,6 +8861,10 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._s.length
@@ -7636,6 +8872,10 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
     @length.setter
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_AES_CTR_PARAMS:
@@ -7653,15 +8893,15 @@ class CK_AES_CTR_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_AES_CTR_PARAMS.sizeof:
-            raise ValueError(f"CK_AES_CTR_PARAMS needs {CK_AES_CTR_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_AES_CTR_PARAMS, _S29.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_AES_CTR_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_AES_CTR_PARAMS.sizeof:
+            raise ValueError(f"CK_AES_CTR_PARAMS needs {CK_AES_CTR_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_AES_CTR_PARAMS, _S29.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_AES_CTR_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_AES_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
@@ -7674,6 +8914,10 @@ class CK_AES_CTR_PARAMS:
     def ulCounterBits(self, value):
         self._s.ulCounterBits = _pb_index(value, 'CK_AES_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
+    @ulCounterBits.deleter
+    def ulCounterBits(self):
+        _pb_no_delete('CK_AES_CTR_PARAMS.ulCounterBits')
+
     @property
     def cb(self):
         return bytes(self._s.cb)
@@ -7681,6 +8925,10 @@ class CK_AES_CTR_PARAMS:
     @cb.setter
     def cb(self, value):
         _pb_store_bytes(self._s, _S29.cb.offset, 16, value, 'CK_AES_CTR_PARAMS.cb')
+
+    @cb.deleter
+    def cb(self):
+        _pb_no_delete('CK_AES_CTR_PARAMS.cb')
 
 
 class CK_GCM_PARAMS_V3:
@@ -7712,7 +8960,7 @@ class CK_GCM_PARAMS_V3:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_GCM_PARAMS_V3.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GCM_PARAMS_V3(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvBits={self.ulIvBits!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
@@ -7732,6 +8980,10 @@ class CK_GCM_PARAMS_V3:
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.pIv')
+
     @property
     def ulIvLen(self):
         return self._s.ulIvLen
@@ -7740,6 +8992,10 @@ class CK_GCM_PARAMS_V3:
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
 
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulIvLen')
+
     @property
     def ulIvBits(self):
         return self._s.ulIvBits
@@ -7747,6 +9003,10 @@ class CK_GCM_PARAMS_V3:
     @ulIvBits.setter
     def ulIvBits(self, value):
         self._s.ulIvBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
+
+    @ulIvBits.deleter
+    def ulIvBits(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulIvBits')
 
     @property
     def pAAD(self):
@@ -7763,6 +9023,10 @@ class CK_GCM_PARAMS_V3:
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.pAAD')
+
     @property
     def ulAADLen(self):
         return self._s.ulAADLen
@@ -7771,6 +9035,10 @@ class CK_GCM_PARAMS_V3:
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulAADLen')
+
     @property
     def ulTagBits(self):
         return self._s.ulTagBits
@@ -7778,6 +9046,10 @@ class CK_GCM_PARAMS_V3:
     @ulTagBits.setter
     def ulTagBits(self, value):
         self._s.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulTagBits')
 
 
 class CK_CCM_PARAMS:
@@ -7809,7 +9081,7 @@ class CK_CCM_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_CCM_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CCM_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulMACLen={self.ulMACLen!r})"
@@ -7821,6 +9093,10 @@ class CK_CCM_PARAMS:
     @ulDataLen.setter
     def ulDataLen(self, value):
         self._s.ulDataLen = _pb_index(value, 'CK_CCM_PARAMS.ulDataLen', 0, 18446744073709551615)
+
+    @ulDataLen.deleter
+    def ulDataLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulDataLen')
 
     @property
     def pNonce(self):
@@ -7837,6 +9113,10 @@ class CK_CCM_PARAMS:
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_CCM_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._s.ulNonceLen
@@ -7844,6 +9124,10 @@ class CK_CCM_PARAMS:
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_CCM_PARAMS.ulNonceLen', 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulNonceLen')
 
     @property
     def pAAD(self):
@@ -7860,6 +9144,10 @@ class CK_CCM_PARAMS:
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_CCM_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._s.ulAADLen
@@ -7868,6 +9156,10 @@ class CK_CCM_PARAMS:
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_CCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulAADLen')
+
     @property
     def ulMACLen(self):
         return self._s.ulMACLen
@@ -7875,6 +9167,10 @@ class CK_CCM_PARAMS:
     @ulMACLen.setter
     def ulMACLen(self, value):
         self._s.ulMACLen = _pb_index(value, 'CK_CCM_PARAMS.ulMACLen', 0, 18446744073709551615)
+
+    @ulMACLen.deleter
+    def ulMACLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulMACLen')
 
 
 class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
@@ -7902,7 +9198,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SALSA20_CHACHA20_POLY1305_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SALSA20_CHACHA20_POLY1305_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r})"
@@ -7922,6 +9218,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._s.ulNonceLen
@@ -7929,6 +9229,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen', 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen')
 
     @property
     def pAAD(self):
@@ -7945,6 +9249,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._s.ulAADLen
@@ -7952,6 +9260,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
     @ulAADLen.setter
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen', 0, 18446744073709551615)
+
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen')
 
 
 class CK_GCM_MESSAGE_PARAMS:
@@ -7983,7 +9295,7 @@ class CK_GCM_MESSAGE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_GCM_MESSAGE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GCM_MESSAGE_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvFixedBits={self.ulIvFixedBits!r}, ivGenerator={self.ivGenerator!r}, pTag={self.pTag!r}, ulTagBits={self.ulTagBits!r})"
@@ -8003,6 +9315,10 @@ class CK_GCM_MESSAGE_PARAMS:
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.pIv')
+
     @property
     def ulIvLen(self):
         return self._s.ulIvLen
@@ -8010,6 +9326,10 @@ class CK_GCM_MESSAGE_PARAMS:
     @ulIvLen.setter
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvLen', 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulIvLen')
 
     @property
     def ulIvFixedBits(self):
@@ -8019,6 +9339,10 @@ class CK_GCM_MESSAGE_PARAMS:
     def ulIvFixedBits(self, value):
         self._s.ulIvFixedBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvFixedBits', 0, 18446744073709551615)
 
+    @ulIvFixedBits.deleter
+    def ulIvFixedBits(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulIvFixedBits')
+
     @property
     def ivGenerator(self):
         return self._s.ivGenerator
@@ -8026,6 +9350,10 @@ class CK_GCM_MESSAGE_PARAMS:
     @ivGenerator.setter
     def ivGenerator(self, value):
         self._s.ivGenerator = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ivGenerator', 0, 18446744073709551615)
+
+    @ivGenerator.deleter
+    def ivGenerator(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ivGenerator')
 
     @property
     def pTag(self):
@@ -8042,6 +9370,10 @@ class CK_GCM_MESSAGE_PARAMS:
             self._s.pTag = address
             _pb_keep(self._s, 'pTag', kept)
 
+    @pTag.deleter
+    def pTag(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.pTag')
+
     @property
     def ulTagBits(self):
         return self._s.ulTagBits
@@ -8049,6 +9381,10 @@ class CK_GCM_MESSAGE_PARAMS:
     @ulTagBits.setter
     def ulTagBits(self, value):
         self._s.ulTagBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulTagBits', 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulTagBits')
 
 
 class CK_CCM_MESSAGE_PARAMS:
@@ -8082,7 +9418,7 @@ class CK_CCM_MESSAGE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_CCM_MESSAGE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CCM_MESSAGE_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, ulNonceFixedBits={self.ulNonceFixedBits!r}, nonceGenerator={self.nonceGenerator!r}, pMAC={self.pMAC!r}, ulMACLen={self.ulMACLen!r})"
@@ -8094,6 +9430,10 @@ class CK_CCM_MESSAGE_PARAMS:
     @ulDataLen.setter
     def ulDataLen(self, value):
         self._s.ulDataLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulDataLen', 0, 18446744073709551615)
+
+    @ulDataLen.deleter
+    def ulDataLen(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulDataLen')
 
     @property
     def pNonce(self):
@@ -8110,6 +9450,10 @@ class CK_CCM_MESSAGE_PARAMS:
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._s.ulNonceLen
@@ -8117,6 +9461,10 @@ class CK_CCM_MESSAGE_PARAMS:
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceLen', 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulNonceLen')
 
     @property
     def ulNonceFixedBits(self):
@@ -8126,6 +9474,10 @@ class CK_CCM_MESSAGE_PARAMS:
     def ulNonceFixedBits(self, value):
         self._s.ulNonceFixedBits = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits', 0, 18446744073709551615)
 
+    @ulNonceFixedBits.deleter
+    def ulNonceFixedBits(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits')
+
     @property
     def nonceGenerator(self):
         return self._s.nonceGenerator
@@ -8133,6 +9485,10 @@ class CK_CCM_MESSAGE_PARAMS:
     @nonceGenerator.setter
     def nonceGenerator(self, value):
         self._s.nonceGenerator = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.nonceGenerator', 0, 18446744073709551615)
+
+    @nonceGenerator.deleter
+    def nonceGenerator(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.nonceGenerator')
 
     @property
     def pMAC(self):
@@ -8149,6 +9505,10 @@ class CK_CCM_MESSAGE_PARAMS:
             self._s.pMAC = address
             _pb_keep(self._s, 'pMAC', kept)
 
+    @pMAC.deleter
+    def pMAC(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.pMAC')
+
     @property
     def ulMACLen(self):
         return self._s.ulMACLen
@@ -8156,6 +9516,10 @@ class CK_CCM_MESSAGE_PARAMS:
     @ulMACLen.setter
     def ulMACLen(self, value):
         self._s.ulMACLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulMACLen', 0, 18446744073709551615)
+
+    @ulMACLen.deleter
+    def ulMACLen(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulMACLen')
 
 
 class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
@@ -8181,7 +9545,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pTag={self.pTag!r})"
@@ -8201,6 +9565,10 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._s.ulNonceLen
@@ -8208,6 +9576,10 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen', 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen')
 
     @property
     def pTag(self):
@@ -8223,6 +9595,10 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', True, 1, False)
             self._s.pTag = address
             _pb_keep(self._s, 'pTag', kept)
+
+    @pTag.deleter
+    def pTag(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag')
 
 
 class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
@@ -8264,7 +9640,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SKIPJACK_PRIVATE_WRAP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS(ulPasswordLen={self.ulPasswordLen!r}, pPassword={self.pPassword!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPAndGLen={self.ulPAndGLen!r}, ulQLen={self.ulQLen!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pPrimeP={self.pPrimeP!r}, pBaseG={self.pBaseG!r}, pSubprimeQ={self.pSubprimeQ!r})"
@@ -8276,6 +9652,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
         self._s.ulPasswordLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen', 0, 18446744073709551615)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen')
 
     @property
     def pPassword(self):
@@ -8292,6 +9672,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -8299,6 +9683,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -8315,6 +9703,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData')
+
     @property
     def ulPAndGLen(self):
         return self._s.ulPAndGLen
@@ -8322,6 +9714,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     @ulPAndGLen.setter
     def ulPAndGLen(self, value):
         self._s.ulPAndGLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen', 0, 18446744073709551615)
+
+    @ulPAndGLen.deleter
+    def ulPAndGLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen')
 
     @property
     def ulQLen(self):
@@ -8331,6 +9727,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     def ulQLen(self, value):
         self._s.ulQLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen', 0, 18446744073709551615)
 
+    @ulQLen.deleter
+    def ulQLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen')
+
     @property
     def ulRandomLen(self):
         return self._s.ulRandomLen
@@ -8338,6 +9738,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     @ulRandomLen.setter
     def ulRandomLen(self, value):
         self._s.ulRandomLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen', 0, 18446744073709551615)
+
+    @ulRandomLen.deleter
+    def ulRandomLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen')
 
     @property
     def pRandomA(self):
@@ -8354,6 +9758,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
             self._s.pRandomA = address
             _pb_keep(self._s, 'pRandomA', kept)
 
+    @pRandomA.deleter
+    def pRandomA(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA')
+
     @property
     def pPrimeP(self):
         return self._s.pPrimeP
@@ -8368,6 +9776,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP', True, 1, False)
             self._s.pPrimeP = address
             _pb_keep(self._s, 'pPrimeP', kept)
+
+    @pPrimeP.deleter
+    def pPrimeP(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP')
 
     @property
     def pBaseG(self):
@@ -8384,6 +9796,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
             self._s.pBaseG = address
             _pb_keep(self._s, 'pBaseG', kept)
 
+    @pBaseG.deleter
+    def pBaseG(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG')
+
     @property
     def pSubprimeQ(self):
         return self._s.pSubprimeQ
@@ -8398,6 +9814,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', True, 1, False)
             self._s.pSubprimeQ = address
             _pb_keep(self._s, 'pSubprimeQ', kept)
+
+    @pSubprimeQ.deleter
+    def pSubprimeQ(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ')
 
 
 class CK_SKIPJACK_RELAYX_PARAMS:
@@ -8445,7 +9865,7 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SKIPJACK_RELAYX_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SKIPJACK_RELAYX_PARAMS(ulOldWrappedXLen={self.ulOldWrappedXLen!r}, pOldWrappedX={self.pOldWrappedX!r}, ulOldPasswordLen={self.ulOldPasswordLen!r}, pOldPassword={self.pOldPassword!r}, ulOldPublicDataLen={self.ulOldPublicDataLen!r}, pOldPublicData={self.pOldPublicData!r}, ulOldRandomLen={self.ulOldRandomLen!r}, pOldRandomA={self.pOldRandomA!r}, ulNewPasswordLen={self.ulNewPasswordLen!r}, pNewPassword={self.pNewPassword!r}, ulNewPublicDataLen={self.ulNewPublicDataLen!r}, pNewPublicData={self.pNewPublicData!r}, ulNewRandomLen={self.ulNewRandomLen!r}, pNewRandomA={self.pNewRandomA!r})"
@@ -8457,6 +9877,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     @ulOldWrappedXLen.setter
     def ulOldWrappedXLen(self, value):
         self._s.ulOldWrappedXLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen', 0, 18446744073709551615)
+
+    @ulOldWrappedXLen.deleter
+    def ulOldWrappedXLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen')
 
     @property
     def pOldWrappedX(self):
@@ -8473,6 +9897,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             self._s.pOldWrappedX = address
             _pb_keep(self._s, 'pOldWrappedX', kept)
 
+    @pOldWrappedX.deleter
+    def pOldWrappedX(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX')
+
     @property
     def ulOldPasswordLen(self):
         return self._s.ulOldPasswordLen
@@ -8480,6 +9908,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     @ulOldPasswordLen.setter
     def ulOldPasswordLen(self, value):
         self._s.ulOldPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen', 0, 18446744073709551615)
+
+    @ulOldPasswordLen.deleter
+    def ulOldPasswordLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen')
 
     @property
     def pOldPassword(self):
@@ -8496,6 +9928,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             self._s.pOldPassword = address
             _pb_keep(self._s, 'pOldPassword', kept)
 
+    @pOldPassword.deleter
+    def pOldPassword(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldPassword')
+
     @property
     def ulOldPublicDataLen(self):
         return self._s.ulOldPublicDataLen
@@ -8503,6 +9939,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     @ulOldPublicDataLen.setter
     def ulOldPublicDataLen(self, value):
         self._s.ulOldPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen', 0, 18446744073709551615)
+
+    @ulOldPublicDataLen.deleter
+    def ulOldPublicDataLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen')
 
     @property
     def pOldPublicData(self):
@@ -8519,6 +9959,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             self._s.pOldPublicData = address
             _pb_keep(self._s, 'pOldPublicData', kept)
 
+    @pOldPublicData.deleter
+    def pOldPublicData(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData')
+
     @property
     def ulOldRandomLen(self):
         return self._s.ulOldRandomLen
@@ -8526,6 +9970,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     @ulOldRandomLen.setter
     def ulOldRandomLen(self, value):
         self._s.ulOldRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen', 0, 18446744073709551615)
+
+    @ulOldRandomLen.deleter
+    def ulOldRandomLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen')
 
     @property
     def pOldRandomA(self):
@@ -8542,6 +9990,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             self._s.pOldRandomA = address
             _pb_keep(self._s, 'pOldRandomA', kept)
 
+    @pOldRandomA.deleter
+    def pOldRandomA(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA')
+
     @property
     def ulNewPasswordLen(self):
         return self._s.ulNewPasswordLen
@@ -8549,6 +10001,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     @ulNewPasswordLen.setter
     def ulNewPasswordLen(self, value):
         self._s.ulNewPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen', 0, 18446744073709551615)
+
+    @ulNewPasswordLen.deleter
+    def ulNewPasswordLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen')
 
     @property
     def pNewPassword(self):
@@ -8565,6 +10021,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             self._s.pNewPassword = address
             _pb_keep(self._s, 'pNewPassword', kept)
 
+    @pNewPassword.deleter
+    def pNewPassword(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewPassword')
+
     @property
     def ulNewPublicDataLen(self):
         return self._s.ulNewPublicDataLen
@@ -8572,6 +10032,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     @ulNewPublicDataLen.setter
     def ulNewPublicDataLen(self, value):
         self._s.ulNewPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen', 0, 18446744073709551615)
+
+    @ulNewPublicDataLen.deleter
+    def ulNewPublicDataLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen')
 
     @property
     def pNewPublicData(self):
@@ -8588,6 +10052,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             self._s.pNewPublicData = address
             _pb_keep(self._s, 'pNewPublicData', kept)
 
+    @pNewPublicData.deleter
+    def pNewPublicData(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData')
+
     @property
     def ulNewRandomLen(self):
         return self._s.ulNewRandomLen
@@ -8595,6 +10063,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
     @ulNewRandomLen.setter
     def ulNewRandomLen(self, value):
         self._s.ulNewRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen', 0, 18446744073709551615)
+
+    @ulNewRandomLen.deleter
+    def ulNewRandomLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen')
 
     @property
     def pNewRandomA(self):
@@ -8610,6 +10082,10 @@ class CK_SKIPJACK_RELAYX_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', True, 1, False)
             self._s.pNewRandomA = address
             _pb_keep(self._s, 'pNewRandomA', kept)
+
+    @pNewRandomA.deleter
+    def pNewRandomA(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA')
 
 
 class CK_CAMELLIA_CTR_PARAMS:
@@ -8627,15 +10103,15 @@ class CK_CAMELLIA_CTR_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_CAMELLIA_CTR_PARAMS.sizeof:
-            raise ValueError(f"CK_CAMELLIA_CTR_PARAMS needs {CK_CAMELLIA_CTR_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_CAMELLIA_CTR_PARAMS, _S38.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_CAMELLIA_CTR_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_CAMELLIA_CTR_PARAMS.sizeof:
+            raise ValueError(f"CK_CAMELLIA_CTR_PARAMS needs {CK_CAMELLIA_CTR_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_CAMELLIA_CTR_PARAMS, _S38.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_CAMELLIA_CTR_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CAMELLIA_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
@@ -8648,6 +10124,10 @@ class CK_CAMELLIA_CTR_PARAMS:
     def ulCounterBits(self, value):
         self._s.ulCounterBits = _pb_index(value, 'CK_CAMELLIA_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
+    @ulCounterBits.deleter
+    def ulCounterBits(self):
+        _pb_no_delete('CK_CAMELLIA_CTR_PARAMS.ulCounterBits')
+
     @property
     def cb(self):
         return bytes(self._s.cb)
@@ -8655,6 +10135,10 @@ class CK_CAMELLIA_CTR_PARAMS:
     @cb.setter
     def cb(self, value):
         _pb_store_bytes(self._s, _S38.cb.offset, 16, value, 'CK_CAMELLIA_CTR_PARAMS.cb')
+
+    @cb.deleter
+    def cb(self):
+        _pb_no_delete('CK_CAMELLIA_CTR_PARAMS.cb')
 
 
 class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
@@ -8680,7 +10164,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -8692,6 +10176,10 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._s, _S39.iv.offset, 16, value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -8708,6 +10196,10 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._s.length
@@ -8715,6 +10207,10 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
     @length.setter
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
@@ -8740,7 +10236,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -8752,6 +10248,10 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._s, _S40.iv.offset, 16, value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -8768,6 +10268,10 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._s.length
@@ -8775,6 +10279,10 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
     @length.setter
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
@@ -8800,7 +10308,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SEED_CBC_ENCRYPT_DATA_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SEED_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -8812,6 +10320,10 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._s, _S41.iv.offset, 16, value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -8828,6 +10340,10 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._s.length
@@ -8835,6 +10351,10 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
     @length.setter
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_CHACHA20_PARAMS:
@@ -8862,7 +10382,7 @@ class CK_CHACHA20_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_CHACHA20_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CHACHA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, blockCounterBits={self.blockCounterBits!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
@@ -8882,6 +10402,10 @@ class CK_CHACHA20_PARAMS:
             self._s.pBlockCounter = address
             _pb_keep(self._s, 'pBlockCounter', kept)
 
+    @pBlockCounter.deleter
+    def pBlockCounter(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.pBlockCounter')
+
     @property
     def blockCounterBits(self):
         return self._s.blockCounterBits
@@ -8889,6 +10413,10 @@ class CK_CHACHA20_PARAMS:
     @blockCounterBits.setter
     def blockCounterBits(self, value):
         self._s.blockCounterBits = _pb_index(value, 'CK_CHACHA20_PARAMS.blockCounterBits', 0, 18446744073709551615)
+
+    @blockCounterBits.deleter
+    def blockCounterBits(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.blockCounterBits')
 
     @property
     def pNonce(self):
@@ -8905,6 +10433,10 @@ class CK_CHACHA20_PARAMS:
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.pNonce')
+
     @property
     def ulNonceBits(self):
         return self._s.ulNonceBits
@@ -8912,6 +10444,10 @@ class CK_CHACHA20_PARAMS:
     @ulNonceBits.setter
     def ulNonceBits(self, value):
         self._s.ulNonceBits = _pb_index(value, 'CK_CHACHA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
+
+    @ulNonceBits.deleter
+    def ulNonceBits(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.ulNonceBits')
 
 
 class CK_SALSA20_PARAMS:
@@ -8937,7 +10473,7 @@ class CK_SALSA20_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SALSA20_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SALSA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
@@ -8957,6 +10493,10 @@ class CK_SALSA20_PARAMS:
             self._s.pBlockCounter = address
             _pb_keep(self._s, 'pBlockCounter', kept)
 
+    @pBlockCounter.deleter
+    def pBlockCounter(self):
+        _pb_no_delete('CK_SALSA20_PARAMS.pBlockCounter')
+
     @property
     def pNonce(self):
         return self._s.pNonce
@@ -8972,6 +10512,10 @@ class CK_SALSA20_PARAMS:
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_SALSA20_PARAMS.pNonce')
+
     @property
     def ulNonceBits(self):
         return self._s.ulNonceBits
@@ -8979,6 +10523,10 @@ class CK_SALSA20_PARAMS:
     @ulNonceBits.setter
     def ulNonceBits(self, value):
         self._s.ulNonceBits = _pb_index(value, 'CK_SALSA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
+
+    @ulNonceBits.deleter
+    def ulNonceBits(self):
+        _pb_no_delete('CK_SALSA20_PARAMS.ulNonceBits')
 
 
 class CK_PBE_PARAMS:
@@ -9010,7 +10558,7 @@ class CK_PBE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_PBE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PBE_PARAMS(pInitVector={self.pInitVector!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, ulIteration={self.ulIteration!r})"
@@ -9030,6 +10578,10 @@ class CK_PBE_PARAMS:
             self._s.pInitVector = address
             _pb_keep(self._s, 'pInitVector', kept)
 
+    @pInitVector.deleter
+    def pInitVector(self):
+        _pb_no_delete('CK_PBE_PARAMS.pInitVector')
+
     @property
     def pPassword(self):
         return self._s.pPassword
@@ -9045,6 +10597,10 @@ class CK_PBE_PARAMS:
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_PBE_PARAMS.pPassword')
+
     @property
     def ulPasswordLen(self):
         return self._s.ulPasswordLen
@@ -9052,6 +10608,10 @@ class CK_PBE_PARAMS:
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
         self._s.ulPasswordLen = _pb_index(value, 'CK_PBE_PARAMS.ulPasswordLen', 0, 18446744073709551615)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_PBE_PARAMS.ulPasswordLen')
 
     @property
     def pSalt(self):
@@ -9068,6 +10628,10 @@ class CK_PBE_PARAMS:
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete('CK_PBE_PARAMS.pSalt')
+
     @property
     def ulSaltLen(self):
         return self._s.ulSaltLen
@@ -9076,6 +10640,10 @@ class CK_PBE_PARAMS:
     def ulSaltLen(self, value):
         self._s.ulSaltLen = _pb_index(value, 'CK_PBE_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete('CK_PBE_PARAMS.ulSaltLen')
+
     @property
     def ulIteration(self):
         return self._s.ulIteration
@@ -9083,6 +10651,10 @@ class CK_PBE_PARAMS:
     @ulIteration.setter
     def ulIteration(self, value):
         self._s.ulIteration = _pb_index(value, 'CK_PBE_PARAMS.ulIteration', 0, 18446744073709551615)
+
+    @ulIteration.deleter
+    def ulIteration(self):
+        _pb_no_delete('CK_PBE_PARAMS.ulIteration')
 
 
 class CK_KEY_WRAP_SET_OAEP_PARAMS:
@@ -9108,7 +10680,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_KEY_WRAP_SET_OAEP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KEY_WRAP_SET_OAEP_PARAMS(bBC={self.bBC!r}, pX={self.pX!r}, ulXLen={self.ulXLen!r})"
@@ -9120,6 +10692,10 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS:
     @bBC.setter
     def bBC(self, value):
         self._s.bBC = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.bBC', 0, 255)
+
+    @bBC.deleter
+    def bBC(self):
+        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.bBC')
 
     @property
     def pX(self):
@@ -9136,6 +10712,10 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS:
             self._s.pX = address
             _pb_keep(self._s, 'pX', kept)
 
+    @pX.deleter
+    def pX(self):
+        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.pX')
+
     @property
     def ulXLen(self):
         return self._s.ulXLen
@@ -9143,6 +10723,10 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS:
     @ulXLen.setter
     def ulXLen(self, value):
         self._s.ulXLen = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen', 0, 18446744073709551615)
+
+    @ulXLen.deleter
+    def ulXLen(self):
+        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen')
 
 
 class CK_SSL3_RANDOM_DATA:
@@ -9170,7 +10754,7 @@ class CK_SSL3_RANDOM_DATA:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SSL3_RANDOM_DATA.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
@@ -9190,6 +10774,10 @@ class CK_SSL3_RANDOM_DATA:
             self._s.pClientRandom = address
             _pb_keep(self._s, 'pClientRandom', kept)
 
+    @pClientRandom.deleter
+    def pClientRandom(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.pClientRandom')
+
     @property
     def ulClientRandomLen(self):
         return self._s.ulClientRandomLen
@@ -9197,6 +10785,10 @@ class CK_SSL3_RANDOM_DATA:
     @ulClientRandomLen.setter
     def ulClientRandomLen(self, value):
         self._s.ulClientRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
+
+    @ulClientRandomLen.deleter
+    def ulClientRandomLen(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.ulClientRandomLen')
 
     @property
     def pServerRandom(self):
@@ -9213,6 +10805,10 @@ class CK_SSL3_RANDOM_DATA:
             self._s.pServerRandom = address
             _pb_keep(self._s, 'pServerRandom', kept)
 
+    @pServerRandom.deleter
+    def pServerRandom(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.pServerRandom')
+
     @property
     def ulServerRandomLen(self):
         return self._s.ulServerRandomLen
@@ -9220,6 +10816,10 @@ class CK_SSL3_RANDOM_DATA:
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
         self._s.ulServerRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
+
+    @ulServerRandomLen.deleter
+    def ulServerRandomLen(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.ulServerRandomLen')
 
 
 class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
@@ -9243,7 +10843,7 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SSL3_MASTER_KEY_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
@@ -9259,6 +10859,10 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
+
     @property
     def pVersion(self):
         return self._s.pVersion
@@ -9273,6 +10877,10 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion', True, 2, False)
             self._s.pVersion = address
             _pb_keep(self._s, 'pVersion', kept)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 class CK_SSL3_KEY_MAT_OUT:
@@ -9304,7 +10912,7 @@ class CK_SSL3_KEY_MAT_OUT:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SSL3_KEY_MAT_OUT.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_KEY_MAT_OUT(hClientMacSecret={self.hClientMacSecret!r}, hServerMacSecret={self.hServerMacSecret!r}, hClientKey={self.hClientKey!r}, hServerKey={self.hServerKey!r}, pIVClient={self.pIVClient!r}, pIVServer={self.pIVServer!r})"
@@ -9317,6 +10925,10 @@ class CK_SSL3_KEY_MAT_OUT:
     def hClientMacSecret(self, value):
         self._s.hClientMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientMacSecret', 0, 18446744073709551615)
 
+    @hClientMacSecret.deleter
+    def hClientMacSecret(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hClientMacSecret')
+
     @property
     def hServerMacSecret(self):
         return self._s.hServerMacSecret
@@ -9324,6 +10936,10 @@ class CK_SSL3_KEY_MAT_OUT:
     @hServerMacSecret.setter
     def hServerMacSecret(self, value):
         self._s.hServerMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerMacSecret', 0, 18446744073709551615)
+
+    @hServerMacSecret.deleter
+    def hServerMacSecret(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hServerMacSecret')
 
     @property
     def hClientKey(self):
@@ -9333,6 +10949,10 @@ class CK_SSL3_KEY_MAT_OUT:
     def hClientKey(self, value):
         self._s.hClientKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientKey', 0, 18446744073709551615)
 
+    @hClientKey.deleter
+    def hClientKey(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hClientKey')
+
     @property
     def hServerKey(self):
         return self._s.hServerKey
@@ -9340,6 +10960,10 @@ class CK_SSL3_KEY_MAT_OUT:
     @hServerKey.setter
     def hServerKey(self, value):
         self._s.hServerKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerKey', 0, 18446744073709551615)
+
+    @hServerKey.deleter
+    def hServerKey(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hServerKey')
 
     @property
     def pIVClient(self):
@@ -9356,6 +10980,10 @@ class CK_SSL3_KEY_MAT_OUT:
             self._s.pIVClient = address
             _pb_keep(self._s, 'pIVClient', kept)
 
+    @pIVClient.deleter
+    def pIVClient(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.pIVClient')
+
     @property
     def pIVServer(self):
         return self._s.pIVServer
@@ -9370,6 +10998,10 @@ class CK_SSL3_KEY_MAT_OUT:
             address, kept = _pb_buffer_address(value, 'CK_SSL3_KEY_MAT_OUT.pIVServer', True, 1, False)
             self._s.pIVServer = address
             _pb_keep(self._s, 'pIVServer', kept)
+
+    @pIVServer.deleter
+    def pIVServer(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.pIVServer')
 
 
 class CK_SSL3_KEY_MAT_PARAMS:
@@ -9401,7 +11033,7 @@ class CK_SSL3_KEY_MAT_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SSL3_KEY_MAT_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r})"
@@ -9414,6 +11046,10 @@ class CK_SSL3_KEY_MAT_PARAMS:
     def ulMacSizeInBits(self, value):
         self._s.ulMacSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits')
+
     @property
     def ulKeySizeInBits(self):
         return self._s.ulKeySizeInBits
@@ -9421,6 +11057,10 @@ class CK_SSL3_KEY_MAT_PARAMS:
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
         self._s.ulKeySizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
+
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits')
 
     @property
     def ulIVSizeInBits(self):
@@ -9430,6 +11070,10 @@ class CK_SSL3_KEY_MAT_PARAMS:
     def ulIVSizeInBits(self, value):
         self._s.ulIVSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits')
+
     @property
     def bIsExport(self):
         return self._s.bIsExport
@@ -9437,6 +11081,10 @@ class CK_SSL3_KEY_MAT_PARAMS:
     @bIsExport.setter
     def bIsExport(self, value):
         self._s.bIsExport = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.bIsExport', 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -9448,6 +11096,10 @@ class CK_SSL3_KEY_MAT_PARAMS:
             raise TypeError(f"CK_SSL3_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
+
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.RandomInfo')
 
     @property
     def pReturnedKeyMaterial(self):
@@ -9463,6 +11115,10 @@ class CK_SSL3_KEY_MAT_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial', True, 48, False)
             self._s.pReturnedKeyMaterial = address
             _pb_keep(self._s, 'pReturnedKeyMaterial', kept)
+
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial')
 
 
 class CK_TLS_PRF_PARAMS:
@@ -9494,7 +11150,7 @@ class CK_TLS_PRF_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_TLS_PRF_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS_PRF_PARAMS(pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
@@ -9514,6 +11170,10 @@ class CK_TLS_PRF_PARAMS:
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._s.ulSeedLen
@@ -9521,6 +11181,10 @@ class CK_TLS_PRF_PARAMS:
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.ulSeedLen')
 
     @property
     def pLabel(self):
@@ -9537,6 +11201,10 @@ class CK_TLS_PRF_PARAMS:
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pLabel')
+
     @property
     def ulLabelLen(self):
         return self._s.ulLabelLen
@@ -9544,6 +11212,10 @@ class CK_TLS_PRF_PARAMS:
     @ulLabelLen.setter
     def ulLabelLen(self, value):
         self._s.ulLabelLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
+
+    @ulLabelLen.deleter
+    def ulLabelLen(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.ulLabelLen')
 
     @property
     def pOutput(self):
@@ -9560,6 +11232,10 @@ class CK_TLS_PRF_PARAMS:
             self._s.pOutput = address
             _pb_keep(self._s, 'pOutput', kept)
 
+    @pOutput.deleter
+    def pOutput(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pOutput')
+
     @property
     def pulOutputLen(self):
         return self._s.pulOutputLen
@@ -9574,6 +11250,10 @@ class CK_TLS_PRF_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_TLS_PRF_PARAMS.pulOutputLen', True, 8, False)
             self._s.pulOutputLen = address
             _pb_keep(self._s, 'pulOutputLen', kept)
+
+    @pulOutputLen.deleter
+    def pulOutputLen(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pulOutputLen')
 
 
 class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
@@ -9599,7 +11279,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_TLS12_MASTER_KEY_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r}, prfHashMechanism={self.prfHashMechanism!r})"
@@ -9614,6 +11294,10 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
             raise TypeError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
+
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
 
     @property
     def pVersion(self):
@@ -9630,6 +11314,10 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
             self._s.pVersion = address
             _pb_keep(self._s, 'pVersion', kept)
 
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion')
+
     @property
     def prfHashMechanism(self):
         return self._s.prfHashMechanism
@@ -9637,6 +11325,10 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism')
 
 
 class CK_TLS12_KEY_MAT_PARAMS:
@@ -9670,7 +11362,7 @@ class CK_TLS12_KEY_MAT_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_TLS12_KEY_MAT_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r}, prfHashMechanism={self.prfHashMechanism!r})"
@@ -9683,6 +11375,10 @@ class CK_TLS12_KEY_MAT_PARAMS:
     def ulMacSizeInBits(self, value):
         self._s.ulMacSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits')
+
     @property
     def ulKeySizeInBits(self):
         return self._s.ulKeySizeInBits
@@ -9690,6 +11386,10 @@ class CK_TLS12_KEY_MAT_PARAMS:
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
         self._s.ulKeySizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
+
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits')
 
     @property
     def ulIVSizeInBits(self):
@@ -9699,6 +11399,10 @@ class CK_TLS12_KEY_MAT_PARAMS:
     def ulIVSizeInBits(self, value):
         self._s.ulIVSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits')
+
     @property
     def bIsExport(self):
         return self._s.bIsExport
@@ -9706,6 +11410,10 @@ class CK_TLS12_KEY_MAT_PARAMS:
     @bIsExport.setter
     def bIsExport(self, value):
         self._s.bIsExport = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.bIsExport', 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -9717,6 +11425,10 @@ class CK_TLS12_KEY_MAT_PARAMS:
             raise TypeError(f"CK_TLS12_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
+
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.RandomInfo')
 
     @property
     def pReturnedKeyMaterial(self):
@@ -9733,6 +11445,10 @@ class CK_TLS12_KEY_MAT_PARAMS:
             self._s.pReturnedKeyMaterial = address
             _pb_keep(self._s, 'pReturnedKeyMaterial', kept)
 
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+
     @property
     def prfHashMechanism(self):
         return self._s.prfHashMechanism
@@ -9740,6 +11456,10 @@ class CK_TLS12_KEY_MAT_PARAMS:
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism')
 
 
 class CK_TLS_KDF_PARAMS:
@@ -9771,7 +11491,7 @@ class CK_TLS_KDF_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_TLS_KDF_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS_KDF_PARAMS(prfMechanism={self.prfMechanism!r}, pLabel={self.pLabel!r}, ulLabelLength={self.ulLabelLength!r}, RandomInfo={self.RandomInfo!r}, pContextData={self.pContextData!r}, ulContextDataLength={self.ulContextDataLength!r})"
@@ -9783,6 +11503,10 @@ class CK_TLS_KDF_PARAMS:
     @prfMechanism.setter
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_TLS_KDF_PARAMS.prfMechanism', 0, 18446744073709551615)
+
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.prfMechanism')
 
     @property
     def pLabel(self):
@@ -9799,6 +11523,10 @@ class CK_TLS_KDF_PARAMS:
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.pLabel')
+
     @property
     def ulLabelLength(self):
         return self._s.ulLabelLength
@@ -9806,6 +11534,10 @@ class CK_TLS_KDF_PARAMS:
     @ulLabelLength.setter
     def ulLabelLength(self, value):
         self._s.ulLabelLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulLabelLength', 0, 18446744073709551615)
+
+    @ulLabelLength.deleter
+    def ulLabelLength(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.ulLabelLength')
 
     @property
     def RandomInfo(self):
@@ -9817,6 +11549,10 @@ class CK_TLS_KDF_PARAMS:
             raise TypeError(f"CK_TLS_KDF_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
+
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.RandomInfo')
 
     @property
     def pContextData(self):
@@ -9833,6 +11569,10 @@ class CK_TLS_KDF_PARAMS:
             self._s.pContextData = address
             _pb_keep(self._s, 'pContextData', kept)
 
+    @pContextData.deleter
+    def pContextData(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.pContextData')
+
     @property
     def ulContextDataLength(self):
         return self._s.ulContextDataLength
@@ -9840,6 +11580,10 @@ class CK_TLS_KDF_PARAMS:
     @ulContextDataLength.setter
     def ulContextDataLength(self, value):
         self._s.ulContextDataLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulContextDataLength', 0, 18446744073709551615)
+
+    @ulContextDataLength.deleter
+    def ulContextDataLength(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.ulContextDataLength')
 
 
 class CK_TLS_MAC_PARAMS:
@@ -9859,15 +11603,15 @@ class CK_TLS_MAC_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_TLS_MAC_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_TLS_MAC_PARAMS.sizeof:
-            raise ValueError(f"CK_TLS_MAC_PARAMS needs {CK_TLS_MAC_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_TLS_MAC_PARAMS, _S54.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_TLS_MAC_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_TLS_MAC_PARAMS.sizeof:
+            raise ValueError(f"CK_TLS_MAC_PARAMS needs {CK_TLS_MAC_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_TLS_MAC_PARAMS, _S54.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_TLS_MAC_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS_MAC_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, ulMacLength={self.ulMacLength!r}, ulServerOrClient={self.ulServerOrClient!r})"
@@ -9880,6 +11624,10 @@ class CK_TLS_MAC_PARAMS:
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_TLS_MAC_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_TLS_MAC_PARAMS.prfHashMechanism')
+
     @property
     def ulMacLength(self):
         return self._s.ulMacLength
@@ -9888,6 +11636,10 @@ class CK_TLS_MAC_PARAMS:
     def ulMacLength(self, value):
         self._s.ulMacLength = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulMacLength', 0, 18446744073709551615)
 
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete('CK_TLS_MAC_PARAMS.ulMacLength')
+
     @property
     def ulServerOrClient(self):
         return self._s.ulServerOrClient
@@ -9895,6 +11647,10 @@ class CK_TLS_MAC_PARAMS:
     @ulServerOrClient.setter
     def ulServerOrClient(self, value):
         self._s.ulServerOrClient = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulServerOrClient', 0, 18446744073709551615)
+
+    @ulServerOrClient.deleter
+    def ulServerOrClient(self):
+        _pb_no_delete('CK_TLS_MAC_PARAMS.ulServerOrClient')
 
 
 class CK_HKDF_PARAMS:
@@ -9932,7 +11688,7 @@ class CK_HKDF_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_HKDF_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_HKDF_PARAMS(bExtract={self.bExtract!r}, bExpand={self.bExpand!r}, prfHashMechanism={self.prfHashMechanism!r}, ulSaltType={self.ulSaltType!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, hSaltKey={self.hSaltKey!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
@@ -9945,6 +11701,10 @@ class CK_HKDF_PARAMS:
     def bExtract(self, value):
         self._s.bExtract = _pb_index(value, 'CK_HKDF_PARAMS.bExtract', 0, 255)
 
+    @bExtract.deleter
+    def bExtract(self):
+        _pb_no_delete('CK_HKDF_PARAMS.bExtract')
+
     @property
     def bExpand(self):
         return self._s.bExpand
@@ -9952,6 +11712,10 @@ class CK_HKDF_PARAMS:
     @bExpand.setter
     def bExpand(self, value):
         self._s.bExpand = _pb_index(value, 'CK_HKDF_PARAMS.bExpand', 0, 255)
+
+    @bExpand.deleter
+    def bExpand(self):
+        _pb_no_delete('CK_HKDF_PARAMS.bExpand')
 
     @property
     def prfHashMechanism(self):
@@ -9961,6 +11725,10 @@ class CK_HKDF_PARAMS:
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_HKDF_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_HKDF_PARAMS.prfHashMechanism')
+
     @property
     def ulSaltType(self):
         return self._s.ulSaltType
@@ -9968,6 +11736,10 @@ class CK_HKDF_PARAMS:
     @ulSaltType.setter
     def ulSaltType(self, value):
         self._s.ulSaltType = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltType', 0, 18446744073709551615)
+
+    @ulSaltType.deleter
+    def ulSaltType(self):
+        _pb_no_delete('CK_HKDF_PARAMS.ulSaltType')
 
     @property
     def pSalt(self):
@@ -9984,6 +11756,10 @@ class CK_HKDF_PARAMS:
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete('CK_HKDF_PARAMS.pSalt')
+
     @property
     def ulSaltLen(self):
         return self._s.ulSaltLen
@@ -9992,6 +11768,10 @@ class CK_HKDF_PARAMS:
     def ulSaltLen(self, value):
         self._s.ulSaltLen = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete('CK_HKDF_PARAMS.ulSaltLen')
+
     @property
     def hSaltKey(self):
         return self._s.hSaltKey
@@ -9999,6 +11779,10 @@ class CK_HKDF_PARAMS:
     @hSaltKey.setter
     def hSaltKey(self, value):
         self._s.hSaltKey = _pb_index(value, 'CK_HKDF_PARAMS.hSaltKey', 0, 18446744073709551615)
+
+    @hSaltKey.deleter
+    def hSaltKey(self):
+        _pb_no_delete('CK_HKDF_PARAMS.hSaltKey')
 
     @property
     def pInfo(self):
@@ -10015,6 +11799,10 @@ class CK_HKDF_PARAMS:
             self._s.pInfo = address
             _pb_keep(self._s, 'pInfo', kept)
 
+    @pInfo.deleter
+    def pInfo(self):
+        _pb_no_delete('CK_HKDF_PARAMS.pInfo')
+
     @property
     def ulInfoLen(self):
         return self._s.ulInfoLen
@@ -10022,6 +11810,10 @@ class CK_HKDF_PARAMS:
     @ulInfoLen.setter
     def ulInfoLen(self, value):
         self._s.ulInfoLen = _pb_index(value, 'CK_HKDF_PARAMS.ulInfoLen', 0, 18446744073709551615)
+
+    @ulInfoLen.deleter
+    def ulInfoLen(self):
+        _pb_no_delete('CK_HKDF_PARAMS.ulInfoLen')
 
 
 class CK_WTLS_RANDOM_DATA:
@@ -10049,7 +11841,7 @@ class CK_WTLS_RANDOM_DATA:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_WTLS_RANDOM_DATA.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
@@ -10069,6 +11861,10 @@ class CK_WTLS_RANDOM_DATA:
             self._s.pClientRandom = address
             _pb_keep(self._s, 'pClientRandom', kept)
 
+    @pClientRandom.deleter
+    def pClientRandom(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.pClientRandom')
+
     @property
     def ulClientRandomLen(self):
         return self._s.ulClientRandomLen
@@ -10076,6 +11872,10 @@ class CK_WTLS_RANDOM_DATA:
     @ulClientRandomLen.setter
     def ulClientRandomLen(self, value):
         self._s.ulClientRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
+
+    @ulClientRandomLen.deleter
+    def ulClientRandomLen(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.ulClientRandomLen')
 
     @property
     def pServerRandom(self):
@@ -10092,6 +11892,10 @@ class CK_WTLS_RANDOM_DATA:
             self._s.pServerRandom = address
             _pb_keep(self._s, 'pServerRandom', kept)
 
+    @pServerRandom.deleter
+    def pServerRandom(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.pServerRandom')
+
     @property
     def ulServerRandomLen(self):
         return self._s.ulServerRandomLen
@@ -10099,6 +11903,10 @@ class CK_WTLS_RANDOM_DATA:
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
         self._s.ulServerRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
+
+    @ulServerRandomLen.deleter
+    def ulServerRandomLen(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.ulServerRandomLen')
 
 
 class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
@@ -10124,7 +11932,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_WTLS_MASTER_KEY_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS(DigestMechanism={self.DigestMechanism!r}, RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
@@ -10137,6 +11945,10 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
     def DigestMechanism(self, value):
         self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism')
+
     @property
     def RandomInfo(self):
         return _pb_view(CK_WTLS_RANDOM_DATA, self._s.RandomInfo)
@@ -10147,6 +11959,10 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
             raise TypeError(f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(value).__name__}")
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
+
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
 
     @property
     def pVersion(self):
@@ -10162,6 +11978,10 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', True, 1, False)
             self._s.pVersion = address
             _pb_keep(self._s, 'pVersion', kept)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 class CK_WTLS_PRF_PARAMS:
@@ -10195,7 +12015,7 @@ class CK_WTLS_PRF_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_WTLS_PRF_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_PRF_PARAMS(DigestMechanism={self.DigestMechanism!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
@@ -10207,6 +12027,10 @@ class CK_WTLS_PRF_PARAMS:
     @DigestMechanism.setter
     def DigestMechanism(self, value):
         self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_PRF_PARAMS.DigestMechanism', 0, 18446744073709551615)
+
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.DigestMechanism')
 
     @property
     def pSeed(self):
@@ -10223,6 +12047,10 @@ class CK_WTLS_PRF_PARAMS:
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._s.ulSeedLen
@@ -10230,6 +12058,10 @@ class CK_WTLS_PRF_PARAMS:
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.ulSeedLen')
 
     @property
     def pLabel(self):
@@ -10246,6 +12078,10 @@ class CK_WTLS_PRF_PARAMS:
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pLabel')
+
     @property
     def ulLabelLen(self):
         return self._s.ulLabelLen
@@ -10253,6 +12089,10 @@ class CK_WTLS_PRF_PARAMS:
     @ulLabelLen.setter
     def ulLabelLen(self, value):
         self._s.ulLabelLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
+
+    @ulLabelLen.deleter
+    def ulLabelLen(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.ulLabelLen')
 
     @property
     def pOutput(self):
@@ -10269,6 +12109,10 @@ class CK_WTLS_PRF_PARAMS:
             self._s.pOutput = address
             _pb_keep(self._s, 'pOutput', kept)
 
+    @pOutput.deleter
+    def pOutput(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pOutput')
+
     @property
     def pulOutputLen(self):
         return self._s.pulOutputLen
@@ -10283,6 +12127,10 @@ class CK_WTLS_PRF_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_WTLS_PRF_PARAMS.pulOutputLen', True, 8, False)
             self._s.pulOutputLen = address
             _pb_keep(self._s, 'pulOutputLen', kept)
+
+    @pulOutputLen.deleter
+    def pulOutputLen(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pulOutputLen')
 
 
 class CK_WTLS_KEY_MAT_OUT:
@@ -10308,7 +12156,7 @@ class CK_WTLS_KEY_MAT_OUT:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_WTLS_KEY_MAT_OUT.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_KEY_MAT_OUT(hMacSecret={self.hMacSecret!r}, hKey={self.hKey!r}, pIV={self.pIV!r})"
@@ -10321,6 +12169,10 @@ class CK_WTLS_KEY_MAT_OUT:
     def hMacSecret(self, value):
         self._s.hMacSecret = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hMacSecret', 0, 18446744073709551615)
 
+    @hMacSecret.deleter
+    def hMacSecret(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.hMacSecret')
+
     @property
     def hKey(self):
         return self._s.hKey
@@ -10328,6 +12180,10 @@ class CK_WTLS_KEY_MAT_OUT:
     @hKey.setter
     def hKey(self, value):
         self._s.hKey = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hKey', 0, 18446744073709551615)
+
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.hKey')
 
     @property
     def pIV(self):
@@ -10343,6 +12199,10 @@ class CK_WTLS_KEY_MAT_OUT:
             address, kept = _pb_buffer_address(value, 'CK_WTLS_KEY_MAT_OUT.pIV', True, 1, False)
             self._s.pIV = address
             _pb_keep(self._s, 'pIV', kept)
+
+    @pIV.deleter
+    def pIV(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.pIV')
 
 
 class CK_WTLS_KEY_MAT_PARAMS:
@@ -10378,7 +12238,7 @@ class CK_WTLS_KEY_MAT_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_WTLS_KEY_MAT_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r})"
@@ -10391,6 +12251,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
     def DigestMechanism(self, value):
         self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.DigestMechanism')
+
     @property
     def ulMacSizeInBits(self):
         return self._s.ulMacSizeInBits
@@ -10398,6 +12262,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
         self._s.ulMacSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
+
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits')
 
     @property
     def ulKeySizeInBits(self):
@@ -10407,6 +12275,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
     def ulKeySizeInBits(self, value):
         self._s.ulKeySizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits')
+
     @property
     def ulIVSizeInBits(self):
         return self._s.ulIVSizeInBits
@@ -10414,6 +12286,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
         self._s.ulIVSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
+
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits')
 
     @property
     def ulSequenceNumber(self):
@@ -10423,6 +12299,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
     def ulSequenceNumber(self, value):
         self._s.ulSequenceNumber = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber', 0, 18446744073709551615)
 
+    @ulSequenceNumber.deleter
+    def ulSequenceNumber(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber')
+
     @property
     def bIsExport(self):
         return self._s.bIsExport
@@ -10430,6 +12310,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
     @bIsExport.setter
     def bIsExport(self, value):
         self._s.bIsExport = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.bIsExport', 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -10441,6 +12325,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
             raise TypeError(f"CK_WTLS_KEY_MAT_PARAMS.RandomInfo must be a CK_WTLS_RANDOM_DATA, not {type(value).__name__}")
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
+
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.RandomInfo')
 
     @property
     def pReturnedKeyMaterial(self):
@@ -10456,6 +12344,10 @@ class CK_WTLS_KEY_MAT_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial', True, 24, False)
             self._s.pReturnedKeyMaterial = address
             _pb_keep(self._s, 'pReturnedKeyMaterial', kept)
+
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial')
 
 
 class CK_PRF_DATA_PARAM:
@@ -10481,7 +12373,7 @@ class CK_PRF_DATA_PARAM:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_PRF_DATA_PARAM.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PRF_DATA_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
@@ -10493,6 +12385,10 @@ class CK_PRF_DATA_PARAM:
     @type.setter
     def type(self, value):
         self._s.type = _pb_index(value, 'CK_PRF_DATA_PARAM.type', 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('CK_PRF_DATA_PARAM.type')
 
     @property
     def pValue(self):
@@ -10509,6 +12405,10 @@ class CK_PRF_DATA_PARAM:
             self._s.pValue = address
             _pb_keep(self._s, 'pValue', kept)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete('CK_PRF_DATA_PARAM.pValue')
+
     @property
     def ulValueLen(self):
         return self._s.ulValueLen
@@ -10516,6 +12416,10 @@ class CK_PRF_DATA_PARAM:
     @ulValueLen.setter
     def ulValueLen(self, value):
         self._s.ulValueLen = _pb_index(value, 'CK_PRF_DATA_PARAM.ulValueLen', 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete('CK_PRF_DATA_PARAM.ulValueLen')
 
 
 class CK_SP800_108_COUNTER_FORMAT:
@@ -10533,15 +12437,15 @@ class CK_SP800_108_COUNTER_FORMAT:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SP800_108_COUNTER_FORMAT holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SP800_108_COUNTER_FORMAT.sizeof:
-            raise ValueError(f"CK_SP800_108_COUNTER_FORMAT needs {CK_SP800_108_COUNTER_FORMAT.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_SP800_108_COUNTER_FORMAT, _S62.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_SP800_108_COUNTER_FORMAT.from_bytes: argument 1 (data)")
+        if len(data) != CK_SP800_108_COUNTER_FORMAT.sizeof:
+            raise ValueError(f"CK_SP800_108_COUNTER_FORMAT needs {CK_SP800_108_COUNTER_FORMAT.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_SP800_108_COUNTER_FORMAT, _S62.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SP800_108_COUNTER_FORMAT.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_COUNTER_FORMAT(bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
@@ -10554,6 +12458,10 @@ class CK_SP800_108_COUNTER_FORMAT:
     def bLittleEndian(self, value):
         self._s.bLittleEndian = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.bLittleEndian', 0, 255)
 
+    @bLittleEndian.deleter
+    def bLittleEndian(self):
+        _pb_no_delete('CK_SP800_108_COUNTER_FORMAT.bLittleEndian')
+
     @property
     def ulWidthInBits(self):
         return self._s.ulWidthInBits
@@ -10561,6 +12469,10 @@ class CK_SP800_108_COUNTER_FORMAT:
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
         self._s.ulWidthInBits = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.ulWidthInBits', 0, 18446744073709551615)
+
+    @ulWidthInBits.deleter
+    def ulWidthInBits(self):
+        _pb_no_delete('CK_SP800_108_COUNTER_FORMAT.ulWidthInBits')
 
 
 class CK_SP800_108_DKM_LENGTH_FORMAT:
@@ -10580,15 +12492,15 @@ class CK_SP800_108_DKM_LENGTH_FORMAT:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SP800_108_DKM_LENGTH_FORMAT holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SP800_108_DKM_LENGTH_FORMAT.sizeof:
-            raise ValueError(f"CK_SP800_108_DKM_LENGTH_FORMAT needs {CK_SP800_108_DKM_LENGTH_FORMAT.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_SP800_108_DKM_LENGTH_FORMAT, _S63.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_SP800_108_DKM_LENGTH_FORMAT.from_bytes: argument 1 (data)")
+        if len(data) != CK_SP800_108_DKM_LENGTH_FORMAT.sizeof:
+            raise ValueError(f"CK_SP800_108_DKM_LENGTH_FORMAT needs {CK_SP800_108_DKM_LENGTH_FORMAT.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_SP800_108_DKM_LENGTH_FORMAT, _S63.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SP800_108_DKM_LENGTH_FORMAT.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_DKM_LENGTH_FORMAT(dkmLengthMethod={self.dkmLengthMethod!r}, bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
@@ -10601,6 +12513,10 @@ class CK_SP800_108_DKM_LENGTH_FORMAT:
     def dkmLengthMethod(self, value):
         self._s.dkmLengthMethod = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod', 0, 18446744073709551615)
 
+    @dkmLengthMethod.deleter
+    def dkmLengthMethod(self):
+        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod')
+
     @property
     def bLittleEndian(self):
         return self._s.bLittleEndian
@@ -10609,6 +12525,10 @@ class CK_SP800_108_DKM_LENGTH_FORMAT:
     def bLittleEndian(self, value):
         self._s.bLittleEndian = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian', 0, 255)
 
+    @bLittleEndian.deleter
+    def bLittleEndian(self):
+        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian')
+
     @property
     def ulWidthInBits(self):
         return self._s.ulWidthInBits
@@ -10616,6 +12536,10 @@ class CK_SP800_108_DKM_LENGTH_FORMAT:
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
         self._s.ulWidthInBits = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits', 0, 18446744073709551615)
+
+    @ulWidthInBits.deleter
+    def ulWidthInBits(self):
+        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits')
 
 
 class CK_DERIVED_KEY:
@@ -10641,7 +12565,7 @@ class CK_DERIVED_KEY:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_DERIVED_KEY.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DERIVED_KEY(pTemplate={self.pTemplate!r}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
@@ -10661,6 +12585,10 @@ class CK_DERIVED_KEY:
             self._s.pTemplate = address
             _pb_keep(self._s, 'pTemplate', kept)
 
+    @pTemplate.deleter
+    def pTemplate(self):
+        _pb_no_delete('CK_DERIVED_KEY.pTemplate')
+
     @property
     def ulAttributeCount(self):
         return self._s.ulAttributeCount
@@ -10668,6 +12596,10 @@ class CK_DERIVED_KEY:
     @ulAttributeCount.setter
     def ulAttributeCount(self, value):
         self._s.ulAttributeCount = _pb_index(value, 'CK_DERIVED_KEY.ulAttributeCount', 0, 18446744073709551615)
+
+    @ulAttributeCount.deleter
+    def ulAttributeCount(self):
+        _pb_no_delete('CK_DERIVED_KEY.ulAttributeCount')
 
     @property
     def phKey(self):
@@ -10683,6 +12615,10 @@ class CK_DERIVED_KEY:
             address, kept = _pb_buffer_address(value, 'CK_DERIVED_KEY.phKey', True, 8, False)
             self._s.phKey = address
             _pb_keep(self._s, 'phKey', kept)
+
+    @phKey.deleter
+    def phKey(self):
+        _pb_no_delete('CK_DERIVED_KEY.phKey')
 
 
 class CK_SP800_108_KDF_PARAMS:
@@ -10712,7 +12648,7 @@ class CK_SP800_108_KDF_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SP800_108_KDF_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={self.pDataParams!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={self.pAdditionalDerivedKeys!r})"
@@ -10725,6 +12661,10 @@ class CK_SP800_108_KDF_PARAMS:
     def prfType(self, value):
         self._s.prfType = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
+    @prfType.deleter
+    def prfType(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.prfType')
+
     @property
     def ulNumberOfDataParams(self):
         return self._s.ulNumberOfDataParams
@@ -10732,6 +12672,10 @@ class CK_SP800_108_KDF_PARAMS:
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
         self._s.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
+
+    @ulNumberOfDataParams.deleter
+    def ulNumberOfDataParams(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams')
 
     @property
     def pDataParams(self):
@@ -10748,6 +12692,10 @@ class CK_SP800_108_KDF_PARAMS:
             self._s.pDataParams = address
             _pb_keep(self._s, 'pDataParams', kept)
 
+    @pDataParams.deleter
+    def pDataParams(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.pDataParams')
+
     @property
     def ulAdditionalDerivedKeys(self):
         return self._s.ulAdditionalDerivedKeys
@@ -10755,6 +12703,10 @@ class CK_SP800_108_KDF_PARAMS:
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
         self._s.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
+
+    @ulAdditionalDerivedKeys.deleter
+    def ulAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys')
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -10770,6 +12722,10 @@ class CK_SP800_108_KDF_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys', True, 24, False)
             self._s.pAdditionalDerivedKeys = address
             _pb_keep(self._s, 'pAdditionalDerivedKeys', kept)
+
+    @pAdditionalDerivedKeys.deleter
+    def pAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys')
 
 
 class CK_SP800_108_FEEDBACK_KDF_PARAMS:
@@ -10803,7 +12759,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SP800_108_FEEDBACK_KDF_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={self.pDataParams!r}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={self.pAdditionalDerivedKeys!r})"
@@ -10816,6 +12772,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     def prfType(self, value):
         self._s.prfType = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
+    @prfType.deleter
+    def prfType(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType')
+
     @property
     def ulNumberOfDataParams(self):
         return self._s.ulNumberOfDataParams
@@ -10823,6 +12783,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
         self._s.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
+
+    @ulNumberOfDataParams.deleter
+    def ulNumberOfDataParams(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams')
 
     @property
     def pDataParams(self):
@@ -10839,6 +12803,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
             self._s.pDataParams = address
             _pb_keep(self._s, 'pDataParams', kept)
 
+    @pDataParams.deleter
+    def pDataParams(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams')
+
     @property
     def ulIVLen(self):
         return self._s.ulIVLen
@@ -10846,6 +12814,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     @ulIVLen.setter
     def ulIVLen(self, value):
         self._s.ulIVLen = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen', 0, 18446744073709551615)
+
+    @ulIVLen.deleter
+    def ulIVLen(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen')
 
     @property
     def pIV(self):
@@ -10862,6 +12834,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
             self._s.pIV = address
             _pb_keep(self._s, 'pIV', kept)
 
+    @pIV.deleter
+    def pIV(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV')
+
     @property
     def ulAdditionalDerivedKeys(self):
         return self._s.ulAdditionalDerivedKeys
@@ -10869,6 +12845,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
         self._s.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
+
+    @ulAdditionalDerivedKeys.deleter
+    def ulAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys')
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -10884,6 +12864,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys', True, 24, False)
             self._s.pAdditionalDerivedKeys = address
             _pb_keep(self._s, 'pAdditionalDerivedKeys', kept)
+
+    @pAdditionalDerivedKeys.deleter
+    def pAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys')
 
 
 class CK_CMS_SIG_PARAMS:
@@ -10919,7 +12903,7 @@ class CK_CMS_SIG_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_CMS_SIG_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={self.pSigningMechanism!r}, pDigestMechanism={self.pDigestMechanism!r}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
@@ -10931,6 +12915,10 @@ class CK_CMS_SIG_PARAMS:
     @certificateHandle.setter
     def certificateHandle(self, value):
         self._s.certificateHandle = _pb_index(value, 'CK_CMS_SIG_PARAMS.certificateHandle', 0, 18446744073709551615)
+
+    @certificateHandle.deleter
+    def certificateHandle(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.certificateHandle')
 
     @property
     def pSigningMechanism(self):
@@ -10947,6 +12935,10 @@ class CK_CMS_SIG_PARAMS:
             self._s.pSigningMechanism = address
             _pb_keep(self._s, 'pSigningMechanism', kept)
 
+    @pSigningMechanism.deleter
+    def pSigningMechanism(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pSigningMechanism')
+
     @property
     def pDigestMechanism(self):
         return self._s.pDigestMechanism
@@ -10961,6 +12953,10 @@ class CK_CMS_SIG_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_CMS_SIG_PARAMS.pDigestMechanism', True, 24, False)
             self._s.pDigestMechanism = address
             _pb_keep(self._s, 'pDigestMechanism', kept)
+
+    @pDigestMechanism.deleter
+    def pDigestMechanism(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pDigestMechanism')
 
     @property
     def pContentType(self):
@@ -10977,6 +12973,10 @@ class CK_CMS_SIG_PARAMS:
             self._s.pContentType = address
             _pb_keep(self._s, 'pContentType', kept)
 
+    @pContentType.deleter
+    def pContentType(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pContentType')
+
     @property
     def pRequestedAttributes(self):
         return self._s.pRequestedAttributes
@@ -10992,6 +12992,10 @@ class CK_CMS_SIG_PARAMS:
             self._s.pRequestedAttributes = address
             _pb_keep(self._s, 'pRequestedAttributes', kept)
 
+    @pRequestedAttributes.deleter
+    def pRequestedAttributes(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pRequestedAttributes')
+
     @property
     def ulRequestedAttributesLen(self):
         return self._s.ulRequestedAttributesLen
@@ -10999,6 +13003,10 @@ class CK_CMS_SIG_PARAMS:
     @ulRequestedAttributesLen.setter
     def ulRequestedAttributesLen(self, value):
         self._s.ulRequestedAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequestedAttributesLen', 0, 18446744073709551615)
+
+    @ulRequestedAttributesLen.deleter
+    def ulRequestedAttributesLen(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.ulRequestedAttributesLen')
 
     @property
     def pRequiredAttributes(self):
@@ -11015,6 +13023,10 @@ class CK_CMS_SIG_PARAMS:
             self._s.pRequiredAttributes = address
             _pb_keep(self._s, 'pRequiredAttributes', kept)
 
+    @pRequiredAttributes.deleter
+    def pRequiredAttributes(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pRequiredAttributes')
+
     @property
     def ulRequiredAttributesLen(self):
         return self._s.ulRequiredAttributesLen
@@ -11022,6 +13034,10 @@ class CK_CMS_SIG_PARAMS:
     @ulRequiredAttributesLen.setter
     def ulRequiredAttributesLen(self, value):
         self._s.ulRequiredAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequiredAttributesLen', 0, 18446744073709551615)
+
+    @ulRequiredAttributesLen.deleter
+    def ulRequiredAttributesLen(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.ulRequiredAttributesLen')
 
 
 class CK_KEY_DERIVATION_STRING_DATA:
@@ -11045,7 +13061,7 @@ class CK_KEY_DERIVATION_STRING_DATA:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_KEY_DERIVATION_STRING_DATA.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KEY_DERIVATION_STRING_DATA(pData={self.pData!r}, ulLen={self.ulLen!r})"
@@ -11065,6 +13081,10 @@ class CK_KEY_DERIVATION_STRING_DATA:
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_KEY_DERIVATION_STRING_DATA.pData')
+
     @property
     def ulLen(self):
         return self._s.ulLen
@@ -11072,6 +13092,10 @@ class CK_KEY_DERIVATION_STRING_DATA:
     @ulLen.setter
     def ulLen(self, value):
         self._s.ulLen = _pb_index(value, 'CK_KEY_DERIVATION_STRING_DATA.ulLen', 0, 18446744073709551615)
+
+    @ulLen.deleter
+    def ulLen(self):
+        _pb_no_delete('CK_KEY_DERIVATION_STRING_DATA.ulLen')
 
 
 class CK_PKCS5_PBKD2_PARAMS:
@@ -11109,7 +13133,7 @@ class CK_PKCS5_PBKD2_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_PKCS5_PBKD2_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PKCS5_PBKD2_PARAMS(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
@@ -11121,6 +13145,10 @@ class CK_PKCS5_PBKD2_PARAMS:
     @saltSource.setter
     def saltSource(self, value):
         self._s.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.saltSource', 0, 18446744073709551615)
+
+    @saltSource.deleter
+    def saltSource(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.saltSource')
 
     @property
     def pSaltSourceData(self):
@@ -11137,6 +13165,10 @@ class CK_PKCS5_PBKD2_PARAMS:
             self._s.pSaltSourceData = address
             _pb_keep(self._s, 'pSaltSourceData', kept)
 
+    @pSaltSourceData.deleter
+    def pSaltSourceData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pSaltSourceData')
+
     @property
     def ulSaltSourceDataLen(self):
         return self._s.ulSaltSourceDataLen
@@ -11144,6 +13176,10 @@ class CK_PKCS5_PBKD2_PARAMS:
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
         self._s.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen', 0, 18446744073709551615)
+
+    @ulSaltSourceDataLen.deleter
+    def ulSaltSourceDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen')
 
     @property
     def iterations(self):
@@ -11153,6 +13189,10 @@ class CK_PKCS5_PBKD2_PARAMS:
     def iterations(self, value):
         self._s.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.iterations', 0, 18446744073709551615)
 
+    @iterations.deleter
+    def iterations(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.iterations')
+
     @property
     def prf(self):
         return self._s.prf
@@ -11160,6 +13200,10 @@ class CK_PKCS5_PBKD2_PARAMS:
     @prf.setter
     def prf(self, value):
         self._s.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.prf', 0, 18446744073709551615)
+
+    @prf.deleter
+    def prf(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.prf')
 
     @property
     def pPrfData(self):
@@ -11176,6 +13220,10 @@ class CK_PKCS5_PBKD2_PARAMS:
             self._s.pPrfData = address
             _pb_keep(self._s, 'pPrfData', kept)
 
+    @pPrfData.deleter
+    def pPrfData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pPrfData')
+
     @property
     def ulPrfDataLen(self):
         return self._s.ulPrfDataLen
@@ -11183,6 +13231,10 @@ class CK_PKCS5_PBKD2_PARAMS:
     @ulPrfDataLen.setter
     def ulPrfDataLen(self, value):
         self._s.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen', 0, 18446744073709551615)
+
+    @ulPrfDataLen.deleter
+    def ulPrfDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen')
 
     @property
     def pPassword(self):
@@ -11199,6 +13251,10 @@ class CK_PKCS5_PBKD2_PARAMS:
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pPassword')
+
     @property
     def ulPasswordLen(self):
         return self._s.ulPasswordLen
@@ -11213,6 +13269,10 @@ class CK_PKCS5_PBKD2_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_PKCS5_PBKD2_PARAMS.ulPasswordLen', True, 8, False)
             self._s.ulPasswordLen = address
             _pb_keep(self._s, 'ulPasswordLen', kept)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulPasswordLen')
 
 
 class CK_PKCS5_PBKD2_PARAMS2:
@@ -11250,7 +13310,7 @@ class CK_PKCS5_PBKD2_PARAMS2:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_PKCS5_PBKD2_PARAMS2.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PKCS5_PBKD2_PARAMS2(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
@@ -11262,6 +13322,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
     @saltSource.setter
     def saltSource(self, value):
         self._s.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.saltSource', 0, 18446744073709551615)
+
+    @saltSource.deleter
+    def saltSource(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.saltSource')
 
     @property
     def pSaltSourceData(self):
@@ -11278,6 +13342,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
             self._s.pSaltSourceData = address
             _pb_keep(self._s, 'pSaltSourceData', kept)
 
+    @pSaltSourceData.deleter
+    def pSaltSourceData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData')
+
     @property
     def ulSaltSourceDataLen(self):
         return self._s.ulSaltSourceDataLen
@@ -11285,6 +13353,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
         self._s.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen', 0, 18446744073709551615)
+
+    @ulSaltSourceDataLen.deleter
+    def ulSaltSourceDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen')
 
     @property
     def iterations(self):
@@ -11294,6 +13366,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
     def iterations(self, value):
         self._s.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.iterations', 0, 18446744073709551615)
 
+    @iterations.deleter
+    def iterations(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.iterations')
+
     @property
     def prf(self):
         return self._s.prf
@@ -11301,6 +13377,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
     @prf.setter
     def prf(self, value):
         self._s.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.prf', 0, 18446744073709551615)
+
+    @prf.deleter
+    def prf(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.prf')
 
     @property
     def pPrfData(self):
@@ -11317,6 +13397,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
             self._s.pPrfData = address
             _pb_keep(self._s, 'pPrfData', kept)
 
+    @pPrfData.deleter
+    def pPrfData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pPrfData')
+
     @property
     def ulPrfDataLen(self):
         return self._s.ulPrfDataLen
@@ -11324,6 +13408,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
     @ulPrfDataLen.setter
     def ulPrfDataLen(self, value):
         self._s.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen', 0, 18446744073709551615)
+
+    @ulPrfDataLen.deleter
+    def ulPrfDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen')
 
     @property
     def pPassword(self):
@@ -11340,6 +13428,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pPassword')
+
     @property
     def ulPasswordLen(self):
         return self._s.ulPasswordLen
@@ -11347,6 +13439,10 @@ class CK_PKCS5_PBKD2_PARAMS2:
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
         self._s.ulPasswordLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen', 0, 18446744073709551615)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen')
 
 
 class CK_OTP_PARAM:
@@ -11372,7 +13468,7 @@ class CK_OTP_PARAM:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_OTP_PARAM.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_OTP_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
@@ -11384,6 +13480,10 @@ class CK_OTP_PARAM:
     @type.setter
     def type(self, value):
         self._s.type = _pb_index(value, 'CK_OTP_PARAM.type', 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('CK_OTP_PARAM.type')
 
     @property
     def pValue(self):
@@ -11400,6 +13500,10 @@ class CK_OTP_PARAM:
             self._s.pValue = address
             _pb_keep(self._s, 'pValue', kept)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete('CK_OTP_PARAM.pValue')
+
     @property
     def ulValueLen(self):
         return self._s.ulValueLen
@@ -11407,6 +13511,10 @@ class CK_OTP_PARAM:
     @ulValueLen.setter
     def ulValueLen(self, value):
         self._s.ulValueLen = _pb_index(value, 'CK_OTP_PARAM.ulValueLen', 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete('CK_OTP_PARAM.ulValueLen')
 
 
 class CK_OTP_PARAMS:
@@ -11430,7 +13538,7 @@ class CK_OTP_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_OTP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_OTP_PARAMS(pParams={self.pParams!r}, ulCount={self.ulCount!r})"
@@ -11450,6 +13558,10 @@ class CK_OTP_PARAMS:
             self._s.pParams = address
             _pb_keep(self._s, 'pParams', kept)
 
+    @pParams.deleter
+    def pParams(self):
+        _pb_no_delete('CK_OTP_PARAMS.pParams')
+
     @property
     def ulCount(self):
         return self._s.ulCount
@@ -11457,6 +13569,10 @@ class CK_OTP_PARAMS:
     @ulCount.setter
     def ulCount(self, value):
         self._s.ulCount = _pb_index(value, 'CK_OTP_PARAMS.ulCount', 0, 18446744073709551615)
+
+    @ulCount.deleter
+    def ulCount(self):
+        _pb_no_delete('CK_OTP_PARAMS.ulCount')
 
 
 class CK_OTP_SIGNATURE_INFO:
@@ -11480,7 +13596,7 @@ class CK_OTP_SIGNATURE_INFO:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_OTP_SIGNATURE_INFO.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_OTP_SIGNATURE_INFO(pParams={self.pParams!r}, ulCount={self.ulCount!r})"
@@ -11500,6 +13616,10 @@ class CK_OTP_SIGNATURE_INFO:
             self._s.pParams = address
             _pb_keep(self._s, 'pParams', kept)
 
+    @pParams.deleter
+    def pParams(self):
+        _pb_no_delete('CK_OTP_SIGNATURE_INFO.pParams')
+
     @property
     def ulCount(self):
         return self._s.ulCount
@@ -11507,6 +13627,10 @@ class CK_OTP_SIGNATURE_INFO:
     @ulCount.setter
     def ulCount(self, value):
         self._s.ulCount = _pb_index(value, 'CK_OTP_SIGNATURE_INFO.ulCount', 0, 18446744073709551615)
+
+    @ulCount.deleter
+    def ulCount(self):
+        _pb_no_delete('CK_OTP_SIGNATURE_INFO.ulCount')
 
 
 class CK_KIP_PARAMS:
@@ -11534,7 +13658,7 @@ class CK_KIP_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_KIP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KIP_PARAMS(pMechanism={self.pMechanism!r}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
@@ -11554,6 +13678,10 @@ class CK_KIP_PARAMS:
             self._s.pMechanism = address
             _pb_keep(self._s, 'pMechanism', kept)
 
+    @pMechanism.deleter
+    def pMechanism(self):
+        _pb_no_delete('CK_KIP_PARAMS.pMechanism')
+
     @property
     def hKey(self):
         return self._s.hKey
@@ -11561,6 +13689,10 @@ class CK_KIP_PARAMS:
     @hKey.setter
     def hKey(self, value):
         self._s.hKey = _pb_index(value, 'CK_KIP_PARAMS.hKey', 0, 18446744073709551615)
+
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete('CK_KIP_PARAMS.hKey')
 
     @property
     def pSeed(self):
@@ -11577,6 +13709,10 @@ class CK_KIP_PARAMS:
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_KIP_PARAMS.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._s.ulSeedLen
@@ -11584,6 +13720,10 @@ class CK_KIP_PARAMS:
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_KIP_PARAMS.ulSeedLen', 0, 18446744073709551615)
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_KIP_PARAMS.ulSeedLen')
 
 
 class CK_DSA_PARAMETER_GEN_PARAM:
@@ -11611,7 +13751,7 @@ class CK_DSA_PARAMETER_GEN_PARAM:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_DSA_PARAMETER_GEN_PARAM.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DSA_PARAMETER_GEN_PARAM(hash={self.hash!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, ulIndex={self.ulIndex!r})"
@@ -11623,6 +13763,10 @@ class CK_DSA_PARAMETER_GEN_PARAM:
     @hash.setter
     def hash(self, value):
         self._s.hash = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.hash', 0, 18446744073709551615)
+
+    @hash.deleter
+    def hash(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.hash')
 
     @property
     def pSeed(self):
@@ -11639,6 +13783,10 @@ class CK_DSA_PARAMETER_GEN_PARAM:
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._s.ulSeedLen
@@ -11647,6 +13795,10 @@ class CK_DSA_PARAMETER_GEN_PARAM:
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen', 0, 18446744073709551615)
 
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen')
+
     @property
     def ulIndex(self):
         return self._s.ulIndex
@@ -11654,6 +13806,10 @@ class CK_DSA_PARAMETER_GEN_PARAM:
     @ulIndex.setter
     def ulIndex(self, value):
         self._s.ulIndex = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulIndex', 0, 18446744073709551615)
+
+    @ulIndex.deleter
+    def ulIndex(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.ulIndex')
 
 
 class CK_ECDH_AES_KEY_WRAP_PARAMS:
@@ -11681,7 +13837,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_ECDH_AES_KEY_WRAP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECDH_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r})"
@@ -11694,6 +13850,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS:
     def ulAESKeyBits(self, value):
         self._s.ulAESKeyBits = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
+    @ulAESKeyBits.deleter
+    def ulAESKeyBits(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits')
+
     @property
     def kdf(self):
         return self._s.kdf
@@ -11702,6 +13862,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS:
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.kdf')
+
     @property
     def ulSharedDataLen(self):
         return self._s.ulSharedDataLen
@@ -11709,6 +13873,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS:
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -11724,6 +13892,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', True, 1, False)
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
+
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData')
 
 
 class CK_RSA_AES_KEY_WRAP_PARAMS:
@@ -11747,7 +13919,7 @@ class CK_RSA_AES_KEY_WRAP_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RSA_AES_KEY_WRAP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={self.pOAEPParams!r})"
@@ -11759,6 +13931,10 @@ class CK_RSA_AES_KEY_WRAP_PARAMS:
     @ulAESKeyBits.setter
     def ulAESKeyBits(self, value):
         self._s.ulAESKeyBits = _pb_index(value, 'CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
+
+    @ulAESKeyBits.deleter
+    def ulAESKeyBits(self):
+        _pb_no_delete('CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits')
 
     @property
     def pOAEPParams(self):
@@ -11774,6 +13950,10 @@ class CK_RSA_AES_KEY_WRAP_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams', True, 40, False)
             self._s.pOAEPParams = address
             _pb_keep(self._s, 'pOAEPParams', kept)
+
+    @pOAEPParams.deleter
+    def pOAEPParams(self):
+        _pb_no_delete('CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams')
 
 
 class CK_GOSTR3410_DERIVE_PARAMS:
@@ -11803,7 +13983,7 @@ class CK_GOSTR3410_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_GOSTR3410_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GOSTR3410_DERIVE_PARAMS(kdf={self.kdf!r}, pPublicData={self.pPublicData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r})"
@@ -11815,6 +13995,10 @@ class CK_GOSTR3410_DERIVE_PARAMS:
     @kdf.setter
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.kdf')
 
     @property
     def pPublicData(self):
@@ -11831,6 +14015,10 @@ class CK_GOSTR3410_DERIVE_PARAMS:
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -11838,6 +14026,10 @@ class CK_GOSTR3410_DERIVE_PARAMS:
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pUKM(self):
@@ -11854,6 +14046,10 @@ class CK_GOSTR3410_DERIVE_PARAMS:
             self._s.pUKM = address
             _pb_keep(self._s, 'pUKM', kept)
 
+    @pUKM.deleter
+    def pUKM(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.pUKM')
+
     @property
     def ulUKMLen(self):
         return self._s.ulUKMLen
@@ -11861,6 +14057,10 @@ class CK_GOSTR3410_DERIVE_PARAMS:
     @ulUKMLen.setter
     def ulUKMLen(self, value):
         self._s.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen', 0, 18446744073709551615)
+
+    @ulUKMLen.deleter
+    def ulUKMLen(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen')
 
 
 class CK_GOSTR3410_KEY_WRAP_PARAMS:
@@ -11890,7 +14090,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_GOSTR3410_KEY_WRAP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GOSTR3410_KEY_WRAP_PARAMS(pWrapOID={self.pWrapOID!r}, ulWrapOIDLen={self.ulWrapOIDLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r}, hKey={self.hKey!r})"
@@ -11910,6 +14110,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS:
             self._s.pWrapOID = address
             _pb_keep(self._s, 'pWrapOID', kept)
 
+    @pWrapOID.deleter
+    def pWrapOID(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID')
+
     @property
     def ulWrapOIDLen(self):
         return self._s.ulWrapOIDLen
@@ -11917,6 +14121,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS:
     @ulWrapOIDLen.setter
     def ulWrapOIDLen(self, value):
         self._s.ulWrapOIDLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen', 0, 18446744073709551615)
+
+    @ulWrapOIDLen.deleter
+    def ulWrapOIDLen(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen')
 
     @property
     def pUKM(self):
@@ -11933,6 +14141,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS:
             self._s.pUKM = address
             _pb_keep(self._s, 'pUKM', kept)
 
+    @pUKM.deleter
+    def pUKM(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM')
+
     @property
     def ulUKMLen(self):
         return self._s.ulUKMLen
@@ -11941,6 +14153,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS:
     def ulUKMLen(self, value):
         self._s.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
+    @ulUKMLen.deleter
+    def ulUKMLen(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen')
+
     @property
     def hKey(self):
         return self._s.hKey
@@ -11948,6 +14164,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS:
     @hKey.setter
     def hKey(self, value):
         self._s.hKey = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.hKey', 0, 18446744073709551615)
+
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.hKey')
 
 
 class CK_EDDSA_PARAMS:
@@ -11973,7 +14193,7 @@ class CK_EDDSA_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_EDDSA_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_EDDSA_PARAMS(phFlag={self.phFlag!r}, ulContextDataLen={self.ulContextDataLen!r}, pContextData={self.pContextData!r})"
@@ -11986,6 +14206,10 @@ class CK_EDDSA_PARAMS:
     def phFlag(self, value):
         self._s.phFlag = _pb_index(value, 'CK_EDDSA_PARAMS.phFlag', 0, 255)
 
+    @phFlag.deleter
+    def phFlag(self):
+        _pb_no_delete('CK_EDDSA_PARAMS.phFlag')
+
     @property
     def ulContextDataLen(self):
         return self._s.ulContextDataLen
@@ -11993,6 +14217,10 @@ class CK_EDDSA_PARAMS:
     @ulContextDataLen.setter
     def ulContextDataLen(self, value):
         self._s.ulContextDataLen = _pb_index(value, 'CK_EDDSA_PARAMS.ulContextDataLen', 0, 18446744073709551615)
+
+    @ulContextDataLen.deleter
+    def ulContextDataLen(self):
+        _pb_no_delete('CK_EDDSA_PARAMS.ulContextDataLen')
 
     @property
     def pContextData(self):
@@ -12009,6 +14237,10 @@ class CK_EDDSA_PARAMS:
             self._s.pContextData = address
             _pb_keep(self._s, 'pContextData', kept)
 
+    @pContextData.deleter
+    def pContextData(self):
+        _pb_no_delete('CK_EDDSA_PARAMS.pContextData')
+
 
 class CK_XEDDSA_PARAMS:
     'struct CK_XEDDSA_PARAMS: fields as attributes; bytes(obj) is its memory.'
@@ -12023,15 +14255,15 @@ class CK_XEDDSA_PARAMS:
     @staticmethod
     def from_bytes(data, /):
         """A new CK_XEDDSA_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_XEDDSA_PARAMS.sizeof:
-            raise ValueError(f"CK_XEDDSA_PARAMS needs {CK_XEDDSA_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_XEDDSA_PARAMS, _S81.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_XEDDSA_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_XEDDSA_PARAMS.sizeof:
+            raise ValueError(f"CK_XEDDSA_PARAMS needs {CK_XEDDSA_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_XEDDSA_PARAMS, _S81.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_XEDDSA_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_XEDDSA_PARAMS(hash={self.hash!r})"
@@ -12043,6 +14275,10 @@ class CK_XEDDSA_PARAMS:
     @hash.setter
     def hash(self, value):
         self._s.hash = _pb_index(value, 'CK_XEDDSA_PARAMS.hash', 0, 18446744073709551615)
+
+    @hash.deleter
+    def hash(self):
+        _pb_no_delete('CK_XEDDSA_PARAMS.hash')
 
 
 class CK_X3DH_INITIATE_PARAMS:
@@ -12076,7 +14312,7 @@ class CK_X3DH_INITIATE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_X3DH_INITIATE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X3DH_INITIATE_PARAMS(kdf={self.kdf!r}, pPeer_identity={self.pPeer_identity!r}, pPeer_prekey={self.pPeer_prekey!r}, pPrekey_signature={self.pPrekey_signature!r}, pOnetime_key={self.pOnetime_key!r}, pOwn_identity={self.pOwn_identity!r}, pOwn_ephemeral={self.pOwn_ephemeral!r})"
@@ -12089,6 +14325,10 @@ class CK_X3DH_INITIATE_PARAMS:
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.kdf')
+
     @property
     def pPeer_identity(self):
         return self._s.pPeer_identity
@@ -12097,6 +14337,10 @@ class CK_X3DH_INITIATE_PARAMS:
     def pPeer_identity(self, value):
         self._s.pPeer_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_identity', 0, 18446744073709551615)
 
+    @pPeer_identity.deleter
+    def pPeer_identity(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPeer_identity')
+
     @property
     def pPeer_prekey(self):
         return self._s.pPeer_prekey
@@ -12104,6 +14348,10 @@ class CK_X3DH_INITIATE_PARAMS:
     @pPeer_prekey.setter
     def pPeer_prekey(self, value):
         self._s.pPeer_prekey = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_prekey', 0, 18446744073709551615)
+
+    @pPeer_prekey.deleter
+    def pPeer_prekey(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPeer_prekey')
 
     @property
     def pPrekey_signature(self):
@@ -12120,6 +14368,10 @@ class CK_X3DH_INITIATE_PARAMS:
             self._s.pPrekey_signature = address
             _pb_keep(self._s, 'pPrekey_signature', kept)
 
+    @pPrekey_signature.deleter
+    def pPrekey_signature(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPrekey_signature')
+
     @property
     def pOnetime_key(self):
         return self._s.pOnetime_key
@@ -12135,6 +14387,10 @@ class CK_X3DH_INITIATE_PARAMS:
             self._s.pOnetime_key = address
             _pb_keep(self._s, 'pOnetime_key', kept)
 
+    @pOnetime_key.deleter
+    def pOnetime_key(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOnetime_key')
+
     @property
     def pOwn_identity(self):
         return self._s.pOwn_identity
@@ -12143,6 +14399,10 @@ class CK_X3DH_INITIATE_PARAMS:
     def pOwn_identity(self, value):
         self._s.pOwn_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_identity', 0, 18446744073709551615)
 
+    @pOwn_identity.deleter
+    def pOwn_identity(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOwn_identity')
+
     @property
     def pOwn_ephemeral(self):
         return self._s.pOwn_ephemeral
@@ -12150,6 +14410,10 @@ class CK_X3DH_INITIATE_PARAMS:
     @pOwn_ephemeral.setter
     def pOwn_ephemeral(self, value):
         self._s.pOwn_ephemeral = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral', 0, 18446744073709551615)
+
+    @pOwn_ephemeral.deleter
+    def pOwn_ephemeral(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral')
 
 
 class CK_X3DH_RESPOND_PARAMS:
@@ -12181,7 +14445,7 @@ class CK_X3DH_RESPOND_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_X3DH_RESPOND_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X3DH_RESPOND_PARAMS(kdf={self.kdf!r}, pIdentity_id={self.pIdentity_id!r}, pPrekey_id={self.pPrekey_id!r}, pOnetime_id={self.pOnetime_id!r}, pInitiator_identity={self.pInitiator_identity!r}, pInitiator_ephemeral={self.pInitiator_ephemeral!r})"
@@ -12193,6 +14457,10 @@ class CK_X3DH_RESPOND_PARAMS:
     @kdf.setter
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.kdf', 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.kdf')
 
     @property
     def pIdentity_id(self):
@@ -12209,6 +14477,10 @@ class CK_X3DH_RESPOND_PARAMS:
             self._s.pIdentity_id = address
             _pb_keep(self._s, 'pIdentity_id', kept)
 
+    @pIdentity_id.deleter
+    def pIdentity_id(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pIdentity_id')
+
     @property
     def pPrekey_id(self):
         return self._s.pPrekey_id
@@ -12223,6 +14495,10 @@ class CK_X3DH_RESPOND_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_X3DH_RESPOND_PARAMS.pPrekey_id', True, 1, False)
             self._s.pPrekey_id = address
             _pb_keep(self._s, 'pPrekey_id', kept)
+
+    @pPrekey_id.deleter
+    def pPrekey_id(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pPrekey_id')
 
     @property
     def pOnetime_id(self):
@@ -12239,6 +14515,10 @@ class CK_X3DH_RESPOND_PARAMS:
             self._s.pOnetime_id = address
             _pb_keep(self._s, 'pOnetime_id', kept)
 
+    @pOnetime_id.deleter
+    def pOnetime_id(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pOnetime_id')
+
     @property
     def pInitiator_identity(self):
         return self._s.pInitiator_identity
@@ -12246,6 +14526,10 @@ class CK_X3DH_RESPOND_PARAMS:
     @pInitiator_identity.setter
     def pInitiator_identity(self, value):
         self._s.pInitiator_identity = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_identity', 0, 18446744073709551615)
+
+    @pInitiator_identity.deleter
+    def pInitiator_identity(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pInitiator_identity')
 
     @property
     def pInitiator_ephemeral(self):
@@ -12261,6 +14545,10 @@ class CK_X3DH_RESPOND_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', True, 1, False)
             self._s.pInitiator_ephemeral = address
             _pb_keep(self._s, 'pInitiator_ephemeral', kept)
+
+    @pInitiator_ephemeral.deleter
+    def pInitiator_ephemeral(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral')
 
 
 class CK_X2RATCHET_INITIALIZE_PARAMS:
@@ -12296,7 +14584,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_X2RATCHET_INITIALIZE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X2RATCHET_INITIALIZE_PARAMS(sk={self.sk!r}, peer_public_prekey={self.peer_public_prekey!r}, peer_public_identity={self.peer_public_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
@@ -12316,6 +14604,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
             self._s.sk = address
             _pb_keep(self._s, 'sk', kept)
 
+    @sk.deleter
+    def sk(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.sk')
+
     @property
     def peer_public_prekey(self):
         return self._s.peer_public_prekey
@@ -12323,6 +14615,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     @peer_public_prekey.setter
     def peer_public_prekey(self, value):
         self._s.peer_public_prekey = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey', 0, 18446744073709551615)
+
+    @peer_public_prekey.deleter
+    def peer_public_prekey(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey')
 
     @property
     def peer_public_identity(self):
@@ -12332,6 +14628,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     def peer_public_identity(self, value):
         self._s.peer_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity', 0, 18446744073709551615)
 
+    @peer_public_identity.deleter
+    def peer_public_identity(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity')
+
     @property
     def own_public_identity(self):
         return self._s.own_public_identity
@@ -12339,6 +14639,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     @own_public_identity.setter
     def own_public_identity(self, value):
         self._s.own_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity', 0, 18446744073709551615)
+
+    @own_public_identity.deleter
+    def own_public_identity(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity')
 
     @property
     def bEncryptedHeader(self):
@@ -12348,6 +14652,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     def bEncryptedHeader(self, value):
         self._s.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader', 0, 255)
 
+    @bEncryptedHeader.deleter
+    def bEncryptedHeader(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader')
+
     @property
     def eCurve(self):
         return self._s.eCurve
@@ -12355,6 +14663,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     @eCurve.setter
     def eCurve(self, value):
         self._s.eCurve = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.eCurve', 0, 18446744073709551615)
+
+    @eCurve.deleter
+    def eCurve(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.eCurve')
 
     @property
     def aeadMechanism(self):
@@ -12364,6 +14676,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     def aeadMechanism(self, value):
         self._s.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
+    @aeadMechanism.deleter
+    def aeadMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism')
+
     @property
     def kdfMechanism(self):
         return self._s.kdfMechanism
@@ -12371,6 +14687,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS:
     @kdfMechanism.setter
     def kdfMechanism(self, value):
         self._s.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism', 0, 18446744073709551615)
+
+    @kdfMechanism.deleter
+    def kdfMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism')
 
 
 class CK_X2RATCHET_RESPOND_PARAMS:
@@ -12406,7 +14726,7 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_X2RATCHET_RESPOND_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X2RATCHET_RESPOND_PARAMS(sk={self.sk!r}, own_prekey={self.own_prekey!r}, initiator_identity={self.initiator_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
@@ -12426,6 +14746,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
             self._s.sk = address
             _pb_keep(self._s, 'sk', kept)
 
+    @sk.deleter
+    def sk(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.sk')
+
     @property
     def own_prekey(self):
         return self._s.own_prekey
@@ -12433,6 +14757,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     @own_prekey.setter
     def own_prekey(self, value):
         self._s.own_prekey = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_prekey', 0, 18446744073709551615)
+
+    @own_prekey.deleter
+    def own_prekey(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.own_prekey')
 
     @property
     def initiator_identity(self):
@@ -12442,6 +14770,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     def initiator_identity(self, value):
         self._s.initiator_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.initiator_identity', 0, 18446744073709551615)
 
+    @initiator_identity.deleter
+    def initiator_identity(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.initiator_identity')
+
     @property
     def own_public_identity(self):
         return self._s.own_public_identity
@@ -12449,6 +14781,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     @own_public_identity.setter
     def own_public_identity(self, value):
         self._s.own_public_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_public_identity', 0, 18446744073709551615)
+
+    @own_public_identity.deleter
+    def own_public_identity(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.own_public_identity')
 
     @property
     def bEncryptedHeader(self):
@@ -12458,6 +14794,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     def bEncryptedHeader(self, value):
         self._s.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader', 0, 255)
 
+    @bEncryptedHeader.deleter
+    def bEncryptedHeader(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader')
+
     @property
     def eCurve(self):
         return self._s.eCurve
@@ -12465,6 +14805,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     @eCurve.setter
     def eCurve(self, value):
         self._s.eCurve = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.eCurve', 0, 18446744073709551615)
+
+    @eCurve.deleter
+    def eCurve(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.eCurve')
 
     @property
     def aeadMechanism(self):
@@ -12474,6 +14818,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     def aeadMechanism(self, value):
         self._s.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
+    @aeadMechanism.deleter
+    def aeadMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism')
+
     @property
     def kdfMechanism(self):
         return self._s.kdfMechanism
@@ -12481,6 +14829,10 @@ class CK_X2RATCHET_RESPOND_PARAMS:
     @kdfMechanism.setter
     def kdfMechanism(self, value):
         self._s.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615)
+
+    @kdfMechanism.deleter
+    def kdfMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism')
 
 
 class CK_NSS_JPAKEPublicValue:
@@ -12512,7 +14864,7 @@ class CK_NSS_JPAKEPublicValue:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKEPublicValue.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKEPublicValue(pGX={self.pGX!r}, ulGXLen={self.ulGXLen!r}, pGV={self.pGV!r}, ulGVLen={self.ulGVLen!r}, pR={self.pR!r}, ulRLen={self.ulRLen!r})"
@@ -12532,6 +14884,10 @@ class CK_NSS_JPAKEPublicValue:
             self._s.pGX = address
             _pb_keep(self._s, 'pGX', kept)
 
+    @pGX.deleter
+    def pGX(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.pGX')
+
     @property
     def ulGXLen(self):
         return self._s.ulGXLen
@@ -12539,6 +14895,10 @@ class CK_NSS_JPAKEPublicValue:
     @ulGXLen.setter
     def ulGXLen(self, value):
         self._s.ulGXLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
+
+    @ulGXLen.deleter
+    def ulGXLen(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulGXLen')
 
     @property
     def pGV(self):
@@ -12555,6 +14915,10 @@ class CK_NSS_JPAKEPublicValue:
             self._s.pGV = address
             _pb_keep(self._s, 'pGV', kept)
 
+    @pGV.deleter
+    def pGV(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.pGV')
+
     @property
     def ulGVLen(self):
         return self._s.ulGVLen
@@ -12562,6 +14926,10 @@ class CK_NSS_JPAKEPublicValue:
     @ulGVLen.setter
     def ulGVLen(self, value):
         self._s.ulGVLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
+
+    @ulGVLen.deleter
+    def ulGVLen(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulGVLen')
 
     @property
     def pR(self):
@@ -12578,6 +14946,10 @@ class CK_NSS_JPAKEPublicValue:
             self._s.pR = address
             _pb_keep(self._s, 'pR', kept)
 
+    @pR.deleter
+    def pR(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.pR')
+
     @property
     def ulRLen(self):
         return self._s.ulRLen
@@ -12585,6 +14957,10 @@ class CK_NSS_JPAKEPublicValue:
     @ulRLen.setter
     def ulRLen(self, value):
         self._s.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
+
+    @ulRLen.deleter
+    def ulRLen(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulRLen')
 
 
 class CK_NSS_JPAKERound1Params:
@@ -12608,7 +14984,7 @@ class CK_NSS_JPAKERound1Params:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKERound1Params.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKERound1Params(gx1={self.gx1!r}, gx2={self.gx2!r})"
@@ -12624,6 +15000,10 @@ class CK_NSS_JPAKERound1Params:
         self._s.gx1 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx1), _ct.sizeof(value._s), value._s)
 
+    @gx1.deleter
+    def gx1(self):
+        _pb_no_delete('CK_NSS_JPAKERound1Params.gx1')
+
     @property
     def gx2(self):
         return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx2)
@@ -12634,6 +15014,10 @@ class CK_NSS_JPAKERound1Params:
             raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         self._s.gx2 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx2), _ct.sizeof(value._s), value._s)
+
+    @gx2.deleter
+    def gx2(self):
+        _pb_no_delete('CK_NSS_JPAKERound1Params.gx2')
 
 
 class CK_NSS_JPAKERound2Params:
@@ -12663,7 +15047,7 @@ class CK_NSS_JPAKERound2Params:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKERound2Params.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKERound2Params(pSharedKey={self.pSharedKey!r}, ulSharedKeyLen={self.ulSharedKeyLen!r}, gx3={self.gx3!r}, gx4={self.gx4!r}, A={self.A!r})"
@@ -12683,6 +15067,10 @@ class CK_NSS_JPAKERound2Params:
             self._s.pSharedKey = address
             _pb_keep(self._s, 'pSharedKey', kept)
 
+    @pSharedKey.deleter
+    def pSharedKey(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.pSharedKey')
+
     @property
     def ulSharedKeyLen(self):
         return self._s.ulSharedKeyLen
@@ -12690,6 +15078,10 @@ class CK_NSS_JPAKERound2Params:
     @ulSharedKeyLen.setter
     def ulSharedKeyLen(self, value):
         self._s.ulSharedKeyLen = _pb_index(value, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
+
+    @ulSharedKeyLen.deleter
+    def ulSharedKeyLen(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.ulSharedKeyLen')
 
     @property
     def gx3(self):
@@ -12702,6 +15094,10 @@ class CK_NSS_JPAKERound2Params:
         self._s.gx3 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx3), _ct.sizeof(value._s), value._s)
 
+    @gx3.deleter
+    def gx3(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.gx3')
+
     @property
     def gx4(self):
         return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx4)
@@ -12713,6 +15109,10 @@ class CK_NSS_JPAKERound2Params:
         self._s.gx4 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx4), _ct.sizeof(value._s), value._s)
 
+    @gx4.deleter
+    def gx4(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.gx4')
+
     @property
     def A(self):
         return _pb_view(CK_NSS_JPAKEPublicValue, self._s.A)
@@ -12723,6 +15123,10 @@ class CK_NSS_JPAKERound2Params:
             raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         self._s.A = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.A), _ct.sizeof(value._s), value._s)
+
+    @A.deleter
+    def A(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.A')
 
 
 class CK_NSS_JPAKEFinalParams:
@@ -12744,7 +15148,7 @@ class CK_NSS_JPAKEFinalParams:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKEFinalParams.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKEFinalParams(B={self.B!r})"
@@ -12759,6 +15163,10 @@ class CK_NSS_JPAKEFinalParams:
             raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         self._s.B = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.B), _ct.sizeof(value._s), value._s)
+
+    @B.deleter
+    def B(self):
+        _pb_no_delete('CK_NSS_JPAKEFinalParams.B')
 
 
 class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
@@ -12786,7 +15194,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_MAC_CONSTANT_TIME_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_MAC_CONSTANT_TIME_PARAMS(macAlg={self.macAlg!r}, ulBodyTotalLen={self.ulBodyTotalLen!r}, pHeader={self.pHeader!r}, ulHeaderLen={self.ulHeaderLen!r})"
@@ -12799,6 +15207,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
     def macAlg(self, value):
         self._s.macAlg = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
 
+    @macAlg.deleter
+    def macAlg(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg')
+
     @property
     def ulBodyTotalLen(self):
         return self._s.ulBodyTotalLen
@@ -12806,6 +15218,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
     @ulBodyTotalLen.setter
     def ulBodyTotalLen(self, value):
         self._s.ulBodyTotalLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
+
+    @ulBodyTotalLen.deleter
+    def ulBodyTotalLen(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen')
 
     @property
     def pHeader(self):
@@ -12822,6 +15238,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
             self._s.pHeader = address
             _pb_keep(self._s, 'pHeader', kept)
 
+    @pHeader.deleter
+    def pHeader(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader')
+
     @property
     def ulHeaderLen(self):
         return self._s.ulHeaderLen
@@ -12829,6 +15249,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
     @ulHeaderLen.setter
     def ulHeaderLen(self, value):
         self._s.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
+
+    @ulHeaderLen.deleter
+    def ulHeaderLen(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen')
 
 
 class CK_NSS_AEAD_PARAMS:
@@ -12858,7 +15282,7 @@ class CK_NSS_AEAD_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_AEAD_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_AEAD_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagLen={self.ulTagLen!r})"
@@ -12878,6 +15302,10 @@ class CK_NSS_AEAD_PARAMS:
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._s.ulNonceLen
@@ -12885,6 +15313,10 @@ class CK_NSS_AEAD_PARAMS:
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulNonceLen')
 
     @property
     def pAAD(self):
@@ -12901,6 +15333,10 @@ class CK_NSS_AEAD_PARAMS:
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._s.ulAADLen
@@ -12909,6 +15345,10 @@ class CK_NSS_AEAD_PARAMS:
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulAADLen')
+
     @property
     def ulTagLen(self):
         return self._s.ulTagLen
@@ -12916,6 +15356,10 @@ class CK_NSS_AEAD_PARAMS:
     @ulTagLen.setter
     def ulTagLen(self, value):
         self._s.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
+
+    @ulTagLen.deleter
+    def ulTagLen(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulTagLen')
 
 
 class CK_NSS_HKDFParams:
@@ -12947,7 +15391,7 @@ class CK_NSS_HKDFParams:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_HKDFParams.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_HKDFParams(bExtract={self.bExtract!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, bExpand={self.bExpand!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
@@ -12959,6 +15403,10 @@ class CK_NSS_HKDFParams:
     @bExtract.setter
     def bExtract(self, value):
         self._s.bExtract = _pb_index(value, 'CK_NSS_HKDFParams.bExtract', 0, 255)
+
+    @bExtract.deleter
+    def bExtract(self):
+        _pb_no_delete('CK_NSS_HKDFParams.bExtract')
 
     @property
     def pSalt(self):
@@ -12975,6 +15423,10 @@ class CK_NSS_HKDFParams:
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete('CK_NSS_HKDFParams.pSalt')
+
     @property
     def ulSaltLen(self):
         return self._s.ulSaltLen
@@ -12983,6 +15435,10 @@ class CK_NSS_HKDFParams:
     def ulSaltLen(self, value):
         self._s.ulSaltLen = _pb_index(value, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
 
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete('CK_NSS_HKDFParams.ulSaltLen')
+
     @property
     def bExpand(self):
         return self._s.bExpand
@@ -12990,6 +15446,10 @@ class CK_NSS_HKDFParams:
     @bExpand.setter
     def bExpand(self, value):
         self._s.bExpand = _pb_index(value, 'CK_NSS_HKDFParams.bExpand', 0, 255)
+
+    @bExpand.deleter
+    def bExpand(self):
+        _pb_no_delete('CK_NSS_HKDFParams.bExpand')
 
     @property
     def pInfo(self):
@@ -13006,6 +15466,10 @@ class CK_NSS_HKDFParams:
             self._s.pInfo = address
             _pb_keep(self._s, 'pInfo', kept)
 
+    @pInfo.deleter
+    def pInfo(self):
+        _pb_no_delete('CK_NSS_HKDFParams.pInfo')
+
     @property
     def ulInfoLen(self):
         return self._s.ulInfoLen
@@ -13013,6 +15477,10 @@ class CK_NSS_HKDFParams:
     @ulInfoLen.setter
     def ulInfoLen(self, value):
         self._s.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
+
+    @ulInfoLen.deleter
+    def ulInfoLen(self):
+        _pb_no_delete('CK_NSS_HKDFParams.ulInfoLen')
 
 
 class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
@@ -13042,7 +15510,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasSeedKey={self.bHasSeedKey!r}, hSeedKey={self.hSeedKey!r}, pSeedData={self.pSeedData!r}, ulSeedDataLen={self.ulSeedDataLen!r})"
@@ -13055,6 +15523,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bHasSeedKey(self):
         return self._s.bHasSeedKey
@@ -13063,6 +15535,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
     def bHasSeedKey(self, value):
         self._s.bHasSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
 
+    @bHasSeedKey.deleter
+    def bHasSeedKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey')
+
     @property
     def hSeedKey(self):
         return self._s.hSeedKey
@@ -13070,6 +15546,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
     @hSeedKey.setter
     def hSeedKey(self, value):
         self._s.hSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
+
+    @hSeedKey.deleter
+    def hSeedKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey')
 
     @property
     def pSeedData(self):
@@ -13086,6 +15566,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
             self._s.pSeedData = address
             _pb_keep(self._s, 'pSeedData', kept)
 
+    @pSeedData.deleter
+    def pSeedData(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData')
+
     @property
     def ulSeedDataLen(self):
         return self._s.ulSeedDataLen
@@ -13093,6 +15577,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
     @ulSeedDataLen.setter
     def ulSeedDataLen(self, value):
         self._s.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
+
+    @ulSeedDataLen.deleter
+    def ulSeedDataLen(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen')
 
 
 class CK_NSS_IKE_PRF_DERIVE_PARAMS:
@@ -13128,7 +15616,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE_PRF_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bDataAsKey={self.bDataAsKey!r}, bRekey={self.bRekey!r}, pNi={self.pNi!r}, ulNiLen={self.ulNiLen!r}, pNr={self.pNr!r}, ulNrLen={self.ulNrLen!r}, hNewKey={self.hNewKey!r})"
@@ -13141,6 +15629,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bDataAsKey(self):
         return self._s.bDataAsKey
@@ -13149,6 +15641,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     def bDataAsKey(self, value):
         self._s.bDataAsKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
 
+    @bDataAsKey.deleter
+    def bDataAsKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey')
+
     @property
     def bRekey(self):
         return self._s.bRekey
@@ -13156,6 +15652,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     @bRekey.setter
     def bRekey(self, value):
         self._s.bRekey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
+
+    @bRekey.deleter
+    def bRekey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey')
 
     @property
     def pNi(self):
@@ -13172,6 +15672,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
             self._s.pNi = address
             _pb_keep(self._s, 'pNi', kept)
 
+    @pNi.deleter
+    def pNi(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi')
+
     @property
     def ulNiLen(self):
         return self._s.ulNiLen
@@ -13179,6 +15683,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     @ulNiLen.setter
     def ulNiLen(self, value):
         self._s.ulNiLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
+
+    @ulNiLen.deleter
+    def ulNiLen(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen')
 
     @property
     def pNr(self):
@@ -13195,6 +15703,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
             self._s.pNr = address
             _pb_keep(self._s, 'pNr', kept)
 
+    @pNr.deleter
+    def pNr(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr')
+
     @property
     def ulNrLen(self):
         return self._s.ulNrLen
@@ -13203,6 +15715,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     def ulNrLen(self, value):
         self._s.ulNrLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
 
+    @ulNrLen.deleter
+    def ulNrLen(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen')
+
     @property
     def hNewKey(self):
         return self._s.hNewKey
@@ -13210,6 +15726,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     @hNewKey.setter
     def hNewKey(self, value):
         self._s.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
+
+    @hNewKey.deleter
+    def hNewKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey')
 
 
 class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
@@ -13247,7 +15767,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE1_PRF_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE1_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasPrevKey={self.bHasPrevKey!r}, hKeygxy={self.hKeygxy!r}, hPrevKey={self.hPrevKey!r}, pCKYi={self.pCKYi!r}, ulCKYiLen={self.ulCKYiLen!r}, pCKYr={self.pCKYr!r}, ulCKYrLen={self.ulCKYrLen!r}, keyNumber={self.keyNumber!r})"
@@ -13260,6 +15780,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bHasPrevKey(self):
         return self._s.bHasPrevKey
@@ -13267,6 +15791,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     @bHasPrevKey.setter
     def bHasPrevKey(self, value):
         self._s.bHasPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
+
+    @bHasPrevKey.deleter
+    def bHasPrevKey(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey')
 
     @property
     def hKeygxy(self):
@@ -13276,6 +15804,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     def hKeygxy(self, value):
         self._s.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
+    @hKeygxy.deleter
+    def hKeygxy(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy')
+
     @property
     def hPrevKey(self):
         return self._s.hPrevKey
@@ -13283,6 +15815,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     @hPrevKey.setter
     def hPrevKey(self, value):
         self._s.hPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
+
+    @hPrevKey.deleter
+    def hPrevKey(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey')
 
     @property
     def pCKYi(self):
@@ -13299,6 +15835,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
             self._s.pCKYi = address
             _pb_keep(self._s, 'pCKYi', kept)
 
+    @pCKYi.deleter
+    def pCKYi(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi')
+
     @property
     def ulCKYiLen(self):
         return self._s.ulCKYiLen
@@ -13306,6 +15846,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     @ulCKYiLen.setter
     def ulCKYiLen(self, value):
         self._s.ulCKYiLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
+
+    @ulCKYiLen.deleter
+    def ulCKYiLen(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen')
 
     @property
     def pCKYr(self):
@@ -13322,6 +15866,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
             self._s.pCKYr = address
             _pb_keep(self._s, 'pCKYr', kept)
 
+    @pCKYr.deleter
+    def pCKYr(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr')
+
     @property
     def ulCKYrLen(self):
         return self._s.ulCKYrLen
@@ -13330,6 +15878,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     def ulCKYrLen(self, value):
         self._s.ulCKYrLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
 
+    @ulCKYrLen.deleter
+    def ulCKYrLen(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen')
+
     @property
     def keyNumber(self):
         return self._s.keyNumber
@@ -13337,6 +15889,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     @keyNumber.setter
     def keyNumber(self, value):
         self._s.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
+
+    @keyNumber.deleter
+    def keyNumber(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber')
 
 
 class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
@@ -13366,7 +15922,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasKeygxy={self.bHasKeygxy!r}, hKeygxy={self.hKeygxy!r}, pExtraData={self.pExtraData!r}, ulExtraDataLen={self.ulExtraDataLen!r})"
@@ -13379,6 +15935,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bHasKeygxy(self):
         return self._s.bHasKeygxy
@@ -13387,6 +15947,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
     def bHasKeygxy(self, value):
         self._s.bHasKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
 
+    @bHasKeygxy.deleter
+    def bHasKeygxy(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy')
+
     @property
     def hKeygxy(self):
         return self._s.hKeygxy
@@ -13394,6 +15958,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
     @hKeygxy.setter
     def hKeygxy(self, value):
         self._s.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
+
+    @hKeygxy.deleter
+    def hKeygxy(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy')
 
     @property
     def pExtraData(self):
@@ -13410,6 +15978,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
             self._s.pExtraData = address
             _pb_keep(self._s, 'pExtraData', kept)
 
+    @pExtraData.deleter
+    def pExtraData(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData')
+
     @property
     def ulExtraDataLen(self):
         return self._s.ulExtraDataLen
@@ -13417,6 +15989,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
     @ulExtraDataLen.setter
     def ulExtraDataLen(self, value):
         self._s.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
+
+    @ulExtraDataLen.deleter
+    def ulExtraDataLen(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen')
 
 
 class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
@@ -13444,7 +16020,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={self.pVersion!r})"
@@ -13456,6 +16032,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism')
 
     @property
     def pSessionHash(self):
@@ -13472,6 +16052,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
             self._s.pSessionHash = address
             _pb_keep(self._s, 'pSessionHash', kept)
 
+    @pSessionHash.deleter
+    def pSessionHash(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash')
+
     @property
     def ulSessionHashLen(self):
         return self._s.ulSessionHashLen
@@ -13479,6 +16063,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
     @ulSessionHashLen.setter
     def ulSessionHashLen(self, value):
         self._s.ulSessionHashLen = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
+
+    @ulSessionHashLen.deleter
+    def ulSessionHashLen(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen')
 
     @property
     def pVersion(self):
@@ -13494,6 +16082,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
             address, kept = _pb_buffer_address(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion', True, 2, False)
             self._s.pVersion = address
             _pb_keep(self._s, 'pVersion', kept)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 class CK_NSS_MODULE_FUNCTIONS:
@@ -13517,7 +16109,7 @@ class CK_NSS_MODULE_FUNCTIONS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_MODULE_FUNCTIONS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_MODULE_FUNCTIONS(version={self.version!r}, NSC_ModuleDBFunc={self.NSC_ModuleDBFunc!r})"
@@ -13532,6 +16124,10 @@ class CK_NSS_MODULE_FUNCTIONS:
             raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_NSS_MODULE_FUNCTIONS.version')
+
     @property
     def NSC_ModuleDBFunc(self):
         return _pb_function_pointer(self._s.NSC_ModuleDBFunc, 'char **(*)(unsigned long, char *, void *)', _pb_root(self._s))
@@ -13540,6 +16136,10 @@ class CK_NSS_MODULE_FUNCTIONS:
     def NSC_ModuleDBFunc(self, value):
         self._s.NSC_ModuleDBFunc = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
         _pb_keep(self._s, 'NSC_ModuleDBFunc', value)
+
+    @NSC_ModuleDBFunc.deleter
+    def NSC_ModuleDBFunc(self):
+        _pb_no_delete('CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
 
 
 class CK_NSS_FIPS_FUNCTIONS:
@@ -13563,7 +16163,7 @@ class CK_NSS_FIPS_FUNCTIONS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_FIPS_FUNCTIONS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_FIPS_FUNCTIONS(version={self.version!r}, NSC_NSSGetFIPSStatus={self.NSC_NSSGetFIPSStatus!r})"
@@ -13578,6 +16178,10 @@ class CK_NSS_FIPS_FUNCTIONS:
             raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_NSS_FIPS_FUNCTIONS.version')
+
     @property
     def NSC_NSSGetFIPSStatus(self):
         return _pb_function_pointer(self._s.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', _pb_root(self._s))
@@ -13586,6 +16190,10 @@ class CK_NSS_FIPS_FUNCTIONS:
     def NSC_NSSGetFIPSStatus(self, value):
         self._s.NSC_NSSGetFIPSStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
         _pb_keep(self._s, 'NSC_NSSGetFIPSStatus', value)
+
+    @NSC_NSSGetFIPSStatus.deleter
+    def NSC_NSSGetFIPSStatus(self):
+        _pb_no_delete('CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
 
 
 class CK_NSS_GCM_PARAMS:
@@ -13615,7 +16223,7 @@ class CK_NSS_GCM_PARAMS:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_GCM_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_GCM_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
@@ -13635,6 +16243,10 @@ class CK_NSS_GCM_PARAMS:
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.pIv')
+
     @property
     def ulIvLen(self):
         return self._s.ulIvLen
@@ -13642,6 +16254,10 @@ class CK_NSS_GCM_PARAMS:
     @ulIvLen.setter
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.ulIvLen')
 
     @property
     def pAAD(self):
@@ -13658,6 +16274,10 @@ class CK_NSS_GCM_PARAMS:
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._s.ulAADLen
@@ -13666,6 +16286,10 @@ class CK_NSS_GCM_PARAMS:
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.ulAADLen')
+
     @property
     def ulTagBits(self):
         return self._s.ulTagBits
@@ -13673,6 +16297,10 @@ class CK_NSS_GCM_PARAMS:
     @ulTagBits.setter
     def ulTagBits(self, value):
         self._s.ulTagBits = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.ulTagBits')
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
 
 
@@ -13784,6 +16412,9 @@ class Library:
 
     def __repr__(self):
         return f"<pkcs11.Library {self._pb_path!r}>"
+
+    # A copy would share the loaded library's state, which a Library stands for alone.
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def C_Initialize(self, pInitArgs, /):
         'C_Initialize(pInitArgs: _WritableBuffer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'

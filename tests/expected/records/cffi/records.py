@@ -18,21 +18,17 @@ _string = _ffi.string
 #: ffi.new, called on the preparsed ``_pb_ptr_<class>`` types (no lookup of a C type string)
 _pb_alloc = _ffi.new
 
-# ---- runtime: the checks shared by every wrapper -------------------------
-# The wrappers call C directly on their fast path; anything the fast path
-# rejects comes here, to be either normalised (an object with __index__, None
-# for a pointer) or turned into the same error the Cython backend raises.
-
-_MISSING = object()
-#: an instance of a record class without its __init__: how wrappers make the
-#: record they return around C memory they have just allocated
-_pb_new = object.__new__
-#: an int argument as an exact int (TypeError for anything without __index__)
-_pb_exact_int = _operator.index
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
 
 
-def _pb_no_copy(self, protocol):
-    """``__reduce_ex__`` of records, handles and function pointers, as in the Cython backend.
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
 
     They hold addresses (and keep the memory behind them alive): a pickled
     address means nothing in another process, and a copy would share memory
@@ -40,6 +36,16 @@ def _pb_no_copy(self, protocol):
     bytes where that is safe.
     """
     raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
 
 
 def _pb_integer(value, what):
@@ -83,11 +89,6 @@ def _pb_view_of(value, what, writable):
     return view
 
 
-def _pb_measure(value, size):
-    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
-    return 0 if value is None else memoryview(value).nbytes // size
-
-
 def _pb_check_size(view, size, what):
     if view.nbytes < size:
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
@@ -114,30 +115,33 @@ def _pb_sequence(value, what):
         raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
 
-def _pb_once(value):
-    """``value``, or a list of its items if it is an iterator (a generator, say).
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
 
-    A wrapper may read an in-array argument twice (the fast path, then the
-    run after _pb_fix), and an iterator gives its items only once.
+    TypeError naming ``what`` for anything else (``str`` included).
     """
-    try:
-        single_pass = iter(value) is value
-    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+    if value.__class__ is bytes:
         return value
-    return list(value) if single_pass else value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
 
 
-def _pb_rekey(keep, address, size, kept):
-    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
-    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
-    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
-    for key in [key for key in keep if address <= key[0] < address + size]:
-        del keep[key]
-    for (offset, name), value in kept.items():
-        keep[(address + offset, name)] = value
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
     kind, what = spec[0], spec[1]
     if kind == "nonnull":
         if value is None:
@@ -157,8 +161,7 @@ def _pb_fix_value(spec, value):
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
-            wanted = spec[2].__name__ + (" or None" if spec[3] else "")
-            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
         return value
     if kind == "count":
         number = _pb_integer(value, what)
@@ -186,8 +189,49 @@ def _pb_fix_value(spec, value):
 
 
 def _pb_fix(specs, args):
-    """The inputs checked and normalised for the second run of a wrapper's body, or the precise error."""
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+# ---- runtime: what the ctypes and cffi wrappers and classes share ---------
+
+_MISSING = object()
+#: an instance of a record class without its __init__: how wrappers make the
+#: record they return around C memory they have just allocated
+_pb_new = object.__new__
+#: an int argument as an exact int (TypeError for anything without __index__)
+_pb_exact_int = _operator.index
+
+
+def _pb_measure(value, size):
+    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
+    return 0 if value is None else memoryview(value).nbytes // size
+
+
+def _pb_once(value):
+    """``value``, or a list of its items if it is an iterator (a generator, say).
+
+    A wrapper may read an in-array argument twice (the fast path, then the
+    run after _pb_fix), and an iterator gives its items only once.
+    """
+    try:
+        single_pass = iter(value) is value
+    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+        return value
+    return list(value) if single_pass else value
+
+
+def _pb_rekey(keep, address, size, kept):
+    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
+    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
+    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
+    for key in [key for key in keep if address <= key[0] < address + size]:
+        del keep[key]
+    for (offset, name), value in kept.items():
+        keep[(address + offset, name)] = value
 
 
 def _pb_handle(cls, pointer, owner):
@@ -337,7 +381,7 @@ def _pb_view(cls, pointer, owner):
 
 def _pb_store_bytes(target, size, value, what):
     """Copy a bytes-like value into a fixed array member, zero-filling the rest."""
-    data = memoryview(value).tobytes()
+    data = _pb_bytes_like(value, what)
     if len(data) > size:
         raise ValueError(f"{what} holds at most {size} bytes, got {len(data)}")
     _ffi.memmove(target, data + bytes(size - len(data)), size)
@@ -365,7 +409,7 @@ class FunctionPointer:
     def __repr__(self):
         return f"<FunctionPointer {self._ctype} at {_pb_address(self._ptr):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 def _pb_function_pointer(pointer, ctype, owner):
@@ -414,7 +458,7 @@ class opaque_handle:
     def __repr__(self):
         return f"<opaque_handle handle at {_pb_address(self._h):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 # ---- records -----------------------------------------------------------
@@ -437,17 +481,17 @@ class point:
     @staticmethod
     def from_bytes(data, /):
         """A new point holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != point.sizeof:
-            raise ValueError(f"point needs {point.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "point.from_bytes: argument 1 (data)")
+        if len(data) != point.sizeof:
+            raise ValueError(f"point needs {point.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_point)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(point, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"point(x={self.x!r}, y={self.y!r})"
@@ -460,6 +504,10 @@ class point:
     def x(self, value):
         self._p.x = _pb_index(value, 'point.x', -2147483648, 2147483647)
 
+    @x.deleter
+    def x(self):
+        _pb_no_delete('point.x')
+
     @property
     def y(self):
         return self._p.y
@@ -467,6 +515,10 @@ class point:
     @y.setter
     def y(self, value):
         self._p.y = _pb_index(value, 'point.y', -2147483648, 2147483647)
+
+    @y.deleter
+    def y(self):
+        _pb_no_delete('point.y')
 
 
 #: the pointer type ffi.new allocates a point with
@@ -492,17 +544,17 @@ class segment:
     @staticmethod
     def from_bytes(data, /):
         """A new segment holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != segment.sizeof:
-            raise ValueError(f"segment needs {segment.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "segment.from_bytes: argument 1 (data)")
+        if len(data) != segment.sizeof:
+            raise ValueError(f"segment needs {segment.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_segment)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(segment, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"segment(from_={self.from_!r}, to={self.to!r}, label={self.label!r})"
@@ -517,6 +569,10 @@ class segment:
             raise TypeError(f"segment.from_ must be a point, not {type(value).__name__}")
         _ffi.addressof(self._p, 'from')[0] = value._p[0]
 
+    @from_.deleter
+    def from_(self):
+        _pb_no_delete('segment.from_')
+
     @property
     def to(self):
         return _pb_view(point, _ffi.addressof(self._p, 'to'), self if self._owner is None else self._owner)
@@ -527,6 +583,10 @@ class segment:
             raise TypeError(f"segment.to must be a point, not {type(value).__name__}")
         self._p.to = value._p[0]
 
+    @to.deleter
+    def to(self):
+        _pb_no_delete('segment.to')
+
     @property
     def label(self):
         return _string(self._p.label)
@@ -534,6 +594,10 @@ class segment:
     @label.setter
     def label(self, value):
         _pb_store_bytes(self._p.label, 16, value, 'segment.label')
+
+    @label.deleter
+    def label(self):
+        _pb_no_delete('segment.label')
 
 
 #: the pointer type ffi.new allocates a segment with
@@ -561,17 +625,17 @@ class variant:
     @staticmethod
     def from_bytes(data, /):
         """A new variant holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != variant.sizeof:
-            raise ValueError(f"variant needs {variant.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "variant.from_bytes: argument 1 (data)")
+        if len(data) != variant.sizeof:
+            raise ValueError(f"variant needs {variant.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_variant)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(variant, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"variant(kind={self.kind!r}, year={self.year!r}, month={self.month!r}, day={self.day!r})"
@@ -584,6 +648,10 @@ class variant:
     def kind(self, value):
         self._p.kind = _pb_index(value, 'variant.kind', 0, 255)
 
+    @kind.deleter
+    def kind(self):
+        _pb_no_delete('variant.kind')
+
     @property
     def year(self):
         return self._p.year
@@ -591,6 +659,10 @@ class variant:
     @year.setter
     def year(self, value):
         self._p.year = _pb_index(value, 'variant.year', 0, 65535)
+
+    @year.deleter
+    def year(self):
+        _pb_no_delete('variant.year')
 
     @property
     def month(self):
@@ -600,6 +672,10 @@ class variant:
     def month(self, value):
         self._p.month = _pb_index(value, 'variant.month', 0, 255)
 
+    @month.deleter
+    def month(self):
+        _pb_no_delete('variant.month')
+
     @property
     def day(self):
         return self._p.day
@@ -607,6 +683,10 @@ class variant:
     @day.setter
     def day(self, value):
         self._p.day = _pb_index(value, 'variant.day', 0, 255)
+
+    @day.deleter
+    def day(self):
+        _pb_no_delete('variant.day')
 
 
 #: the pointer type ffi.new allocates a variant with
@@ -632,17 +712,17 @@ class number:
     @staticmethod
     def from_bytes(data, /):
         """A new number holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != number.sizeof:
-            raise ValueError(f"number needs {number.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "number.from_bytes: argument 1 (data)")
+        if len(data) != number.sizeof:
+            raise ValueError(f"number needs {number.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_number)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(number, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"number(whole={self.whole!r}, real={self.real!r}, raw={self.raw!r})"
@@ -655,6 +735,10 @@ class number:
     def whole(self, value):
         self._p.whole = _pb_index(value, 'number.whole', -9223372036854775808, 9223372036854775807)
 
+    @whole.deleter
+    def whole(self):
+        _pb_no_delete('number.whole')
+
     @property
     def real(self):
         return self._p.real
@@ -663,6 +747,10 @@ class number:
     def real(self, value):
         self._p.real = _pb_float(value, 'number.real')
 
+    @real.deleter
+    def real(self):
+        _pb_no_delete('number.real')
+
     @property
     def raw(self):
         return _ffi.buffer(self._p.raw)[:]
@@ -670,6 +758,10 @@ class number:
     @raw.setter
     def raw(self, value):
         _pb_store_bytes(self._p.raw, 8, value, 'number.raw')
+
+    @raw.deleter
+    def raw(self):
+        _pb_no_delete('number.raw')
 
 
 #: the pointer type ffi.new allocates a number with
@@ -693,17 +785,17 @@ class message:
     @staticmethod
     def from_bytes(data, /):
         """A new message holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != message.sizeof:
-            raise ValueError(f"message needs {message.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "message.from_bytes: argument 1 (data)")
+        if len(data) != message.sizeof:
+            raise ValueError(f"message needs {message.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_message)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(message, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"message(length={self.length!r}, type={self.type!r})"
@@ -716,6 +808,10 @@ class message:
     def length(self, value):
         self._p.length = _pb_index(value, 'message.length', 0, 4294967295)
 
+    @length.deleter
+    def length(self):
+        _pb_no_delete('message.length')
+
     @property
     def type(self):
         return self._p.type
@@ -723,6 +819,10 @@ class message:
     @type.setter
     def type(self, value):
         self._p.type = _pb_index(value, 'message.type', 0, 65535)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('message.type')
 
 
 #: the pointer type ffi.new allocates a message with
@@ -756,7 +856,7 @@ class node:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"node(next={self.next!r}, prev={self.prev!r}, value={self.value!r}, compare={self.compare!r})"
@@ -781,6 +881,10 @@ class node:
             self._p.next = _ffi.cast('struct node *', held)
             _pb_keep(self, 'next', held)
 
+    @next.deleter
+    def next(self):
+        _pb_no_delete('node.next')
+
     @property
     def prev(self):
         value = self._p.prev
@@ -800,6 +904,10 @@ class node:
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.prev = _ffi.cast('struct node *', held)
             _pb_keep(self, 'prev', held)
+
+    @prev.deleter
+    def prev(self):
+        _pb_no_delete('node.prev')
 
     @property
     def value(self):
@@ -821,6 +929,10 @@ class node:
             self._p.value = _ffi.cast('void *', held)
             _pb_keep(self, 'value', held)
 
+    @value.deleter
+    def value(self):
+        _pb_no_delete('node.value')
+
     @property
     def compare(self):
         return _pb_function_pointer(self._p.compare, 'int (*)(const struct node *, const struct node *)', self if self._owner is None else self._owner)
@@ -830,6 +942,10 @@ class node:
         pointer = _pb_function_pointer_value(value, 'int (*)(const struct node *, const struct node *)', 'node.compare')
         self._p.compare = _NULL if pointer is None else pointer
         _pb_keep(self, 'compare', value)
+
+    @compare.deleter
+    def compare(self):
+        _pb_no_delete('node.compare')
 
 
 #: the pointer type ffi.new allocates a node with
@@ -855,7 +971,7 @@ class matrix:
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"matrix()"

@@ -11,21 +11,17 @@ import sys as _sys
 from ctypes import ArgumentError as _ArgumentError
 from enum import IntEnum as _IntEnum
 
-# ---- runtime: the checks shared by every wrapper -------------------------
-# The wrappers call C directly on their fast path; anything the fast path
-# rejects comes here, to be either normalised (an object with __index__, None
-# for a pointer) or turned into the same error the Cython backend raises.
-
-_MISSING = object()
-#: an instance of a record class without its __init__: how wrappers make the
-#: record they return around C memory they have just allocated
-_pb_new = object.__new__
-#: an int argument as an exact int (TypeError for anything without __index__)
-_pb_exact_int = _operator.index
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
 
 
-def _pb_no_copy(self, protocol):
-    """``__reduce_ex__`` of records, handles and function pointers, as in the Cython backend.
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
 
     They hold addresses (and keep the memory behind them alive): a pickled
     address means nothing in another process, and a copy would share memory
@@ -33,6 +29,16 @@ def _pb_no_copy(self, protocol):
     bytes where that is safe.
     """
     raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
 
 
 def _pb_integer(value, what):
@@ -76,11 +82,6 @@ def _pb_view_of(value, what, writable):
     return view
 
 
-def _pb_measure(value, size):
-    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
-    return 0 if value is None else memoryview(value).nbytes // size
-
-
 def _pb_check_size(view, size, what):
     if view.nbytes < size:
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
@@ -107,30 +108,33 @@ def _pb_sequence(value, what):
         raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
 
-def _pb_once(value):
-    """``value``, or a list of its items if it is an iterator (a generator, say).
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
 
-    A wrapper may read an in-array argument twice (the fast path, then the
-    run after _pb_fix), and an iterator gives its items only once.
+    TypeError naming ``what`` for anything else (``str`` included).
     """
-    try:
-        single_pass = iter(value) is value
-    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+    if value.__class__ is bytes:
         return value
-    return list(value) if single_pass else value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
 
 
-def _pb_rekey(keep, address, size, kept):
-    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
-    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
-    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
-    for key in [key for key in keep if address <= key[0] < address + size]:
-        del keep[key]
-    for (offset, name), value in kept.items():
-        keep[(address + offset, name)] = value
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
     kind, what = spec[0], spec[1]
     if kind == "nonnull":
         if value is None:
@@ -150,8 +154,7 @@ def _pb_fix_value(spec, value):
         return value
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
-            wanted = spec[2].__name__ + (" or None" if spec[3] else "")
-            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
         return value
     if kind == "count":
         number = _pb_integer(value, what)
@@ -179,8 +182,49 @@ def _pb_fix_value(spec, value):
 
 
 def _pb_fix(specs, args):
-    """The inputs checked and normalised for the second run of a wrapper's body, or the precise error."""
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+# ---- runtime: what the ctypes and cffi wrappers and classes share ---------
+
+_MISSING = object()
+#: an instance of a record class without its __init__: how wrappers make the
+#: record they return around C memory they have just allocated
+_pb_new = object.__new__
+#: an int argument as an exact int (TypeError for anything without __index__)
+_pb_exact_int = _operator.index
+
+
+def _pb_measure(value, size):
+    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
+    return 0 if value is None else memoryview(value).nbytes // size
+
+
+def _pb_once(value):
+    """``value``, or a list of its items if it is an iterator (a generator, say).
+
+    A wrapper may read an in-array argument twice (the fast path, then the
+    run after _pb_fix), and an iterator gives its items only once.
+    """
+    try:
+        single_pass = iter(value) is value
+    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+        return value
+    return list(value) if single_pass else value
+
+
+def _pb_rekey(keep, address, size, kept):
+    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
+    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
+    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
+    for key in [key for key in keep if address <= key[0] < address + size]:
+        del keep[key]
+    for (offset, name), value in kept.items():
+        keep[(address + offset, name)] = value
 
 
 def _pb_handle(cls, pointer, owner):
@@ -353,7 +397,7 @@ def _pb_view(cls, struct):
 
 def _pb_store_bytes(struct, offset, size, value, what):
     """Copy a bytes-like value into a fixed array member, zero-filling the rest."""
-    data = memoryview(value).tobytes()
+    data = _pb_bytes_like(value, what)
     if len(data) > size:
         raise ValueError(f"{what} holds at most {size} bytes, got {len(data)}")
     address = _ct.addressof(struct) + offset
@@ -420,7 +464,7 @@ class FunctionPointer:
     def __repr__(self):
         return f"<FunctionPointer {self._ctype} at {_pb_address(self._ptr):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 def _pb_function_pointer(pointer, ctype, owner):
@@ -469,7 +513,7 @@ class opaque_handle:
     def __repr__(self):
         return f"<opaque_handle handle at {_pb_address(self._h):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 # ---- C layouts ---------------------------------------------------------
@@ -601,15 +645,15 @@ class point:
     @staticmethod
     def from_bytes(data, /):
         """A new point holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != point.sizeof:
-            raise ValueError(f"point needs {point.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(point, _S0.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "point.from_bytes: argument 1 (data)")
+        if len(data) != point.sizeof:
+            raise ValueError(f"point needs {point.sizeof} bytes, got {len(data)}")
+        return _pb_view(point, _S0.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), point.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"point(x={self.x!r}, y={self.y!r})"
@@ -622,6 +666,10 @@ class point:
     def x(self, value):
         self._s.x = _pb_index(value, 'point.x', -2147483648, 2147483647)
 
+    @x.deleter
+    def x(self):
+        _pb_no_delete('point.x')
+
     @property
     def y(self):
         return self._s.y
@@ -629,6 +677,10 @@ class point:
     @y.setter
     def y(self, value):
         self._s.y = _pb_index(value, 'point.y', -2147483648, 2147483647)
+
+    @y.deleter
+    def y(self):
+        _pb_no_delete('point.y')
 
 
 class segment:
@@ -648,15 +700,15 @@ class segment:
     @staticmethod
     def from_bytes(data, /):
         """A new segment holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != segment.sizeof:
-            raise ValueError(f"segment needs {segment.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(segment, _S1.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "segment.from_bytes: argument 1 (data)")
+        if len(data) != segment.sizeof:
+            raise ValueError(f"segment needs {segment.sizeof} bytes, got {len(data)}")
+        return _pb_view(segment, _S1.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), segment.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"segment(from_={self.from_!r}, to={self.to!r}, label={self.label!r})"
@@ -671,6 +723,10 @@ class segment:
             raise TypeError(f"segment.from_ must be a point, not {type(value).__name__}")
         self._s._pb_from = value._s
 
+    @from_.deleter
+    def from_(self):
+        _pb_no_delete('segment.from_')
+
     @property
     def to(self):
         return _pb_view(point, self._s.to)
@@ -681,6 +737,10 @@ class segment:
             raise TypeError(f"segment.to must be a point, not {type(value).__name__}")
         self._s.to = value._s
 
+    @to.deleter
+    def to(self):
+        _pb_no_delete('segment.to')
+
     @property
     def label(self):
         return self._s.label
@@ -688,6 +748,10 @@ class segment:
     @label.setter
     def label(self, value):
         _pb_store_bytes(self._s, _S1.label.offset, 16, value, 'segment.label')
+
+    @label.deleter
+    def label(self):
+        _pb_no_delete('segment.label')
 
 
 class variant:
@@ -709,15 +773,15 @@ class variant:
     @staticmethod
     def from_bytes(data, /):
         """A new variant holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != variant.sizeof:
-            raise ValueError(f"variant needs {variant.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(variant, _S2.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "variant.from_bytes: argument 1 (data)")
+        if len(data) != variant.sizeof:
+            raise ValueError(f"variant needs {variant.sizeof} bytes, got {len(data)}")
+        return _pb_view(variant, _S2.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), variant.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"variant(kind={self.kind!r}, year={self.year!r}, month={self.month!r}, day={self.day!r})"
@@ -730,6 +794,10 @@ class variant:
     def kind(self, value):
         self._s.kind = _pb_index(value, 'variant.kind', 0, 255)
 
+    @kind.deleter
+    def kind(self):
+        _pb_no_delete('variant.kind')
+
     @property
     def year(self):
         return self._s.year
@@ -737,6 +805,10 @@ class variant:
     @year.setter
     def year(self, value):
         self._s.year = _pb_index(value, 'variant.year', 0, 65535)
+
+    @year.deleter
+    def year(self):
+        _pb_no_delete('variant.year')
 
     @property
     def month(self):
@@ -746,6 +818,10 @@ class variant:
     def month(self, value):
         self._s.month = _pb_index(value, 'variant.month', 0, 255)
 
+    @month.deleter
+    def month(self):
+        _pb_no_delete('variant.month')
+
     @property
     def day(self):
         return self._s.day
@@ -753,6 +829,10 @@ class variant:
     @day.setter
     def day(self, value):
         self._s.day = _pb_index(value, 'variant.day', 0, 255)
+
+    @day.deleter
+    def day(self):
+        _pb_no_delete('variant.day')
 
 
 class number:
@@ -772,15 +852,15 @@ class number:
     @staticmethod
     def from_bytes(data, /):
         """A new number holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != number.sizeof:
-            raise ValueError(f"number needs {number.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(number, _S5.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "number.from_bytes: argument 1 (data)")
+        if len(data) != number.sizeof:
+            raise ValueError(f"number needs {number.sizeof} bytes, got {len(data)}")
+        return _pb_view(number, _S5.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), number.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"number(whole={self.whole!r}, real={self.real!r}, raw={self.raw!r})"
@@ -793,6 +873,10 @@ class number:
     def whole(self, value):
         self._s.whole = _pb_index(value, 'number.whole', -9223372036854775808, 9223372036854775807)
 
+    @whole.deleter
+    def whole(self):
+        _pb_no_delete('number.whole')
+
     @property
     def real(self):
         return self._s.real
@@ -801,6 +885,10 @@ class number:
     def real(self, value):
         self._s.real = _pb_float(value, 'number.real')
 
+    @real.deleter
+    def real(self):
+        _pb_no_delete('number.real')
+
     @property
     def raw(self):
         return bytes(self._s.raw)
@@ -808,6 +896,10 @@ class number:
     @raw.setter
     def raw(self, value):
         _pb_store_bytes(self._s, _S5.raw.offset, 8, value, 'number.raw')
+
+    @raw.deleter
+    def raw(self):
+        _pb_no_delete('number.raw')
 
 
 class message:
@@ -825,15 +917,15 @@ class message:
     @staticmethod
     def from_bytes(data, /):
         """A new message holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != message.sizeof:
-            raise ValueError(f"message needs {message.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(message, _S6.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "message.from_bytes: argument 1 (data)")
+        if len(data) != message.sizeof:
+            raise ValueError(f"message needs {message.sizeof} bytes, got {len(data)}")
+        return _pb_view(message, _S6.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), message.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"message(length={self.length!r}, type={self.type!r})"
@@ -846,6 +938,10 @@ class message:
     def length(self, value):
         self._s.length = _pb_index(value, 'message.length', 0, 4294967295)
 
+    @length.deleter
+    def length(self):
+        _pb_no_delete('message.length')
+
     @property
     def type(self):
         return self._s.type
@@ -853,6 +949,10 @@ class message:
     @type.setter
     def type(self, value):
         self._s.type = _pb_index(value, 'message.type', 0, 65535)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('message.type')
 
 
 class node:
@@ -880,7 +980,7 @@ class node:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), node.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"node(next={self.next!r}, prev={self.prev!r}, value={self.value!r}, compare={self.compare!r})"
@@ -900,6 +1000,10 @@ class node:
             self._s.next = address
             _pb_keep(self._s, 'next', kept)
 
+    @next.deleter
+    def next(self):
+        _pb_no_delete('node.next')
+
     @property
     def prev(self):
         return self._s.prev
@@ -914,6 +1018,10 @@ class node:
             address, kept = _pb_buffer_address(value, 'node.prev', True, 32, False)
             self._s.prev = address
             _pb_keep(self._s, 'prev', kept)
+
+    @prev.deleter
+    def prev(self):
+        _pb_no_delete('node.prev')
 
     @property
     def value(self):
@@ -930,6 +1038,10 @@ class node:
             self._s.value = address
             _pb_keep(self._s, 'value', kept)
 
+    @value.deleter
+    def value(self):
+        _pb_no_delete('node.value')
+
     @property
     def compare(self):
         return _pb_function_pointer(self._s.compare, 'int (*)(const struct node *, const struct node *)', _pb_root(self._s))
@@ -938,6 +1050,10 @@ class node:
     def compare(self, value):
         self._s.compare = _pb_function_pointer_value(value, 'int (*)(const struct node *, const struct node *)', 'node.compare')
         _pb_keep(self._s, 'compare', value)
+
+    @compare.deleter
+    def compare(self):
+        _pb_no_delete('node.compare')
 
 
 class matrix:
@@ -957,7 +1073,7 @@ class matrix:
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), matrix.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"matrix()"
