@@ -20430,6 +20430,21 @@ class Library:
 _pb_opened = []
 
 
+def _pb_loader_message(error):
+    """The dynamic loader's own words (dlerror) in an error of cffi's dlopen or symbol lookup.
+
+    cffi puts them after "cannot load library '<path>': " or "function/symbol
+    '<name>' not found in library '<path>': ", and when it cannot load a path
+    it adds the result of a ctypes.util.find_library() search for it; the
+    other backends give the loader's words alone.
+    """
+    text = str(error).split(".  Additionally, ", 1)[0]
+    head, found, words = text.partition("': ")
+    if found and head.startswith(("cannot load library '", "function/symbol '")):
+        return words
+    return text
+
+
 def load(path, /):
     """Load the library at ``path`` (dlopen with RTLD_NOW | RTLD_LOCAL) and return its Library.
 
@@ -20440,14 +20455,14 @@ def load(path, /):
     try:
         lib._pb_lib = dll = _ffi.dlopen(lib._pb_path, _ffi.RTLD_NOW | _ffi.RTLD_LOCAL)
     except OSError as exc:
-        raise OSError(f"cannot load {lib._pb_path}: {exc}") from None
+        raise OSError(f"cannot load {lib._pb_path}: {_pb_loader_message(exc)}") from None
     # Never dlclose (as ctypes never does): handles, function pointers and
     # the library's own threads or destructors may outlive the Library.
     _pb_opened.append(dll)
     try:
         getter = getattr(dll, 'C_GetFunctionList')
     except AttributeError as exc:
-        raise OSError(f"cannot load {lib._pb_path}: no symbol C_GetFunctionList: {exc}") from None
+        raise OSError(f"cannot load {lib._pb_path}: no symbol C_GetFunctionList: {_pb_loader_message(exc)}") from None
     cell = _ffi.new('struct CK_FUNCTION_LIST * *')
     rv = getter(cell)
     if rv != 0:
