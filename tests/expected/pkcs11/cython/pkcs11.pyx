@@ -6,15 +6,22 @@
 # checked here so that nothing a Python caller passes reaches C unconverted:
 # integers must support __index__ and fit the C type (OverflowError),
 # buffers are held for the duration of the call, records are instances of
-# their class (or None for a pointer).
+# their class (or None for a pointer).  The errors are those of the ctypes
+# and cffi modules, word for word: a conversion that fails hands the value
+# to the checks all three share (_pb_fix_value, pasted below), which name
+# the argument; the success path runs none of that.
 cimport cython
 from cpython.buffer cimport PyBUF_SIMPLE, PyBUF_WRITABLE, PyBuffer_Release, PyObject_CheckBuffer, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromObject, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
+from cpython.list cimport PyList_CheckExact
+from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 from enum import IntEnum as _IntEnum
+import operator as _operator
+import sys as _sys
 
 cdef extern from "Python.h":
     bint PyIndex_Check(object)
@@ -25,13 +32,361 @@ cdef extern from "Python.h":
 cdef object _MISSING = object()
 
 
-cdef inline object _pb_index(object value, str what):
-    # An int, or what its __index__ gives; anything else is a TypeError naming the argument.
+cdef inline object _pb_as_int(object value, str what):
+    # An int, or what its __index__ gives; anything else is a TypeError naming
+    # the argument (the runtime's _pb_integer, without a call for an int).
     if PyLong_CheckExact(value):
         return value
     if not PyIndex_Check(value):
-        raise TypeError(f"{what} must be an integer, not {type(value).__name__}")
+        return _pb_integer(value, what)
     return PyNumber_Index(value)
+
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
+
+
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
+
+    They hold addresses (and keep the memory behind them alive): a pickled
+    address means nothing in another process, and a copy would share memory
+    it does not own.  ``bytes(record)`` and ``from_bytes`` copy a record's
+    bytes where that is safe.
+    """
+    raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
+
+
+def _pb_integer(value, what):
+    """``value`` as an int, through ``__index__``; the TypeError names ``what`` otherwise."""
+    try:
+        return _operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+
+
+def _pb_index(value, what, lo, hi):
+    """``value`` as an int in [lo, hi]: TypeError for non-integers, OverflowError outside."""
+    number = _pb_integer(value, what)
+    if not lo <= number <= hi:
+        raise OverflowError(f"{what}: {number} is out of range [{lo}, {hi}]")
+    return number
+
+
+def _pb_bool(value, what):
+    """``value`` as C's _Bool takes it: any integer (through __index__), true when not zero."""
+    return bool(_pb_integer(value, what))
+
+
+def _pb_float(value, what):
+    # As PyFloat_AsDouble: __float__ or __index__, never a parse of a string.
+    kind = type(value)
+    if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
+        raise TypeError(f"{what} must be a real number, not {kind.__name__}")
+    return float(value)
+
+
+def _pb_view_of(value, what, writable):
+    """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises."""
+    wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
+    if not view.contiguous or (writable and view.readonly):
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    return view
+
+
+def _pb_check_size(view, size, what):
+    if view.nbytes < size:
+        raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
+
+
+def _pb_cstring(value, what):
+    """bytes (or None) for a ``const char *``: other buffers are copied, so the NUL is there."""
+    if value is None or value.__class__ is bytes:
+        return value
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be bytes, a buffer or None, not {type(value).__name__}") from None
+    return view.tobytes()
+
+
+def _pb_sequence(value, what):
+    """The items of a sequence argument as a list (TypeError for anything else, str included)."""
+    if isinstance(value, str):
+        raise TypeError(f"{what} must be a sequence, not str")
+    try:
+        return list(value)
+    except TypeError:
+        raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
+
+
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
+
+    TypeError naming ``what`` for anything else (``str`` included).
+    """
+    if value.__class__ is bytes:
+        return value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
+
+
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
+    kind, what = spec[0], spec[1]
+    if kind == "nonnull":
+        if value is None:
+            raise TypeError(f"{what} must not be None")
+        return _pb_fix_value(spec[2], value)
+    if kind == "int":
+        return _pb_index(value, what, spec[2], spec[3])
+    if kind == "bool":
+        return _pb_bool(value, what)
+    if kind == "float":
+        return _pb_float(value, what)
+    if kind == "cstring":
+        return _pb_cstring(value, what)
+    if kind in ("buffer", "writable_buffer"):
+        if value is not None:
+            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer"), spec[2], what)
+        return value
+    if kind == "record":
+        if not (value is None and spec[3]) and not isinstance(value, spec[2]):
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
+        return value
+    if kind == "count":
+        number = _pb_integer(value, what)
+        if number < 0:
+            raise ValueError(f"{what} must not be negative")
+        if number > spec[3]:
+            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")
+        return number
+    # ("array", what, nullable, item spec or None, buffers accepted)
+    if value is None:
+        if spec[2]:
+            return None
+        raise TypeError(f"{what} must not be None")
+    if spec[4]:
+        try:
+            view = memoryview(value)
+        except TypeError:
+            if spec[3] is None:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None
+        else:
+            if not view.contiguous:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
+            return value
+    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]
+
+
+def _pb_fix(specs, args):
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
+    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+cdef int _pb_reraise() except -1:
+    # Lets Cython see the exception a conversion helper left pending.
+    return -1
+
+
+cdef object _pb_take_error():
+    # The exception a conversion helper left pending (its caller does not
+    # check it: see _pb_to_* below), taken out of the thread state so that
+    # Python code may run again.  Called on error paths only.
+    try:
+        _pb_reraise()
+    except BaseException as pending:
+        return pending
+
+
+cdef int _pb_refused(object error, object spec, object value) except -1:
+    # The error path of a conversion: Cython's conversion refused ``value``
+    # with an error of its own ("value too large to convert to int32_t",
+    # "must be real number, not str"), which names no argument.  The check
+    # every backend makes for ``spec`` (the ctypes and cffi wrappers' spec of
+    # that argument, field or item) raises the error they raise, in its place.
+    # When it finds nothing wrong, or the error is not one a conversion raises
+    # (MemoryError, an exception from a user's __index__), ``error`` goes on.
+    if isinstance(error, (TypeError, ValueError, OverflowError)):
+        _pb_fix_value(spec, value)
+    raise error
+
+
+# Each _pb_to_<type> is Cython's conversion to <type>, returning -1 when it
+# fails.  Wrappers and setters call it through the matching _pb_unchecked_to_
+# pointer type, which Cython does not check after the call: the caller tests
+# the result itself (the test Cython would have made) and, on that error path
+# only, names the argument with _pb_refused.  The C compiler inlines the call.
+
+cdef inline int _pb_to_c_CK_ATTRIBUTE_TYPE(object value, _c_CK_ATTRIBUTE_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_ATTRIBUTE_TYPE)(object, _c_CK_ATTRIBUTE_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_BBOOL(object value, _c_CK_BBOOL *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_BBOOL)(object, _c_CK_BBOOL *) noexcept
+
+cdef inline int _pb_to_c_CK_BYTE(object value, _c_CK_BYTE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_BYTE)(object, _c_CK_BYTE *) noexcept
+
+cdef inline int _pb_to_c_CK_CHAR(object value, _c_CK_CHAR *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_CHAR)(object, _c_CK_CHAR *) noexcept
+
+cdef inline int _pb_to_c_CK_EC_KDF_TYPE(object value, _c_CK_EC_KDF_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_EC_KDF_TYPE)(object, _c_CK_EC_KDF_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_FLAGS(object value, _c_CK_FLAGS *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_FLAGS)(object, _c_CK_FLAGS *) noexcept
+
+cdef inline int _pb_to_c_CK_GENERATOR_FUNCTION(object value, _c_CK_GENERATOR_FUNCTION *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_GENERATOR_FUNCTION)(object, _c_CK_GENERATOR_FUNCTION *) noexcept
+
+cdef inline int _pb_to_c_CK_MECHANISM_TYPE(object value, _c_CK_MECHANISM_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_MECHANISM_TYPE)(object, _c_CK_MECHANISM_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_OBJECT_HANDLE(object value, _c_CK_OBJECT_HANDLE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_OBJECT_HANDLE)(object, _c_CK_OBJECT_HANDLE *) noexcept
+
+cdef inline int _pb_to_c_CK_OTP_PARAM_TYPE(object value, _c_CK_OTP_PARAM_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_OTP_PARAM_TYPE)(object, _c_CK_OTP_PARAM_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE(object value, _c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE)(object, _c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE(object value, _c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE)(object, _c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_PRF_DATA_TYPE(object value, _c_CK_PRF_DATA_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_PRF_DATA_TYPE)(object, _c_CK_PRF_DATA_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_RSA_PKCS_MGF_TYPE(object value, _c_CK_RSA_PKCS_MGF_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_RSA_PKCS_MGF_TYPE)(object, _c_CK_RSA_PKCS_MGF_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_RSA_PKCS_OAEP_SOURCE_TYPE(object value, _c_CK_RSA_PKCS_OAEP_SOURCE_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_RSA_PKCS_OAEP_SOURCE_TYPE)(object, _c_CK_RSA_PKCS_OAEP_SOURCE_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_SESSION_HANDLE(object value, _c_CK_SESSION_HANDLE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_SESSION_HANDLE)(object, _c_CK_SESSION_HANDLE *) noexcept
+
+cdef inline int _pb_to_c_CK_SLOT_ID(object value, _c_CK_SLOT_ID *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_SLOT_ID)(object, _c_CK_SLOT_ID *) noexcept
+
+cdef inline int _pb_to_c_CK_SP800_108_DKM_LENGTH_METHOD(object value, _c_CK_SP800_108_DKM_LENGTH_METHOD *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_SP800_108_DKM_LENGTH_METHOD)(object, _c_CK_SP800_108_DKM_LENGTH_METHOD *) noexcept
+
+cdef inline int _pb_to_c_CK_SP800_108_PRF_TYPE(object value, _c_CK_SP800_108_PRF_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_SP800_108_PRF_TYPE)(object, _c_CK_SP800_108_PRF_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_STATE(object value, _c_CK_STATE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_STATE)(object, _c_CK_STATE *) noexcept
+
+cdef inline int _pb_to_c_CK_ULONG(object value, _c_CK_ULONG *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_ULONG)(object, _c_CK_ULONG *) noexcept
+
+cdef inline int _pb_to_c_CK_USER_TYPE(object value, _c_CK_USER_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_USER_TYPE)(object, _c_CK_USER_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_UTF8CHAR(object value, _c_CK_UTF8CHAR *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_UTF8CHAR)(object, _c_CK_UTF8CHAR *) noexcept
+
+cdef inline int _pb_to_c_CK_X2RATCHET_KDF_TYPE(object value, _c_CK_X2RATCHET_KDF_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_X2RATCHET_KDF_TYPE)(object, _c_CK_X2RATCHET_KDF_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_X3DH_KDF_TYPE(object value, _c_CK_X3DH_KDF_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_X3DH_KDF_TYPE)(object, _c_CK_X3DH_KDF_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_X9_42_DH_KDF_TYPE(object value, _c_CK_X9_42_DH_KDF_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_X9_42_DH_KDF_TYPE)(object, _c_CK_X9_42_DH_KDF_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_XEDDSA_HASH_TYPE(object value, _c_CK_XEDDSA_HASH_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_XEDDSA_HASH_TYPE)(object, _c_CK_XEDDSA_HASH_TYPE *) noexcept
 
 
 cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
@@ -44,15 +399,12 @@ cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
 
 cdef int _pb_store_bytes(void *target, Py_ssize_t size, object value, str what) except -1:
     # Copy a bytes-like value into a fixed array, zero-filling the rest.
-    cdef Py_buffer view
-    PyObject_GetBuffer(value, &view, PyBUF_SIMPLE)
-    try:
-        if view.len > size:
-            raise ValueError(f"{what} holds at most {size} bytes, got {view.len}")
-        memcpy(target, view.buf, view.len)
-        memset(<char *>target + view.len, 0, size - view.len)
-    finally:
-        PyBuffer_Release(&view)
+    cdef bytes data = value if PyBytes_CheckExact(value) else _pb_bytes_like(value, what)
+    cdef Py_ssize_t length = PyBytes_GET_SIZE(data)
+    if length > size:
+        raise ValueError(f"{what} holds at most {size} bytes, got {length}")
+    memcpy(target, PyBytes_AS_STRING(data), length)
+    memset(<char *>target + length, 0, size - length)
     return 0
 
 
@@ -106,22 +458,13 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
     if value is None:
         _pb_keep(record, where, None)
         return NULL
-    wanted = "a writable buffer" if writable else "a buffer"
-    if not PyObject_CheckBuffer(value):
-        raise TypeError(f"{what} must be {wanted} or None, not {type(value).__name__}")
-    held = memoryview(value)
-    if not held.contiguous:
-        raise ValueError(f"{what} needs a contiguous buffer")
-    if writable and held.readonly:
-        raise TypeError(f"{what} must be {wanted} or None, not {type(value).__name__}")
+    held = _pb_view_of(value, what, writable)
+    _pb_check_size(held, element, what)
     if private_copy and held.readonly:
         held = memoryview(bytearray(held))
     PyObject_GetBuffer(held, &view, PyBUF_WRITABLE if writable else PyBUF_SIMPLE)
     cdef void *address = view.buf
-    cdef size_t length = <size_t>view.len
     PyBuffer_Release(&view)
-    if length < element:
-        raise ValueError(f"{what} needs at least {element} bytes, got {length}")
     _pb_keep(record, where, held)
     return address
 
@@ -149,6 +492,12 @@ cdef class FunctionPointer:
 
     def __repr__(self):
         return f"<FunctionPointer {self._ctype} at {<size_t>self._ptr:#x}>"
+
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
 
 cdef object _pb_new_function_pointer(void *ptr, str ctype, object owner):
@@ -1784,18 +2133,21 @@ cdef class CK_VERSION:
     def from_bytes(data, /):
         """A new CK_VERSION holding a copy of exactly sizeof bytes."""
         cdef CK_VERSION obj = CK_VERSION.__new__(CK_VERSION)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_VERSION):
-                raise ValueError(f"CK_VERSION needs {sizeof(_cs_CK_VERSION)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_VERSION.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_VERSION):
+            raise ValueError(f"CK_VERSION needs {sizeof(_cs_CK_VERSION)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_VERSION))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_VERSION))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_VERSION(major={self.major!r}, minor={self.minor!r})"
@@ -1806,8 +2158,16 @@ cdef class CK_VERSION:
 
     @major.setter
     def major(self, value):
-        value = _pb_index(value, "CK_VERSION.major")
-        self._ptr.major = value
+        cdef _c_CK_BYTE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_as_int(value, "CK_VERSION.major"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_VERSION.major', 0, 255), value)
+        self._ptr.major = _pb_value
+
+    @major.deleter
+    def major(self):
+        _pb_no_delete("CK_VERSION.major")
 
     @property
     def minor(self):
@@ -1815,8 +2175,16 @@ cdef class CK_VERSION:
 
     @minor.setter
     def minor(self, value):
-        value = _pb_index(value, "CK_VERSION.minor")
-        self._ptr.minor = value
+        cdef _c_CK_BYTE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_as_int(value, "CK_VERSION.minor"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_VERSION.minor', 0, 255), value)
+        self._ptr.minor = _pb_value
+
+    @minor.deleter
+    def minor(self):
+        _pb_no_delete("CK_VERSION.minor")
 
 
 cdef CK_VERSION _pb_view_CK_VERSION(object owner, void *ptr):
@@ -1869,18 +2237,21 @@ cdef class CK_INFO:
     def from_bytes(data, /):
         """A new CK_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_INFO obj = CK_INFO.__new__(CK_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_INFO):
-                raise ValueError(f"CK_INFO needs {sizeof(_cs_CK_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_INFO):
+            raise ValueError(f"CK_INFO needs {sizeof(_cs_CK_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_INFO))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_INFO))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_INFO(cryptokiVersion={self.cryptokiVersion!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, libraryDescription={self.libraryDescription!r}, libraryVersion={self.libraryVersion!r})"
@@ -1895,6 +2266,10 @@ cdef class CK_INFO:
             raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.cryptokiVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.cryptokiVersion))
 
+    @cryptokiVersion.deleter
+    def cryptokiVersion(self):
+        _pb_no_delete("CK_INFO.cryptokiVersion")
+
     @property
     def manufacturerID(self):
         return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
@@ -1903,14 +2278,26 @@ cdef class CK_INFO:
     def manufacturerID(self, value):
         _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_INFO.manufacturerID")
 
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete("CK_INFO.manufacturerID")
+
     @property
     def flags(self):
         return self._ptr.flags
 
     @flags.setter
     def flags(self, value):
-        value = _pb_index(value, "CK_INFO.flags")
-        self._ptr.flags = value
+        cdef _c_CK_FLAGS _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(value, "CK_INFO.flags"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_INFO.flags', 0, 18446744073709551615), value)
+        self._ptr.flags = _pb_value
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete("CK_INFO.flags")
 
     @property
     def libraryDescription(self):
@@ -1919,6 +2306,10 @@ cdef class CK_INFO:
     @libraryDescription.setter
     def libraryDescription(self, value):
         _pb_store_bytes(self._ptr.libraryDescription, 32, value, "CK_INFO.libraryDescription")
+
+    @libraryDescription.deleter
+    def libraryDescription(self):
+        _pb_no_delete("CK_INFO.libraryDescription")
 
     @property
     def libraryVersion(self):
@@ -1929,6 +2320,10 @@ cdef class CK_INFO:
         if not isinstance(value, CK_VERSION):
             raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.libraryVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.libraryVersion))
+
+    @libraryVersion.deleter
+    def libraryVersion(self):
+        _pb_no_delete("CK_INFO.libraryVersion")
 
 
 cdef CK_INFO _pb_view_CK_INFO(object owner, void *ptr):
@@ -1981,18 +2376,21 @@ cdef class CK_SLOT_INFO:
     def from_bytes(data, /):
         """A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_SLOT_INFO obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_SLOT_INFO):
-                raise ValueError(f"CK_SLOT_INFO needs {sizeof(_cs_CK_SLOT_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SLOT_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SLOT_INFO):
+            raise ValueError(f"CK_SLOT_INFO needs {sizeof(_cs_CK_SLOT_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_SLOT_INFO))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SLOT_INFO))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_SLOT_INFO(slotDescription={self.slotDescription!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r})"
@@ -2005,6 +2403,10 @@ cdef class CK_SLOT_INFO:
     def slotDescription(self, value):
         _pb_store_bytes(self._ptr.slotDescription, 64, value, "CK_SLOT_INFO.slotDescription")
 
+    @slotDescription.deleter
+    def slotDescription(self):
+        _pb_no_delete("CK_SLOT_INFO.slotDescription")
+
     @property
     def manufacturerID(self):
         return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
@@ -2013,14 +2415,26 @@ cdef class CK_SLOT_INFO:
     def manufacturerID(self, value):
         _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_SLOT_INFO.manufacturerID")
 
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete("CK_SLOT_INFO.manufacturerID")
+
     @property
     def flags(self):
         return self._ptr.flags
 
     @flags.setter
     def flags(self, value):
-        value = _pb_index(value, "CK_SLOT_INFO.flags")
-        self._ptr.flags = value
+        cdef _c_CK_FLAGS _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(value, "CK_SLOT_INFO.flags"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SLOT_INFO.flags', 0, 18446744073709551615), value)
+        self._ptr.flags = _pb_value
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete("CK_SLOT_INFO.flags")
 
     @property
     def hardwareVersion(self):
@@ -2032,6 +2446,10 @@ cdef class CK_SLOT_INFO:
             raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.hardwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.hardwareVersion))
 
+    @hardwareVersion.deleter
+    def hardwareVersion(self):
+        _pb_no_delete("CK_SLOT_INFO.hardwareVersion")
+
     @property
     def firmwareVersion(self):
         return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.firmwareVersion)
@@ -2041,6 +2459,10 @@ cdef class CK_SLOT_INFO:
         if not isinstance(value, CK_VERSION):
             raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.firmwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.firmwareVersion))
+
+    @firmwareVersion.deleter
+    def firmwareVersion(self):
+        _pb_no_delete("CK_SLOT_INFO.firmwareVersion")
 
 
 cdef CK_SLOT_INFO _pb_view_CK_SLOT_INFO(object owner, void *ptr):
@@ -2119,18 +2541,21 @@ cdef class CK_TOKEN_INFO:
     def from_bytes(data, /):
         """A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_TOKEN_INFO obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_TOKEN_INFO):
-                raise ValueError(f"CK_TOKEN_INFO needs {sizeof(_cs_CK_TOKEN_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_TOKEN_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_TOKEN_INFO):
+            raise ValueError(f"CK_TOKEN_INFO needs {sizeof(_cs_CK_TOKEN_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_TOKEN_INFO))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TOKEN_INFO))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_TOKEN_INFO(label={self.label!r}, manufacturerID={self.manufacturerID!r}, model={self.model!r}, serialNumber={self.serialNumber!r}, flags={self.flags!r}, ulMaxSessionCount={self.ulMaxSessionCount!r}, ulSessionCount={self.ulSessionCount!r}, ulMaxRwSessionCount={self.ulMaxRwSessionCount!r}, ulRwSessionCount={self.ulRwSessionCount!r}, ulMaxPinLen={self.ulMaxPinLen!r}, ulMinPinLen={self.ulMinPinLen!r}, ulTotalPublicMemory={self.ulTotalPublicMemory!r}, ulFreePublicMemory={self.ulFreePublicMemory!r}, ulTotalPrivateMemory={self.ulTotalPrivateMemory!r}, ulFreePrivateMemory={self.ulFreePrivateMemory!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r}, utcTime={self.utcTime!r})"
@@ -2143,6 +2568,10 @@ cdef class CK_TOKEN_INFO:
     def label(self, value):
         _pb_store_bytes(self._ptr.label, 32, value, "CK_TOKEN_INFO.label")
 
+    @label.deleter
+    def label(self):
+        _pb_no_delete("CK_TOKEN_INFO.label")
+
     @property
     def manufacturerID(self):
         return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
@@ -2150,6 +2579,10 @@ cdef class CK_TOKEN_INFO:
     @manufacturerID.setter
     def manufacturerID(self, value):
         _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_TOKEN_INFO.manufacturerID")
+
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete("CK_TOKEN_INFO.manufacturerID")
 
     @property
     def model(self):
@@ -2159,6 +2592,10 @@ cdef class CK_TOKEN_INFO:
     def model(self, value):
         _pb_store_bytes(self._ptr.model, 16, value, "CK_TOKEN_INFO.model")
 
+    @model.deleter
+    def model(self):
+        _pb_no_delete("CK_TOKEN_INFO.model")
+
     @property
     def serialNumber(self):
         return PyBytes_FromStringAndSize(<const char *>self._ptr.serialNumber, 16)
@@ -2167,14 +2604,26 @@ cdef class CK_TOKEN_INFO:
     def serialNumber(self, value):
         _pb_store_bytes(self._ptr.serialNumber, 16, value, "CK_TOKEN_INFO.serialNumber")
 
+    @serialNumber.deleter
+    def serialNumber(self):
+        _pb_no_delete("CK_TOKEN_INFO.serialNumber")
+
     @property
     def flags(self):
         return self._ptr.flags
 
     @flags.setter
     def flags(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.flags")
-        self._ptr.flags = value
+        cdef _c_CK_FLAGS _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(value, "CK_TOKEN_INFO.flags"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TOKEN_INFO.flags', 0, 18446744073709551615), value)
+        self._ptr.flags = _pb_value
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete("CK_TOKEN_INFO.flags")
 
     @property
     def ulMaxSessionCount(self):
@@ -2182,8 +2631,16 @@ cdef class CK_TOKEN_INFO:
 
     @ulMaxSessionCount.setter
     def ulMaxSessionCount(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulMaxSessionCount")
-        self._ptr.ulMaxSessionCount = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TOKEN_INFO.ulMaxSessionCount"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615), value)
+        self._ptr.ulMaxSessionCount = _pb_value
+
+    @ulMaxSessionCount.deleter
+    def ulMaxSessionCount(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulMaxSessionCount")
 
     @property
     def ulSessionCount(self):
@@ -2191,8 +2648,16 @@ cdef class CK_TOKEN_INFO:
 
     @ulSessionCount.setter
     def ulSessionCount(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulSessionCount")
-        self._ptr.ulSessionCount = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TOKEN_INFO.ulSessionCount"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615), value)
+        self._ptr.ulSessionCount = _pb_value
+
+    @ulSessionCount.deleter
+    def ulSessionCount(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulSessionCount")
 
     @property
     def ulMaxRwSessionCount(self):
@@ -2200,8 +2665,16 @@ cdef class CK_TOKEN_INFO:
 
     @ulMaxRwSessionCount.setter
     def ulMaxRwSessionCount(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulMaxRwSessionCount")
-        self._ptr.ulMaxRwSessionCount = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TOKEN_INFO.ulMaxRwSessionCount"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615), value)
+        self._ptr.ulMaxRwSessionCount = _pb_value
+
+    @ulMaxRwSessionCount.deleter
+    def ulMaxRwSessionCount(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulMaxRwSessionCount")
 
     @property
     def ulRwSessionCount(self):
@@ -2209,8 +2682,16 @@ cdef class CK_TOKEN_INFO:
 
     @ulRwSessionCount.setter
     def ulRwSessionCount(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulRwSessionCount")
-        self._ptr.ulRwSessionCount = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TOKEN_INFO.ulRwSessionCount"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615), value)
+        self._ptr.ulRwSessionCount = _pb_value
+
+    @ulRwSessionCount.deleter
+    def ulRwSessionCount(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulRwSessionCount")
 
     @property
     def ulMaxPinLen(self):
@@ -2218,8 +2699,16 @@ cdef class CK_TOKEN_INFO:
 
     @ulMaxPinLen.setter
     def ulMaxPinLen(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulMaxPinLen")
-        self._ptr.ulMaxPinLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TOKEN_INFO.ulMaxPinLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615), value)
+        self._ptr.ulMaxPinLen = _pb_value
+
+    @ulMaxPinLen.deleter
+    def ulMaxPinLen(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulMaxPinLen")
 
     @property
     def ulMinPinLen(self):
@@ -2227,8 +2716,16 @@ cdef class CK_TOKEN_INFO:
 
     @ulMinPinLen.setter
     def ulMinPinLen(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulMinPinLen")
-        self._ptr.ulMinPinLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TOKEN_INFO.ulMinPinLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615), value)
+        self._ptr.ulMinPinLen = _pb_value
+
+    @ulMinPinLen.deleter
+    def ulMinPinLen(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulMinPinLen")
 
     @property
     def ulTotalPublicMemory(self):
@@ -2236,8 +2733,16 @@ cdef class CK_TOKEN_INFO:
 
     @ulTotalPublicMemory.setter
     def ulTotalPublicMemory(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulTotalPublicMemory")
-        self._ptr.ulTotalPublicMemory = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TOKEN_INFO.ulTotalPublicMemory"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615), value)
+        self._ptr.ulTotalPublicMemory = _pb_value
+
+    @ulTotalPublicMemory.deleter
+    def ulTotalPublicMemory(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulTotalPublicMemory")
 
     @property
     def ulFreePublicMemory(self):
@@ -2245,8 +2750,16 @@ cdef class CK_TOKEN_INFO:
 
     @ulFreePublicMemory.setter
     def ulFreePublicMemory(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulFreePublicMemory")
-        self._ptr.ulFreePublicMemory = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TOKEN_INFO.ulFreePublicMemory"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615), value)
+        self._ptr.ulFreePublicMemory = _pb_value
+
+    @ulFreePublicMemory.deleter
+    def ulFreePublicMemory(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulFreePublicMemory")
 
     @property
     def ulTotalPrivateMemory(self):
@@ -2254,8 +2767,16 @@ cdef class CK_TOKEN_INFO:
 
     @ulTotalPrivateMemory.setter
     def ulTotalPrivateMemory(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulTotalPrivateMemory")
-        self._ptr.ulTotalPrivateMemory = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TOKEN_INFO.ulTotalPrivateMemory"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615), value)
+        self._ptr.ulTotalPrivateMemory = _pb_value
+
+    @ulTotalPrivateMemory.deleter
+    def ulTotalPrivateMemory(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulTotalPrivateMemory")
 
     @property
     def ulFreePrivateMemory(self):
@@ -2263,8 +2784,16 @@ cdef class CK_TOKEN_INFO:
 
     @ulFreePrivateMemory.setter
     def ulFreePrivateMemory(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulFreePrivateMemory")
-        self._ptr.ulFreePrivateMemory = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TOKEN_INFO.ulFreePrivateMemory"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615), value)
+        self._ptr.ulFreePrivateMemory = _pb_value
+
+    @ulFreePrivateMemory.deleter
+    def ulFreePrivateMemory(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulFreePrivateMemory")
 
     @property
     def hardwareVersion(self):
@@ -2276,6 +2805,10 @@ cdef class CK_TOKEN_INFO:
             raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.hardwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.hardwareVersion))
 
+    @hardwareVersion.deleter
+    def hardwareVersion(self):
+        _pb_no_delete("CK_TOKEN_INFO.hardwareVersion")
+
     @property
     def firmwareVersion(self):
         return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.firmwareVersion)
@@ -2286,6 +2819,10 @@ cdef class CK_TOKEN_INFO:
             raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.firmwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.firmwareVersion))
 
+    @firmwareVersion.deleter
+    def firmwareVersion(self):
+        _pb_no_delete("CK_TOKEN_INFO.firmwareVersion")
+
     @property
     def utcTime(self):
         return PyBytes_FromStringAndSize(<const char *>self._ptr.utcTime, 16)
@@ -2293,6 +2830,10 @@ cdef class CK_TOKEN_INFO:
     @utcTime.setter
     def utcTime(self, value):
         _pb_store_bytes(self._ptr.utcTime, 16, value, "CK_TOKEN_INFO.utcTime")
+
+    @utcTime.deleter
+    def utcTime(self):
+        _pb_no_delete("CK_TOKEN_INFO.utcTime")
 
 
 cdef CK_TOKEN_INFO _pb_view_CK_TOKEN_INFO(object owner, void *ptr):
@@ -2343,18 +2884,21 @@ cdef class CK_SESSION_INFO:
     def from_bytes(data, /):
         """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_SESSION_INFO obj = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_SESSION_INFO):
-                raise ValueError(f"CK_SESSION_INFO needs {sizeof(_cs_CK_SESSION_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SESSION_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SESSION_INFO):
+            raise ValueError(f"CK_SESSION_INFO needs {sizeof(_cs_CK_SESSION_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_SESSION_INFO))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SESSION_INFO))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_SESSION_INFO(slotID={self.slotID!r}, state={self.state!r}, flags={self.flags!r}, ulDeviceError={self.ulDeviceError!r})"
@@ -2365,8 +2909,16 @@ cdef class CK_SESSION_INFO:
 
     @slotID.setter
     def slotID(self, value):
-        value = _pb_index(value, "CK_SESSION_INFO.slotID")
-        self._ptr.slotID = value
+        cdef _c_CK_SLOT_ID _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(value, "CK_SESSION_INFO.slotID"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SESSION_INFO.slotID', 0, 18446744073709551615), value)
+        self._ptr.slotID = _pb_value
+
+    @slotID.deleter
+    def slotID(self):
+        _pb_no_delete("CK_SESSION_INFO.slotID")
 
     @property
     def state(self):
@@ -2374,8 +2926,16 @@ cdef class CK_SESSION_INFO:
 
     @state.setter
     def state(self, value):
-        value = _pb_index(value, "CK_SESSION_INFO.state")
-        self._ptr.state = value
+        cdef _c_CK_STATE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_STATE>_pb_to_c_CK_STATE)(_pb_as_int(value, "CK_SESSION_INFO.state"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SESSION_INFO.state', 0, 18446744073709551615), value)
+        self._ptr.state = _pb_value
+
+    @state.deleter
+    def state(self):
+        _pb_no_delete("CK_SESSION_INFO.state")
 
     @property
     def flags(self):
@@ -2383,8 +2943,16 @@ cdef class CK_SESSION_INFO:
 
     @flags.setter
     def flags(self, value):
-        value = _pb_index(value, "CK_SESSION_INFO.flags")
-        self._ptr.flags = value
+        cdef _c_CK_FLAGS _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(value, "CK_SESSION_INFO.flags"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SESSION_INFO.flags', 0, 18446744073709551615), value)
+        self._ptr.flags = _pb_value
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete("CK_SESSION_INFO.flags")
 
     @property
     def ulDeviceError(self):
@@ -2392,8 +2960,16 @@ cdef class CK_SESSION_INFO:
 
     @ulDeviceError.setter
     def ulDeviceError(self, value):
-        value = _pb_index(value, "CK_SESSION_INFO.ulDeviceError")
-        self._ptr.ulDeviceError = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SESSION_INFO.ulDeviceError"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615), value)
+        self._ptr.ulDeviceError = _pb_value
+
+    @ulDeviceError.deleter
+    def ulDeviceError(self):
+        _pb_no_delete("CK_SESSION_INFO.ulDeviceError")
 
 
 cdef CK_SESSION_INFO _pb_view_CK_SESSION_INFO(object owner, void *ptr):
@@ -2446,6 +3022,13 @@ cdef class CK_ATTRIBUTE:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ATTRIBUTE))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_ATTRIBUTE(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
 
@@ -2455,8 +3038,16 @@ cdef class CK_ATTRIBUTE:
 
     @type.setter
     def type(self, value):
-        value = _pb_index(value, "CK_ATTRIBUTE.type")
-        self._ptr.type = value
+        cdef _c_CK_ATTRIBUTE_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ATTRIBUTE_TYPE>_pb_to_c_CK_ATTRIBUTE_TYPE)(_pb_as_int(value, "CK_ATTRIBUTE.type"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ATTRIBUTE.type', 0, 18446744073709551615), value)
+        self._ptr.type = _pb_value
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete("CK_ATTRIBUTE.type")
 
     @property
     def pValue(self):
@@ -2468,14 +3059,26 @@ cdef class CK_ATTRIBUTE:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_ATTRIBUTE.pValue", False, 0, True)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete("CK_ATTRIBUTE.pValue")
+
     @property
     def ulValueLen(self):
         return self._ptr.ulValueLen
 
     @ulValueLen.setter
     def ulValueLen(self, value):
-        value = _pb_index(value, "CK_ATTRIBUTE.ulValueLen")
-        self._ptr.ulValueLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_ATTRIBUTE.ulValueLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615), value)
+        self._ptr.ulValueLen = _pb_value
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete("CK_ATTRIBUTE.ulValueLen")
 
 
 cdef CK_ATTRIBUTE _pb_view_CK_ATTRIBUTE(object owner, void *ptr):
@@ -2524,18 +3127,21 @@ cdef class CK_DATE:
     def from_bytes(data, /):
         """A new CK_DATE holding a copy of exactly sizeof bytes."""
         cdef CK_DATE obj = CK_DATE.__new__(CK_DATE)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_DATE):
-                raise ValueError(f"CK_DATE needs {sizeof(_cs_CK_DATE)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_DATE.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_DATE):
+            raise ValueError(f"CK_DATE needs {sizeof(_cs_CK_DATE)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_DATE))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DATE))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_DATE(year={self.year!r}, month={self.month!r}, day={self.day!r})"
@@ -2548,6 +3154,10 @@ cdef class CK_DATE:
     def year(self, value):
         _pb_store_bytes(self._ptr.year, 4, value, "CK_DATE.year")
 
+    @year.deleter
+    def year(self):
+        _pb_no_delete("CK_DATE.year")
+
     @property
     def month(self):
         return PyBytes_FromStringAndSize(<const char *>self._ptr.month, 2)
@@ -2556,6 +3166,10 @@ cdef class CK_DATE:
     def month(self, value):
         _pb_store_bytes(self._ptr.month, 2, value, "CK_DATE.month")
 
+    @month.deleter
+    def month(self):
+        _pb_no_delete("CK_DATE.month")
+
     @property
     def day(self):
         return PyBytes_FromStringAndSize(<const char *>self._ptr.day, 2)
@@ -2563,6 +3177,10 @@ cdef class CK_DATE:
     @day.setter
     def day(self, value):
         _pb_store_bytes(self._ptr.day, 2, value, "CK_DATE.day")
+
+    @day.deleter
+    def day(self):
+        _pb_no_delete("CK_DATE.day")
 
 
 cdef CK_DATE _pb_view_CK_DATE(object owner, void *ptr):
@@ -2615,6 +3233,13 @@ cdef class CK_MECHANISM:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_MECHANISM))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_MECHANISM(mechanism={self.mechanism!r}, pParameter={self.pParameter!r}, ulParameterLen={self.ulParameterLen!r})"
 
@@ -2624,8 +3249,16 @@ cdef class CK_MECHANISM:
 
     @mechanism.setter
     def mechanism(self, value):
-        value = _pb_index(value, "CK_MECHANISM.mechanism")
-        self._ptr.mechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_MECHANISM.mechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_MECHANISM.mechanism', 0, 18446744073709551615), value)
+        self._ptr.mechanism = _pb_value
+
+    @mechanism.deleter
+    def mechanism(self):
+        _pb_no_delete("CK_MECHANISM.mechanism")
 
     @property
     def pParameter(self):
@@ -2637,14 +3270,26 @@ cdef class CK_MECHANISM:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParameter, value, "CK_MECHANISM.pParameter", False, 0, True)
 
+    @pParameter.deleter
+    def pParameter(self):
+        _pb_no_delete("CK_MECHANISM.pParameter")
+
     @property
     def ulParameterLen(self):
         return self._ptr.ulParameterLen
 
     @ulParameterLen.setter
     def ulParameterLen(self, value):
-        value = _pb_index(value, "CK_MECHANISM.ulParameterLen")
-        self._ptr.ulParameterLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_MECHANISM.ulParameterLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615), value)
+        self._ptr.ulParameterLen = _pb_value
+
+    @ulParameterLen.deleter
+    def ulParameterLen(self):
+        _pb_no_delete("CK_MECHANISM.ulParameterLen")
 
 
 cdef CK_MECHANISM _pb_view_CK_MECHANISM(object owner, void *ptr):
@@ -2693,18 +3338,21 @@ cdef class CK_MECHANISM_INFO:
     def from_bytes(data, /):
         """A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_MECHANISM_INFO obj = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_MECHANISM_INFO):
-                raise ValueError(f"CK_MECHANISM_INFO needs {sizeof(_cs_CK_MECHANISM_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_MECHANISM_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_MECHANISM_INFO):
+            raise ValueError(f"CK_MECHANISM_INFO needs {sizeof(_cs_CK_MECHANISM_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_MECHANISM_INFO))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_MECHANISM_INFO))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_MECHANISM_INFO(ulMinKeySize={self.ulMinKeySize!r}, ulMaxKeySize={self.ulMaxKeySize!r}, flags={self.flags!r})"
@@ -2715,8 +3363,16 @@ cdef class CK_MECHANISM_INFO:
 
     @ulMinKeySize.setter
     def ulMinKeySize(self, value):
-        value = _pb_index(value, "CK_MECHANISM_INFO.ulMinKeySize")
-        self._ptr.ulMinKeySize = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_MECHANISM_INFO.ulMinKeySize"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615), value)
+        self._ptr.ulMinKeySize = _pb_value
+
+    @ulMinKeySize.deleter
+    def ulMinKeySize(self):
+        _pb_no_delete("CK_MECHANISM_INFO.ulMinKeySize")
 
     @property
     def ulMaxKeySize(self):
@@ -2724,8 +3380,16 @@ cdef class CK_MECHANISM_INFO:
 
     @ulMaxKeySize.setter
     def ulMaxKeySize(self, value):
-        value = _pb_index(value, "CK_MECHANISM_INFO.ulMaxKeySize")
-        self._ptr.ulMaxKeySize = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_MECHANISM_INFO.ulMaxKeySize"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615), value)
+        self._ptr.ulMaxKeySize = _pb_value
+
+    @ulMaxKeySize.deleter
+    def ulMaxKeySize(self):
+        _pb_no_delete("CK_MECHANISM_INFO.ulMaxKeySize")
 
     @property
     def flags(self):
@@ -2733,8 +3397,16 @@ cdef class CK_MECHANISM_INFO:
 
     @flags.setter
     def flags(self, value):
-        value = _pb_index(value, "CK_MECHANISM_INFO.flags")
-        self._ptr.flags = value
+        cdef _c_CK_FLAGS _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(value, "CK_MECHANISM_INFO.flags"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615), value)
+        self._ptr.flags = _pb_value
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete("CK_MECHANISM_INFO.flags")
 
 
 cdef CK_MECHANISM_INFO _pb_view_CK_MECHANISM_INFO(object owner, void *ptr):
@@ -2919,6 +3591,13 @@ cdef class CK_FUNCTION_LIST:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_FUNCTION_LIST))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_FUNCTION_LIST(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r})"
 
@@ -2932,6 +3611,10 @@ cdef class CK_FUNCTION_LIST:
             raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete("CK_FUNCTION_LIST.version")
+
     @property
     def C_Initialize(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -2942,6 +3625,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Initialize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Initialize, value)
+
+    @C_Initialize.deleter
+    def C_Initialize(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Initialize")
 
     @property
     def C_Finalize(self):
@@ -2954,6 +3641,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_Finalize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Finalize, value)
 
+    @C_Finalize.deleter
+    def C_Finalize(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Finalize")
+
     @property
     def C_GetInfo(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
@@ -2964,6 +3655,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInfo, value)
+
+    @C_GetInfo.deleter
+    def C_GetInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetInfo")
 
     @property
     def C_GetFunctionList(self):
@@ -2976,6 +3671,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_GetFunctionList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionList, value)
 
+    @C_GetFunctionList.deleter
+    def C_GetFunctionList(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetFunctionList")
+
     @property
     def C_GetSlotList(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -2986,6 +3685,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSlotList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotList, value)
+
+    @C_GetSlotList.deleter
+    def C_GetSlotList(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetSlotList")
 
     @property
     def C_GetSlotInfo(self):
@@ -2998,6 +3701,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_GetSlotInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotInfo, value)
 
+    @C_GetSlotInfo.deleter
+    def C_GetSlotInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetSlotInfo")
+
     @property
     def C_GetTokenInfo(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
@@ -3008,6 +3715,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetTokenInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetTokenInfo, value)
+
+    @C_GetTokenInfo.deleter
+    def C_GetTokenInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetTokenInfo")
 
     @property
     def C_GetMechanismList(self):
@@ -3020,6 +3731,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_GetMechanismList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismList, value)
 
+    @C_GetMechanismList.deleter
+    def C_GetMechanismList(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetMechanismList")
+
     @property
     def C_GetMechanismInfo(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
@@ -3030,6 +3745,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetMechanismInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismInfo, value)
+
+    @C_GetMechanismInfo.deleter
+    def C_GetMechanismInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetMechanismInfo")
 
     @property
     def C_InitToken(self):
@@ -3042,6 +3761,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_InitToken, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitToken, value)
 
+    @C_InitToken.deleter
+    def C_InitToken(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_InitToken")
+
     @property
     def C_InitPIN(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -3052,6 +3775,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_InitPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitPIN, value)
+
+    @C_InitPIN.deleter
+    def C_InitPIN(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_InitPIN")
 
     @property
     def C_SetPIN(self):
@@ -3064,6 +3791,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_SetPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetPIN, value)
 
+    @C_SetPIN.deleter
+    def C_SetPIN(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SetPIN")
+
     @property
     def C_OpenSession(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -3074,6 +3805,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_OpenSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_OpenSession, value)
+
+    @C_OpenSession.deleter
+    def C_OpenSession(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_OpenSession")
 
     @property
     def C_CloseSession(self):
@@ -3086,6 +3821,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_CloseSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseSession, value)
 
+    @C_CloseSession.deleter
+    def C_CloseSession(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_CloseSession")
+
     @property
     def C_CloseAllSessions(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
@@ -3096,6 +3835,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CloseAllSessions, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseAllSessions, value)
+
+    @C_CloseAllSessions.deleter
+    def C_CloseAllSessions(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_CloseAllSessions")
 
     @property
     def C_GetSessionInfo(self):
@@ -3108,6 +3851,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_GetSessionInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSessionInfo, value)
 
+    @C_GetSessionInfo.deleter
+    def C_GetSessionInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetSessionInfo")
+
     @property
     def C_GetOperationState(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -3118,6 +3865,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetOperationState, value)
+
+    @C_GetOperationState.deleter
+    def C_GetOperationState(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetOperationState")
 
     @property
     def C_SetOperationState(self):
@@ -3130,6 +3881,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_SetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetOperationState, value)
 
+    @C_SetOperationState.deleter
+    def C_SetOperationState(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SetOperationState")
+
     @property
     def C_Login(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -3140,6 +3895,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Login, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Login, value)
+
+    @C_Login.deleter
+    def C_Login(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Login")
 
     @property
     def C_Logout(self):
@@ -3152,6 +3911,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_Logout, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Logout, value)
 
+    @C_Logout.deleter
+    def C_Logout(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Logout")
+
     @property
     def C_CreateObject(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -3162,6 +3925,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CreateObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CreateObject, value)
+
+    @C_CreateObject.deleter
+    def C_CreateObject(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_CreateObject")
 
     @property
     def C_CopyObject(self):
@@ -3174,6 +3941,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_CopyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CopyObject, value)
 
+    @C_CopyObject.deleter
+    def C_CopyObject(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_CopyObject")
+
     @property
     def C_DestroyObject(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -3184,6 +3955,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DestroyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DestroyObject, value)
+
+    @C_DestroyObject.deleter
+    def C_DestroyObject(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DestroyObject")
 
     @property
     def C_GetObjectSize(self):
@@ -3196,6 +3971,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_GetObjectSize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetObjectSize, value)
 
+    @C_GetObjectSize.deleter
+    def C_GetObjectSize(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetObjectSize")
+
     @property
     def C_GetAttributeValue(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -3206,6 +3985,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetAttributeValue, value)
+
+    @C_GetAttributeValue.deleter
+    def C_GetAttributeValue(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetAttributeValue")
 
     @property
     def C_SetAttributeValue(self):
@@ -3218,6 +4001,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_SetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetAttributeValue, value)
 
+    @C_SetAttributeValue.deleter
+    def C_SetAttributeValue(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SetAttributeValue")
+
     @property
     def C_FindObjectsInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -3228,6 +4015,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsInit, value)
+
+    @C_FindObjectsInit.deleter
+    def C_FindObjectsInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_FindObjectsInit")
 
     @property
     def C_FindObjects(self):
@@ -3240,6 +4031,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_FindObjects, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjects, value)
 
+    @C_FindObjects.deleter
+    def C_FindObjects(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_FindObjects")
+
     @property
     def C_FindObjectsFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -3250,6 +4045,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsFinal, value)
+
+    @C_FindObjectsFinal.deleter
+    def C_FindObjectsFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_FindObjectsFinal")
 
     @property
     def C_EncryptInit(self):
@@ -3262,6 +4061,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_EncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptInit, value)
 
+    @C_EncryptInit.deleter
+    def C_EncryptInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_EncryptInit")
+
     @property
     def C_Encrypt(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -3272,6 +4075,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Encrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Encrypt, value)
+
+    @C_Encrypt.deleter
+    def C_Encrypt(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Encrypt")
 
     @property
     def C_EncryptUpdate(self):
@@ -3284,6 +4091,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_EncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptUpdate, value)
 
+    @C_EncryptUpdate.deleter
+    def C_EncryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_EncryptUpdate")
+
     @property
     def C_EncryptFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -3294,6 +4105,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptFinal, value)
+
+    @C_EncryptFinal.deleter
+    def C_EncryptFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_EncryptFinal")
 
     @property
     def C_DecryptInit(self):
@@ -3306,6 +4121,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_DecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptInit, value)
 
+    @C_DecryptInit.deleter
+    def C_DecryptInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptInit")
+
     @property
     def C_Decrypt(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -3316,6 +4135,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Decrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Decrypt, value)
+
+    @C_Decrypt.deleter
+    def C_Decrypt(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Decrypt")
 
     @property
     def C_DecryptUpdate(self):
@@ -3328,6 +4151,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_DecryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptUpdate, value)
 
+    @C_DecryptUpdate.deleter
+    def C_DecryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptUpdate")
+
     @property
     def C_DecryptFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -3338,6 +4165,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptFinal, value)
+
+    @C_DecryptFinal.deleter
+    def C_DecryptFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptFinal")
 
     @property
     def C_DigestInit(self):
@@ -3350,6 +4181,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_DigestInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestInit, value)
 
+    @C_DigestInit.deleter
+    def C_DigestInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DigestInit")
+
     @property
     def C_Digest(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -3360,6 +4195,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Digest, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Digest, value)
+
+    @C_Digest.deleter
+    def C_Digest(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Digest")
 
     @property
     def C_DigestUpdate(self):
@@ -3372,6 +4211,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_DigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestUpdate, value)
 
+    @C_DigestUpdate.deleter
+    def C_DigestUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DigestUpdate")
+
     @property
     def C_DigestKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -3382,6 +4225,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestKey, value)
+
+    @C_DigestKey.deleter
+    def C_DigestKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DigestKey")
 
     @property
     def C_DigestFinal(self):
@@ -3394,6 +4241,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_DigestFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestFinal, value)
 
+    @C_DigestFinal.deleter
+    def C_DigestFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DigestFinal")
+
     @property
     def C_SignInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -3404,6 +4255,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignInit, value)
+
+    @C_SignInit.deleter
+    def C_SignInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SignInit")
 
     @property
     def C_Sign(self):
@@ -3416,6 +4271,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_Sign, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Sign, value)
 
+    @C_Sign.deleter
+    def C_Sign(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Sign")
+
     @property
     def C_SignUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -3426,6 +4285,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignUpdate, value)
+
+    @C_SignUpdate.deleter
+    def C_SignUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SignUpdate")
 
     @property
     def C_SignFinal(self):
@@ -3438,6 +4301,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_SignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignFinal, value)
 
+    @C_SignFinal.deleter
+    def C_SignFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SignFinal")
+
     @property
     def C_SignRecoverInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -3448,6 +4315,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecoverInit, value)
+
+    @C_SignRecoverInit.deleter
+    def C_SignRecoverInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SignRecoverInit")
 
     @property
     def C_SignRecover(self):
@@ -3460,6 +4331,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_SignRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecover, value)
 
+    @C_SignRecover.deleter
+    def C_SignRecover(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SignRecover")
+
     @property
     def C_VerifyInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -3470,6 +4345,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyInit, value)
+
+    @C_VerifyInit.deleter
+    def C_VerifyInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyInit")
 
     @property
     def C_Verify(self):
@@ -3482,6 +4361,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_Verify, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Verify, value)
 
+    @C_Verify.deleter
+    def C_Verify(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Verify")
+
     @property
     def C_VerifyUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -3492,6 +4375,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyUpdate, value)
+
+    @C_VerifyUpdate.deleter
+    def C_VerifyUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyUpdate")
 
     @property
     def C_VerifyFinal(self):
@@ -3504,6 +4391,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_VerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyFinal, value)
 
+    @C_VerifyFinal.deleter
+    def C_VerifyFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyFinal")
+
     @property
     def C_VerifyRecoverInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -3514,6 +4405,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecoverInit, value)
+
+    @C_VerifyRecoverInit.deleter
+    def C_VerifyRecoverInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyRecoverInit")
 
     @property
     def C_VerifyRecover(self):
@@ -3526,6 +4421,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_VerifyRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecover, value)
 
+    @C_VerifyRecover.deleter
+    def C_VerifyRecover(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyRecover")
+
     @property
     def C_DigestEncryptUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -3536,6 +4435,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestEncryptUpdate, value)
+
+    @C_DigestEncryptUpdate.deleter
+    def C_DigestEncryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DigestEncryptUpdate")
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -3548,6 +4451,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_DecryptDigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptDigestUpdate, value)
 
+    @C_DecryptDigestUpdate.deleter
+    def C_DecryptDigestUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptDigestUpdate")
+
     @property
     def C_SignEncryptUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -3558,6 +4465,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignEncryptUpdate, value)
+
+    @C_SignEncryptUpdate.deleter
+    def C_SignEncryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SignEncryptUpdate")
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -3570,6 +4481,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_DecryptVerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptVerifyUpdate, value)
 
+    @C_DecryptVerifyUpdate.deleter
+    def C_DecryptVerifyUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptVerifyUpdate")
+
     @property
     def C_GenerateKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -3580,6 +4495,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKey, value)
+
+    @C_GenerateKey.deleter
+    def C_GenerateKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GenerateKey")
 
     @property
     def C_GenerateKeyPair(self):
@@ -3592,6 +4511,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_GenerateKeyPair, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKeyPair, value)
 
+    @C_GenerateKeyPair.deleter
+    def C_GenerateKeyPair(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GenerateKeyPair")
+
     @property
     def C_WrapKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -3602,6 +4525,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_WrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WrapKey, value)
+
+    @C_WrapKey.deleter
+    def C_WrapKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_WrapKey")
 
     @property
     def C_UnwrapKey(self):
@@ -3614,6 +4541,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_UnwrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_UnwrapKey, value)
 
+    @C_UnwrapKey.deleter
+    def C_UnwrapKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_UnwrapKey")
+
     @property
     def C_DeriveKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -3624,6 +4555,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DeriveKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DeriveKey, value)
+
+    @C_DeriveKey.deleter
+    def C_DeriveKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DeriveKey")
 
     @property
     def C_SeedRandom(self):
@@ -3636,6 +4571,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_SeedRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SeedRandom, value)
 
+    @C_SeedRandom.deleter
+    def C_SeedRandom(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SeedRandom")
+
     @property
     def C_GenerateRandom(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -3646,6 +4585,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateRandom, value)
+
+    @C_GenerateRandom.deleter
+    def C_GenerateRandom(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GenerateRandom")
 
     @property
     def C_GetFunctionStatus(self):
@@ -3658,6 +4601,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_GetFunctionStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionStatus, value)
 
+    @C_GetFunctionStatus.deleter
+    def C_GetFunctionStatus(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetFunctionStatus")
+
     @property
     def C_CancelFunction(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -3669,6 +4616,10 @@ cdef class CK_FUNCTION_LIST:
         memcpy(&self._ptr.C_CancelFunction, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CancelFunction, value)
 
+    @C_CancelFunction.deleter
+    def C_CancelFunction(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_CancelFunction")
+
     @property
     def C_WaitForSlotEvent(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -3679,6 +4630,10 @@ cdef class CK_FUNCTION_LIST:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_WaitForSlotEvent, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WaitForSlotEvent, value)
+
+    @C_WaitForSlotEvent.deleter
+    def C_WaitForSlotEvent(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_WaitForSlotEvent")
 
 
 cdef CK_FUNCTION_LIST _pb_view_CK_FUNCTION_LIST(object owner, void *ptr):
@@ -3911,6 +4866,13 @@ cdef class CK_FUNCTION_LIST_3_0:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_FUNCTION_LIST_3_0))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_FUNCTION_LIST_3_0(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r}, C_GetInterfaceList={self.C_GetInterfaceList!r}, C_GetInterface={self.C_GetInterface!r}, C_LoginUser={self.C_LoginUser!r}, C_SessionCancel={self.C_SessionCancel!r}, C_MessageEncryptInit={self.C_MessageEncryptInit!r}, C_EncryptMessage={self.C_EncryptMessage!r}, C_EncryptMessageBegin={self.C_EncryptMessageBegin!r}, C_EncryptMessageNext={self.C_EncryptMessageNext!r}, C_MessageEncryptFinal={self.C_MessageEncryptFinal!r}, C_MessageDecryptInit={self.C_MessageDecryptInit!r}, C_DecryptMessage={self.C_DecryptMessage!r}, C_DecryptMessageBegin={self.C_DecryptMessageBegin!r}, C_DecryptMessageNext={self.C_DecryptMessageNext!r}, C_MessageDecryptFinal={self.C_MessageDecryptFinal!r}, C_MessageSignInit={self.C_MessageSignInit!r}, C_SignMessage={self.C_SignMessage!r}, C_SignMessageBegin={self.C_SignMessageBegin!r}, C_SignMessageNext={self.C_SignMessageNext!r}, C_MessageSignFinal={self.C_MessageSignFinal!r}, C_MessageVerifyInit={self.C_MessageVerifyInit!r}, C_VerifyMessage={self.C_VerifyMessage!r}, C_VerifyMessageBegin={self.C_VerifyMessageBegin!r}, C_VerifyMessageNext={self.C_VerifyMessageNext!r}, C_MessageVerifyFinal={self.C_MessageVerifyFinal!r})"
 
@@ -3924,6 +4886,10 @@ cdef class CK_FUNCTION_LIST_3_0:
             raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.version")
+
     @property
     def C_Initialize(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -3934,6 +4900,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Initialize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Initialize, value)
+
+    @C_Initialize.deleter
+    def C_Initialize(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Initialize")
 
     @property
     def C_Finalize(self):
@@ -3946,6 +4916,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_Finalize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Finalize, value)
 
+    @C_Finalize.deleter
+    def C_Finalize(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Finalize")
+
     @property
     def C_GetInfo(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
@@ -3956,6 +4930,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInfo, value)
+
+    @C_GetInfo.deleter
+    def C_GetInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetInfo")
 
     @property
     def C_GetFunctionList(self):
@@ -3968,6 +4946,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_GetFunctionList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionList, value)
 
+    @C_GetFunctionList.deleter
+    def C_GetFunctionList(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetFunctionList")
+
     @property
     def C_GetSlotList(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -3978,6 +4960,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSlotList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotList, value)
+
+    @C_GetSlotList.deleter
+    def C_GetSlotList(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetSlotList")
 
     @property
     def C_GetSlotInfo(self):
@@ -3990,6 +4976,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_GetSlotInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotInfo, value)
 
+    @C_GetSlotInfo.deleter
+    def C_GetSlotInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetSlotInfo")
+
     @property
     def C_GetTokenInfo(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
@@ -4000,6 +4990,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetTokenInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetTokenInfo, value)
+
+    @C_GetTokenInfo.deleter
+    def C_GetTokenInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetTokenInfo")
 
     @property
     def C_GetMechanismList(self):
@@ -4012,6 +5006,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_GetMechanismList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismList, value)
 
+    @C_GetMechanismList.deleter
+    def C_GetMechanismList(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetMechanismList")
+
     @property
     def C_GetMechanismInfo(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
@@ -4022,6 +5020,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetMechanismInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismInfo, value)
+
+    @C_GetMechanismInfo.deleter
+    def C_GetMechanismInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetMechanismInfo")
 
     @property
     def C_InitToken(self):
@@ -4034,6 +5036,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_InitToken, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitToken, value)
 
+    @C_InitToken.deleter
+    def C_InitToken(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_InitToken")
+
     @property
     def C_InitPIN(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4044,6 +5050,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_InitPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitPIN, value)
+
+    @C_InitPIN.deleter
+    def C_InitPIN(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_InitPIN")
 
     @property
     def C_SetPIN(self):
@@ -4056,6 +5066,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_SetPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetPIN, value)
 
+    @C_SetPIN.deleter
+    def C_SetPIN(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SetPIN")
+
     @property
     def C_OpenSession(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -4066,6 +5080,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_OpenSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_OpenSession, value)
+
+    @C_OpenSession.deleter
+    def C_OpenSession(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_OpenSession")
 
     @property
     def C_CloseSession(self):
@@ -4078,6 +5096,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_CloseSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseSession, value)
 
+    @C_CloseSession.deleter
+    def C_CloseSession(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CloseSession")
+
     @property
     def C_CloseAllSessions(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
@@ -4088,6 +5110,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CloseAllSessions, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseAllSessions, value)
+
+    @C_CloseAllSessions.deleter
+    def C_CloseAllSessions(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CloseAllSessions")
 
     @property
     def C_GetSessionInfo(self):
@@ -4100,6 +5126,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_GetSessionInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSessionInfo, value)
 
+    @C_GetSessionInfo.deleter
+    def C_GetSessionInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetSessionInfo")
+
     @property
     def C_GetOperationState(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4110,6 +5140,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetOperationState, value)
+
+    @C_GetOperationState.deleter
+    def C_GetOperationState(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetOperationState")
 
     @property
     def C_SetOperationState(self):
@@ -4122,6 +5156,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_SetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetOperationState, value)
 
+    @C_SetOperationState.deleter
+    def C_SetOperationState(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SetOperationState")
+
     @property
     def C_Login(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4132,6 +5170,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Login, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Login, value)
+
+    @C_Login.deleter
+    def C_Login(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Login")
 
     @property
     def C_Logout(self):
@@ -4144,6 +5186,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_Logout, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Logout, value)
 
+    @C_Logout.deleter
+    def C_Logout(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Logout")
+
     @property
     def C_CreateObject(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -4154,6 +5200,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CreateObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CreateObject, value)
+
+    @C_CreateObject.deleter
+    def C_CreateObject(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CreateObject")
 
     @property
     def C_CopyObject(self):
@@ -4166,6 +5216,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_CopyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CopyObject, value)
 
+    @C_CopyObject.deleter
+    def C_CopyObject(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CopyObject")
+
     @property
     def C_DestroyObject(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4176,6 +5230,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DestroyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DestroyObject, value)
+
+    @C_DestroyObject.deleter
+    def C_DestroyObject(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DestroyObject")
 
     @property
     def C_GetObjectSize(self):
@@ -4188,6 +5246,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_GetObjectSize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetObjectSize, value)
 
+    @C_GetObjectSize.deleter
+    def C_GetObjectSize(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetObjectSize")
+
     @property
     def C_GetAttributeValue(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4198,6 +5260,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetAttributeValue, value)
+
+    @C_GetAttributeValue.deleter
+    def C_GetAttributeValue(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetAttributeValue")
 
     @property
     def C_SetAttributeValue(self):
@@ -4210,6 +5276,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_SetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetAttributeValue, value)
 
+    @C_SetAttributeValue.deleter
+    def C_SetAttributeValue(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SetAttributeValue")
+
     @property
     def C_FindObjectsInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4220,6 +5290,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsInit, value)
+
+    @C_FindObjectsInit.deleter
+    def C_FindObjectsInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_FindObjectsInit")
 
     @property
     def C_FindObjects(self):
@@ -4232,6 +5306,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_FindObjects, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjects, value)
 
+    @C_FindObjects.deleter
+    def C_FindObjects(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_FindObjects")
+
     @property
     def C_FindObjectsFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -4242,6 +5320,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsFinal, value)
+
+    @C_FindObjectsFinal.deleter
+    def C_FindObjectsFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_FindObjectsFinal")
 
     @property
     def C_EncryptInit(self):
@@ -4254,6 +5336,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_EncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptInit, value)
 
+    @C_EncryptInit.deleter
+    def C_EncryptInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptInit")
+
     @property
     def C_Encrypt(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4264,6 +5350,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Encrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Encrypt, value)
+
+    @C_Encrypt.deleter
+    def C_Encrypt(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Encrypt")
 
     @property
     def C_EncryptUpdate(self):
@@ -4276,6 +5366,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_EncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptUpdate, value)
 
+    @C_EncryptUpdate.deleter
+    def C_EncryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptUpdate")
+
     @property
     def C_EncryptFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4286,6 +5380,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptFinal, value)
+
+    @C_EncryptFinal.deleter
+    def C_EncryptFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptFinal")
 
     @property
     def C_DecryptInit(self):
@@ -4298,6 +5396,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_DecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptInit, value)
 
+    @C_DecryptInit.deleter
+    def C_DecryptInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptInit")
+
     @property
     def C_Decrypt(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4308,6 +5410,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Decrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Decrypt, value)
+
+    @C_Decrypt.deleter
+    def C_Decrypt(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Decrypt")
 
     @property
     def C_DecryptUpdate(self):
@@ -4320,6 +5426,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_DecryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptUpdate, value)
 
+    @C_DecryptUpdate.deleter
+    def C_DecryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptUpdate")
+
     @property
     def C_DecryptFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4330,6 +5440,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptFinal, value)
+
+    @C_DecryptFinal.deleter
+    def C_DecryptFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptFinal")
 
     @property
     def C_DigestInit(self):
@@ -4342,6 +5456,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_DigestInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestInit, value)
 
+    @C_DigestInit.deleter
+    def C_DigestInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestInit")
+
     @property
     def C_Digest(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4352,6 +5470,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Digest, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Digest, value)
+
+    @C_Digest.deleter
+    def C_Digest(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Digest")
 
     @property
     def C_DigestUpdate(self):
@@ -4364,6 +5486,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_DigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestUpdate, value)
 
+    @C_DigestUpdate.deleter
+    def C_DigestUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestUpdate")
+
     @property
     def C_DigestKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4374,6 +5500,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestKey, value)
+
+    @C_DigestKey.deleter
+    def C_DigestKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestKey")
 
     @property
     def C_DigestFinal(self):
@@ -4386,6 +5516,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_DigestFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestFinal, value)
 
+    @C_DigestFinal.deleter
+    def C_DigestFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestFinal")
+
     @property
     def C_SignInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4396,6 +5530,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignInit, value)
+
+    @C_SignInit.deleter
+    def C_SignInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignInit")
 
     @property
     def C_Sign(self):
@@ -4408,6 +5546,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_Sign, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Sign, value)
 
+    @C_Sign.deleter
+    def C_Sign(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Sign")
+
     @property
     def C_SignUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4418,6 +5560,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignUpdate, value)
+
+    @C_SignUpdate.deleter
+    def C_SignUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignUpdate")
 
     @property
     def C_SignFinal(self):
@@ -4430,6 +5576,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_SignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignFinal, value)
 
+    @C_SignFinal.deleter
+    def C_SignFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignFinal")
+
     @property
     def C_SignRecoverInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4440,6 +5590,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecoverInit, value)
+
+    @C_SignRecoverInit.deleter
+    def C_SignRecoverInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignRecoverInit")
 
     @property
     def C_SignRecover(self):
@@ -4452,6 +5606,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_SignRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecover, value)
 
+    @C_SignRecover.deleter
+    def C_SignRecover(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignRecover")
+
     @property
     def C_VerifyInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4462,6 +5620,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyInit, value)
+
+    @C_VerifyInit.deleter
+    def C_VerifyInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyInit")
 
     @property
     def C_Verify(self):
@@ -4474,6 +5636,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_Verify, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Verify, value)
 
+    @C_Verify.deleter
+    def C_Verify(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Verify")
+
     @property
     def C_VerifyUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4484,6 +5650,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyUpdate, value)
+
+    @C_VerifyUpdate.deleter
+    def C_VerifyUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyUpdate")
 
     @property
     def C_VerifyFinal(self):
@@ -4496,6 +5666,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_VerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyFinal, value)
 
+    @C_VerifyFinal.deleter
+    def C_VerifyFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyFinal")
+
     @property
     def C_VerifyRecoverInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4506,6 +5680,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecoverInit, value)
+
+    @C_VerifyRecoverInit.deleter
+    def C_VerifyRecoverInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit")
 
     @property
     def C_VerifyRecover(self):
@@ -4518,6 +5696,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_VerifyRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecover, value)
 
+    @C_VerifyRecover.deleter
+    def C_VerifyRecover(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyRecover")
+
     @property
     def C_DigestEncryptUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4528,6 +5710,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestEncryptUpdate, value)
+
+    @C_DigestEncryptUpdate.deleter
+    def C_DigestEncryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate")
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -4540,6 +5726,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_DecryptDigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptDigestUpdate, value)
 
+    @C_DecryptDigestUpdate.deleter
+    def C_DecryptDigestUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate")
+
     @property
     def C_SignEncryptUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4550,6 +5740,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignEncryptUpdate, value)
+
+    @C_SignEncryptUpdate.deleter
+    def C_SignEncryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate")
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -4562,6 +5756,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_DecryptVerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptVerifyUpdate, value)
 
+    @C_DecryptVerifyUpdate.deleter
+    def C_DecryptVerifyUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate")
+
     @property
     def C_GenerateKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -4572,6 +5770,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKey, value)
+
+    @C_GenerateKey.deleter
+    def C_GenerateKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GenerateKey")
 
     @property
     def C_GenerateKeyPair(self):
@@ -4584,6 +5786,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_GenerateKeyPair, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKeyPair, value)
 
+    @C_GenerateKeyPair.deleter
+    def C_GenerateKeyPair(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GenerateKeyPair")
+
     @property
     def C_WrapKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4594,6 +5800,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_WrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WrapKey, value)
+
+    @C_WrapKey.deleter
+    def C_WrapKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_WrapKey")
 
     @property
     def C_UnwrapKey(self):
@@ -4606,6 +5816,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_UnwrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_UnwrapKey, value)
 
+    @C_UnwrapKey.deleter
+    def C_UnwrapKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_UnwrapKey")
+
     @property
     def C_DeriveKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -4616,6 +5830,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DeriveKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DeriveKey, value)
+
+    @C_DeriveKey.deleter
+    def C_DeriveKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DeriveKey")
 
     @property
     def C_SeedRandom(self):
@@ -4628,6 +5846,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_SeedRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SeedRandom, value)
 
+    @C_SeedRandom.deleter
+    def C_SeedRandom(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SeedRandom")
+
     @property
     def C_GenerateRandom(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4638,6 +5860,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateRandom, value)
+
+    @C_GenerateRandom.deleter
+    def C_GenerateRandom(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GenerateRandom")
 
     @property
     def C_GetFunctionStatus(self):
@@ -4650,6 +5876,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_GetFunctionStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionStatus, value)
 
+    @C_GetFunctionStatus.deleter
+    def C_GetFunctionStatus(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetFunctionStatus")
+
     @property
     def C_CancelFunction(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -4660,6 +5890,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CancelFunction, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CancelFunction, value)
+
+    @C_CancelFunction.deleter
+    def C_CancelFunction(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CancelFunction")
 
     @property
     def C_WaitForSlotEvent(self):
@@ -4672,6 +5906,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_WaitForSlotEvent, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WaitForSlotEvent, value)
 
+    @C_WaitForSlotEvent.deleter
+    def C_WaitForSlotEvent(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent")
+
     @property
     def C_GetInterfaceList(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4682,6 +5920,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetInterfaceList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInterfaceList, value)
+
+    @C_GetInterfaceList.deleter
+    def C_GetInterfaceList(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetInterfaceList")
 
     @property
     def C_GetInterface(self):
@@ -4694,6 +5936,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_GetInterface, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInterface, value)
 
+    @C_GetInterface.deleter
+    def C_GetInterface(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetInterface")
+
     @property
     def C_LoginUser(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4704,6 +5950,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_LoginUser, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_LoginUser, value)
+
+    @C_LoginUser.deleter
+    def C_LoginUser(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_LoginUser")
 
     @property
     def C_SessionCancel(self):
@@ -4716,6 +5966,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_SessionCancel, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SessionCancel, value)
 
+    @C_SessionCancel.deleter
+    def C_SessionCancel(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SessionCancel")
+
     @property
     def C_MessageEncryptInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4726,6 +5980,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageEncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageEncryptInit, value)
+
+    @C_MessageEncryptInit.deleter
+    def C_MessageEncryptInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageEncryptInit")
 
     @property
     def C_EncryptMessage(self):
@@ -4738,6 +5996,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_EncryptMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessage, value)
 
+    @C_EncryptMessage.deleter
+    def C_EncryptMessage(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptMessage")
+
     @property
     def C_EncryptMessageBegin(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4748,6 +6010,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessageBegin, value)
+
+    @C_EncryptMessageBegin.deleter
+    def C_EncryptMessageBegin(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin")
 
     @property
     def C_EncryptMessageNext(self):
@@ -4760,6 +6026,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_EncryptMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessageNext, value)
 
+    @C_EncryptMessageNext.deleter
+    def C_EncryptMessageNext(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptMessageNext")
+
     @property
     def C_MessageEncryptFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -4770,6 +6040,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageEncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageEncryptFinal, value)
+
+    @C_MessageEncryptFinal.deleter
+    def C_MessageEncryptFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal")
 
     @property
     def C_MessageDecryptInit(self):
@@ -4782,6 +6056,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_MessageDecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageDecryptInit, value)
 
+    @C_MessageDecryptInit.deleter
+    def C_MessageDecryptInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageDecryptInit")
+
     @property
     def C_DecryptMessage(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4792,6 +6070,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessage, value)
+
+    @C_DecryptMessage.deleter
+    def C_DecryptMessage(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptMessage")
 
     @property
     def C_DecryptMessageBegin(self):
@@ -4804,6 +6086,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_DecryptMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessageBegin, value)
 
+    @C_DecryptMessageBegin.deleter
+    def C_DecryptMessageBegin(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin")
+
     @property
     def C_DecryptMessageNext(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
@@ -4814,6 +6100,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessageNext, value)
+
+    @C_DecryptMessageNext.deleter
+    def C_DecryptMessageNext(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptMessageNext")
 
     @property
     def C_MessageDecryptFinal(self):
@@ -4826,6 +6116,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_MessageDecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageDecryptFinal, value)
 
+    @C_MessageDecryptFinal.deleter
+    def C_MessageDecryptFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal")
+
     @property
     def C_MessageSignInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4836,6 +6130,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageSignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageSignInit, value)
+
+    @C_MessageSignInit.deleter
+    def C_MessageSignInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageSignInit")
 
     @property
     def C_SignMessage(self):
@@ -4848,6 +6146,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_SignMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessage, value)
 
+    @C_SignMessage.deleter
+    def C_SignMessage(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignMessage")
+
     @property
     def C_SignMessageBegin(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4858,6 +6160,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessageBegin, value)
+
+    @C_SignMessageBegin.deleter
+    def C_SignMessageBegin(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignMessageBegin")
 
     @property
     def C_SignMessageNext(self):
@@ -4870,6 +6176,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_SignMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessageNext, value)
 
+    @C_SignMessageNext.deleter
+    def C_SignMessageNext(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignMessageNext")
+
     @property
     def C_MessageSignFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -4880,6 +6190,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageSignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageSignFinal, value)
+
+    @C_MessageSignFinal.deleter
+    def C_MessageSignFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageSignFinal")
 
     @property
     def C_MessageVerifyInit(self):
@@ -4892,6 +6206,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_MessageVerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageVerifyInit, value)
 
+    @C_MessageVerifyInit.deleter
+    def C_MessageVerifyInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageVerifyInit")
+
     @property
     def C_VerifyMessage(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4902,6 +6220,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessage, value)
+
+    @C_VerifyMessage.deleter
+    def C_VerifyMessage(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyMessage")
 
     @property
     def C_VerifyMessageBegin(self):
@@ -4914,6 +6236,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_VerifyMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessageBegin, value)
 
+    @C_VerifyMessageBegin.deleter
+    def C_VerifyMessageBegin(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin")
+
     @property
     def C_VerifyMessageNext(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4925,6 +6251,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         memcpy(&self._ptr.C_VerifyMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessageNext, value)
 
+    @C_VerifyMessageNext.deleter
+    def C_VerifyMessageNext(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyMessageNext")
+
     @property
     def C_MessageVerifyFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -4935,6 +6265,10 @@ cdef class CK_FUNCTION_LIST_3_0:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageVerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageVerifyFinal, value)
+
+    @C_MessageVerifyFinal.deleter
+    def C_MessageVerifyFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal")
 
 
 cdef CK_FUNCTION_LIST_3_0 _pb_view_CK_FUNCTION_LIST_3_0(object owner, void *ptr):
@@ -4987,6 +6321,13 @@ cdef class CK_INTERFACE:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_INTERFACE))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_INTERFACE(pInterfaceName={self.pInterfaceName!r}, pFunctionList={self.pFunctionList!r}, flags={self.flags!r})"
 
@@ -5000,6 +6341,10 @@ cdef class CK_INTERFACE:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pInterfaceName = <_c_CK_CHAR *>_pb_keep_buffer(self, <size_t>&self._ptr.pInterfaceName, value, "CK_INTERFACE.pInterfaceName", True, 1, False)
 
+    @pInterfaceName.deleter
+    def pInterfaceName(self):
+        _pb_no_delete("CK_INTERFACE.pInterfaceName")
+
     @property
     def pFunctionList(self):
         return None if self._ptr.pFunctionList == NULL else <size_t><void *>self._ptr.pFunctionList
@@ -5010,14 +6355,26 @@ cdef class CK_INTERFACE:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pFunctionList = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pFunctionList, value, "CK_INTERFACE.pFunctionList", False, 0, True)
 
+    @pFunctionList.deleter
+    def pFunctionList(self):
+        _pb_no_delete("CK_INTERFACE.pFunctionList")
+
     @property
     def flags(self):
         return self._ptr.flags
 
     @flags.setter
     def flags(self, value):
-        value = _pb_index(value, "CK_INTERFACE.flags")
-        self._ptr.flags = value
+        cdef _c_CK_FLAGS _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(value, "CK_INTERFACE.flags"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_INTERFACE.flags', 0, 18446744073709551615), value)
+        self._ptr.flags = _pb_value
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete("CK_INTERFACE.flags")
 
 
 cdef CK_INTERFACE _pb_view_CK_INTERFACE(object owner, void *ptr):
@@ -5078,6 +6435,13 @@ cdef class CK_C_INITIALIZE_ARGS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_C_INITIALIZE_ARGS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_C_INITIALIZE_ARGS(CreateMutex={self.CreateMutex!r}, DestroyMutex={self.DestroyMutex!r}, LockMutex={self.LockMutex!r}, UnlockMutex={self.UnlockMutex!r}, flags={self.flags!r}, LibraryParameters={self.LibraryParameters!r}, pReserved={self.pReserved!r})"
 
@@ -5092,6 +6456,10 @@ cdef class CK_C_INITIALIZE_ARGS:
         memcpy(&self._ptr.CreateMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.CreateMutex, value)
 
+    @CreateMutex.deleter
+    def CreateMutex(self):
+        _pb_no_delete("CK_C_INITIALIZE_ARGS.CreateMutex")
+
     @property
     def DestroyMutex(self):
         return _pb_new_function_pointer(<void *>self._ptr.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -5102,6 +6470,10 @@ cdef class CK_C_INITIALIZE_ARGS:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.DestroyMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.DestroyMutex, value)
+
+    @DestroyMutex.deleter
+    def DestroyMutex(self):
+        _pb_no_delete("CK_C_INITIALIZE_ARGS.DestroyMutex")
 
     @property
     def LockMutex(self):
@@ -5114,6 +6486,10 @@ cdef class CK_C_INITIALIZE_ARGS:
         memcpy(&self._ptr.LockMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.LockMutex, value)
 
+    @LockMutex.deleter
+    def LockMutex(self):
+        _pb_no_delete("CK_C_INITIALIZE_ARGS.LockMutex")
+
     @property
     def UnlockMutex(self):
         return _pb_new_function_pointer(<void *>self._ptr.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -5125,14 +6501,26 @@ cdef class CK_C_INITIALIZE_ARGS:
         memcpy(&self._ptr.UnlockMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.UnlockMutex, value)
 
+    @UnlockMutex.deleter
+    def UnlockMutex(self):
+        _pb_no_delete("CK_C_INITIALIZE_ARGS.UnlockMutex")
+
     @property
     def flags(self):
         return self._ptr.flags
 
     @flags.setter
     def flags(self, value):
-        value = _pb_index(value, "CK_C_INITIALIZE_ARGS.flags")
-        self._ptr.flags = value
+        cdef _c_CK_FLAGS _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(value, "CK_C_INITIALIZE_ARGS.flags"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_C_INITIALIZE_ARGS.flags', 0, 18446744073709551615), value)
+        self._ptr.flags = _pb_value
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete("CK_C_INITIALIZE_ARGS.flags")
 
     @property
     def LibraryParameters(self):
@@ -5144,6 +6532,10 @@ cdef class CK_C_INITIALIZE_ARGS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.LibraryParameters = <_c_CK_CHAR_PTR *>_pb_keep_buffer(self, <size_t>&self._ptr.LibraryParameters, value, "CK_C_INITIALIZE_ARGS.LibraryParameters", True, 8, False)
 
+    @LibraryParameters.deleter
+    def LibraryParameters(self):
+        _pb_no_delete("CK_C_INITIALIZE_ARGS.LibraryParameters")
+
     @property
     def pReserved(self):
         return None if self._ptr.pReserved == NULL else <size_t><void *>self._ptr.pReserved
@@ -5153,6 +6545,10 @@ cdef class CK_C_INITIALIZE_ARGS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pReserved = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReserved, value, "CK_C_INITIALIZE_ARGS.pReserved", False, 0, True)
+
+    @pReserved.deleter
+    def pReserved(self):
+        _pb_no_delete("CK_C_INITIALIZE_ARGS.pReserved")
 
 
 cdef CK_C_INITIALIZE_ARGS _pb_view_CK_C_INITIALIZE_ARGS(object owner, void *ptr):
@@ -5209,6 +6605,13 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_PKCS_OAEP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_RSA_PKCS_OAEP_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, source={self.source!r}, pSourceData={self.pSourceData!r}, ulSourceDataLen={self.ulSourceDataLen!r})"
 
@@ -5218,8 +6621,16 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS:
 
     @hashAlg.setter
     def hashAlg(self, value):
-        value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.hashAlg")
-        self._ptr.hashAlg = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_RSA_PKCS_OAEP_PARAMS.hashAlg"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RSA_PKCS_OAEP_PARAMS.hashAlg', 0, 18446744073709551615), value)
+        self._ptr.hashAlg = _pb_value
+
+    @hashAlg.deleter
+    def hashAlg(self):
+        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.hashAlg")
 
     @property
     def mgf(self):
@@ -5227,8 +6638,16 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS:
 
     @mgf.setter
     def mgf(self, value):
-        value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.mgf")
-        self._ptr.mgf = value
+        cdef _c_CK_RSA_PKCS_MGF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_RSA_PKCS_MGF_TYPE>_pb_to_c_CK_RSA_PKCS_MGF_TYPE)(_pb_as_int(value, "CK_RSA_PKCS_OAEP_PARAMS.mgf"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RSA_PKCS_OAEP_PARAMS.mgf', 0, 18446744073709551615), value)
+        self._ptr.mgf = _pb_value
+
+    @mgf.deleter
+    def mgf(self):
+        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.mgf")
 
     @property
     def source(self):
@@ -5236,8 +6655,16 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS:
 
     @source.setter
     def source(self, value):
-        value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.source")
-        self._ptr.source = value
+        cdef _c_CK_RSA_PKCS_OAEP_SOURCE_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_RSA_PKCS_OAEP_SOURCE_TYPE>_pb_to_c_CK_RSA_PKCS_OAEP_SOURCE_TYPE)(_pb_as_int(value, "CK_RSA_PKCS_OAEP_PARAMS.source"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RSA_PKCS_OAEP_PARAMS.source', 0, 18446744073709551615), value)
+        self._ptr.source = _pb_value
+
+    @source.deleter
+    def source(self):
+        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.source")
 
     @property
     def pSourceData(self):
@@ -5249,14 +6676,26 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSourceData, value, "CK_RSA_PKCS_OAEP_PARAMS.pSourceData", False, 0, True)
 
+    @pSourceData.deleter
+    def pSourceData(self):
+        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.pSourceData")
+
     @property
     def ulSourceDataLen(self):
         return self._ptr.ulSourceDataLen
 
     @ulSourceDataLen.setter
     def ulSourceDataLen(self, value):
-        value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen")
-        self._ptr.ulSourceDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulSourceDataLen = _pb_value
+
+    @ulSourceDataLen.deleter
+    def ulSourceDataLen(self):
+        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen")
 
 
 cdef CK_RSA_PKCS_OAEP_PARAMS _pb_view_CK_RSA_PKCS_OAEP_PARAMS(object owner, void *ptr):
@@ -5305,18 +6744,21 @@ cdef class CK_RSA_PKCS_PSS_PARAMS:
     def from_bytes(data, /):
         """A new CK_RSA_PKCS_PSS_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RSA_PKCS_PSS_PARAMS obj = CK_RSA_PKCS_PSS_PARAMS.__new__(CK_RSA_PKCS_PSS_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS):
-                raise ValueError(f"CK_RSA_PKCS_PSS_PARAMS needs {sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RSA_PKCS_PSS_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS):
+            raise ValueError(f"CK_RSA_PKCS_PSS_PARAMS needs {sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_RSA_PKCS_PSS_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, sLen={self.sLen!r})"
@@ -5327,8 +6769,16 @@ cdef class CK_RSA_PKCS_PSS_PARAMS:
 
     @hashAlg.setter
     def hashAlg(self, value):
-        value = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.hashAlg")
-        self._ptr.hashAlg = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_RSA_PKCS_PSS_PARAMS.hashAlg"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RSA_PKCS_PSS_PARAMS.hashAlg', 0, 18446744073709551615), value)
+        self._ptr.hashAlg = _pb_value
+
+    @hashAlg.deleter
+    def hashAlg(self):
+        _pb_no_delete("CK_RSA_PKCS_PSS_PARAMS.hashAlg")
 
     @property
     def mgf(self):
@@ -5336,8 +6786,16 @@ cdef class CK_RSA_PKCS_PSS_PARAMS:
 
     @mgf.setter
     def mgf(self, value):
-        value = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.mgf")
-        self._ptr.mgf = value
+        cdef _c_CK_RSA_PKCS_MGF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_RSA_PKCS_MGF_TYPE>_pb_to_c_CK_RSA_PKCS_MGF_TYPE)(_pb_as_int(value, "CK_RSA_PKCS_PSS_PARAMS.mgf"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RSA_PKCS_PSS_PARAMS.mgf', 0, 18446744073709551615), value)
+        self._ptr.mgf = _pb_value
+
+    @mgf.deleter
+    def mgf(self):
+        _pb_no_delete("CK_RSA_PKCS_PSS_PARAMS.mgf")
 
     @property
     def sLen(self):
@@ -5345,8 +6803,16 @@ cdef class CK_RSA_PKCS_PSS_PARAMS:
 
     @sLen.setter
     def sLen(self, value):
-        value = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.sLen")
-        self._ptr.sLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_RSA_PKCS_PSS_PARAMS.sLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RSA_PKCS_PSS_PARAMS.sLen', 0, 18446744073709551615), value)
+        self._ptr.sLen = _pb_value
+
+    @sLen.deleter
+    def sLen(self):
+        _pb_no_delete("CK_RSA_PKCS_PSS_PARAMS.sLen")
 
 
 cdef CK_RSA_PKCS_PSS_PARAMS _pb_view_CK_RSA_PKCS_PSS_PARAMS(object owner, void *ptr):
@@ -5403,6 +6869,13 @@ cdef class CK_ECDH1_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECDH1_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_ECDH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
 
@@ -5412,8 +6885,16 @@ cdef class CK_ECDH1_DERIVE_PARAMS:
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.kdf")
-        self._ptr.kdf = value
+        cdef _c_CK_EC_KDF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_EC_KDF_TYPE>_pb_to_c_CK_EC_KDF_TYPE)(_pb_as_int(value, "CK_ECDH1_DERIVE_PARAMS.kdf"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECDH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615), value)
+        self._ptr.kdf = _pb_value
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.kdf")
 
     @property
     def ulSharedDataLen(self):
@@ -5421,8 +6902,16 @@ cdef class CK_ECDH1_DERIVE_PARAMS:
 
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
-        value = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen")
-        self._ptr.ulSharedDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulSharedDataLen = _pb_value
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen")
 
     @property
     def pSharedData(self):
@@ -5434,14 +6923,26 @@ cdef class CK_ECDH1_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH1_DERIVE_PARAMS.pSharedData", True, 1, False)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.pSharedData")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen")
-        self._ptr.ulPublicDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPublicDataLen = _pb_value
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -5452,6 +6953,10 @@ cdef class CK_ECDH1_DERIVE_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH1_DERIVE_PARAMS.pPublicData", True, 1, False)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.pPublicData")
 
 
 cdef CK_ECDH1_DERIVE_PARAMS _pb_view_CK_ECDH1_DERIVE_PARAMS(object owner, void *ptr):
@@ -5516,6 +7021,13 @@ cdef class CK_ECDH2_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECDH2_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_ECDH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
 
@@ -5525,8 +7037,16 @@ cdef class CK_ECDH2_DERIVE_PARAMS:
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.kdf")
-        self._ptr.kdf = value
+        cdef _c_CK_EC_KDF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_EC_KDF_TYPE>_pb_to_c_CK_EC_KDF_TYPE)(_pb_as_int(value, "CK_ECDH2_DERIVE_PARAMS.kdf"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECDH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615), value)
+        self._ptr.kdf = _pb_value
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.kdf")
 
     @property
     def ulSharedDataLen(self):
@@ -5534,8 +7054,16 @@ cdef class CK_ECDH2_DERIVE_PARAMS:
 
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
-        value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen")
-        self._ptr.ulSharedDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulSharedDataLen = _pb_value
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen")
 
     @property
     def pSharedData(self):
@@ -5547,14 +7075,26 @@ cdef class CK_ECDH2_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH2_DERIVE_PARAMS.pSharedData", True, 1, False)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.pSharedData")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen")
-        self._ptr.ulPublicDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPublicDataLen = _pb_value
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -5566,14 +7106,26 @@ cdef class CK_ECDH2_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData", True, 1, False)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.pPublicData")
+
     @property
     def ulPrivateDataLen(self):
         return self._ptr.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
-        value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen")
-        self._ptr.ulPrivateDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPrivateDataLen = _pb_value
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen")
 
     @property
     def hPrivateData(self):
@@ -5581,8 +7133,16 @@ cdef class CK_ECDH2_DERIVE_PARAMS:
 
     @hPrivateData.setter
     def hPrivateData(self, value):
-        value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.hPrivateData")
-        self._ptr.hPrivateData = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_ECDH2_DERIVE_PARAMS.hPrivateData"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECDH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615), value)
+        self._ptr.hPrivateData = _pb_value
+
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.hPrivateData")
 
     @property
     def ulPublicDataLen2(self):
@@ -5590,8 +7150,16 @@ cdef class CK_ECDH2_DERIVE_PARAMS:
 
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
-        value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2")
-        self._ptr.ulPublicDataLen2 = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615), value)
+        self._ptr.ulPublicDataLen2 = _pb_value
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2")
 
     @property
     def pPublicData2(self):
@@ -5602,6 +7170,10 @@ cdef class CK_ECDH2_DERIVE_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData2", True, 1, False)
+
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.pPublicData2")
 
 
 cdef CK_ECDH2_DERIVE_PARAMS _pb_view_CK_ECDH2_DERIVE_PARAMS(object owner, void *ptr):
@@ -5668,6 +7240,13 @@ cdef class CK_ECMQV_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECMQV_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_ECMQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
 
@@ -5677,8 +7256,16 @@ cdef class CK_ECMQV_DERIVE_PARAMS:
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.kdf")
-        self._ptr.kdf = value
+        cdef _c_CK_EC_KDF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_EC_KDF_TYPE>_pb_to_c_CK_EC_KDF_TYPE)(_pb_as_int(value, "CK_ECMQV_DERIVE_PARAMS.kdf"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECMQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615), value)
+        self._ptr.kdf = _pb_value
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.kdf")
 
     @property
     def ulSharedDataLen(self):
@@ -5686,8 +7273,16 @@ cdef class CK_ECMQV_DERIVE_PARAMS:
 
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
-        value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen")
-        self._ptr.ulSharedDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulSharedDataLen = _pb_value
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen")
 
     @property
     def pSharedData(self):
@@ -5699,14 +7294,26 @@ cdef class CK_ECMQV_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedData, value, "CK_ECMQV_DERIVE_PARAMS.pSharedData", True, 1, False)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.pSharedData")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen")
-        self._ptr.ulPublicDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPublicDataLen = _pb_value
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -5718,14 +7325,26 @@ cdef class CK_ECMQV_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData", True, 1, False)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.pPublicData")
+
     @property
     def ulPrivateDataLen(self):
         return self._ptr.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
-        value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen")
-        self._ptr.ulPrivateDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPrivateDataLen = _pb_value
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen")
 
     @property
     def hPrivateData(self):
@@ -5733,8 +7352,16 @@ cdef class CK_ECMQV_DERIVE_PARAMS:
 
     @hPrivateData.setter
     def hPrivateData(self, value):
-        value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.hPrivateData")
-        self._ptr.hPrivateData = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_ECMQV_DERIVE_PARAMS.hPrivateData"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECMQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615), value)
+        self._ptr.hPrivateData = _pb_value
+
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.hPrivateData")
 
     @property
     def ulPublicDataLen2(self):
@@ -5742,8 +7369,16 @@ cdef class CK_ECMQV_DERIVE_PARAMS:
 
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
-        value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2")
-        self._ptr.ulPublicDataLen2 = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615), value)
+        self._ptr.ulPublicDataLen2 = _pb_value
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2")
 
     @property
     def pPublicData2(self):
@@ -5755,14 +7390,26 @@ cdef class CK_ECMQV_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData2", True, 1, False)
 
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.pPublicData2")
+
     @property
     def publicKey(self):
         return self._ptr.publicKey
 
     @publicKey.setter
     def publicKey(self, value):
-        value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.publicKey")
-        self._ptr.publicKey = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_ECMQV_DERIVE_PARAMS.publicKey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECMQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615), value)
+        self._ptr.publicKey = _pb_value
+
+    @publicKey.deleter
+    def publicKey(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.publicKey")
 
 
 cdef CK_ECMQV_DERIVE_PARAMS _pb_view_CK_ECMQV_DERIVE_PARAMS(object owner, void *ptr):
@@ -5819,6 +7466,13 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X9_42_DH1_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_X9_42_DH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
 
@@ -5828,8 +7482,16 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS:
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.kdf")
-        self._ptr.kdf = value
+        cdef _c_CK_X9_42_DH_KDF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_X9_42_DH_KDF_TYPE>_pb_to_c_CK_X9_42_DH_KDF_TYPE)(_pb_as_int(value, "CK_X9_42_DH1_DERIVE_PARAMS.kdf"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_DH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615), value)
+        self._ptr.kdf = _pb_value
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.kdf")
 
     @property
     def ulOtherInfoLen(self):
@@ -5837,8 +7499,16 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS:
 
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
-        value = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen")
-        self._ptr.ulOtherInfoLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615), value)
+        self._ptr.ulOtherInfoLen = _pb_value
+
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen")
 
     @property
     def pOtherInfo(self):
@@ -5850,14 +7520,26 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo", True, 1, False)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen")
-        self._ptr.ulPublicDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPublicDataLen = _pb_value
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -5868,6 +7550,10 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH1_DERIVE_PARAMS.pPublicData", True, 1, False)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.pPublicData")
 
 
 cdef CK_X9_42_DH1_DERIVE_PARAMS _pb_view_CK_X9_42_DH1_DERIVE_PARAMS(object owner, void *ptr):
@@ -5932,6 +7618,13 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X9_42_DH2_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_X9_42_DH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
 
@@ -5941,8 +7634,16 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS:
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.kdf")
-        self._ptr.kdf = value
+        cdef _c_CK_X9_42_DH_KDF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_X9_42_DH_KDF_TYPE>_pb_to_c_CK_X9_42_DH_KDF_TYPE)(_pb_as_int(value, "CK_X9_42_DH2_DERIVE_PARAMS.kdf"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_DH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615), value)
+        self._ptr.kdf = _pb_value
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.kdf")
 
     @property
     def ulOtherInfoLen(self):
@@ -5950,8 +7651,16 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS:
 
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
-        value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen")
-        self._ptr.ulOtherInfoLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615), value)
+        self._ptr.ulOtherInfoLen = _pb_value
+
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen")
 
     @property
     def pOtherInfo(self):
@@ -5963,14 +7672,26 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo", True, 1, False)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen")
-        self._ptr.ulPublicDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPublicDataLen = _pb_value
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -5982,14 +7703,26 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData", True, 1, False)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.pPublicData")
+
     @property
     def ulPrivateDataLen(self):
         return self._ptr.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
-        value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen")
-        self._ptr.ulPrivateDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPrivateDataLen = _pb_value
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen")
 
     @property
     def hPrivateData(self):
@@ -5997,8 +7730,16 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS:
 
     @hPrivateData.setter
     def hPrivateData(self, value):
-        value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData")
-        self._ptr.hPrivateData = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615), value)
+        self._ptr.hPrivateData = _pb_value
+
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData")
 
     @property
     def ulPublicDataLen2(self):
@@ -6006,8 +7747,16 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS:
 
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
-        value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2")
-        self._ptr.ulPublicDataLen2 = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615), value)
+        self._ptr.ulPublicDataLen2 = _pb_value
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2")
 
     @property
     def pPublicData2(self):
@@ -6018,6 +7767,10 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2", True, 1, False)
+
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2")
 
 
 cdef CK_X9_42_DH2_DERIVE_PARAMS _pb_view_CK_X9_42_DH2_DERIVE_PARAMS(object owner, void *ptr):
@@ -6084,6 +7837,13 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X9_42_MQV_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_X9_42_MQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
 
@@ -6093,8 +7853,16 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS:
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.kdf")
-        self._ptr.kdf = value
+        cdef _c_CK_X9_42_DH_KDF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_X9_42_DH_KDF_TYPE>_pb_to_c_CK_X9_42_DH_KDF_TYPE)(_pb_as_int(value, "CK_X9_42_MQV_DERIVE_PARAMS.kdf"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_MQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615), value)
+        self._ptr.kdf = _pb_value
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.kdf")
 
     @property
     def ulOtherInfoLen(self):
@@ -6102,8 +7870,16 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS:
 
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
-        value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen")
-        self._ptr.ulOtherInfoLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615), value)
+        self._ptr.ulOtherInfoLen = _pb_value
+
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen")
 
     @property
     def pOtherInfo(self):
@@ -6115,14 +7891,26 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo", True, 1, False)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen")
-        self._ptr.ulPublicDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPublicDataLen = _pb_value
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -6134,14 +7922,26 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData", True, 1, False)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.pPublicData")
+
     @property
     def ulPrivateDataLen(self):
         return self._ptr.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
-        value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen")
-        self._ptr.ulPrivateDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPrivateDataLen = _pb_value
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen")
 
     @property
     def hPrivateData(self):
@@ -6149,8 +7949,16 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS:
 
     @hPrivateData.setter
     def hPrivateData(self, value):
-        value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData")
-        self._ptr.hPrivateData = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615), value)
+        self._ptr.hPrivateData = _pb_value
+
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData")
 
     @property
     def ulPublicDataLen2(self):
@@ -6158,8 +7966,16 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS:
 
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
-        value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2")
-        self._ptr.ulPublicDataLen2 = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615), value)
+        self._ptr.ulPublicDataLen2 = _pb_value
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2")
 
     @property
     def pPublicData2(self):
@@ -6171,14 +7987,26 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2", True, 1, False)
 
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2")
+
     @property
     def publicKey(self):
         return self._ptr.publicKey
 
     @publicKey.setter
     def publicKey(self, value):
-        value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.publicKey")
-        self._ptr.publicKey = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_X9_42_MQV_DERIVE_PARAMS.publicKey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X9_42_MQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615), value)
+        self._ptr.publicKey = _pb_value
+
+    @publicKey.deleter
+    def publicKey(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.publicKey")
 
 
 cdef CK_X9_42_MQV_DERIVE_PARAMS _pb_view_CK_X9_42_MQV_DERIVE_PARAMS(object owner, void *ptr):
@@ -6237,6 +8065,13 @@ cdef class CK_KEA_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KEA_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_KEA_DERIVE_PARAMS(isSender={self.isSender!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pRandomB={self.pRandomB!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
 
@@ -6246,8 +8081,16 @@ cdef class CK_KEA_DERIVE_PARAMS:
 
     @isSender.setter
     def isSender(self, value):
-        value = _pb_index(value, "CK_KEA_DERIVE_PARAMS.isSender")
-        self._ptr.isSender = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_KEA_DERIVE_PARAMS.isSender"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_KEA_DERIVE_PARAMS.isSender', 0, 255), value)
+        self._ptr.isSender = _pb_value
+
+    @isSender.deleter
+    def isSender(self):
+        _pb_no_delete("CK_KEA_DERIVE_PARAMS.isSender")
 
     @property
     def ulRandomLen(self):
@@ -6255,8 +8098,16 @@ cdef class CK_KEA_DERIVE_PARAMS:
 
     @ulRandomLen.setter
     def ulRandomLen(self, value):
-        value = _pb_index(value, "CK_KEA_DERIVE_PARAMS.ulRandomLen")
-        self._ptr.ulRandomLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_KEA_DERIVE_PARAMS.ulRandomLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_KEA_DERIVE_PARAMS.ulRandomLen', 0, 18446744073709551615), value)
+        self._ptr.ulRandomLen = _pb_value
+
+    @ulRandomLen.deleter
+    def ulRandomLen(self):
+        _pb_no_delete("CK_KEA_DERIVE_PARAMS.ulRandomLen")
 
     @property
     def pRandomA(self):
@@ -6268,6 +8119,10 @@ cdef class CK_KEA_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRandomA, value, "CK_KEA_DERIVE_PARAMS.pRandomA", True, 1, False)
 
+    @pRandomA.deleter
+    def pRandomA(self):
+        _pb_no_delete("CK_KEA_DERIVE_PARAMS.pRandomA")
+
     @property
     def pRandomB(self):
         return None if self._ptr.pRandomB == NULL else <size_t><void *>self._ptr.pRandomB
@@ -6278,14 +8133,26 @@ cdef class CK_KEA_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pRandomB = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRandomB, value, "CK_KEA_DERIVE_PARAMS.pRandomB", True, 1, False)
 
+    @pRandomB.deleter
+    def pRandomB(self):
+        _pb_no_delete("CK_KEA_DERIVE_PARAMS.pRandomB")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_KEA_DERIVE_PARAMS.ulPublicDataLen")
-        self._ptr.ulPublicDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_KEA_DERIVE_PARAMS.ulPublicDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_KEA_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPublicDataLen = _pb_value
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_KEA_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -6296,6 +8163,10 @@ cdef class CK_KEA_DERIVE_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_KEA_DERIVE_PARAMS.pPublicData", True, 1, False)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_KEA_DERIVE_PARAMS.pPublicData")
 
 
 cdef CK_KEA_DERIVE_PARAMS _pb_view_CK_KEA_DERIVE_PARAMS(object owner, void *ptr):
@@ -6342,18 +8213,21 @@ cdef class CK_RC2_CBC_PARAMS:
     def from_bytes(data, /):
         """A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RC2_CBC_PARAMS obj = CK_RC2_CBC_PARAMS.__new__(CK_RC2_CBC_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_RC2_CBC_PARAMS):
-                raise ValueError(f"CK_RC2_CBC_PARAMS needs {sizeof(_cs_CK_RC2_CBC_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC2_CBC_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC2_CBC_PARAMS):
+            raise ValueError(f"CK_RC2_CBC_PARAMS needs {sizeof(_cs_CK_RC2_CBC_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RC2_CBC_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC2_CBC_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_RC2_CBC_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, iv={self.iv!r})"
@@ -6364,8 +8238,16 @@ cdef class CK_RC2_CBC_PARAMS:
 
     @ulEffectiveBits.setter
     def ulEffectiveBits(self, value):
-        value = _pb_index(value, "CK_RC2_CBC_PARAMS.ulEffectiveBits")
-        self._ptr.ulEffectiveBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_RC2_CBC_PARAMS.ulEffectiveBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RC2_CBC_PARAMS.ulEffectiveBits', 0, 18446744073709551615), value)
+        self._ptr.ulEffectiveBits = _pb_value
+
+    @ulEffectiveBits.deleter
+    def ulEffectiveBits(self):
+        _pb_no_delete("CK_RC2_CBC_PARAMS.ulEffectiveBits")
 
     @property
     def iv(self):
@@ -6374,6 +8256,10 @@ cdef class CK_RC2_CBC_PARAMS:
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 8, value, "CK_RC2_CBC_PARAMS.iv")
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete("CK_RC2_CBC_PARAMS.iv")
 
 
 cdef CK_RC2_CBC_PARAMS _pb_view_CK_RC2_CBC_PARAMS(object owner, void *ptr):
@@ -6420,18 +8306,21 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS:
     def from_bytes(data, /):
         """A new CK_RC2_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RC2_MAC_GENERAL_PARAMS obj = CK_RC2_MAC_GENERAL_PARAMS.__new__(CK_RC2_MAC_GENERAL_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS):
-                raise ValueError(f"CK_RC2_MAC_GENERAL_PARAMS needs {sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC2_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS):
+            raise ValueError(f"CK_RC2_MAC_GENERAL_PARAMS needs {sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_RC2_MAC_GENERAL_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, ulMacLength={self.ulMacLength!r})"
@@ -6442,8 +8331,16 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS:
 
     @ulEffectiveBits.setter
     def ulEffectiveBits(self, value):
-        value = _pb_index(value, "CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits")
-        self._ptr.ulEffectiveBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits', 0, 18446744073709551615), value)
+        self._ptr.ulEffectiveBits = _pb_value
+
+    @ulEffectiveBits.deleter
+    def ulEffectiveBits(self):
+        _pb_no_delete("CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits")
 
     @property
     def ulMacLength(self):
@@ -6451,8 +8348,16 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS:
 
     @ulMacLength.setter
     def ulMacLength(self, value):
-        value = _pb_index(value, "CK_RC2_MAC_GENERAL_PARAMS.ulMacLength")
-        self._ptr.ulMacLength = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_RC2_MAC_GENERAL_PARAMS.ulMacLength"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RC2_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615), value)
+        self._ptr.ulMacLength = _pb_value
+
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete("CK_RC2_MAC_GENERAL_PARAMS.ulMacLength")
 
 
 cdef CK_RC2_MAC_GENERAL_PARAMS _pb_view_CK_RC2_MAC_GENERAL_PARAMS(object owner, void *ptr):
@@ -6499,18 +8404,21 @@ cdef class CK_RC5_PARAMS:
     def from_bytes(data, /):
         """A new CK_RC5_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RC5_PARAMS obj = CK_RC5_PARAMS.__new__(CK_RC5_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_RC5_PARAMS):
-                raise ValueError(f"CK_RC5_PARAMS needs {sizeof(_cs_CK_RC5_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC5_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC5_PARAMS):
+            raise ValueError(f"CK_RC5_PARAMS needs {sizeof(_cs_CK_RC5_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RC5_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC5_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_RC5_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r})"
@@ -6521,8 +8429,16 @@ cdef class CK_RC5_PARAMS:
 
     @ulWordsize.setter
     def ulWordsize(self, value):
-        value = _pb_index(value, "CK_RC5_PARAMS.ulWordsize")
-        self._ptr.ulWordsize = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_RC5_PARAMS.ulWordsize"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RC5_PARAMS.ulWordsize', 0, 18446744073709551615), value)
+        self._ptr.ulWordsize = _pb_value
+
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete("CK_RC5_PARAMS.ulWordsize")
 
     @property
     def ulRounds(self):
@@ -6530,8 +8446,16 @@ cdef class CK_RC5_PARAMS:
 
     @ulRounds.setter
     def ulRounds(self, value):
-        value = _pb_index(value, "CK_RC5_PARAMS.ulRounds")
-        self._ptr.ulRounds = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_RC5_PARAMS.ulRounds"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RC5_PARAMS.ulRounds', 0, 18446744073709551615), value)
+        self._ptr.ulRounds = _pb_value
+
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete("CK_RC5_PARAMS.ulRounds")
 
 
 cdef CK_RC5_PARAMS _pb_view_CK_RC5_PARAMS(object owner, void *ptr):
@@ -6586,6 +8510,13 @@ cdef class CK_RC5_CBC_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC5_CBC_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_RC5_CBC_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r})"
 
@@ -6595,8 +8526,16 @@ cdef class CK_RC5_CBC_PARAMS:
 
     @ulWordsize.setter
     def ulWordsize(self, value):
-        value = _pb_index(value, "CK_RC5_CBC_PARAMS.ulWordsize")
-        self._ptr.ulWordsize = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_RC5_CBC_PARAMS.ulWordsize"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RC5_CBC_PARAMS.ulWordsize', 0, 18446744073709551615), value)
+        self._ptr.ulWordsize = _pb_value
+
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete("CK_RC5_CBC_PARAMS.ulWordsize")
 
     @property
     def ulRounds(self):
@@ -6604,8 +8543,16 @@ cdef class CK_RC5_CBC_PARAMS:
 
     @ulRounds.setter
     def ulRounds(self, value):
-        value = _pb_index(value, "CK_RC5_CBC_PARAMS.ulRounds")
-        self._ptr.ulRounds = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_RC5_CBC_PARAMS.ulRounds"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RC5_CBC_PARAMS.ulRounds', 0, 18446744073709551615), value)
+        self._ptr.ulRounds = _pb_value
+
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete("CK_RC5_CBC_PARAMS.ulRounds")
 
     @property
     def pIv(self):
@@ -6617,14 +8564,26 @@ cdef class CK_RC5_CBC_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_RC5_CBC_PARAMS.pIv", True, 1, False)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete("CK_RC5_CBC_PARAMS.pIv")
+
     @property
     def ulIvLen(self):
         return self._ptr.ulIvLen
 
     @ulIvLen.setter
     def ulIvLen(self, value):
-        value = _pb_index(value, "CK_RC5_CBC_PARAMS.ulIvLen")
-        self._ptr.ulIvLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_RC5_CBC_PARAMS.ulIvLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RC5_CBC_PARAMS.ulIvLen', 0, 18446744073709551615), value)
+        self._ptr.ulIvLen = _pb_value
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete("CK_RC5_CBC_PARAMS.ulIvLen")
 
 
 cdef CK_RC5_CBC_PARAMS _pb_view_CK_RC5_CBC_PARAMS(object owner, void *ptr):
@@ -6673,18 +8632,21 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS:
     def from_bytes(data, /):
         """A new CK_RC5_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RC5_MAC_GENERAL_PARAMS obj = CK_RC5_MAC_GENERAL_PARAMS.__new__(CK_RC5_MAC_GENERAL_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS):
-                raise ValueError(f"CK_RC5_MAC_GENERAL_PARAMS needs {sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC5_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS):
+            raise ValueError(f"CK_RC5_MAC_GENERAL_PARAMS needs {sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_RC5_MAC_GENERAL_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, ulMacLength={self.ulMacLength!r})"
@@ -6695,8 +8657,16 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS:
 
     @ulWordsize.setter
     def ulWordsize(self, value):
-        value = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulWordsize")
-        self._ptr.ulWordsize = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_RC5_MAC_GENERAL_PARAMS.ulWordsize"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RC5_MAC_GENERAL_PARAMS.ulWordsize', 0, 18446744073709551615), value)
+        self._ptr.ulWordsize = _pb_value
+
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete("CK_RC5_MAC_GENERAL_PARAMS.ulWordsize")
 
     @property
     def ulRounds(self):
@@ -6704,8 +8674,16 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS:
 
     @ulRounds.setter
     def ulRounds(self, value):
-        value = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulRounds")
-        self._ptr.ulRounds = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_RC5_MAC_GENERAL_PARAMS.ulRounds"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RC5_MAC_GENERAL_PARAMS.ulRounds', 0, 18446744073709551615), value)
+        self._ptr.ulRounds = _pb_value
+
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete("CK_RC5_MAC_GENERAL_PARAMS.ulRounds")
 
     @property
     def ulMacLength(self):
@@ -6713,8 +8691,16 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS:
 
     @ulMacLength.setter
     def ulMacLength(self, value):
-        value = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulMacLength")
-        self._ptr.ulMacLength = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_RC5_MAC_GENERAL_PARAMS.ulMacLength"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RC5_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615), value)
+        self._ptr.ulMacLength = _pb_value
+
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete("CK_RC5_MAC_GENERAL_PARAMS.ulMacLength")
 
 
 cdef CK_RC5_MAC_GENERAL_PARAMS _pb_view_CK_RC5_MAC_GENERAL_PARAMS(object owner, void *ptr):
@@ -6767,6 +8753,13 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_DES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -6778,6 +8771,10 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 8, value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv")
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete("CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv")
+
     @property
     def pData(self):
         return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
@@ -6788,14 +8785,26 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete("CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData")
+
     @property
     def length(self):
         return self._ptr.length
 
     @length.setter
     def length(self, value):
-        value = _pb_index(value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.length")
-        self._ptr.length = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.length"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615), value)
+        self._ptr.length = _pb_value
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete("CK_DES_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_DES_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_DES_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -6848,6 +8857,13 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_AES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -6859,6 +8875,10 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 16, value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv")
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete("CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv")
+
     @property
     def pData(self):
         return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
@@ -6869,14 +8889,26 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete("CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData")
+
     @property
     def length(self):
         return self._ptr.length
 
     @length.setter
     def length(self, value):
-        value = _pb_index(value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.length")
-        self._ptr.length = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.length"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615), value)
+        self._ptr.length = _pb_value
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete("CK_AES_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_AES_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_AES_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -6923,18 +8955,21 @@ cdef class CK_AES_CTR_PARAMS:
     def from_bytes(data, /):
         """A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_AES_CTR_PARAMS obj = CK_AES_CTR_PARAMS.__new__(CK_AES_CTR_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_AES_CTR_PARAMS):
-                raise ValueError(f"CK_AES_CTR_PARAMS needs {sizeof(_cs_CK_AES_CTR_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_AES_CTR_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_AES_CTR_PARAMS):
+            raise ValueError(f"CK_AES_CTR_PARAMS needs {sizeof(_cs_CK_AES_CTR_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_AES_CTR_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_AES_CTR_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_AES_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
@@ -6945,8 +8980,16 @@ cdef class CK_AES_CTR_PARAMS:
 
     @ulCounterBits.setter
     def ulCounterBits(self, value):
-        value = _pb_index(value, "CK_AES_CTR_PARAMS.ulCounterBits")
-        self._ptr.ulCounterBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_AES_CTR_PARAMS.ulCounterBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_AES_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615), value)
+        self._ptr.ulCounterBits = _pb_value
+
+    @ulCounterBits.deleter
+    def ulCounterBits(self):
+        _pb_no_delete("CK_AES_CTR_PARAMS.ulCounterBits")
 
     @property
     def cb(self):
@@ -6955,6 +8998,10 @@ cdef class CK_AES_CTR_PARAMS:
     @cb.setter
     def cb(self, value):
         _pb_store_bytes(self._ptr.cb, 16, value, "CK_AES_CTR_PARAMS.cb")
+
+    @cb.deleter
+    def cb(self):
+        _pb_no_delete("CK_AES_CTR_PARAMS.cb")
 
 
 cdef CK_AES_CTR_PARAMS _pb_view_CK_AES_CTR_PARAMS(object owner, void *ptr):
@@ -7013,6 +9060,13 @@ cdef class CK_GCM_PARAMS_V3:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GCM_PARAMS_V3))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_GCM_PARAMS_V3(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvBits={self.ulIvBits!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
 
@@ -7026,14 +9080,26 @@ cdef class CK_GCM_PARAMS_V3:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_GCM_PARAMS_V3.pIv", True, 1, False)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete("CK_GCM_PARAMS_V3.pIv")
+
     @property
     def ulIvLen(self):
         return self._ptr.ulIvLen
 
     @ulIvLen.setter
     def ulIvLen(self, value):
-        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvLen")
-        self._ptr.ulIvLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_GCM_PARAMS_V3.ulIvLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615), value)
+        self._ptr.ulIvLen = _pb_value
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete("CK_GCM_PARAMS_V3.ulIvLen")
 
     @property
     def ulIvBits(self):
@@ -7041,8 +9107,16 @@ cdef class CK_GCM_PARAMS_V3:
 
     @ulIvBits.setter
     def ulIvBits(self, value):
-        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvBits")
-        self._ptr.ulIvBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_GCM_PARAMS_V3.ulIvBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615), value)
+        self._ptr.ulIvBits = _pb_value
+
+    @ulIvBits.deleter
+    def ulIvBits(self):
+        _pb_no_delete("CK_GCM_PARAMS_V3.ulIvBits")
 
     @property
     def pAAD(self):
@@ -7054,14 +9128,26 @@ cdef class CK_GCM_PARAMS_V3:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_GCM_PARAMS_V3.pAAD", True, 1, False)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete("CK_GCM_PARAMS_V3.pAAD")
+
     @property
     def ulAADLen(self):
         return self._ptr.ulAADLen
 
     @ulAADLen.setter
     def ulAADLen(self, value):
-        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulAADLen")
-        self._ptr.ulAADLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_GCM_PARAMS_V3.ulAADLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615), value)
+        self._ptr.ulAADLen = _pb_value
+
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete("CK_GCM_PARAMS_V3.ulAADLen")
 
     @property
     def ulTagBits(self):
@@ -7069,8 +9155,16 @@ cdef class CK_GCM_PARAMS_V3:
 
     @ulTagBits.setter
     def ulTagBits(self, value):
-        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulTagBits")
-        self._ptr.ulTagBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_GCM_PARAMS_V3.ulTagBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615), value)
+        self._ptr.ulTagBits = _pb_value
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete("CK_GCM_PARAMS_V3.ulTagBits")
 
 
 cdef CK_GCM_PARAMS_V3 _pb_view_CK_GCM_PARAMS_V3(object owner, void *ptr):
@@ -7129,6 +9223,13 @@ cdef class CK_CCM_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CCM_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_CCM_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulMACLen={self.ulMACLen!r})"
 
@@ -7138,8 +9239,16 @@ cdef class CK_CCM_PARAMS:
 
     @ulDataLen.setter
     def ulDataLen(self, value):
-        value = _pb_index(value, "CK_CCM_PARAMS.ulDataLen")
-        self._ptr.ulDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_CCM_PARAMS.ulDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CCM_PARAMS.ulDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulDataLen = _pb_value
+
+    @ulDataLen.deleter
+    def ulDataLen(self):
+        _pb_no_delete("CK_CCM_PARAMS.ulDataLen")
 
     @property
     def pNonce(self):
@@ -7151,14 +9260,26 @@ cdef class CK_CCM_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_PARAMS.pNonce", True, 1, False)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete("CK_CCM_PARAMS.pNonce")
+
     @property
     def ulNonceLen(self):
         return self._ptr.ulNonceLen
 
     @ulNonceLen.setter
     def ulNonceLen(self, value):
-        value = _pb_index(value, "CK_CCM_PARAMS.ulNonceLen")
-        self._ptr.ulNonceLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_CCM_PARAMS.ulNonceLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CCM_PARAMS.ulNonceLen', 0, 18446744073709551615), value)
+        self._ptr.ulNonceLen = _pb_value
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete("CK_CCM_PARAMS.ulNonceLen")
 
     @property
     def pAAD(self):
@@ -7170,14 +9291,26 @@ cdef class CK_CCM_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_CCM_PARAMS.pAAD", True, 1, False)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete("CK_CCM_PARAMS.pAAD")
+
     @property
     def ulAADLen(self):
         return self._ptr.ulAADLen
 
     @ulAADLen.setter
     def ulAADLen(self, value):
-        value = _pb_index(value, "CK_CCM_PARAMS.ulAADLen")
-        self._ptr.ulAADLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_CCM_PARAMS.ulAADLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CCM_PARAMS.ulAADLen', 0, 18446744073709551615), value)
+        self._ptr.ulAADLen = _pb_value
+
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete("CK_CCM_PARAMS.ulAADLen")
 
     @property
     def ulMACLen(self):
@@ -7185,8 +9318,16 @@ cdef class CK_CCM_PARAMS:
 
     @ulMACLen.setter
     def ulMACLen(self, value):
-        value = _pb_index(value, "CK_CCM_PARAMS.ulMACLen")
-        self._ptr.ulMACLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_CCM_PARAMS.ulMACLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CCM_PARAMS.ulMACLen', 0, 18446744073709551615), value)
+        self._ptr.ulMACLen = _pb_value
+
+    @ulMACLen.deleter
+    def ulMACLen(self):
+        _pb_no_delete("CK_CCM_PARAMS.ulMACLen")
 
 
 cdef CK_CCM_PARAMS _pb_view_CK_CCM_PARAMS(object owner, void *ptr):
@@ -7241,6 +9382,13 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SALSA20_CHACHA20_POLY1305_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r})"
 
@@ -7254,14 +9402,26 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce", True, 1, False)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce")
+
     @property
     def ulNonceLen(self):
         return self._ptr.ulNonceLen
 
     @ulNonceLen.setter
     def ulNonceLen(self, value):
-        value = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen")
-        self._ptr.ulNonceLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen', 0, 18446744073709551615), value)
+        self._ptr.ulNonceLen = _pb_value
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen")
 
     @property
     def pAAD(self):
@@ -7273,14 +9433,26 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD", True, 1, False)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD")
+
     @property
     def ulAADLen(self):
         return self._ptr.ulAADLen
 
     @ulAADLen.setter
     def ulAADLen(self, value):
-        value = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen")
-        self._ptr.ulAADLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen', 0, 18446744073709551615), value)
+        self._ptr.ulAADLen = _pb_value
+
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen")
 
 
 cdef CK_SALSA20_CHACHA20_POLY1305_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_PARAMS(object owner, void *ptr):
@@ -7339,6 +9511,13 @@ cdef class CK_GCM_MESSAGE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GCM_MESSAGE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_GCM_MESSAGE_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvFixedBits={self.ulIvFixedBits!r}, ivGenerator={self.ivGenerator!r}, pTag={self.pTag!r}, ulTagBits={self.ulTagBits!r})"
 
@@ -7352,14 +9531,26 @@ cdef class CK_GCM_MESSAGE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_GCM_MESSAGE_PARAMS.pIv", True, 1, False)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.pIv")
+
     @property
     def ulIvLen(self):
         return self._ptr.ulIvLen
 
     @ulIvLen.setter
     def ulIvLen(self, value):
-        value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulIvLen")
-        self._ptr.ulIvLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_GCM_MESSAGE_PARAMS.ulIvLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_GCM_MESSAGE_PARAMS.ulIvLen', 0, 18446744073709551615), value)
+        self._ptr.ulIvLen = _pb_value
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.ulIvLen")
 
     @property
     def ulIvFixedBits(self):
@@ -7367,8 +9558,16 @@ cdef class CK_GCM_MESSAGE_PARAMS:
 
     @ulIvFixedBits.setter
     def ulIvFixedBits(self, value):
-        value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulIvFixedBits")
-        self._ptr.ulIvFixedBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_GCM_MESSAGE_PARAMS.ulIvFixedBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_GCM_MESSAGE_PARAMS.ulIvFixedBits', 0, 18446744073709551615), value)
+        self._ptr.ulIvFixedBits = _pb_value
+
+    @ulIvFixedBits.deleter
+    def ulIvFixedBits(self):
+        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.ulIvFixedBits")
 
     @property
     def ivGenerator(self):
@@ -7376,8 +9575,16 @@ cdef class CK_GCM_MESSAGE_PARAMS:
 
     @ivGenerator.setter
     def ivGenerator(self, value):
-        value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ivGenerator")
-        self._ptr.ivGenerator = value
+        cdef _c_CK_GENERATOR_FUNCTION _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_GENERATOR_FUNCTION>_pb_to_c_CK_GENERATOR_FUNCTION)(_pb_as_int(value, "CK_GCM_MESSAGE_PARAMS.ivGenerator"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_GCM_MESSAGE_PARAMS.ivGenerator', 0, 18446744073709551615), value)
+        self._ptr.ivGenerator = _pb_value
+
+    @ivGenerator.deleter
+    def ivGenerator(self):
+        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.ivGenerator")
 
     @property
     def pTag(self):
@@ -7389,14 +9596,26 @@ cdef class CK_GCM_MESSAGE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pTag, value, "CK_GCM_MESSAGE_PARAMS.pTag", True, 1, False)
 
+    @pTag.deleter
+    def pTag(self):
+        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.pTag")
+
     @property
     def ulTagBits(self):
         return self._ptr.ulTagBits
 
     @ulTagBits.setter
     def ulTagBits(self, value):
-        value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulTagBits")
-        self._ptr.ulTagBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_GCM_MESSAGE_PARAMS.ulTagBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_GCM_MESSAGE_PARAMS.ulTagBits', 0, 18446744073709551615), value)
+        self._ptr.ulTagBits = _pb_value
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.ulTagBits")
 
 
 cdef CK_GCM_MESSAGE_PARAMS _pb_view_CK_GCM_MESSAGE_PARAMS(object owner, void *ptr):
@@ -7457,6 +9676,13 @@ cdef class CK_CCM_MESSAGE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CCM_MESSAGE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_CCM_MESSAGE_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, ulNonceFixedBits={self.ulNonceFixedBits!r}, nonceGenerator={self.nonceGenerator!r}, pMAC={self.pMAC!r}, ulMACLen={self.ulMACLen!r})"
 
@@ -7466,8 +9692,16 @@ cdef class CK_CCM_MESSAGE_PARAMS:
 
     @ulDataLen.setter
     def ulDataLen(self, value):
-        value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulDataLen")
-        self._ptr.ulDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_CCM_MESSAGE_PARAMS.ulDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CCM_MESSAGE_PARAMS.ulDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulDataLen = _pb_value
+
+    @ulDataLen.deleter
+    def ulDataLen(self):
+        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.ulDataLen")
 
     @property
     def pNonce(self):
@@ -7479,14 +9713,26 @@ cdef class CK_CCM_MESSAGE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_MESSAGE_PARAMS.pNonce", True, 1, False)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.pNonce")
+
     @property
     def ulNonceLen(self):
         return self._ptr.ulNonceLen
 
     @ulNonceLen.setter
     def ulNonceLen(self, value):
-        value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulNonceLen")
-        self._ptr.ulNonceLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_CCM_MESSAGE_PARAMS.ulNonceLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CCM_MESSAGE_PARAMS.ulNonceLen', 0, 18446744073709551615), value)
+        self._ptr.ulNonceLen = _pb_value
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.ulNonceLen")
 
     @property
     def ulNonceFixedBits(self):
@@ -7494,8 +9740,16 @@ cdef class CK_CCM_MESSAGE_PARAMS:
 
     @ulNonceFixedBits.setter
     def ulNonceFixedBits(self, value):
-        value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits")
-        self._ptr.ulNonceFixedBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits', 0, 18446744073709551615), value)
+        self._ptr.ulNonceFixedBits = _pb_value
+
+    @ulNonceFixedBits.deleter
+    def ulNonceFixedBits(self):
+        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits")
 
     @property
     def nonceGenerator(self):
@@ -7503,8 +9757,16 @@ cdef class CK_CCM_MESSAGE_PARAMS:
 
     @nonceGenerator.setter
     def nonceGenerator(self, value):
-        value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.nonceGenerator")
-        self._ptr.nonceGenerator = value
+        cdef _c_CK_GENERATOR_FUNCTION _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_GENERATOR_FUNCTION>_pb_to_c_CK_GENERATOR_FUNCTION)(_pb_as_int(value, "CK_CCM_MESSAGE_PARAMS.nonceGenerator"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CCM_MESSAGE_PARAMS.nonceGenerator', 0, 18446744073709551615), value)
+        self._ptr.nonceGenerator = _pb_value
+
+    @nonceGenerator.deleter
+    def nonceGenerator(self):
+        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.nonceGenerator")
 
     @property
     def pMAC(self):
@@ -7516,14 +9778,26 @@ cdef class CK_CCM_MESSAGE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pMAC = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pMAC, value, "CK_CCM_MESSAGE_PARAMS.pMAC", True, 1, False)
 
+    @pMAC.deleter
+    def pMAC(self):
+        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.pMAC")
+
     @property
     def ulMACLen(self):
         return self._ptr.ulMACLen
 
     @ulMACLen.setter
     def ulMACLen(self, value):
-        value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulMACLen")
-        self._ptr.ulMACLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_CCM_MESSAGE_PARAMS.ulMACLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CCM_MESSAGE_PARAMS.ulMACLen', 0, 18446744073709551615), value)
+        self._ptr.ulMACLen = _pb_value
+
+    @ulMACLen.deleter
+    def ulMACLen(self):
+        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.ulMACLen")
 
 
 cdef CK_CCM_MESSAGE_PARAMS _pb_view_CK_CCM_MESSAGE_PARAMS(object owner, void *ptr):
@@ -7576,6 +9850,13 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pTag={self.pTag!r})"
 
@@ -7589,14 +9870,26 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce", True, 1, False)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce")
+
     @property
     def ulNonceLen(self):
         return self._ptr.ulNonceLen
 
     @ulNonceLen.setter
     def ulNonceLen(self, value):
-        value = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen")
-        self._ptr.ulNonceLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen', 0, 18446744073709551615), value)
+        self._ptr.ulNonceLen = _pb_value
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen")
 
     @property
     def pTag(self):
@@ -7607,6 +9900,10 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pTag, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag", True, 1, False)
+
+    @pTag.deleter
+    def pTag(self):
+        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag")
 
 
 cdef CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(object owner, void *ptr):
@@ -7675,6 +9972,13 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS(ulPasswordLen={self.ulPasswordLen!r}, pPassword={self.pPassword!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPAndGLen={self.ulPAndGLen!r}, ulQLen={self.ulQLen!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pPrimeP={self.pPrimeP!r}, pBaseG={self.pBaseG!r}, pSubprimeQ={self.pSubprimeQ!r})"
 
@@ -7684,8 +9988,16 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
 
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen")
-        self._ptr.ulPasswordLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen', 0, 18446744073709551615), value)
+        self._ptr.ulPasswordLen = _pb_value
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen")
 
     @property
     def pPassword(self):
@@ -7697,14 +10009,26 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPassword = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPassword, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword", True, 1, False)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen")
-        self._ptr.ulPublicDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPublicDataLen = _pb_value
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -7716,14 +10040,26 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData", True, 1, False)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData")
+
     @property
     def ulPAndGLen(self):
         return self._ptr.ulPAndGLen
 
     @ulPAndGLen.setter
     def ulPAndGLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen")
-        self._ptr.ulPAndGLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen', 0, 18446744073709551615), value)
+        self._ptr.ulPAndGLen = _pb_value
+
+    @ulPAndGLen.deleter
+    def ulPAndGLen(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen")
 
     @property
     def ulQLen(self):
@@ -7731,8 +10067,16 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
 
     @ulQLen.setter
     def ulQLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen")
-        self._ptr.ulQLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen', 0, 18446744073709551615), value)
+        self._ptr.ulQLen = _pb_value
+
+    @ulQLen.deleter
+    def ulQLen(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen")
 
     @property
     def ulRandomLen(self):
@@ -7740,8 +10084,16 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
 
     @ulRandomLen.setter
     def ulRandomLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen")
-        self._ptr.ulRandomLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen', 0, 18446744073709551615), value)
+        self._ptr.ulRandomLen = _pb_value
+
+    @ulRandomLen.deleter
+    def ulRandomLen(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen")
 
     @property
     def pRandomA(self):
@@ -7753,6 +10105,10 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRandomA, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA", True, 1, False)
 
+    @pRandomA.deleter
+    def pRandomA(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA")
+
     @property
     def pPrimeP(self):
         return None if self._ptr.pPrimeP == NULL else <size_t><void *>self._ptr.pPrimeP
@@ -7762,6 +10118,10 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPrimeP = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrimeP, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP", True, 1, False)
+
+    @pPrimeP.deleter
+    def pPrimeP(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP")
 
     @property
     def pBaseG(self):
@@ -7773,6 +10133,10 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pBaseG = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pBaseG, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG", True, 1, False)
 
+    @pBaseG.deleter
+    def pBaseG(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG")
+
     @property
     def pSubprimeQ(self):
         return None if self._ptr.pSubprimeQ == NULL else <size_t><void *>self._ptr.pSubprimeQ
@@ -7782,6 +10146,10 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSubprimeQ = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSubprimeQ, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ", True, 1, False)
+
+    @pSubprimeQ.deleter
+    def pSubprimeQ(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ")
 
 
 cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS _pb_view_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(object owner, void *ptr):
@@ -7856,6 +10224,13 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SKIPJACK_RELAYX_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SKIPJACK_RELAYX_PARAMS(ulOldWrappedXLen={self.ulOldWrappedXLen!r}, pOldWrappedX={self.pOldWrappedX!r}, ulOldPasswordLen={self.ulOldPasswordLen!r}, pOldPassword={self.pOldPassword!r}, ulOldPublicDataLen={self.ulOldPublicDataLen!r}, pOldPublicData={self.pOldPublicData!r}, ulOldRandomLen={self.ulOldRandomLen!r}, pOldRandomA={self.pOldRandomA!r}, ulNewPasswordLen={self.ulNewPasswordLen!r}, pNewPassword={self.pNewPassword!r}, ulNewPublicDataLen={self.ulNewPublicDataLen!r}, pNewPublicData={self.pNewPublicData!r}, ulNewRandomLen={self.ulNewRandomLen!r}, pNewRandomA={self.pNewRandomA!r})"
 
@@ -7865,8 +10240,16 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS:
 
     @ulOldWrappedXLen.setter
     def ulOldWrappedXLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen")
-        self._ptr.ulOldWrappedXLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen', 0, 18446744073709551615), value)
+        self._ptr.ulOldWrappedXLen = _pb_value
+
+    @ulOldWrappedXLen.deleter
+    def ulOldWrappedXLen(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen")
 
     @property
     def pOldWrappedX(self):
@@ -7878,14 +10261,26 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pOldWrappedX = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOldWrappedX, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX", True, 1, False)
 
+    @pOldWrappedX.deleter
+    def pOldWrappedX(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX")
+
     @property
     def ulOldPasswordLen(self):
         return self._ptr.ulOldPasswordLen
 
     @ulOldPasswordLen.setter
     def ulOldPasswordLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen")
-        self._ptr.ulOldPasswordLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen', 0, 18446744073709551615), value)
+        self._ptr.ulOldPasswordLen = _pb_value
+
+    @ulOldPasswordLen.deleter
+    def ulOldPasswordLen(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen")
 
     @property
     def pOldPassword(self):
@@ -7897,14 +10292,26 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pOldPassword = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOldPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPassword", True, 1, False)
 
+    @pOldPassword.deleter
+    def pOldPassword(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pOldPassword")
+
     @property
     def ulOldPublicDataLen(self):
         return self._ptr.ulOldPublicDataLen
 
     @ulOldPublicDataLen.setter
     def ulOldPublicDataLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen")
-        self._ptr.ulOldPublicDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulOldPublicDataLen = _pb_value
+
+    @ulOldPublicDataLen.deleter
+    def ulOldPublicDataLen(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen")
 
     @property
     def pOldPublicData(self):
@@ -7916,14 +10323,26 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pOldPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOldPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData", True, 1, False)
 
+    @pOldPublicData.deleter
+    def pOldPublicData(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData")
+
     @property
     def ulOldRandomLen(self):
         return self._ptr.ulOldRandomLen
 
     @ulOldRandomLen.setter
     def ulOldRandomLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen")
-        self._ptr.ulOldRandomLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen', 0, 18446744073709551615), value)
+        self._ptr.ulOldRandomLen = _pb_value
+
+    @ulOldRandomLen.deleter
+    def ulOldRandomLen(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen")
 
     @property
     def pOldRandomA(self):
@@ -7935,14 +10354,26 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pOldRandomA = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOldRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA", True, 1, False)
 
+    @pOldRandomA.deleter
+    def pOldRandomA(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA")
+
     @property
     def ulNewPasswordLen(self):
         return self._ptr.ulNewPasswordLen
 
     @ulNewPasswordLen.setter
     def ulNewPasswordLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen")
-        self._ptr.ulNewPasswordLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen', 0, 18446744073709551615), value)
+        self._ptr.ulNewPasswordLen = _pb_value
+
+    @ulNewPasswordLen.deleter
+    def ulNewPasswordLen(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen")
 
     @property
     def pNewPassword(self):
@@ -7954,14 +10385,26 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pNewPassword = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNewPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPassword", True, 1, False)
 
+    @pNewPassword.deleter
+    def pNewPassword(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pNewPassword")
+
     @property
     def ulNewPublicDataLen(self):
         return self._ptr.ulNewPublicDataLen
 
     @ulNewPublicDataLen.setter
     def ulNewPublicDataLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen")
-        self._ptr.ulNewPublicDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulNewPublicDataLen = _pb_value
+
+    @ulNewPublicDataLen.deleter
+    def ulNewPublicDataLen(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen")
 
     @property
     def pNewPublicData(self):
@@ -7973,14 +10416,26 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pNewPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNewPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData", True, 1, False)
 
+    @pNewPublicData.deleter
+    def pNewPublicData(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData")
+
     @property
     def ulNewRandomLen(self):
         return self._ptr.ulNewRandomLen
 
     @ulNewRandomLen.setter
     def ulNewRandomLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen")
-        self._ptr.ulNewRandomLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen', 0, 18446744073709551615), value)
+        self._ptr.ulNewRandomLen = _pb_value
+
+    @ulNewRandomLen.deleter
+    def ulNewRandomLen(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen")
 
     @property
     def pNewRandomA(self):
@@ -7991,6 +10446,10 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pNewRandomA = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNewRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA", True, 1, False)
+
+    @pNewRandomA.deleter
+    def pNewRandomA(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA")
 
 
 cdef CK_SKIPJACK_RELAYX_PARAMS _pb_view_CK_SKIPJACK_RELAYX_PARAMS(object owner, void *ptr):
@@ -8037,18 +10496,21 @@ cdef class CK_CAMELLIA_CTR_PARAMS:
     def from_bytes(data, /):
         """A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_CAMELLIA_CTR_PARAMS obj = CK_CAMELLIA_CTR_PARAMS.__new__(CK_CAMELLIA_CTR_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_CAMELLIA_CTR_PARAMS):
-                raise ValueError(f"CK_CAMELLIA_CTR_PARAMS needs {sizeof(_cs_CK_CAMELLIA_CTR_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_CAMELLIA_CTR_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_CAMELLIA_CTR_PARAMS):
+            raise ValueError(f"CK_CAMELLIA_CTR_PARAMS needs {sizeof(_cs_CK_CAMELLIA_CTR_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_CAMELLIA_CTR_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CAMELLIA_CTR_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_CAMELLIA_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
@@ -8059,8 +10521,16 @@ cdef class CK_CAMELLIA_CTR_PARAMS:
 
     @ulCounterBits.setter
     def ulCounterBits(self, value):
-        value = _pb_index(value, "CK_CAMELLIA_CTR_PARAMS.ulCounterBits")
-        self._ptr.ulCounterBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_CAMELLIA_CTR_PARAMS.ulCounterBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CAMELLIA_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615), value)
+        self._ptr.ulCounterBits = _pb_value
+
+    @ulCounterBits.deleter
+    def ulCounterBits(self):
+        _pb_no_delete("CK_CAMELLIA_CTR_PARAMS.ulCounterBits")
 
     @property
     def cb(self):
@@ -8069,6 +10539,10 @@ cdef class CK_CAMELLIA_CTR_PARAMS:
     @cb.setter
     def cb(self, value):
         _pb_store_bytes(self._ptr.cb, 16, value, "CK_CAMELLIA_CTR_PARAMS.cb")
+
+    @cb.deleter
+    def cb(self):
+        _pb_no_delete("CK_CAMELLIA_CTR_PARAMS.cb")
 
 
 cdef CK_CAMELLIA_CTR_PARAMS _pb_view_CK_CAMELLIA_CTR_PARAMS(object owner, void *ptr):
@@ -8121,6 +10595,13 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -8132,6 +10613,10 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 16, value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv")
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete("CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv")
+
     @property
     def pData(self):
         return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
@@ -8142,14 +10627,26 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete("CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData")
+
     @property
     def length(self):
         return self._ptr.length
 
     @length.setter
     def length(self, value):
-        value = _pb_index(value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length")
-        self._ptr.length = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615), value)
+        self._ptr.length = _pb_value
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete("CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -8202,6 +10699,13 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -8213,6 +10717,10 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 16, value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv")
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete("CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv")
+
     @property
     def pData(self):
         return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
@@ -8223,14 +10731,26 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete("CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData")
+
     @property
     def length(self):
         return self._ptr.length
 
     @length.setter
     def length(self, value):
-        value = _pb_index(value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length")
-        self._ptr.length = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615), value)
+        self._ptr.length = _pb_value
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete("CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_ARIA_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -8283,6 +10803,13 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SEED_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -8294,6 +10821,10 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 16, value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv")
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete("CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv")
+
     @property
     def pData(self):
         return None if self._ptr.pData == NULL else <size_t><void *>self._ptr.pData
@@ -8304,14 +10835,26 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData", True, 1, False)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete("CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData")
+
     @property
     def length(self):
         return self._ptr.length
 
     @length.setter
     def length(self, value):
-        value = _pb_index(value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length")
-        self._ptr.length = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615), value)
+        self._ptr.length = _pb_value
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete("CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_SEED_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_SEED_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -8366,6 +10909,13 @@ cdef class CK_CHACHA20_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CHACHA20_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_CHACHA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, blockCounterBits={self.blockCounterBits!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
 
@@ -8379,14 +10929,26 @@ cdef class CK_CHACHA20_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pBlockCounter, value, "CK_CHACHA20_PARAMS.pBlockCounter", True, 1, False)
 
+    @pBlockCounter.deleter
+    def pBlockCounter(self):
+        _pb_no_delete("CK_CHACHA20_PARAMS.pBlockCounter")
+
     @property
     def blockCounterBits(self):
         return self._ptr.blockCounterBits
 
     @blockCounterBits.setter
     def blockCounterBits(self, value):
-        value = _pb_index(value, "CK_CHACHA20_PARAMS.blockCounterBits")
-        self._ptr.blockCounterBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_CHACHA20_PARAMS.blockCounterBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CHACHA20_PARAMS.blockCounterBits', 0, 18446744073709551615), value)
+        self._ptr.blockCounterBits = _pb_value
+
+    @blockCounterBits.deleter
+    def blockCounterBits(self):
+        _pb_no_delete("CK_CHACHA20_PARAMS.blockCounterBits")
 
     @property
     def pNonce(self):
@@ -8398,14 +10960,26 @@ cdef class CK_CHACHA20_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_CHACHA20_PARAMS.pNonce", True, 1, False)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete("CK_CHACHA20_PARAMS.pNonce")
+
     @property
     def ulNonceBits(self):
         return self._ptr.ulNonceBits
 
     @ulNonceBits.setter
     def ulNonceBits(self, value):
-        value = _pb_index(value, "CK_CHACHA20_PARAMS.ulNonceBits")
-        self._ptr.ulNonceBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_CHACHA20_PARAMS.ulNonceBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CHACHA20_PARAMS.ulNonceBits', 0, 18446744073709551615), value)
+        self._ptr.ulNonceBits = _pb_value
+
+    @ulNonceBits.deleter
+    def ulNonceBits(self):
+        _pb_no_delete("CK_CHACHA20_PARAMS.ulNonceBits")
 
 
 cdef CK_CHACHA20_PARAMS _pb_view_CK_CHACHA20_PARAMS(object owner, void *ptr):
@@ -8458,6 +11032,13 @@ cdef class CK_SALSA20_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SALSA20_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SALSA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
 
@@ -8471,6 +11052,10 @@ cdef class CK_SALSA20_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pBlockCounter, value, "CK_SALSA20_PARAMS.pBlockCounter", True, 1, False)
 
+    @pBlockCounter.deleter
+    def pBlockCounter(self):
+        _pb_no_delete("CK_SALSA20_PARAMS.pBlockCounter")
+
     @property
     def pNonce(self):
         return None if self._ptr.pNonce == NULL else <size_t><void *>self._ptr.pNonce
@@ -8481,14 +11066,26 @@ cdef class CK_SALSA20_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_PARAMS.pNonce", True, 1, False)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete("CK_SALSA20_PARAMS.pNonce")
+
     @property
     def ulNonceBits(self):
         return self._ptr.ulNonceBits
 
     @ulNonceBits.setter
     def ulNonceBits(self, value):
-        value = _pb_index(value, "CK_SALSA20_PARAMS.ulNonceBits")
-        self._ptr.ulNonceBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SALSA20_PARAMS.ulNonceBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SALSA20_PARAMS.ulNonceBits', 0, 18446744073709551615), value)
+        self._ptr.ulNonceBits = _pb_value
+
+    @ulNonceBits.deleter
+    def ulNonceBits(self):
+        _pb_no_delete("CK_SALSA20_PARAMS.ulNonceBits")
 
 
 cdef CK_SALSA20_PARAMS _pb_view_CK_SALSA20_PARAMS(object owner, void *ptr):
@@ -8547,6 +11144,13 @@ cdef class CK_PBE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PBE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_PBE_PARAMS(pInitVector={self.pInitVector!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, ulIteration={self.ulIteration!r})"
 
@@ -8560,6 +11164,10 @@ cdef class CK_PBE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pInitVector = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pInitVector, value, "CK_PBE_PARAMS.pInitVector", True, 1, False)
 
+    @pInitVector.deleter
+    def pInitVector(self):
+        _pb_no_delete("CK_PBE_PARAMS.pInitVector")
+
     @property
     def pPassword(self):
         return None if self._ptr.pPassword == NULL else <size_t><void *>self._ptr.pPassword
@@ -8570,14 +11178,26 @@ cdef class CK_PBE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPassword, value, "CK_PBE_PARAMS.pPassword", True, 1, False)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete("CK_PBE_PARAMS.pPassword")
+
     @property
     def ulPasswordLen(self):
         return self._ptr.ulPasswordLen
 
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
-        value = _pb_index(value, "CK_PBE_PARAMS.ulPasswordLen")
-        self._ptr.ulPasswordLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_PBE_PARAMS.ulPasswordLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PBE_PARAMS.ulPasswordLen', 0, 18446744073709551615), value)
+        self._ptr.ulPasswordLen = _pb_value
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete("CK_PBE_PARAMS.ulPasswordLen")
 
     @property
     def pSalt(self):
@@ -8589,14 +11209,26 @@ cdef class CK_PBE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSalt, value, "CK_PBE_PARAMS.pSalt", True, 1, False)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete("CK_PBE_PARAMS.pSalt")
+
     @property
     def ulSaltLen(self):
         return self._ptr.ulSaltLen
 
     @ulSaltLen.setter
     def ulSaltLen(self, value):
-        value = _pb_index(value, "CK_PBE_PARAMS.ulSaltLen")
-        self._ptr.ulSaltLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_PBE_PARAMS.ulSaltLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PBE_PARAMS.ulSaltLen', 0, 18446744073709551615), value)
+        self._ptr.ulSaltLen = _pb_value
+
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete("CK_PBE_PARAMS.ulSaltLen")
 
     @property
     def ulIteration(self):
@@ -8604,8 +11236,16 @@ cdef class CK_PBE_PARAMS:
 
     @ulIteration.setter
     def ulIteration(self, value):
-        value = _pb_index(value, "CK_PBE_PARAMS.ulIteration")
-        self._ptr.ulIteration = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_PBE_PARAMS.ulIteration"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PBE_PARAMS.ulIteration', 0, 18446744073709551615), value)
+        self._ptr.ulIteration = _pb_value
+
+    @ulIteration.deleter
+    def ulIteration(self):
+        _pb_no_delete("CK_PBE_PARAMS.ulIteration")
 
 
 cdef CK_PBE_PARAMS _pb_view_CK_PBE_PARAMS(object owner, void *ptr):
@@ -8658,6 +11298,13 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KEY_WRAP_SET_OAEP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_KEY_WRAP_SET_OAEP_PARAMS(bBC={self.bBC!r}, pX={self.pX!r}, ulXLen={self.ulXLen!r})"
 
@@ -8667,8 +11314,16 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS:
 
     @bBC.setter
     def bBC(self, value):
-        value = _pb_index(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.bBC")
-        self._ptr.bBC = value
+        cdef _c_CK_BYTE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_as_int(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.bBC"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_KEY_WRAP_SET_OAEP_PARAMS.bBC', 0, 255), value)
+        self._ptr.bBC = _pb_value
+
+    @bBC.deleter
+    def bBC(self):
+        _pb_no_delete("CK_KEY_WRAP_SET_OAEP_PARAMS.bBC")
 
     @property
     def pX(self):
@@ -8680,14 +11335,26 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pX = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pX, value, "CK_KEY_WRAP_SET_OAEP_PARAMS.pX", True, 1, False)
 
+    @pX.deleter
+    def pX(self):
+        _pb_no_delete("CK_KEY_WRAP_SET_OAEP_PARAMS.pX")
+
     @property
     def ulXLen(self):
         return self._ptr.ulXLen
 
     @ulXLen.setter
     def ulXLen(self, value):
-        value = _pb_index(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen")
-        self._ptr.ulXLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen', 0, 18446744073709551615), value)
+        self._ptr.ulXLen = _pb_value
+
+    @ulXLen.deleter
+    def ulXLen(self):
+        _pb_no_delete("CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen")
 
 
 cdef CK_KEY_WRAP_SET_OAEP_PARAMS _pb_view_CK_KEY_WRAP_SET_OAEP_PARAMS(object owner, void *ptr):
@@ -8742,6 +11409,13 @@ cdef class CK_SSL3_RANDOM_DATA:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_RANDOM_DATA))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SSL3_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
 
@@ -8755,14 +11429,26 @@ cdef class CK_SSL3_RANDOM_DATA:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pClientRandom, value, "CK_SSL3_RANDOM_DATA.pClientRandom", True, 1, False)
 
+    @pClientRandom.deleter
+    def pClientRandom(self):
+        _pb_no_delete("CK_SSL3_RANDOM_DATA.pClientRandom")
+
     @property
     def ulClientRandomLen(self):
         return self._ptr.ulClientRandomLen
 
     @ulClientRandomLen.setter
     def ulClientRandomLen(self, value):
-        value = _pb_index(value, "CK_SSL3_RANDOM_DATA.ulClientRandomLen")
-        self._ptr.ulClientRandomLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SSL3_RANDOM_DATA.ulClientRandomLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SSL3_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615), value)
+        self._ptr.ulClientRandomLen = _pb_value
+
+    @ulClientRandomLen.deleter
+    def ulClientRandomLen(self):
+        _pb_no_delete("CK_SSL3_RANDOM_DATA.ulClientRandomLen")
 
     @property
     def pServerRandom(self):
@@ -8774,14 +11460,26 @@ cdef class CK_SSL3_RANDOM_DATA:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pServerRandom, value, "CK_SSL3_RANDOM_DATA.pServerRandom", True, 1, False)
 
+    @pServerRandom.deleter
+    def pServerRandom(self):
+        _pb_no_delete("CK_SSL3_RANDOM_DATA.pServerRandom")
+
     @property
     def ulServerRandomLen(self):
         return self._ptr.ulServerRandomLen
 
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
-        value = _pb_index(value, "CK_SSL3_RANDOM_DATA.ulServerRandomLen")
-        self._ptr.ulServerRandomLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SSL3_RANDOM_DATA.ulServerRandomLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SSL3_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615), value)
+        self._ptr.ulServerRandomLen = _pb_value
+
+    @ulServerRandomLen.deleter
+    def ulServerRandomLen(self):
+        _pb_no_delete("CK_SSL3_RANDOM_DATA.ulServerRandomLen")
 
 
 cdef CK_SSL3_RANDOM_DATA _pb_view_CK_SSL3_RANDOM_DATA(object owner, void *ptr):
@@ -8832,6 +11530,13 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
 
@@ -8846,6 +11551,10 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete("CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo")
+
     @property
     def pVersion(self):
         return None if self._ptr.pVersion == NULL else <size_t><void *>self._ptr.pVersion
@@ -8855,6 +11564,10 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pVersion = <_c_CK_VERSION_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pVersion, value, "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion", True, 2, False)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete("CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion")
 
 
 cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -8913,6 +11626,13 @@ cdef class CK_SSL3_KEY_MAT_OUT:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_KEY_MAT_OUT))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SSL3_KEY_MAT_OUT(hClientMacSecret={self.hClientMacSecret!r}, hServerMacSecret={self.hServerMacSecret!r}, hClientKey={self.hClientKey!r}, hServerKey={self.hServerKey!r}, pIVClient={self.pIVClient!r}, pIVServer={self.pIVServer!r})"
 
@@ -8922,8 +11642,16 @@ cdef class CK_SSL3_KEY_MAT_OUT:
 
     @hClientMacSecret.setter
     def hClientMacSecret(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hClientMacSecret")
-        self._ptr.hClientMacSecret = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_SSL3_KEY_MAT_OUT.hClientMacSecret"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SSL3_KEY_MAT_OUT.hClientMacSecret', 0, 18446744073709551615), value)
+        self._ptr.hClientMacSecret = _pb_value
+
+    @hClientMacSecret.deleter
+    def hClientMacSecret(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.hClientMacSecret")
 
     @property
     def hServerMacSecret(self):
@@ -8931,8 +11659,16 @@ cdef class CK_SSL3_KEY_MAT_OUT:
 
     @hServerMacSecret.setter
     def hServerMacSecret(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hServerMacSecret")
-        self._ptr.hServerMacSecret = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_SSL3_KEY_MAT_OUT.hServerMacSecret"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SSL3_KEY_MAT_OUT.hServerMacSecret', 0, 18446744073709551615), value)
+        self._ptr.hServerMacSecret = _pb_value
+
+    @hServerMacSecret.deleter
+    def hServerMacSecret(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.hServerMacSecret")
 
     @property
     def hClientKey(self):
@@ -8940,8 +11676,16 @@ cdef class CK_SSL3_KEY_MAT_OUT:
 
     @hClientKey.setter
     def hClientKey(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hClientKey")
-        self._ptr.hClientKey = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_SSL3_KEY_MAT_OUT.hClientKey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SSL3_KEY_MAT_OUT.hClientKey', 0, 18446744073709551615), value)
+        self._ptr.hClientKey = _pb_value
+
+    @hClientKey.deleter
+    def hClientKey(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.hClientKey")
 
     @property
     def hServerKey(self):
@@ -8949,8 +11693,16 @@ cdef class CK_SSL3_KEY_MAT_OUT:
 
     @hServerKey.setter
     def hServerKey(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hServerKey")
-        self._ptr.hServerKey = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_SSL3_KEY_MAT_OUT.hServerKey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SSL3_KEY_MAT_OUT.hServerKey', 0, 18446744073709551615), value)
+        self._ptr.hServerKey = _pb_value
+
+    @hServerKey.deleter
+    def hServerKey(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.hServerKey")
 
     @property
     def pIVClient(self):
@@ -8962,6 +11714,10 @@ cdef class CK_SSL3_KEY_MAT_OUT:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pIVClient = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIVClient, value, "CK_SSL3_KEY_MAT_OUT.pIVClient", True, 1, False)
 
+    @pIVClient.deleter
+    def pIVClient(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.pIVClient")
+
     @property
     def pIVServer(self):
         return None if self._ptr.pIVServer == NULL else <size_t><void *>self._ptr.pIVServer
@@ -8971,6 +11727,10 @@ cdef class CK_SSL3_KEY_MAT_OUT:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pIVServer = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIVServer, value, "CK_SSL3_KEY_MAT_OUT.pIVServer", True, 1, False)
+
+    @pIVServer.deleter
+    def pIVServer(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.pIVServer")
 
 
 cdef CK_SSL3_KEY_MAT_OUT _pb_view_CK_SSL3_KEY_MAT_OUT(object owner, void *ptr):
@@ -9029,6 +11789,13 @@ cdef class CK_SSL3_KEY_MAT_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_KEY_MAT_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r})"
 
@@ -9038,8 +11805,16 @@ cdef class CK_SSL3_KEY_MAT_PARAMS:
 
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits")
-        self._ptr.ulMacSizeInBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615), value)
+        self._ptr.ulMacSizeInBits = _pb_value
+
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits")
 
     @property
     def ulKeySizeInBits(self):
@@ -9047,8 +11822,16 @@ cdef class CK_SSL3_KEY_MAT_PARAMS:
 
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits")
-        self._ptr.ulKeySizeInBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615), value)
+        self._ptr.ulKeySizeInBits = _pb_value
+
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits")
 
     @property
     def ulIVSizeInBits(self):
@@ -9056,8 +11839,16 @@ cdef class CK_SSL3_KEY_MAT_PARAMS:
 
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits")
-        self._ptr.ulIVSizeInBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615), value)
+        self._ptr.ulIVSizeInBits = _pb_value
+
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits")
 
     @property
     def bIsExport(self):
@@ -9065,8 +11856,16 @@ cdef class CK_SSL3_KEY_MAT_PARAMS:
 
     @bIsExport.setter
     def bIsExport(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.bIsExport")
-        self._ptr.bIsExport = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_SSL3_KEY_MAT_PARAMS.bIsExport"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SSL3_KEY_MAT_PARAMS.bIsExport', 0, 255), value)
+        self._ptr.bIsExport = _pb_value
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.bIsExport")
 
     @property
     def RandomInfo(self):
@@ -9079,6 +11878,10 @@ cdef class CK_SSL3_KEY_MAT_PARAMS:
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.RandomInfo")
+
     @property
     def pReturnedKeyMaterial(self):
         return None if self._ptr.pReturnedKeyMaterial == NULL else <size_t><void *>self._ptr.pReturnedKeyMaterial
@@ -9088,6 +11891,10 @@ cdef class CK_SSL3_KEY_MAT_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pReturnedKeyMaterial = <_c_CK_SSL3_KEY_MAT_OUT_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReturnedKeyMaterial, value, "CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial", True, 48, False)
+
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial")
 
 
 cdef CK_SSL3_KEY_MAT_PARAMS _pb_view_CK_SSL3_KEY_MAT_PARAMS(object owner, void *ptr):
@@ -9146,6 +11953,13 @@ cdef class CK_TLS_PRF_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS_PRF_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_TLS_PRF_PARAMS(pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
 
@@ -9159,14 +11973,26 @@ cdef class CK_TLS_PRF_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeed, value, "CK_TLS_PRF_PARAMS.pSeed", True, 1, False)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete("CK_TLS_PRF_PARAMS.pSeed")
+
     @property
     def ulSeedLen(self):
         return self._ptr.ulSeedLen
 
     @ulSeedLen.setter
     def ulSeedLen(self, value):
-        value = _pb_index(value, "CK_TLS_PRF_PARAMS.ulSeedLen")
-        self._ptr.ulSeedLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TLS_PRF_PARAMS.ulSeedLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615), value)
+        self._ptr.ulSeedLen = _pb_value
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete("CK_TLS_PRF_PARAMS.ulSeedLen")
 
     @property
     def pLabel(self):
@@ -9178,14 +12004,26 @@ cdef class CK_TLS_PRF_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_PRF_PARAMS.pLabel", True, 1, False)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete("CK_TLS_PRF_PARAMS.pLabel")
+
     @property
     def ulLabelLen(self):
         return self._ptr.ulLabelLen
 
     @ulLabelLen.setter
     def ulLabelLen(self, value):
-        value = _pb_index(value, "CK_TLS_PRF_PARAMS.ulLabelLen")
-        self._ptr.ulLabelLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TLS_PRF_PARAMS.ulLabelLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615), value)
+        self._ptr.ulLabelLen = _pb_value
+
+    @ulLabelLen.deleter
+    def ulLabelLen(self):
+        _pb_no_delete("CK_TLS_PRF_PARAMS.ulLabelLen")
 
     @property
     def pOutput(self):
@@ -9197,6 +12035,10 @@ cdef class CK_TLS_PRF_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOutput, value, "CK_TLS_PRF_PARAMS.pOutput", True, 1, False)
 
+    @pOutput.deleter
+    def pOutput(self):
+        _pb_no_delete("CK_TLS_PRF_PARAMS.pOutput")
+
     @property
     def pulOutputLen(self):
         return None if self._ptr.pulOutputLen == NULL else <size_t><void *>self._ptr.pulOutputLen
@@ -9206,6 +12048,10 @@ cdef class CK_TLS_PRF_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_TLS_PRF_PARAMS.pulOutputLen", True, 8, False)
+
+    @pulOutputLen.deleter
+    def pulOutputLen(self):
+        _pb_no_delete("CK_TLS_PRF_PARAMS.pulOutputLen")
 
 
 cdef CK_TLS_PRF_PARAMS _pb_view_CK_TLS_PRF_PARAMS(object owner, void *ptr):
@@ -9258,6 +12104,13 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r}, prfHashMechanism={self.prfHashMechanism!r})"
 
@@ -9272,6 +12125,10 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete("CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo")
+
     @property
     def pVersion(self):
         return None if self._ptr.pVersion == NULL else <size_t><void *>self._ptr.pVersion
@@ -9282,14 +12139,26 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pVersion = <_c_CK_VERSION_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pVersion, value, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion", True, 2, False)
 
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete("CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion")
+
     @property
     def prfHashMechanism(self):
         return self._ptr.prfHashMechanism
 
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
-        value = _pb_index(value, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
-        self._ptr.prfHashMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615), value)
+        self._ptr.prfHashMechanism = _pb_value
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete("CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
 
 
 cdef CK_TLS12_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_TLS12_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -9350,6 +12219,13 @@ cdef class CK_TLS12_KEY_MAT_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS12_KEY_MAT_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r}, prfHashMechanism={self.prfHashMechanism!r})"
 
@@ -9359,8 +12235,16 @@ cdef class CK_TLS12_KEY_MAT_PARAMS:
 
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
-        value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits")
-        self._ptr.ulMacSizeInBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615), value)
+        self._ptr.ulMacSizeInBits = _pb_value
+
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits")
 
     @property
     def ulKeySizeInBits(self):
@@ -9368,8 +12252,16 @@ cdef class CK_TLS12_KEY_MAT_PARAMS:
 
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
-        value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits")
-        self._ptr.ulKeySizeInBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615), value)
+        self._ptr.ulKeySizeInBits = _pb_value
+
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits")
 
     @property
     def ulIVSizeInBits(self):
@@ -9377,8 +12269,16 @@ cdef class CK_TLS12_KEY_MAT_PARAMS:
 
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
-        value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits")
-        self._ptr.ulIVSizeInBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615), value)
+        self._ptr.ulIVSizeInBits = _pb_value
+
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits")
 
     @property
     def bIsExport(self):
@@ -9386,8 +12286,16 @@ cdef class CK_TLS12_KEY_MAT_PARAMS:
 
     @bIsExport.setter
     def bIsExport(self, value):
-        value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.bIsExport")
-        self._ptr.bIsExport = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_TLS12_KEY_MAT_PARAMS.bIsExport"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TLS12_KEY_MAT_PARAMS.bIsExport', 0, 255), value)
+        self._ptr.bIsExport = _pb_value
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.bIsExport")
 
     @property
     def RandomInfo(self):
@@ -9400,6 +12308,10 @@ cdef class CK_TLS12_KEY_MAT_PARAMS:
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.RandomInfo")
+
     @property
     def pReturnedKeyMaterial(self):
         return None if self._ptr.pReturnedKeyMaterial == NULL else <size_t><void *>self._ptr.pReturnedKeyMaterial
@@ -9410,14 +12322,26 @@ cdef class CK_TLS12_KEY_MAT_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pReturnedKeyMaterial = <_c_CK_SSL3_KEY_MAT_OUT_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReturnedKeyMaterial, value, "CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial", True, 48, False)
 
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial")
+
     @property
     def prfHashMechanism(self):
         return self._ptr.prfHashMechanism
 
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
-        value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism")
-        self._ptr.prfHashMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism', 0, 18446744073709551615), value)
+        self._ptr.prfHashMechanism = _pb_value
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism")
 
 
 cdef CK_TLS12_KEY_MAT_PARAMS _pb_view_CK_TLS12_KEY_MAT_PARAMS(object owner, void *ptr):
@@ -9476,6 +12400,13 @@ cdef class CK_TLS_KDF_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS_KDF_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_TLS_KDF_PARAMS(prfMechanism={self.prfMechanism!r}, pLabel={self.pLabel!r}, ulLabelLength={self.ulLabelLength!r}, RandomInfo={self.RandomInfo!r}, pContextData={self.pContextData!r}, ulContextDataLength={self.ulContextDataLength!r})"
 
@@ -9485,8 +12416,16 @@ cdef class CK_TLS_KDF_PARAMS:
 
     @prfMechanism.setter
     def prfMechanism(self, value):
-        value = _pb_index(value, "CK_TLS_KDF_PARAMS.prfMechanism")
-        self._ptr.prfMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_TLS_KDF_PARAMS.prfMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TLS_KDF_PARAMS.prfMechanism', 0, 18446744073709551615), value)
+        self._ptr.prfMechanism = _pb_value
+
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete("CK_TLS_KDF_PARAMS.prfMechanism")
 
     @property
     def pLabel(self):
@@ -9498,14 +12437,26 @@ cdef class CK_TLS_KDF_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_KDF_PARAMS.pLabel", True, 1, False)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete("CK_TLS_KDF_PARAMS.pLabel")
+
     @property
     def ulLabelLength(self):
         return self._ptr.ulLabelLength
 
     @ulLabelLength.setter
     def ulLabelLength(self, value):
-        value = _pb_index(value, "CK_TLS_KDF_PARAMS.ulLabelLength")
-        self._ptr.ulLabelLength = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TLS_KDF_PARAMS.ulLabelLength"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TLS_KDF_PARAMS.ulLabelLength', 0, 18446744073709551615), value)
+        self._ptr.ulLabelLength = _pb_value
+
+    @ulLabelLength.deleter
+    def ulLabelLength(self):
+        _pb_no_delete("CK_TLS_KDF_PARAMS.ulLabelLength")
 
     @property
     def RandomInfo(self):
@@ -9518,6 +12469,10 @@ cdef class CK_TLS_KDF_PARAMS:
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete("CK_TLS_KDF_PARAMS.RandomInfo")
+
     @property
     def pContextData(self):
         return None if self._ptr.pContextData == NULL else <size_t><void *>self._ptr.pContextData
@@ -9528,14 +12483,26 @@ cdef class CK_TLS_KDF_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pContextData, value, "CK_TLS_KDF_PARAMS.pContextData", True, 1, False)
 
+    @pContextData.deleter
+    def pContextData(self):
+        _pb_no_delete("CK_TLS_KDF_PARAMS.pContextData")
+
     @property
     def ulContextDataLength(self):
         return self._ptr.ulContextDataLength
 
     @ulContextDataLength.setter
     def ulContextDataLength(self, value):
-        value = _pb_index(value, "CK_TLS_KDF_PARAMS.ulContextDataLength")
-        self._ptr.ulContextDataLength = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TLS_KDF_PARAMS.ulContextDataLength"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TLS_KDF_PARAMS.ulContextDataLength', 0, 18446744073709551615), value)
+        self._ptr.ulContextDataLength = _pb_value
+
+    @ulContextDataLength.deleter
+    def ulContextDataLength(self):
+        _pb_no_delete("CK_TLS_KDF_PARAMS.ulContextDataLength")
 
 
 cdef CK_TLS_KDF_PARAMS _pb_view_CK_TLS_KDF_PARAMS(object owner, void *ptr):
@@ -9584,18 +12551,21 @@ cdef class CK_TLS_MAC_PARAMS:
     def from_bytes(data, /):
         """A new CK_TLS_MAC_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_TLS_MAC_PARAMS obj = CK_TLS_MAC_PARAMS.__new__(CK_TLS_MAC_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_TLS_MAC_PARAMS):
-                raise ValueError(f"CK_TLS_MAC_PARAMS needs {sizeof(_cs_CK_TLS_MAC_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_TLS_MAC_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_TLS_MAC_PARAMS):
+            raise ValueError(f"CK_TLS_MAC_PARAMS needs {sizeof(_cs_CK_TLS_MAC_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_TLS_MAC_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS_MAC_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_TLS_MAC_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, ulMacLength={self.ulMacLength!r}, ulServerOrClient={self.ulServerOrClient!r})"
@@ -9606,8 +12576,16 @@ cdef class CK_TLS_MAC_PARAMS:
 
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
-        value = _pb_index(value, "CK_TLS_MAC_PARAMS.prfHashMechanism")
-        self._ptr.prfHashMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_TLS_MAC_PARAMS.prfHashMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TLS_MAC_PARAMS.prfHashMechanism', 0, 18446744073709551615), value)
+        self._ptr.prfHashMechanism = _pb_value
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete("CK_TLS_MAC_PARAMS.prfHashMechanism")
 
     @property
     def ulMacLength(self):
@@ -9615,8 +12593,16 @@ cdef class CK_TLS_MAC_PARAMS:
 
     @ulMacLength.setter
     def ulMacLength(self, value):
-        value = _pb_index(value, "CK_TLS_MAC_PARAMS.ulMacLength")
-        self._ptr.ulMacLength = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TLS_MAC_PARAMS.ulMacLength"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TLS_MAC_PARAMS.ulMacLength', 0, 18446744073709551615), value)
+        self._ptr.ulMacLength = _pb_value
+
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete("CK_TLS_MAC_PARAMS.ulMacLength")
 
     @property
     def ulServerOrClient(self):
@@ -9624,8 +12610,16 @@ cdef class CK_TLS_MAC_PARAMS:
 
     @ulServerOrClient.setter
     def ulServerOrClient(self, value):
-        value = _pb_index(value, "CK_TLS_MAC_PARAMS.ulServerOrClient")
-        self._ptr.ulServerOrClient = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_TLS_MAC_PARAMS.ulServerOrClient"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_TLS_MAC_PARAMS.ulServerOrClient', 0, 18446744073709551615), value)
+        self._ptr.ulServerOrClient = _pb_value
+
+    @ulServerOrClient.deleter
+    def ulServerOrClient(self):
+        _pb_no_delete("CK_TLS_MAC_PARAMS.ulServerOrClient")
 
 
 cdef CK_TLS_MAC_PARAMS _pb_view_CK_TLS_MAC_PARAMS(object owner, void *ptr):
@@ -9690,6 +12684,13 @@ cdef class CK_HKDF_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_HKDF_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_HKDF_PARAMS(bExtract={self.bExtract!r}, bExpand={self.bExpand!r}, prfHashMechanism={self.prfHashMechanism!r}, ulSaltType={self.ulSaltType!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, hSaltKey={self.hSaltKey!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
 
@@ -9699,8 +12700,16 @@ cdef class CK_HKDF_PARAMS:
 
     @bExtract.setter
     def bExtract(self, value):
-        value = _pb_index(value, "CK_HKDF_PARAMS.bExtract")
-        self._ptr.bExtract = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_HKDF_PARAMS.bExtract"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_HKDF_PARAMS.bExtract', 0, 255), value)
+        self._ptr.bExtract = _pb_value
+
+    @bExtract.deleter
+    def bExtract(self):
+        _pb_no_delete("CK_HKDF_PARAMS.bExtract")
 
     @property
     def bExpand(self):
@@ -9708,8 +12717,16 @@ cdef class CK_HKDF_PARAMS:
 
     @bExpand.setter
     def bExpand(self, value):
-        value = _pb_index(value, "CK_HKDF_PARAMS.bExpand")
-        self._ptr.bExpand = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_HKDF_PARAMS.bExpand"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_HKDF_PARAMS.bExpand', 0, 255), value)
+        self._ptr.bExpand = _pb_value
+
+    @bExpand.deleter
+    def bExpand(self):
+        _pb_no_delete("CK_HKDF_PARAMS.bExpand")
 
     @property
     def prfHashMechanism(self):
@@ -9717,8 +12734,16 @@ cdef class CK_HKDF_PARAMS:
 
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
-        value = _pb_index(value, "CK_HKDF_PARAMS.prfHashMechanism")
-        self._ptr.prfHashMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_HKDF_PARAMS.prfHashMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_HKDF_PARAMS.prfHashMechanism', 0, 18446744073709551615), value)
+        self._ptr.prfHashMechanism = _pb_value
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete("CK_HKDF_PARAMS.prfHashMechanism")
 
     @property
     def ulSaltType(self):
@@ -9726,8 +12751,16 @@ cdef class CK_HKDF_PARAMS:
 
     @ulSaltType.setter
     def ulSaltType(self, value):
-        value = _pb_index(value, "CK_HKDF_PARAMS.ulSaltType")
-        self._ptr.ulSaltType = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_HKDF_PARAMS.ulSaltType"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_HKDF_PARAMS.ulSaltType', 0, 18446744073709551615), value)
+        self._ptr.ulSaltType = _pb_value
+
+    @ulSaltType.deleter
+    def ulSaltType(self):
+        _pb_no_delete("CK_HKDF_PARAMS.ulSaltType")
 
     @property
     def pSalt(self):
@@ -9739,14 +12772,26 @@ cdef class CK_HKDF_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSalt, value, "CK_HKDF_PARAMS.pSalt", True, 1, False)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete("CK_HKDF_PARAMS.pSalt")
+
     @property
     def ulSaltLen(self):
         return self._ptr.ulSaltLen
 
     @ulSaltLen.setter
     def ulSaltLen(self, value):
-        value = _pb_index(value, "CK_HKDF_PARAMS.ulSaltLen")
-        self._ptr.ulSaltLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_HKDF_PARAMS.ulSaltLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_HKDF_PARAMS.ulSaltLen', 0, 18446744073709551615), value)
+        self._ptr.ulSaltLen = _pb_value
+
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete("CK_HKDF_PARAMS.ulSaltLen")
 
     @property
     def hSaltKey(self):
@@ -9754,8 +12799,16 @@ cdef class CK_HKDF_PARAMS:
 
     @hSaltKey.setter
     def hSaltKey(self, value):
-        value = _pb_index(value, "CK_HKDF_PARAMS.hSaltKey")
-        self._ptr.hSaltKey = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_HKDF_PARAMS.hSaltKey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_HKDF_PARAMS.hSaltKey', 0, 18446744073709551615), value)
+        self._ptr.hSaltKey = _pb_value
+
+    @hSaltKey.deleter
+    def hSaltKey(self):
+        _pb_no_delete("CK_HKDF_PARAMS.hSaltKey")
 
     @property
     def pInfo(self):
@@ -9767,14 +12820,26 @@ cdef class CK_HKDF_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pInfo, value, "CK_HKDF_PARAMS.pInfo", True, 1, False)
 
+    @pInfo.deleter
+    def pInfo(self):
+        _pb_no_delete("CK_HKDF_PARAMS.pInfo")
+
     @property
     def ulInfoLen(self):
         return self._ptr.ulInfoLen
 
     @ulInfoLen.setter
     def ulInfoLen(self, value):
-        value = _pb_index(value, "CK_HKDF_PARAMS.ulInfoLen")
-        self._ptr.ulInfoLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_HKDF_PARAMS.ulInfoLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_HKDF_PARAMS.ulInfoLen', 0, 18446744073709551615), value)
+        self._ptr.ulInfoLen = _pb_value
+
+    @ulInfoLen.deleter
+    def ulInfoLen(self):
+        _pb_no_delete("CK_HKDF_PARAMS.ulInfoLen")
 
 
 cdef CK_HKDF_PARAMS _pb_view_CK_HKDF_PARAMS(object owner, void *ptr):
@@ -9829,6 +12894,13 @@ cdef class CK_WTLS_RANDOM_DATA:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_RANDOM_DATA))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_WTLS_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
 
@@ -9842,14 +12914,26 @@ cdef class CK_WTLS_RANDOM_DATA:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pClientRandom, value, "CK_WTLS_RANDOM_DATA.pClientRandom", True, 1, False)
 
+    @pClientRandom.deleter
+    def pClientRandom(self):
+        _pb_no_delete("CK_WTLS_RANDOM_DATA.pClientRandom")
+
     @property
     def ulClientRandomLen(self):
         return self._ptr.ulClientRandomLen
 
     @ulClientRandomLen.setter
     def ulClientRandomLen(self, value):
-        value = _pb_index(value, "CK_WTLS_RANDOM_DATA.ulClientRandomLen")
-        self._ptr.ulClientRandomLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_WTLS_RANDOM_DATA.ulClientRandomLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_WTLS_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615), value)
+        self._ptr.ulClientRandomLen = _pb_value
+
+    @ulClientRandomLen.deleter
+    def ulClientRandomLen(self):
+        _pb_no_delete("CK_WTLS_RANDOM_DATA.ulClientRandomLen")
 
     @property
     def pServerRandom(self):
@@ -9861,14 +12945,26 @@ cdef class CK_WTLS_RANDOM_DATA:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pServerRandom, value, "CK_WTLS_RANDOM_DATA.pServerRandom", True, 1, False)
 
+    @pServerRandom.deleter
+    def pServerRandom(self):
+        _pb_no_delete("CK_WTLS_RANDOM_DATA.pServerRandom")
+
     @property
     def ulServerRandomLen(self):
         return self._ptr.ulServerRandomLen
 
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
-        value = _pb_index(value, "CK_WTLS_RANDOM_DATA.ulServerRandomLen")
-        self._ptr.ulServerRandomLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_WTLS_RANDOM_DATA.ulServerRandomLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_WTLS_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615), value)
+        self._ptr.ulServerRandomLen = _pb_value
+
+    @ulServerRandomLen.deleter
+    def ulServerRandomLen(self):
+        _pb_no_delete("CK_WTLS_RANDOM_DATA.ulServerRandomLen")
 
 
 cdef CK_WTLS_RANDOM_DATA _pb_view_CK_WTLS_RANDOM_DATA(object owner, void *ptr):
@@ -9921,6 +13017,13 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS(DigestMechanism={self.DigestMechanism!r}, RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
 
@@ -9930,8 +13033,16 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
 
     @DigestMechanism.setter
     def DigestMechanism(self, value):
-        value = _pb_index(value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism")
-        self._ptr.DigestMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism', 0, 18446744073709551615), value)
+        self._ptr.DigestMechanism = _pb_value
+
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete("CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism")
 
     @property
     def RandomInfo(self):
@@ -9944,6 +13055,10 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
         memcpy(&self._ptr.RandomInfo, (<CK_WTLS_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_WTLS_RANDOM_DATA>value)._ptr)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete("CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo")
+
     @property
     def pVersion(self):
         return None if self._ptr.pVersion == NULL else <size_t><void *>self._ptr.pVersion
@@ -9953,6 +13068,10 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pVersion = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pVersion, value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion", True, 1, False)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete("CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion")
 
 
 cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -10013,6 +13132,13 @@ cdef class CK_WTLS_PRF_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_PRF_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_WTLS_PRF_PARAMS(DigestMechanism={self.DigestMechanism!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
 
@@ -10022,8 +13148,16 @@ cdef class CK_WTLS_PRF_PARAMS:
 
     @DigestMechanism.setter
     def DigestMechanism(self, value):
-        value = _pb_index(value, "CK_WTLS_PRF_PARAMS.DigestMechanism")
-        self._ptr.DigestMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_WTLS_PRF_PARAMS.DigestMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_WTLS_PRF_PARAMS.DigestMechanism', 0, 18446744073709551615), value)
+        self._ptr.DigestMechanism = _pb_value
+
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete("CK_WTLS_PRF_PARAMS.DigestMechanism")
 
     @property
     def pSeed(self):
@@ -10035,14 +13169,26 @@ cdef class CK_WTLS_PRF_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeed, value, "CK_WTLS_PRF_PARAMS.pSeed", True, 1, False)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete("CK_WTLS_PRF_PARAMS.pSeed")
+
     @property
     def ulSeedLen(self):
         return self._ptr.ulSeedLen
 
     @ulSeedLen.setter
     def ulSeedLen(self, value):
-        value = _pb_index(value, "CK_WTLS_PRF_PARAMS.ulSeedLen")
-        self._ptr.ulSeedLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_WTLS_PRF_PARAMS.ulSeedLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_WTLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615), value)
+        self._ptr.ulSeedLen = _pb_value
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete("CK_WTLS_PRF_PARAMS.ulSeedLen")
 
     @property
     def pLabel(self):
@@ -10054,14 +13200,26 @@ cdef class CK_WTLS_PRF_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pLabel, value, "CK_WTLS_PRF_PARAMS.pLabel", True, 1, False)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete("CK_WTLS_PRF_PARAMS.pLabel")
+
     @property
     def ulLabelLen(self):
         return self._ptr.ulLabelLen
 
     @ulLabelLen.setter
     def ulLabelLen(self, value):
-        value = _pb_index(value, "CK_WTLS_PRF_PARAMS.ulLabelLen")
-        self._ptr.ulLabelLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_WTLS_PRF_PARAMS.ulLabelLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_WTLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615), value)
+        self._ptr.ulLabelLen = _pb_value
+
+    @ulLabelLen.deleter
+    def ulLabelLen(self):
+        _pb_no_delete("CK_WTLS_PRF_PARAMS.ulLabelLen")
 
     @property
     def pOutput(self):
@@ -10073,6 +13231,10 @@ cdef class CK_WTLS_PRF_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOutput, value, "CK_WTLS_PRF_PARAMS.pOutput", True, 1, False)
 
+    @pOutput.deleter
+    def pOutput(self):
+        _pb_no_delete("CK_WTLS_PRF_PARAMS.pOutput")
+
     @property
     def pulOutputLen(self):
         return None if self._ptr.pulOutputLen == NULL else <size_t><void *>self._ptr.pulOutputLen
@@ -10082,6 +13244,10 @@ cdef class CK_WTLS_PRF_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_WTLS_PRF_PARAMS.pulOutputLen", True, 8, False)
+
+    @pulOutputLen.deleter
+    def pulOutputLen(self):
+        _pb_no_delete("CK_WTLS_PRF_PARAMS.pulOutputLen")
 
 
 cdef CK_WTLS_PRF_PARAMS _pb_view_CK_WTLS_PRF_PARAMS(object owner, void *ptr):
@@ -10134,6 +13300,13 @@ cdef class CK_WTLS_KEY_MAT_OUT:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_KEY_MAT_OUT))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_WTLS_KEY_MAT_OUT(hMacSecret={self.hMacSecret!r}, hKey={self.hKey!r}, pIV={self.pIV!r})"
 
@@ -10143,8 +13316,16 @@ cdef class CK_WTLS_KEY_MAT_OUT:
 
     @hMacSecret.setter
     def hMacSecret(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_OUT.hMacSecret")
-        self._ptr.hMacSecret = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_WTLS_KEY_MAT_OUT.hMacSecret"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_WTLS_KEY_MAT_OUT.hMacSecret', 0, 18446744073709551615), value)
+        self._ptr.hMacSecret = _pb_value
+
+    @hMacSecret.deleter
+    def hMacSecret(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_OUT.hMacSecret")
 
     @property
     def hKey(self):
@@ -10152,8 +13333,16 @@ cdef class CK_WTLS_KEY_MAT_OUT:
 
     @hKey.setter
     def hKey(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_OUT.hKey")
-        self._ptr.hKey = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_WTLS_KEY_MAT_OUT.hKey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_WTLS_KEY_MAT_OUT.hKey', 0, 18446744073709551615), value)
+        self._ptr.hKey = _pb_value
+
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_OUT.hKey")
 
     @property
     def pIV(self):
@@ -10164,6 +13353,10 @@ cdef class CK_WTLS_KEY_MAT_OUT:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIV, value, "CK_WTLS_KEY_MAT_OUT.pIV", True, 1, False)
+
+    @pIV.deleter
+    def pIV(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_OUT.pIV")
 
 
 cdef CK_WTLS_KEY_MAT_OUT _pb_view_CK_WTLS_KEY_MAT_OUT(object owner, void *ptr):
@@ -10226,6 +13419,13 @@ cdef class CK_WTLS_KEY_MAT_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_KEY_MAT_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={self.pReturnedKeyMaterial!r})"
 
@@ -10235,8 +13435,16 @@ cdef class CK_WTLS_KEY_MAT_PARAMS:
 
     @DigestMechanism.setter
     def DigestMechanism(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.DigestMechanism")
-        self._ptr.DigestMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_WTLS_KEY_MAT_PARAMS.DigestMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_WTLS_KEY_MAT_PARAMS.DigestMechanism', 0, 18446744073709551615), value)
+        self._ptr.DigestMechanism = _pb_value
+
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.DigestMechanism")
 
     @property
     def ulMacSizeInBits(self):
@@ -10244,8 +13452,16 @@ cdef class CK_WTLS_KEY_MAT_PARAMS:
 
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits")
-        self._ptr.ulMacSizeInBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615), value)
+        self._ptr.ulMacSizeInBits = _pb_value
+
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits")
 
     @property
     def ulKeySizeInBits(self):
@@ -10253,8 +13469,16 @@ cdef class CK_WTLS_KEY_MAT_PARAMS:
 
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits")
-        self._ptr.ulKeySizeInBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615), value)
+        self._ptr.ulKeySizeInBits = _pb_value
+
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits")
 
     @property
     def ulIVSizeInBits(self):
@@ -10262,8 +13486,16 @@ cdef class CK_WTLS_KEY_MAT_PARAMS:
 
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits")
-        self._ptr.ulIVSizeInBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615), value)
+        self._ptr.ulIVSizeInBits = _pb_value
+
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits")
 
     @property
     def ulSequenceNumber(self):
@@ -10271,8 +13503,16 @@ cdef class CK_WTLS_KEY_MAT_PARAMS:
 
     @ulSequenceNumber.setter
     def ulSequenceNumber(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber")
-        self._ptr.ulSequenceNumber = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber', 0, 18446744073709551615), value)
+        self._ptr.ulSequenceNumber = _pb_value
+
+    @ulSequenceNumber.deleter
+    def ulSequenceNumber(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber")
 
     @property
     def bIsExport(self):
@@ -10280,8 +13520,16 @@ cdef class CK_WTLS_KEY_MAT_PARAMS:
 
     @bIsExport.setter
     def bIsExport(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.bIsExport")
-        self._ptr.bIsExport = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_WTLS_KEY_MAT_PARAMS.bIsExport"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_WTLS_KEY_MAT_PARAMS.bIsExport', 0, 255), value)
+        self._ptr.bIsExport = _pb_value
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.bIsExport")
 
     @property
     def RandomInfo(self):
@@ -10294,6 +13542,10 @@ cdef class CK_WTLS_KEY_MAT_PARAMS:
         memcpy(&self._ptr.RandomInfo, (<CK_WTLS_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_WTLS_RANDOM_DATA>value)._ptr)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.RandomInfo")
+
     @property
     def pReturnedKeyMaterial(self):
         return None if self._ptr.pReturnedKeyMaterial == NULL else <size_t><void *>self._ptr.pReturnedKeyMaterial
@@ -10303,6 +13555,10 @@ cdef class CK_WTLS_KEY_MAT_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pReturnedKeyMaterial = <_c_CK_WTLS_KEY_MAT_OUT_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReturnedKeyMaterial, value, "CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial", True, 24, False)
+
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial")
 
 
 cdef CK_WTLS_KEY_MAT_PARAMS _pb_view_CK_WTLS_KEY_MAT_PARAMS(object owner, void *ptr):
@@ -10355,6 +13611,13 @@ cdef class CK_PRF_DATA_PARAM:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PRF_DATA_PARAM))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_PRF_DATA_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
 
@@ -10364,8 +13627,16 @@ cdef class CK_PRF_DATA_PARAM:
 
     @type.setter
     def type(self, value):
-        value = _pb_index(value, "CK_PRF_DATA_PARAM.type")
-        self._ptr.type = value
+        cdef _c_CK_PRF_DATA_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_PRF_DATA_TYPE>_pb_to_c_CK_PRF_DATA_TYPE)(_pb_as_int(value, "CK_PRF_DATA_PARAM.type"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PRF_DATA_PARAM.type', 0, 18446744073709551615), value)
+        self._ptr.type = _pb_value
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete("CK_PRF_DATA_PARAM.type")
 
     @property
     def pValue(self):
@@ -10377,14 +13648,26 @@ cdef class CK_PRF_DATA_PARAM:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_PRF_DATA_PARAM.pValue", False, 0, True)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete("CK_PRF_DATA_PARAM.pValue")
+
     @property
     def ulValueLen(self):
         return self._ptr.ulValueLen
 
     @ulValueLen.setter
     def ulValueLen(self, value):
-        value = _pb_index(value, "CK_PRF_DATA_PARAM.ulValueLen")
-        self._ptr.ulValueLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_PRF_DATA_PARAM.ulValueLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PRF_DATA_PARAM.ulValueLen', 0, 18446744073709551615), value)
+        self._ptr.ulValueLen = _pb_value
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete("CK_PRF_DATA_PARAM.ulValueLen")
 
 
 cdef CK_PRF_DATA_PARAM _pb_view_CK_PRF_DATA_PARAM(object owner, void *ptr):
@@ -10431,18 +13714,21 @@ cdef class CK_SP800_108_COUNTER_FORMAT:
     def from_bytes(data, /):
         """A new CK_SP800_108_COUNTER_FORMAT holding a copy of exactly sizeof bytes."""
         cdef CK_SP800_108_COUNTER_FORMAT obj = CK_SP800_108_COUNTER_FORMAT.__new__(CK_SP800_108_COUNTER_FORMAT)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_SP800_108_COUNTER_FORMAT):
-                raise ValueError(f"CK_SP800_108_COUNTER_FORMAT needs {sizeof(_cs_CK_SP800_108_COUNTER_FORMAT)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SP800_108_COUNTER_FORMAT.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SP800_108_COUNTER_FORMAT):
+            raise ValueError(f"CK_SP800_108_COUNTER_FORMAT needs {sizeof(_cs_CK_SP800_108_COUNTER_FORMAT)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_SP800_108_COUNTER_FORMAT))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_COUNTER_FORMAT))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_SP800_108_COUNTER_FORMAT(bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
@@ -10453,8 +13739,16 @@ cdef class CK_SP800_108_COUNTER_FORMAT:
 
     @bLittleEndian.setter
     def bLittleEndian(self, value):
-        value = _pb_index(value, "CK_SP800_108_COUNTER_FORMAT.bLittleEndian")
-        self._ptr.bLittleEndian = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_SP800_108_COUNTER_FORMAT.bLittleEndian"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SP800_108_COUNTER_FORMAT.bLittleEndian', 0, 255), value)
+        self._ptr.bLittleEndian = _pb_value
+
+    @bLittleEndian.deleter
+    def bLittleEndian(self):
+        _pb_no_delete("CK_SP800_108_COUNTER_FORMAT.bLittleEndian")
 
     @property
     def ulWidthInBits(self):
@@ -10462,8 +13756,16 @@ cdef class CK_SP800_108_COUNTER_FORMAT:
 
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
-        value = _pb_index(value, "CK_SP800_108_COUNTER_FORMAT.ulWidthInBits")
-        self._ptr.ulWidthInBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SP800_108_COUNTER_FORMAT.ulWidthInBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SP800_108_COUNTER_FORMAT.ulWidthInBits', 0, 18446744073709551615), value)
+        self._ptr.ulWidthInBits = _pb_value
+
+    @ulWidthInBits.deleter
+    def ulWidthInBits(self):
+        _pb_no_delete("CK_SP800_108_COUNTER_FORMAT.ulWidthInBits")
 
 
 cdef CK_SP800_108_COUNTER_FORMAT _pb_view_CK_SP800_108_COUNTER_FORMAT(object owner, void *ptr):
@@ -10512,18 +13814,21 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT:
     def from_bytes(data, /):
         """A new CK_SP800_108_DKM_LENGTH_FORMAT holding a copy of exactly sizeof bytes."""
         cdef CK_SP800_108_DKM_LENGTH_FORMAT obj = CK_SP800_108_DKM_LENGTH_FORMAT.__new__(CK_SP800_108_DKM_LENGTH_FORMAT)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT):
-                raise ValueError(f"CK_SP800_108_DKM_LENGTH_FORMAT needs {sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SP800_108_DKM_LENGTH_FORMAT.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT):
+            raise ValueError(f"CK_SP800_108_DKM_LENGTH_FORMAT needs {sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_SP800_108_DKM_LENGTH_FORMAT(dkmLengthMethod={self.dkmLengthMethod!r}, bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
@@ -10534,8 +13839,16 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT:
 
     @dkmLengthMethod.setter
     def dkmLengthMethod(self, value):
-        value = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod")
-        self._ptr.dkmLengthMethod = value
+        cdef _c_CK_SP800_108_DKM_LENGTH_METHOD _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_SP800_108_DKM_LENGTH_METHOD>_pb_to_c_CK_SP800_108_DKM_LENGTH_METHOD)(_pb_as_int(value, "CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod', 0, 18446744073709551615), value)
+        self._ptr.dkmLengthMethod = _pb_value
+
+    @dkmLengthMethod.deleter
+    def dkmLengthMethod(self):
+        _pb_no_delete("CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod")
 
     @property
     def bLittleEndian(self):
@@ -10543,8 +13856,16 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT:
 
     @bLittleEndian.setter
     def bLittleEndian(self, value):
-        value = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian")
-        self._ptr.bLittleEndian = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian', 0, 255), value)
+        self._ptr.bLittleEndian = _pb_value
+
+    @bLittleEndian.deleter
+    def bLittleEndian(self):
+        _pb_no_delete("CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian")
 
     @property
     def ulWidthInBits(self):
@@ -10552,8 +13873,16 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT:
 
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
-        value = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits")
-        self._ptr.ulWidthInBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits', 0, 18446744073709551615), value)
+        self._ptr.ulWidthInBits = _pb_value
+
+    @ulWidthInBits.deleter
+    def ulWidthInBits(self):
+        _pb_no_delete("CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits")
 
 
 cdef CK_SP800_108_DKM_LENGTH_FORMAT _pb_view_CK_SP800_108_DKM_LENGTH_FORMAT(object owner, void *ptr):
@@ -10606,6 +13935,13 @@ cdef class CK_DERIVED_KEY:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DERIVED_KEY))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_DERIVED_KEY(pTemplate={self.pTemplate!r}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
 
@@ -10619,14 +13955,26 @@ cdef class CK_DERIVED_KEY:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pTemplate = <_c_CK_ATTRIBUTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pTemplate, value, "CK_DERIVED_KEY.pTemplate", True, 24, False)
 
+    @pTemplate.deleter
+    def pTemplate(self):
+        _pb_no_delete("CK_DERIVED_KEY.pTemplate")
+
     @property
     def ulAttributeCount(self):
         return self._ptr.ulAttributeCount
 
     @ulAttributeCount.setter
     def ulAttributeCount(self, value):
-        value = _pb_index(value, "CK_DERIVED_KEY.ulAttributeCount")
-        self._ptr.ulAttributeCount = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_DERIVED_KEY.ulAttributeCount"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_DERIVED_KEY.ulAttributeCount', 0, 18446744073709551615), value)
+        self._ptr.ulAttributeCount = _pb_value
+
+    @ulAttributeCount.deleter
+    def ulAttributeCount(self):
+        _pb_no_delete("CK_DERIVED_KEY.ulAttributeCount")
 
     @property
     def phKey(self):
@@ -10637,6 +13985,10 @@ cdef class CK_DERIVED_KEY:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.phKey = <_c_CK_OBJECT_HANDLE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.phKey, value, "CK_DERIVED_KEY.phKey", True, 8, False)
+
+    @phKey.deleter
+    def phKey(self):
+        _pb_no_delete("CK_DERIVED_KEY.phKey")
 
 
 cdef CK_DERIVED_KEY _pb_view_CK_DERIVED_KEY(object owner, void *ptr):
@@ -10693,6 +14045,13 @@ cdef class CK_SP800_108_KDF_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_KDF_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={self.pDataParams!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={self.pAdditionalDerivedKeys!r})"
 
@@ -10702,8 +14061,16 @@ cdef class CK_SP800_108_KDF_PARAMS:
 
     @prfType.setter
     def prfType(self, value):
-        value = _pb_index(value, "CK_SP800_108_KDF_PARAMS.prfType")
-        self._ptr.prfType = value
+        cdef _c_CK_SP800_108_PRF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_SP800_108_PRF_TYPE>_pb_to_c_CK_SP800_108_PRF_TYPE)(_pb_as_int(value, "CK_SP800_108_KDF_PARAMS.prfType"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SP800_108_KDF_PARAMS.prfType', 0, 18446744073709551615), value)
+        self._ptr.prfType = _pb_value
+
+    @prfType.deleter
+    def prfType(self):
+        _pb_no_delete("CK_SP800_108_KDF_PARAMS.prfType")
 
     @property
     def ulNumberOfDataParams(self):
@@ -10711,8 +14078,16 @@ cdef class CK_SP800_108_KDF_PARAMS:
 
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
-        value = _pb_index(value, "CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams")
-        self._ptr.ulNumberOfDataParams = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615), value)
+        self._ptr.ulNumberOfDataParams = _pb_value
+
+    @ulNumberOfDataParams.deleter
+    def ulNumberOfDataParams(self):
+        _pb_no_delete("CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams")
 
     @property
     def pDataParams(self):
@@ -10724,14 +14099,26 @@ cdef class CK_SP800_108_KDF_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pDataParams = <_c_CK_PRF_DATA_PARAM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pDataParams, value, "CK_SP800_108_KDF_PARAMS.pDataParams", True, 24, False)
 
+    @pDataParams.deleter
+    def pDataParams(self):
+        _pb_no_delete("CK_SP800_108_KDF_PARAMS.pDataParams")
+
     @property
     def ulAdditionalDerivedKeys(self):
         return self._ptr.ulAdditionalDerivedKeys
 
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
-        value = _pb_index(value, "CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys")
-        self._ptr.ulAdditionalDerivedKeys = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615), value)
+        self._ptr.ulAdditionalDerivedKeys = _pb_value
+
+    @ulAdditionalDerivedKeys.deleter
+    def ulAdditionalDerivedKeys(self):
+        _pb_no_delete("CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys")
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -10742,6 +14129,10 @@ cdef class CK_SP800_108_KDF_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pAdditionalDerivedKeys = <_c_CK_DERIVED_KEY_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value, "CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys", True, 24, False)
+
+    @pAdditionalDerivedKeys.deleter
+    def pAdditionalDerivedKeys(self):
+        _pb_no_delete("CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys")
 
 
 cdef CK_SP800_108_KDF_PARAMS _pb_view_CK_SP800_108_KDF_PARAMS(object owner, void *ptr):
@@ -10802,6 +14193,13 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={self.pDataParams!r}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={self.pAdditionalDerivedKeys!r})"
 
@@ -10811,8 +14209,16 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS:
 
     @prfType.setter
     def prfType(self, value):
-        value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType")
-        self._ptr.prfType = value
+        cdef _c_CK_SP800_108_PRF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_SP800_108_PRF_TYPE>_pb_to_c_CK_SP800_108_PRF_TYPE)(_pb_as_int(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType', 0, 18446744073709551615), value)
+        self._ptr.prfType = _pb_value
+
+    @prfType.deleter
+    def prfType(self):
+        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType")
 
     @property
     def ulNumberOfDataParams(self):
@@ -10820,8 +14226,16 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS:
 
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
-        value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams")
-        self._ptr.ulNumberOfDataParams = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615), value)
+        self._ptr.ulNumberOfDataParams = _pb_value
+
+    @ulNumberOfDataParams.deleter
+    def ulNumberOfDataParams(self):
+        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams")
 
     @property
     def pDataParams(self):
@@ -10833,14 +14247,26 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pDataParams = <_c_CK_PRF_DATA_PARAM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pDataParams, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams", True, 24, False)
 
+    @pDataParams.deleter
+    def pDataParams(self):
+        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams")
+
     @property
     def ulIVLen(self):
         return self._ptr.ulIVLen
 
     @ulIVLen.setter
     def ulIVLen(self, value):
-        value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen")
-        self._ptr.ulIVLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen', 0, 18446744073709551615), value)
+        self._ptr.ulIVLen = _pb_value
+
+    @ulIVLen.deleter
+    def ulIVLen(self):
+        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen")
 
     @property
     def pIV(self):
@@ -10852,14 +14278,26 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIV, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV", True, 1, False)
 
+    @pIV.deleter
+    def pIV(self):
+        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV")
+
     @property
     def ulAdditionalDerivedKeys(self):
         return self._ptr.ulAdditionalDerivedKeys
 
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
-        value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys")
-        self._ptr.ulAdditionalDerivedKeys = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615), value)
+        self._ptr.ulAdditionalDerivedKeys = _pb_value
+
+    @ulAdditionalDerivedKeys.deleter
+    def ulAdditionalDerivedKeys(self):
+        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys")
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -10870,6 +14308,10 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pAdditionalDerivedKeys = <_c_CK_DERIVED_KEY_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys", True, 24, False)
+
+    @pAdditionalDerivedKeys.deleter
+    def pAdditionalDerivedKeys(self):
+        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys")
 
 
 cdef CK_SP800_108_FEEDBACK_KDF_PARAMS _pb_view_CK_SP800_108_FEEDBACK_KDF_PARAMS(object owner, void *ptr):
@@ -10932,6 +14374,13 @@ cdef class CK_CMS_SIG_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CMS_SIG_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={self.pSigningMechanism!r}, pDigestMechanism={self.pDigestMechanism!r}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
 
@@ -10941,8 +14390,16 @@ cdef class CK_CMS_SIG_PARAMS:
 
     @certificateHandle.setter
     def certificateHandle(self, value):
-        value = _pb_index(value, "CK_CMS_SIG_PARAMS.certificateHandle")
-        self._ptr.certificateHandle = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_CMS_SIG_PARAMS.certificateHandle"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CMS_SIG_PARAMS.certificateHandle', 0, 18446744073709551615), value)
+        self._ptr.certificateHandle = _pb_value
+
+    @certificateHandle.deleter
+    def certificateHandle(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.certificateHandle")
 
     @property
     def pSigningMechanism(self):
@@ -10954,6 +14411,10 @@ cdef class CK_CMS_SIG_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSigningMechanism = <_c_CK_MECHANISM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSigningMechanism, value, "CK_CMS_SIG_PARAMS.pSigningMechanism", True, 24, False)
 
+    @pSigningMechanism.deleter
+    def pSigningMechanism(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.pSigningMechanism")
+
     @property
     def pDigestMechanism(self):
         return None if self._ptr.pDigestMechanism == NULL else <size_t><void *>self._ptr.pDigestMechanism
@@ -10963,6 +14424,10 @@ cdef class CK_CMS_SIG_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pDigestMechanism = <_c_CK_MECHANISM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pDigestMechanism, value, "CK_CMS_SIG_PARAMS.pDigestMechanism", True, 24, False)
+
+    @pDigestMechanism.deleter
+    def pDigestMechanism(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.pDigestMechanism")
 
     @property
     def pContentType(self):
@@ -10974,6 +14439,10 @@ cdef class CK_CMS_SIG_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pContentType = <_c_CK_UTF8CHAR_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pContentType, value, "CK_CMS_SIG_PARAMS.pContentType", True, 1, False)
 
+    @pContentType.deleter
+    def pContentType(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.pContentType")
+
     @property
     def pRequestedAttributes(self):
         return None if self._ptr.pRequestedAttributes == NULL else <size_t><void *>self._ptr.pRequestedAttributes
@@ -10984,14 +14453,26 @@ cdef class CK_CMS_SIG_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pRequestedAttributes = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRequestedAttributes, value, "CK_CMS_SIG_PARAMS.pRequestedAttributes", True, 1, False)
 
+    @pRequestedAttributes.deleter
+    def pRequestedAttributes(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.pRequestedAttributes")
+
     @property
     def ulRequestedAttributesLen(self):
         return self._ptr.ulRequestedAttributesLen
 
     @ulRequestedAttributesLen.setter
     def ulRequestedAttributesLen(self, value):
-        value = _pb_index(value, "CK_CMS_SIG_PARAMS.ulRequestedAttributesLen")
-        self._ptr.ulRequestedAttributesLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_CMS_SIG_PARAMS.ulRequestedAttributesLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CMS_SIG_PARAMS.ulRequestedAttributesLen', 0, 18446744073709551615), value)
+        self._ptr.ulRequestedAttributesLen = _pb_value
+
+    @ulRequestedAttributesLen.deleter
+    def ulRequestedAttributesLen(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.ulRequestedAttributesLen")
 
     @property
     def pRequiredAttributes(self):
@@ -11003,14 +14484,26 @@ cdef class CK_CMS_SIG_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pRequiredAttributes = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pRequiredAttributes, value, "CK_CMS_SIG_PARAMS.pRequiredAttributes", True, 1, False)
 
+    @pRequiredAttributes.deleter
+    def pRequiredAttributes(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.pRequiredAttributes")
+
     @property
     def ulRequiredAttributesLen(self):
         return self._ptr.ulRequiredAttributesLen
 
     @ulRequiredAttributesLen.setter
     def ulRequiredAttributesLen(self, value):
-        value = _pb_index(value, "CK_CMS_SIG_PARAMS.ulRequiredAttributesLen")
-        self._ptr.ulRequiredAttributesLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_CMS_SIG_PARAMS.ulRequiredAttributesLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_CMS_SIG_PARAMS.ulRequiredAttributesLen', 0, 18446744073709551615), value)
+        self._ptr.ulRequiredAttributesLen = _pb_value
+
+    @ulRequiredAttributesLen.deleter
+    def ulRequiredAttributesLen(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.ulRequiredAttributesLen")
 
 
 cdef CK_CMS_SIG_PARAMS _pb_view_CK_CMS_SIG_PARAMS(object owner, void *ptr):
@@ -11061,6 +14554,13 @@ cdef class CK_KEY_DERIVATION_STRING_DATA:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KEY_DERIVATION_STRING_DATA))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_KEY_DERIVATION_STRING_DATA(pData={self.pData!r}, ulLen={self.ulLen!r})"
 
@@ -11074,14 +14574,26 @@ cdef class CK_KEY_DERIVATION_STRING_DATA:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pData, value, "CK_KEY_DERIVATION_STRING_DATA.pData", True, 1, False)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete("CK_KEY_DERIVATION_STRING_DATA.pData")
+
     @property
     def ulLen(self):
         return self._ptr.ulLen
 
     @ulLen.setter
     def ulLen(self, value):
-        value = _pb_index(value, "CK_KEY_DERIVATION_STRING_DATA.ulLen")
-        self._ptr.ulLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_KEY_DERIVATION_STRING_DATA.ulLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_KEY_DERIVATION_STRING_DATA.ulLen', 0, 18446744073709551615), value)
+        self._ptr.ulLen = _pb_value
+
+    @ulLen.deleter
+    def ulLen(self):
+        _pb_no_delete("CK_KEY_DERIVATION_STRING_DATA.ulLen")
 
 
 cdef CK_KEY_DERIVATION_STRING_DATA _pb_view_CK_KEY_DERIVATION_STRING_DATA(object owner, void *ptr):
@@ -11146,6 +14658,13 @@ cdef class CK_PKCS5_PBKD2_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_PKCS5_PBKD2_PARAMS(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
 
@@ -11155,8 +14674,16 @@ cdef class CK_PKCS5_PBKD2_PARAMS:
 
     @saltSource.setter
     def saltSource(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.saltSource")
-        self._ptr.saltSource = value
+        cdef _c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE>_pb_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE)(_pb_as_int(value, "CK_PKCS5_PBKD2_PARAMS.saltSource"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PKCS5_PBKD2_PARAMS.saltSource', 0, 18446744073709551615), value)
+        self._ptr.saltSource = _pb_value
+
+    @saltSource.deleter
+    def saltSource(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.saltSource")
 
     @property
     def pSaltSourceData(self):
@@ -11168,14 +14695,26 @@ cdef class CK_PKCS5_PBKD2_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS.pSaltSourceData", False, 0, True)
 
+    @pSaltSourceData.deleter
+    def pSaltSourceData(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.pSaltSourceData")
+
     @property
     def ulSaltSourceDataLen(self):
         return self._ptr.ulSaltSourceDataLen
 
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen")
-        self._ptr.ulSaltSourceDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulSaltSourceDataLen = _pb_value
+
+    @ulSaltSourceDataLen.deleter
+    def ulSaltSourceDataLen(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen")
 
     @property
     def iterations(self):
@@ -11183,8 +14722,16 @@ cdef class CK_PKCS5_PBKD2_PARAMS:
 
     @iterations.setter
     def iterations(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.iterations")
-        self._ptr.iterations = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_PKCS5_PBKD2_PARAMS.iterations"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PKCS5_PBKD2_PARAMS.iterations', 0, 18446744073709551615), value)
+        self._ptr.iterations = _pb_value
+
+    @iterations.deleter
+    def iterations(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.iterations")
 
     @property
     def prf(self):
@@ -11192,8 +14739,16 @@ cdef class CK_PKCS5_PBKD2_PARAMS:
 
     @prf.setter
     def prf(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.prf")
-        self._ptr.prf = value
+        cdef _c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE>_pb_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE)(_pb_as_int(value, "CK_PKCS5_PBKD2_PARAMS.prf"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PKCS5_PBKD2_PARAMS.prf', 0, 18446744073709551615), value)
+        self._ptr.prf = _pb_value
+
+    @prf.deleter
+    def prf(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.prf")
 
     @property
     def pPrfData(self):
@@ -11205,14 +14760,26 @@ cdef class CK_PKCS5_PBKD2_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS.pPrfData", False, 0, True)
 
+    @pPrfData.deleter
+    def pPrfData(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.pPrfData")
+
     @property
     def ulPrfDataLen(self):
         return self._ptr.ulPrfDataLen
 
     @ulPrfDataLen.setter
     def ulPrfDataLen(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen")
-        self._ptr.ulPrfDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPrfDataLen = _pb_value
+
+    @ulPrfDataLen.deleter
+    def ulPrfDataLen(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen")
 
     @property
     def pPassword(self):
@@ -11224,6 +14791,10 @@ cdef class CK_PKCS5_PBKD2_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS.pPassword", True, 1, False)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.pPassword")
+
     @property
     def ulPasswordLen(self):
         return None if self._ptr.ulPasswordLen == NULL else <size_t><void *>self._ptr.ulPasswordLen
@@ -11233,6 +14804,10 @@ cdef class CK_PKCS5_PBKD2_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.ulPasswordLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.ulPasswordLen, value, "CK_PKCS5_PBKD2_PARAMS.ulPasswordLen", True, 8, False)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.ulPasswordLen")
 
 
 cdef CK_PKCS5_PBKD2_PARAMS _pb_view_CK_PKCS5_PBKD2_PARAMS(object owner, void *ptr):
@@ -11297,6 +14872,13 @@ cdef class CK_PKCS5_PBKD2_PARAMS2:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS2))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_PKCS5_PBKD2_PARAMS2(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
 
@@ -11306,8 +14888,16 @@ cdef class CK_PKCS5_PBKD2_PARAMS2:
 
     @saltSource.setter
     def saltSource(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.saltSource")
-        self._ptr.saltSource = value
+        cdef _c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE>_pb_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE)(_pb_as_int(value, "CK_PKCS5_PBKD2_PARAMS2.saltSource"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PKCS5_PBKD2_PARAMS2.saltSource', 0, 18446744073709551615), value)
+        self._ptr.saltSource = _pb_value
+
+    @saltSource.deleter
+    def saltSource(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.saltSource")
 
     @property
     def pSaltSourceData(self):
@@ -11319,14 +14909,26 @@ cdef class CK_PKCS5_PBKD2_PARAMS2:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData", False, 0, True)
 
+    @pSaltSourceData.deleter
+    def pSaltSourceData(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData")
+
     @property
     def ulSaltSourceDataLen(self):
         return self._ptr.ulSaltSourceDataLen
 
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen")
-        self._ptr.ulSaltSourceDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulSaltSourceDataLen = _pb_value
+
+    @ulSaltSourceDataLen.deleter
+    def ulSaltSourceDataLen(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen")
 
     @property
     def iterations(self):
@@ -11334,8 +14936,16 @@ cdef class CK_PKCS5_PBKD2_PARAMS2:
 
     @iterations.setter
     def iterations(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.iterations")
-        self._ptr.iterations = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_PKCS5_PBKD2_PARAMS2.iterations"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PKCS5_PBKD2_PARAMS2.iterations', 0, 18446744073709551615), value)
+        self._ptr.iterations = _pb_value
+
+    @iterations.deleter
+    def iterations(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.iterations")
 
     @property
     def prf(self):
@@ -11343,8 +14953,16 @@ cdef class CK_PKCS5_PBKD2_PARAMS2:
 
     @prf.setter
     def prf(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.prf")
-        self._ptr.prf = value
+        cdef _c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE>_pb_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE)(_pb_as_int(value, "CK_PKCS5_PBKD2_PARAMS2.prf"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PKCS5_PBKD2_PARAMS2.prf', 0, 18446744073709551615), value)
+        self._ptr.prf = _pb_value
+
+    @prf.deleter
+    def prf(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.prf")
 
     @property
     def pPrfData(self):
@@ -11356,14 +14974,26 @@ cdef class CK_PKCS5_PBKD2_PARAMS2:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS2.pPrfData", False, 0, True)
 
+    @pPrfData.deleter
+    def pPrfData(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.pPrfData")
+
     @property
     def ulPrfDataLen(self):
         return self._ptr.ulPrfDataLen
 
     @ulPrfDataLen.setter
     def ulPrfDataLen(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen")
-        self._ptr.ulPrfDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPrfDataLen = _pb_value
+
+    @ulPrfDataLen.deleter
+    def ulPrfDataLen(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen")
 
     @property
     def pPassword(self):
@@ -11375,14 +15005,26 @@ cdef class CK_PKCS5_PBKD2_PARAMS2:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS2.pPassword", True, 1, False)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.pPassword")
+
     @property
     def ulPasswordLen(self):
         return self._ptr.ulPasswordLen
 
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen")
-        self._ptr.ulPasswordLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen', 0, 18446744073709551615), value)
+        self._ptr.ulPasswordLen = _pb_value
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen")
 
 
 cdef CK_PKCS5_PBKD2_PARAMS2 _pb_view_CK_PKCS5_PBKD2_PARAMS2(object owner, void *ptr):
@@ -11435,6 +15077,13 @@ cdef class CK_OTP_PARAM:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_PARAM))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_OTP_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
 
@@ -11444,8 +15093,16 @@ cdef class CK_OTP_PARAM:
 
     @type.setter
     def type(self, value):
-        value = _pb_index(value, "CK_OTP_PARAM.type")
-        self._ptr.type = value
+        cdef _c_CK_OTP_PARAM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OTP_PARAM_TYPE>_pb_to_c_CK_OTP_PARAM_TYPE)(_pb_as_int(value, "CK_OTP_PARAM.type"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_OTP_PARAM.type', 0, 18446744073709551615), value)
+        self._ptr.type = _pb_value
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete("CK_OTP_PARAM.type")
 
     @property
     def pValue(self):
@@ -11457,14 +15114,26 @@ cdef class CK_OTP_PARAM:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_OTP_PARAM.pValue", False, 0, True)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete("CK_OTP_PARAM.pValue")
+
     @property
     def ulValueLen(self):
         return self._ptr.ulValueLen
 
     @ulValueLen.setter
     def ulValueLen(self, value):
-        value = _pb_index(value, "CK_OTP_PARAM.ulValueLen")
-        self._ptr.ulValueLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_OTP_PARAM.ulValueLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_OTP_PARAM.ulValueLen', 0, 18446744073709551615), value)
+        self._ptr.ulValueLen = _pb_value
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete("CK_OTP_PARAM.ulValueLen")
 
 
 cdef CK_OTP_PARAM _pb_view_CK_OTP_PARAM(object owner, void *ptr):
@@ -11515,6 +15184,13 @@ cdef class CK_OTP_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_OTP_PARAMS(pParams={self.pParams!r}, ulCount={self.ulCount!r})"
 
@@ -11528,14 +15204,26 @@ cdef class CK_OTP_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pParams = <_c_CK_OTP_PARAM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParams, value, "CK_OTP_PARAMS.pParams", True, 24, False)
 
+    @pParams.deleter
+    def pParams(self):
+        _pb_no_delete("CK_OTP_PARAMS.pParams")
+
     @property
     def ulCount(self):
         return self._ptr.ulCount
 
     @ulCount.setter
     def ulCount(self, value):
-        value = _pb_index(value, "CK_OTP_PARAMS.ulCount")
-        self._ptr.ulCount = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_OTP_PARAMS.ulCount"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_OTP_PARAMS.ulCount', 0, 18446744073709551615), value)
+        self._ptr.ulCount = _pb_value
+
+    @ulCount.deleter
+    def ulCount(self):
+        _pb_no_delete("CK_OTP_PARAMS.ulCount")
 
 
 cdef CK_OTP_PARAMS _pb_view_CK_OTP_PARAMS(object owner, void *ptr):
@@ -11586,6 +15274,13 @@ cdef class CK_OTP_SIGNATURE_INFO:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_SIGNATURE_INFO))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_OTP_SIGNATURE_INFO(pParams={self.pParams!r}, ulCount={self.ulCount!r})"
 
@@ -11599,14 +15294,26 @@ cdef class CK_OTP_SIGNATURE_INFO:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pParams = <_c_CK_OTP_PARAM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParams, value, "CK_OTP_SIGNATURE_INFO.pParams", True, 24, False)
 
+    @pParams.deleter
+    def pParams(self):
+        _pb_no_delete("CK_OTP_SIGNATURE_INFO.pParams")
+
     @property
     def ulCount(self):
         return self._ptr.ulCount
 
     @ulCount.setter
     def ulCount(self, value):
-        value = _pb_index(value, "CK_OTP_SIGNATURE_INFO.ulCount")
-        self._ptr.ulCount = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_OTP_SIGNATURE_INFO.ulCount"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_OTP_SIGNATURE_INFO.ulCount', 0, 18446744073709551615), value)
+        self._ptr.ulCount = _pb_value
+
+    @ulCount.deleter
+    def ulCount(self):
+        _pb_no_delete("CK_OTP_SIGNATURE_INFO.ulCount")
 
 
 cdef CK_OTP_SIGNATURE_INFO _pb_view_CK_OTP_SIGNATURE_INFO(object owner, void *ptr):
@@ -11661,6 +15368,13 @@ cdef class CK_KIP_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KIP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_KIP_PARAMS(pMechanism={self.pMechanism!r}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
 
@@ -11674,14 +15388,26 @@ cdef class CK_KIP_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pMechanism = <_c_CK_MECHANISM_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pMechanism, value, "CK_KIP_PARAMS.pMechanism", True, 24, False)
 
+    @pMechanism.deleter
+    def pMechanism(self):
+        _pb_no_delete("CK_KIP_PARAMS.pMechanism")
+
     @property
     def hKey(self):
         return self._ptr.hKey
 
     @hKey.setter
     def hKey(self, value):
-        value = _pb_index(value, "CK_KIP_PARAMS.hKey")
-        self._ptr.hKey = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_KIP_PARAMS.hKey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_KIP_PARAMS.hKey', 0, 18446744073709551615), value)
+        self._ptr.hKey = _pb_value
+
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete("CK_KIP_PARAMS.hKey")
 
     @property
     def pSeed(self):
@@ -11693,14 +15419,26 @@ cdef class CK_KIP_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeed, value, "CK_KIP_PARAMS.pSeed", True, 1, False)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete("CK_KIP_PARAMS.pSeed")
+
     @property
     def ulSeedLen(self):
         return self._ptr.ulSeedLen
 
     @ulSeedLen.setter
     def ulSeedLen(self, value):
-        value = _pb_index(value, "CK_KIP_PARAMS.ulSeedLen")
-        self._ptr.ulSeedLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_KIP_PARAMS.ulSeedLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_KIP_PARAMS.ulSeedLen', 0, 18446744073709551615), value)
+        self._ptr.ulSeedLen = _pb_value
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete("CK_KIP_PARAMS.ulSeedLen")
 
 
 cdef CK_KIP_PARAMS _pb_view_CK_KIP_PARAMS(object owner, void *ptr):
@@ -11755,6 +15493,13 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DSA_PARAMETER_GEN_PARAM))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_DSA_PARAMETER_GEN_PARAM(hash={self.hash!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, ulIndex={self.ulIndex!r})"
 
@@ -11764,8 +15509,16 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM:
 
     @hash.setter
     def hash(self, value):
-        value = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.hash")
-        self._ptr.hash = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_DSA_PARAMETER_GEN_PARAM.hash"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_DSA_PARAMETER_GEN_PARAM.hash', 0, 18446744073709551615), value)
+        self._ptr.hash = _pb_value
+
+    @hash.deleter
+    def hash(self):
+        _pb_no_delete("CK_DSA_PARAMETER_GEN_PARAM.hash")
 
     @property
     def pSeed(self):
@@ -11777,14 +15530,26 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeed, value, "CK_DSA_PARAMETER_GEN_PARAM.pSeed", True, 1, False)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete("CK_DSA_PARAMETER_GEN_PARAM.pSeed")
+
     @property
     def ulSeedLen(self):
         return self._ptr.ulSeedLen
 
     @ulSeedLen.setter
     def ulSeedLen(self, value):
-        value = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen")
-        self._ptr.ulSeedLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen', 0, 18446744073709551615), value)
+        self._ptr.ulSeedLen = _pb_value
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete("CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen")
 
     @property
     def ulIndex(self):
@@ -11792,8 +15557,16 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM:
 
     @ulIndex.setter
     def ulIndex(self, value):
-        value = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.ulIndex")
-        self._ptr.ulIndex = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_DSA_PARAMETER_GEN_PARAM.ulIndex"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_DSA_PARAMETER_GEN_PARAM.ulIndex', 0, 18446744073709551615), value)
+        self._ptr.ulIndex = _pb_value
+
+    @ulIndex.deleter
+    def ulIndex(self):
+        _pb_no_delete("CK_DSA_PARAMETER_GEN_PARAM.ulIndex")
 
 
 cdef CK_DSA_PARAMETER_GEN_PARAM _pb_view_CK_DSA_PARAMETER_GEN_PARAM(object owner, void *ptr):
@@ -11848,6 +15621,13 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECDH_AES_KEY_WRAP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_ECDH_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r})"
 
@@ -11857,8 +15637,16 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS:
 
     @ulAESKeyBits.setter
     def ulAESKeyBits(self, value):
-        value = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
-        self._ptr.ulAESKeyBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615), value)
+        self._ptr.ulAESKeyBits = _pb_value
+
+    @ulAESKeyBits.deleter
+    def ulAESKeyBits(self):
+        _pb_no_delete("CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
 
     @property
     def kdf(self):
@@ -11866,8 +15654,16 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS:
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.kdf")
-        self._ptr.kdf = value
+        cdef _c_CK_EC_KDF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_EC_KDF_TYPE>_pb_to_c_CK_EC_KDF_TYPE)(_pb_as_int(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.kdf"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECDH_AES_KEY_WRAP_PARAMS.kdf', 0, 18446744073709551615), value)
+        self._ptr.kdf = _pb_value
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_ECDH_AES_KEY_WRAP_PARAMS.kdf")
 
     @property
     def ulSharedDataLen(self):
@@ -11875,8 +15671,16 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS:
 
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
-        value = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen")
-        self._ptr.ulSharedDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulSharedDataLen = _pb_value
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete("CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen")
 
     @property
     def pSharedData(self):
@@ -11887,6 +15691,10 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData", True, 1, False)
+
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete("CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData")
 
 
 cdef CK_ECDH_AES_KEY_WRAP_PARAMS _pb_view_CK_ECDH_AES_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -11937,6 +15745,13 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_AES_KEY_WRAP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={self.pOAEPParams!r})"
 
@@ -11946,8 +15761,16 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS:
 
     @ulAESKeyBits.setter
     def ulAESKeyBits(self, value):
-        value = _pb_index(value, "CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
-        self._ptr.ulAESKeyBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615), value)
+        self._ptr.ulAESKeyBits = _pb_value
+
+    @ulAESKeyBits.deleter
+    def ulAESKeyBits(self):
+        _pb_no_delete("CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
 
     @property
     def pOAEPParams(self):
@@ -11958,6 +15781,10 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pOAEPParams = <_c_CK_RSA_PKCS_OAEP_PARAMS_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOAEPParams, value, "CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams", True, 40, False)
+
+    @pOAEPParams.deleter
+    def pOAEPParams(self):
+        _pb_no_delete("CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams")
 
 
 cdef CK_RSA_AES_KEY_WRAP_PARAMS _pb_view_CK_RSA_AES_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -12014,6 +15841,13 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GOSTR3410_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_GOSTR3410_DERIVE_PARAMS(kdf={self.kdf!r}, pPublicData={self.pPublicData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r})"
 
@@ -12023,8 +15857,16 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS:
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.kdf")
-        self._ptr.kdf = value
+        cdef _c_CK_EC_KDF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_EC_KDF_TYPE>_pb_to_c_CK_EC_KDF_TYPE)(_pb_as_int(value, "CK_GOSTR3410_DERIVE_PARAMS.kdf"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_GOSTR3410_DERIVE_PARAMS.kdf', 0, 18446744073709551615), value)
+        self._ptr.kdf = _pb_value
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.kdf")
 
     @property
     def pPublicData(self):
@@ -12036,14 +15878,26 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPublicData, value, "CK_GOSTR3410_DERIVE_PARAMS.pPublicData", True, 1, False)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.pPublicData")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen")
-        self._ptr.ulPublicDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulPublicDataLen = _pb_value
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pUKM(self):
@@ -12055,14 +15909,26 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_DERIVE_PARAMS.pUKM", True, 1, False)
 
+    @pUKM.deleter
+    def pUKM(self):
+        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.pUKM")
+
     @property
     def ulUKMLen(self):
         return self._ptr.ulUKMLen
 
     @ulUKMLen.setter
     def ulUKMLen(self, value):
-        value = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen")
-        self._ptr.ulUKMLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen', 0, 18446744073709551615), value)
+        self._ptr.ulUKMLen = _pb_value
+
+    @ulUKMLen.deleter
+    def ulUKMLen(self):
+        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen")
 
 
 cdef CK_GOSTR3410_DERIVE_PARAMS _pb_view_CK_GOSTR3410_DERIVE_PARAMS(object owner, void *ptr):
@@ -12119,6 +15985,13 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GOSTR3410_KEY_WRAP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_GOSTR3410_KEY_WRAP_PARAMS(pWrapOID={self.pWrapOID!r}, ulWrapOIDLen={self.ulWrapOIDLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r}, hKey={self.hKey!r})"
 
@@ -12132,14 +16005,26 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pWrapOID = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pWrapOID, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID", True, 1, False)
 
+    @pWrapOID.deleter
+    def pWrapOID(self):
+        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID")
+
     @property
     def ulWrapOIDLen(self):
         return self._ptr.ulWrapOIDLen
 
     @ulWrapOIDLen.setter
     def ulWrapOIDLen(self, value):
-        value = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen")
-        self._ptr.ulWrapOIDLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen', 0, 18446744073709551615), value)
+        self._ptr.ulWrapOIDLen = _pb_value
+
+    @ulWrapOIDLen.deleter
+    def ulWrapOIDLen(self):
+        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen")
 
     @property
     def pUKM(self):
@@ -12151,14 +16036,26 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM", True, 1, False)
 
+    @pUKM.deleter
+    def pUKM(self):
+        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM")
+
     @property
     def ulUKMLen(self):
         return self._ptr.ulUKMLen
 
     @ulUKMLen.setter
     def ulUKMLen(self, value):
-        value = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen")
-        self._ptr.ulUKMLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen', 0, 18446744073709551615), value)
+        self._ptr.ulUKMLen = _pb_value
+
+    @ulUKMLen.deleter
+    def ulUKMLen(self):
+        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen")
 
     @property
     def hKey(self):
@@ -12166,8 +16063,16 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS:
 
     @hKey.setter
     def hKey(self, value):
-        value = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.hKey")
-        self._ptr.hKey = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.hKey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_GOSTR3410_KEY_WRAP_PARAMS.hKey', 0, 18446744073709551615), value)
+        self._ptr.hKey = _pb_value
+
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.hKey")
 
 
 cdef CK_GOSTR3410_KEY_WRAP_PARAMS _pb_view_CK_GOSTR3410_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -12220,6 +16125,13 @@ cdef class CK_EDDSA_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_EDDSA_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_EDDSA_PARAMS(phFlag={self.phFlag!r}, ulContextDataLen={self.ulContextDataLen!r}, pContextData={self.pContextData!r})"
 
@@ -12229,8 +16141,16 @@ cdef class CK_EDDSA_PARAMS:
 
     @phFlag.setter
     def phFlag(self, value):
-        value = _pb_index(value, "CK_EDDSA_PARAMS.phFlag")
-        self._ptr.phFlag = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_EDDSA_PARAMS.phFlag"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_EDDSA_PARAMS.phFlag', 0, 255), value)
+        self._ptr.phFlag = _pb_value
+
+    @phFlag.deleter
+    def phFlag(self):
+        _pb_no_delete("CK_EDDSA_PARAMS.phFlag")
 
     @property
     def ulContextDataLen(self):
@@ -12238,8 +16158,16 @@ cdef class CK_EDDSA_PARAMS:
 
     @ulContextDataLen.setter
     def ulContextDataLen(self, value):
-        value = _pb_index(value, "CK_EDDSA_PARAMS.ulContextDataLen")
-        self._ptr.ulContextDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_EDDSA_PARAMS.ulContextDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_EDDSA_PARAMS.ulContextDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulContextDataLen = _pb_value
+
+    @ulContextDataLen.deleter
+    def ulContextDataLen(self):
+        _pb_no_delete("CK_EDDSA_PARAMS.ulContextDataLen")
 
     @property
     def pContextData(self):
@@ -12250,6 +16178,10 @@ cdef class CK_EDDSA_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pContextData, value, "CK_EDDSA_PARAMS.pContextData", True, 1, False)
+
+    @pContextData.deleter
+    def pContextData(self):
+        _pb_no_delete("CK_EDDSA_PARAMS.pContextData")
 
 
 cdef CK_EDDSA_PARAMS _pb_view_CK_EDDSA_PARAMS(object owner, void *ptr):
@@ -12294,18 +16226,21 @@ cdef class CK_XEDDSA_PARAMS:
     def from_bytes(data, /):
         """A new CK_XEDDSA_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_XEDDSA_PARAMS obj = CK_XEDDSA_PARAMS.__new__(CK_XEDDSA_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_XEDDSA_PARAMS):
-                raise ValueError(f"CK_XEDDSA_PARAMS needs {sizeof(_cs_CK_XEDDSA_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_XEDDSA_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_XEDDSA_PARAMS):
+            raise ValueError(f"CK_XEDDSA_PARAMS needs {sizeof(_cs_CK_XEDDSA_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_XEDDSA_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_XEDDSA_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_XEDDSA_PARAMS(hash={self.hash!r})"
@@ -12316,8 +16251,16 @@ cdef class CK_XEDDSA_PARAMS:
 
     @hash.setter
     def hash(self, value):
-        value = _pb_index(value, "CK_XEDDSA_PARAMS.hash")
-        self._ptr.hash = value
+        cdef _c_CK_XEDDSA_HASH_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_XEDDSA_HASH_TYPE>_pb_to_c_CK_XEDDSA_HASH_TYPE)(_pb_as_int(value, "CK_XEDDSA_PARAMS.hash"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_XEDDSA_PARAMS.hash', 0, 18446744073709551615), value)
+        self._ptr.hash = _pb_value
+
+    @hash.deleter
+    def hash(self):
+        _pb_no_delete("CK_XEDDSA_PARAMS.hash")
 
 
 cdef CK_XEDDSA_PARAMS _pb_view_CK_XEDDSA_PARAMS(object owner, void *ptr):
@@ -12378,6 +16321,13 @@ cdef class CK_X3DH_INITIATE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X3DH_INITIATE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_X3DH_INITIATE_PARAMS(kdf={self.kdf!r}, pPeer_identity={self.pPeer_identity!r}, pPeer_prekey={self.pPeer_prekey!r}, pPrekey_signature={self.pPrekey_signature!r}, pOnetime_key={self.pOnetime_key!r}, pOwn_identity={self.pOwn_identity!r}, pOwn_ephemeral={self.pOwn_ephemeral!r})"
 
@@ -12387,8 +16337,16 @@ cdef class CK_X3DH_INITIATE_PARAMS:
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.kdf")
-        self._ptr.kdf = value
+        cdef _c_CK_X3DH_KDF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_X3DH_KDF_TYPE>_pb_to_c_CK_X3DH_KDF_TYPE)(_pb_as_int(value, "CK_X3DH_INITIATE_PARAMS.kdf"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X3DH_INITIATE_PARAMS.kdf', 0, 18446744073709551615), value)
+        self._ptr.kdf = _pb_value
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.kdf")
 
     @property
     def pPeer_identity(self):
@@ -12396,8 +16354,16 @@ cdef class CK_X3DH_INITIATE_PARAMS:
 
     @pPeer_identity.setter
     def pPeer_identity(self, value):
-        value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pPeer_identity")
-        self._ptr.pPeer_identity = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_X3DH_INITIATE_PARAMS.pPeer_identity"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X3DH_INITIATE_PARAMS.pPeer_identity', 0, 18446744073709551615), value)
+        self._ptr.pPeer_identity = _pb_value
+
+    @pPeer_identity.deleter
+    def pPeer_identity(self):
+        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pPeer_identity")
 
     @property
     def pPeer_prekey(self):
@@ -12405,8 +16371,16 @@ cdef class CK_X3DH_INITIATE_PARAMS:
 
     @pPeer_prekey.setter
     def pPeer_prekey(self, value):
-        value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pPeer_prekey")
-        self._ptr.pPeer_prekey = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_X3DH_INITIATE_PARAMS.pPeer_prekey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X3DH_INITIATE_PARAMS.pPeer_prekey', 0, 18446744073709551615), value)
+        self._ptr.pPeer_prekey = _pb_value
+
+    @pPeer_prekey.deleter
+    def pPeer_prekey(self):
+        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pPeer_prekey")
 
     @property
     def pPrekey_signature(self):
@@ -12418,6 +16392,10 @@ cdef class CK_X3DH_INITIATE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPrekey_signature = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrekey_signature, value, "CK_X3DH_INITIATE_PARAMS.pPrekey_signature", True, 1, False)
 
+    @pPrekey_signature.deleter
+    def pPrekey_signature(self):
+        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pPrekey_signature")
+
     @property
     def pOnetime_key(self):
         return None if self._ptr.pOnetime_key == NULL else <size_t><void *>self._ptr.pOnetime_key
@@ -12428,14 +16406,26 @@ cdef class CK_X3DH_INITIATE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pOnetime_key = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOnetime_key, value, "CK_X3DH_INITIATE_PARAMS.pOnetime_key", True, 1, False)
 
+    @pOnetime_key.deleter
+    def pOnetime_key(self):
+        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pOnetime_key")
+
     @property
     def pOwn_identity(self):
         return self._ptr.pOwn_identity
 
     @pOwn_identity.setter
     def pOwn_identity(self, value):
-        value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pOwn_identity")
-        self._ptr.pOwn_identity = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_X3DH_INITIATE_PARAMS.pOwn_identity"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X3DH_INITIATE_PARAMS.pOwn_identity', 0, 18446744073709551615), value)
+        self._ptr.pOwn_identity = _pb_value
+
+    @pOwn_identity.deleter
+    def pOwn_identity(self):
+        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pOwn_identity")
 
     @property
     def pOwn_ephemeral(self):
@@ -12443,8 +16433,16 @@ cdef class CK_X3DH_INITIATE_PARAMS:
 
     @pOwn_ephemeral.setter
     def pOwn_ephemeral(self, value):
-        value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral")
-        self._ptr.pOwn_ephemeral = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral', 0, 18446744073709551615), value)
+        self._ptr.pOwn_ephemeral = _pb_value
+
+    @pOwn_ephemeral.deleter
+    def pOwn_ephemeral(self):
+        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral")
 
 
 cdef CK_X3DH_INITIATE_PARAMS _pb_view_CK_X3DH_INITIATE_PARAMS(object owner, void *ptr):
@@ -12503,6 +16501,13 @@ cdef class CK_X3DH_RESPOND_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X3DH_RESPOND_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_X3DH_RESPOND_PARAMS(kdf={self.kdf!r}, pIdentity_id={self.pIdentity_id!r}, pPrekey_id={self.pPrekey_id!r}, pOnetime_id={self.pOnetime_id!r}, pInitiator_identity={self.pInitiator_identity!r}, pInitiator_ephemeral={self.pInitiator_ephemeral!r})"
 
@@ -12512,8 +16517,16 @@ cdef class CK_X3DH_RESPOND_PARAMS:
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_X3DH_RESPOND_PARAMS.kdf")
-        self._ptr.kdf = value
+        cdef _c_CK_X3DH_KDF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_X3DH_KDF_TYPE>_pb_to_c_CK_X3DH_KDF_TYPE)(_pb_as_int(value, "CK_X3DH_RESPOND_PARAMS.kdf"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X3DH_RESPOND_PARAMS.kdf', 0, 18446744073709551615), value)
+        self._ptr.kdf = _pb_value
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.kdf")
 
     @property
     def pIdentity_id(self):
@@ -12525,6 +16538,10 @@ cdef class CK_X3DH_RESPOND_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pIdentity_id = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIdentity_id, value, "CK_X3DH_RESPOND_PARAMS.pIdentity_id", True, 1, False)
 
+    @pIdentity_id.deleter
+    def pIdentity_id(self):
+        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pIdentity_id")
+
     @property
     def pPrekey_id(self):
         return None if self._ptr.pPrekey_id == NULL else <size_t><void *>self._ptr.pPrekey_id
@@ -12534,6 +16551,10 @@ cdef class CK_X3DH_RESPOND_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pPrekey_id = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrekey_id, value, "CK_X3DH_RESPOND_PARAMS.pPrekey_id", True, 1, False)
+
+    @pPrekey_id.deleter
+    def pPrekey_id(self):
+        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pPrekey_id")
 
     @property
     def pOnetime_id(self):
@@ -12545,14 +16566,26 @@ cdef class CK_X3DH_RESPOND_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pOnetime_id = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pOnetime_id, value, "CK_X3DH_RESPOND_PARAMS.pOnetime_id", True, 1, False)
 
+    @pOnetime_id.deleter
+    def pOnetime_id(self):
+        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pOnetime_id")
+
     @property
     def pInitiator_identity(self):
         return self._ptr.pInitiator_identity
 
     @pInitiator_identity.setter
     def pInitiator_identity(self, value):
-        value = _pb_index(value, "CK_X3DH_RESPOND_PARAMS.pInitiator_identity")
-        self._ptr.pInitiator_identity = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_X3DH_RESPOND_PARAMS.pInitiator_identity"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X3DH_RESPOND_PARAMS.pInitiator_identity', 0, 18446744073709551615), value)
+        self._ptr.pInitiator_identity = _pb_value
+
+    @pInitiator_identity.deleter
+    def pInitiator_identity(self):
+        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pInitiator_identity")
 
     @property
     def pInitiator_ephemeral(self):
@@ -12563,6 +16596,10 @@ cdef class CK_X3DH_RESPOND_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pInitiator_ephemeral = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pInitiator_ephemeral, value, "CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral", True, 1, False)
+
+    @pInitiator_ephemeral.deleter
+    def pInitiator_ephemeral(self):
+        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral")
 
 
 cdef CK_X3DH_RESPOND_PARAMS _pb_view_CK_X3DH_RESPOND_PARAMS(object owner, void *ptr):
@@ -12625,6 +16662,13 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X2RATCHET_INITIALIZE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_X2RATCHET_INITIALIZE_PARAMS(sk={self.sk!r}, peer_public_prekey={self.peer_public_prekey!r}, peer_public_identity={self.peer_public_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
 
@@ -12638,14 +16682,26 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_INITIALIZE_PARAMS.sk", True, 1, False)
 
+    @sk.deleter
+    def sk(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.sk")
+
     @property
     def peer_public_prekey(self):
         return self._ptr.peer_public_prekey
 
     @peer_public_prekey.setter
     def peer_public_prekey(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey")
-        self._ptr.peer_public_prekey = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey', 0, 18446744073709551615), value)
+        self._ptr.peer_public_prekey = _pb_value
+
+    @peer_public_prekey.deleter
+    def peer_public_prekey(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey")
 
     @property
     def peer_public_identity(self):
@@ -12653,8 +16709,16 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
 
     @peer_public_identity.setter
     def peer_public_identity(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity")
-        self._ptr.peer_public_identity = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity', 0, 18446744073709551615), value)
+        self._ptr.peer_public_identity = _pb_value
+
+    @peer_public_identity.deleter
+    def peer_public_identity(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity")
 
     @property
     def own_public_identity(self):
@@ -12662,8 +16726,16 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
 
     @own_public_identity.setter
     def own_public_identity(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity")
-        self._ptr.own_public_identity = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity', 0, 18446744073709551615), value)
+        self._ptr.own_public_identity = _pb_value
+
+    @own_public_identity.deleter
+    def own_public_identity(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity")
 
     @property
     def bEncryptedHeader(self):
@@ -12671,8 +16743,16 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
 
     @bEncryptedHeader.setter
     def bEncryptedHeader(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader")
-        self._ptr.bEncryptedHeader = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader', 0, 255), value)
+        self._ptr.bEncryptedHeader = _pb_value
+
+    @bEncryptedHeader.deleter
+    def bEncryptedHeader(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader")
 
     @property
     def eCurve(self):
@@ -12680,8 +16760,16 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
 
     @eCurve.setter
     def eCurve(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.eCurve")
-        self._ptr.eCurve = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_X2RATCHET_INITIALIZE_PARAMS.eCurve"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X2RATCHET_INITIALIZE_PARAMS.eCurve', 0, 18446744073709551615), value)
+        self._ptr.eCurve = _pb_value
+
+    @eCurve.deleter
+    def eCurve(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.eCurve")
 
     @property
     def aeadMechanism(self):
@@ -12689,8 +16777,16 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
 
     @aeadMechanism.setter
     def aeadMechanism(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism")
-        self._ptr.aeadMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism', 0, 18446744073709551615), value)
+        self._ptr.aeadMechanism = _pb_value
+
+    @aeadMechanism.deleter
+    def aeadMechanism(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism")
 
     @property
     def kdfMechanism(self):
@@ -12698,8 +16794,16 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
 
     @kdfMechanism.setter
     def kdfMechanism(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism")
-        self._ptr.kdfMechanism = value
+        cdef _c_CK_X2RATCHET_KDF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_X2RATCHET_KDF_TYPE>_pb_to_c_CK_X2RATCHET_KDF_TYPE)(_pb_as_int(value, "CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism', 0, 18446744073709551615), value)
+        self._ptr.kdfMechanism = _pb_value
+
+    @kdfMechanism.deleter
+    def kdfMechanism(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism")
 
 
 cdef CK_X2RATCHET_INITIALIZE_PARAMS _pb_view_CK_X2RATCHET_INITIALIZE_PARAMS(object owner, void *ptr):
@@ -12762,6 +16866,13 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X2RATCHET_RESPOND_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_X2RATCHET_RESPOND_PARAMS(sk={self.sk!r}, own_prekey={self.own_prekey!r}, initiator_identity={self.initiator_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
 
@@ -12775,14 +16886,26 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_RESPOND_PARAMS.sk", True, 1, False)
 
+    @sk.deleter
+    def sk(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.sk")
+
     @property
     def own_prekey(self):
         return self._ptr.own_prekey
 
     @own_prekey.setter
     def own_prekey(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.own_prekey")
-        self._ptr.own_prekey = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_X2RATCHET_RESPOND_PARAMS.own_prekey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X2RATCHET_RESPOND_PARAMS.own_prekey', 0, 18446744073709551615), value)
+        self._ptr.own_prekey = _pb_value
+
+    @own_prekey.deleter
+    def own_prekey(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.own_prekey")
 
     @property
     def initiator_identity(self):
@@ -12790,8 +16913,16 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS:
 
     @initiator_identity.setter
     def initiator_identity(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.initiator_identity")
-        self._ptr.initiator_identity = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_X2RATCHET_RESPOND_PARAMS.initiator_identity"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X2RATCHET_RESPOND_PARAMS.initiator_identity', 0, 18446744073709551615), value)
+        self._ptr.initiator_identity = _pb_value
+
+    @initiator_identity.deleter
+    def initiator_identity(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.initiator_identity")
 
     @property
     def own_public_identity(self):
@@ -12799,8 +16930,16 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS:
 
     @own_public_identity.setter
     def own_public_identity(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.own_public_identity")
-        self._ptr.own_public_identity = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_X2RATCHET_RESPOND_PARAMS.own_public_identity"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X2RATCHET_RESPOND_PARAMS.own_public_identity', 0, 18446744073709551615), value)
+        self._ptr.own_public_identity = _pb_value
+
+    @own_public_identity.deleter
+    def own_public_identity(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.own_public_identity")
 
     @property
     def bEncryptedHeader(self):
@@ -12808,8 +16947,16 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS:
 
     @bEncryptedHeader.setter
     def bEncryptedHeader(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader")
-        self._ptr.bEncryptedHeader = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader', 0, 255), value)
+        self._ptr.bEncryptedHeader = _pb_value
+
+    @bEncryptedHeader.deleter
+    def bEncryptedHeader(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader")
 
     @property
     def eCurve(self):
@@ -12817,8 +16964,16 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS:
 
     @eCurve.setter
     def eCurve(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.eCurve")
-        self._ptr.eCurve = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_X2RATCHET_RESPOND_PARAMS.eCurve"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X2RATCHET_RESPOND_PARAMS.eCurve', 0, 18446744073709551615), value)
+        self._ptr.eCurve = _pb_value
+
+    @eCurve.deleter
+    def eCurve(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.eCurve")
 
     @property
     def aeadMechanism(self):
@@ -12826,8 +16981,16 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS:
 
     @aeadMechanism.setter
     def aeadMechanism(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism")
-        self._ptr.aeadMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism', 0, 18446744073709551615), value)
+        self._ptr.aeadMechanism = _pb_value
+
+    @aeadMechanism.deleter
+    def aeadMechanism(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism")
 
     @property
     def kdfMechanism(self):
@@ -12835,8 +16998,16 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS:
 
     @kdfMechanism.setter
     def kdfMechanism(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism")
-        self._ptr.kdfMechanism = value
+        cdef _c_CK_X2RATCHET_KDF_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_X2RATCHET_KDF_TYPE>_pb_to_c_CK_X2RATCHET_KDF_TYPE)(_pb_as_int(value, "CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615), value)
+        self._ptr.kdfMechanism = _pb_value
+
+    @kdfMechanism.deleter
+    def kdfMechanism(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism")
 
 
 cdef CK_X2RATCHET_RESPOND_PARAMS _pb_view_CK_X2RATCHET_RESPOND_PARAMS(object owner, void *ptr):
@@ -12895,6 +17066,13 @@ cdef class CK_NSS_JPAKEPublicValue:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKEPublicValue))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_JPAKEPublicValue(pGX={self.pGX!r}, ulGXLen={self.ulGXLen!r}, pGV={self.pGV!r}, ulGVLen={self.ulGVLen!r}, pR={self.pR!r}, ulRLen={self.ulRLen!r})"
 
@@ -12908,14 +17086,26 @@ cdef class CK_NSS_JPAKEPublicValue:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pGX = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pGX, value, "CK_NSS_JPAKEPublicValue.pGX", True, 1, False)
 
+    @pGX.deleter
+    def pGX(self):
+        _pb_no_delete("CK_NSS_JPAKEPublicValue.pGX")
+
     @property
     def ulGXLen(self):
         return self._ptr.ulGXLen
 
     @ulGXLen.setter
     def ulGXLen(self, value):
-        value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGXLen")
-        self._ptr.ulGXLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_JPAKEPublicValue.ulGXLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615), value)
+        self._ptr.ulGXLen = _pb_value
+
+    @ulGXLen.deleter
+    def ulGXLen(self):
+        _pb_no_delete("CK_NSS_JPAKEPublicValue.ulGXLen")
 
     @property
     def pGV(self):
@@ -12927,14 +17117,26 @@ cdef class CK_NSS_JPAKEPublicValue:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pGV = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pGV, value, "CK_NSS_JPAKEPublicValue.pGV", True, 1, False)
 
+    @pGV.deleter
+    def pGV(self):
+        _pb_no_delete("CK_NSS_JPAKEPublicValue.pGV")
+
     @property
     def ulGVLen(self):
         return self._ptr.ulGVLen
 
     @ulGVLen.setter
     def ulGVLen(self, value):
-        value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGVLen")
-        self._ptr.ulGVLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_JPAKEPublicValue.ulGVLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615), value)
+        self._ptr.ulGVLen = _pb_value
+
+    @ulGVLen.deleter
+    def ulGVLen(self):
+        _pb_no_delete("CK_NSS_JPAKEPublicValue.ulGVLen")
 
     @property
     def pR(self):
@@ -12946,14 +17148,26 @@ cdef class CK_NSS_JPAKEPublicValue:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pR = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pR, value, "CK_NSS_JPAKEPublicValue.pR", True, 1, False)
 
+    @pR.deleter
+    def pR(self):
+        _pb_no_delete("CK_NSS_JPAKEPublicValue.pR")
+
     @property
     def ulRLen(self):
         return self._ptr.ulRLen
 
     @ulRLen.setter
     def ulRLen(self, value):
-        value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulRLen")
-        self._ptr.ulRLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_JPAKEPublicValue.ulRLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615), value)
+        self._ptr.ulRLen = _pb_value
+
+    @ulRLen.deleter
+    def ulRLen(self):
+        _pb_no_delete("CK_NSS_JPAKEPublicValue.ulRLen")
 
 
 cdef CK_NSS_JPAKEPublicValue _pb_view_CK_NSS_JPAKEPublicValue(object owner, void *ptr):
@@ -13004,6 +17218,13 @@ cdef class CK_NSS_JPAKERound1Params:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKERound1Params))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_JPAKERound1Params(gx1={self.gx1!r}, gx2={self.gx2!r})"
 
@@ -13018,6 +17239,10 @@ cdef class CK_NSS_JPAKERound1Params:
         memcpy(&self._ptr.gx1, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx1))
         _pb_keep_copy(self, <size_t>&self._ptr.gx1, sizeof(self._ptr.gx1), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
 
+    @gx1.deleter
+    def gx1(self):
+        _pb_no_delete("CK_NSS_JPAKERound1Params.gx1")
+
     @property
     def gx2(self):
         return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx2)
@@ -13028,6 +17253,10 @@ cdef class CK_NSS_JPAKERound1Params:
             raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         memcpy(&self._ptr.gx2, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx2))
         _pb_keep_copy(self, <size_t>&self._ptr.gx2, sizeof(self._ptr.gx2), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+
+    @gx2.deleter
+    def gx2(self):
+        _pb_no_delete("CK_NSS_JPAKERound1Params.gx2")
 
 
 cdef CK_NSS_JPAKERound1Params _pb_view_CK_NSS_JPAKERound1Params(object owner, void *ptr):
@@ -13084,6 +17313,13 @@ cdef class CK_NSS_JPAKERound2Params:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKERound2Params))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_JPAKERound2Params(pSharedKey={self.pSharedKey!r}, ulSharedKeyLen={self.ulSharedKeyLen!r}, gx3={self.gx3!r}, gx4={self.gx4!r}, A={self.A!r})"
 
@@ -13097,14 +17333,26 @@ cdef class CK_NSS_JPAKERound2Params:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSharedKey = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pSharedKey, value, "CK_NSS_JPAKERound2Params.pSharedKey", True, 1, False)
 
+    @pSharedKey.deleter
+    def pSharedKey(self):
+        _pb_no_delete("CK_NSS_JPAKERound2Params.pSharedKey")
+
     @property
     def ulSharedKeyLen(self):
         return self._ptr.ulSharedKeyLen
 
     @ulSharedKeyLen.setter
     def ulSharedKeyLen(self, value):
-        value = _pb_index(value, "CK_NSS_JPAKERound2Params.ulSharedKeyLen")
-        self._ptr.ulSharedKeyLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_JPAKERound2Params.ulSharedKeyLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615), value)
+        self._ptr.ulSharedKeyLen = _pb_value
+
+    @ulSharedKeyLen.deleter
+    def ulSharedKeyLen(self):
+        _pb_no_delete("CK_NSS_JPAKERound2Params.ulSharedKeyLen")
 
     @property
     def gx3(self):
@@ -13117,6 +17365,10 @@ cdef class CK_NSS_JPAKERound2Params:
         memcpy(&self._ptr.gx3, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx3))
         _pb_keep_copy(self, <size_t>&self._ptr.gx3, sizeof(self._ptr.gx3), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
 
+    @gx3.deleter
+    def gx3(self):
+        _pb_no_delete("CK_NSS_JPAKERound2Params.gx3")
+
     @property
     def gx4(self):
         return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx4)
@@ -13128,6 +17380,10 @@ cdef class CK_NSS_JPAKERound2Params:
         memcpy(&self._ptr.gx4, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx4))
         _pb_keep_copy(self, <size_t>&self._ptr.gx4, sizeof(self._ptr.gx4), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
 
+    @gx4.deleter
+    def gx4(self):
+        _pb_no_delete("CK_NSS_JPAKERound2Params.gx4")
+
     @property
     def A(self):
         return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.A)
@@ -13138,6 +17394,10 @@ cdef class CK_NSS_JPAKERound2Params:
             raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         memcpy(&self._ptr.A, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.A))
         _pb_keep_copy(self, <size_t>&self._ptr.A, sizeof(self._ptr.A), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+
+    @A.deleter
+    def A(self):
+        _pb_no_delete("CK_NSS_JPAKERound2Params.A")
 
 
 cdef CK_NSS_JPAKERound2Params _pb_view_CK_NSS_JPAKERound2Params(object owner, void *ptr):
@@ -13186,6 +17446,13 @@ cdef class CK_NSS_JPAKEFinalParams:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKEFinalParams))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_JPAKEFinalParams(B={self.B!r})"
 
@@ -13199,6 +17466,10 @@ cdef class CK_NSS_JPAKEFinalParams:
             raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         memcpy(&self._ptr.B, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.B))
         _pb_keep_copy(self, <size_t>&self._ptr.B, sizeof(self._ptr.B), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+
+    @B.deleter
+    def B(self):
+        _pb_no_delete("CK_NSS_JPAKEFinalParams.B")
 
 
 cdef CK_NSS_JPAKEFinalParams _pb_view_CK_NSS_JPAKEFinalParams(object owner, void *ptr):
@@ -13253,6 +17524,13 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_MAC_CONSTANT_TIME_PARAMS(macAlg={self.macAlg!r}, ulBodyTotalLen={self.ulBodyTotalLen!r}, pHeader={self.pHeader!r}, ulHeaderLen={self.ulHeaderLen!r})"
 
@@ -13262,8 +17540,16 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
 
     @macAlg.setter
     def macAlg(self, value):
-        value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg")
-        self._ptr.macAlg = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615), value)
+        self._ptr.macAlg = _pb_value
+
+    @macAlg.deleter
+    def macAlg(self):
+        _pb_no_delete("CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg")
 
     @property
     def ulBodyTotalLen(self):
@@ -13271,8 +17557,16 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
 
     @ulBodyTotalLen.setter
     def ulBodyTotalLen(self, value):
-        value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen")
-        self._ptr.ulBodyTotalLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615), value)
+        self._ptr.ulBodyTotalLen = _pb_value
+
+    @ulBodyTotalLen.deleter
+    def ulBodyTotalLen(self):
+        _pb_no_delete("CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen")
 
     @property
     def pHeader(self):
@@ -13284,14 +17578,26 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pHeader = <_c_CK_BYTE *>_pb_keep_buffer(self, <size_t>&self._ptr.pHeader, value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader", True, 1, False)
 
+    @pHeader.deleter
+    def pHeader(self):
+        _pb_no_delete("CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader")
+
     @property
     def ulHeaderLen(self):
         return self._ptr.ulHeaderLen
 
     @ulHeaderLen.setter
     def ulHeaderLen(self, value):
-        value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen")
-        self._ptr.ulHeaderLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615), value)
+        self._ptr.ulHeaderLen = _pb_value
+
+    @ulHeaderLen.deleter
+    def ulHeaderLen(self):
+        _pb_no_delete("CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen")
 
 
 cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS _pb_view_CK_NSS_MAC_CONSTANT_TIME_PARAMS(object owner, void *ptr):
@@ -13348,6 +17654,13 @@ cdef class CK_NSS_AEAD_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_AEAD_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_AEAD_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagLen={self.ulTagLen!r})"
 
@@ -13361,14 +17674,26 @@ cdef class CK_NSS_AEAD_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNonce, value, "CK_NSS_AEAD_PARAMS.pNonce", True, 1, False)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete("CK_NSS_AEAD_PARAMS.pNonce")
+
     @property
     def ulNonceLen(self):
         return self._ptr.ulNonceLen
 
     @ulNonceLen.setter
     def ulNonceLen(self, value):
-        value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulNonceLen")
-        self._ptr.ulNonceLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_AEAD_PARAMS.ulNonceLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615), value)
+        self._ptr.ulNonceLen = _pb_value
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete("CK_NSS_AEAD_PARAMS.ulNonceLen")
 
     @property
     def pAAD(self):
@@ -13380,14 +17705,26 @@ cdef class CK_NSS_AEAD_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_AEAD_PARAMS.pAAD", True, 1, False)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete("CK_NSS_AEAD_PARAMS.pAAD")
+
     @property
     def ulAADLen(self):
         return self._ptr.ulAADLen
 
     @ulAADLen.setter
     def ulAADLen(self, value):
-        value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulAADLen")
-        self._ptr.ulAADLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_AEAD_PARAMS.ulAADLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615), value)
+        self._ptr.ulAADLen = _pb_value
+
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete("CK_NSS_AEAD_PARAMS.ulAADLen")
 
     @property
     def ulTagLen(self):
@@ -13395,8 +17732,16 @@ cdef class CK_NSS_AEAD_PARAMS:
 
     @ulTagLen.setter
     def ulTagLen(self, value):
-        value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulTagLen")
-        self._ptr.ulTagLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_AEAD_PARAMS.ulTagLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615), value)
+        self._ptr.ulTagLen = _pb_value
+
+    @ulTagLen.deleter
+    def ulTagLen(self):
+        _pb_no_delete("CK_NSS_AEAD_PARAMS.ulTagLen")
 
 
 cdef CK_NSS_AEAD_PARAMS _pb_view_CK_NSS_AEAD_PARAMS(object owner, void *ptr):
@@ -13455,6 +17800,13 @@ cdef class CK_NSS_HKDFParams:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_HKDFParams))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_HKDFParams(bExtract={self.bExtract!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, bExpand={self.bExpand!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
 
@@ -13464,8 +17816,16 @@ cdef class CK_NSS_HKDFParams:
 
     @bExtract.setter
     def bExtract(self, value):
-        value = _pb_index(value, "CK_NSS_HKDFParams.bExtract")
-        self._ptr.bExtract = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_NSS_HKDFParams.bExtract"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_HKDFParams.bExtract', 0, 255), value)
+        self._ptr.bExtract = _pb_value
+
+    @bExtract.deleter
+    def bExtract(self):
+        _pb_no_delete("CK_NSS_HKDFParams.bExtract")
 
     @property
     def pSalt(self):
@@ -13477,14 +17837,26 @@ cdef class CK_NSS_HKDFParams:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSalt, value, "CK_NSS_HKDFParams.pSalt", True, 1, False)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete("CK_NSS_HKDFParams.pSalt")
+
     @property
     def ulSaltLen(self):
         return self._ptr.ulSaltLen
 
     @ulSaltLen.setter
     def ulSaltLen(self, value):
-        value = _pb_index(value, "CK_NSS_HKDFParams.ulSaltLen")
-        self._ptr.ulSaltLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_HKDFParams.ulSaltLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615), value)
+        self._ptr.ulSaltLen = _pb_value
+
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete("CK_NSS_HKDFParams.ulSaltLen")
 
     @property
     def bExpand(self):
@@ -13492,8 +17864,16 @@ cdef class CK_NSS_HKDFParams:
 
     @bExpand.setter
     def bExpand(self, value):
-        value = _pb_index(value, "CK_NSS_HKDFParams.bExpand")
-        self._ptr.bExpand = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_NSS_HKDFParams.bExpand"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_HKDFParams.bExpand', 0, 255), value)
+        self._ptr.bExpand = _pb_value
+
+    @bExpand.deleter
+    def bExpand(self):
+        _pb_no_delete("CK_NSS_HKDFParams.bExpand")
 
     @property
     def pInfo(self):
@@ -13505,14 +17885,26 @@ cdef class CK_NSS_HKDFParams:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pInfo, value, "CK_NSS_HKDFParams.pInfo", True, 1, False)
 
+    @pInfo.deleter
+    def pInfo(self):
+        _pb_no_delete("CK_NSS_HKDFParams.pInfo")
+
     @property
     def ulInfoLen(self):
         return self._ptr.ulInfoLen
 
     @ulInfoLen.setter
     def ulInfoLen(self, value):
-        value = _pb_index(value, "CK_NSS_HKDFParams.ulInfoLen")
-        self._ptr.ulInfoLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_HKDFParams.ulInfoLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615), value)
+        self._ptr.ulInfoLen = _pb_value
+
+    @ulInfoLen.deleter
+    def ulInfoLen(self):
+        _pb_no_delete("CK_NSS_HKDFParams.ulInfoLen")
 
 
 cdef CK_NSS_HKDFParams _pb_view_CK_NSS_HKDFParams(object owner, void *ptr):
@@ -13569,6 +17961,13 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasSeedKey={self.bHasSeedKey!r}, hSeedKey={self.hSeedKey!r}, pSeedData={self.pSeedData!r}, ulSeedDataLen={self.ulSeedDataLen!r})"
 
@@ -13578,8 +17977,16 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
 
     @prfMechanism.setter
     def prfMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism")
-        self._ptr.prfMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615), value)
+        self._ptr.prfMechanism = _pb_value
+
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism")
 
     @property
     def bHasSeedKey(self):
@@ -13587,8 +17994,16 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
 
     @bHasSeedKey.setter
     def bHasSeedKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey")
-        self._ptr.bHasSeedKey = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255), value)
+        self._ptr.bHasSeedKey = _pb_value
+
+    @bHasSeedKey.deleter
+    def bHasSeedKey(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey")
 
     @property
     def hSeedKey(self):
@@ -13596,8 +18011,16 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
 
     @hSeedKey.setter
     def hSeedKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey")
-        self._ptr.hSeedKey = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615), value)
+        self._ptr.hSeedKey = _pb_value
+
+    @hSeedKey.deleter
+    def hSeedKey(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey")
 
     @property
     def pSeedData(self):
@@ -13609,14 +18032,26 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSeedData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSeedData, value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData", True, 1, False)
 
+    @pSeedData.deleter
+    def pSeedData(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData")
+
     @property
     def ulSeedDataLen(self):
         return self._ptr.ulSeedDataLen
 
     @ulSeedDataLen.setter
     def ulSeedDataLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen")
-        self._ptr.ulSeedDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulSeedDataLen = _pb_value
+
+    @ulSeedDataLen.deleter
+    def ulSeedDataLen(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen")
 
 
 cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(object owner, void *ptr):
@@ -13679,6 +18114,13 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_IKE_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bDataAsKey={self.bDataAsKey!r}, bRekey={self.bRekey!r}, pNi={self.pNi!r}, ulNiLen={self.ulNiLen!r}, pNr={self.pNr!r}, ulNrLen={self.ulNrLen!r}, hNewKey={self.hNewKey!r})"
 
@@ -13688,8 +18130,16 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
 
     @prfMechanism.setter
     def prfMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism")
-        self._ptr.prfMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615), value)
+        self._ptr.prfMechanism = _pb_value
+
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism")
 
     @property
     def bDataAsKey(self):
@@ -13697,8 +18147,16 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
 
     @bDataAsKey.setter
     def bDataAsKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey")
-        self._ptr.bDataAsKey = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255), value)
+        self._ptr.bDataAsKey = _pb_value
+
+    @bDataAsKey.deleter
+    def bDataAsKey(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey")
 
     @property
     def bRekey(self):
@@ -13706,8 +18164,16 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
 
     @bRekey.setter
     def bRekey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey")
-        self._ptr.bRekey = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255), value)
+        self._ptr.bRekey = _pb_value
+
+    @bRekey.deleter
+    def bRekey(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey")
 
     @property
     def pNi(self):
@@ -13719,14 +18185,26 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pNi = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNi, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi", True, 1, False)
 
+    @pNi.deleter
+    def pNi(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi")
+
     @property
     def ulNiLen(self):
         return self._ptr.ulNiLen
 
     @ulNiLen.setter
     def ulNiLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen")
-        self._ptr.ulNiLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615), value)
+        self._ptr.ulNiLen = _pb_value
+
+    @ulNiLen.deleter
+    def ulNiLen(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen")
 
     @property
     def pNr(self):
@@ -13738,14 +18216,26 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pNr = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pNr, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr", True, 1, False)
 
+    @pNr.deleter
+    def pNr(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr")
+
     @property
     def ulNrLen(self):
         return self._ptr.ulNrLen
 
     @ulNrLen.setter
     def ulNrLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen")
-        self._ptr.ulNrLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615), value)
+        self._ptr.ulNrLen = _pb_value
+
+    @ulNrLen.deleter
+    def ulNrLen(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen")
 
     @property
     def hNewKey(self):
@@ -13753,8 +18243,16 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
 
     @hNewKey.setter
     def hNewKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey")
-        self._ptr.hNewKey = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615), value)
+        self._ptr.hNewKey = _pb_value
+
+    @hNewKey.deleter
+    def hNewKey(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey")
 
 
 cdef CK_NSS_IKE_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_DERIVE_PARAMS(object owner, void *ptr):
@@ -13819,6 +18317,13 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_IKE1_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasPrevKey={self.bHasPrevKey!r}, hKeygxy={self.hKeygxy!r}, hPrevKey={self.hPrevKey!r}, pCKYi={self.pCKYi!r}, ulCKYiLen={self.ulCKYiLen!r}, pCKYr={self.pCKYr!r}, ulCKYrLen={self.ulCKYrLen!r}, keyNumber={self.keyNumber!r})"
 
@@ -13828,8 +18333,16 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
 
     @prfMechanism.setter
     def prfMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism")
-        self._ptr.prfMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615), value)
+        self._ptr.prfMechanism = _pb_value
+
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism")
 
     @property
     def bHasPrevKey(self):
@@ -13837,8 +18350,16 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
 
     @bHasPrevKey.setter
     def bHasPrevKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey")
-        self._ptr.bHasPrevKey = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255), value)
+        self._ptr.bHasPrevKey = _pb_value
+
+    @bHasPrevKey.deleter
+    def bHasPrevKey(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey")
 
     @property
     def hKeygxy(self):
@@ -13846,8 +18367,16 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
 
     @hKeygxy.setter
     def hKeygxy(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy")
-        self._ptr.hKeygxy = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615), value)
+        self._ptr.hKeygxy = _pb_value
+
+    @hKeygxy.deleter
+    def hKeygxy(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy")
 
     @property
     def hPrevKey(self):
@@ -13855,8 +18384,16 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
 
     @hPrevKey.setter
     def hPrevKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey")
-        self._ptr.hPrevKey = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615), value)
+        self._ptr.hPrevKey = _pb_value
+
+    @hPrevKey.deleter
+    def hPrevKey(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey")
 
     @property
     def pCKYi(self):
@@ -13868,14 +18405,26 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pCKYi = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pCKYi, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi", True, 1, False)
 
+    @pCKYi.deleter
+    def pCKYi(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi")
+
     @property
     def ulCKYiLen(self):
         return self._ptr.ulCKYiLen
 
     @ulCKYiLen.setter
     def ulCKYiLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen")
-        self._ptr.ulCKYiLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615), value)
+        self._ptr.ulCKYiLen = _pb_value
+
+    @ulCKYiLen.deleter
+    def ulCKYiLen(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen")
 
     @property
     def pCKYr(self):
@@ -13887,14 +18436,26 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pCKYr = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pCKYr, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr", True, 1, False)
 
+    @pCKYr.deleter
+    def pCKYr(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr")
+
     @property
     def ulCKYrLen(self):
         return self._ptr.ulCKYrLen
 
     @ulCKYrLen.setter
     def ulCKYrLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen")
-        self._ptr.ulCKYrLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615), value)
+        self._ptr.ulCKYrLen = _pb_value
+
+    @ulCKYrLen.deleter
+    def ulCKYrLen(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen")
 
     @property
     def keyNumber(self):
@@ -13902,8 +18463,16 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
 
     @keyNumber.setter
     def keyNumber(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber")
-        self._ptr.keyNumber = value
+        cdef _c_CK_BYTE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_as_int(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255), value)
+        self._ptr.keyNumber = _pb_value
+
+    @keyNumber.deleter
+    def keyNumber(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber")
 
 
 cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_PRF_DERIVE_PARAMS(object owner, void *ptr):
@@ -13960,6 +18529,13 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasKeygxy={self.bHasKeygxy!r}, hKeygxy={self.hKeygxy!r}, pExtraData={self.pExtraData!r}, ulExtraDataLen={self.ulExtraDataLen!r})"
 
@@ -13969,8 +18545,16 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
 
     @prfMechanism.setter
     def prfMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism")
-        self._ptr.prfMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615), value)
+        self._ptr.prfMechanism = _pb_value
+
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism")
 
     @property
     def bHasKeygxy(self):
@@ -13978,8 +18562,16 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
 
     @bHasKeygxy.setter
     def bHasKeygxy(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy")
-        self._ptr.bHasKeygxy = value
+        cdef _c_CK_BBOOL _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255), value)
+        self._ptr.bHasKeygxy = _pb_value
+
+    @bHasKeygxy.deleter
+    def bHasKeygxy(self):
+        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy")
 
     @property
     def hKeygxy(self):
@@ -13987,8 +18579,16 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
 
     @hKeygxy.setter
     def hKeygxy(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy")
-        self._ptr.hKeygxy = value
+        cdef _c_CK_OBJECT_HANDLE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615), value)
+        self._ptr.hKeygxy = _pb_value
+
+    @hKeygxy.deleter
+    def hKeygxy(self):
+        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy")
 
     @property
     def pExtraData(self):
@@ -14000,14 +18600,26 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pExtraData = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pExtraData, value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData", True, 1, False)
 
+    @pExtraData.deleter
+    def pExtraData(self):
+        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData")
+
     @property
     def ulExtraDataLen(self):
         return self._ptr.ulExtraDataLen
 
     @ulExtraDataLen.setter
     def ulExtraDataLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen")
-        self._ptr.ulExtraDataLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615), value)
+        self._ptr.ulExtraDataLen = _pb_value
+
+    @ulExtraDataLen.deleter
+    def ulExtraDataLen(self):
+        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen")
 
 
 cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(object owner, void *ptr):
@@ -14062,6 +18674,13 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={self.pVersion!r})"
 
@@ -14071,8 +18690,16 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
 
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
-        self._ptr.prfHashMechanism = value
+        cdef _c_CK_MECHANISM_TYPE _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615), value)
+        self._ptr.prfHashMechanism = _pb_value
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
 
     @property
     def pSessionHash(self):
@@ -14084,14 +18711,26 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pSessionHash = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSessionHash, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash", True, 1, False)
 
+    @pSessionHash.deleter
+    def pSessionHash(self):
+        _pb_no_delete("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash")
+
     @property
     def ulSessionHashLen(self):
         return self._ptr.ulSessionHashLen
 
     @ulSessionHashLen.setter
     def ulSessionHashLen(self, value):
-        value = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen")
-        self._ptr.ulSessionHashLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615), value)
+        self._ptr.ulSessionHashLen = _pb_value
+
+    @ulSessionHashLen.deleter
+    def ulSessionHashLen(self):
+        _pb_no_delete("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen")
 
     @property
     def pVersion(self):
@@ -14102,6 +18741,10 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pVersion = <_c_CK_VERSION_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pVersion, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion", True, 2, False)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion")
 
 
 cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -14152,6 +18795,13 @@ cdef class CK_NSS_MODULE_FUNCTIONS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_MODULE_FUNCTIONS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_MODULE_FUNCTIONS(version={self.version!r}, NSC_ModuleDBFunc={self.NSC_ModuleDBFunc!r})"
 
@@ -14165,6 +18815,10 @@ cdef class CK_NSS_MODULE_FUNCTIONS:
             raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete("CK_NSS_MODULE_FUNCTIONS.version")
+
     @property
     def NSC_ModuleDBFunc(self):
         return _pb_new_function_pointer(<void *>self._ptr.NSC_ModuleDBFunc, 'char **(*)(unsigned long, char *, void *)', self if self._owner is None else self._owner)
@@ -14175,6 +18829,10 @@ cdef class CK_NSS_MODULE_FUNCTIONS:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.NSC_ModuleDBFunc, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.NSC_ModuleDBFunc, value)
+
+    @NSC_ModuleDBFunc.deleter
+    def NSC_ModuleDBFunc(self):
+        _pb_no_delete("CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc")
 
 
 cdef CK_NSS_MODULE_FUNCTIONS _pb_view_CK_NSS_MODULE_FUNCTIONS(object owner, void *ptr):
@@ -14225,6 +18883,13 @@ cdef class CK_NSS_FIPS_FUNCTIONS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_FIPS_FUNCTIONS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_FIPS_FUNCTIONS(version={self.version!r}, NSC_NSSGetFIPSStatus={self.NSC_NSSGetFIPSStatus!r})"
 
@@ -14238,6 +18903,10 @@ cdef class CK_NSS_FIPS_FUNCTIONS:
             raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete("CK_NSS_FIPS_FUNCTIONS.version")
+
     @property
     def NSC_NSSGetFIPSStatus(self):
         return _pb_new_function_pointer(<void *>self._ptr.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', self if self._owner is None else self._owner)
@@ -14248,6 +18917,10 @@ cdef class CK_NSS_FIPS_FUNCTIONS:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.NSC_NSSGetFIPSStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.NSC_NSSGetFIPSStatus, value)
+
+    @NSC_NSSGetFIPSStatus.deleter
+    def NSC_NSSGetFIPSStatus(self):
+        _pb_no_delete("CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus")
 
 
 cdef CK_NSS_FIPS_FUNCTIONS _pb_view_CK_NSS_FIPS_FUNCTIONS(object owner, void *ptr):
@@ -14304,6 +18977,13 @@ cdef class CK_NSS_GCM_PARAMS:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_GCM_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_GCM_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
 
@@ -14317,14 +18997,26 @@ cdef class CK_NSS_GCM_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pIv, value, "CK_NSS_GCM_PARAMS.pIv", True, 1, False)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete("CK_NSS_GCM_PARAMS.pIv")
+
     @property
     def ulIvLen(self):
         return self._ptr.ulIvLen
 
     @ulIvLen.setter
     def ulIvLen(self, value):
-        value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulIvLen")
-        self._ptr.ulIvLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_GCM_PARAMS.ulIvLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615), value)
+        self._ptr.ulIvLen = _pb_value
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete("CK_NSS_GCM_PARAMS.ulIvLen")
 
     @property
     def pAAD(self):
@@ -14336,14 +19028,26 @@ cdef class CK_NSS_GCM_PARAMS:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_GCM_PARAMS.pAAD", True, 1, False)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete("CK_NSS_GCM_PARAMS.pAAD")
+
     @property
     def ulAADLen(self):
         return self._ptr.ulAADLen
 
     @ulAADLen.setter
     def ulAADLen(self, value):
-        value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulAADLen")
-        self._ptr.ulAADLen = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_GCM_PARAMS.ulAADLen"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615), value)
+        self._ptr.ulAADLen = _pb_value
+
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete("CK_NSS_GCM_PARAMS.ulAADLen")
 
     @property
     def ulTagBits(self):
@@ -14351,8 +19055,16 @@ cdef class CK_NSS_GCM_PARAMS:
 
     @ulTagBits.setter
     def ulTagBits(self, value):
-        value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulTagBits")
-        self._ptr.ulTagBits = value
+        cdef _c_CK_ULONG _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(value, "CK_NSS_GCM_PARAMS.ulTagBits"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615), value)
+        self._ptr.ulTagBits = _pb_value
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete("CK_NSS_GCM_PARAMS.ulTagBits")
 
 
 cdef CK_NSS_GCM_PARAMS _pb_view_CK_NSS_GCM_PARAMS(object owner, void *ptr):
@@ -14583,6 +19295,13 @@ cdef class Library:
     def __repr__(self):
         return f"<pkcs11.Library {self._pb_path!r}>"
 
+    # A copy would share the loaded library's state, which a Library stands for alone.
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def _missing(self, str name):
         if name in _pb_table_functions:
             return f"{self._pb_path}: the function table from C_GetFunctionList has no entry for {name}"
@@ -14605,7 +19324,7 @@ cdef class Library:
             else:
                 try:
                     PyObject_GetBuffer(pInitArgs, &_pb_v0, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 1 (pInitArgs) must be a writable contiguous buffer, not ' + type(pInitArgs).__name__) from None
                 _pb_h0 = True
                 _pb_a0 = <_c_CK_VOID_PTR>_pb_v0.buf
@@ -14668,6 +19387,7 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_SLOT_ID *_pb_m1 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -14676,9 +19396,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_GetSlotList"))
         try:
             if PyLong_CheckExact(tokenPresent):
-                _pb_a0 = tokenPresent
+                _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(tokenPresent, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(tokenPresent, "argument 1 (tokenPresent)")
+                _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(tokenPresent, "argument 1 (tokenPresent)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (tokenPresent)', 0, 255), tokenPresent)
 
             _pb_l2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_l2 != _pb_n1:
@@ -14720,15 +19442,18 @@ cdef class Library:
         cdef _c_CK_SLOT_ID _pb_a0
         cdef _c_CK_SLOT_INFO_PTR _pb_a1
         cdef object _pb_o1
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetSlotInfo _pb_fn = self._f_C_GetSlotInfo
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetSlotInfo"))
         if PyLong_CheckExact(slotID):
-            _pb_a0 = slotID
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
         _pb_o1 = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
         _pb_a1 = <_c_CK_SLOT_INFO_PTR>(<CK_SLOT_INFO>_pb_o1)._ptr
@@ -14748,15 +19473,18 @@ cdef class Library:
         cdef _c_CK_SLOT_ID _pb_a0
         cdef _c_CK_TOKEN_INFO_PTR _pb_a1
         cdef object _pb_o1
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetTokenInfo _pb_fn = self._f_C_GetTokenInfo
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetTokenInfo"))
         if PyLong_CheckExact(slotID):
-            _pb_a0 = slotID
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
         _pb_o1 = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
         _pb_a1 = <_c_CK_TOKEN_INFO_PTR>(<CK_TOKEN_INFO>_pb_o1)._ptr
@@ -14778,6 +19506,7 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_MECHANISM_TYPE *_pb_m1 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -14786,9 +19515,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_GetMechanismList"))
         try:
             if PyLong_CheckExact(slotID):
-                _pb_a0 = slotID
+                _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
             _pb_l2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_l2 != _pb_n1:
@@ -14831,20 +19562,25 @@ cdef class Library:
         cdef _c_CK_MECHANISM_TYPE _pb_a1
         cdef _c_CK_MECHANISM_INFO_PTR _pb_a2
         cdef object _pb_o2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetMechanismInfo _pb_fn = self._f_C_GetMechanismInfo
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetMechanismInfo"))
         if PyLong_CheckExact(slotID):
-            _pb_a0 = slotID
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
         if PyLong_CheckExact(type_):
-            _pb_a1 = type_
+            _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(type_, &_pb_a1)
         else:
-            _pb_a1 = _pb_index(type_, "argument 2 (type_)")
+            _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(type_, "argument 2 (type_)"), &_pb_a1)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 2 (type_)', 0, 18446744073709551615), type_)
 
         _pb_o2 = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
         _pb_a2 = <_c_CK_MECHANISM_INFO_PTR>(<CK_MECHANISM_INFO>_pb_o2)._ptr
@@ -14866,6 +19602,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_UTF8CHAR_PTR _pb_a3
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -14878,9 +19615,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_InitToken"))
         try:
             if PyLong_CheckExact(slotID):
-                _pb_a0 = slotID
+                _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
             if pPin is None:
                 _pb_a1 = NULL
@@ -14891,15 +19630,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPin, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPin) must be a contiguous buffer, not ' + type(pPin).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPin, str):
-                    raise TypeError("argument 2 (pPin) must be a sequence, not str")
-                _pb_s1 = list(pPin)
+                if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
+                    _pb_s1 = list(pPin)
+                else:
+                    _pb_s1 = _pb_sequence(pPin, "argument 2 (pPin)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
                     raise OverflowError("argument 2 (pPin) is too long")
@@ -14908,8 +19648,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPin) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPin) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
 
             if pLabel is None:
@@ -14917,7 +19659,7 @@ cdef class Library:
             else:
                 try:
                     PyObject_GetBuffer(pLabel, &_pb_v3, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 3 (pLabel) must be a writable contiguous buffer, not ' + type(pLabel).__name__) from None
                 _pb_h3 = True
                 if <size_t>_pb_v3.len < sizeof(unsigned char):
@@ -14949,6 +19691,7 @@ cdef class Library:
         cdef _c_CK_UTF8CHAR_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -14959,9 +19702,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_InitPIN"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pPin is None:
                 _pb_a1 = NULL
@@ -14972,15 +19717,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPin, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPin) must be a contiguous buffer, not ' + type(pPin).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPin, str):
-                    raise TypeError("argument 2 (pPin) must be a sequence, not str")
-                _pb_s1 = list(pPin)
+                if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
+                    _pb_s1 = list(pPin)
+                else:
+                    _pb_s1 = _pb_sequence(pPin, "argument 2 (pPin)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
                     raise OverflowError("argument 2 (pPin) is too long")
@@ -14989,8 +19735,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPin) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPin) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -15019,6 +19767,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m1 = NULL
         cdef _c_CK_UTF8CHAR *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
@@ -15032,9 +19781,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SetPIN"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pOldPin is None:
                 _pb_a1 = NULL
@@ -15045,15 +19796,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pOldPin, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pOldPin) must be a contiguous buffer, not ' + type(pOldPin).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pOldPin, str):
-                    raise TypeError("argument 2 (pOldPin) must be a sequence, not str")
-                _pb_s1 = list(pOldPin)
+                if PyList_CheckExact(pOldPin) or PyTuple_CheckExact(pOldPin):
+                    _pb_s1 = list(pOldPin)
+                else:
+                    _pb_s1 = _pb_sequence(pOldPin, "argument 2 (pOldPin)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
                     raise OverflowError("argument 2 (pOldPin) is too long")
@@ -15062,8 +19814,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pOldPin) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pOldPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pOldPin) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
 
             if pNewPin is None:
@@ -15075,15 +19829,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pNewPin, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 3 (pNewPin) must be a contiguous buffer, not ' + type(pNewPin).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pNewPin, str):
-                    raise TypeError("argument 3 (pNewPin) must be a sequence, not str")
-                _pb_s3 = list(pNewPin)
+                if PyList_CheckExact(pNewPin) or PyTuple_CheckExact(pNewPin):
+                    _pb_s3 = list(pNewPin)
+                else:
+                    _pb_s3 = _pb_sequence(pNewPin, "argument 3 (pNewPin)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
                     raise OverflowError("argument 3 (pNewPin) is too long")
@@ -15092,8 +19847,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 3 (pNewPin) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 3 (pNewPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 3 (pNewPin) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_m3
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -15128,20 +19885,25 @@ cdef class Library:
         cdef _c_CK_NOTIFY _pb_a3
         cdef _c_CK_SESSION_HANDLE_PTR _pb_a4
         cdef _c_CK_SESSION_HANDLE _pb_o4
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_OpenSession _pb_fn = self._f_C_OpenSession
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_OpenSession"))
         if PyLong_CheckExact(slotID):
-            _pb_a0 = slotID
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
         if PyLong_CheckExact(flags):
-            _pb_a1 = flags
+            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a1)
         else:
-            _pb_a1 = _pb_index(flags, "argument 2 (flags)")
+            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 2 (flags)"), &_pb_a1)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 2 (flags)', 0, 18446744073709551615), flags)
 
         _pb_a2 = <_c_CK_VOID_PTR>0
 
@@ -15163,15 +19925,18 @@ cdef class Library:
     def C_CloseSession(self, hSession, /):
         'C_CloseSession(hSession: int, /) -> None\n\nC: CK_RV C_CloseSession(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_CloseSession _pb_fn = self._f_C_CloseSession
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_CloseSession"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -15184,15 +19949,18 @@ cdef class Library:
     def C_CloseAllSessions(self, slotID, /):
         'C_CloseAllSessions(slotID: int, /) -> None\n\nC: CK_RV C_CloseAllSessions(CK_SLOT_ID slotID);'
         cdef _c_CK_SLOT_ID _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_CloseAllSessions _pb_fn = self._f_C_CloseAllSessions
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_CloseAllSessions"))
         if PyLong_CheckExact(slotID):
-            _pb_a0 = slotID
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -15207,15 +19975,18 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_SESSION_INFO_PTR _pb_a1
         cdef object _pb_o1
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetSessionInfo _pb_fn = self._f_C_GetSessionInfo
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetSessionInfo"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_o1 = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
         _pb_a1 = <_c_CK_SESSION_INFO_PTR>(<CK_SESSION_INFO>_pb_o1)._ptr
@@ -15238,15 +20009,18 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetOperationState _pb_fn = self._f_C_GetOperationState
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetOperationState"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
@@ -15287,6 +20061,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE _pb_a3
         cdef _c_CK_OBJECT_HANDLE _pb_a4
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -15297,9 +20072,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SetOperationState"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pOperationState is None:
                 _pb_a1 = NULL
@@ -15310,15 +20087,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pOperationState, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pOperationState) must be a contiguous buffer, not ' + type(pOperationState).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pOperationState, str):
-                    raise TypeError("argument 2 (pOperationState) must be a sequence, not str")
-                _pb_s1 = list(pOperationState)
+                if PyList_CheckExact(pOperationState) or PyTuple_CheckExact(pOperationState):
+                    _pb_s1 = list(pOperationState)
+                else:
+                    _pb_s1 = _pb_sequence(pOperationState, "argument 2 (pOperationState)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pOperationState) is too long")
@@ -15327,19 +20105,25 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pOperationState) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pOperationState) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pOperationState) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             if PyLong_CheckExact(hEncryptionKey):
-                _pb_a3 = hEncryptionKey
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hEncryptionKey, &_pb_a3)
             else:
-                _pb_a3 = _pb_index(hEncryptionKey, "argument 3 (hEncryptionKey)")
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hEncryptionKey, "argument 3 (hEncryptionKey)"), &_pb_a3)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (hEncryptionKey)', 0, 18446744073709551615), hEncryptionKey)
 
             if PyLong_CheckExact(hAuthenticationKey):
-                _pb_a4 = hAuthenticationKey
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hAuthenticationKey, &_pb_a4)
             else:
-                _pb_a4 = _pb_index(hAuthenticationKey, "argument 4 (hAuthenticationKey)")
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hAuthenticationKey, "argument 4 (hAuthenticationKey)"), &_pb_a4)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 4 (hAuthenticationKey)', 0, 18446744073709551615), hAuthenticationKey)
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
@@ -15365,6 +20149,7 @@ cdef class Library:
         cdef _c_CK_UTF8CHAR_PTR _pb_a2
         cdef _c_CK_ULONG _pb_a3
         cdef Py_ssize_t _pb_n2 = 0
+        cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m2 = NULL
         cdef Py_buffer _pb_v2
         cdef bint _pb_h2 = False
@@ -15375,14 +20160,18 @@ cdef class Library:
             raise AttributeError(self._missing("C_Login"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if PyLong_CheckExact(userType):
-                _pb_a1 = userType
+                _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(userType, &_pb_a1)
             else:
-                _pb_a1 = _pb_index(userType, "argument 2 (userType)")
+                _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(_pb_as_int(userType, "argument 2 (userType)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (userType)', 0, 18446744073709551615), userType)
 
             if pPin is None:
                 _pb_a2 = NULL
@@ -15393,15 +20182,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPin, &_pb_v2, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 3 (pPin) must be a contiguous buffer, not ' + type(pPin).__name__) from None
                     _pb_h2 = True
                 _pb_a2 = <_c_CK_UTF8CHAR_PTR>_pb_v2.buf
                 _pb_n2 = _pb_v2.len
             else:
-                if isinstance(pPin, str):
-                    raise TypeError("argument 3 (pPin) must be a sequence, not str")
-                _pb_s2 = list(pPin)
+                if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
+                    _pb_s2 = list(pPin)
+                else:
+                    _pb_s2 = _pb_sequence(pPin, "argument 3 (pPin)")
                 _pb_n2 = len(_pb_s2)
                 if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
                     raise OverflowError("argument 3 (pPin) is too long")
@@ -15410,8 +20200,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n2):
                     _pb_item = _pb_s2[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 3 (pPin) items")
-                    _pb_m2[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 3 (pPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m2[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 3 (pPin) items', 0, 255), _pb_item)
                 _pb_a2 = <_c_CK_UTF8CHAR_PTR>_pb_m2
 
             _pb_a3 = <_c_CK_ULONG>_pb_n2
@@ -15434,15 +20226,18 @@ cdef class Library:
     def C_Logout(self, hSession, /):
         'C_Logout(hSession: int, /) -> None\n\nC: CK_RV C_Logout(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Logout _pb_fn = self._f_C_Logout
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_Logout"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -15460,6 +20255,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE_PTR _pb_a3
         cdef _c_CK_OBJECT_HANDLE _pb_o3
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m1 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -15468,16 +20264,19 @@ cdef class Library:
             raise AttributeError(self._missing("C_CreateObject"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pTemplate is None:
                 _pb_a1 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 2 (pTemplate) must be a sequence, not str")
-                _pb_s1 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s1 = list(pTemplate)
+                else:
+                    _pb_s1 = _pb_sequence(pTemplate, "argument 2 (pTemplate)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 2 (pTemplate) is too long")
@@ -15524,6 +20323,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE_PTR _pb_a4
         cdef _c_CK_OBJECT_HANDLE _pb_o4
         cdef Py_ssize_t _pb_n2 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -15532,21 +20332,26 @@ cdef class Library:
             raise AttributeError(self._missing("C_CopyObject"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if PyLong_CheckExact(hObject):
-                _pb_a1 = hObject
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
             else:
-                _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
 
             if pTemplate is None:
                 _pb_a2 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 3 (pTemplate) must be a sequence, not str")
-                _pb_s2 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s2 = list(pTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
                 _pb_n2 = len(_pb_s2)
                 if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 3 (pTemplate) is too long")
@@ -15588,20 +20393,25 @@ cdef class Library:
         'C_DestroyObject(hSession: int, hObject: int, /) -> None\n\nC: CK_RV C_DestroyObject(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE _pb_a1
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DestroyObject _pb_fn = self._f_C_DestroyObject
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DestroyObject"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         if PyLong_CheckExact(hObject):
-            _pb_a1 = hObject
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
         else:
-            _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
@@ -15618,20 +20428,25 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE _pb_a1
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_o2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetObjectSize _pb_fn = self._f_C_GetObjectSize
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetObjectSize"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         if PyLong_CheckExact(hObject):
-            _pb_a1 = hObject
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
         else:
-            _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
 
         _pb_o2 = 0
         _pb_a2 = <_c_CK_ULONG_PTR>&_pb_o2
@@ -15654,6 +20469,7 @@ cdef class Library:
         cdef _c_CK_ATTRIBUTE_PTR _pb_a2
         cdef _c_CK_ULONG _pb_a3
         cdef Py_ssize_t _pb_n2 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -15662,21 +20478,26 @@ cdef class Library:
             raise AttributeError(self._missing("C_GetAttributeValue"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if PyLong_CheckExact(hObject):
-                _pb_a1 = hObject
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
             else:
-                _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
 
             if pTemplate is None:
                 _pb_a2 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 3 (pTemplate) must be a sequence, not str")
-                _pb_s2 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s2 = list(pTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
                 _pb_n2 = len(_pb_s2)
                 if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 3 (pTemplate) is too long")
@@ -15715,6 +20536,7 @@ cdef class Library:
         cdef _c_CK_ATTRIBUTE_PTR _pb_a2
         cdef _c_CK_ULONG _pb_a3
         cdef Py_ssize_t _pb_n2 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -15723,21 +20545,26 @@ cdef class Library:
             raise AttributeError(self._missing("C_SetAttributeValue"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if PyLong_CheckExact(hObject):
-                _pb_a1 = hObject
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
             else:
-                _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
 
             if pTemplate is None:
                 _pb_a2 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 3 (pTemplate) must be a sequence, not str")
-                _pb_s2 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s2 = list(pTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
                 _pb_n2 = len(_pb_s2)
                 if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 3 (pTemplate) is too long")
@@ -15776,6 +20603,7 @@ cdef class Library:
         cdef _c_CK_ATTRIBUTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m1 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -15784,16 +20612,19 @@ cdef class Library:
             raise AttributeError(self._missing("C_FindObjectsInit"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pTemplate is None:
                 _pb_a1 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 2 (pTemplate) must be a sequence, not str")
-                _pb_s1 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s1 = list(pTemplate)
+                else:
+                    _pb_s1 = _pb_sequence(pTemplate, "argument 2 (pTemplate)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 2 (pTemplate) is too long")
@@ -15833,6 +20664,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_ULONG_PTR _pb_a3
         cdef _c_CK_ULONG _pb_o3
+        cdef int _pb_status
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_k
@@ -15842,16 +20674,18 @@ cdef class Library:
             raise AttributeError(self._missing("C_FindObjects"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if phObject is None:
                 _pb_a1 = NULL
             else:
                 try:
                     PyObject_GetBuffer(phObject, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (phObject) must be a writable contiguous buffer, not ' + type(phObject).__name__) from None
                 _pb_h1 = True
                 if <size_t>_pb_v1.len < sizeof(unsigned long):
@@ -15859,9 +20693,11 @@ cdef class Library:
                 _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>_pb_v1.buf
 
             if PyLong_CheckExact(ulMaxObjectCount):
-                _pb_a2 = ulMaxObjectCount
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulMaxObjectCount, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulMaxObjectCount, "argument 3 (ulMaxObjectCount)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulMaxObjectCount, "argument 3 (ulMaxObjectCount)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615), ulMaxObjectCount)
 
             _pb_o3 = 0
             _pb_a3 = <_c_CK_ULONG_PTR>&_pb_o3
@@ -15883,15 +20719,18 @@ cdef class Library:
     def C_FindObjectsFinal(self, hSession, /):
         'C_FindObjectsFinal(hSession: int, /) -> None\n\nC: CK_RV C_FindObjectsFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_FindObjectsFinal _pb_fn = self._f_C_FindObjectsFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_FindObjectsFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0)
@@ -15902,27 +20741,37 @@ cdef class Library:
 
 
 
-    def C_EncryptInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_EncryptInit(self, hSession, pMechanism, hKey, /):
         'C_EncryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_EncryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_EncryptInit _pb_fn = self._f_C_EncryptInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_EncryptInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -15944,6 +20793,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -15954,9 +20804,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_Encrypt"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pData is None:
                 _pb_a1 = NULL
@@ -15967,15 +20819,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 2 (pData) must be a sequence, not str")
-                _pb_s1 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pData) is too long")
@@ -15984,8 +20837,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pData) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -16040,6 +20895,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -16050,9 +20906,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_EncryptUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pPart is None:
                 _pb_a1 = NULL
@@ -16063,15 +20921,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPart, str):
-                    raise TypeError("argument 2 (pPart) must be a sequence, not str")
-                _pb_s1 = list(pPart)
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pPart) is too long")
@@ -16080,8 +20939,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -16133,15 +20994,18 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_EncryptFinal _pb_fn = self._f_C_EncryptFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_EncryptFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
@@ -16176,27 +21040,37 @@ cdef class Library:
 
 
 
-    def C_DecryptInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_DecryptInit(self, hSession, pMechanism, hKey, /):
         'C_DecryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_DecryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptInit _pb_fn = self._f_C_DecryptInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DecryptInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -16218,6 +21092,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -16228,9 +21103,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_Decrypt"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pEncryptedData is None:
                 _pb_a1 = NULL
@@ -16241,15 +21118,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pEncryptedData, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pEncryptedData) must be a contiguous buffer, not ' + type(pEncryptedData).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pEncryptedData, str):
-                    raise TypeError("argument 2 (pEncryptedData) must be a sequence, not str")
-                _pb_s1 = list(pEncryptedData)
+                if PyList_CheckExact(pEncryptedData) or PyTuple_CheckExact(pEncryptedData):
+                    _pb_s1 = list(pEncryptedData)
+                else:
+                    _pb_s1 = _pb_sequence(pEncryptedData, "argument 2 (pEncryptedData)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pEncryptedData) is too long")
@@ -16258,8 +21136,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pEncryptedData) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedData) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -16314,6 +21194,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -16324,9 +21205,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_DecryptUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pEncryptedPart is None:
                 _pb_a1 = NULL
@@ -16337,15 +21220,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pEncryptedPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pEncryptedPart) must be a contiguous buffer, not ' + type(pEncryptedPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pEncryptedPart, str):
-                    raise TypeError("argument 2 (pEncryptedPart) must be a sequence, not str")
-                _pb_s1 = list(pEncryptedPart)
+                if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
+                    _pb_s1 = list(pEncryptedPart)
+                else:
+                    _pb_s1 = _pb_sequence(pEncryptedPart, "argument 2 (pEncryptedPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pEncryptedPart) is too long")
@@ -16354,8 +21238,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pEncryptedPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -16407,15 +21293,18 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptFinal _pb_fn = self._f_C_DecryptFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DecryptFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
@@ -16450,21 +21339,29 @@ cdef class Library:
 
 
 
-    def C_DigestInit(self, hSession, CK_MECHANISM pMechanism, /):
+    def C_DigestInit(self, hSession, pMechanism, /):
         'C_DigestInit(hSession: int, pMechanism: CK_MECHANISM | None, /) -> None\n\nC: CK_RV C_DigestInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DigestInit _pb_fn = self._f_C_DigestInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DigestInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
@@ -16486,6 +21383,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -16496,9 +21394,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_Digest"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pData is None:
                 _pb_a1 = NULL
@@ -16509,15 +21409,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 2 (pData) must be a sequence, not str")
-                _pb_s1 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pData) is too long")
@@ -16526,8 +21427,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pData) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -16577,6 +21480,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -16587,9 +21491,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_DigestUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pPart is None:
                 _pb_a1 = NULL
@@ -16600,15 +21506,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPart, str):
-                    raise TypeError("argument 2 (pPart) must be a sequence, not str")
-                _pb_s1 = list(pPart)
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pPart) is too long")
@@ -16617,8 +21524,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -16642,20 +21551,25 @@ cdef class Library:
         'C_DigestKey(hSession: int, hKey: int, /) -> None\n\nC: CK_RV C_DigestKey(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE _pb_a1
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DigestKey _pb_fn = self._f_C_DigestKey
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DigestKey"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         if PyLong_CheckExact(hKey):
-            _pb_a1 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a1)
         else:
-            _pb_a1 = _pb_index(hKey, "argument 2 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 2 (hKey)"), &_pb_a1)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 2 (hKey)', 0, 18446744073709551615), hKey)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
@@ -16674,15 +21588,18 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DigestFinal _pb_fn = self._f_C_DigestFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DigestFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
@@ -16717,27 +21634,37 @@ cdef class Library:
 
 
 
-    def C_SignInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_SignInit(self, hSession, pMechanism, hKey, /):
         'C_SignInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_SignInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignInit _pb_fn = self._f_C_SignInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SignInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -16759,6 +21686,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -16769,9 +21697,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_Sign"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pData is None:
                 _pb_a1 = NULL
@@ -16782,15 +21712,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 2 (pData) must be a sequence, not str")
-                _pb_s1 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pData) is too long")
@@ -16799,8 +21730,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pData) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -16850,6 +21783,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -16860,9 +21794,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SignUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pPart is None:
                 _pb_a1 = NULL
@@ -16873,15 +21809,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPart, str):
-                    raise TypeError("argument 2 (pPart) must be a sequence, not str")
-                _pb_s1 = list(pPart)
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pPart) is too long")
@@ -16890,8 +21827,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -16919,15 +21858,18 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignFinal _pb_fn = self._f_C_SignFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SignFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
@@ -16962,27 +21904,37 @@ cdef class Library:
 
 
 
-    def C_SignRecoverInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_SignRecoverInit(self, hSession, pMechanism, hKey, /):
         'C_SignRecoverInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_SignRecoverInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignRecoverInit _pb_fn = self._f_C_SignRecoverInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SignRecoverInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -17004,6 +21956,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -17014,9 +21967,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SignRecover"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pData is None:
                 _pb_a1 = NULL
@@ -17027,15 +21982,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 2 (pData) must be a sequence, not str")
-                _pb_s1 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pData) is too long")
@@ -17044,8 +22000,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pData) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -17089,27 +22047,37 @@ cdef class Library:
 
 
 
-    def C_VerifyInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_VerifyInit(self, hSession, pMechanism, hKey, /):
         'C_VerifyInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_VerifyInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyInit _pb_fn = self._f_C_VerifyInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_VerifyInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -17129,6 +22097,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
@@ -17142,9 +22111,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_Verify"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pData is None:
                 _pb_a1 = NULL
@@ -17155,15 +22126,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 2 (pData) must be a sequence, not str")
-                _pb_s1 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pData) is too long")
@@ -17172,8 +22144,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pData) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             if pSignature is None:
@@ -17185,15 +22159,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pSignature, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 3 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pSignature, str):
-                    raise TypeError("argument 3 (pSignature) must be a sequence, not str")
-                _pb_s3 = list(pSignature)
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s3 = list(pSignature)
+                else:
+                    _pb_s3 = _pb_sequence(pSignature, "argument 3 (pSignature)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 3 (pSignature) is too long")
@@ -17202,8 +22177,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 3 (pSignature) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 3 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 3 (pSignature) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -17236,6 +22213,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -17246,9 +22224,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_VerifyUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pPart is None:
                 _pb_a1 = NULL
@@ -17259,15 +22239,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPart, str):
-                    raise TypeError("argument 2 (pPart) must be a sequence, not str")
-                _pb_s1 = list(pPart)
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pPart) is too long")
@@ -17276,8 +22257,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -17303,6 +22286,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -17313,9 +22297,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_VerifyFinal"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pSignature is None:
                 _pb_a1 = NULL
@@ -17326,15 +22312,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pSignature, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pSignature, str):
-                    raise TypeError("argument 2 (pSignature) must be a sequence, not str")
-                _pb_s1 = list(pSignature)
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s1 = list(pSignature)
+                else:
+                    _pb_s1 = _pb_sequence(pSignature, "argument 2 (pSignature)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pSignature) is too long")
@@ -17343,8 +22330,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pSignature) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pSignature) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -17364,27 +22353,37 @@ cdef class Library:
 
 
 
-    def C_VerifyRecoverInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_VerifyRecoverInit(self, hSession, pMechanism, hKey, /):
         'C_VerifyRecoverInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_VerifyRecoverInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyRecoverInit _pb_fn = self._f_C_VerifyRecoverInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_VerifyRecoverInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -17406,6 +22405,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -17416,9 +22416,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_VerifyRecover"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pSignature is None:
                 _pb_a1 = NULL
@@ -17429,15 +22431,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pSignature, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pSignature, str):
-                    raise TypeError("argument 2 (pSignature) must be a sequence, not str")
-                _pb_s1 = list(pSignature)
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s1 = list(pSignature)
+                else:
+                    _pb_s1 = _pb_sequence(pSignature, "argument 2 (pSignature)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pSignature) is too long")
@@ -17446,8 +22449,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pSignature) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pSignature) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -17502,6 +22507,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -17512,9 +22518,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_DigestEncryptUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pPart is None:
                 _pb_a1 = NULL
@@ -17525,15 +22533,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPart, str):
-                    raise TypeError("argument 2 (pPart) must be a sequence, not str")
-                _pb_s1 = list(pPart)
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pPart) is too long")
@@ -17542,8 +22551,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -17598,6 +22609,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -17608,9 +22620,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_DecryptDigestUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pEncryptedPart is None:
                 _pb_a1 = NULL
@@ -17621,15 +22635,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pEncryptedPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pEncryptedPart) must be a contiguous buffer, not ' + type(pEncryptedPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pEncryptedPart, str):
-                    raise TypeError("argument 2 (pEncryptedPart) must be a sequence, not str")
-                _pb_s1 = list(pEncryptedPart)
+                if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
+                    _pb_s1 = list(pEncryptedPart)
+                else:
+                    _pb_s1 = _pb_sequence(pEncryptedPart, "argument 2 (pEncryptedPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pEncryptedPart) is too long")
@@ -17638,8 +22653,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pEncryptedPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -17694,6 +22711,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -17704,9 +22722,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SignEncryptUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pPart is None:
                 _pb_a1 = NULL
@@ -17717,15 +22737,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPart, str):
-                    raise TypeError("argument 2 (pPart) must be a sequence, not str")
-                _pb_s1 = list(pPart)
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pPart) is too long")
@@ -17734,8 +22755,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -17790,6 +22813,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -17800,9 +22824,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_DecryptVerifyUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pEncryptedPart is None:
                 _pb_a1 = NULL
@@ -17813,15 +22839,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pEncryptedPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pEncryptedPart) must be a contiguous buffer, not ' + type(pEncryptedPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pEncryptedPart, str):
-                    raise TypeError("argument 2 (pEncryptedPart) must be a sequence, not str")
-                _pb_s1 = list(pEncryptedPart)
+                if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
+                    _pb_s1 = list(pEncryptedPart)
+                else:
+                    _pb_s1 = _pb_sequence(pEncryptedPart, "argument 2 (pEncryptedPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pEncryptedPart) is too long")
@@ -17830,8 +22857,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pEncryptedPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -17875,7 +22904,7 @@ cdef class Library:
 
 
 
-    def C_GenerateKey(self, hSession, CK_MECHANISM pMechanism, pTemplate, /):
+    def C_GenerateKey(self, hSession, pMechanism, pTemplate, /):
         'C_GenerateKey(hSession: int, pMechanism: CK_MECHANISM | None, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_GenerateKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
@@ -17884,6 +22913,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE_PTR _pb_a4
         cdef _c_CK_OBJECT_HANDLE _pb_o4
         cdef Py_ssize_t _pb_n2 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -17892,18 +22922,26 @@ cdef class Library:
             raise AttributeError(self._missing("C_GenerateKey"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+            if pMechanism is None:
+                _pb_a1 = NULL
+            elif isinstance(pMechanism, CK_MECHANISM):
+                _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+            else:
+                raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
             if pTemplate is None:
                 _pb_a2 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 3 (pTemplate) must be a sequence, not str")
-                _pb_s2 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s2 = list(pTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
                 _pb_n2 = len(_pb_s2)
                 if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 3 (pTemplate) is too long")
@@ -17941,7 +22979,7 @@ cdef class Library:
 
 
 
-    def C_GenerateKeyPair(self, hSession, CK_MECHANISM pMechanism, pPublicKeyTemplate, pPrivateKeyTemplate, /):
+    def C_GenerateKeyPair(self, hSession, pMechanism, pPublicKeyTemplate, pPrivateKeyTemplate, /):
         'C_GenerateKeyPair(hSession: int, pMechanism: CK_MECHANISM | None, pPublicKeyTemplate: Sequence[CK_ATTRIBUTE] | None, pPrivateKeyTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> tuple[int, int]\n\nC: CK_RV C_GenerateKeyPair(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
@@ -17955,6 +22993,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE _pb_o7
         cdef Py_ssize_t _pb_n2 = 0
         cdef Py_ssize_t _pb_n4 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
         cdef _c_CK_ATTRIBUTE *_pb_m4 = NULL
         cdef Py_ssize_t _pb_k
@@ -17964,18 +23003,26 @@ cdef class Library:
             raise AttributeError(self._missing("C_GenerateKeyPair"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+            if pMechanism is None:
+                _pb_a1 = NULL
+            elif isinstance(pMechanism, CK_MECHANISM):
+                _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+            else:
+                raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
             if pPublicKeyTemplate is None:
                 _pb_a2 = NULL
             else:
-                if isinstance(pPublicKeyTemplate, str):
-                    raise TypeError("argument 3 (pPublicKeyTemplate) must be a sequence, not str")
-                _pb_s2 = list(pPublicKeyTemplate)
+                if PyList_CheckExact(pPublicKeyTemplate) or PyTuple_CheckExact(pPublicKeyTemplate):
+                    _pb_s2 = list(pPublicKeyTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pPublicKeyTemplate, "argument 3 (pPublicKeyTemplate)")
                 _pb_n2 = len(_pb_s2)
                 if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 3 (pPublicKeyTemplate) is too long")
@@ -17992,9 +23039,10 @@ cdef class Library:
             if pPrivateKeyTemplate is None:
                 _pb_a4 = NULL
             else:
-                if isinstance(pPrivateKeyTemplate, str):
-                    raise TypeError("argument 4 (pPrivateKeyTemplate) must be a sequence, not str")
-                _pb_s4 = list(pPrivateKeyTemplate)
+                if PyList_CheckExact(pPrivateKeyTemplate) or PyTuple_CheckExact(pPrivateKeyTemplate):
+                    _pb_s4 = list(pPrivateKeyTemplate)
+                else:
+                    _pb_s4 = _pb_sequence(pPrivateKeyTemplate, "argument 4 (pPrivateKeyTemplate)")
                 _pb_n4 = len(_pb_s4)
                 if _pb_n4 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 4 (pPrivateKeyTemplate) is too long")
@@ -18046,7 +23094,7 @@ cdef class Library:
 
 
 
-    def C_WrapKey(self, hSession, CK_MECHANISM pMechanism, hWrappingKey, hKey, /):
+    def C_WrapKey(self, hSession, pMechanism, hWrappingKey, hKey, /):
         'C_WrapKey(hSession: int, pMechanism: CK_MECHANISM | None, hWrappingKey: int, hKey: int, /) -> bytes\n\nC: CK_RV C_WrapKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
@@ -18057,27 +23105,39 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a5
         cdef _c_CK_ULONG _pb_l5 = 0
         cdef Py_ssize_t _pb_n4 = 0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_WrapKey _pb_fn = self._f_C_WrapKey
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_WrapKey"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hWrappingKey):
-            _pb_a2 = hWrappingKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hWrappingKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hWrappingKey, "argument 3 (hWrappingKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hWrappingKey, "argument 3 (hWrappingKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hWrappingKey)', 0, 18446744073709551615), hWrappingKey)
 
         if PyLong_CheckExact(hKey):
-            _pb_a3 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a3)
         else:
-            _pb_a3 = _pb_index(hKey, "argument 4 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 4 (hKey)"), &_pb_a3)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 4 (hKey)', 0, 18446744073709551615), hKey)
 
         _pb_l5 = <_c_CK_ULONG>_pb_n4
         if <Py_ssize_t>_pb_l5 != _pb_n4:
@@ -18112,7 +23172,7 @@ cdef class Library:
 
 
 
-    def C_UnwrapKey(self, hSession, CK_MECHANISM pMechanism, hUnwrappingKey, pWrappedKey, pTemplate, /):
+    def C_UnwrapKey(self, hSession, pMechanism, hUnwrappingKey, pWrappedKey, pTemplate, /):
         'C_UnwrapKey(hSession: int, pMechanism: CK_MECHANISM | None, hUnwrappingKey: int, pWrappedKey: _Buffer | None, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_UnwrapKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
@@ -18125,6 +23185,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE _pb_o7
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_ATTRIBUTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v3
@@ -18136,16 +23197,25 @@ cdef class Library:
             raise AttributeError(self._missing("C_UnwrapKey"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+            if pMechanism is None:
+                _pb_a1 = NULL
+            elif isinstance(pMechanism, CK_MECHANISM):
+                _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+            else:
+                raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
             if PyLong_CheckExact(hUnwrappingKey):
-                _pb_a2 = hUnwrappingKey
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hUnwrappingKey, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(hUnwrappingKey, "argument 3 (hUnwrappingKey)")
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hUnwrappingKey, "argument 3 (hUnwrappingKey)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (hUnwrappingKey)', 0, 18446744073709551615), hUnwrappingKey)
 
             if pWrappedKey is None:
                 _pb_a3 = NULL
@@ -18156,15 +23226,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pWrappedKey, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pWrappedKey) must be a contiguous buffer, not ' + type(pWrappedKey).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pWrappedKey, str):
-                    raise TypeError("argument 4 (pWrappedKey) must be a sequence, not str")
-                _pb_s3 = list(pWrappedKey)
+                if PyList_CheckExact(pWrappedKey) or PyTuple_CheckExact(pWrappedKey):
+                    _pb_s3 = list(pWrappedKey)
+                else:
+                    _pb_s3 = _pb_sequence(pWrappedKey, "argument 4 (pWrappedKey)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pWrappedKey) is too long")
@@ -18173,16 +23244,19 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pWrappedKey) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pWrappedKey) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pWrappedKey) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             if pTemplate is None:
                 _pb_a5 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 5 (pTemplate) must be a sequence, not str")
-                _pb_s5 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s5 = list(pTemplate)
+                else:
+                    _pb_s5 = _pb_sequence(pTemplate, "argument 5 (pTemplate)")
                 _pb_n5 = len(_pb_s5)
                 if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 5 (pTemplate) is too long")
@@ -18227,7 +23301,7 @@ cdef class Library:
 
 
 
-    def C_DeriveKey(self, hSession, CK_MECHANISM pMechanism, hBaseKey, pTemplate, /):
+    def C_DeriveKey(self, hSession, pMechanism, hBaseKey, pTemplate, /):
         'C_DeriveKey(hSession: int, pMechanism: CK_MECHANISM | None, hBaseKey: int, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_DeriveKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
@@ -18237,6 +23311,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE_PTR _pb_a5
         cdef _c_CK_OBJECT_HANDLE _pb_o5
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m3 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -18245,23 +23320,33 @@ cdef class Library:
             raise AttributeError(self._missing("C_DeriveKey"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+            if pMechanism is None:
+                _pb_a1 = NULL
+            elif isinstance(pMechanism, CK_MECHANISM):
+                _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+            else:
+                raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
             if PyLong_CheckExact(hBaseKey):
-                _pb_a2 = hBaseKey
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hBaseKey, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(hBaseKey, "argument 3 (hBaseKey)")
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hBaseKey, "argument 3 (hBaseKey)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (hBaseKey)', 0, 18446744073709551615), hBaseKey)
 
             if pTemplate is None:
                 _pb_a3 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 4 (pTemplate) must be a sequence, not str")
-                _pb_s3 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s3 = list(pTemplate)
+                else:
+                    _pb_s3 = _pb_sequence(pTemplate, "argument 4 (pTemplate)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 4 (pTemplate) is too long")
@@ -18305,6 +23390,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -18315,9 +23401,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SeedRandom"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pSeed is None:
                 _pb_a1 = NULL
@@ -18328,15 +23416,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pSeed, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pSeed) must be a contiguous buffer, not ' + type(pSeed).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pSeed, str):
-                    raise TypeError("argument 2 (pSeed) must be a sequence, not str")
-                _pb_s1 = list(pSeed)
+                if PyList_CheckExact(pSeed) or PyTuple_CheckExact(pSeed):
+                    _pb_s1 = list(pSeed)
+                else:
+                    _pb_s1 = _pb_sequence(pSeed, "argument 2 (pSeed)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pSeed) is too long")
@@ -18345,8 +23434,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pSeed) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pSeed) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pSeed) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -18373,20 +23464,26 @@ cdef class Library:
         cdef object _pb_b1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GenerateRandom _pb_fn = self._f_C_GenerateRandom
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GenerateRandom"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        ulRandomLen = _pb_index(ulRandomLen, "argument 2 (ulRandomLen)")
+        ulRandomLen = _pb_as_int(ulRandomLen, "argument 2 (ulRandomLen)")
         if ulRandomLen < 0:
             raise ValueError("argument 2 (ulRandomLen) must not be negative")
-        _pb_a2 = ulRandomLen
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulRandomLen, &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('count', 'argument 2 (ulRandomLen)', 0, 18446744073709551615), ulRandomLen)
+
         _pb_n1 = <Py_ssize_t>_pb_a2
 
         if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
@@ -18408,15 +23505,18 @@ cdef class Library:
     def C_GetFunctionStatus(self, hSession, /):
         'C_GetFunctionStatus(hSession: int, /) -> None\n\nC: CK_RV C_GetFunctionStatus(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetFunctionStatus _pb_fn = self._f_C_GetFunctionStatus
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetFunctionStatus"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -18429,15 +23529,18 @@ cdef class Library:
     def C_CancelFunction(self, hSession, /):
         'C_CancelFunction(hSession: int, /) -> None\n\nC: CK_RV C_CancelFunction(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_CancelFunction _pb_fn = self._f_C_CancelFunction
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_CancelFunction"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -18453,15 +23556,18 @@ cdef class Library:
         cdef _c_CK_SLOT_ID_PTR _pb_a1
         cdef _c_CK_SLOT_ID _pb_o1
         cdef _c_CK_VOID_PTR _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_WaitForSlotEvent _pb_fn = self._f_C_WaitForSlotEvent
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_WaitForSlotEvent"))
         if PyLong_CheckExact(flags):
-            _pb_a0 = flags
+            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(flags, "argument 1 (flags)")
+            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 1 (flags)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (flags)', 0, 18446744073709551615), flags)
 
         _pb_o1 = 0
         _pb_a1 = <_c_CK_SLOT_ID_PTR>&_pb_o1
@@ -18541,6 +23647,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a5
         cdef Py_ssize_t _pb_n2 = 0
         cdef Py_ssize_t _pb_n4 = 0
+        cdef int _pb_status
         cdef _c_CK_CHAR *_pb_m2 = NULL
         cdef _c_CK_UTF8CHAR *_pb_m4 = NULL
         cdef Py_buffer _pb_v2
@@ -18554,14 +23661,18 @@ cdef class Library:
             raise AttributeError(self._missing("C_LoginUser"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if PyLong_CheckExact(userType):
-                _pb_a1 = userType
+                _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(userType, &_pb_a1)
             else:
-                _pb_a1 = _pb_index(userType, "argument 2 (userType)")
+                _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(_pb_as_int(userType, "argument 2 (userType)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (userType)', 0, 18446744073709551615), userType)
 
             if pPin is None:
                 _pb_a2 = NULL
@@ -18572,15 +23683,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPin, &_pb_v2, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 3 (pPin) must be a contiguous buffer, not ' + type(pPin).__name__) from None
                     _pb_h2 = True
                 _pb_a2 = <_c_CK_CHAR_PTR>_pb_v2.buf
                 _pb_n2 = _pb_v2.len
             else:
-                if isinstance(pPin, str):
-                    raise TypeError("argument 3 (pPin) must be a sequence, not str")
-                _pb_s2 = list(pPin)
+                if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
+                    _pb_s2 = list(pPin)
+                else:
+                    _pb_s2 = _pb_sequence(pPin, "argument 3 (pPin)")
                 _pb_n2 = len(_pb_s2)
                 if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_CHAR):
                     raise OverflowError("argument 3 (pPin) is too long")
@@ -18589,8 +23701,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n2):
                     _pb_item = _pb_s2[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 3 (pPin) items")
-                    _pb_m2[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 3 (pPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_CHAR>_pb_to_c_CK_CHAR)(_pb_item, &_pb_m2[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 3 (pPin) items', 0, 255), _pb_item)
                 _pb_a2 = <_c_CK_CHAR_PTR>_pb_m2
 
             if pUsername is None:
@@ -18602,15 +23716,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pUsername, &_pb_v4, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pUsername) must be a contiguous buffer, not ' + type(pUsername).__name__) from None
                     _pb_h4 = True
                 _pb_a4 = <_c_CK_UTF8CHAR_PTR>_pb_v4.buf
                 _pb_n4 = _pb_v4.len
             else:
-                if isinstance(pUsername, str):
-                    raise TypeError("argument 4 (pUsername) must be a sequence, not str")
-                _pb_s4 = list(pUsername)
+                if PyList_CheckExact(pUsername) or PyTuple_CheckExact(pUsername):
+                    _pb_s4 = list(pUsername)
+                else:
+                    _pb_s4 = _pb_sequence(pUsername, "argument 4 (pUsername)")
                 _pb_n4 = len(_pb_s4)
                 if _pb_n4 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
                     raise OverflowError("argument 4 (pUsername) is too long")
@@ -18619,8 +23734,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n4):
                     _pb_item = _pb_s4[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pUsername) items")
-                    _pb_m4[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pUsername) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m4[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pUsername) items', 0, 255), _pb_item)
                 _pb_a4 = <_c_CK_UTF8CHAR_PTR>_pb_m4
 
             _pb_a3 = <_c_CK_ULONG>_pb_n2
@@ -18651,20 +23768,25 @@ cdef class Library:
         'C_SessionCancel(hSession: int, flags: int, /) -> None\n\nC: CK_RV C_SessionCancel(CK_SESSION_HANDLE hSession, CK_FLAGS flags);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_FLAGS _pb_a1
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SessionCancel _pb_fn = self._f_C_SessionCancel
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SessionCancel"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         if PyLong_CheckExact(flags):
-            _pb_a1 = flags
+            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a1)
         else:
-            _pb_a1 = _pb_index(flags, "argument 2 (flags)")
+            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 2 (flags)"), &_pb_a1)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 2 (flags)', 0, 18446744073709551615), flags)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
@@ -18675,27 +23797,37 @@ cdef class Library:
 
 
 
-    def C_MessageEncryptInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_MessageEncryptInit(self, hSession, pMechanism, hKey, /):
         'C_MessageEncryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageEncryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageEncryptInit _pb_fn = self._f_C_MessageEncryptInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageEncryptInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_r != 0:
@@ -18721,6 +23853,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
         cdef Py_ssize_t _pb_n7 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -18736,24 +23869,28 @@ cdef class Library:
             raise AttributeError(self._missing("C_EncryptMessage"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
             else:
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pAssociatedData is None:
                 _pb_a3 = NULL
@@ -18764,15 +23901,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pAssociatedData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pAssociatedData) must be a contiguous buffer, not ' + type(pAssociatedData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pAssociatedData, str):
-                    raise TypeError("argument 4 (pAssociatedData) must be a sequence, not str")
-                _pb_s3 = list(pAssociatedData)
+                if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
+                    _pb_s3 = list(pAssociatedData)
+                else:
+                    _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pAssociatedData) is too long")
@@ -18781,8 +23919,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pAssociatedData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             if pPlaintext is None:
@@ -18794,15 +23934,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPlaintext, &_pb_v5, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 5 (pPlaintext) must be a contiguous buffer, not ' + type(pPlaintext).__name__) from None
                     _pb_h5 = True
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_v5.buf
                 _pb_n5 = _pb_v5.len
             else:
-                if isinstance(pPlaintext, str):
-                    raise TypeError("argument 5 (pPlaintext) must be a sequence, not str")
-                _pb_s5 = list(pPlaintext)
+                if PyList_CheckExact(pPlaintext) or PyTuple_CheckExact(pPlaintext):
+                    _pb_s5 = list(pPlaintext)
+                else:
+                    _pb_s5 = _pb_sequence(pPlaintext, "argument 5 (pPlaintext)")
                 _pb_n5 = len(_pb_s5)
                 if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 5 (pPlaintext) is too long")
@@ -18811,8 +23952,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n5):
                     _pb_item = _pb_s5[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 5 (pPlaintext) items")
-                    _pb_m5[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 5 (pPlaintext) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 5 (pPlaintext) items', 0, 255), _pb_item)
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -18873,6 +24016,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -18885,24 +24029,28 @@ cdef class Library:
             raise AttributeError(self._missing("C_EncryptMessageBegin"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
             else:
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pAssociatedData is None:
                 _pb_a3 = NULL
@@ -18913,15 +24061,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pAssociatedData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pAssociatedData) must be a contiguous buffer, not ' + type(pAssociatedData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pAssociatedData, str):
-                    raise TypeError("argument 4 (pAssociatedData) must be a sequence, not str")
-                _pb_s3 = list(pAssociatedData)
+                if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
+                    _pb_s3 = list(pAssociatedData)
+                else:
+                    _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pAssociatedData) is too long")
@@ -18930,8 +24079,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pAssociatedData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -18967,6 +24118,7 @@ cdef class Library:
         cdef _c_CK_FLAGS _pb_a7
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -18979,24 +24131,28 @@ cdef class Library:
             raise AttributeError(self._missing("C_EncryptMessageNext"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
             else:
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pPlaintextPart is None:
                 _pb_a3 = NULL
@@ -19007,15 +24163,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPlaintextPart, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pPlaintextPart) must be a contiguous buffer, not ' + type(pPlaintextPart).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pPlaintextPart, str):
-                    raise TypeError("argument 4 (pPlaintextPart) must be a sequence, not str")
-                _pb_s3 = list(pPlaintextPart)
+                if PyList_CheckExact(pPlaintextPart) or PyTuple_CheckExact(pPlaintextPart):
+                    _pb_s3 = list(pPlaintextPart)
+                else:
+                    _pb_s3 = _pb_sequence(pPlaintextPart, "argument 4 (pPlaintextPart)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pPlaintextPart) is too long")
@@ -19024,14 +24181,18 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pPlaintextPart) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pPlaintextPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pPlaintextPart) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             if PyLong_CheckExact(flags):
-                _pb_a7 = flags
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a7)
             else:
-                _pb_a7 = _pb_index(flags, "argument 5 (flags)")
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 5 (flags)"), &_pb_a7)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 5 (flags)', 0, 18446744073709551615), flags)
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
@@ -19079,15 +24240,18 @@ cdef class Library:
     def C_MessageEncryptFinal(self, hSession, /):
         'C_MessageEncryptFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageEncryptFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageEncryptFinal _pb_fn = self._f_C_MessageEncryptFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageEncryptFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -19097,27 +24261,37 @@ cdef class Library:
 
 
 
-    def C_MessageDecryptInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_MessageDecryptInit(self, hSession, pMechanism, hKey, /):
         'C_MessageDecryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageDecryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageDecryptInit _pb_fn = self._f_C_MessageDecryptInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageDecryptInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_r != 0:
@@ -19143,6 +24317,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
         cdef Py_ssize_t _pb_n7 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -19158,24 +24333,28 @@ cdef class Library:
             raise AttributeError(self._missing("C_DecryptMessage"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
             else:
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pAssociatedData is None:
                 _pb_a3 = NULL
@@ -19186,15 +24365,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pAssociatedData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pAssociatedData) must be a contiguous buffer, not ' + type(pAssociatedData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pAssociatedData, str):
-                    raise TypeError("argument 4 (pAssociatedData) must be a sequence, not str")
-                _pb_s3 = list(pAssociatedData)
+                if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
+                    _pb_s3 = list(pAssociatedData)
+                else:
+                    _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pAssociatedData) is too long")
@@ -19203,8 +24383,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pAssociatedData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             if pCiphertext is None:
@@ -19216,15 +24398,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pCiphertext, &_pb_v5, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 5 (pCiphertext) must be a contiguous buffer, not ' + type(pCiphertext).__name__) from None
                     _pb_h5 = True
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_v5.buf
                 _pb_n5 = _pb_v5.len
             else:
-                if isinstance(pCiphertext, str):
-                    raise TypeError("argument 5 (pCiphertext) must be a sequence, not str")
-                _pb_s5 = list(pCiphertext)
+                if PyList_CheckExact(pCiphertext) or PyTuple_CheckExact(pCiphertext):
+                    _pb_s5 = list(pCiphertext)
+                else:
+                    _pb_s5 = _pb_sequence(pCiphertext, "argument 5 (pCiphertext)")
                 _pb_n5 = len(_pb_s5)
                 if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 5 (pCiphertext) is too long")
@@ -19233,8 +24416,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n5):
                     _pb_item = _pb_s5[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 5 (pCiphertext) items")
-                    _pb_m5[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 5 (pCiphertext) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 5 (pCiphertext) items', 0, 255), _pb_item)
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -19295,6 +24480,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -19307,24 +24493,28 @@ cdef class Library:
             raise AttributeError(self._missing("C_DecryptMessageBegin"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
             else:
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pAssociatedData is None:
                 _pb_a3 = NULL
@@ -19335,15 +24525,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pAssociatedData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pAssociatedData) must be a contiguous buffer, not ' + type(pAssociatedData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pAssociatedData, str):
-                    raise TypeError("argument 4 (pAssociatedData) must be a sequence, not str")
-                _pb_s3 = list(pAssociatedData)
+                if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
+                    _pb_s3 = list(pAssociatedData)
+                else:
+                    _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pAssociatedData) is too long")
@@ -19352,8 +24543,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pAssociatedData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -19389,6 +24582,7 @@ cdef class Library:
         cdef _c_CK_FLAGS _pb_a7
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -19401,24 +24595,28 @@ cdef class Library:
             raise AttributeError(self._missing("C_DecryptMessageNext"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
             else:
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pCiphertextPart is None:
                 _pb_a3 = NULL
@@ -19429,15 +24627,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pCiphertextPart, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pCiphertextPart) must be a contiguous buffer, not ' + type(pCiphertextPart).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pCiphertextPart, str):
-                    raise TypeError("argument 4 (pCiphertextPart) must be a sequence, not str")
-                _pb_s3 = list(pCiphertextPart)
+                if PyList_CheckExact(pCiphertextPart) or PyTuple_CheckExact(pCiphertextPart):
+                    _pb_s3 = list(pCiphertextPart)
+                else:
+                    _pb_s3 = _pb_sequence(pCiphertextPart, "argument 4 (pCiphertextPart)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pCiphertextPart) is too long")
@@ -19446,14 +24645,18 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pCiphertextPart) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pCiphertextPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pCiphertextPart) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             if PyLong_CheckExact(flags):
-                _pb_a7 = flags
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a7)
             else:
-                _pb_a7 = _pb_index(flags, "argument 5 (flags)")
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 5 (flags)"), &_pb_a7)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 5 (flags)', 0, 18446744073709551615), flags)
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
@@ -19501,15 +24704,18 @@ cdef class Library:
     def C_MessageDecryptFinal(self, hSession, /):
         'C_MessageDecryptFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageDecryptFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageDecryptFinal _pb_fn = self._f_C_MessageDecryptFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageDecryptFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -19519,27 +24725,37 @@ cdef class Library:
 
 
 
-    def C_MessageSignInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_MessageSignInit(self, hSession, pMechanism, hKey, /):
         'C_MessageSignInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageSignInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageSignInit _pb_fn = self._f_C_MessageSignInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageSignInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_r != 0:
@@ -19562,6 +24778,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l6 = 0
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -19574,24 +24791,28 @@ cdef class Library:
             raise AttributeError(self._missing("C_SignMessage"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
             else:
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pData is None:
                 _pb_a3 = NULL
@@ -19602,15 +24823,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 4 (pData) must be a sequence, not str")
-                _pb_s3 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s3 = list(pData)
+                else:
+                    _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pData) is too long")
@@ -19619,8 +24841,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -19671,6 +24895,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
+        cdef int _pb_status
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_k
@@ -19680,24 +24905,28 @@ cdef class Library:
             raise AttributeError(self._missing("C_SignMessageBegin"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
             else:
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -19724,6 +24953,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l6 = 0
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -19736,24 +24966,28 @@ cdef class Library:
             raise AttributeError(self._missing("C_SignMessageNext"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
             else:
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pData is None:
                 _pb_a3 = NULL
@@ -19764,15 +24998,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 4 (pData) must be a sequence, not str")
-                _pb_s3 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s3 = list(pData)
+                else:
+                    _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pData) is too long")
@@ -19781,8 +25016,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -19831,15 +25068,18 @@ cdef class Library:
     def C_MessageSignFinal(self, hSession, /):
         'C_MessageSignFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageSignFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageSignFinal _pb_fn = self._f_C_MessageSignFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageSignFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -19849,27 +25089,37 @@ cdef class Library:
 
 
 
-    def C_MessageVerifyInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_MessageVerifyInit(self, hSession, pMechanism, hKey, /):
         'C_MessageVerifyInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageVerifyInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageVerifyInit _pb_fn = self._f_C_MessageVerifyInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageVerifyInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_r != 0:
@@ -19890,6 +25140,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a6
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -19905,24 +25156,28 @@ cdef class Library:
             raise AttributeError(self._missing("C_VerifyMessage"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
             else:
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pData is None:
                 _pb_a3 = NULL
@@ -19933,15 +25188,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 4 (pData) must be a sequence, not str")
-                _pb_s3 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s3 = list(pData)
+                else:
+                    _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pData) is too long")
@@ -19950,8 +25206,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             if pSignature is None:
@@ -19963,15 +25221,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pSignature, &_pb_v5, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 5 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
                     _pb_h5 = True
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_v5.buf
                 _pb_n5 = _pb_v5.len
             else:
-                if isinstance(pSignature, str):
-                    raise TypeError("argument 5 (pSignature) must be a sequence, not str")
-                _pb_s5 = list(pSignature)
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s5 = list(pSignature)
+                else:
+                    _pb_s5 = _pb_sequence(pSignature, "argument 5 (pSignature)")
                 _pb_n5 = len(_pb_s5)
                 if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 5 (pSignature) is too long")
@@ -19980,8 +25239,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n5):
                     _pb_item = _pb_s5[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 5 (pSignature) items")
-                    _pb_m5[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 5 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 5 (pSignature) items', 0, 255), _pb_item)
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -20015,6 +25276,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
+        cdef int _pb_status
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_k
@@ -20024,24 +25286,28 @@ cdef class Library:
             raise AttributeError(self._missing("C_VerifyMessageBegin"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
             else:
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -20066,6 +25332,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a6
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -20081,24 +25348,28 @@ cdef class Library:
             raise AttributeError(self._missing("C_VerifyMessageNext"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
             else:
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pData is None:
                 _pb_a3 = NULL
@@ -20109,15 +25380,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 4 (pData) must be a sequence, not str")
-                _pb_s3 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s3 = list(pData)
+                else:
+                    _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pData) is too long")
@@ -20126,8 +25398,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             if pSignature is None:
@@ -20139,15 +25413,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pSignature, &_pb_v5, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 5 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
                     _pb_h5 = True
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_v5.buf
                 _pb_n5 = _pb_v5.len
             else:
-                if isinstance(pSignature, str):
-                    raise TypeError("argument 5 (pSignature) must be a sequence, not str")
-                _pb_s5 = list(pSignature)
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s5 = list(pSignature)
+                else:
+                    _pb_s5 = _pb_sequence(pSignature, "argument 5 (pSignature)")
                 _pb_n5 = len(_pb_s5)
                 if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 5 (pSignature) is too long")
@@ -20156,8 +25431,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n5):
                     _pb_item = _pb_s5[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 5 (pSignature) items")
-                    _pb_m5[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 5 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 5 (pSignature) items', 0, 255), _pb_item)
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -20189,15 +25466,18 @@ cdef class Library:
     def C_MessageVerifyFinal(self, hSession, /):
         'C_MessageVerifyFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageVerifyFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageVerifyFinal _pb_fn = self._f_C_MessageVerifyFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageVerifyFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:

@@ -6,15 +6,22 @@
 # checked here so that nothing a Python caller passes reaches C unconverted:
 # integers must support __index__ and fit the C type (OverflowError),
 # buffers are held for the duration of the call, records are instances of
-# their class (or None for a pointer).
+# their class (or None for a pointer).  The errors are those of the ctypes
+# and cffi modules, word for word: a conversion that fails hands the value
+# to the checks all three share (_pb_fix_value, pasted below), which name
+# the argument; the success path runs none of that.
 cimport cython
 from cpython.buffer cimport PyBUF_SIMPLE, PyBUF_WRITABLE, PyBuffer_Release, PyObject_CheckBuffer, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromObject, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
+from cpython.list cimport PyList_CheckExact
+from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 from enum import IntEnum as _IntEnum
+import operator as _operator
+import sys as _sys
 
 cdef extern from "Python.h":
     bint PyIndex_Check(object)
@@ -25,13 +32,256 @@ cdef extern from "Python.h":
 cdef object _MISSING = object()
 
 
-cdef inline object _pb_index(object value, str what):
-    # An int, or what its __index__ gives; anything else is a TypeError naming the argument.
+cdef inline object _pb_as_int(object value, str what):
+    # An int, or what its __index__ gives; anything else is a TypeError naming
+    # the argument (the runtime's _pb_integer, without a call for an int).
     if PyLong_CheckExact(value):
         return value
     if not PyIndex_Check(value):
-        raise TypeError(f"{what} must be an integer, not {type(value).__name__}")
+        return _pb_integer(value, what)
     return PyNumber_Index(value)
+
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
+
+
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
+
+    They hold addresses (and keep the memory behind them alive): a pickled
+    address means nothing in another process, and a copy would share memory
+    it does not own.  ``bytes(record)`` and ``from_bytes`` copy a record's
+    bytes where that is safe.
+    """
+    raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
+
+
+def _pb_integer(value, what):
+    """``value`` as an int, through ``__index__``; the TypeError names ``what`` otherwise."""
+    try:
+        return _operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+
+
+def _pb_index(value, what, lo, hi):
+    """``value`` as an int in [lo, hi]: TypeError for non-integers, OverflowError outside."""
+    number = _pb_integer(value, what)
+    if not lo <= number <= hi:
+        raise OverflowError(f"{what}: {number} is out of range [{lo}, {hi}]")
+    return number
+
+
+def _pb_bool(value, what):
+    """``value`` as C's _Bool takes it: any integer (through __index__), true when not zero."""
+    return bool(_pb_integer(value, what))
+
+
+def _pb_float(value, what):
+    # As PyFloat_AsDouble: __float__ or __index__, never a parse of a string.
+    kind = type(value)
+    if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
+        raise TypeError(f"{what} must be a real number, not {kind.__name__}")
+    return float(value)
+
+
+def _pb_view_of(value, what, writable):
+    """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises."""
+    wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
+    if not view.contiguous or (writable and view.readonly):
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    return view
+
+
+def _pb_check_size(view, size, what):
+    if view.nbytes < size:
+        raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
+
+
+def _pb_cstring(value, what):
+    """bytes (or None) for a ``const char *``: other buffers are copied, so the NUL is there."""
+    if value is None or value.__class__ is bytes:
+        return value
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be bytes, a buffer or None, not {type(value).__name__}") from None
+    return view.tobytes()
+
+
+def _pb_sequence(value, what):
+    """The items of a sequence argument as a list (TypeError for anything else, str included)."""
+    if isinstance(value, str):
+        raise TypeError(f"{what} must be a sequence, not str")
+    try:
+        return list(value)
+    except TypeError:
+        raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
+
+
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
+
+    TypeError naming ``what`` for anything else (``str`` included).
+    """
+    if value.__class__ is bytes:
+        return value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
+
+
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
+    kind, what = spec[0], spec[1]
+    if kind == "nonnull":
+        if value is None:
+            raise TypeError(f"{what} must not be None")
+        return _pb_fix_value(spec[2], value)
+    if kind == "int":
+        return _pb_index(value, what, spec[2], spec[3])
+    if kind == "bool":
+        return _pb_bool(value, what)
+    if kind == "float":
+        return _pb_float(value, what)
+    if kind == "cstring":
+        return _pb_cstring(value, what)
+    if kind in ("buffer", "writable_buffer"):
+        if value is not None:
+            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer"), spec[2], what)
+        return value
+    if kind == "record":
+        if not (value is None and spec[3]) and not isinstance(value, spec[2]):
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
+        return value
+    if kind == "count":
+        number = _pb_integer(value, what)
+        if number < 0:
+            raise ValueError(f"{what} must not be negative")
+        if number > spec[3]:
+            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")
+        return number
+    # ("array", what, nullable, item spec or None, buffers accepted)
+    if value is None:
+        if spec[2]:
+            return None
+        raise TypeError(f"{what} must not be None")
+    if spec[4]:
+        try:
+            view = memoryview(value)
+        except TypeError:
+            if spec[3] is None:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None
+        else:
+            if not view.contiguous:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
+            return value
+    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]
+
+
+def _pb_fix(specs, args):
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
+    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+cdef int _pb_reraise() except -1:
+    # Lets Cython see the exception a conversion helper left pending.
+    return -1
+
+
+cdef object _pb_take_error():
+    # The exception a conversion helper left pending (its caller does not
+    # check it: see _pb_to_* below), taken out of the thread state so that
+    # Python code may run again.  Called on error paths only.
+    try:
+        _pb_reraise()
+    except BaseException as pending:
+        return pending
+
+
+cdef int _pb_refused(object error, object spec, object value) except -1:
+    # The error path of a conversion: Cython's conversion refused ``value``
+    # with an error of its own ("value too large to convert to int32_t",
+    # "must be real number, not str"), which names no argument.  The check
+    # every backend makes for ``spec`` (the ctypes and cffi wrappers' spec of
+    # that argument, field or item) raises the error they raise, in its place.
+    # When it finds nothing wrong, or the error is not one a conversion raises
+    # (MemoryError, an exception from a user's __index__), ``error`` goes on.
+    if isinstance(error, (TypeError, ValueError, OverflowError)):
+        _pb_fix_value(spec, value)
+    raise error
+
+
+# Each _pb_to_<type> is Cython's conversion to <type>, returning -1 when it
+# fails.  Wrappers and setters call it through the matching _pb_unchecked_to_
+# pointer type, which Cython does not check after the call: the caller tests
+# the result itself (the test Cython would have made) and, on that error path
+# only, names the argument with _pb_refused.  The C compiler inlines the call.
+
+cdef inline int _pb_to_c_int64_t(object value, _c_int64_t *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_int64_t)(object, _c_int64_t *) noexcept
+
+cdef inline int _pb_to_c_uint16_t(object value, _c_uint16_t *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_uint16_t)(object, _c_uint16_t *) noexcept
+
+cdef inline int _pb_to_c_uint32_t(object value, _c_uint32_t *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_uint32_t)(object, _c_uint32_t *) noexcept
+
+cdef inline int _pb_to_c_uint8_t(object value, _c_uint8_t *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_uint8_t)(object, _c_uint8_t *) noexcept
+
+cdef inline int _pb_to_double(object value, double *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_double)(object, double *) noexcept
+
+cdef inline int _pb_to_int(object value, int *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_int)(object, int *) noexcept
 
 
 cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
@@ -44,15 +294,12 @@ cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
 
 cdef int _pb_store_bytes(void *target, Py_ssize_t size, object value, str what) except -1:
     # Copy a bytes-like value into a fixed array, zero-filling the rest.
-    cdef Py_buffer view
-    PyObject_GetBuffer(value, &view, PyBUF_SIMPLE)
-    try:
-        if view.len > size:
-            raise ValueError(f"{what} holds at most {size} bytes, got {view.len}")
-        memcpy(target, view.buf, view.len)
-        memset(<char *>target + view.len, 0, size - view.len)
-    finally:
-        PyBuffer_Release(&view)
+    cdef bytes data = value if PyBytes_CheckExact(value) else _pb_bytes_like(value, what)
+    cdef Py_ssize_t length = PyBytes_GET_SIZE(data)
+    if length > size:
+        raise ValueError(f"{what} holds at most {size} bytes, got {length}")
+    memcpy(target, PyBytes_AS_STRING(data), length)
+    memset(<char *>target + length, 0, size - length)
     return 0
 
 
@@ -106,22 +353,13 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
     if value is None:
         _pb_keep(record, where, None)
         return NULL
-    wanted = "a writable buffer" if writable else "a buffer"
-    if not PyObject_CheckBuffer(value):
-        raise TypeError(f"{what} must be {wanted} or None, not {type(value).__name__}")
-    held = memoryview(value)
-    if not held.contiguous:
-        raise ValueError(f"{what} needs a contiguous buffer")
-    if writable and held.readonly:
-        raise TypeError(f"{what} must be {wanted} or None, not {type(value).__name__}")
+    held = _pb_view_of(value, what, writable)
+    _pb_check_size(held, element, what)
     if private_copy and held.readonly:
         held = memoryview(bytearray(held))
     PyObject_GetBuffer(held, &view, PyBUF_WRITABLE if writable else PyBUF_SIMPLE)
     cdef void *address = view.buf
-    cdef size_t length = <size_t>view.len
     PyBuffer_Release(&view)
-    if length < element:
-        raise ValueError(f"{what} needs at least {element} bytes, got {length}")
     _pb_keep(record, where, held)
     return address
 
@@ -149,6 +387,12 @@ cdef class FunctionPointer:
 
     def __repr__(self):
         return f"<FunctionPointer {self._ctype} at {<size_t>self._ptr:#x}>"
+
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
 
 cdef object _pb_new_function_pointer(void *ptr, str ctype, object owner):
@@ -206,6 +450,12 @@ cdef class opaque_handle:
     def __repr__(self):
         return f"<opaque_handle handle at {<size_t>self._ptr:#x}>"
 
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
 
 cdef object _pb_new_opaque_handle(void *ptr, object owner):
     if ptr == NULL:
@@ -252,18 +502,21 @@ cdef class point:
     def from_bytes(data, /):
         """A new point holding a copy of exactly sizeof bytes."""
         cdef point obj = point.__new__(point)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_point):
-                raise ValueError(f"point needs {sizeof(_cs_point)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "point.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_point):
+            raise ValueError(f"point needs {sizeof(_cs_point)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_point))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_point))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"point(x={self.x!r}, y={self.y!r})"
@@ -274,8 +527,16 @@ cdef class point:
 
     @x.setter
     def x(self, value):
-        value = _pb_index(value, "point.x")
-        self._ptr.x = value
+        cdef int _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(_pb_as_int(value, "point.x"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'point.x', -2147483648, 2147483647), value)
+        self._ptr.x = _pb_value
+
+    @x.deleter
+    def x(self):
+        _pb_no_delete("point.x")
 
     @property
     def y(self):
@@ -283,8 +544,16 @@ cdef class point:
 
     @y.setter
     def y(self, value):
-        value = _pb_index(value, "point.y")
-        self._ptr.y = value
+        cdef int _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(_pb_as_int(value, "point.y"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'point.y', -2147483648, 2147483647), value)
+        self._ptr.y = _pb_value
+
+    @y.deleter
+    def y(self):
+        _pb_no_delete("point.y")
 
 
 cdef point _pb_view_point(object owner, void *ptr):
@@ -333,18 +602,21 @@ cdef class segment:
     def from_bytes(data, /):
         """A new segment holding a copy of exactly sizeof bytes."""
         cdef segment obj = segment.__new__(segment)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_segment):
-                raise ValueError(f"segment needs {sizeof(_cs_segment)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "segment.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_segment):
+            raise ValueError(f"segment needs {sizeof(_cs_segment)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_segment))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_segment))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"segment(from_={self.from_!r}, to={self.to!r}, label={self.label!r})"
@@ -359,6 +631,10 @@ cdef class segment:
             raise TypeError(f"segment.from_ must be a point, not {type(value).__name__}")
         memcpy(&self._ptr.from_, (<point>value)._ptr, sizeof(self._ptr.from_))
 
+    @from_.deleter
+    def from_(self):
+        _pb_no_delete("segment.from_")
+
     @property
     def to(self):
         return _pb_view_point(self if self._owner is None else self._owner, &self._ptr.to)
@@ -369,6 +645,10 @@ cdef class segment:
             raise TypeError(f"segment.to must be a point, not {type(value).__name__}")
         memcpy(&self._ptr.to, (<point>value)._ptr, sizeof(self._ptr.to))
 
+    @to.deleter
+    def to(self):
+        _pb_no_delete("segment.to")
+
     @property
     def label(self):
         return _pb_char_array(<const char *>self._ptr.label, 16)
@@ -376,6 +656,10 @@ cdef class segment:
     @label.setter
     def label(self, value):
         _pb_store_bytes(self._ptr.label, 16, value, "segment.label")
+
+    @label.deleter
+    def label(self):
+        _pb_no_delete("segment.label")
 
 
 cdef segment _pb_view_segment(object owner, void *ptr):
@@ -426,18 +710,21 @@ cdef class variant:
     def from_bytes(data, /):
         """A new variant holding a copy of exactly sizeof bytes."""
         cdef variant obj = variant.__new__(variant)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_c_variant):
-                raise ValueError(f"variant needs {sizeof(_c_variant)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "variant.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_c_variant):
+            raise ValueError(f"variant needs {sizeof(_c_variant)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_c_variant))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_c_variant))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"variant(kind={self.kind!r}, year={self.year!r}, month={self.month!r}, day={self.day!r})"
@@ -448,8 +735,16 @@ cdef class variant:
 
     @kind.setter
     def kind(self, value):
-        value = _pb_index(value, "variant.kind")
-        self._ptr.kind = value
+        cdef _c_uint8_t _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_uint8_t>_pb_to_c_uint8_t)(_pb_as_int(value, "variant.kind"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'variant.kind', 0, 255), value)
+        self._ptr.kind = _pb_value
+
+    @kind.deleter
+    def kind(self):
+        _pb_no_delete("variant.kind")
 
     @property
     def year(self):
@@ -457,8 +752,16 @@ cdef class variant:
 
     @year.setter
     def year(self, value):
-        value = _pb_index(value, "variant.year")
-        self._ptr.year = value
+        cdef _c_uint16_t _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_uint16_t>_pb_to_c_uint16_t)(_pb_as_int(value, "variant.year"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'variant.year', 0, 65535), value)
+        self._ptr.year = _pb_value
+
+    @year.deleter
+    def year(self):
+        _pb_no_delete("variant.year")
 
     @property
     def month(self):
@@ -466,8 +769,16 @@ cdef class variant:
 
     @month.setter
     def month(self, value):
-        value = _pb_index(value, "variant.month")
-        self._ptr.month = value
+        cdef _c_uint8_t _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_uint8_t>_pb_to_c_uint8_t)(_pb_as_int(value, "variant.month"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'variant.month', 0, 255), value)
+        self._ptr.month = _pb_value
+
+    @month.deleter
+    def month(self):
+        _pb_no_delete("variant.month")
 
     @property
     def day(self):
@@ -475,8 +786,16 @@ cdef class variant:
 
     @day.setter
     def day(self, value):
-        value = _pb_index(value, "variant.day")
-        self._ptr.day = value
+        cdef _c_uint8_t _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_uint8_t>_pb_to_c_uint8_t)(_pb_as_int(value, "variant.day"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'variant.day', 0, 255), value)
+        self._ptr.day = _pb_value
+
+    @day.deleter
+    def day(self):
+        _pb_no_delete("variant.day")
 
 
 cdef variant _pb_view_variant(object owner, void *ptr):
@@ -525,18 +844,21 @@ cdef class number:
     def from_bytes(data, /):
         """A new number holding a copy of exactly sizeof bytes."""
         cdef number obj = number.__new__(number)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cu_number):
-                raise ValueError(f"number needs {sizeof(_cu_number)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "number.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cu_number):
+            raise ValueError(f"number needs {sizeof(_cu_number)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cu_number))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cu_number))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"number(whole={self.whole!r}, real={self.real!r}, raw={self.raw!r})"
@@ -547,8 +869,16 @@ cdef class number:
 
     @whole.setter
     def whole(self, value):
-        value = _pb_index(value, "number.whole")
-        self._ptr.whole = value
+        cdef _c_int64_t _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_int64_t>_pb_to_c_int64_t)(_pb_as_int(value, "number.whole"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'number.whole', -9223372036854775808, 9223372036854775807), value)
+        self._ptr.whole = _pb_value
+
+    @whole.deleter
+    def whole(self):
+        _pb_no_delete("number.whole")
 
     @property
     def real(self):
@@ -556,7 +886,16 @@ cdef class number:
 
     @real.setter
     def real(self, value):
-        self._ptr.real = value
+        cdef double _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(value, &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('float', 'number.real'), value)
+        self._ptr.real = _pb_value
+
+    @real.deleter
+    def real(self):
+        _pb_no_delete("number.real")
 
     @property
     def raw(self):
@@ -565,6 +904,10 @@ cdef class number:
     @raw.setter
     def raw(self, value):
         _pb_store_bytes(self._ptr.raw, 8, value, "number.raw")
+
+    @raw.deleter
+    def raw(self):
+        _pb_no_delete("number.raw")
 
 
 cdef number _pb_view_number(object owner, void *ptr):
@@ -611,18 +954,21 @@ cdef class message:
     def from_bytes(data, /):
         """A new message holding a copy of exactly sizeof bytes."""
         cdef message obj = message.__new__(message)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_message):
-                raise ValueError(f"message needs {sizeof(_cs_message)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "message.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_message):
+            raise ValueError(f"message needs {sizeof(_cs_message)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_message))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_message))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"message(length={self.length!r}, type={self.type!r})"
@@ -633,8 +979,16 @@ cdef class message:
 
     @length.setter
     def length(self, value):
-        value = _pb_index(value, "message.length")
-        self._ptr.length = value
+        cdef _c_uint32_t _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_uint32_t>_pb_to_c_uint32_t)(_pb_as_int(value, "message.length"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'message.length', 0, 4294967295), value)
+        self._ptr.length = _pb_value
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete("message.length")
 
     @property
     def type(self):
@@ -642,8 +996,16 @@ cdef class message:
 
     @type.setter
     def type(self, value):
-        value = _pb_index(value, "message.type")
-        self._ptr.type = value
+        cdef _c_uint16_t _pb_value
+        cdef int _pb_status
+        _pb_status = (<_pb_unchecked_to_c_uint16_t>_pb_to_c_uint16_t)(_pb_as_int(value, "message.type"), &_pb_value)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'message.type', 0, 65535), value)
+        self._ptr.type = _pb_value
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete("message.type")
 
 
 cdef message _pb_view_message(object owner, void *ptr):
@@ -698,6 +1060,13 @@ cdef class node:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_node))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"node(next={self.next!r}, prev={self.prev!r}, value={self.value!r}, compare={self.compare!r})"
 
@@ -711,6 +1080,10 @@ cdef class node:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.next = <_cs_node *>_pb_keep_buffer(self, <size_t>&self._ptr.next, value, "node.next", True, 32, False)
 
+    @next.deleter
+    def next(self):
+        _pb_no_delete("node.next")
+
     @property
     def prev(self):
         return None if self._ptr.prev == NULL else <size_t><void *>self._ptr.prev
@@ -720,6 +1093,10 @@ cdef class node:
         # A buffer is held (through a memoryview, which also pins a bytearray's
         # size) for as long as the record may hand the pointer to C.
         self._ptr.prev = <_cs_node *>_pb_keep_buffer(self, <size_t>&self._ptr.prev, value, "node.prev", True, 32, False)
+
+    @prev.deleter
+    def prev(self):
+        _pb_no_delete("node.prev")
 
     @property
     def value(self):
@@ -731,6 +1108,10 @@ cdef class node:
         # size) for as long as the record may hand the pointer to C.
         self._ptr.value = <void *>_pb_keep_buffer(self, <size_t>&self._ptr.value, value, "node.value", False, 0, True)
 
+    @value.deleter
+    def value(self):
+        _pb_no_delete("node.value")
+
     @property
     def compare(self):
         return _pb_new_function_pointer(<void *>self._ptr.compare, 'int (*)(const struct node *, const struct node *)', self if self._owner is None else self._owner)
@@ -741,6 +1122,10 @@ cdef class node:
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.compare, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.compare, value)
+
+    @compare.deleter
+    def compare(self):
+        _pb_no_delete("node.compare")
 
 
 cdef node _pb_view_node(object owner, void *ptr):
@@ -788,6 +1173,13 @@ cdef class matrix:
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_matrix))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"matrix()"
 
@@ -831,12 +1223,17 @@ def handle_open(name, /):
 
 
 
-def handle_close(opaque_handle h, /):
+def handle_close(h, /):
     'handle_close(h: opaque_handle | None, /) -> int\n\nC: int handle_close(handle_t h);'
     cdef _c_handle_t _pb_a0
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    _pb_a0 = NULL if h is None else <_c_handle_t>h._ptr
+    if h is None:
+        _pb_a0 = NULL
+    elif isinstance(h, opaque_handle):
+        _pb_a0 = <_c_handle_t>(<opaque_handle>h)._ptr
+    else:
+        raise _pb_wrong_record(h, opaque_handle, "argument 1 (h)", True)
 
     _pb_r = _c_handle_close(_pb_a0)
 
@@ -847,12 +1244,17 @@ def handle_close(opaque_handle h, /):
 
 
 
-def segment_length(segment s, /):
+def segment_length(s, /):
     'segment_length(s: segment | None, /) -> float\n\nC: double segment_length(const struct segment *s);'
     cdef const _cs_segment *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef double _pb_r
-    _pb_a0 = NULL if s is None else <const _cs_segment *>s._ptr
+    if s is None:
+        _pb_a0 = NULL
+    elif isinstance(s, segment):
+        _pb_a0 = <const _cs_segment *>(<segment>s)._ptr
+    else:
+        raise _pb_wrong_record(s, segment, "argument 1 (s)", True)
 
     _pb_r = _c_segment_length(_pb_a0)
 
