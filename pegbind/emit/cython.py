@@ -225,16 +225,21 @@ def _conversion_name(ctype: CType) -> str:
     return "_pb_to_" + re.sub(r"\W+", "_", cy_var(ctype, "")).strip("_")
 
 
-def cy_conversions(binding: BindingModel) -> list[tuple[str, str]]:
-    """(helper name, Cython type) of each conversion helper the module defines, sorted by name.
+def cy_conversions(binding: BindingModel) -> list[tuple[str, str, str]]:
+    """(helper name, Cython type, C type) of each conversion helper the module defines, by name.
 
     A helper converts a Python object to the C type with Cython's own
     conversion and reports failure by its result, not by raising where it is
-    called (see :func:`cy_convert`).
+    called (see :func:`cy_convert`).  Its C name is ``__pyx`` and its name,
+    declared beforehand in C as always inlined: left to itself, the C
+    compiler keeps a helper called from many places out of line, a call more
+    on every conversion.
     """
-    return sorted({
-        _conversion_name(ctype): cy_var(ctype, "") for ctype in _conversion_types(binding) if cy_can_spell(ctype)
-    }.items())
+    found = {
+        _conversion_name(ctype): (cy_var(ctype, ""), _adjusted(ctype).to_c())
+        for ctype in _conversion_types(binding) if cy_can_spell(ctype)
+    }
+    return [(name, cython_type, c_type) for name, (cython_type, c_type) in sorted(found.items())]
 
 
 def cy_convert(ctype: CType) -> str:

@@ -251,29 +251,40 @@ cdef int _pb_refused(object error, object spec, object value) except -1:
 # fails.  Wrappers and setters call it through the matching _pb_unchecked_to_
 # pointer type, which Cython does not check after the call: the caller tests
 # the result itself (the test Cython would have made) and, on that error path
-# only, names the argument with _pb_refused.  The C compiler inlines the call.
+# only, names the argument with _pb_refused.  Declared always inline here,
+# the success path is the code of a plain conversion.
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_int32_t(PyObject *, int32_t *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_size_t(PyObject *, size_t *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_uint64_t(PyObject *, uint64_t *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_uint8_t(PyObject *, uint8_t *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_double(PyObject *, double *);
+    #endif
+    """
 
-cdef inline int _pb_to_c_int32_t(object value, _c_int32_t *out) except -1:
+cdef inline int _pb_to_c_int32_t "__pyx_pb_to_c_int32_t"(object value, _c_int32_t *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_int32_t)(object, _c_int32_t *) noexcept
 
-cdef inline int _pb_to_c_size_t(object value, _c_size_t *out) except -1:
+cdef inline int _pb_to_c_size_t "__pyx_pb_to_c_size_t"(object value, _c_size_t *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_size_t)(object, _c_size_t *) noexcept
 
-cdef inline int _pb_to_c_uint64_t(object value, _c_uint64_t *out) except -1:
+cdef inline int _pb_to_c_uint64_t "__pyx_pb_to_c_uint64_t"(object value, _c_uint64_t *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_uint64_t)(object, _c_uint64_t *) noexcept
 
-cdef inline int _pb_to_c_uint8_t(object value, _c_uint8_t *out) except -1:
+cdef inline int _pb_to_c_uint8_t "__pyx_pb_to_c_uint8_t"(object value, _c_uint8_t *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_uint8_t)(object, _c_uint8_t *) noexcept
 
-cdef inline int _pb_to_double(object value, double *out) except -1:
+cdef inline int _pb_to_double "__pyx_pb_to_double"(object value, double *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_double)(object, double *) noexcept

@@ -251,24 +251,34 @@ cdef int _pb_refused(object error, object spec, object value) except -1:
 # fails.  Wrappers and setters call it through the matching _pb_unchecked_to_
 # pointer type, which Cython does not check after the call: the caller tests
 # the result itself (the test Cython would have made) and, on that error path
-# only, names the argument with _pb_refused.  The C compiler inlines the call.
+# only, names the argument with _pb_refused.  Declared always inline here,
+# the success path is the code of a plain conversion.
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    static inline __attribute__((always_inline)) int __pyx_pb_to_char(PyObject *, char *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_double(PyObject *, double *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_long(PyObject *, long *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_long_long(PyObject *, long long *);
+    #endif
+    """
 
-cdef inline int _pb_to_char(object value, char *out) except -1:
+cdef inline int _pb_to_char "__pyx_pb_to_char"(object value, char *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_char)(object, char *) noexcept
 
-cdef inline int _pb_to_double(object value, double *out) except -1:
+cdef inline int _pb_to_double "__pyx_pb_to_double"(object value, double *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_double)(object, double *) noexcept
 
-cdef inline int _pb_to_long(object value, long *out) except -1:
+cdef inline int _pb_to_long "__pyx_pb_to_long"(object value, long *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_long)(object, long *) noexcept
 
-cdef inline int _pb_to_long_long(object value, long long *out) except -1:
+cdef inline int _pb_to_long_long "__pyx_pb_to_long_long"(object value, long long *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_long_long)(object, long long *) noexcept

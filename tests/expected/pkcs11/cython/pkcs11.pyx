@@ -251,139 +251,172 @@ cdef int _pb_refused(object error, object spec, object value) except -1:
 # fails.  Wrappers and setters call it through the matching _pb_unchecked_to_
 # pointer type, which Cython does not check after the call: the caller tests
 # the result itself (the test Cython would have made) and, on that error path
-# only, names the argument with _pb_refused.  The C compiler inlines the call.
+# only, names the argument with _pb_refused.  Declared always inline here,
+# the success path is the code of a plain conversion.
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_ATTRIBUTE_TYPE(PyObject *, CK_ATTRIBUTE_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_BBOOL(PyObject *, CK_BBOOL *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_BYTE(PyObject *, CK_BYTE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_CHAR(PyObject *, CK_CHAR *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_EC_KDF_TYPE(PyObject *, CK_EC_KDF_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_FLAGS(PyObject *, CK_FLAGS *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_GENERATOR_FUNCTION(PyObject *, CK_GENERATOR_FUNCTION *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_MECHANISM_TYPE(PyObject *, CK_MECHANISM_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_OBJECT_HANDLE(PyObject *, CK_OBJECT_HANDLE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_OTP_PARAM_TYPE(PyObject *, CK_OTP_PARAM_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE(PyObject *, CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE(PyObject *, CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_PRF_DATA_TYPE(PyObject *, CK_PRF_DATA_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_RSA_PKCS_MGF_TYPE(PyObject *, CK_RSA_PKCS_MGF_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_RSA_PKCS_OAEP_SOURCE_TYPE(PyObject *, CK_RSA_PKCS_OAEP_SOURCE_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_SESSION_HANDLE(PyObject *, CK_SESSION_HANDLE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_SLOT_ID(PyObject *, CK_SLOT_ID *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_SP800_108_DKM_LENGTH_METHOD(PyObject *, CK_SP800_108_DKM_LENGTH_METHOD *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_SP800_108_PRF_TYPE(PyObject *, CK_SP800_108_PRF_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_STATE(PyObject *, CK_STATE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_ULONG(PyObject *, CK_ULONG *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_USER_TYPE(PyObject *, CK_USER_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_UTF8CHAR(PyObject *, CK_UTF8CHAR *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_X2RATCHET_KDF_TYPE(PyObject *, CK_X2RATCHET_KDF_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_X3DH_KDF_TYPE(PyObject *, CK_X3DH_KDF_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_X9_42_DH_KDF_TYPE(PyObject *, CK_X9_42_DH_KDF_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_XEDDSA_HASH_TYPE(PyObject *, CK_XEDDSA_HASH_TYPE *);
+    #endif
+    """
 
-cdef inline int _pb_to_c_CK_ATTRIBUTE_TYPE(object value, _c_CK_ATTRIBUTE_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_ATTRIBUTE_TYPE "__pyx_pb_to_c_CK_ATTRIBUTE_TYPE"(object value, _c_CK_ATTRIBUTE_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_ATTRIBUTE_TYPE)(object, _c_CK_ATTRIBUTE_TYPE *) noexcept
 
-cdef inline int _pb_to_c_CK_BBOOL(object value, _c_CK_BBOOL *out) except -1:
+cdef inline int _pb_to_c_CK_BBOOL "__pyx_pb_to_c_CK_BBOOL"(object value, _c_CK_BBOOL *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_BBOOL)(object, _c_CK_BBOOL *) noexcept
 
-cdef inline int _pb_to_c_CK_BYTE(object value, _c_CK_BYTE *out) except -1:
+cdef inline int _pb_to_c_CK_BYTE "__pyx_pb_to_c_CK_BYTE"(object value, _c_CK_BYTE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_BYTE)(object, _c_CK_BYTE *) noexcept
 
-cdef inline int _pb_to_c_CK_CHAR(object value, _c_CK_CHAR *out) except -1:
+cdef inline int _pb_to_c_CK_CHAR "__pyx_pb_to_c_CK_CHAR"(object value, _c_CK_CHAR *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_CHAR)(object, _c_CK_CHAR *) noexcept
 
-cdef inline int _pb_to_c_CK_EC_KDF_TYPE(object value, _c_CK_EC_KDF_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_EC_KDF_TYPE "__pyx_pb_to_c_CK_EC_KDF_TYPE"(object value, _c_CK_EC_KDF_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_EC_KDF_TYPE)(object, _c_CK_EC_KDF_TYPE *) noexcept
 
-cdef inline int _pb_to_c_CK_FLAGS(object value, _c_CK_FLAGS *out) except -1:
+cdef inline int _pb_to_c_CK_FLAGS "__pyx_pb_to_c_CK_FLAGS"(object value, _c_CK_FLAGS *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_FLAGS)(object, _c_CK_FLAGS *) noexcept
 
-cdef inline int _pb_to_c_CK_GENERATOR_FUNCTION(object value, _c_CK_GENERATOR_FUNCTION *out) except -1:
+cdef inline int _pb_to_c_CK_GENERATOR_FUNCTION "__pyx_pb_to_c_CK_GENERATOR_FUNCTION"(object value, _c_CK_GENERATOR_FUNCTION *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_GENERATOR_FUNCTION)(object, _c_CK_GENERATOR_FUNCTION *) noexcept
 
-cdef inline int _pb_to_c_CK_MECHANISM_TYPE(object value, _c_CK_MECHANISM_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_MECHANISM_TYPE "__pyx_pb_to_c_CK_MECHANISM_TYPE"(object value, _c_CK_MECHANISM_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_MECHANISM_TYPE)(object, _c_CK_MECHANISM_TYPE *) noexcept
 
-cdef inline int _pb_to_c_CK_OBJECT_HANDLE(object value, _c_CK_OBJECT_HANDLE *out) except -1:
+cdef inline int _pb_to_c_CK_OBJECT_HANDLE "__pyx_pb_to_c_CK_OBJECT_HANDLE"(object value, _c_CK_OBJECT_HANDLE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_OBJECT_HANDLE)(object, _c_CK_OBJECT_HANDLE *) noexcept
 
-cdef inline int _pb_to_c_CK_OTP_PARAM_TYPE(object value, _c_CK_OTP_PARAM_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_OTP_PARAM_TYPE "__pyx_pb_to_c_CK_OTP_PARAM_TYPE"(object value, _c_CK_OTP_PARAM_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_OTP_PARAM_TYPE)(object, _c_CK_OTP_PARAM_TYPE *) noexcept
 
-cdef inline int _pb_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE(object value, _c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE "__pyx_pb_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE"(object value, _c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE)(object, _c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE *) noexcept
 
-cdef inline int _pb_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE(object value, _c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE "__pyx_pb_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE"(object value, _c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE)(object, _c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE *) noexcept
 
-cdef inline int _pb_to_c_CK_PRF_DATA_TYPE(object value, _c_CK_PRF_DATA_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_PRF_DATA_TYPE "__pyx_pb_to_c_CK_PRF_DATA_TYPE"(object value, _c_CK_PRF_DATA_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_PRF_DATA_TYPE)(object, _c_CK_PRF_DATA_TYPE *) noexcept
 
-cdef inline int _pb_to_c_CK_RSA_PKCS_MGF_TYPE(object value, _c_CK_RSA_PKCS_MGF_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_RSA_PKCS_MGF_TYPE "__pyx_pb_to_c_CK_RSA_PKCS_MGF_TYPE"(object value, _c_CK_RSA_PKCS_MGF_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_RSA_PKCS_MGF_TYPE)(object, _c_CK_RSA_PKCS_MGF_TYPE *) noexcept
 
-cdef inline int _pb_to_c_CK_RSA_PKCS_OAEP_SOURCE_TYPE(object value, _c_CK_RSA_PKCS_OAEP_SOURCE_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_RSA_PKCS_OAEP_SOURCE_TYPE "__pyx_pb_to_c_CK_RSA_PKCS_OAEP_SOURCE_TYPE"(object value, _c_CK_RSA_PKCS_OAEP_SOURCE_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_RSA_PKCS_OAEP_SOURCE_TYPE)(object, _c_CK_RSA_PKCS_OAEP_SOURCE_TYPE *) noexcept
 
-cdef inline int _pb_to_c_CK_SESSION_HANDLE(object value, _c_CK_SESSION_HANDLE *out) except -1:
+cdef inline int _pb_to_c_CK_SESSION_HANDLE "__pyx_pb_to_c_CK_SESSION_HANDLE"(object value, _c_CK_SESSION_HANDLE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_SESSION_HANDLE)(object, _c_CK_SESSION_HANDLE *) noexcept
 
-cdef inline int _pb_to_c_CK_SLOT_ID(object value, _c_CK_SLOT_ID *out) except -1:
+cdef inline int _pb_to_c_CK_SLOT_ID "__pyx_pb_to_c_CK_SLOT_ID"(object value, _c_CK_SLOT_ID *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_SLOT_ID)(object, _c_CK_SLOT_ID *) noexcept
 
-cdef inline int _pb_to_c_CK_SP800_108_DKM_LENGTH_METHOD(object value, _c_CK_SP800_108_DKM_LENGTH_METHOD *out) except -1:
+cdef inline int _pb_to_c_CK_SP800_108_DKM_LENGTH_METHOD "__pyx_pb_to_c_CK_SP800_108_DKM_LENGTH_METHOD"(object value, _c_CK_SP800_108_DKM_LENGTH_METHOD *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_SP800_108_DKM_LENGTH_METHOD)(object, _c_CK_SP800_108_DKM_LENGTH_METHOD *) noexcept
 
-cdef inline int _pb_to_c_CK_SP800_108_PRF_TYPE(object value, _c_CK_SP800_108_PRF_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_SP800_108_PRF_TYPE "__pyx_pb_to_c_CK_SP800_108_PRF_TYPE"(object value, _c_CK_SP800_108_PRF_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_SP800_108_PRF_TYPE)(object, _c_CK_SP800_108_PRF_TYPE *) noexcept
 
-cdef inline int _pb_to_c_CK_STATE(object value, _c_CK_STATE *out) except -1:
+cdef inline int _pb_to_c_CK_STATE "__pyx_pb_to_c_CK_STATE"(object value, _c_CK_STATE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_STATE)(object, _c_CK_STATE *) noexcept
 
-cdef inline int _pb_to_c_CK_ULONG(object value, _c_CK_ULONG *out) except -1:
+cdef inline int _pb_to_c_CK_ULONG "__pyx_pb_to_c_CK_ULONG"(object value, _c_CK_ULONG *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_ULONG)(object, _c_CK_ULONG *) noexcept
 
-cdef inline int _pb_to_c_CK_USER_TYPE(object value, _c_CK_USER_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_USER_TYPE "__pyx_pb_to_c_CK_USER_TYPE"(object value, _c_CK_USER_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_USER_TYPE)(object, _c_CK_USER_TYPE *) noexcept
 
-cdef inline int _pb_to_c_CK_UTF8CHAR(object value, _c_CK_UTF8CHAR *out) except -1:
+cdef inline int _pb_to_c_CK_UTF8CHAR "__pyx_pb_to_c_CK_UTF8CHAR"(object value, _c_CK_UTF8CHAR *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_UTF8CHAR)(object, _c_CK_UTF8CHAR *) noexcept
 
-cdef inline int _pb_to_c_CK_X2RATCHET_KDF_TYPE(object value, _c_CK_X2RATCHET_KDF_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_X2RATCHET_KDF_TYPE "__pyx_pb_to_c_CK_X2RATCHET_KDF_TYPE"(object value, _c_CK_X2RATCHET_KDF_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_X2RATCHET_KDF_TYPE)(object, _c_CK_X2RATCHET_KDF_TYPE *) noexcept
 
-cdef inline int _pb_to_c_CK_X3DH_KDF_TYPE(object value, _c_CK_X3DH_KDF_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_X3DH_KDF_TYPE "__pyx_pb_to_c_CK_X3DH_KDF_TYPE"(object value, _c_CK_X3DH_KDF_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_X3DH_KDF_TYPE)(object, _c_CK_X3DH_KDF_TYPE *) noexcept
 
-cdef inline int _pb_to_c_CK_X9_42_DH_KDF_TYPE(object value, _c_CK_X9_42_DH_KDF_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_X9_42_DH_KDF_TYPE "__pyx_pb_to_c_CK_X9_42_DH_KDF_TYPE"(object value, _c_CK_X9_42_DH_KDF_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_X9_42_DH_KDF_TYPE)(object, _c_CK_X9_42_DH_KDF_TYPE *) noexcept
 
-cdef inline int _pb_to_c_CK_XEDDSA_HASH_TYPE(object value, _c_CK_XEDDSA_HASH_TYPE *out) except -1:
+cdef inline int _pb_to_c_CK_XEDDSA_HASH_TYPE "__pyx_pb_to_c_CK_XEDDSA_HASH_TYPE"(object value, _c_CK_XEDDSA_HASH_TYPE *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_CK_XEDDSA_HASH_TYPE)(object, _c_CK_XEDDSA_HASH_TYPE *) noexcept

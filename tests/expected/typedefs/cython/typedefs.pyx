@@ -251,9 +251,16 @@ cdef int _pb_refused(object error, object spec, object value) except -1:
 # fails.  Wrappers and setters call it through the matching _pb_unchecked_to_
 # pointer type, which Cython does not check after the call: the caller tests
 # the result itself (the test Cython would have made) and, on that error path
-# only, names the argument with _pb_refused.  The C compiler inlines the call.
+# only, names the argument with _pb_refused.  Declared always inline here,
+# the success path is the code of a plain conversion.
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_size_t(PyObject *, size_t *);
+    #endif
+    """
 
-cdef inline int _pb_to_c_size_t(object value, _c_size_t *out) except -1:
+cdef inline int _pb_to_c_size_t "__pyx_pb_to_c_size_t"(object value, _c_size_t *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_size_t)(object, _c_size_t *) noexcept
