@@ -137,7 +137,7 @@ def test_other_pointers_are_pointer_objects_of_their_c_type(capi):
     rows = capi.capi_rows()
     assert repr(rows).startswith("<Pointer int ** at ")
     assert capi.capi_row_sum(rows, 1) == 15
-    with pytest.raises(TypeError, match=r"^argument 1 \(rows\) must be a Pointer of type int \*\* or None, not a int \*$"):
+    with pytest.raises(TypeError, match=r"^argument 1 \(rows\) must be a Pointer of type int \*\* or None, not a Pointer of type int \*$"):
         capi.capi_row_sum(table, 0)
     with pytest.raises(TypeError, match=r"^argument 1 \(rows\) must be a Pointer of type int \*\* or None, not int$"):
         capi.capi_row_sum(int(rows), 0)
@@ -538,11 +538,11 @@ def test_pointer_fields_refuse_what_c_cannot_take(capi):
         ("numbers", b"1234", TypeError, "capi_holder.numbers must be a writable contiguous buffer, not bytes"),
         ("numbers", bytearray(2), ValueError, "capi_holder.numbers needs at least 4 bytes, got 2"),
         ("numbers", capi.capi_rows(), TypeError,
-         "capi_holder.numbers must be a writable contiguous buffer or a Pointer of type int *, not a int **"),
+         "capi_holder.numbers must be a writable contiguous buffer or a Pointer of type int *, not a Pointer of type int **"),
         ("numbers", capi.capi_node(), TypeError,
          "capi_holder.numbers must be a writable contiguous buffer, not capi_node"),
         ("rows", capi.capi_table(), TypeError,
-         "capi_holder.rows must be a writable contiguous buffer or a Pointer of type int **, not a int *"),
+         "capi_holder.rows must be a writable contiguous buffer or a Pointer of type int **, not a Pointer of type int *"),
     ]
     for name, value, error, message in cases:
         with pytest.raises(error) as raised:

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from pegbind.emit.cython import (
-    SpellingError, cy_decl, cy_field_decl, cy_function_decl, cy_named_decl, cy_record_name, py_literal, py_signature,
+    SpellingError, cy_convert, cy_converts, cy_decl, cy_def_params, cy_field_decl, cy_function_decl, cy_named_decl,
+    cy_record_name, py_literal, py_signature,
 )
 from pegbind.config import ParamRole
 from pegbind.model import Array, Function, FunctionType, Param, Pointer, Primitive, RecordRef, TypedefRef
@@ -118,3 +119,40 @@ def test_signature_for_stub_and_docstring():
     assert py_signature(binding, {"struct point": "point"}) == "f(s: str | _Buffer | None, p: point | None, /) -> int"
     empty = FunctionBinding(Function("g", Primitive("void"), ()), "g", (), ReturnBinding(Primitive("void"), "void"))
     assert py_signature(empty, {}) == "g() -> None"
+
+
+def test_wrapper_parameters_are_untyped_so_the_body_names_a_wrong_record():
+    point = RecordRef("struct", "point", "struct point")
+    function = Function("f", INT, (Param("p", Pointer(point)), Param("n", INT)))
+    binding = FunctionBinding(
+        function, "f",
+        (ParamBinding(0, "p", "p", Pointer(point), ParamRole("in"), "record_ptr", "struct point"),
+         ParamBinding(1, "n", "n", INT, ParamRole("in"), "int")),
+        ReturnBinding(INT, "int"),
+    )
+    assert cy_def_params(binding) == "p, n, /"
+    assert cy_def_params(binding, method=True) == "self, p, n, /"
+    assert cy_converts(binding)
+
+
+@pytest.mark.parametrize(
+    "ctype, expected",
+    [
+        (INT, "(<_pb_unchecked_to_int>_pb_to_int)"),
+        (Primitive("unsigned long long"), "(<_pb_unchecked_to_unsigned_long_long>_pb_to_unsigned_long_long)"),
+        (TypedefRef("uint32_t", ("const",)), "(<_pb_unchecked_to_c_uint32_t>_pb_to_c_uint32_t)"),
+        (RecordRef("enum", "color", "enum color"), "(<_pb_unchecked_to_ce_color>_pb_to_ce_color)"),
+        (Primitive("double"), "(<_pb_unchecked_to_double>_pb_to_double)"),
+    ],
+)
+def test_conversions_go_through_a_helper_cython_does_not_check(ctype, expected):
+    assert cy_convert(ctype) == expected
+
+
+def test_only_numbers_are_converted_by_a_helper():
+    cstr = Pointer(Primitive("char", ("const",)))
+    function = Function("g", INT, (Param("s", cstr),))
+    binding = FunctionBinding(
+        function, "g", (ParamBinding(0, "s", "s", cstr, ParamRole("in"), "cstring"),), ReturnBinding(INT, "int"),
+    )
+    assert not cy_converts(binding)

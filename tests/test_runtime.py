@@ -1,8 +1,9 @@
-"""The runtime the ctypes and cffi modules carry (pegbind/runtime/pyffi.py), imported and tested directly.
+"""The runtime generated modules carry (pegbind/runtime/pyffi.py), imported and tested directly.
 
-Generated modules get this code as pasted text, so its behaviour is tested
-here once, without generating or compiling anything; the error messages are
-compared exactly, since they are what the Cython backend raises too.
+Generated modules get this code as pasted text (the argument checks in every
+backend's module, the rest in the ctypes and cffi ones), so its behaviour is
+tested here once, without generating or compiling anything; the error
+messages are compared exactly, since every backend raises them.
 """
 from __future__ import annotations
 
@@ -32,9 +33,9 @@ class Index:
 
 
 class Record:
-    """Stands for a generated record class (they use _pb_no_copy as __reduce_ex__)."""
+    """Stands for a generated record class (they use _pb_no_copy as __reduce_ex__ and __reduce__)."""
 
-    __reduce_ex__ = rt._pb_no_copy
+    __reduce_ex__ = __reduce__ = rt._pb_no_copy
 
 
 class RecordObject(rt._pb_Record):
@@ -49,19 +50,31 @@ class Handle(rt.Pointer):
 # ---- the pasted sections -------------------------------------------------
 
 
-def test_the_checks_section_is_what_templates_get():
-    text = runtime_sections("pyffi")["checks"]
-    assert text.startswith("# ---- runtime: the checks shared by every wrapper ---")
-    assert text.endswith('return _pb_missing(f"no loaded library defines {name!r}")')
-    assert "pegbind-paste" not in text
-    assert make_environment().globals["ffi_runtime"]["checks"] == text
+def test_the_sections_are_what_templates_get():
+    sections = runtime_sections("pyffi")
+    assert sorted(sections) == ["argument_checks", "checks", "records"]
+    shared, ffi_only = sections["argument_checks"], sections["checks"]
+    assert shared.startswith("# ---- runtime: the argument checks of every backend, and their messages ---")
+    assert shared.endswith("return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]")
+    assert ffi_only.startswith("# ---- runtime: what the ctypes and cffi wrappers and classes share ---")
+    assert ffi_only.endswith('return _pb_missing(f"no loaded library defines {name!r}")')
+    assert "pegbind-paste" not in shared + ffi_only
+    assert make_environment().globals["ffi_runtime"] == sections
 
 
-def test_the_checks_section_needs_only_what_every_generated_module_imports():
-    # Pasted into a module that does not import pegbind: every global it reads
-    # is defined in the section itself, is a builtin, or is imported by both
-    # templates under the same name.
-    text = runtime_sections("pyffi")["checks"]
+@pytest.mark.parametrize(("names", "outside"), [
+    # the Cython module defines its own Pointer, record and cell base classes
+    (("argument_checks",), {"_operator", "Pointer", "_pb_Record", "_pb_Cell"}),
+    # each FFI's module defines how it reads an address
+    (("argument_checks", "checks", "records"), {"_operator", "_pb_address"}),
+], ids=["cython", "ffi"])
+def test_the_sections_need_only_what_every_generated_module_imports(names, outside):
+    # Pasted into a module that does not import pegbind: every global they
+    # read is defined in the sections themselves, is a builtin, is imported
+    # by every template under the same name, or is the module's own class.
+    # The Cython module pastes only the argument checks, the ctypes and cffi
+    # modules every section.
+    text = "\n\n".join(runtime_sections("pyffi")[name] for name in names)
     top = symtable.symtable(text, "pyffi-checks", "exec")
     defined = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported()}
     read = set()
@@ -72,8 +85,7 @@ def test_the_checks_section_needs_only_what_every_generated_module_imports():
         read |= {s.get_name() for s in table.get_symbols() if s.is_global() and s.is_referenced()}
         if table is top:
             read |= {s.get_name() for s in table.get_symbols() if s.is_referenced()}
-    # _pb_address: each FFI's module defines how it reads an address
-    assert read - defined - set(dir(builtins)) == {"_operator", "_pb_address"}
+    assert read - defined - set(dir(builtins)) == outside
     # and it runs so, as the head of a generated module
     namespace: dict = {}
     exec(compile("import operator as _operator\n" + text, "pyffi-checks", "exec"), namespace)  # noqa: S102
@@ -416,11 +428,38 @@ def test_missing_is_a_sentinel_and_new_skips_init():
     assert type(handle) is Handle
 
 
-@pytest.mark.parametrize("how", [copy.copy, copy.deepcopy, pickle.dumps])
+@pytest.mark.parametrize("how", [copy.copy, copy.deepcopy, pickle.dumps, lambda record: record.__reduce__()])
 def test_no_copy_refuses_pickling_and_copying(how):
     with pytest.raises(TypeError) as error:
         how(Record())
     assert str(error.value) == "cannot pickle or copy Record objects"
+
+
+@pytest.mark.parametrize("value", [b"abc", bytearray(b"abc"), memoryview(b"xabcx")[1:4], memoryview(b"aXbXc")[::2]])
+def test_bytes_like_copies_any_buffer(value):
+    copied = rt._pb_bytes_like(value, "R.f")
+    assert copied == b"abc" and type(copied) is bytes
+
+
+@pytest.mark.parametrize("value, name", [("abc", "str"), (3, "int"), (None, "NoneType"), ([1], "list")])
+def test_bytes_like_names_the_field(value, name):
+    with pytest.raises(TypeError) as error:
+        rt._pb_bytes_like(value, "conf_info.label")
+    assert str(error.value) == f"conf_info.label must be a bytes-like object, not {name}"
+    assert error.value.__suppress_context__
+
+
+def test_wrong_record_is_the_error_of_a_record_spec():
+    error = rt._pb_wrong_record(3, Point, "argument 2 (p)", True)
+    assert type(error) is TypeError and str(error) == "argument 2 (p) must be Point or None, not int"
+    assert str(rt._pb_wrong_record(None, Point, "argument 1 (p)", False)) == "argument 1 (p) must be Point, not NoneType"
+
+
+def test_fields_refuse_deletion_and_read_only_fields_assignment():
+    with pytest.raises(AttributeError, match=r"^conf_point\.x cannot be deleted$"):
+        rt._pb_no_delete("conf_point.x")
+    with pytest.raises(AttributeError, match=r"^node\.name is read-only$"):
+        rt._pb_read_only("node.name")
 
 
 def test_handle_wraps_a_pointer_without_init_and_none_for_null():
@@ -454,9 +493,9 @@ def test_pointer_specs_take_their_type_or_void():
     spec = ("pointer", "argument 1 (p)", "int **", True)
     assert rt._pb_fix_value(spec, ints) is ints
     assert rt._pb_fix_value(spec, void) is void
-    with pytest.raises(TypeError, match=r"^argument 1 \(p\) must be a Pointer of type int \*\* or None, not a char \*\*$"):
+    with pytest.raises(TypeError, match=r"^argument 1 \(p\) must be a Pointer of type int \*\* or None, not a Pointer of type char \*\*$"):
         rt._pb_fix_value(spec, chars)
-    with pytest.raises(TypeError, match=r"not a Handle \*$"):
+    with pytest.raises(TypeError, match=r"not Handle$"):
         rt._pb_fix_value(spec, rt._pb_handle(Handle, 0x40, None))
 
 
@@ -473,7 +512,7 @@ def test_buffer_specs_take_pointers_of_their_type_and_records_only_for_void():
     ints = rt._pb_pointer(0x10, "int *", None)
     assert rt._pb_fix_value(spec, ints) is ints
     with pytest.raises(TypeError, match=r"^argument 1 \(b\) must be a writable contiguous buffer or a Pointer "
-                                        r"of type int \*, not a char \*$"):
+                                        r"of type int \*, not a Pointer of type char \*$"):
         rt._pb_fix_value(spec, rt._pb_pointer(0x10, "char *", None))
     record = RecordObject()
     assert rt._pb_fix_value(("buffer", "b", 0, "void *", False, "", ""), record) is record
@@ -548,7 +587,8 @@ def test_the_records_section_is_pasted_after_the_checks_and_needs_only_them():
     assert text.startswith("# ---- runtime: what record classes check and keep for their pointer members")
     assert make_environment().globals["ffi_runtime"]["records"] == text
     namespace: dict = {}
-    exec(compile("import operator as _operator\n" + sections["checks"] + "\n" + text, "pyffi", "exec"), namespace)  # noqa: S102
+    head = "import operator as _operator\n" + sections["argument_checks"] + "\n" + sections["checks"]
+    exec(compile(head + "\n" + text, "pyffi", "exec"), namespace)  # noqa: S102
     assert namespace["_pb_until_nul"](b"ab\0c") == b"ab"
 
 

@@ -3,10 +3,11 @@
 Input: a :class:`~pegbind.passes.binding.BindingModel` whose functions carry
 their :class:`~pegbind.passes.callplan.CallPlan`.  Output: the Python source
 of each wrapper (:class:`WrapperWriter`, spelled for an FFI by the subclasses
-``CtypesWriter`` and ``CffiWriter``) and what the two backends present alike:
-the argument specs the runtime's ``_pb_fix`` reads, the record field plans.
-Both must present the same Python API as the Cython one (DESIGN §4), so they
-agree here on every range and message.
+``CtypesWriter`` and ``CffiWriter``) and what the backends present alike: the
+argument specs the runtime's ``_pb_fix`` reads, the record field plans.  The
+Cython backend reads the same specs and plans (its wrappers call ``_pb_fix``
+on their error path), so all three agree here on every range and message
+(DESIGN §4).
 
 Each wrapper is straight-line Python: a *fast path* (the plain call, with only
 the checks the FFI cannot do itself: integer ranges and buffer conversions)
@@ -72,7 +73,7 @@ class UnspellableError(ValueError):
 
 
 # --------------------------------------------------------------------------
-# Argument specs and record field plans, alike in both backends
+# Argument specs and record field plans, alike in every backend
 # --------------------------------------------------------------------------
 
 
@@ -119,9 +120,62 @@ def _plain_spec(binding: BindingModel, classes: dict[str, str], param: ParamBind
     raise UnspellableError(f"no argument spec for kind {kind!r}")
 
 
+def _value_spec(classes: dict[str, str], kind: str, label: str, int_range: tuple[int, int] | None = None,
+                key: str | None = None, nullable: bool = False) -> str:
+    """The spec of a value of ``kind`` named ``label`` (a literal): what :func:`input_spec` is made of."""
+    if kind == "int" and int_range is not None:
+        return f"('int', {label!r}, {int_range[0]}, {int_range[1]})"
+    if kind in ("bool", "float", "cstring"):
+        return f"('{kind}', {label!r})"
+    if kind in ("record", "record_ptr", "handle"):
+        return f"('record', {label!r}, {classes[key or '']}, {nullable})"
+    raise UnspellableError(f"no argument spec for kind {kind!r}")
+
+
+def _element_spec(binding: BindingModel, classes: dict[str, str], kind: str, ctype: CType | None,
+                  key: str | None, what: str, nullable: bool) -> str:
+    if kind == "enum":  # an enum goes in as the int it is
+        kind, key = "int", None
+    rng = integer_range(binding.module, ctype, binding.target) if kind == "int" and ctype is not None else None
+    return _value_spec(classes, kind, what, rng, key, nullable)
+
+
+def input_item_spec(binding: BindingModel, classes: dict[str, str], p: ParamBinding) -> str:
+    """The spec of one item of an ``in-array`` input (``None``: bytes of a ``void`` buffer, unchecked)."""
+    items = f"{arg_label(p)} items"
+    if p.kind == "buffer":
+        return "None" if p.element is None else _element_spec(binding, classes, "int", p.element, None, items, False)
+    return _element_spec(binding, classes, p.kind, p.element, p.record_key, items, p.kind == "handle")
+
+
+def input_spec(binding: BindingModel, classes: dict[str, str], p: ParamBinding) -> str:
+    """The literal telling ``_pb_fix`` how to check and normalise one input of a wrapper."""
+    label = arg_label(p)
+    role = p.role.role
+    if role == "in":
+        if p.kind == "handle":
+            return _element_spec(binding, classes, "handle", None, p.record_key, label, not p.nonnull)
+        return arg_spec(binding, classes, p)
+    if role == "inout":
+        return _element_spec(binding, classes, p.kind, p.element, p.record_key, label, p.kind == "handle")
+    if role == "in-array":
+        item = input_item_spec(binding, classes, p)
+        return f"('array', {label!r}, {not p.nonnull}, {item}, {p.kind == 'buffer'})"
+    if role == "len" and p.is_input:
+        lo, hi = integer_range(binding.module, p.ctype, binding.target)
+        return f"('count', {label!r}, {max(lo, 0)}, {hi})"
+    raise UnspellableError(f"parameter {p.py_name} is not passed")
+
+
+def input_specs(binding: BindingModel, classes: dict[str, str], f: FunctionBinding) -> str:
+    """The tuple literal of the specs of ``f``'s inputs, in order."""
+    items = [input_spec(binding, classes, p) for p in f.inputs]
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
 @dataclass(frozen=True, slots=True)
 class FieldPlan:
-    """One record attribute as both dynamic backends present it."""
+    """One record attribute as every backend presents it."""
 
     binding: FieldBinding
     #: inclusive range checked on assignment (ints, array items), or None
@@ -155,6 +209,13 @@ def field_plans(
             items.append(FieldPlan(field, rng, classes.get(field.record_key or "")))
         plans[record.record.key] = tuple(items)
     return plans
+
+
+def field_spec(plan: FieldPlan, what: str) -> str:
+    """The spec of a value assigned to an arithmetic field, named ``what`` (of one item, for an array)."""
+    field = plan.binding
+    kind = field.element_kind if field.kind == "array" else field.kind
+    return _value_spec({}, kind or "", what, plan.int_range)
 
 
 def ordered_records(binding: BindingModel):
@@ -333,43 +394,12 @@ class WrapperWriter(ABC):
     def int_range(self, ctype: CType) -> tuple[int, int]:
         return integer_range(self.module, ctype, self.target)
 
-    def value_spec(self, kind: str, ctype: CType | None, key: str | None, label: str, nullable: bool) -> str:
-        if kind == "int" and ctype is not None:
-            lo, hi = self.int_range(ctype)
-            return f"('int', {label}, {lo}, {hi})"
-        if kind in ("bool", "float", "cstring"):
-            return f"('{kind}', {label})"
-        if kind in ("record", "record_ptr", "handle"):
-            return f"('record', {label}, {self.classes[key or '']}, {nullable})"
-        if kind == "enum":  # an inout enum goes in as an int
-            return self.value_spec("int", ctype, None, label, nullable)
-        raise UnspellableError(f"no argument spec for kind {kind!r}")
-
     def spec(self, p: ParamBinding) -> str:
         """The literal telling ``_pb_fix`` how to check and normalise one input."""
-        label = repr(arg_label(p))
-        role = p.role.role
-        if role == "in":
-            spec = arg_spec(self.binding, self.classes, p) if p.kind != "handle" else \
-                self.value_spec("handle", None, p.record_key, label, not p.nonnull)
-            return spec
-        if role == "inout":
-            return self.value_spec(p.kind, p.element, p.record_key, label, p.kind == "handle")
-        if role == "in-array":
-            items = repr(f"{arg_label(p)} items")
-            if p.kind == "buffer":
-                item = "None" if p.element is None else self.value_spec("int", p.element, None, items, False)
-                return f"('array', {label}, {not p.nonnull}, {item}, True)"
-            item = self.value_spec(p.kind, p.element, p.record_key, items, p.kind == "handle")
-            return f"('array', {label}, {not p.nonnull}, {item}, False)"
-        if role == "len" and p.is_input:
-            lo, hi = self.int_range(p.ctype)
-            return f"('count', {label}, {max(lo, 0)}, {hi})"
-        raise UnspellableError(f"parameter {p.py_name} is not passed")
+        return input_spec(self.binding, self.classes, p)
 
     def specs(self, f: FunctionBinding) -> str:
-        items = [self.spec(p) for p in f.inputs]
-        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        return input_specs(self.binding, self.classes, f)
 
     #: what the deallocators are reached through: "" (module globals) or "self." (a Library's)
     library = ""

@@ -6,15 +6,22 @@
 # checked here so that nothing a Python caller passes reaches C unconverted:
 # integers must support __index__ and fit the C type (OverflowError),
 # buffers are held for the duration of the call, records are instances of
-# their class (or None for a pointer).
+# their class (or None for a pointer).  The errors are those of the ctypes
+# and cffi modules, word for word: a conversion that fails hands the value
+# to the checks all three share (_pb_fix_value, pasted below), which name
+# the argument; the success path runs none of that.
 cimport cython
 from cpython.buffer cimport PyBUF_SIMPLE, PyBUF_WRITABLE, PyBuffer_Release, PyObject_CheckBuffer, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromObject, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
+from cpython.list cimport PyList_CheckExact
+from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
+import operator as _operator
+import sys as _sys
 
 cdef extern from "Python.h":
     bint PyIndex_Check(object)
@@ -25,21 +32,334 @@ cdef extern from "Python.h":
 cdef object _MISSING = object()
 
 
-cdef inline object _pb_index(object value, str what):
-    # An int, or what its __index__ gives; anything else is a TypeError naming the argument.
+cdef inline object _pb_as_int(object value, str what):
+    # An int, or what its __index__ gives; anything else is a TypeError naming
+    # the argument (the runtime's _pb_integer, without a call for an int).
     if PyLong_CheckExact(value):
         return value
     if not PyIndex_Check(value):
-        raise TypeError(f"{what} must be an integer, not {type(value).__name__}")
+        return _pb_integer(value, what)
     return PyNumber_Index(value)
 
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
 
-cdef bytes _pb_encode(str value, str what):
-    # A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there).
-    cdef bytes data = value.encode()
+
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
+
+    They hold addresses (and keep the memory behind them alive): a pickled
+    address means nothing in another process, and a copy would share memory
+    it does not own.  ``bytes(record)`` and ``from_bytes`` copy a record's
+    bytes where that is safe.
+    """
+    raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
+
+
+def _pb_integer(value, what):
+    """``value`` as an int, through ``__index__``; the TypeError names ``what`` otherwise."""
+    try:
+        return _operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+
+
+def _pb_index(value, what, lo, hi):
+    """``value`` as an int in [lo, hi]: TypeError for non-integers, OverflowError outside."""
+    number = _pb_integer(value, what)
+    if not lo <= number <= hi:
+        raise OverflowError(f"{what}: {number} is out of range [{lo}, {hi}]")
+    return number
+
+
+def _pb_bool(value, what):
+    """``value`` as C's _Bool takes it: any integer (through __index__), true when not zero."""
+    return bool(_pb_integer(value, what))
+
+
+def _pb_float(value, what):
+    # As PyFloat_AsDouble: __float__ or __index__, never a parse of a string.
+    kind = type(value)
+    if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
+        raise TypeError(f"{what} must be a real number, not {kind.__name__}")
+    return float(value)
+
+
+def _pb_view_of(value, what, writable, wanted=None):
+    """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
+    (``wanted``: what else the parameter takes, for its message)."""
+    if wanted is None:
+        wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
+    if not view.contiguous or (writable and view.readonly):
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    return view
+
+
+def _pb_check_size(view, size, what):
+    if view.nbytes < size:
+        raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
+
+
+def _pb_encode(value, what):
+    """A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there)."""
+    data = value.encode()
     if b"\0" in data:
         raise ValueError(f"{what} must not contain a NUL character")
     return data
+
+
+def _pb_cstring(value, what):
+    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
+    are copied, so the NUL is there."""
+    if value is None or value.__class__ is bytes:
+        return value
+    if isinstance(value, str):
+        return _pb_encode(value, what)
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
+    return view.tobytes()
+
+
+def _pb_sequence(value, what):
+    """The items of a sequence argument as a list (TypeError for anything else, str included)."""
+    if isinstance(value, str):
+        raise TypeError(f"{what} must be a sequence, not str")
+    try:
+        return list(value)
+    except TypeError:
+        raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
+
+
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
+
+    TypeError naming ``what`` for anything else (``str`` included).
+    """
+    if value.__class__ is bytes:
+        return value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
+
+
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Closed:
+    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        raise ValueError("the object is closed: the memory it stood for was freed")
+
+    __getitem__ = __getattr__
+
+
+#: the memory of every closed object (see _pb_Closed)
+_PB_CLOSED = _pb_Closed()
+
+
+def _pb_is_closed(value):
+    """Whether ``value`` is a Pointer, handle or record that was closed."""
+    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
+
+
+def _pb_pointer_type(value):
+    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
+    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+def _pb_pointer_name(value):
+    """How an error names a Pointer or handle: ``a Pointer of type int *``, or its class."""
+    return f"a Pointer of type {value._ctype}" if type(value) is Pointer else type(value).__name__
+
+
+def _pb_takes_pointer(value, ctype):
+    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
+    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
+    have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+def _pb_pointer_error(what, ctype, value, nullable):
+    """The TypeError for a value that is not a pointer ``ctype`` takes."""
+    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+    if isinstance(value, Pointer):
+        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+def _pb_check_object_pointer(value, ctype, what, wanted):
+    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
+
+    A record goes only where C takes ``void *``; a Pointer where C takes its
+    own type or ``void *``, or any pointer when it is a ``void *`` itself.
+    ``wanted`` names what else the parameter takes, for the TypeError.
+    """
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not {_pb_pointer_name(value)}")
+    elif ctype != "void *":
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
+    kind, what = spec[0], spec[1]
+    if kind == "nonnull":
+        if value is None:
+            raise TypeError(f"{what} must not be None")
+        return _pb_fix_value(spec[2], value)
+    if _pb_is_closed(value):
+        raise ValueError(f"{what} is closed")
+    if kind == "int":
+        return _pb_index(value, what, spec[2], spec[3])
+    if kind == "bool":
+        return _pb_bool(value, what)
+    if kind == "float":
+        return _pb_float(value, what)
+    if kind == "cstring":
+        return _pb_cstring(value, what)
+    if kind in ("buffer", "writable_buffer"):
+        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,
+        #  the tag of the cells taken and the name of the first ("" for none))
+        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+        if spec[6]:
+            wanted += f" or a {spec[6]}"
+        if isinstance(value, str) and spec[4]:
+            value = _pb_encode(value, what)
+            _pb_check_size(memoryview(value), spec[2], what)
+        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
+            _pb_check_object_pointer(value, spec[3], what, wanted)
+        elif isinstance(value, _pb_Cell) and spec[5]:
+            if value._pb_tag != spec[5]:
+                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+        elif value is not None:
+            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+        return value
+    if kind == "record":
+        if not (value is None and spec[3]) and not isinstance(value, spec[2]):
+            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":
+                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
+        return value
+    if kind == "pointer":
+        # ("pointer", what, C type, nullable): a Pointer of that type or of void *
+        if value is None and spec[3]:
+            return None
+        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
+            raise _pb_pointer_error(what, spec[2], value, spec[3])
+        return value
+    if kind == "count":
+        number = _pb_integer(value, what)
+        if number < 0:
+            raise ValueError(f"{what} must not be negative")
+        if number > spec[3]:
+            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")
+        return number
+    # ("array", what, nullable, item spec or None, buffers accepted)
+    if value is None:
+        if spec[2]:
+            return None
+        raise TypeError(f"{what} must not be None")
+    if spec[4]:
+        try:
+            view = memoryview(value)
+        except TypeError:
+            if spec[3] is None:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None
+        else:
+            if not view.contiguous:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
+            return value
+    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]
+
+
+def _pb_fix(specs, args):
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
+    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+cdef int _pb_reraise() except -1:
+    # Lets Cython see the exception a conversion helper left pending.
+    return -1
+
+
+cdef object _pb_take_error():
+    # The exception a conversion helper left pending (its caller does not
+    # check it: see _pb_to_* below), taken out of the thread state so that
+    # Python code may run again.  Called on error paths only.
+    try:
+        _pb_reraise()
+    except BaseException as pending:
+        return pending
+
+
+cdef int _pb_refused(object error, object spec, object value) except -1:
+    # The error path of a conversion: Cython's conversion refused ``value``
+    # with an error of its own ("value too large to convert to int32_t",
+    # "must be real number, not str"), which names no argument.  The check
+    # every backend makes for ``spec`` (the ctypes and cffi wrappers' spec of
+    # that argument, field or item) raises the error they raise, in its place.
+    # When it finds nothing wrong, or the error is not one a conversion raises
+    # (MemoryError, an exception from a user's __index__), ``error`` goes on.
+    if isinstance(error, (TypeError, ValueError, OverflowError)):
+        _pb_fix_value(spec, value)
+    raise error
+
+
+# Each _pb_to_<type> is Cython's conversion to <type>, returning -1 when it
+# fails.  Wrappers and setters call it through the matching _pb_unchecked_to_
+# pointer type, which Cython does not check after the call: the caller tests
+# the result itself (the test Cython would have made) and, on that error path
+# only, names the argument with _pb_refused.  Declared always inline here,
+# the success path is the code of a plain conversion.
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    static inline __attribute__((always_inline)) int __pyx_pb_to_ce_color(PyObject *, enum color *);
+    #endif
+    """
+
+cdef inline int _pb_to_ce_color "__pyx_pb_to_ce_color"(object value, _ce_color *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_ce_color)(object, _ce_color *) noexcept
 
 
 cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
@@ -52,15 +372,12 @@ cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
 
 cdef int _pb_store_bytes(void *target, Py_ssize_t size, object value, str what) except -1:
     # Copy a bytes-like value into a fixed array, zero-filling the rest.
-    cdef Py_buffer view
-    PyObject_GetBuffer(value, &view, PyBUF_SIMPLE)
-    try:
-        if view.len > size:
-            raise ValueError(f"{what} holds at most {size} bytes, got {view.len}")
-        memcpy(target, view.buf, view.len)
-        memset(<char *>target + view.len, 0, size - view.len)
-    finally:
-        PyBuffer_Release(&view)
+    cdef bytes data = value if PyBytes_CheckExact(value) else _pb_bytes_like(value, what)
+    cdef Py_ssize_t length = PyBytes_GET_SIZE(data)
+    if length > size:
+        raise ValueError(f"{what} holds at most {size} bytes, got {length}")
+    memcpy(target, PyBytes_AS_STRING(data), length)
+    memset(<char *>target + length, 0, size - length)
     return 0
 
 
@@ -114,20 +431,13 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
     if value is None:
         _pb_keep(record, where, None)
         return NULL
-    wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
-    if not PyObject_CheckBuffer(value):
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
-    held = memoryview(value)
-    if not held.contiguous or writable and held.readonly:
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    held = _pb_view_of(value, what, writable)
+    _pb_check_size(held, element, what)
     if private_copy and held.readonly:
         held = memoryview(bytearray(held))
     PyObject_GetBuffer(held, &view, PyBUF_WRITABLE if writable else PyBUF_SIMPLE)
     cdef void *address = view.buf
-    cdef size_t length = <size_t>view.len
     PyBuffer_Release(&view)
-    if length < element:
-        raise ValueError(f"{what} needs at least {element} bytes, got {length}")
     _pb_keep(record, where, held)
     return address
 
@@ -155,6 +465,12 @@ cdef class FunctionPointer:
 
     def __repr__(self):
         return f"<FunctionPointer {self._ctype} at {<size_t>self._ptr:#x}>"
+
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
 
 cdef object _pb_new_function_pointer(void *ptr, str ctype, object owner):
@@ -196,8 +512,8 @@ cdef class Pointer:
     ValueError.  ``close()`` leaves what the library only lends alone.
     """
     cdef void *_ptr
-    # the C pointer type (Pointer values; a handle's class says it)
-    cdef str _ctype
+    # the C pointer type (Pointer values; a handle's class says it); read by the shared checks
+    cdef readonly str _ctype
     # what must outlive the pointer (the argument or Library it came from)
     cdef object _owner
     # what frees the memory, with the library's function (NULL: borrowed)
@@ -252,6 +568,12 @@ cdef class Pointer:
             return f"<{type(self).__name__} {self._ctype} (closed)>"
         return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
 
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
 
 cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
     if ptr == NULL:
@@ -263,35 +585,28 @@ cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
     return obj
 
 
-cdef str _pb_pointer_type(object value):
-    # The C pointer type a Pointer or handle object holds ("CURL *", "void *").
-    return (<Pointer>value)._ctype if type(value) is Pointer else f"{type(value).__name__} *"
-
-
-cdef bint _pb_takes_pointer(object value, str ctype):
-    # C converts a void * to and from any object pointer; otherwise the types must agree.
-    cdef str have = _pb_pointer_type(value)
-    return have == ctype or have == "void *" or ctype == "void *"
-
-
 cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) except? NULL:
-    # A Pointer of type ctype (or void *) for a parameter of no other conversion.
+    # A Pointer of type ctype (or void *) for a parameter of no other conversion;
+    # anything else gets the shared checks' error.
+    cdef str have
     if value is None and nullable:
         return NULL
-    if type(value) is not Pointer or not _pb_takes_pointer(value, ctype):
-        wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
-        if isinstance(value, Pointer):
-            raise TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
-    return (<Pointer>value)._ptr
+    if type(value) is Pointer:
+        have = (<Pointer>value)._ctype
+        if have == ctype or have == "void *" or ctype == "void *":
+            if (<Pointer>value)._ptr == NULL:
+                raise ValueError(f"{what} is closed")
+            return (<Pointer>value)._ptr
+    raise _pb_pointer_error(what, ctype, value, nullable)
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
     # A handle of class cls, or a void * Pointer (C converts it to any object pointer).
     if isinstance(value, cls) or type(value) is Pointer and (<Pointer>value)._ctype == "void *":
+        if (<Pointer>value)._ptr == NULL:
+            raise ValueError(f"{what} is closed")
         return (<Pointer>value)._ptr
-    wanted = cls.__name__ + (" or None" if nullable else "")
-    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    raise _pb_wrong_record(value, cls, what, nullable)
 
 
 cdef class _pb_Record:
@@ -366,13 +681,14 @@ cdef int _pb_disown(object obj) except -1:
 cdef void *_pb_object_address(object value, str ctype, str what, str wanted) except? NULL:
     # A Pointer, handle or record passed where C takes the data pointer ctype: a record
     # only for void *, a Pointer of that type or of void * (C converts a void * to any pointer).
+    _pb_check_object_pointer(value, ctype, what, wanted)  # the shared checks' error, if any
     if isinstance(value, Pointer):
-        if not _pb_takes_pointer(value, ctype):
-            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
+        if (<Pointer>value)._ptr == NULL:
+            raise ValueError(f"{what} is closed")
         return (<Pointer>value)._ptr
-    if isinstance(value, _pb_Record) and ctype == "void *":
-        return (<_pb_Record>value)._pb_memory()
-    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    if (<_pb_Record>value)._pb_closed:
+        raise ValueError(f"{what} is closed")
+    return (<_pb_Record>value)._pb_memory()
 
 
 # ---- what record classes check and keep for their pointer members ----------
@@ -504,14 +820,6 @@ _pb_members_unsigned_range = {_pb_member.value: _pb_member for _pb_member in uns
 # ---- cells -------------------------------------------------------------
 
 
-cdef object _pb_real(object value, str what):
-    # As PyFloat_AsDouble: __float__ or __index__, never a parse of a string.
-    kind = type(value)
-    if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
-        raise TypeError(f"{what} must be a real number, not {kind.__name__}")
-    return float(value)
-
-
 cdef union _pb_cell_data:
     unsigned char b
     short s
@@ -571,59 +879,38 @@ cdef class _pb_Cell:
     def value(self, value):
         cdef str what = type(self).__name__ + ".value"
         if self._code == 0:
-            self._v.b = _pb_index(value, what) != 0
+            self._v.b = _pb_bool(value, what)
         elif self._code == 1:
-            value = _pb_index(value, what)
-            if not -32768 <= value <= 32767:
-                raise OverflowError(f"{what}: {value} is out of range [-32768, 32767]")
-            self._v.s = value
+            self._v.s = _pb_index(value, what, -32768, 32767)
         elif self._code == 2:
-            value = _pb_index(value, what)
-            if not 0 <= value <= 65535:
-                raise OverflowError(f"{what}: {value} is out of range [0, 65535]")
-            self._v.us = value
+            self._v.us = _pb_index(value, what, 0, 65535)
         elif self._code == 3:
-            value = _pb_index(value, what)
-            if not -2147483648 <= value <= 2147483647:
-                raise OverflowError(f"{what}: {value} is out of range [-2147483648, 2147483647]")
-            self._v.i = value
+            self._v.i = _pb_index(value, what, -2147483648, 2147483647)
         elif self._code == 4:
-            value = _pb_index(value, what)
-            if not 0 <= value <= 4294967295:
-                raise OverflowError(f"{what}: {value} is out of range [0, 4294967295]")
-            self._v.ui = value
+            self._v.ui = _pb_index(value, what, 0, 4294967295)
         elif self._code == 5:
-            value = _pb_index(value, what)
-            if not -9223372036854775808 <= value <= 9223372036854775807:
-                raise OverflowError(f"{what}: {value} is out of range [-9223372036854775808, 9223372036854775807]")
-            self._v.l = value
+            self._v.l = _pb_index(value, what, -9223372036854775808, 9223372036854775807)
         elif self._code == 6:
-            value = _pb_index(value, what)
-            if not 0 <= value <= 18446744073709551615:
-                raise OverflowError(f"{what}: {value} is out of range [0, 18446744073709551615]")
-            self._v.ul = value
+            self._v.ul = _pb_index(value, what, 0, 18446744073709551615)
         elif self._code == 7:
-            value = _pb_index(value, what)
-            if not -9223372036854775808 <= value <= 9223372036854775807:
-                raise OverflowError(f"{what}: {value} is out of range [-9223372036854775808, 9223372036854775807]")
-            self._v.ll = value
+            self._v.ll = _pb_index(value, what, -9223372036854775808, 9223372036854775807)
         elif self._code == 8:
-            value = _pb_index(value, what)
-            if not 0 <= value <= 18446744073709551615:
-                raise OverflowError(f"{what}: {value} is out of range [0, 18446744073709551615]")
-            self._v.ull = value
+            self._v.ull = _pb_index(value, what, 0, 18446744073709551615)
         elif self._code == 9:
-            self._v.f = _pb_real(value, what)
+            self._v.f = _pb_float(value, what)
         elif self._code == 10:
-            self._v.d = _pb_real(value, what)
+            self._v.d = _pb_float(value, what)
         elif self._code == 11:
-            self._v.ld = _pb_real(value, what)
+            self._v.ld = _pb_float(value, what)
 
     def __repr__(self):
         return f"{type(self).__name__}({self.value!r})"
 
     def __reduce_ex__(self, protocol):
-        raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
 
 class c_bool(_pb_Cell):
@@ -715,17 +1002,22 @@ def mix(a, b, /):
     'mix(a: int, b: int, /) -> color | int\n\nC: enum color mix(enum color a, enum color b);'
     cdef _ce_color _pb_a0
     cdef _ce_color _pb_a1
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef _ce_color _pb_r
     if PyLong_CheckExact(a):
-        _pb_a0 = a
+        _pb_status = (<_pb_unchecked_to_ce_color>_pb_to_ce_color)(a, &_pb_a0)
     else:
-        _pb_a0 = _pb_index(a, "argument 1 (a)")
+        _pb_status = (<_pb_unchecked_to_ce_color>_pb_to_ce_color)(_pb_as_int(a, "argument 1 (a)"), &_pb_a0)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 1 (a)', 0, 4294967295), a)
 
     if PyLong_CheckExact(b):
-        _pb_a1 = b
+        _pb_status = (<_pb_unchecked_to_ce_color>_pb_to_ce_color)(b, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(b, "argument 2 (b)")
+        _pb_status = (<_pb_unchecked_to_ce_color>_pb_to_ce_color)(_pb_as_int(b, "argument 2 (b)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (b)', 0, 4294967295), b)
 
     _pb_r = _c_mix(_pb_a0, _pb_a1)
 

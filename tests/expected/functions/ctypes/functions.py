@@ -11,21 +11,17 @@ import sys as _sys
 from ctypes import ArgumentError as _ArgumentError
 from enum import IntEnum as _IntEnum
 
-# ---- runtime: the checks shared by every wrapper -------------------------
-# The wrappers call C directly on their fast path; anything the fast path
-# rejects comes here, to be either normalised (an object with __index__, None
-# for a pointer) or turned into the same error the Cython backend raises.
-
-_MISSING = object()
-#: an instance of a record class without its __init__: how wrappers make the
-#: record they return around C memory they have just allocated
-_pb_new = object.__new__
-#: an int argument as an exact int (TypeError for anything without __index__)
-_pb_exact_int = _operator.index
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
 
 
-def _pb_no_copy(self, protocol):
-    """``__reduce_ex__`` of records, handles and function pointers, as in the Cython backend.
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
 
     They hold addresses (and keep the memory behind them alive): a pickled
     address means nothing in another process, and a copy would share memory
@@ -33,6 +29,16 @@ def _pb_no_copy(self, protocol):
     bytes where that is safe.
     """
     raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
 
 
 def _pb_integer(value, what):
@@ -78,23 +84,6 @@ def _pb_view_of(value, what, writable, wanted=None):
     return view
 
 
-def _pb_measure(value, size):
-    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
-    return 0 if value is None else memoryview(value).nbytes // size
-
-
-def _pb_capacity(value, item):
-    """How many items of ``item`` bytes an argument holds, for a length the header states
-    beside it; -1 when that is not known (None, a Pointer, a handle or a record)."""
-    if value is None or isinstance(value, (Pointer, _pb_Record)):
-        return -1
-    if isinstance(value, str):
-        return len(value.encode()) // item
-    if isinstance(value, _pb_Cell):
-        return value._pb_size // item
-    return memoryview(value).nbytes // item
-
-
 def _pb_check_size(view, size, what):
     if view.nbytes < size:
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
@@ -132,30 +121,92 @@ def _pb_sequence(value, what):
         raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
 
-def _pb_once(value):
-    """``value``, or a list of its items if it is an iterator (a generator, say).
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
 
-    A wrapper may read an in-array argument twice (the fast path, then the
-    run after _pb_fix), and an iterator gives its items only once.
+    TypeError naming ``what`` for anything else (``str`` included).
     """
-    try:
-        single_pass = iter(value) is value
-    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+    if value.__class__ is bytes:
         return value
-    return list(value) if single_pass else value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
 
 
-def _pb_rekey(keep, address, size, kept):
-    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
-    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
-    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
-    for key in [key for key in keep if address <= key[0] < address + size]:
-        del keep[key]
-    for (offset, name), value in kept.items():
-        keep[(address + offset, name)] = value
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Closed:
+    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        raise ValueError("the object is closed: the memory it stood for was freed")
+
+    __getitem__ = __getattr__
+
+
+#: the memory of every closed object (see _pb_Closed)
+_PB_CLOSED = _pb_Closed()
+
+
+def _pb_is_closed(value):
+    """Whether ``value`` is a Pointer, handle or record that was closed."""
+    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
+
+
+def _pb_pointer_type(value):
+    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
+    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+def _pb_pointer_name(value):
+    """How an error names a Pointer or handle: ``a Pointer of type int *``, or its class."""
+    return f"a Pointer of type {value._ctype}" if type(value) is Pointer else type(value).__name__
+
+
+def _pb_takes_pointer(value, ctype):
+    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
+    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
+    have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+def _pb_pointer_error(what, ctype, value, nullable):
+    """The TypeError for a value that is not a pointer ``ctype`` takes."""
+    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+    if isinstance(value, Pointer):
+        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+def _pb_check_object_pointer(value, ctype, what, wanted):
+    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
+
+    A record goes only where C takes ``void *``; a Pointer where C takes its
+    own type or ``void *``, or any pointer when it is a ``void *`` itself.
+    ``wanted`` names what else the parameter takes, for the TypeError.
+    """
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not {_pb_pointer_name(value)}")
+    elif ctype != "void *":
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
     kind, what = spec[0], spec[1]
     if kind == "nonnull":
         if value is None:
@@ -191,9 +242,8 @@ def _pb_fix_value(spec, value):
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
             if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":
-                return _pb_handle(spec[2], value._h, value)  # C converts a void * to any object pointer
-            wanted = spec[2].__name__ + (" or None" if spec[3] else "")
-            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
         return value
     if kind == "pointer":
         # ("pointer", what, C type, nullable): a Pointer of that type or of void *
@@ -228,23 +278,61 @@ def _pb_fix_value(spec, value):
 
 
 def _pb_fix(specs, args):
-    """The inputs checked and normalised for the second run of a wrapper's body, or the precise error."""
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
 
 
-class _pb_Closed:
-    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+# ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
-    __slots__ = ()
+_MISSING = object()
+#: an instance of a record class without its __init__: how wrappers make the
+#: record they return around C memory they have just allocated
+_pb_new = object.__new__
+#: an int argument as an exact int (TypeError for anything without __index__)
+_pb_exact_int = _operator.index
 
-    def __getattr__(self, name):
-        raise ValueError("the object is closed: the memory it stood for was freed")
 
-    __getitem__ = __getattr__
+def _pb_measure(value, size):
+    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
+    return 0 if value is None else memoryview(value).nbytes // size
 
 
-#: the memory of every closed object (see _pb_Closed)
-_PB_CLOSED = _pb_Closed()
+def _pb_capacity(value, item):
+    """How many items of ``item`` bytes an argument holds, for a length the header states
+    beside it; -1 when that is not known (None, a Pointer, a handle or a record)."""
+    if value is None or isinstance(value, (Pointer, _pb_Record)):
+        return -1
+    if isinstance(value, str):
+        return len(value.encode()) // item
+    if isinstance(value, _pb_Cell):
+        return value._pb_size // item
+    return memoryview(value).nbytes // item
+
+
+def _pb_once(value):
+    """``value``, or a list of its items if it is an iterator (a generator, say).
+
+    A wrapper may read an in-array argument twice (the fast path, then the
+    run after _pb_fix), and an iterator gives its items only once.
+    """
+    try:
+        single_pass = iter(value) is value
+    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+        return value
+    return list(value) if single_pass else value
+
+
+def _pb_rekey(keep, address, size, kept):
+    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
+    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
+    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
+    for key in [key for key in keep if address <= key[0] < address + size]:
+        del keep[key]
+    for (offset, name), value in kept.items():
+        keep[(address + offset, name)] = value
 
 
 class _pb_Release:
@@ -308,11 +396,6 @@ def _pb_disown(obj):
             guard.cancel()
 
 
-def _pb_is_closed(value):
-    """Whether ``value`` is a Pointer, handle or record that was closed."""
-    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
-
-
 class Pointer(_pb_Owner):
     """The address of C memory the library handed out, typed by its C type.
 
@@ -359,7 +442,12 @@ class Pointer(_pb_Owner):
             return f"<{type(self).__name__} {what} (closed)>"
         return f"<{type(self).__name__} {what} at {_pb_address(self._h):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+    @classmethod
+    def _pb_from_void(cls, pointer):
+        """A handle of this class for a ``void *`` Pointer, where C converts one to it."""
+        return _pb_handle(cls, pointer._h, pointer)
 
     def _pb_take(self, guard):
         self._free = guard
@@ -370,7 +458,6 @@ class Pointer(_pb_Owner):
         if guard is not None:
             self._h = _PB_CLOSED
         return guard
-
 
 
 def _pb_handle(cls, pointer, owner):
@@ -392,26 +479,6 @@ def _pb_pointer(pointer, ctype, owner):
     return obj
 
 
-def _pb_pointer_type(value):
-    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
-    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
-
-
-def _pb_takes_pointer(value, ctype):
-    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
-    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
-    have = _pb_pointer_type(value)
-    return have == ctype or have == "void *" or ctype == "void *"
-
-
-def _pb_pointer_error(what, ctype, value, nullable):
-    """The TypeError for a value that is not a pointer ``ctype`` takes."""
-    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
-    if isinstance(value, Pointer):
-        return TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
-    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
-
-
 class _pb_Cell:
     """One C object of an arithmetic type, made by Python (``c_ulong(5)``).
 
@@ -430,7 +497,7 @@ class _pb_Cell:
     def __repr__(self):
         return f"{type(self).__name__}({self.value!r})"  # type: ignore[attr-defined]  # each subclass has one
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 class _pb_Record(_pb_Owner):
@@ -441,20 +508,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-
-def _pb_check_object_pointer(value, ctype, what, wanted):
-    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
-
-    A record goes only where C takes ``void *``; a Pointer where C takes its
-    own type or ``void *``, or any pointer when it is a ``void *`` itself.
-    ``wanted`` names what else the parameter takes, for the TypeError.
-    """
-    if isinstance(value, Pointer):
-        if not _pb_takes_pointer(value, ctype):
-            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
-    elif ctype != "void *":
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_missing(message):
@@ -731,7 +784,7 @@ def _pb_ref_repr(record):
 
 def _pb_store_bytes(struct, offset, size, value, what):
     """Copy a bytes-like value into a fixed array member, zero-filling the rest."""
-    data = memoryview(value).tobytes()
+    data = _pb_bytes_like(value, what)
     if len(data) > size:
         raise ValueError(f"{what} holds at most {size} bytes, got {len(data)}")
     address = _ct.addressof(struct) + offset
@@ -798,7 +851,7 @@ class FunctionPointer:
     def __repr__(self):
         return f"<FunctionPointer {self._ctype} at {_pb_address(self._ptr):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 def _pb_function_pointer(pointer, ctype, owner):

@@ -6,15 +6,22 @@
 # checked here so that nothing a Python caller passes reaches C unconverted:
 # integers must support __index__ and fit the C type (OverflowError),
 # buffers are held for the duration of the call, records are instances of
-# their class (or None for a pointer).
+# their class (or None for a pointer).  The errors are those of the ctypes
+# and cffi modules, word for word: a conversion that fails hands the value
+# to the checks all three share (_pb_fix_value, pasted below), which name
+# the argument; the success path runs none of that.
 cimport cython
 from cpython.buffer cimport PyBUF_SIMPLE, PyBUF_WRITABLE, PyBuffer_Release, PyObject_CheckBuffer, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromObject, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
+from cpython.list cimport PyList_CheckExact
+from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
+import operator as _operator
+import sys as _sys
 
 cdef extern from "Python.h":
     bint PyIndex_Check(object)
@@ -25,21 +32,352 @@ cdef extern from "Python.h":
 cdef object _MISSING = object()
 
 
-cdef inline object _pb_index(object value, str what):
-    # An int, or what its __index__ gives; anything else is a TypeError naming the argument.
+cdef inline object _pb_as_int(object value, str what):
+    # An int, or what its __index__ gives; anything else is a TypeError naming
+    # the argument (the runtime's _pb_integer, without a call for an int).
     if PyLong_CheckExact(value):
         return value
     if not PyIndex_Check(value):
-        raise TypeError(f"{what} must be an integer, not {type(value).__name__}")
+        return _pb_integer(value, what)
     return PyNumber_Index(value)
 
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
 
-cdef bytes _pb_encode(str value, str what):
-    # A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there).
-    cdef bytes data = value.encode()
+
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
+
+    They hold addresses (and keep the memory behind them alive): a pickled
+    address means nothing in another process, and a copy would share memory
+    it does not own.  ``bytes(record)`` and ``from_bytes`` copy a record's
+    bytes where that is safe.
+    """
+    raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
+
+
+def _pb_integer(value, what):
+    """``value`` as an int, through ``__index__``; the TypeError names ``what`` otherwise."""
+    try:
+        return _operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+
+
+def _pb_index(value, what, lo, hi):
+    """``value`` as an int in [lo, hi]: TypeError for non-integers, OverflowError outside."""
+    number = _pb_integer(value, what)
+    if not lo <= number <= hi:
+        raise OverflowError(f"{what}: {number} is out of range [{lo}, {hi}]")
+    return number
+
+
+def _pb_bool(value, what):
+    """``value`` as C's _Bool takes it: any integer (through __index__), true when not zero."""
+    return bool(_pb_integer(value, what))
+
+
+def _pb_float(value, what):
+    # As PyFloat_AsDouble: __float__ or __index__, never a parse of a string.
+    kind = type(value)
+    if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
+        raise TypeError(f"{what} must be a real number, not {kind.__name__}")
+    return float(value)
+
+
+def _pb_view_of(value, what, writable, wanted=None):
+    """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
+    (``wanted``: what else the parameter takes, for its message)."""
+    if wanted is None:
+        wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
+    if not view.contiguous or (writable and view.readonly):
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    return view
+
+
+def _pb_check_size(view, size, what):
+    if view.nbytes < size:
+        raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
+
+
+def _pb_encode(value, what):
+    """A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there)."""
+    data = value.encode()
     if b"\0" in data:
         raise ValueError(f"{what} must not contain a NUL character")
     return data
+
+
+def _pb_cstring(value, what):
+    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
+    are copied, so the NUL is there."""
+    if value is None or value.__class__ is bytes:
+        return value
+    if isinstance(value, str):
+        return _pb_encode(value, what)
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
+    return view.tobytes()
+
+
+def _pb_sequence(value, what):
+    """The items of a sequence argument as a list (TypeError for anything else, str included)."""
+    if isinstance(value, str):
+        raise TypeError(f"{what} must be a sequence, not str")
+    try:
+        return list(value)
+    except TypeError:
+        raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
+
+
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
+
+    TypeError naming ``what`` for anything else (``str`` included).
+    """
+    if value.__class__ is bytes:
+        return value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
+
+
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Closed:
+    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        raise ValueError("the object is closed: the memory it stood for was freed")
+
+    __getitem__ = __getattr__
+
+
+#: the memory of every closed object (see _pb_Closed)
+_PB_CLOSED = _pb_Closed()
+
+
+def _pb_is_closed(value):
+    """Whether ``value`` is a Pointer, handle or record that was closed."""
+    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
+
+
+def _pb_pointer_type(value):
+    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
+    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+def _pb_pointer_name(value):
+    """How an error names a Pointer or handle: ``a Pointer of type int *``, or its class."""
+    return f"a Pointer of type {value._ctype}" if type(value) is Pointer else type(value).__name__
+
+
+def _pb_takes_pointer(value, ctype):
+    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
+    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
+    have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+def _pb_pointer_error(what, ctype, value, nullable):
+    """The TypeError for a value that is not a pointer ``ctype`` takes."""
+    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+    if isinstance(value, Pointer):
+        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+def _pb_check_object_pointer(value, ctype, what, wanted):
+    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
+
+    A record goes only where C takes ``void *``; a Pointer where C takes its
+    own type or ``void *``, or any pointer when it is a ``void *`` itself.
+    ``wanted`` names what else the parameter takes, for the TypeError.
+    """
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not {_pb_pointer_name(value)}")
+    elif ctype != "void *":
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
+    kind, what = spec[0], spec[1]
+    if kind == "nonnull":
+        if value is None:
+            raise TypeError(f"{what} must not be None")
+        return _pb_fix_value(spec[2], value)
+    if _pb_is_closed(value):
+        raise ValueError(f"{what} is closed")
+    if kind == "int":
+        return _pb_index(value, what, spec[2], spec[3])
+    if kind == "bool":
+        return _pb_bool(value, what)
+    if kind == "float":
+        return _pb_float(value, what)
+    if kind == "cstring":
+        return _pb_cstring(value, what)
+    if kind in ("buffer", "writable_buffer"):
+        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,
+        #  the tag of the cells taken and the name of the first ("" for none))
+        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+        if spec[6]:
+            wanted += f" or a {spec[6]}"
+        if isinstance(value, str) and spec[4]:
+            value = _pb_encode(value, what)
+            _pb_check_size(memoryview(value), spec[2], what)
+        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
+            _pb_check_object_pointer(value, spec[3], what, wanted)
+        elif isinstance(value, _pb_Cell) and spec[5]:
+            if value._pb_tag != spec[5]:
+                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+        elif value is not None:
+            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+        return value
+    if kind == "record":
+        if not (value is None and spec[3]) and not isinstance(value, spec[2]):
+            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":
+                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
+        return value
+    if kind == "pointer":
+        # ("pointer", what, C type, nullable): a Pointer of that type or of void *
+        if value is None and spec[3]:
+            return None
+        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
+            raise _pb_pointer_error(what, spec[2], value, spec[3])
+        return value
+    if kind == "count":
+        number = _pb_integer(value, what)
+        if number < 0:
+            raise ValueError(f"{what} must not be negative")
+        if number > spec[3]:
+            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")
+        return number
+    # ("array", what, nullable, item spec or None, buffers accepted)
+    if value is None:
+        if spec[2]:
+            return None
+        raise TypeError(f"{what} must not be None")
+    if spec[4]:
+        try:
+            view = memoryview(value)
+        except TypeError:
+            if spec[3] is None:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None
+        else:
+            if not view.contiguous:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
+            return value
+    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]
+
+
+def _pb_fix(specs, args):
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
+    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+cdef int _pb_reraise() except -1:
+    # Lets Cython see the exception a conversion helper left pending.
+    return -1
+
+
+cdef object _pb_take_error():
+    # The exception a conversion helper left pending (its caller does not
+    # check it: see _pb_to_* below), taken out of the thread state so that
+    # Python code may run again.  Called on error paths only.
+    try:
+        _pb_reraise()
+    except BaseException as pending:
+        return pending
+
+
+cdef int _pb_refused(object error, object spec, object value) except -1:
+    # The error path of a conversion: Cython's conversion refused ``value``
+    # with an error of its own ("value too large to convert to int32_t",
+    # "must be real number, not str"), which names no argument.  The check
+    # every backend makes for ``spec`` (the ctypes and cffi wrappers' spec of
+    # that argument, field or item) raises the error they raise, in its place.
+    # When it finds nothing wrong, or the error is not one a conversion raises
+    # (MemoryError, an exception from a user's __index__), ``error`` goes on.
+    if isinstance(error, (TypeError, ValueError, OverflowError)):
+        _pb_fix_value(spec, value)
+    raise error
+
+
+# Each _pb_to_<type> is Cython's conversion to <type>, returning -1 when it
+# fails.  Wrappers and setters call it through the matching _pb_unchecked_to_
+# pointer type, which Cython does not check after the call: the caller tests
+# the result itself (the test Cython would have made) and, on that error path
+# only, names the argument with _pb_refused.  Declared always inline here,
+# the success path is the code of a plain conversion.
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_json_int_t(PyObject *, json_int_t *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_size_t(PyObject *, size_t *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_double(PyObject *, double *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_int(PyObject *, int *);
+    #endif
+    """
+
+cdef inline int _pb_to_c_json_int_t "__pyx_pb_to_c_json_int_t"(object value, _c_json_int_t *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_json_int_t)(object, _c_json_int_t *) noexcept
+
+cdef inline int _pb_to_c_size_t "__pyx_pb_to_c_size_t"(object value, _c_size_t *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_size_t)(object, _c_size_t *) noexcept
+
+cdef inline int _pb_to_double "__pyx_pb_to_double"(object value, double *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_double)(object, double *) noexcept
+
+cdef inline int _pb_to_int "__pyx_pb_to_int"(object value, int *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_int)(object, int *) noexcept
 
 
 cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
@@ -52,15 +390,12 @@ cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
 
 cdef int _pb_store_bytes(void *target, Py_ssize_t size, object value, str what) except -1:
     # Copy a bytes-like value into a fixed array, zero-filling the rest.
-    cdef Py_buffer view
-    PyObject_GetBuffer(value, &view, PyBUF_SIMPLE)
-    try:
-        if view.len > size:
-            raise ValueError(f"{what} holds at most {size} bytes, got {view.len}")
-        memcpy(target, view.buf, view.len)
-        memset(<char *>target + view.len, 0, size - view.len)
-    finally:
-        PyBuffer_Release(&view)
+    cdef bytes data = value if PyBytes_CheckExact(value) else _pb_bytes_like(value, what)
+    cdef Py_ssize_t length = PyBytes_GET_SIZE(data)
+    if length > size:
+        raise ValueError(f"{what} holds at most {size} bytes, got {length}")
+    memcpy(target, PyBytes_AS_STRING(data), length)
+    memset(<char *>target + length, 0, size - length)
     return 0
 
 
@@ -114,20 +449,13 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
     if value is None:
         _pb_keep(record, where, None)
         return NULL
-    wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
-    if not PyObject_CheckBuffer(value):
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
-    held = memoryview(value)
-    if not held.contiguous or writable and held.readonly:
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    held = _pb_view_of(value, what, writable)
+    _pb_check_size(held, element, what)
     if private_copy and held.readonly:
         held = memoryview(bytearray(held))
     PyObject_GetBuffer(held, &view, PyBUF_WRITABLE if writable else PyBUF_SIMPLE)
     cdef void *address = view.buf
-    cdef size_t length = <size_t>view.len
     PyBuffer_Release(&view)
-    if length < element:
-        raise ValueError(f"{what} needs at least {element} bytes, got {length}")
     _pb_keep(record, where, held)
     return address
 
@@ -155,6 +483,12 @@ cdef class FunctionPointer:
 
     def __repr__(self):
         return f"<FunctionPointer {self._ctype} at {<size_t>self._ptr:#x}>"
+
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
 
 cdef object _pb_new_function_pointer(void *ptr, str ctype, object owner):
@@ -196,8 +530,8 @@ cdef class Pointer:
     ValueError.  ``close()`` leaves what the library only lends alone.
     """
     cdef void *_ptr
-    # the C pointer type (Pointer values; a handle's class says it)
-    cdef str _ctype
+    # the C pointer type (Pointer values; a handle's class says it); read by the shared checks
+    cdef readonly str _ctype
     # what must outlive the pointer (the argument or Library it came from)
     cdef object _owner
     # what frees the memory, with the library's function (NULL: borrowed)
@@ -252,6 +586,12 @@ cdef class Pointer:
             return f"<{type(self).__name__} {self._ctype} (closed)>"
         return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
 
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
 
 cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
     if ptr == NULL:
@@ -263,35 +603,28 @@ cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
     return obj
 
 
-cdef str _pb_pointer_type(object value):
-    # The C pointer type a Pointer or handle object holds ("CURL *", "void *").
-    return (<Pointer>value)._ctype if type(value) is Pointer else f"{type(value).__name__} *"
-
-
-cdef bint _pb_takes_pointer(object value, str ctype):
-    # C converts a void * to and from any object pointer; otherwise the types must agree.
-    cdef str have = _pb_pointer_type(value)
-    return have == ctype or have == "void *" or ctype == "void *"
-
-
 cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) except? NULL:
-    # A Pointer of type ctype (or void *) for a parameter of no other conversion.
+    # A Pointer of type ctype (or void *) for a parameter of no other conversion;
+    # anything else gets the shared checks' error.
+    cdef str have
     if value is None and nullable:
         return NULL
-    if type(value) is not Pointer or not _pb_takes_pointer(value, ctype):
-        wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
-        if isinstance(value, Pointer):
-            raise TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
-    return (<Pointer>value)._ptr
+    if type(value) is Pointer:
+        have = (<Pointer>value)._ctype
+        if have == ctype or have == "void *" or ctype == "void *":
+            if (<Pointer>value)._ptr == NULL:
+                raise ValueError(f"{what} is closed")
+            return (<Pointer>value)._ptr
+    raise _pb_pointer_error(what, ctype, value, nullable)
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
     # A handle of class cls, or a void * Pointer (C converts it to any object pointer).
     if isinstance(value, cls) or type(value) is Pointer and (<Pointer>value)._ctype == "void *":
+        if (<Pointer>value)._ptr == NULL:
+            raise ValueError(f"{what} is closed")
         return (<Pointer>value)._ptr
-    wanted = cls.__name__ + (" or None" if nullable else "")
-    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    raise _pb_wrong_record(value, cls, what, nullable)
 
 
 cdef class _pb_Record:
@@ -366,13 +699,14 @@ cdef int _pb_disown(object obj) except -1:
 cdef void *_pb_object_address(object value, str ctype, str what, str wanted) except? NULL:
     # A Pointer, handle or record passed where C takes the data pointer ctype: a record
     # only for void *, a Pointer of that type or of void * (C converts a void * to any pointer).
+    _pb_check_object_pointer(value, ctype, what, wanted)  # the shared checks' error, if any
     if isinstance(value, Pointer):
-        if not _pb_takes_pointer(value, ctype):
-            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
+        if (<Pointer>value)._ptr == NULL:
+            raise ValueError(f"{what} is closed")
         return (<Pointer>value)._ptr
-    if isinstance(value, _pb_Record) and ctype == "void *":
-        return (<_pb_Record>value)._pb_memory()
-    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    if (<_pb_Record>value)._pb_closed:
+        raise ValueError(f"{what} is closed")
+    return (<_pb_Record>value)._pb_memory()
 
 
 # ---- what record classes check and keep for their pointer members ----------
@@ -544,14 +878,6 @@ _pb_members_json_error_code = {_pb_member.value: _pb_member for _pb_member in js
 # ---- cells -------------------------------------------------------------
 
 
-cdef object _pb_real(object value, str what):
-    # As PyFloat_AsDouble: __float__ or __index__, never a parse of a string.
-    kind = type(value)
-    if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
-        raise TypeError(f"{what} must be a real number, not {kind.__name__}")
-    return float(value)
-
-
 cdef union _pb_cell_data:
     unsigned char b
     short s
@@ -611,59 +937,38 @@ cdef class _pb_Cell:
     def value(self, value):
         cdef str what = type(self).__name__ + ".value"
         if self._code == 0:
-            self._v.b = _pb_index(value, what) != 0
+            self._v.b = _pb_bool(value, what)
         elif self._code == 1:
-            value = _pb_index(value, what)
-            if not -32768 <= value <= 32767:
-                raise OverflowError(f"{what}: {value} is out of range [-32768, 32767]")
-            self._v.s = value
+            self._v.s = _pb_index(value, what, -32768, 32767)
         elif self._code == 2:
-            value = _pb_index(value, what)
-            if not 0 <= value <= 65535:
-                raise OverflowError(f"{what}: {value} is out of range [0, 65535]")
-            self._v.us = value
+            self._v.us = _pb_index(value, what, 0, 65535)
         elif self._code == 3:
-            value = _pb_index(value, what)
-            if not -2147483648 <= value <= 2147483647:
-                raise OverflowError(f"{what}: {value} is out of range [-2147483648, 2147483647]")
-            self._v.i = value
+            self._v.i = _pb_index(value, what, -2147483648, 2147483647)
         elif self._code == 4:
-            value = _pb_index(value, what)
-            if not 0 <= value <= 4294967295:
-                raise OverflowError(f"{what}: {value} is out of range [0, 4294967295]")
-            self._v.ui = value
+            self._v.ui = _pb_index(value, what, 0, 4294967295)
         elif self._code == 5:
-            value = _pb_index(value, what)
-            if not -9223372036854775808 <= value <= 9223372036854775807:
-                raise OverflowError(f"{what}: {value} is out of range [-9223372036854775808, 9223372036854775807]")
-            self._v.l = value
+            self._v.l = _pb_index(value, what, -9223372036854775808, 9223372036854775807)
         elif self._code == 6:
-            value = _pb_index(value, what)
-            if not 0 <= value <= 18446744073709551615:
-                raise OverflowError(f"{what}: {value} is out of range [0, 18446744073709551615]")
-            self._v.ul = value
+            self._v.ul = _pb_index(value, what, 0, 18446744073709551615)
         elif self._code == 7:
-            value = _pb_index(value, what)
-            if not -9223372036854775808 <= value <= 9223372036854775807:
-                raise OverflowError(f"{what}: {value} is out of range [-9223372036854775808, 9223372036854775807]")
-            self._v.ll = value
+            self._v.ll = _pb_index(value, what, -9223372036854775808, 9223372036854775807)
         elif self._code == 8:
-            value = _pb_index(value, what)
-            if not 0 <= value <= 18446744073709551615:
-                raise OverflowError(f"{what}: {value} is out of range [0, 18446744073709551615]")
-            self._v.ull = value
+            self._v.ull = _pb_index(value, what, 0, 18446744073709551615)
         elif self._code == 9:
-            self._v.f = _pb_real(value, what)
+            self._v.f = _pb_float(value, what)
         elif self._code == 10:
-            self._v.d = _pb_real(value, what)
+            self._v.d = _pb_float(value, what)
         elif self._code == 11:
-            self._v.ld = _pb_real(value, what)
+            self._v.ld = _pb_float(value, what)
 
     def __repr__(self):
         return f"{type(self).__name__}({self.value!r})"
 
     def __reduce_ex__(self, protocol):
-        raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
 
 class c_bool(_pb_Cell):
@@ -758,6 +1063,12 @@ cdef class FILE(Pointer):
             return "<FILE handle (closed)>"
         return f"<FILE handle at {<size_t>self._ptr:#x}>"
 
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
 
 cdef object _pb_new_FILE(void *ptr, object owner):
     if ptr == NULL:
@@ -813,19 +1124,22 @@ cdef class json_t(_pb_Record):
     def from_bytes(data, /):
         """A new json_t holding a copy of exactly sizeof bytes."""
         cdef json_t obj = json_t.__new__(json_t)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_json_t):
-                raise ValueError(f"json_t needs {sizeof(_cs_json_t)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "json_t.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_json_t):
+            raise ValueError(f"json_t needs {sizeof(_cs_json_t)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_json_t))
         return obj
 
     def __bytes__(self):
         _pb_check_open(self)
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_json_t))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"json_t(type={self.type!r}, refcount={self.refcount!r})"
@@ -839,10 +1153,12 @@ cdef class json_t(_pb_Record):
     @type.setter
     def type(self, value):
         _pb_check_open(self)
-        value = _pb_index(value, "json_t.type")
-        if not 0 <= value <= 4294967295:
-            raise OverflowError(f"json_t.type: {value} is out of range [0, 4294967295]")
-        self._ptr.type = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.type = _pb_index(value, "json_t.type", 0, 4294967295)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete("json_t.type")
 
     @property
     def refcount(self):
@@ -852,10 +1168,12 @@ cdef class json_t(_pb_Record):
     @refcount.setter
     def refcount(self, value):
         _pb_check_open(self)
-        value = _pb_index(value, "json_t.refcount")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"json_t.refcount: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.refcount = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.refcount = _pb_index(value, "json_t.refcount", 0, 18446744073709551615)
+
+    @refcount.deleter
+    def refcount(self):
+        _pb_no_delete("json_t.refcount")
 
 
 cdef json_t _pb_view_json_t(object owner, void *ptr):
@@ -927,18 +1245,21 @@ cdef class json_error_t(_pb_Record):
     def from_bytes(data, /):
         """A new json_error_t holding a copy of exactly sizeof bytes."""
         cdef json_error_t obj = json_error_t.__new__(json_error_t)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_json_error_t):
-                raise ValueError(f"json_error_t needs {sizeof(_cs_json_error_t)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "json_error_t.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_json_error_t):
+            raise ValueError(f"json_error_t needs {sizeof(_cs_json_error_t)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_json_error_t))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_json_error_t))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"json_error_t(line={self.line!r}, column={self.column!r}, position={self.position!r}, source={self.source!r}, text={self.text!r})"
@@ -949,10 +1270,12 @@ cdef class json_error_t(_pb_Record):
 
     @line.setter
     def line(self, value):
-        value = _pb_index(value, "json_error_t.line")
-        if not -2147483648 <= value <= 2147483647:
-            raise OverflowError(f"json_error_t.line: {value} is out of range [-2147483648, 2147483647]")
-        self._ptr.line = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.line = _pb_index(value, "json_error_t.line", -2147483648, 2147483647)
+
+    @line.deleter
+    def line(self):
+        _pb_no_delete("json_error_t.line")
 
     @property
     def column(self):
@@ -960,10 +1283,12 @@ cdef class json_error_t(_pb_Record):
 
     @column.setter
     def column(self, value):
-        value = _pb_index(value, "json_error_t.column")
-        if not -2147483648 <= value <= 2147483647:
-            raise OverflowError(f"json_error_t.column: {value} is out of range [-2147483648, 2147483647]")
-        self._ptr.column = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.column = _pb_index(value, "json_error_t.column", -2147483648, 2147483647)
+
+    @column.deleter
+    def column(self):
+        _pb_no_delete("json_error_t.column")
 
     @property
     def position(self):
@@ -971,10 +1296,12 @@ cdef class json_error_t(_pb_Record):
 
     @position.setter
     def position(self, value):
-        value = _pb_index(value, "json_error_t.position")
-        if not -2147483648 <= value <= 2147483647:
-            raise OverflowError(f"json_error_t.position: {value} is out of range [-2147483648, 2147483647]")
-        self._ptr.position = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.position = _pb_index(value, "json_error_t.position", -2147483648, 2147483647)
+
+    @position.deleter
+    def position(self):
+        _pb_no_delete("json_error_t.position")
 
     @property
     def source(self):
@@ -984,6 +1311,10 @@ cdef class json_error_t(_pb_Record):
     def source(self, value):
         _pb_store_bytes(self._ptr.source, 80, value, "json_error_t.source")
 
+    @source.deleter
+    def source(self):
+        _pb_no_delete("json_error_t.source")
+
     @property
     def text(self):
         return _pb_char_array(<const char *>self._ptr.text, 160)
@@ -991,6 +1322,10 @@ cdef class json_error_t(_pb_Record):
     @text.setter
     def text(self, value):
         _pb_store_bytes(self._ptr.text, 160, value, "json_error_t.text")
+
+    @text.deleter
+    def text(self):
+        _pb_no_delete("json_error_t.text")
 
 
 cdef json_error_t _pb_view_json_error_t(object owner, void *ptr):
@@ -1032,7 +1367,7 @@ cdef void _pb_release_json_delete(void *function, void *memory) noexcept nogil:
 def json_object(_pb_none=_MISSING, /):
     'json_object() -> json_t | None\n\nC: json_t *json_object(void);'
     if _pb_none is not _MISSING:
-        raise TypeError("json_object() takes no arguments (1 given)")
+        raise TypeError("json_object() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     _pb_r = _c_json_object()
@@ -1047,7 +1382,7 @@ def json_object(_pb_none=_MISSING, /):
 def json_array(_pb_none=_MISSING, /):
     'json_array() -> json_t | None\n\nC: json_t *json_array(void);'
     if _pb_none is not _MISSING:
-        raise TypeError("json_array() takes no arguments (1 given)")
+        raise TypeError("json_array() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     _pb_r = _c_json_array()
@@ -1094,6 +1429,7 @@ def json_stringn(value, len_, /):
     cdef bytes _pb_t0
     cdef _c_size_t _pb_a1
     cdef Py_ssize_t _pb_n0 = 0
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     if value is None:
@@ -1114,9 +1450,11 @@ def json_stringn(value, len_, /):
         _pb_n0 = PyBytes_GET_SIZE(_pb_t0)
 
     if PyLong_CheckExact(len_):
-        _pb_a1 = len_
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(len_, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(len_, "argument 2 (len_)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(len_, "argument 2 (len_)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (len_)', 0, 18446744073709551615), len_)
 
     if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
         raise ValueError(f"argument 2 (len_): {_pb_a1} is more than argument 1 (value) holds ({_pb_n0} bytes)")
@@ -1165,6 +1503,7 @@ def json_stringn_nocheck(value, len_, /):
     cdef bytes _pb_t0
     cdef _c_size_t _pb_a1
     cdef Py_ssize_t _pb_n0 = 0
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     if value is None:
@@ -1185,9 +1524,11 @@ def json_stringn_nocheck(value, len_, /):
         _pb_n0 = PyBytes_GET_SIZE(_pb_t0)
 
     if PyLong_CheckExact(len_):
-        _pb_a1 = len_
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(len_, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(len_, "argument 2 (len_)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(len_, "argument 2 (len_)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (len_)', 0, 18446744073709551615), len_)
 
     if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
         raise ValueError(f"argument 2 (len_): {_pb_a1} is more than argument 1 (value) holds ({_pb_n0} bytes)")
@@ -1204,12 +1545,15 @@ def json_stringn_nocheck(value, len_, /):
 def json_integer(value, /):
     'json_integer(value: int, /) -> json_t | None\n\nC: json_t *json_integer(json_int_t value);'
     cdef _c_json_int_t _pb_a0
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     if PyLong_CheckExact(value):
-        _pb_a0 = value
+        _pb_status = (<_pb_unchecked_to_c_json_int_t>_pb_to_c_json_int_t)(value, &_pb_a0)
     else:
-        _pb_a0 = _pb_index(value, "argument 1 (value)")
+        _pb_status = (<_pb_unchecked_to_c_json_int_t>_pb_to_c_json_int_t)(_pb_as_int(value, "argument 1 (value)"), &_pb_a0)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 1 (value)', -9223372036854775808, 9223372036854775807), value)
 
     _pb_r = _c_json_integer(_pb_a0)
 
@@ -1223,9 +1567,13 @@ def json_integer(value, /):
 def json_real(value, /):
     'json_real(value: float, /) -> json_t | None\n\nC: json_t *json_real(double value);'
     cdef double _pb_a0
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    _pb_a0 = value
+    _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(value, &_pb_a0)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('float', 'argument 1 (value)'), value)
+
 
     _pb_r = _c_json_real(_pb_a0)
 
@@ -1239,7 +1587,7 @@ def json_real(value, /):
 def json_true(_pb_none=_MISSING, /):
     'json_true() -> json_t | None\n\nC: json_t *json_true(void);'
     if _pb_none is not _MISSING:
-        raise TypeError("json_true() takes no arguments (1 given)")
+        raise TypeError("json_true() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     _pb_r = _c_json_true()
@@ -1254,7 +1602,7 @@ def json_true(_pb_none=_MISSING, /):
 def json_false(_pb_none=_MISSING, /):
     'json_false() -> json_t | None\n\nC: json_t *json_false(void);'
     if _pb_none is not _MISSING:
-        raise TypeError("json_false() takes no arguments (1 given)")
+        raise TypeError("json_false() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     _pb_r = _c_json_false()
@@ -1269,7 +1617,7 @@ def json_false(_pb_none=_MISSING, /):
 def json_null(_pb_none=_MISSING, /):
     'json_null() -> json_t | None\n\nC: json_t *json_null(void);'
     if _pb_none is not _MISSING:
-        raise TypeError("json_null() takes no arguments (1 given)")
+        raise TypeError("json_null() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     _pb_r = _c_json_null()
@@ -1281,13 +1629,18 @@ def json_null(_pb_none=_MISSING, /):
 
 
 
-def json_delete(json_t json, /):
+def json_delete(json, /):
     'json_delete(json: json_t | None, /) -> None\n\ndo not call json_delete directly\n\nC: void json_delete(json_t *json);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
-    if json is not None and json._pb_closed:
-        raise ValueError("argument 1 (json) is closed")
-    _pb_a0 = NULL if json is None else <_c_json_t *>json._ptr
+    if json is None:
+        _pb_a0 = NULL
+    elif isinstance(json, json_t):
+        if (<json_t>json)._pb_closed:
+            raise ValueError("argument 1 (json) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>json)._ptr
+    else:
+        raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
 
     _c_json_delete(_pb_a0)
 
@@ -1300,11 +1653,14 @@ def json_delete(json_t json, /):
 def json_object_seed(seed, /):
     'json_object_seed(seed: int, /) -> None\n\nC: void json_object_seed(size_t seed);'
     cdef _c_size_t _pb_a0
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     if PyLong_CheckExact(seed):
-        _pb_a0 = seed
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(seed, &_pb_a0)
     else:
-        _pb_a0 = _pb_index(seed, "argument 1 (seed)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(seed, "argument 1 (seed)"), &_pb_a0)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 1 (seed)', 0, 18446744073709551615), seed)
 
     _c_json_object_seed(_pb_a0)
 
@@ -1313,14 +1669,19 @@ def json_object_seed(seed, /):
 
 
 
-def json_object_size(json_t object_, /):
+def json_object_size(object_, /):
     'json_object_size(object_: json_t | None, /) -> int\n\nC: size_t json_object_size(const json_t *object);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <const _c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     _pb_r = _c_json_object_size(_pb_a0)
 
@@ -1331,16 +1692,21 @@ def json_object_size(json_t object_, /):
 
 
 
-def json_object_get(json_t object_, key, /):
+def json_object_get(object_, key, /):
     'json_object_get(object_: json_t | None, key: str | _Buffer | None, /) -> json_t | None\n\nC: json_t *json_object_get(const json_t *object, const char *key);'
     cdef const _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <const _c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
@@ -1365,18 +1731,24 @@ def json_object_get(json_t object_, key, /):
 
 
 
-def json_object_getn(json_t object_, key, key_len, /):
+def json_object_getn(object_, key, key_len, /):
     'json_object_getn(object_: json_t | None, key: str | _Buffer | None, key_len: int, /) -> json_t | None\n\nC: json_t *json_object_getn(const json_t *object, const char *key, size_t key_len);'
     cdef const _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef _c_size_t _pb_a2
     cdef Py_ssize_t _pb_n1 = 0
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <const _c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
@@ -1396,9 +1768,11 @@ def json_object_getn(json_t object_, key, key_len, /):
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
     if PyLong_CheckExact(key_len):
-        _pb_a2 = key_len
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(key_len, &_pb_a2)
     else:
-        _pb_a2 = _pb_index(key_len, "argument 3 (key_len)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(key_len, "argument 3 (key_len)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), key_len)
 
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         raise ValueError(f"argument 3 (key_len): {_pb_a2} is more than argument 2 (key) holds ({_pb_n1} bytes)")
@@ -1412,7 +1786,7 @@ def json_object_getn(json_t object_, key, key_len, /):
 
 
 
-def json_object_set_new(json_t object_, key, json_t value, /):
+def json_object_set_new(object_, key, value, /):
     'json_object_set_new(object_: json_t | None, key: str | _Buffer | None, value: json_t | None, /) -> int\n\nC: int json_object_set_new(json_t *object, const char *key, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
@@ -1420,9 +1794,14 @@ def json_object_set_new(json_t object_, key, json_t value, /):
     cdef _c_json_t *_pb_a2
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
@@ -1438,9 +1817,14 @@ def json_object_set_new(json_t object_, key, json_t value, /):
             raise TypeError('argument 2 (key) must be str, bytes, a buffer or None, not ' + type(key).__name__)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
-    if value is not None and value._pb_closed:
-        raise ValueError("argument 3 (value) is closed")
-    _pb_a2 = NULL if value is None else <_c_json_t *>value._ptr
+    if value is None:
+        _pb_a2 = NULL
+    elif isinstance(value, json_t):
+        if (<json_t>value)._pb_closed:
+            raise ValueError("argument 3 (value) is closed")
+        _pb_a2 = <_c_json_t *>(<json_t>value)._ptr
+    else:
+        raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
 
     _pb_r = _c_json_object_set_new(_pb_a0, _pb_a1, _pb_a2)
 
@@ -1451,7 +1835,7 @@ def json_object_set_new(json_t object_, key, json_t value, /):
 
 
 
-def json_object_setn_new(json_t object_, key, key_len, json_t value, /):
+def json_object_setn_new(object_, key, key_len, value, /):
     'json_object_setn_new(object_: json_t | None, key: str | _Buffer | None, key_len: int, value: json_t | None, /) -> int\n\nC: int json_object_setn_new(json_t *object, const char *key, size_t key_len, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
@@ -1459,11 +1843,17 @@ def json_object_setn_new(json_t object_, key, key_len, json_t value, /):
     cdef _c_size_t _pb_a2
     cdef _c_json_t *_pb_a3
     cdef Py_ssize_t _pb_n1 = 0
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
@@ -1483,13 +1873,20 @@ def json_object_setn_new(json_t object_, key, key_len, json_t value, /):
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
     if PyLong_CheckExact(key_len):
-        _pb_a2 = key_len
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(key_len, &_pb_a2)
     else:
-        _pb_a2 = _pb_index(key_len, "argument 3 (key_len)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(key_len, "argument 3 (key_len)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), key_len)
 
-    if value is not None and value._pb_closed:
-        raise ValueError("argument 4 (value) is closed")
-    _pb_a3 = NULL if value is None else <_c_json_t *>value._ptr
+    if value is None:
+        _pb_a3 = NULL
+    elif isinstance(value, json_t):
+        if (<json_t>value)._pb_closed:
+            raise ValueError("argument 4 (value) is closed")
+        _pb_a3 = <_c_json_t *>(<json_t>value)._ptr
+    else:
+        raise _pb_wrong_record(value, json_t, "argument 4 (value)", True)
 
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         raise ValueError(f"argument 3 (key_len): {_pb_a2} is more than argument 2 (key) holds ({_pb_n1} bytes)")
@@ -1503,7 +1900,7 @@ def json_object_setn_new(json_t object_, key, key_len, json_t value, /):
 
 
 
-def json_object_set_new_nocheck(json_t object_, key, json_t value, /):
+def json_object_set_new_nocheck(object_, key, value, /):
     'json_object_set_new_nocheck(object_: json_t | None, key: str | _Buffer | None, value: json_t | None, /) -> int\n\nC: int json_object_set_new_nocheck(json_t *object, const char *key, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
@@ -1511,9 +1908,14 @@ def json_object_set_new_nocheck(json_t object_, key, json_t value, /):
     cdef _c_json_t *_pb_a2
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
@@ -1529,9 +1931,14 @@ def json_object_set_new_nocheck(json_t object_, key, json_t value, /):
             raise TypeError('argument 2 (key) must be str, bytes, a buffer or None, not ' + type(key).__name__)
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
-    if value is not None and value._pb_closed:
-        raise ValueError("argument 3 (value) is closed")
-    _pb_a2 = NULL if value is None else <_c_json_t *>value._ptr
+    if value is None:
+        _pb_a2 = NULL
+    elif isinstance(value, json_t):
+        if (<json_t>value)._pb_closed:
+            raise ValueError("argument 3 (value) is closed")
+        _pb_a2 = <_c_json_t *>(<json_t>value)._ptr
+    else:
+        raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
 
     _pb_r = _c_json_object_set_new_nocheck(_pb_a0, _pb_a1, _pb_a2)
 
@@ -1542,7 +1949,7 @@ def json_object_set_new_nocheck(json_t object_, key, json_t value, /):
 
 
 
-def json_object_setn_new_nocheck(json_t object_, key, key_len, json_t value, /):
+def json_object_setn_new_nocheck(object_, key, key_len, value, /):
     'json_object_setn_new_nocheck(object_: json_t | None, key: str | _Buffer | None, key_len: int, value: json_t | None, /) -> int\n\nC: int json_object_setn_new_nocheck(json_t *object, const char *key, size_t key_len, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
@@ -1550,11 +1957,17 @@ def json_object_setn_new_nocheck(json_t object_, key, key_len, json_t value, /):
     cdef _c_size_t _pb_a2
     cdef _c_json_t *_pb_a3
     cdef Py_ssize_t _pb_n1 = 0
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
@@ -1574,13 +1987,20 @@ def json_object_setn_new_nocheck(json_t object_, key, key_len, json_t value, /):
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
     if PyLong_CheckExact(key_len):
-        _pb_a2 = key_len
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(key_len, &_pb_a2)
     else:
-        _pb_a2 = _pb_index(key_len, "argument 3 (key_len)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(key_len, "argument 3 (key_len)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), key_len)
 
-    if value is not None and value._pb_closed:
-        raise ValueError("argument 4 (value) is closed")
-    _pb_a3 = NULL if value is None else <_c_json_t *>value._ptr
+    if value is None:
+        _pb_a3 = NULL
+    elif isinstance(value, json_t):
+        if (<json_t>value)._pb_closed:
+            raise ValueError("argument 4 (value) is closed")
+        _pb_a3 = <_c_json_t *>(<json_t>value)._ptr
+    else:
+        raise _pb_wrong_record(value, json_t, "argument 4 (value)", True)
 
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         raise ValueError(f"argument 3 (key_len): {_pb_a2} is more than argument 2 (key) holds ({_pb_n1} bytes)")
@@ -1594,16 +2014,21 @@ def json_object_setn_new_nocheck(json_t object_, key, key_len, json_t value, /):
 
 
 
-def json_object_del(json_t object_, key, /):
+def json_object_del(object_, key, /):
     'json_object_del(object_: json_t | None, key: str | _Buffer | None, /) -> int\n\nC: int json_object_del(json_t *object, const char *key);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
@@ -1628,18 +2053,24 @@ def json_object_del(json_t object_, key, /):
 
 
 
-def json_object_deln(json_t object_, key, key_len, /):
+def json_object_deln(object_, key, key_len, /):
     'json_object_deln(object_: json_t | None, key: str | _Buffer | None, key_len: int, /) -> int\n\nC: int json_object_deln(json_t *object, const char *key, size_t key_len);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef _c_size_t _pb_a2
     cdef Py_ssize_t _pb_n1 = 0
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
@@ -1659,9 +2090,11 @@ def json_object_deln(json_t object_, key, key_len, /):
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
     if PyLong_CheckExact(key_len):
-        _pb_a2 = key_len
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(key_len, &_pb_a2)
     else:
-        _pb_a2 = _pb_index(key_len, "argument 3 (key_len)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(key_len, "argument 3 (key_len)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), key_len)
 
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         raise ValueError(f"argument 3 (key_len): {_pb_a2} is more than argument 2 (key) holds ({_pb_n1} bytes)")
@@ -1675,14 +2108,19 @@ def json_object_deln(json_t object_, key, key_len, /):
 
 
 
-def json_object_clear(json_t object_, /):
+def json_object_clear(object_, /):
     'json_object_clear(object_: json_t | None, /) -> int\n\nC: int json_object_clear(json_t *object);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     _pb_r = _c_json_object_clear(_pb_a0)
 
@@ -1693,19 +2131,29 @@ def json_object_clear(json_t object_, /):
 
 
 
-def json_object_update(json_t object_, json_t other, /):
+def json_object_update(object_, other, /):
     'json_object_update(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update(json_t *object, json_t *other);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
-    if other is not None and other._pb_closed:
-        raise ValueError("argument 2 (other) is closed")
-    _pb_a1 = NULL if other is None else <_c_json_t *>other._ptr
+    if other is None:
+        _pb_a1 = NULL
+    elif isinstance(other, json_t):
+        if (<json_t>other)._pb_closed:
+            raise ValueError("argument 2 (other) is closed")
+        _pb_a1 = <_c_json_t *>(<json_t>other)._ptr
+    else:
+        raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_object_update(_pb_a0, _pb_a1)
 
@@ -1716,19 +2164,29 @@ def json_object_update(json_t object_, json_t other, /):
 
 
 
-def json_object_update_existing(json_t object_, json_t other, /):
+def json_object_update_existing(object_, other, /):
     'json_object_update_existing(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_existing(json_t *object, json_t *other);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
-    if other is not None and other._pb_closed:
-        raise ValueError("argument 2 (other) is closed")
-    _pb_a1 = NULL if other is None else <_c_json_t *>other._ptr
+    if other is None:
+        _pb_a1 = NULL
+    elif isinstance(other, json_t):
+        if (<json_t>other)._pb_closed:
+            raise ValueError("argument 2 (other) is closed")
+        _pb_a1 = <_c_json_t *>(<json_t>other)._ptr
+    else:
+        raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_object_update_existing(_pb_a0, _pb_a1)
 
@@ -1739,19 +2197,29 @@ def json_object_update_existing(json_t object_, json_t other, /):
 
 
 
-def json_object_update_missing(json_t object_, json_t other, /):
+def json_object_update_missing(object_, other, /):
     'json_object_update_missing(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_missing(json_t *object, json_t *other);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
-    if other is not None and other._pb_closed:
-        raise ValueError("argument 2 (other) is closed")
-    _pb_a1 = NULL if other is None else <_c_json_t *>other._ptr
+    if other is None:
+        _pb_a1 = NULL
+    elif isinstance(other, json_t):
+        if (<json_t>other)._pb_closed:
+            raise ValueError("argument 2 (other) is closed")
+        _pb_a1 = <_c_json_t *>(<json_t>other)._ptr
+    else:
+        raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_object_update_missing(_pb_a0, _pb_a1)
 
@@ -1762,19 +2230,29 @@ def json_object_update_missing(json_t object_, json_t other, /):
 
 
 
-def json_object_update_recursive(json_t object_, json_t other, /):
+def json_object_update_recursive(object_, other, /):
     'json_object_update_recursive(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_recursive(json_t *object, json_t *other);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
-    if other is not None and other._pb_closed:
-        raise ValueError("argument 2 (other) is closed")
-    _pb_a1 = NULL if other is None else <_c_json_t *>other._ptr
+    if other is None:
+        _pb_a1 = NULL
+    elif isinstance(other, json_t):
+        if (<json_t>other)._pb_closed:
+            raise ValueError("argument 2 (other) is closed")
+        _pb_a1 = <_c_json_t *>(<json_t>other)._ptr
+    else:
+        raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_object_update_recursive(_pb_a0, _pb_a1)
 
@@ -1785,14 +2263,19 @@ def json_object_update_recursive(json_t object_, json_t other, /):
 
 
 
-def json_object_iter(json_t object_, /):
+def json_object_iter(object_, /):
     'json_object_iter(object_: json_t | None, /) -> Pointer | None\n\nC: void *json_object_iter(json_t *object);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef void *_pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     _pb_r = _c_json_object_iter(_pb_a0)
 
@@ -1803,16 +2286,21 @@ def json_object_iter(json_t object_, /):
 
 
 
-def json_object_iter_at(json_t object_, key, /):
+def json_object_iter_at(object_, key, /):
     'json_object_iter_at(object_: json_t | None, key: str | _Buffer | None, /) -> Pointer | None\n\nC: void *json_object_iter_at(json_t *object, const char *key);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef Py_ssize_t _pb_k
     cdef void *_pb_r
-    if object_ is not None and object_._pb_closed:
-        raise ValueError("argument 1 (object_) is closed")
-    _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            raise ValueError("argument 1 (object_) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
@@ -1866,7 +2354,7 @@ def json_object_key_to_iter(key, /):
 
 
 
-def json_object_iter_next(json_t object_, iter_, /):
+def json_object_iter_next(object_, iter_, /):
     'json_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
     cdef _c_json_t *_pb_a0
     cdef void *_pb_a1
@@ -1875,16 +2363,21 @@ def json_object_iter_next(json_t object_, iter_, /):
     cdef Py_ssize_t _pb_k
     cdef void *_pb_r
     try:
-        if object_ is not None and object_._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
-        _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+        if object_ is None:
+            _pb_a0 = NULL
+        elif isinstance(object_, json_t):
+            if (<json_t>object_)._pb_closed:
+                raise ValueError("argument 1 (object_) is closed")
+            _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+        else:
+            raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
         if iter_ is None:
             _pb_a1 = NULL
         elif PyObject_CheckBuffer(iter_):
             try:
                 PyObject_GetBuffer(iter_, &_pb_v1, PyBUF_WRITABLE)
-            except BufferError:
+            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                 raise TypeError('argument 2 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__) from None
             _pb_h1 = True
             _pb_a1 = <void *>_pb_v1.buf
@@ -1918,7 +2411,7 @@ def json_object_iter_key(iter_, /):
         elif PyObject_CheckBuffer(iter_):
             try:
                 PyObject_GetBuffer(iter_, &_pb_v0, PyBUF_WRITABLE)
-            except BufferError:
+            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                 raise TypeError('argument 1 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__) from None
             _pb_h0 = True
             _pb_a0 = <void *>_pb_v0.buf
@@ -1952,7 +2445,7 @@ def json_object_iter_key_len(iter_, /):
         elif PyObject_CheckBuffer(iter_):
             try:
                 PyObject_GetBuffer(iter_, &_pb_v0, PyBUF_WRITABLE)
-            except BufferError:
+            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                 raise TypeError('argument 1 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__) from None
             _pb_h0 = True
             _pb_a0 = <void *>_pb_v0.buf
@@ -1986,7 +2479,7 @@ def json_object_iter_value(iter_, /):
         elif PyObject_CheckBuffer(iter_):
             try:
                 PyObject_GetBuffer(iter_, &_pb_v0, PyBUF_WRITABLE)
-            except BufferError:
+            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                 raise TypeError('argument 1 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__) from None
             _pb_h0 = True
             _pb_a0 = <void *>_pb_v0.buf
@@ -2007,7 +2500,7 @@ def json_object_iter_value(iter_, /):
 
 
 
-def json_object_iter_set_new(json_t object_, iter_, json_t value, /):
+def json_object_iter_set_new(object_, iter_, value, /):
     'json_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef void *_pb_a1
@@ -2017,16 +2510,21 @@ def json_object_iter_set_new(json_t object_, iter_, json_t value, /):
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
     try:
-        if object_ is not None and object_._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
-        _pb_a0 = NULL if object_ is None else <_c_json_t *>object_._ptr
+        if object_ is None:
+            _pb_a0 = NULL
+        elif isinstance(object_, json_t):
+            if (<json_t>object_)._pb_closed:
+                raise ValueError("argument 1 (object_) is closed")
+            _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+        else:
+            raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
         if iter_ is None:
             _pb_a1 = NULL
         elif PyObject_CheckBuffer(iter_):
             try:
                 PyObject_GetBuffer(iter_, &_pb_v1, PyBUF_WRITABLE)
-            except BufferError:
+            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                 raise TypeError('argument 2 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__) from None
             _pb_h1 = True
             _pb_a1 = <void *>_pb_v1.buf
@@ -2035,9 +2533,14 @@ def json_object_iter_set_new(json_t object_, iter_, json_t value, /):
         else:
             raise TypeError('argument 2 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__)
 
-        if value is not None and value._pb_closed:
-            raise ValueError("argument 3 (value) is closed")
-        _pb_a2 = NULL if value is None else <_c_json_t *>value._ptr
+        if value is None:
+            _pb_a2 = NULL
+        elif isinstance(value, json_t):
+            if (<json_t>value)._pb_closed:
+                raise ValueError("argument 3 (value) is closed")
+            _pb_a2 = <_c_json_t *>(<json_t>value)._ptr
+        else:
+            raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
 
         _pb_r = _c_json_object_iter_set_new(_pb_a0, _pb_a1, _pb_a2)
 
@@ -2051,14 +2554,19 @@ def json_object_iter_set_new(json_t object_, iter_, json_t value, /):
 
 
 
-def json_array_size(json_t array, /):
+def json_array_size(array, /):
     'json_array_size(array: json_t | None, /) -> int\n\nC: size_t json_array_size(const json_t *array);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
-    if array is not None and array._pb_closed:
-        raise ValueError("argument 1 (array) is closed")
-    _pb_a0 = NULL if array is None else <const _c_json_t *>array._ptr
+    if array is None:
+        _pb_a0 = NULL
+    elif isinstance(array, json_t):
+        if (<json_t>array)._pb_closed:
+            raise ValueError("argument 1 (array) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>array)._ptr
+    else:
+        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
 
     _pb_r = _c_json_array_size(_pb_a0)
 
@@ -2069,20 +2577,28 @@ def json_array_size(json_t array, /):
 
 
 
-def json_array_get(json_t array, index, /):
+def json_array_get(array, index, /):
     'json_array_get(array: json_t | None, index: int, /) -> json_t | None\n\nC: json_t *json_array_get(const json_t *array, size_t index);'
     cdef const _c_json_t *_pb_a0
     cdef _c_size_t _pb_a1
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    if array is not None and array._pb_closed:
-        raise ValueError("argument 1 (array) is closed")
-    _pb_a0 = NULL if array is None else <const _c_json_t *>array._ptr
+    if array is None:
+        _pb_a0 = NULL
+    elif isinstance(array, json_t):
+        if (<json_t>array)._pb_closed:
+            raise ValueError("argument 1 (array) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>array)._ptr
+    else:
+        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
 
     if PyLong_CheckExact(index):
-        _pb_a1 = index
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(index, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(index, "argument 2 (index)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(index, "argument 2 (index)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (index)', 0, 18446744073709551615), index)
 
     _pb_r = _c_json_array_get(_pb_a0, _pb_a1)
 
@@ -2093,25 +2609,38 @@ def json_array_get(json_t array, index, /):
 
 
 
-def json_array_set_new(json_t array, index, json_t value, /):
+def json_array_set_new(array, index, value, /):
     'json_array_set_new(array: json_t | None, index: int, value: json_t | None, /) -> int\n\nC: int json_array_set_new(json_t *array, size_t index, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef _c_size_t _pb_a1
     cdef _c_json_t *_pb_a2
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if array is not None and array._pb_closed:
-        raise ValueError("argument 1 (array) is closed")
-    _pb_a0 = NULL if array is None else <_c_json_t *>array._ptr
+    if array is None:
+        _pb_a0 = NULL
+    elif isinstance(array, json_t):
+        if (<json_t>array)._pb_closed:
+            raise ValueError("argument 1 (array) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>array)._ptr
+    else:
+        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
 
     if PyLong_CheckExact(index):
-        _pb_a1 = index
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(index, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(index, "argument 2 (index)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(index, "argument 2 (index)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (index)', 0, 18446744073709551615), index)
 
-    if value is not None and value._pb_closed:
-        raise ValueError("argument 3 (value) is closed")
-    _pb_a2 = NULL if value is None else <_c_json_t *>value._ptr
+    if value is None:
+        _pb_a2 = NULL
+    elif isinstance(value, json_t):
+        if (<json_t>value)._pb_closed:
+            raise ValueError("argument 3 (value) is closed")
+        _pb_a2 = <_c_json_t *>(<json_t>value)._ptr
+    else:
+        raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
 
     _pb_r = _c_json_array_set_new(_pb_a0, _pb_a1, _pb_a2)
 
@@ -2122,19 +2651,29 @@ def json_array_set_new(json_t array, index, json_t value, /):
 
 
 
-def json_array_append_new(json_t array, json_t value, /):
+def json_array_append_new(array, value, /):
     'json_array_append_new(array: json_t | None, value: json_t | None, /) -> int\n\nC: int json_array_append_new(json_t *array, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if array is not None and array._pb_closed:
-        raise ValueError("argument 1 (array) is closed")
-    _pb_a0 = NULL if array is None else <_c_json_t *>array._ptr
+    if array is None:
+        _pb_a0 = NULL
+    elif isinstance(array, json_t):
+        if (<json_t>array)._pb_closed:
+            raise ValueError("argument 1 (array) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>array)._ptr
+    else:
+        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
 
-    if value is not None and value._pb_closed:
-        raise ValueError("argument 2 (value) is closed")
-    _pb_a1 = NULL if value is None else <_c_json_t *>value._ptr
+    if value is None:
+        _pb_a1 = NULL
+    elif isinstance(value, json_t):
+        if (<json_t>value)._pb_closed:
+            raise ValueError("argument 2 (value) is closed")
+        _pb_a1 = <_c_json_t *>(<json_t>value)._ptr
+    else:
+        raise _pb_wrong_record(value, json_t, "argument 2 (value)", True)
 
     _pb_r = _c_json_array_append_new(_pb_a0, _pb_a1)
 
@@ -2145,25 +2684,38 @@ def json_array_append_new(json_t array, json_t value, /):
 
 
 
-def json_array_insert_new(json_t array, index, json_t value, /):
+def json_array_insert_new(array, index, value, /):
     'json_array_insert_new(array: json_t | None, index: int, value: json_t | None, /) -> int\n\nC: int json_array_insert_new(json_t *array, size_t index, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef _c_size_t _pb_a1
     cdef _c_json_t *_pb_a2
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if array is not None and array._pb_closed:
-        raise ValueError("argument 1 (array) is closed")
-    _pb_a0 = NULL if array is None else <_c_json_t *>array._ptr
+    if array is None:
+        _pb_a0 = NULL
+    elif isinstance(array, json_t):
+        if (<json_t>array)._pb_closed:
+            raise ValueError("argument 1 (array) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>array)._ptr
+    else:
+        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
 
     if PyLong_CheckExact(index):
-        _pb_a1 = index
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(index, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(index, "argument 2 (index)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(index, "argument 2 (index)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (index)', 0, 18446744073709551615), index)
 
-    if value is not None and value._pb_closed:
-        raise ValueError("argument 3 (value) is closed")
-    _pb_a2 = NULL if value is None else <_c_json_t *>value._ptr
+    if value is None:
+        _pb_a2 = NULL
+    elif isinstance(value, json_t):
+        if (<json_t>value)._pb_closed:
+            raise ValueError("argument 3 (value) is closed")
+        _pb_a2 = <_c_json_t *>(<json_t>value)._ptr
+    else:
+        raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
 
     _pb_r = _c_json_array_insert_new(_pb_a0, _pb_a1, _pb_a2)
 
@@ -2174,20 +2726,28 @@ def json_array_insert_new(json_t array, index, json_t value, /):
 
 
 
-def json_array_remove(json_t array, index, /):
+def json_array_remove(array, index, /):
     'json_array_remove(array: json_t | None, index: int, /) -> int\n\nC: int json_array_remove(json_t *array, size_t index);'
     cdef _c_json_t *_pb_a0
     cdef _c_size_t _pb_a1
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if array is not None and array._pb_closed:
-        raise ValueError("argument 1 (array) is closed")
-    _pb_a0 = NULL if array is None else <_c_json_t *>array._ptr
+    if array is None:
+        _pb_a0 = NULL
+    elif isinstance(array, json_t):
+        if (<json_t>array)._pb_closed:
+            raise ValueError("argument 1 (array) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>array)._ptr
+    else:
+        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
 
     if PyLong_CheckExact(index):
-        _pb_a1 = index
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(index, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(index, "argument 2 (index)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(index, "argument 2 (index)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (index)', 0, 18446744073709551615), index)
 
     _pb_r = _c_json_array_remove(_pb_a0, _pb_a1)
 
@@ -2198,14 +2758,19 @@ def json_array_remove(json_t array, index, /):
 
 
 
-def json_array_clear(json_t array, /):
+def json_array_clear(array, /):
     'json_array_clear(array: json_t | None, /) -> int\n\nC: int json_array_clear(json_t *array);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if array is not None and array._pb_closed:
-        raise ValueError("argument 1 (array) is closed")
-    _pb_a0 = NULL if array is None else <_c_json_t *>array._ptr
+    if array is None:
+        _pb_a0 = NULL
+    elif isinstance(array, json_t):
+        if (<json_t>array)._pb_closed:
+            raise ValueError("argument 1 (array) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>array)._ptr
+    else:
+        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
 
     _pb_r = _c_json_array_clear(_pb_a0)
 
@@ -2216,19 +2781,29 @@ def json_array_clear(json_t array, /):
 
 
 
-def json_array_extend(json_t array, json_t other, /):
+def json_array_extend(array, other, /):
     'json_array_extend(array: json_t | None, other: json_t | None, /) -> int\n\nC: int json_array_extend(json_t *array, json_t *other);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if array is not None and array._pb_closed:
-        raise ValueError("argument 1 (array) is closed")
-    _pb_a0 = NULL if array is None else <_c_json_t *>array._ptr
+    if array is None:
+        _pb_a0 = NULL
+    elif isinstance(array, json_t):
+        if (<json_t>array)._pb_closed:
+            raise ValueError("argument 1 (array) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>array)._ptr
+    else:
+        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
 
-    if other is not None and other._pb_closed:
-        raise ValueError("argument 2 (other) is closed")
-    _pb_a1 = NULL if other is None else <_c_json_t *>other._ptr
+    if other is None:
+        _pb_a1 = NULL
+    elif isinstance(other, json_t):
+        if (<json_t>other)._pb_closed:
+            raise ValueError("argument 2 (other) is closed")
+        _pb_a1 = <_c_json_t *>(<json_t>other)._ptr
+    else:
+        raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_array_extend(_pb_a0, _pb_a1)
 
@@ -2239,14 +2814,19 @@ def json_array_extend(json_t array, json_t other, /):
 
 
 
-def json_string_value(json_t string, /):
+def json_string_value(string, /):
     'json_string_value(string: json_t | None, /) -> bytes | None\n\nC: const char *json_string_value(const json_t *string);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef const char *_pb_r
-    if string is not None and string._pb_closed:
-        raise ValueError("argument 1 (string) is closed")
-    _pb_a0 = NULL if string is None else <const _c_json_t *>string._ptr
+    if string is None:
+        _pb_a0 = NULL
+    elif isinstance(string, json_t):
+        if (<json_t>string)._pb_closed:
+            raise ValueError("argument 1 (string) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>string)._ptr
+    else:
+        raise _pb_wrong_record(string, json_t, "argument 1 (string)", True)
 
     _pb_r = _c_json_string_value(_pb_a0)
 
@@ -2257,14 +2837,19 @@ def json_string_value(json_t string, /):
 
 
 
-def json_string_length(json_t string, /):
+def json_string_length(string, /):
     'json_string_length(string: json_t | None, /) -> int\n\nC: size_t json_string_length(const json_t *string);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
-    if string is not None and string._pb_closed:
-        raise ValueError("argument 1 (string) is closed")
-    _pb_a0 = NULL if string is None else <const _c_json_t *>string._ptr
+    if string is None:
+        _pb_a0 = NULL
+    elif isinstance(string, json_t):
+        if (<json_t>string)._pb_closed:
+            raise ValueError("argument 1 (string) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>string)._ptr
+    else:
+        raise _pb_wrong_record(string, json_t, "argument 1 (string)", True)
 
     _pb_r = _c_json_string_length(_pb_a0)
 
@@ -2275,14 +2860,19 @@ def json_string_length(json_t string, /):
 
 
 
-def json_integer_value(json_t integer, /):
+def json_integer_value(integer, /):
     'json_integer_value(integer: json_t | None, /) -> int\n\nC: json_int_t json_integer_value(const json_t *integer);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef _c_json_int_t _pb_r
-    if integer is not None and integer._pb_closed:
-        raise ValueError("argument 1 (integer) is closed")
-    _pb_a0 = NULL if integer is None else <const _c_json_t *>integer._ptr
+    if integer is None:
+        _pb_a0 = NULL
+    elif isinstance(integer, json_t):
+        if (<json_t>integer)._pb_closed:
+            raise ValueError("argument 1 (integer) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>integer)._ptr
+    else:
+        raise _pb_wrong_record(integer, json_t, "argument 1 (integer)", True)
 
     _pb_r = _c_json_integer_value(_pb_a0)
 
@@ -2293,14 +2883,19 @@ def json_integer_value(json_t integer, /):
 
 
 
-def json_real_value(json_t real, /):
+def json_real_value(real, /):
     'json_real_value(real: json_t | None, /) -> float\n\nC: double json_real_value(const json_t *real);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef double _pb_r
-    if real is not None and real._pb_closed:
-        raise ValueError("argument 1 (real) is closed")
-    _pb_a0 = NULL if real is None else <const _c_json_t *>real._ptr
+    if real is None:
+        _pb_a0 = NULL
+    elif isinstance(real, json_t):
+        if (<json_t>real)._pb_closed:
+            raise ValueError("argument 1 (real) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>real)._ptr
+    else:
+        raise _pb_wrong_record(real, json_t, "argument 1 (real)", True)
 
     _pb_r = _c_json_real_value(_pb_a0)
 
@@ -2311,14 +2906,19 @@ def json_real_value(json_t real, /):
 
 
 
-def json_number_value(json_t json, /):
+def json_number_value(json, /):
     'json_number_value(json: json_t | None, /) -> float\n\nC: double json_number_value(const json_t *json);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef double _pb_r
-    if json is not None and json._pb_closed:
-        raise ValueError("argument 1 (json) is closed")
-    _pb_a0 = NULL if json is None else <const _c_json_t *>json._ptr
+    if json is None:
+        _pb_a0 = NULL
+    elif isinstance(json, json_t):
+        if (<json_t>json)._pb_closed:
+            raise ValueError("argument 1 (json) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
+    else:
+        raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
 
     _pb_r = _c_json_number_value(_pb_a0)
 
@@ -2329,16 +2929,21 @@ def json_number_value(json_t json, /):
 
 
 
-def json_string_set(json_t string, value, /):
+def json_string_set(string, value, /):
     'json_string_set(string: json_t | None, value: str | _Buffer | None, /) -> int\n\nC: int json_string_set(json_t *string, const char *value);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if string is not None and string._pb_closed:
-        raise ValueError("argument 1 (string) is closed")
-    _pb_a0 = NULL if string is None else <_c_json_t *>string._ptr
+    if string is None:
+        _pb_a0 = NULL
+    elif isinstance(string, json_t):
+        if (<json_t>string)._pb_closed:
+            raise ValueError("argument 1 (string) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>string)._ptr
+    else:
+        raise _pb_wrong_record(string, json_t, "argument 1 (string)", True)
 
     if value is None:
         _pb_a1 = NULL
@@ -2363,18 +2968,24 @@ def json_string_set(json_t string, value, /):
 
 
 
-def json_string_setn(json_t string, value, len_, /):
+def json_string_setn(string, value, len_, /):
     'json_string_setn(string: json_t | None, value: str | _Buffer | None, len_: int, /) -> int\n\nC: int json_string_setn(json_t *string, const char *value, size_t len);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef _c_size_t _pb_a2
     cdef Py_ssize_t _pb_n1 = 0
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if string is not None and string._pb_closed:
-        raise ValueError("argument 1 (string) is closed")
-    _pb_a0 = NULL if string is None else <_c_json_t *>string._ptr
+    if string is None:
+        _pb_a0 = NULL
+    elif isinstance(string, json_t):
+        if (<json_t>string)._pb_closed:
+            raise ValueError("argument 1 (string) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>string)._ptr
+    else:
+        raise _pb_wrong_record(string, json_t, "argument 1 (string)", True)
 
     if value is None:
         _pb_a1 = NULL
@@ -2394,9 +3005,11 @@ def json_string_setn(json_t string, value, len_, /):
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
     if PyLong_CheckExact(len_):
-        _pb_a2 = len_
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(len_, &_pb_a2)
     else:
-        _pb_a2 = _pb_index(len_, "argument 3 (len_)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(len_, "argument 3 (len_)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (len_)', 0, 18446744073709551615), len_)
 
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         raise ValueError(f"argument 3 (len_): {_pb_a2} is more than argument 2 (value) holds ({_pb_n1} bytes)")
@@ -2410,16 +3023,21 @@ def json_string_setn(json_t string, value, len_, /):
 
 
 
-def json_string_set_nocheck(json_t string, value, /):
+def json_string_set_nocheck(string, value, /):
     'json_string_set_nocheck(string: json_t | None, value: str | _Buffer | None, /) -> int\n\nC: int json_string_set_nocheck(json_t *string, const char *value);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if string is not None and string._pb_closed:
-        raise ValueError("argument 1 (string) is closed")
-    _pb_a0 = NULL if string is None else <_c_json_t *>string._ptr
+    if string is None:
+        _pb_a0 = NULL
+    elif isinstance(string, json_t):
+        if (<json_t>string)._pb_closed:
+            raise ValueError("argument 1 (string) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>string)._ptr
+    else:
+        raise _pb_wrong_record(string, json_t, "argument 1 (string)", True)
 
     if value is None:
         _pb_a1 = NULL
@@ -2444,18 +3062,24 @@ def json_string_set_nocheck(json_t string, value, /):
 
 
 
-def json_string_setn_nocheck(json_t string, value, len_, /):
+def json_string_setn_nocheck(string, value, len_, /):
     'json_string_setn_nocheck(string: json_t | None, value: str | _Buffer | None, len_: int, /) -> int\n\nC: int json_string_setn_nocheck(json_t *string, const char *value, size_t len);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef _c_size_t _pb_a2
     cdef Py_ssize_t _pb_n1 = 0
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if string is not None and string._pb_closed:
-        raise ValueError("argument 1 (string) is closed")
-    _pb_a0 = NULL if string is None else <_c_json_t *>string._ptr
+    if string is None:
+        _pb_a0 = NULL
+    elif isinstance(string, json_t):
+        if (<json_t>string)._pb_closed:
+            raise ValueError("argument 1 (string) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>string)._ptr
+    else:
+        raise _pb_wrong_record(string, json_t, "argument 1 (string)", True)
 
     if value is None:
         _pb_a1 = NULL
@@ -2475,9 +3099,11 @@ def json_string_setn_nocheck(json_t string, value, len_, /):
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
     if PyLong_CheckExact(len_):
-        _pb_a2 = len_
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(len_, &_pb_a2)
     else:
-        _pb_a2 = _pb_index(len_, "argument 3 (len_)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(len_, "argument 3 (len_)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (len_)', 0, 18446744073709551615), len_)
 
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         raise ValueError(f"argument 3 (len_): {_pb_a2} is more than argument 2 (value) holds ({_pb_n1} bytes)")
@@ -2491,20 +3117,28 @@ def json_string_setn_nocheck(json_t string, value, len_, /):
 
 
 
-def json_integer_set(json_t integer, value, /):
+def json_integer_set(integer, value, /):
     'json_integer_set(integer: json_t | None, value: int, /) -> int\n\nC: int json_integer_set(json_t *integer, json_int_t value);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_int_t _pb_a1
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if integer is not None and integer._pb_closed:
-        raise ValueError("argument 1 (integer) is closed")
-    _pb_a0 = NULL if integer is None else <_c_json_t *>integer._ptr
+    if integer is None:
+        _pb_a0 = NULL
+    elif isinstance(integer, json_t):
+        if (<json_t>integer)._pb_closed:
+            raise ValueError("argument 1 (integer) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>integer)._ptr
+    else:
+        raise _pb_wrong_record(integer, json_t, "argument 1 (integer)", True)
 
     if PyLong_CheckExact(value):
-        _pb_a1 = value
+        _pb_status = (<_pb_unchecked_to_c_json_int_t>_pb_to_c_json_int_t)(value, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(value, "argument 2 (value)")
+        _pb_status = (<_pb_unchecked_to_c_json_int_t>_pb_to_c_json_int_t)(_pb_as_int(value, "argument 2 (value)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (value)', -9223372036854775808, 9223372036854775807), value)
 
     _pb_r = _c_json_integer_set(_pb_a0, _pb_a1)
 
@@ -2515,17 +3149,26 @@ def json_integer_set(json_t integer, value, /):
 
 
 
-def json_real_set(json_t real, value, /):
+def json_real_set(real, value, /):
     'json_real_set(real: json_t | None, value: float, /) -> int\n\nC: int json_real_set(json_t *real, double value);'
     cdef _c_json_t *_pb_a0
     cdef double _pb_a1
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if real is not None and real._pb_closed:
-        raise ValueError("argument 1 (real) is closed")
-    _pb_a0 = NULL if real is None else <_c_json_t *>real._ptr
+    if real is None:
+        _pb_a0 = NULL
+    elif isinstance(real, json_t):
+        if (<json_t>real)._pb_closed:
+            raise ValueError("argument 1 (real) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>real)._ptr
+    else:
+        raise _pb_wrong_record(real, json_t, "argument 1 (real)", True)
 
-    _pb_a1 = value
+    _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(value, &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('float', 'argument 2 (value)'), value)
+
 
     _pb_r = _c_json_real_set(_pb_a0, _pb_a1)
 
@@ -2536,19 +3179,29 @@ def json_real_set(json_t real, value, /):
 
 
 
-def json_equal(json_t value1, json_t value2, /):
+def json_equal(value1, value2, /):
     'json_equal(value1: json_t | None, value2: json_t | None, /) -> int\n\nC: int json_equal(const json_t *value1, const json_t *value2);'
     cdef const _c_json_t *_pb_a0
     cdef const _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if value1 is not None and value1._pb_closed:
-        raise ValueError("argument 1 (value1) is closed")
-    _pb_a0 = NULL if value1 is None else <const _c_json_t *>value1._ptr
+    if value1 is None:
+        _pb_a0 = NULL
+    elif isinstance(value1, json_t):
+        if (<json_t>value1)._pb_closed:
+            raise ValueError("argument 1 (value1) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>value1)._ptr
+    else:
+        raise _pb_wrong_record(value1, json_t, "argument 1 (value1)", True)
 
-    if value2 is not None and value2._pb_closed:
-        raise ValueError("argument 2 (value2) is closed")
-    _pb_a1 = NULL if value2 is None else <const _c_json_t *>value2._ptr
+    if value2 is None:
+        _pb_a1 = NULL
+    elif isinstance(value2, json_t):
+        if (<json_t>value2)._pb_closed:
+            raise ValueError("argument 2 (value2) is closed")
+        _pb_a1 = <const _c_json_t *>(<json_t>value2)._ptr
+    else:
+        raise _pb_wrong_record(value2, json_t, "argument 2 (value2)", True)
 
     _pb_r = _c_json_equal(_pb_a0, _pb_a1)
 
@@ -2559,14 +3212,19 @@ def json_equal(json_t value1, json_t value2, /):
 
 
 
-def json_copy(json_t value, /):
+def json_copy(value, /):
     'json_copy(value: json_t | None, /) -> json_t | None\n\nC: json_t *json_copy(json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    if value is not None and value._pb_closed:
-        raise ValueError("argument 1 (value) is closed")
-    _pb_a0 = NULL if value is None else <_c_json_t *>value._ptr
+    if value is None:
+        _pb_a0 = NULL
+    elif isinstance(value, json_t):
+        if (<json_t>value)._pb_closed:
+            raise ValueError("argument 1 (value) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>value)._ptr
+    else:
+        raise _pb_wrong_record(value, json_t, "argument 1 (value)", True)
 
     _pb_r = _c_json_copy(_pb_a0)
 
@@ -2577,14 +3235,19 @@ def json_copy(json_t value, /):
 
 
 
-def json_deep_copy(json_t value, /):
+def json_deep_copy(value, /):
     'json_deep_copy(value: json_t | None, /) -> json_t | None\n\nC: json_t *json_deep_copy(const json_t *value);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    if value is not None and value._pb_closed:
-        raise ValueError("argument 1 (value) is closed")
-    _pb_a0 = NULL if value is None else <const _c_json_t *>value._ptr
+    if value is None:
+        _pb_a0 = NULL
+    elif isinstance(value, json_t):
+        if (<json_t>value)._pb_closed:
+            raise ValueError("argument 1 (value) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>value)._ptr
+    else:
+        raise _pb_wrong_record(value, json_t, "argument 1 (value)", True)
 
     _pb_r = _c_json_deep_copy(_pb_a0)
 
@@ -2595,12 +3258,13 @@ def json_deep_copy(json_t value, /):
 
 
 
-def json_loads(input_, flags, json_error_t error, /):
+def json_loads(input_, flags, error, /):
     'json_loads(input_: str | _Buffer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loads(const char *input, size_t flags, json_error_t *error);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef _c_size_t _pb_a1
     cdef _c_json_error_t *_pb_a2
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     if input_ is None:
@@ -2618,11 +3282,18 @@ def json_loads(input_, flags, json_error_t error, /):
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     if PyLong_CheckExact(flags):
-        _pb_a1 = flags
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(flags, "argument 2 (flags)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 2 (flags)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (flags)', 0, 18446744073709551615), flags)
 
-    _pb_a2 = NULL if error is None else <_c_json_error_t *>error._ptr
+    if error is None:
+        _pb_a2 = NULL
+    elif isinstance(error, json_error_t):
+        _pb_a2 = <_c_json_error_t *>(<json_error_t>error)._ptr
+    else:
+        raise _pb_wrong_record(error, json_error_t, "argument 3 (error)", True)
 
     if <void *>_c_json_delete == NULL:
         raise AttributeError("no loaded library defines 'json_delete'")
@@ -2638,13 +3309,14 @@ def json_loads(input_, flags, json_error_t error, /):
 
 
 
-def json_loadb(buffer, buflen, flags, json_error_t error, /):
+def json_loadb(buffer, buflen, flags, error, /):
     'json_loadb(buffer: str | _Buffer | None, buflen: int, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loadb(const char *buffer, size_t buflen, size_t flags, json_error_t *error);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef _c_size_t _pb_a1
     cdef _c_size_t _pb_a2
     cdef _c_json_error_t *_pb_a3
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     if buffer is None:
@@ -2662,16 +3334,25 @@ def json_loadb(buffer, buflen, flags, json_error_t error, /):
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     if PyLong_CheckExact(buflen):
-        _pb_a1 = buflen
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(buflen, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(buflen, "argument 2 (buflen)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(buflen, "argument 2 (buflen)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (buflen)', 0, 18446744073709551615), buflen)
 
     if PyLong_CheckExact(flags):
-        _pb_a2 = flags
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a2)
     else:
-        _pb_a2 = _pb_index(flags, "argument 3 (flags)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 3 (flags)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
-    _pb_a3 = NULL if error is None else <_c_json_error_t *>error._ptr
+    if error is None:
+        _pb_a3 = NULL
+    elif isinstance(error, json_error_t):
+        _pb_a3 = <_c_json_error_t *>(<json_error_t>error)._ptr
+    else:
+        raise _pb_wrong_record(error, json_error_t, "argument 4 (error)", True)
 
     _pb_r = _c_json_loadb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
 
@@ -2682,11 +3363,12 @@ def json_loadb(buffer, buflen, flags, json_error_t error, /):
 
 
 
-def json_loadf(input_, flags, json_error_t error, /):
+def json_loadf(input_, flags, error, /):
     'json_loadf(input_: FILE | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loadf(FILE *input, size_t flags, json_error_t *error);'
     cdef _c_FILE *_pb_a0
     cdef _c_size_t _pb_a1
     cdef _c_json_error_t *_pb_a2
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     if input_ is None:
@@ -2699,11 +3381,18 @@ def json_loadf(input_, flags, json_error_t error, /):
         _pb_a0 = <_c_FILE *>_pb_handle_arg(input_, FILE, "argument 1 (input_)", True)
 
     if PyLong_CheckExact(flags):
-        _pb_a1 = flags
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(flags, "argument 2 (flags)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 2 (flags)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (flags)', 0, 18446744073709551615), flags)
 
-    _pb_a2 = NULL if error is None else <_c_json_error_t *>error._ptr
+    if error is None:
+        _pb_a2 = NULL
+    elif isinstance(error, json_error_t):
+        _pb_a2 = <_c_json_error_t *>(<json_error_t>error)._ptr
+    else:
+        raise _pb_wrong_record(error, json_error_t, "argument 3 (error)", True)
 
     _pb_r = _c_json_loadf(_pb_a0, _pb_a1, _pb_a2)
 
@@ -2714,24 +3403,34 @@ def json_loadf(input_, flags, json_error_t error, /):
 
 
 
-def json_loadfd(input_, flags, json_error_t error, /):
+def json_loadfd(input_, flags, error, /):
     'json_loadfd(input_: int, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loadfd(int input, size_t flags, json_error_t *error);'
     cdef int _pb_a0
     cdef _c_size_t _pb_a1
     cdef _c_json_error_t *_pb_a2
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     if PyLong_CheckExact(input_):
-        _pb_a0 = input_
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(input_, &_pb_a0)
     else:
-        _pb_a0 = _pb_index(input_, "argument 1 (input_)")
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(_pb_as_int(input_, "argument 1 (input_)"), &_pb_a0)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 1 (input_)', -2147483648, 2147483647), input_)
 
     if PyLong_CheckExact(flags):
-        _pb_a1 = flags
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(flags, "argument 2 (flags)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 2 (flags)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (flags)', 0, 18446744073709551615), flags)
 
-    _pb_a2 = NULL if error is None else <_c_json_error_t *>error._ptr
+    if error is None:
+        _pb_a2 = NULL
+    elif isinstance(error, json_error_t):
+        _pb_a2 = <_c_json_error_t *>(<json_error_t>error)._ptr
+    else:
+        raise _pb_wrong_record(error, json_error_t, "argument 3 (error)", True)
 
     _pb_r = _c_json_loadfd(_pb_a0, _pb_a1, _pb_a2)
 
@@ -2742,12 +3441,13 @@ def json_loadfd(input_, flags, json_error_t error, /):
 
 
 
-def json_load_file(path, flags, json_error_t error, /):
+def json_load_file(path, flags, error, /):
     'json_load_file(path: str | _Buffer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_file(const char *path, size_t flags, json_error_t *error);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef _c_size_t _pb_a1
     cdef _c_json_error_t *_pb_a2
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     if path is None:
@@ -2765,11 +3465,18 @@ def json_load_file(path, flags, json_error_t error, /):
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     if PyLong_CheckExact(flags):
-        _pb_a1 = flags
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(flags, "argument 2 (flags)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 2 (flags)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (flags)', 0, 18446744073709551615), flags)
 
-    _pb_a2 = NULL if error is None else <_c_json_error_t *>error._ptr
+    if error is None:
+        _pb_a2 = NULL
+    elif isinstance(error, json_error_t):
+        _pb_a2 = <_c_json_error_t *>(<json_error_t>error)._ptr
+    else:
+        raise _pb_wrong_record(error, json_error_t, "argument 3 (error)", True)
 
     _pb_r = _c_json_load_file(_pb_a0, _pb_a1, _pb_a2)
 
@@ -2780,20 +3487,28 @@ def json_load_file(path, flags, json_error_t error, /):
 
 
 
-def json_dumps(json_t json, flags, /):
+def json_dumps(json, flags, /):
     'json_dumps(json: json_t | None, flags: int, /) -> bytes | None\n\nC: char *json_dumps(const json_t *json, size_t flags);'
     cdef const _c_json_t *_pb_a0
     cdef _c_size_t _pb_a1
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef char *_pb_r
-    if json is not None and json._pb_closed:
-        raise ValueError("argument 1 (json) is closed")
-    _pb_a0 = NULL if json is None else <const _c_json_t *>json._ptr
+    if json is None:
+        _pb_a0 = NULL
+    elif isinstance(json, json_t):
+        if (<json_t>json)._pb_closed:
+            raise ValueError("argument 1 (json) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
+    else:
+        raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
 
     if PyLong_CheckExact(flags):
-        _pb_a1 = flags
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(flags, "argument 2 (flags)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 2 (flags)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (flags)', 0, 18446744073709551615), flags)
 
 
     _pb_r = _c_json_dumps(_pb_a0, _pb_a1)
@@ -2808,21 +3523,27 @@ def json_dumps(json_t json, flags, /):
 
 
 
-def json_dumpb(json_t json, buffer, size, flags, /):
+def json_dumpb(json, buffer, size, flags, /):
     'json_dumpb(json: json_t | None, buffer: _WritableBuffer | Pointer | None, size: int, flags: int, /) -> int\n\nC: size_t json_dumpb(const json_t *json, char *buffer, size_t size, size_t flags);'
     cdef const _c_json_t *_pb_a0
     cdef char *_pb_a1
     cdef _c_size_t _pb_a2
     cdef _c_size_t _pb_a3
     cdef Py_ssize_t _pb_n1 = 0
+    cdef int _pb_status
     cdef Py_buffer _pb_v1
     cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
     try:
-        if json is not None and json._pb_closed:
-            raise ValueError("argument 1 (json) is closed")
-        _pb_a0 = NULL if json is None else <const _c_json_t *>json._ptr
+        if json is None:
+            _pb_a0 = NULL
+        elif isinstance(json, json_t):
+            if (<json_t>json)._pb_closed:
+                raise ValueError("argument 1 (json) is closed")
+            _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
+        else:
+            raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
 
         if buffer is None:
             _pb_a1 = NULL
@@ -2830,7 +3551,7 @@ def json_dumpb(json_t json, buffer, size, flags, /):
         elif PyObject_CheckBuffer(buffer):
             try:
                 PyObject_GetBuffer(buffer, &_pb_v1, PyBUF_WRITABLE)
-            except BufferError:
+            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                 raise TypeError('argument 2 (buffer) must be a writable contiguous buffer, not ' + type(buffer).__name__) from None
             _pb_h1 = True
             if <size_t>_pb_v1.len < sizeof(char):
@@ -2844,14 +3565,18 @@ def json_dumpb(json_t json, buffer, size, flags, /):
             raise TypeError('argument 2 (buffer) must be a writable contiguous buffer, not ' + type(buffer).__name__)
 
         if PyLong_CheckExact(size):
-            _pb_a2 = size
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(size, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(size, "argument 3 (size)")
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(size, "argument 3 (size)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (size)', 0, 18446744073709551615), size)
 
         if PyLong_CheckExact(flags):
-            _pb_a3 = flags
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a3)
         else:
-            _pb_a3 = _pb_index(flags, "argument 4 (flags)")
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 4 (flags)"), &_pb_a3)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
 
         if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
             raise ValueError(f"argument 3 (size): {_pb_a2} is more than argument 2 (buffer) holds ({_pb_n1} bytes)")
@@ -2868,16 +3593,22 @@ def json_dumpb(json_t json, buffer, size, flags, /):
 
 
 
-def json_dumpf(json_t json, output, flags, /):
+def json_dumpf(json, output, flags, /):
     'json_dumpf(json: json_t | None, output: FILE | None, flags: int, /) -> int\n\nC: int json_dumpf(const json_t *json, FILE *output, size_t flags);'
     cdef const _c_json_t *_pb_a0
     cdef _c_FILE *_pb_a1
     cdef _c_size_t _pb_a2
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if json is not None and json._pb_closed:
-        raise ValueError("argument 1 (json) is closed")
-    _pb_a0 = NULL if json is None else <const _c_json_t *>json._ptr
+    if json is None:
+        _pb_a0 = NULL
+    elif isinstance(json, json_t):
+        if (<json_t>json)._pb_closed:
+            raise ValueError("argument 1 (json) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
+    else:
+        raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
 
     if output is None:
         _pb_a1 = NULL
@@ -2889,9 +3620,11 @@ def json_dumpf(json_t json, output, flags, /):
         _pb_a1 = <_c_FILE *>_pb_handle_arg(output, FILE, "argument 2 (output)", True)
 
     if PyLong_CheckExact(flags):
-        _pb_a2 = flags
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a2)
     else:
-        _pb_a2 = _pb_index(flags, "argument 3 (flags)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 3 (flags)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
     _pb_r = _c_json_dumpf(_pb_a0, _pb_a1, _pb_a2)
 
@@ -2902,26 +3635,36 @@ def json_dumpf(json_t json, output, flags, /):
 
 
 
-def json_dumpfd(json_t json, output, flags, /):
+def json_dumpfd(json, output, flags, /):
     'json_dumpfd(json: json_t | None, output: int, flags: int, /) -> int\n\nC: int json_dumpfd(const json_t *json, int output, size_t flags);'
     cdef const _c_json_t *_pb_a0
     cdef int _pb_a1
     cdef _c_size_t _pb_a2
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if json is not None and json._pb_closed:
-        raise ValueError("argument 1 (json) is closed")
-    _pb_a0 = NULL if json is None else <const _c_json_t *>json._ptr
+    if json is None:
+        _pb_a0 = NULL
+    elif isinstance(json, json_t):
+        if (<json_t>json)._pb_closed:
+            raise ValueError("argument 1 (json) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
+    else:
+        raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
 
     if PyLong_CheckExact(output):
-        _pb_a1 = output
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(output, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(output, "argument 2 (output)")
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(_pb_as_int(output, "argument 2 (output)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (output)', -2147483648, 2147483647), output)
 
     if PyLong_CheckExact(flags):
-        _pb_a2 = flags
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a2)
     else:
-        _pb_a2 = _pb_index(flags, "argument 3 (flags)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 3 (flags)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
     _pb_r = _c_json_dumpfd(_pb_a0, _pb_a1, _pb_a2)
 
@@ -2932,17 +3675,23 @@ def json_dumpfd(json_t json, output, flags, /):
 
 
 
-def json_dump_file(json_t json, path, flags, /):
+def json_dump_file(json, path, flags, /):
     'json_dump_file(json: json_t | None, path: str | _Buffer | None, flags: int, /) -> int\n\nC: int json_dump_file(const json_t *json, const char *path, size_t flags);'
     cdef const _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef _c_size_t _pb_a2
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if json is not None and json._pb_closed:
-        raise ValueError("argument 1 (json) is closed")
-    _pb_a0 = NULL if json is None else <const _c_json_t *>json._ptr
+    if json is None:
+        _pb_a0 = NULL
+    elif isinstance(json, json_t):
+        if (<json_t>json)._pb_closed:
+            raise ValueError("argument 1 (json) is closed")
+        _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
+    else:
+        raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
 
     if path is None:
         _pb_a1 = NULL
@@ -2959,9 +3708,11 @@ def json_dump_file(json_t json, path, flags, /):
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     if PyLong_CheckExact(flags):
-        _pb_a2 = flags
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a2)
     else:
-        _pb_a2 = _pb_index(flags, "argument 3 (flags)")
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 3 (flags)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
     _pb_r = _c_json_dump_file(_pb_a0, _pb_a1, _pb_a2)
 
@@ -2991,7 +3742,7 @@ def json_get_alloc_funcs(malloc_fn, free_fn, /):
 def jansson_version_str(_pb_none=_MISSING, /):
     'jansson_version_str() -> bytes | None\n\nC: const char *jansson_version_str(void);'
     if _pb_none is not _MISSING:
-        raise TypeError("jansson_version_str() takes no arguments (1 given)")
+        raise TypeError("jansson_version_str() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     cdef const char *_pb_r
     _pb_r = _c_jansson_version_str()
@@ -3008,22 +3759,29 @@ def jansson_version_cmp(major, minor, micro, /):
     cdef int _pb_a0
     cdef int _pb_a1
     cdef int _pb_a2
+    cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
     if PyLong_CheckExact(major):
-        _pb_a0 = major
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(major, &_pb_a0)
     else:
-        _pb_a0 = _pb_index(major, "argument 1 (major)")
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(_pb_as_int(major, "argument 1 (major)"), &_pb_a0)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 1 (major)', -2147483648, 2147483647), major)
 
     if PyLong_CheckExact(minor):
-        _pb_a1 = minor
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(minor, &_pb_a1)
     else:
-        _pb_a1 = _pb_index(minor, "argument 2 (minor)")
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(_pb_as_int(minor, "argument 2 (minor)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (minor)', -2147483648, 2147483647), minor)
 
     if PyLong_CheckExact(micro):
-        _pb_a2 = micro
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(micro, &_pb_a2)
     else:
-        _pb_a2 = _pb_index(micro, "argument 3 (micro)")
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(_pb_as_int(micro, "argument 3 (micro)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (micro)', -2147483648, 2147483647), micro)
 
     _pb_r = _c_jansson_version_cmp(_pb_a0, _pb_a1, _pb_a2)
 

@@ -1450,21 +1450,17 @@ _string = _ffi.string
 #: ffi.new, called on the preparsed ``_pb_ptr_<class>`` types (no lookup of a C type string)
 _pb_alloc = _ffi.new
 
-# ---- runtime: the checks shared by every wrapper -------------------------
-# The wrappers call C directly on their fast path; anything the fast path
-# rejects comes here, to be either normalised (an object with __index__, None
-# for a pointer) or turned into the same error the Cython backend raises.
-
-_MISSING = object()
-#: an instance of a record class without its __init__: how wrappers make the
-#: record they return around C memory they have just allocated
-_pb_new = object.__new__
-#: an int argument as an exact int (TypeError for anything without __index__)
-_pb_exact_int = _operator.index
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
 
 
-def _pb_no_copy(self, protocol):
-    """``__reduce_ex__`` of records, handles and function pointers, as in the Cython backend.
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
 
     They hold addresses (and keep the memory behind them alive): a pickled
     address means nothing in another process, and a copy would share memory
@@ -1472,6 +1468,16 @@ def _pb_no_copy(self, protocol):
     bytes where that is safe.
     """
     raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
 
 
 def _pb_integer(value, what):
@@ -1517,23 +1523,6 @@ def _pb_view_of(value, what, writable, wanted=None):
     return view
 
 
-def _pb_measure(value, size):
-    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
-    return 0 if value is None else memoryview(value).nbytes // size
-
-
-def _pb_capacity(value, item):
-    """How many items of ``item`` bytes an argument holds, for a length the header states
-    beside it; -1 when that is not known (None, a Pointer, a handle or a record)."""
-    if value is None or isinstance(value, (Pointer, _pb_Record)):
-        return -1
-    if isinstance(value, str):
-        return len(value.encode()) // item
-    if isinstance(value, _pb_Cell):
-        return value._pb_size // item
-    return memoryview(value).nbytes // item
-
-
 def _pb_check_size(view, size, what):
     if view.nbytes < size:
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
@@ -1571,30 +1560,92 @@ def _pb_sequence(value, what):
         raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
 
-def _pb_once(value):
-    """``value``, or a list of its items if it is an iterator (a generator, say).
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
 
-    A wrapper may read an in-array argument twice (the fast path, then the
-    run after _pb_fix), and an iterator gives its items only once.
+    TypeError naming ``what`` for anything else (``str`` included).
     """
-    try:
-        single_pass = iter(value) is value
-    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+    if value.__class__ is bytes:
         return value
-    return list(value) if single_pass else value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
 
 
-def _pb_rekey(keep, address, size, kept):
-    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
-    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
-    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
-    for key in [key for key in keep if address <= key[0] < address + size]:
-        del keep[key]
-    for (offset, name), value in kept.items():
-        keep[(address + offset, name)] = value
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Closed:
+    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        raise ValueError("the object is closed: the memory it stood for was freed")
+
+    __getitem__ = __getattr__
+
+
+#: the memory of every closed object (see _pb_Closed)
+_PB_CLOSED = _pb_Closed()
+
+
+def _pb_is_closed(value):
+    """Whether ``value`` is a Pointer, handle or record that was closed."""
+    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
+
+
+def _pb_pointer_type(value):
+    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
+    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+def _pb_pointer_name(value):
+    """How an error names a Pointer or handle: ``a Pointer of type int *``, or its class."""
+    return f"a Pointer of type {value._ctype}" if type(value) is Pointer else type(value).__name__
+
+
+def _pb_takes_pointer(value, ctype):
+    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
+    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
+    have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+def _pb_pointer_error(what, ctype, value, nullable):
+    """The TypeError for a value that is not a pointer ``ctype`` takes."""
+    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+    if isinstance(value, Pointer):
+        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+def _pb_check_object_pointer(value, ctype, what, wanted):
+    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
+
+    A record goes only where C takes ``void *``; a Pointer where C takes its
+    own type or ``void *``, or any pointer when it is a ``void *`` itself.
+    ``wanted`` names what else the parameter takes, for the TypeError.
+    """
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not {_pb_pointer_name(value)}")
+    elif ctype != "void *":
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
     kind, what = spec[0], spec[1]
     if kind == "nonnull":
         if value is None:
@@ -1630,9 +1681,8 @@ def _pb_fix_value(spec, value):
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
             if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":
-                return _pb_handle(spec[2], value._h, value)  # C converts a void * to any object pointer
-            wanted = spec[2].__name__ + (" or None" if spec[3] else "")
-            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
         return value
     if kind == "pointer":
         # ("pointer", what, C type, nullable): a Pointer of that type or of void *
@@ -1667,23 +1717,61 @@ def _pb_fix_value(spec, value):
 
 
 def _pb_fix(specs, args):
-    """The inputs checked and normalised for the second run of a wrapper's body, or the precise error."""
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
 
 
-class _pb_Closed:
-    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+# ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
-    __slots__ = ()
+_MISSING = object()
+#: an instance of a record class without its __init__: how wrappers make the
+#: record they return around C memory they have just allocated
+_pb_new = object.__new__
+#: an int argument as an exact int (TypeError for anything without __index__)
+_pb_exact_int = _operator.index
 
-    def __getattr__(self, name):
-        raise ValueError("the object is closed: the memory it stood for was freed")
 
-    __getitem__ = __getattr__
+def _pb_measure(value, size):
+    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
+    return 0 if value is None else memoryview(value).nbytes // size
 
 
-#: the memory of every closed object (see _pb_Closed)
-_PB_CLOSED = _pb_Closed()
+def _pb_capacity(value, item):
+    """How many items of ``item`` bytes an argument holds, for a length the header states
+    beside it; -1 when that is not known (None, a Pointer, a handle or a record)."""
+    if value is None or isinstance(value, (Pointer, _pb_Record)):
+        return -1
+    if isinstance(value, str):
+        return len(value.encode()) // item
+    if isinstance(value, _pb_Cell):
+        return value._pb_size // item
+    return memoryview(value).nbytes // item
+
+
+def _pb_once(value):
+    """``value``, or a list of its items if it is an iterator (a generator, say).
+
+    A wrapper may read an in-array argument twice (the fast path, then the
+    run after _pb_fix), and an iterator gives its items only once.
+    """
+    try:
+        single_pass = iter(value) is value
+    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+        return value
+    return list(value) if single_pass else value
+
+
+def _pb_rekey(keep, address, size, kept):
+    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
+    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
+    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
+    for key in [key for key in keep if address <= key[0] < address + size]:
+        del keep[key]
+    for (offset, name), value in kept.items():
+        keep[(address + offset, name)] = value
 
 
 class _pb_Release:
@@ -1747,11 +1835,6 @@ def _pb_disown(obj):
             guard.cancel()
 
 
-def _pb_is_closed(value):
-    """Whether ``value`` is a Pointer, handle or record that was closed."""
-    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
-
-
 class Pointer(_pb_Owner):
     """The address of C memory the library handed out, typed by its C type.
 
@@ -1798,7 +1881,12 @@ class Pointer(_pb_Owner):
             return f"<{type(self).__name__} {what} (closed)>"
         return f"<{type(self).__name__} {what} at {_pb_address(self._h):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+    @classmethod
+    def _pb_from_void(cls, pointer):
+        """A handle of this class for a ``void *`` Pointer, where C converts one to it."""
+        return _pb_handle(cls, pointer._h, pointer)
 
     def _pb_take(self, guard):
         self._free = guard
@@ -1809,7 +1897,6 @@ class Pointer(_pb_Owner):
         if guard is not None:
             self._h = _PB_CLOSED
         return guard
-
 
 
 def _pb_handle(cls, pointer, owner):
@@ -1831,26 +1918,6 @@ def _pb_pointer(pointer, ctype, owner):
     return obj
 
 
-def _pb_pointer_type(value):
-    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
-    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
-
-
-def _pb_takes_pointer(value, ctype):
-    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
-    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
-    have = _pb_pointer_type(value)
-    return have == ctype or have == "void *" or ctype == "void *"
-
-
-def _pb_pointer_error(what, ctype, value, nullable):
-    """The TypeError for a value that is not a pointer ``ctype`` takes."""
-    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
-    if isinstance(value, Pointer):
-        return TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
-    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
-
-
 class _pb_Cell:
     """One C object of an arithmetic type, made by Python (``c_ulong(5)``).
 
@@ -1869,7 +1936,7 @@ class _pb_Cell:
     def __repr__(self):
         return f"{type(self).__name__}({self.value!r})"  # type: ignore[attr-defined]  # each subclass has one
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 class _pb_Record(_pb_Owner):
@@ -1880,20 +1947,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-
-def _pb_check_object_pointer(value, ctype, what, wanted):
-    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
-
-    A record goes only where C takes ``void *``; a Pointer where C takes its
-    own type or ``void *``, or any pointer when it is a ``void *`` itself.
-    ``wanted`` names what else the parameter takes, for the TypeError.
-    """
-    if isinstance(value, Pointer):
-        if not _pb_takes_pointer(value, ctype):
-            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
-    elif ctype != "void *":
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_missing(message):
@@ -2153,7 +2206,7 @@ def _pb_ref_repr(record):
 
 def _pb_store_bytes(target, size, value, what):
     """Copy a bytes-like value into a fixed array member, zero-filling the rest."""
-    data = memoryview(value).tobytes()
+    data = _pb_bytes_like(value, what)
     if len(data) > size:
         raise ValueError(f"{what} holds at most {size} bytes, got {len(data)}")
     _ffi.memmove(target, data + bytes(size - len(data)), size)
@@ -3751,7 +3804,7 @@ class FunctionPointer:
     def __repr__(self):
         return f"<FunctionPointer {self._ctype} at {_pb_address(self._ptr):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 def _pb_function_pointer(pointer, ctype, owner):
@@ -4034,17 +4087,17 @@ class CK_VERSION(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_VERSION holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_VERSION.sizeof:
-            raise ValueError(f"CK_VERSION needs {CK_VERSION.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_VERSION.from_bytes: argument 1 (data)")
+        if len(data) != CK_VERSION.sizeof:
+            raise ValueError(f"CK_VERSION needs {CK_VERSION.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_VERSION)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_VERSION, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_VERSION(major={self.major!r}, minor={self.minor!r})"
@@ -4057,6 +4110,10 @@ class CK_VERSION(_pb_Record):
     def major(self, value):
         self._p.major = _pb_index(value, 'CK_VERSION.major', 0, 255)
 
+    @major.deleter
+    def major(self):
+        _pb_no_delete('CK_VERSION.major')
+
     @property
     def minor(self):
         return self._p.minor
@@ -4064,6 +4121,10 @@ class CK_VERSION(_pb_Record):
     @minor.setter
     def minor(self, value):
         self._p.minor = _pb_index(value, 'CK_VERSION.minor', 0, 255)
+
+    @minor.deleter
+    def minor(self):
+        _pb_no_delete('CK_VERSION.minor')
 
 
 #: the pointer type ffi.new allocates a CK_VERSION with
@@ -4093,17 +4154,17 @@ class CK_INFO(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_INFO.sizeof:
-            raise ValueError(f"CK_INFO needs {CK_INFO.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_INFO.sizeof:
+            raise ValueError(f"CK_INFO needs {CK_INFO.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_INFO, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_INFO(cryptokiVersion={self.cryptokiVersion!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, libraryDescription={self.libraryDescription!r}, libraryVersion={self.libraryVersion!r})"
@@ -4118,6 +4179,10 @@ class CK_INFO(_pb_Record):
             raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.cryptokiVersion = value._p[0]
 
+    @cryptokiVersion.deleter
+    def cryptokiVersion(self):
+        _pb_no_delete('CK_INFO.cryptokiVersion')
+
     @property
     def manufacturerID(self):
         return _ffi.buffer(self._p.manufacturerID)[:]
@@ -4125,6 +4190,10 @@ class CK_INFO(_pb_Record):
     @manufacturerID.setter
     def manufacturerID(self, value):
         _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_INFO.manufacturerID')
+
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete('CK_INFO.manufacturerID')
 
     @property
     def flags(self):
@@ -4134,6 +4203,10 @@ class CK_INFO(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_INFO.flags', 0, 18446744073709551615)
 
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_INFO.flags')
+
     @property
     def libraryDescription(self):
         return _ffi.buffer(self._p.libraryDescription)[:]
@@ -4141,6 +4214,10 @@ class CK_INFO(_pb_Record):
     @libraryDescription.setter
     def libraryDescription(self, value):
         _pb_store_bytes(self._p.libraryDescription, 32, value, 'CK_INFO.libraryDescription')
+
+    @libraryDescription.deleter
+    def libraryDescription(self):
+        _pb_no_delete('CK_INFO.libraryDescription')
 
     @property
     def libraryVersion(self):
@@ -4151,6 +4228,10 @@ class CK_INFO(_pb_Record):
         if not isinstance(value, CK_VERSION):
             raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.libraryVersion = value._p[0]
+
+    @libraryVersion.deleter
+    def libraryVersion(self):
+        _pb_no_delete('CK_INFO.libraryVersion')
 
 
 #: the pointer type ffi.new allocates a CK_INFO with
@@ -4180,17 +4261,17 @@ class CK_SLOT_INFO(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SLOT_INFO.sizeof:
-            raise ValueError(f"CK_SLOT_INFO needs {CK_SLOT_INFO.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_SLOT_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_SLOT_INFO.sizeof:
+            raise ValueError(f"CK_SLOT_INFO needs {CK_SLOT_INFO.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_SLOT_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_SLOT_INFO, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SLOT_INFO(slotDescription={self.slotDescription!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r})"
@@ -4203,6 +4284,10 @@ class CK_SLOT_INFO(_pb_Record):
     def slotDescription(self, value):
         _pb_store_bytes(self._p.slotDescription, 64, value, 'CK_SLOT_INFO.slotDescription')
 
+    @slotDescription.deleter
+    def slotDescription(self):
+        _pb_no_delete('CK_SLOT_INFO.slotDescription')
+
     @property
     def manufacturerID(self):
         return _ffi.buffer(self._p.manufacturerID)[:]
@@ -4211,6 +4296,10 @@ class CK_SLOT_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_SLOT_INFO.manufacturerID')
 
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete('CK_SLOT_INFO.manufacturerID')
+
     @property
     def flags(self):
         return self._p.flags
@@ -4218,6 +4307,10 @@ class CK_SLOT_INFO(_pb_Record):
     @flags.setter
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_SLOT_INFO.flags')
 
     @property
     def hardwareVersion(self):
@@ -4229,6 +4322,10 @@ class CK_SLOT_INFO(_pb_Record):
             raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.hardwareVersion = value._p[0]
 
+    @hardwareVersion.deleter
+    def hardwareVersion(self):
+        _pb_no_delete('CK_SLOT_INFO.hardwareVersion')
+
     @property
     def firmwareVersion(self):
         return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'firmwareVersion'), self if self._owner is None else self._owner)
@@ -4238,6 +4335,10 @@ class CK_SLOT_INFO(_pb_Record):
         if not isinstance(value, CK_VERSION):
             raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.firmwareVersion = value._p[0]
+
+    @firmwareVersion.deleter
+    def firmwareVersion(self):
+        _pb_no_delete('CK_SLOT_INFO.firmwareVersion')
 
 
 #: the pointer type ffi.new allocates a CK_SLOT_INFO with
@@ -4293,17 +4394,17 @@ class CK_TOKEN_INFO(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_TOKEN_INFO.sizeof:
-            raise ValueError(f"CK_TOKEN_INFO needs {CK_TOKEN_INFO.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_TOKEN_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_TOKEN_INFO.sizeof:
+            raise ValueError(f"CK_TOKEN_INFO needs {CK_TOKEN_INFO.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_TOKEN_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_TOKEN_INFO, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TOKEN_INFO(label={self.label!r}, manufacturerID={self.manufacturerID!r}, model={self.model!r}, serialNumber={self.serialNumber!r}, flags={self.flags!r}, ulMaxSessionCount={self.ulMaxSessionCount!r}, ulSessionCount={self.ulSessionCount!r}, ulMaxRwSessionCount={self.ulMaxRwSessionCount!r}, ulRwSessionCount={self.ulRwSessionCount!r}, ulMaxPinLen={self.ulMaxPinLen!r}, ulMinPinLen={self.ulMinPinLen!r}, ulTotalPublicMemory={self.ulTotalPublicMemory!r}, ulFreePublicMemory={self.ulFreePublicMemory!r}, ulTotalPrivateMemory={self.ulTotalPrivateMemory!r}, ulFreePrivateMemory={self.ulFreePrivateMemory!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r}, utcTime={self.utcTime!r})"
@@ -4316,6 +4417,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._p.label, 32, value, 'CK_TOKEN_INFO.label')
 
+    @label.deleter
+    def label(self):
+        _pb_no_delete('CK_TOKEN_INFO.label')
+
     @property
     def manufacturerID(self):
         return _ffi.buffer(self._p.manufacturerID)[:]
@@ -4323,6 +4428,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @manufacturerID.setter
     def manufacturerID(self, value):
         _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_TOKEN_INFO.manufacturerID')
+
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete('CK_TOKEN_INFO.manufacturerID')
 
     @property
     def model(self):
@@ -4332,6 +4441,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def model(self, value):
         _pb_store_bytes(self._p.model, 16, value, 'CK_TOKEN_INFO.model')
 
+    @model.deleter
+    def model(self):
+        _pb_no_delete('CK_TOKEN_INFO.model')
+
     @property
     def serialNumber(self):
         return _ffi.buffer(self._p.serialNumber)[:]
@@ -4339,6 +4452,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @serialNumber.setter
     def serialNumber(self, value):
         _pb_store_bytes(self._p.serialNumber, 16, value, 'CK_TOKEN_INFO.serialNumber')
+
+    @serialNumber.deleter
+    def serialNumber(self):
+        _pb_no_delete('CK_TOKEN_INFO.serialNumber')
 
     @property
     def flags(self):
@@ -4348,6 +4465,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
 
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_TOKEN_INFO.flags')
+
     @property
     def ulMaxSessionCount(self):
         return self._p.ulMaxSessionCount
@@ -4355,6 +4476,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @ulMaxSessionCount.setter
     def ulMaxSessionCount(self, value):
         self._p.ulMaxSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
+
+    @ulMaxSessionCount.deleter
+    def ulMaxSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMaxSessionCount')
 
     @property
     def ulSessionCount(self):
@@ -4364,6 +4489,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulSessionCount(self, value):
         self._p.ulSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
 
+    @ulSessionCount.deleter
+    def ulSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulSessionCount')
+
     @property
     def ulMaxRwSessionCount(self):
         return self._p.ulMaxRwSessionCount
@@ -4371,6 +4500,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @ulMaxRwSessionCount.setter
     def ulMaxRwSessionCount(self, value):
         self._p.ulMaxRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
+
+    @ulMaxRwSessionCount.deleter
+    def ulMaxRwSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMaxRwSessionCount')
 
     @property
     def ulRwSessionCount(self):
@@ -4380,6 +4513,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulRwSessionCount(self, value):
         self._p.ulRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
 
+    @ulRwSessionCount.deleter
+    def ulRwSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulRwSessionCount')
+
     @property
     def ulMaxPinLen(self):
         return self._p.ulMaxPinLen
@@ -4387,6 +4524,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @ulMaxPinLen.setter
     def ulMaxPinLen(self, value):
         self._p.ulMaxPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
+
+    @ulMaxPinLen.deleter
+    def ulMaxPinLen(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMaxPinLen')
 
     @property
     def ulMinPinLen(self):
@@ -4396,6 +4537,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMinPinLen(self, value):
         self._p.ulMinPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
 
+    @ulMinPinLen.deleter
+    def ulMinPinLen(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMinPinLen')
+
     @property
     def ulTotalPublicMemory(self):
         return self._p.ulTotalPublicMemory
@@ -4403,6 +4548,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @ulTotalPublicMemory.setter
     def ulTotalPublicMemory(self, value):
         self._p.ulTotalPublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
+
+    @ulTotalPublicMemory.deleter
+    def ulTotalPublicMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulTotalPublicMemory')
 
     @property
     def ulFreePublicMemory(self):
@@ -4412,6 +4561,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulFreePublicMemory(self, value):
         self._p.ulFreePublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
 
+    @ulFreePublicMemory.deleter
+    def ulFreePublicMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulFreePublicMemory')
+
     @property
     def ulTotalPrivateMemory(self):
         return self._p.ulTotalPrivateMemory
@@ -4420,6 +4573,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulTotalPrivateMemory(self, value):
         self._p.ulTotalPrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
 
+    @ulTotalPrivateMemory.deleter
+    def ulTotalPrivateMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulTotalPrivateMemory')
+
     @property
     def ulFreePrivateMemory(self):
         return self._p.ulFreePrivateMemory
@@ -4427,6 +4584,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @ulFreePrivateMemory.setter
     def ulFreePrivateMemory(self, value):
         self._p.ulFreePrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
+
+    @ulFreePrivateMemory.deleter
+    def ulFreePrivateMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulFreePrivateMemory')
 
     @property
     def hardwareVersion(self):
@@ -4438,6 +4599,10 @@ class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.hardwareVersion = value._p[0]
 
+    @hardwareVersion.deleter
+    def hardwareVersion(self):
+        _pb_no_delete('CK_TOKEN_INFO.hardwareVersion')
+
     @property
     def firmwareVersion(self):
         return _pb_view(CK_VERSION, _ffi.addressof(self._p, 'firmwareVersion'), self if self._owner is None else self._owner)
@@ -4448,6 +4613,10 @@ class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.firmwareVersion = value._p[0]
 
+    @firmwareVersion.deleter
+    def firmwareVersion(self):
+        _pb_no_delete('CK_TOKEN_INFO.firmwareVersion')
+
     @property
     def utcTime(self):
         return _ffi.buffer(self._p.utcTime)[:]
@@ -4455,6 +4624,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @utcTime.setter
     def utcTime(self, value):
         _pb_store_bytes(self._p.utcTime, 16, value, 'CK_TOKEN_INFO.utcTime')
+
+    @utcTime.deleter
+    def utcTime(self):
+        _pb_no_delete('CK_TOKEN_INFO.utcTime')
 
 
 #: the pointer type ffi.new allocates a CK_TOKEN_INFO with
@@ -4482,17 +4655,17 @@ class CK_SESSION_INFO(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SESSION_INFO.sizeof:
-            raise ValueError(f"CK_SESSION_INFO needs {CK_SESSION_INFO.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_SESSION_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_SESSION_INFO.sizeof:
+            raise ValueError(f"CK_SESSION_INFO needs {CK_SESSION_INFO.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_SESSION_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_SESSION_INFO, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SESSION_INFO(slotID={self.slotID!r}, state={self.state!r}, flags={self.flags!r}, ulDeviceError={self.ulDeviceError!r})"
@@ -4505,6 +4678,10 @@ class CK_SESSION_INFO(_pb_Record):
     def slotID(self, value):
         self._p.slotID = _pb_index(value, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
 
+    @slotID.deleter
+    def slotID(self):
+        _pb_no_delete('CK_SESSION_INFO.slotID')
+
     @property
     def state(self):
         return self._p.state
@@ -4512,6 +4689,10 @@ class CK_SESSION_INFO(_pb_Record):
     @state.setter
     def state(self, value):
         self._p.state = _pb_index(value, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
+
+    @state.deleter
+    def state(self):
+        _pb_no_delete('CK_SESSION_INFO.state')
 
     @property
     def flags(self):
@@ -4521,6 +4702,10 @@ class CK_SESSION_INFO(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
 
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_SESSION_INFO.flags')
+
     @property
     def ulDeviceError(self):
         return self._p.ulDeviceError
@@ -4528,6 +4713,10 @@ class CK_SESSION_INFO(_pb_Record):
     @ulDeviceError.setter
     def ulDeviceError(self, value):
         self._p.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
+
+    @ulDeviceError.deleter
+    def ulDeviceError(self):
+        _pb_no_delete('CK_SESSION_INFO.ulDeviceError')
 
 
 #: the pointer type ffi.new allocates a CK_SESSION_INFO with
@@ -4559,7 +4748,7 @@ class CK_ATTRIBUTE(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ATTRIBUTE(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
@@ -4571,6 +4760,10 @@ class CK_ATTRIBUTE(_pb_Record):
     @type.setter
     def type(self, value):
         self._p.type = _pb_index(value, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('CK_ATTRIBUTE.type')
 
     @property
     def pValue(self):
@@ -4595,6 +4788,10 @@ class CK_ATTRIBUTE(_pb_Record):
             self._p.pValue = _ffi.cast('void *', held)
             _pb_keep(self, 'pValue', held)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete('CK_ATTRIBUTE.pValue')
+
     @property
     def ulValueLen(self):
         return self._p.ulValueLen
@@ -4602,6 +4799,10 @@ class CK_ATTRIBUTE(_pb_Record):
     @ulValueLen.setter
     def ulValueLen(self, value):
         self._p.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete('CK_ATTRIBUTE.ulValueLen')
 
 
 #: the pointer type ffi.new allocates a CK_ATTRIBUTE with
@@ -4627,17 +4828,17 @@ class CK_DATE(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_DATE holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_DATE.sizeof:
-            raise ValueError(f"CK_DATE needs {CK_DATE.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_DATE.from_bytes: argument 1 (data)")
+        if len(data) != CK_DATE.sizeof:
+            raise ValueError(f"CK_DATE needs {CK_DATE.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_DATE)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_DATE, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DATE(year={self.year!r}, month={self.month!r}, day={self.day!r})"
@@ -4650,6 +4851,10 @@ class CK_DATE(_pb_Record):
     def year(self, value):
         _pb_store_bytes(self._p.year, 4, value, 'CK_DATE.year')
 
+    @year.deleter
+    def year(self):
+        _pb_no_delete('CK_DATE.year')
+
     @property
     def month(self):
         return _ffi.buffer(self._p.month)[:]
@@ -4658,6 +4863,10 @@ class CK_DATE(_pb_Record):
     def month(self, value):
         _pb_store_bytes(self._p.month, 2, value, 'CK_DATE.month')
 
+    @month.deleter
+    def month(self):
+        _pb_no_delete('CK_DATE.month')
+
     @property
     def day(self):
         return _ffi.buffer(self._p.day)[:]
@@ -4665,6 +4874,10 @@ class CK_DATE(_pb_Record):
     @day.setter
     def day(self, value):
         _pb_store_bytes(self._p.day, 2, value, 'CK_DATE.day')
+
+    @day.deleter
+    def day(self):
+        _pb_no_delete('CK_DATE.day')
 
 
 #: the pointer type ffi.new allocates a CK_DATE with
@@ -4696,7 +4909,7 @@ class CK_MECHANISM(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_MECHANISM(mechanism={self.mechanism!r}, pParameter={self.pParameter!r}, ulParameterLen={self.ulParameterLen!r})"
@@ -4708,6 +4921,10 @@ class CK_MECHANISM(_pb_Record):
     @mechanism.setter
     def mechanism(self, value):
         self._p.mechanism = _pb_index(value, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
+
+    @mechanism.deleter
+    def mechanism(self):
+        _pb_no_delete('CK_MECHANISM.mechanism')
 
     @property
     def pParameter(self):
@@ -4732,6 +4949,10 @@ class CK_MECHANISM(_pb_Record):
             self._p.pParameter = _ffi.cast('void *', held)
             _pb_keep(self, 'pParameter', held)
 
+    @pParameter.deleter
+    def pParameter(self):
+        _pb_no_delete('CK_MECHANISM.pParameter')
+
     @property
     def ulParameterLen(self):
         return self._p.ulParameterLen
@@ -4739,6 +4960,10 @@ class CK_MECHANISM(_pb_Record):
     @ulParameterLen.setter
     def ulParameterLen(self, value):
         self._p.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
+
+    @ulParameterLen.deleter
+    def ulParameterLen(self):
+        _pb_no_delete('CK_MECHANISM.ulParameterLen')
 
 
 #: the pointer type ffi.new allocates a CK_MECHANISM with
@@ -4764,17 +4989,17 @@ class CK_MECHANISM_INFO(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_MECHANISM_INFO.sizeof:
-            raise ValueError(f"CK_MECHANISM_INFO needs {CK_MECHANISM_INFO.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_MECHANISM_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_MECHANISM_INFO.sizeof:
+            raise ValueError(f"CK_MECHANISM_INFO needs {CK_MECHANISM_INFO.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_MECHANISM_INFO)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_MECHANISM_INFO, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_MECHANISM_INFO(ulMinKeySize={self.ulMinKeySize!r}, ulMaxKeySize={self.ulMaxKeySize!r}, flags={self.flags!r})"
@@ -4787,6 +5012,10 @@ class CK_MECHANISM_INFO(_pb_Record):
     def ulMinKeySize(self, value):
         self._p.ulMinKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
 
+    @ulMinKeySize.deleter
+    def ulMinKeySize(self):
+        _pb_no_delete('CK_MECHANISM_INFO.ulMinKeySize')
+
     @property
     def ulMaxKeySize(self):
         return self._p.ulMaxKeySize
@@ -4795,6 +5024,10 @@ class CK_MECHANISM_INFO(_pb_Record):
     def ulMaxKeySize(self, value):
         self._p.ulMaxKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
 
+    @ulMaxKeySize.deleter
+    def ulMaxKeySize(self):
+        _pb_no_delete('CK_MECHANISM_INFO.ulMaxKeySize')
+
     @property
     def flags(self):
         return self._p.flags
@@ -4802,6 +5035,10 @@ class CK_MECHANISM_INFO(_pb_Record):
     @flags.setter
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_MECHANISM_INFO.flags')
 
 
 #: the pointer type ffi.new allocates a CK_MECHANISM_INFO with
@@ -4965,7 +5202,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_FUNCTION_LIST(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r})"
@@ -4980,6 +5217,10 @@ class CK_FUNCTION_LIST(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_FUNCTION_LIST.version')
+
     @property
     def C_Initialize(self):
         return _pb_function_pointer(self._p.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -4989,6 +5230,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize')
         self._p.C_Initialize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Initialize', value)
+
+    @C_Initialize.deleter
+    def C_Initialize(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Initialize')
 
     @property
     def C_Finalize(self):
@@ -5000,6 +5245,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Finalize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Finalize', value)
 
+    @C_Finalize.deleter
+    def C_Finalize(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Finalize')
+
     @property
     def C_GetInfo(self):
         return _pb_function_pointer(self._p.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
@@ -5009,6 +5258,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo')
         self._p.C_GetInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInfo', value)
+
+    @C_GetInfo.deleter
+    def C_GetInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetInfo')
 
     @property
     def C_GetFunctionList(self):
@@ -5020,6 +5273,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetFunctionList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionList', value)
 
+    @C_GetFunctionList.deleter
+    def C_GetFunctionList(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetFunctionList')
+
     @property
     def C_GetSlotList(self):
         return _pb_function_pointer(self._p.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5029,6 +5286,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList')
         self._p.C_GetSlotList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotList', value)
+
+    @C_GetSlotList.deleter
+    def C_GetSlotList(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetSlotList')
 
     @property
     def C_GetSlotInfo(self):
@@ -5040,6 +5301,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetSlotInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotInfo', value)
 
+    @C_GetSlotInfo.deleter
+    def C_GetSlotInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetSlotInfo')
+
     @property
     def C_GetTokenInfo(self):
         return _pb_function_pointer(self._p.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
@@ -5049,6 +5314,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
         self._p.C_GetTokenInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetTokenInfo', value)
+
+    @C_GetTokenInfo.deleter
+    def C_GetTokenInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetTokenInfo')
 
     @property
     def C_GetMechanismList(self):
@@ -5060,6 +5329,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetMechanismList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismList', value)
 
+    @C_GetMechanismList.deleter
+    def C_GetMechanismList(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetMechanismList')
+
     @property
     def C_GetMechanismInfo(self):
         return _pb_function_pointer(self._p.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
@@ -5069,6 +5342,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
         self._p.C_GetMechanismInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismInfo', value)
+
+    @C_GetMechanismInfo.deleter
+    def C_GetMechanismInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetMechanismInfo')
 
     @property
     def C_InitToken(self):
@@ -5080,6 +5357,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_InitToken = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitToken', value)
 
+    @C_InitToken.deleter
+    def C_InitToken(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_InitToken')
+
     @property
     def C_InitPIN(self):
         return _pb_function_pointer(self._p.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5089,6 +5370,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN')
         self._p.C_InitPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitPIN', value)
+
+    @C_InitPIN.deleter
+    def C_InitPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_InitPIN')
 
     @property
     def C_SetPIN(self):
@@ -5100,6 +5385,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SetPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetPIN', value)
 
+    @C_SetPIN.deleter
+    def C_SetPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SetPIN')
+
     @property
     def C_OpenSession(self):
         return _pb_function_pointer(self._p.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -5109,6 +5398,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession')
         self._p.C_OpenSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_OpenSession', value)
+
+    @C_OpenSession.deleter
+    def C_OpenSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_OpenSession')
 
     @property
     def C_CloseSession(self):
@@ -5120,6 +5413,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_CloseSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseSession', value)
 
+    @C_CloseSession.deleter
+    def C_CloseSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CloseSession')
+
     @property
     def C_CloseAllSessions(self):
         return _pb_function_pointer(self._p.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
@@ -5129,6 +5426,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
         self._p.C_CloseAllSessions = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseAllSessions', value)
+
+    @C_CloseAllSessions.deleter
+    def C_CloseAllSessions(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CloseAllSessions')
 
     @property
     def C_GetSessionInfo(self):
@@ -5140,6 +5441,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetSessionInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSessionInfo', value)
 
+    @C_GetSessionInfo.deleter
+    def C_GetSessionInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetSessionInfo')
+
     @property
     def C_GetOperationState(self):
         return _pb_function_pointer(self._p.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5149,6 +5454,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState')
         self._p.C_GetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetOperationState', value)
+
+    @C_GetOperationState.deleter
+    def C_GetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetOperationState')
 
     @property
     def C_SetOperationState(self):
@@ -5160,6 +5469,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetOperationState', value)
 
+    @C_SetOperationState.deleter
+    def C_SetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SetOperationState')
+
     @property
     def C_Login(self):
         return _pb_function_pointer(self._p.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5169,6 +5482,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login')
         self._p.C_Login = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Login', value)
+
+    @C_Login.deleter
+    def C_Login(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Login')
 
     @property
     def C_Logout(self):
@@ -5180,6 +5497,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Logout = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Logout', value)
 
+    @C_Logout.deleter
+    def C_Logout(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Logout')
+
     @property
     def C_CreateObject(self):
         return _pb_function_pointer(self._p.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -5189,6 +5510,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject')
         self._p.C_CreateObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CreateObject', value)
+
+    @C_CreateObject.deleter
+    def C_CreateObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CreateObject')
 
     @property
     def C_CopyObject(self):
@@ -5200,6 +5525,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_CopyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CopyObject', value)
 
+    @C_CopyObject.deleter
+    def C_CopyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CopyObject')
+
     @property
     def C_DestroyObject(self):
         return _pb_function_pointer(self._p.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5209,6 +5538,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject')
         self._p.C_DestroyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DestroyObject', value)
+
+    @C_DestroyObject.deleter
+    def C_DestroyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DestroyObject')
 
     @property
     def C_GetObjectSize(self):
@@ -5220,6 +5553,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetObjectSize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetObjectSize', value)
 
+    @C_GetObjectSize.deleter
+    def C_GetObjectSize(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetObjectSize')
+
     @property
     def C_GetAttributeValue(self):
         return _pb_function_pointer(self._p.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5229,6 +5566,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
         self._p.C_GetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetAttributeValue', value)
+
+    @C_GetAttributeValue.deleter
+    def C_GetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetAttributeValue')
 
     @property
     def C_SetAttributeValue(self):
@@ -5240,6 +5581,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetAttributeValue', value)
 
+    @C_SetAttributeValue.deleter
+    def C_SetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SetAttributeValue')
+
     @property
     def C_FindObjectsInit(self):
         return _pb_function_pointer(self._p.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5249,6 +5594,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
         self._p.C_FindObjectsInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsInit', value)
+
+    @C_FindObjectsInit.deleter
+    def C_FindObjectsInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjectsInit')
 
     @property
     def C_FindObjects(self):
@@ -5260,6 +5609,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_FindObjects = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjects', value)
 
+    @C_FindObjects.deleter
+    def C_FindObjects(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjects')
+
     @property
     def C_FindObjectsFinal(self):
         return _pb_function_pointer(self._p.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -5269,6 +5622,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
         self._p.C_FindObjectsFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsFinal', value)
+
+    @C_FindObjectsFinal.deleter
+    def C_FindObjectsFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjectsFinal')
 
     @property
     def C_EncryptInit(self):
@@ -5280,6 +5637,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_EncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptInit', value)
 
+    @C_EncryptInit.deleter
+    def C_EncryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptInit')
+
     @property
     def C_Encrypt(self):
         return _pb_function_pointer(self._p.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5289,6 +5650,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt')
         self._p.C_Encrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Encrypt', value)
+
+    @C_Encrypt.deleter
+    def C_Encrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Encrypt')
 
     @property
     def C_EncryptUpdate(self):
@@ -5300,6 +5665,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_EncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptUpdate', value)
 
+    @C_EncryptUpdate.deleter
+    def C_EncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptUpdate')
+
     @property
     def C_EncryptFinal(self):
         return _pb_function_pointer(self._p.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5309,6 +5678,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal')
         self._p.C_EncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptFinal', value)
+
+    @C_EncryptFinal.deleter
+    def C_EncryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptFinal')
 
     @property
     def C_DecryptInit(self):
@@ -5320,6 +5693,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptInit', value)
 
+    @C_DecryptInit.deleter
+    def C_DecryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptInit')
+
     @property
     def C_Decrypt(self):
         return _pb_function_pointer(self._p.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5329,6 +5706,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt')
         self._p.C_Decrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Decrypt', value)
+
+    @C_Decrypt.deleter
+    def C_Decrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Decrypt')
 
     @property
     def C_DecryptUpdate(self):
@@ -5340,6 +5721,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DecryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptUpdate', value)
 
+    @C_DecryptUpdate.deleter
+    def C_DecryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptUpdate')
+
     @property
     def C_DecryptFinal(self):
         return _pb_function_pointer(self._p.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5349,6 +5734,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal')
         self._p.C_DecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptFinal', value)
+
+    @C_DecryptFinal.deleter
+    def C_DecryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptFinal')
 
     @property
     def C_DigestInit(self):
@@ -5360,6 +5749,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DigestInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestInit', value)
 
+    @C_DigestInit.deleter
+    def C_DigestInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestInit')
+
     @property
     def C_Digest(self):
         return _pb_function_pointer(self._p.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5369,6 +5762,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest')
         self._p.C_Digest = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Digest', value)
+
+    @C_Digest.deleter
+    def C_Digest(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Digest')
 
     @property
     def C_DigestUpdate(self):
@@ -5380,6 +5777,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestUpdate', value)
 
+    @C_DigestUpdate.deleter
+    def C_DigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestUpdate')
+
     @property
     def C_DigestKey(self):
         return _pb_function_pointer(self._p.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5389,6 +5790,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey')
         self._p.C_DigestKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestKey', value)
+
+    @C_DigestKey.deleter
+    def C_DigestKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestKey')
 
     @property
     def C_DigestFinal(self):
@@ -5400,6 +5805,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DigestFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestFinal', value)
 
+    @C_DigestFinal.deleter
+    def C_DigestFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestFinal')
+
     @property
     def C_SignInit(self):
         return _pb_function_pointer(self._p.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5409,6 +5818,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit')
         self._p.C_SignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignInit', value)
+
+    @C_SignInit.deleter
+    def C_SignInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignInit')
 
     @property
     def C_Sign(self):
@@ -5420,6 +5833,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Sign = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Sign', value)
 
+    @C_Sign.deleter
+    def C_Sign(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Sign')
+
     @property
     def C_SignUpdate(self):
         return _pb_function_pointer(self._p.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5429,6 +5846,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate')
         self._p.C_SignUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignUpdate', value)
+
+    @C_SignUpdate.deleter
+    def C_SignUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignUpdate')
 
     @property
     def C_SignFinal(self):
@@ -5440,6 +5861,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignFinal', value)
 
+    @C_SignFinal.deleter
+    def C_SignFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignFinal')
+
     @property
     def C_SignRecoverInit(self):
         return _pb_function_pointer(self._p.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5449,6 +5874,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
         self._p.C_SignRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecoverInit', value)
+
+    @C_SignRecoverInit.deleter
+    def C_SignRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignRecoverInit')
 
     @property
     def C_SignRecover(self):
@@ -5460,6 +5889,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SignRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecover', value)
 
+    @C_SignRecover.deleter
+    def C_SignRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignRecover')
+
     @property
     def C_VerifyInit(self):
         return _pb_function_pointer(self._p.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5469,6 +5902,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit')
         self._p.C_VerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyInit', value)
+
+    @C_VerifyInit.deleter
+    def C_VerifyInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyInit')
 
     @property
     def C_Verify(self):
@@ -5480,6 +5917,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Verify = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Verify', value)
 
+    @C_Verify.deleter
+    def C_Verify(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Verify')
+
     @property
     def C_VerifyUpdate(self):
         return _pb_function_pointer(self._p.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5489,6 +5930,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
         self._p.C_VerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyUpdate', value)
+
+    @C_VerifyUpdate.deleter
+    def C_VerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyUpdate')
 
     @property
     def C_VerifyFinal(self):
@@ -5500,6 +5945,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_VerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyFinal', value)
 
+    @C_VerifyFinal.deleter
+    def C_VerifyFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyFinal')
+
     @property
     def C_VerifyRecoverInit(self):
         return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5509,6 +5958,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
         self._p.C_VerifyRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecoverInit', value)
+
+    @C_VerifyRecoverInit.deleter
+    def C_VerifyRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyRecoverInit')
 
     @property
     def C_VerifyRecover(self):
@@ -5520,6 +5973,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_VerifyRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecover', value)
 
+    @C_VerifyRecover.deleter
+    def C_VerifyRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyRecover')
+
     @property
     def C_DigestEncryptUpdate(self):
         return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5529,6 +5986,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
         self._p.C_DigestEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestEncryptUpdate', value)
+
+    @C_DigestEncryptUpdate.deleter
+    def C_DigestEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestEncryptUpdate')
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -5540,6 +6001,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DecryptDigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptDigestUpdate', value)
 
+    @C_DecryptDigestUpdate.deleter
+    def C_DecryptDigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptDigestUpdate')
+
     @property
     def C_SignEncryptUpdate(self):
         return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5549,6 +6014,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
         self._p.C_SignEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignEncryptUpdate', value)
+
+    @C_SignEncryptUpdate.deleter
+    def C_SignEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignEncryptUpdate')
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -5560,6 +6029,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptVerifyUpdate', value)
 
+    @C_DecryptVerifyUpdate.deleter
+    def C_DecryptVerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
+
     @property
     def C_GenerateKey(self):
         return _pb_function_pointer(self._p.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -5569,6 +6042,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey')
         self._p.C_GenerateKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKey', value)
+
+    @C_GenerateKey.deleter
+    def C_GenerateKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateKey')
 
     @property
     def C_GenerateKeyPair(self):
@@ -5580,6 +6057,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GenerateKeyPair = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKeyPair', value)
 
+    @C_GenerateKeyPair.deleter
+    def C_GenerateKeyPair(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateKeyPair')
+
     @property
     def C_WrapKey(self):
         return _pb_function_pointer(self._p.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5589,6 +6070,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey')
         self._p.C_WrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WrapKey', value)
+
+    @C_WrapKey.deleter
+    def C_WrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_WrapKey')
 
     @property
     def C_UnwrapKey(self):
@@ -5600,6 +6085,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_UnwrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_UnwrapKey', value)
 
+    @C_UnwrapKey.deleter
+    def C_UnwrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_UnwrapKey')
+
     @property
     def C_DeriveKey(self):
         return _pb_function_pointer(self._p.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -5609,6 +6098,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey')
         self._p.C_DeriveKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DeriveKey', value)
+
+    @C_DeriveKey.deleter
+    def C_DeriveKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DeriveKey')
 
     @property
     def C_SeedRandom(self):
@@ -5620,6 +6113,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SeedRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SeedRandom', value)
 
+    @C_SeedRandom.deleter
+    def C_SeedRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SeedRandom')
+
     @property
     def C_GenerateRandom(self):
         return _pb_function_pointer(self._p.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5629,6 +6126,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom')
         self._p.C_GenerateRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateRandom', value)
+
+    @C_GenerateRandom.deleter
+    def C_GenerateRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateRandom')
 
     @property
     def C_GetFunctionStatus(self):
@@ -5640,6 +6141,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetFunctionStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionStatus', value)
 
+    @C_GetFunctionStatus.deleter
+    def C_GetFunctionStatus(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetFunctionStatus')
+
     @property
     def C_CancelFunction(self):
         return _pb_function_pointer(self._p.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -5650,6 +6155,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_CancelFunction = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CancelFunction', value)
 
+    @C_CancelFunction.deleter
+    def C_CancelFunction(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CancelFunction')
+
     @property
     def C_WaitForSlotEvent(self):
         return _pb_function_pointer(self._p.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -5659,6 +6168,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
         self._p.C_WaitForSlotEvent = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WaitForSlotEvent', value)
+
+    @C_WaitForSlotEvent.deleter
+    def C_WaitForSlotEvent(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_WaitForSlotEvent')
 
 
 #: the pointer type ffi.new allocates a CK_FUNCTION_LIST with
@@ -5870,7 +6383,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_FUNCTION_LIST_3_0(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r}, C_GetInterfaceList={self.C_GetInterfaceList!r}, C_GetInterface={self.C_GetInterface!r}, C_LoginUser={self.C_LoginUser!r}, C_SessionCancel={self.C_SessionCancel!r}, C_MessageEncryptInit={self.C_MessageEncryptInit!r}, C_EncryptMessage={self.C_EncryptMessage!r}, C_EncryptMessageBegin={self.C_EncryptMessageBegin!r}, C_EncryptMessageNext={self.C_EncryptMessageNext!r}, C_MessageEncryptFinal={self.C_MessageEncryptFinal!r}, C_MessageDecryptInit={self.C_MessageDecryptInit!r}, C_DecryptMessage={self.C_DecryptMessage!r}, C_DecryptMessageBegin={self.C_DecryptMessageBegin!r}, C_DecryptMessageNext={self.C_DecryptMessageNext!r}, C_MessageDecryptFinal={self.C_MessageDecryptFinal!r}, C_MessageSignInit={self.C_MessageSignInit!r}, C_SignMessage={self.C_SignMessage!r}, C_SignMessageBegin={self.C_SignMessageBegin!r}, C_SignMessageNext={self.C_SignMessageNext!r}, C_MessageSignFinal={self.C_MessageSignFinal!r}, C_MessageVerifyInit={self.C_MessageVerifyInit!r}, C_VerifyMessage={self.C_VerifyMessage!r}, C_VerifyMessageBegin={self.C_VerifyMessageBegin!r}, C_VerifyMessageNext={self.C_VerifyMessageNext!r}, C_MessageVerifyFinal={self.C_MessageVerifyFinal!r})"
@@ -5885,6 +6398,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.version')
+
     @property
     def C_Initialize(self):
         return _pb_function_pointer(self._p.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -5894,6 +6411,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize')
         self._p.C_Initialize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Initialize', value)
+
+    @C_Initialize.deleter
+    def C_Initialize(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Initialize')
 
     @property
     def C_Finalize(self):
@@ -5905,6 +6426,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Finalize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Finalize', value)
 
+    @C_Finalize.deleter
+    def C_Finalize(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Finalize')
+
     @property
     def C_GetInfo(self):
         return _pb_function_pointer(self._p.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
@@ -5914,6 +6439,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo')
         self._p.C_GetInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInfo', value)
+
+    @C_GetInfo.deleter
+    def C_GetInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInfo')
 
     @property
     def C_GetFunctionList(self):
@@ -5925,6 +6454,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetFunctionList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionList', value)
 
+    @C_GetFunctionList.deleter
+    def C_GetFunctionList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetFunctionList')
+
     @property
     def C_GetSlotList(self):
         return _pb_function_pointer(self._p.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5934,6 +6467,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList')
         self._p.C_GetSlotList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotList', value)
+
+    @C_GetSlotList.deleter
+    def C_GetSlotList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSlotList')
 
     @property
     def C_GetSlotInfo(self):
@@ -5945,6 +6482,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetSlotInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotInfo', value)
 
+    @C_GetSlotInfo.deleter
+    def C_GetSlotInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
+
     @property
     def C_GetTokenInfo(self):
         return _pb_function_pointer(self._p.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
@@ -5954,6 +6495,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
         self._p.C_GetTokenInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetTokenInfo', value)
+
+    @C_GetTokenInfo.deleter
+    def C_GetTokenInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
 
     @property
     def C_GetMechanismList(self):
@@ -5965,6 +6510,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetMechanismList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismList', value)
 
+    @C_GetMechanismList.deleter
+    def C_GetMechanismList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetMechanismList')
+
     @property
     def C_GetMechanismInfo(self):
         return _pb_function_pointer(self._p.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
@@ -5974,6 +6523,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
         self._p.C_GetMechanismInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismInfo', value)
+
+    @C_GetMechanismInfo.deleter
+    def C_GetMechanismInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
 
     @property
     def C_InitToken(self):
@@ -5985,6 +6538,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_InitToken = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitToken', value)
 
+    @C_InitToken.deleter
+    def C_InitToken(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_InitToken')
+
     @property
     def C_InitPIN(self):
         return _pb_function_pointer(self._p.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5994,6 +6551,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN')
         self._p.C_InitPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitPIN', value)
+
+    @C_InitPIN.deleter
+    def C_InitPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_InitPIN')
 
     @property
     def C_SetPIN(self):
@@ -6005,6 +6566,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SetPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetPIN', value)
 
+    @C_SetPIN.deleter
+    def C_SetPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetPIN')
+
     @property
     def C_OpenSession(self):
         return _pb_function_pointer(self._p.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -6014,6 +6579,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession')
         self._p.C_OpenSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_OpenSession', value)
+
+    @C_OpenSession.deleter
+    def C_OpenSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_OpenSession')
 
     @property
     def C_CloseSession(self):
@@ -6025,6 +6594,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_CloseSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseSession', value)
 
+    @C_CloseSession.deleter
+    def C_CloseSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CloseSession')
+
     @property
     def C_CloseAllSessions(self):
         return _pb_function_pointer(self._p.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
@@ -6034,6 +6607,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
         self._p.C_CloseAllSessions = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseAllSessions', value)
+
+    @C_CloseAllSessions.deleter
+    def C_CloseAllSessions(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
 
     @property
     def C_GetSessionInfo(self):
@@ -6045,6 +6622,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetSessionInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSessionInfo', value)
 
+    @C_GetSessionInfo.deleter
+    def C_GetSessionInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
+
     @property
     def C_GetOperationState(self):
         return _pb_function_pointer(self._p.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -6054,6 +6635,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState')
         self._p.C_GetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetOperationState', value)
+
+    @C_GetOperationState.deleter
+    def C_GetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetOperationState')
 
     @property
     def C_SetOperationState(self):
@@ -6065,6 +6650,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetOperationState', value)
 
+    @C_SetOperationState.deleter
+    def C_SetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetOperationState')
+
     @property
     def C_Login(self):
         return _pb_function_pointer(self._p.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6074,6 +6663,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login')
         self._p.C_Login = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Login', value)
+
+    @C_Login.deleter
+    def C_Login(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Login')
 
     @property
     def C_Logout(self):
@@ -6085,6 +6678,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Logout = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Logout', value)
 
+    @C_Logout.deleter
+    def C_Logout(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Logout')
+
     @property
     def C_CreateObject(self):
         return _pb_function_pointer(self._p.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -6094,6 +6691,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject')
         self._p.C_CreateObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CreateObject', value)
+
+    @C_CreateObject.deleter
+    def C_CreateObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CreateObject')
 
     @property
     def C_CopyObject(self):
@@ -6105,6 +6706,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_CopyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CopyObject', value)
 
+    @C_CopyObject.deleter
+    def C_CopyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CopyObject')
+
     @property
     def C_DestroyObject(self):
         return _pb_function_pointer(self._p.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -6114,6 +6719,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject')
         self._p.C_DestroyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DestroyObject', value)
+
+    @C_DestroyObject.deleter
+    def C_DestroyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DestroyObject')
 
     @property
     def C_GetObjectSize(self):
@@ -6125,6 +6734,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetObjectSize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetObjectSize', value)
 
+    @C_GetObjectSize.deleter
+    def C_GetObjectSize(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetObjectSize')
+
     @property
     def C_GetAttributeValue(self):
         return _pb_function_pointer(self._p.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6134,6 +6747,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
         self._p.C_GetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetAttributeValue', value)
+
+    @C_GetAttributeValue.deleter
+    def C_GetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
 
     @property
     def C_SetAttributeValue(self):
@@ -6145,6 +6762,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetAttributeValue', value)
 
+    @C_SetAttributeValue.deleter
+    def C_SetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
+
     @property
     def C_FindObjectsInit(self):
         return _pb_function_pointer(self._p.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6154,6 +6775,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
         self._p.C_FindObjectsInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsInit', value)
+
+    @C_FindObjectsInit.deleter
+    def C_FindObjectsInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
 
     @property
     def C_FindObjects(self):
@@ -6165,6 +6790,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_FindObjects = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjects', value)
 
+    @C_FindObjects.deleter
+    def C_FindObjects(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjects')
+
     @property
     def C_FindObjectsFinal(self):
         return _pb_function_pointer(self._p.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -6174,6 +6803,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
         self._p.C_FindObjectsFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsFinal', value)
+
+    @C_FindObjectsFinal.deleter
+    def C_FindObjectsFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
 
     @property
     def C_EncryptInit(self):
@@ -6185,6 +6818,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptInit', value)
 
+    @C_EncryptInit.deleter
+    def C_EncryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptInit')
+
     @property
     def C_Encrypt(self):
         return _pb_function_pointer(self._p.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -6194,6 +6831,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt')
         self._p.C_Encrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Encrypt', value)
+
+    @C_Encrypt.deleter
+    def C_Encrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Encrypt')
 
     @property
     def C_EncryptUpdate(self):
@@ -6205,6 +6846,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptUpdate', value)
 
+    @C_EncryptUpdate.deleter
+    def C_EncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
+
     @property
     def C_EncryptFinal(self):
         return _pb_function_pointer(self._p.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -6214,6 +6859,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal')
         self._p.C_EncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptFinal', value)
+
+    @C_EncryptFinal.deleter
+    def C_EncryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptFinal')
 
     @property
     def C_DecryptInit(self):
@@ -6225,6 +6874,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptInit', value)
 
+    @C_DecryptInit.deleter
+    def C_DecryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptInit')
+
     @property
     def C_Decrypt(self):
         return _pb_function_pointer(self._p.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -6234,6 +6887,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt')
         self._p.C_Decrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Decrypt', value)
+
+    @C_Decrypt.deleter
+    def C_Decrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Decrypt')
 
     @property
     def C_DecryptUpdate(self):
@@ -6245,6 +6902,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptUpdate', value)
 
+    @C_DecryptUpdate.deleter
+    def C_DecryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
+
     @property
     def C_DecryptFinal(self):
         return _pb_function_pointer(self._p.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -6254,6 +6915,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal')
         self._p.C_DecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptFinal', value)
+
+    @C_DecryptFinal.deleter
+    def C_DecryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptFinal')
 
     @property
     def C_DigestInit(self):
@@ -6265,6 +6930,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DigestInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestInit', value)
 
+    @C_DigestInit.deleter
+    def C_DigestInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestInit')
+
     @property
     def C_Digest(self):
         return _pb_function_pointer(self._p.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -6274,6 +6943,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest')
         self._p.C_Digest = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Digest', value)
+
+    @C_Digest.deleter
+    def C_Digest(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Digest')
 
     @property
     def C_DigestUpdate(self):
@@ -6285,6 +6958,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestUpdate', value)
 
+    @C_DigestUpdate.deleter
+    def C_DigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestUpdate')
+
     @property
     def C_DigestKey(self):
         return _pb_function_pointer(self._p.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -6294,6 +6971,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey')
         self._p.C_DigestKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestKey', value)
+
+    @C_DigestKey.deleter
+    def C_DigestKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestKey')
 
     @property
     def C_DigestFinal(self):
@@ -6305,6 +6986,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DigestFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestFinal', value)
 
+    @C_DigestFinal.deleter
+    def C_DigestFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestFinal')
+
     @property
     def C_SignInit(self):
         return _pb_function_pointer(self._p.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -6314,6 +6999,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit')
         self._p.C_SignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignInit', value)
+
+    @C_SignInit.deleter
+    def C_SignInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignInit')
 
     @property
     def C_Sign(self):
@@ -6325,6 +7014,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Sign = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Sign', value)
 
+    @C_Sign.deleter
+    def C_Sign(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Sign')
+
     @property
     def C_SignUpdate(self):
         return _pb_function_pointer(self._p.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6334,6 +7027,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate')
         self._p.C_SignUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignUpdate', value)
+
+    @C_SignUpdate.deleter
+    def C_SignUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignUpdate')
 
     @property
     def C_SignFinal(self):
@@ -6345,6 +7042,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignFinal', value)
 
+    @C_SignFinal.deleter
+    def C_SignFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignFinal')
+
     @property
     def C_SignRecoverInit(self):
         return _pb_function_pointer(self._p.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -6354,6 +7055,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
         self._p.C_SignRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecoverInit', value)
+
+    @C_SignRecoverInit.deleter
+    def C_SignRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
 
     @property
     def C_SignRecover(self):
@@ -6365,6 +7070,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecover', value)
 
+    @C_SignRecover.deleter
+    def C_SignRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignRecover')
+
     @property
     def C_VerifyInit(self):
         return _pb_function_pointer(self._p.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -6374,6 +7083,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit')
         self._p.C_VerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyInit', value)
+
+    @C_VerifyInit.deleter
+    def C_VerifyInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyInit')
 
     @property
     def C_Verify(self):
@@ -6385,6 +7098,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Verify = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Verify', value)
 
+    @C_Verify.deleter
+    def C_Verify(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Verify')
+
     @property
     def C_VerifyUpdate(self):
         return _pb_function_pointer(self._p.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6394,6 +7111,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
         self._p.C_VerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyUpdate', value)
+
+    @C_VerifyUpdate.deleter
+    def C_VerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
 
     @property
     def C_VerifyFinal(self):
@@ -6405,6 +7126,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyFinal', value)
 
+    @C_VerifyFinal.deleter
+    def C_VerifyFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyFinal')
+
     @property
     def C_VerifyRecoverInit(self):
         return _pb_function_pointer(self._p.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -6414,6 +7139,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
         self._p.C_VerifyRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecoverInit', value)
+
+    @C_VerifyRecoverInit.deleter
+    def C_VerifyRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
 
     @property
     def C_VerifyRecover(self):
@@ -6425,6 +7154,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecover', value)
 
+    @C_VerifyRecover.deleter
+    def C_VerifyRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyRecover')
+
     @property
     def C_DigestEncryptUpdate(self):
         return _pb_function_pointer(self._p.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -6434,6 +7167,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
         self._p.C_DigestEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestEncryptUpdate', value)
+
+    @C_DigestEncryptUpdate.deleter
+    def C_DigestEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -6445,6 +7182,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptDigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptDigestUpdate', value)
 
+    @C_DecryptDigestUpdate.deleter
+    def C_DecryptDigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
+
     @property
     def C_SignEncryptUpdate(self):
         return _pb_function_pointer(self._p.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -6454,6 +7195,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
         self._p.C_SignEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignEncryptUpdate', value)
+
+    @C_SignEncryptUpdate.deleter
+    def C_SignEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -6465,6 +7210,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptVerifyUpdate', value)
 
+    @C_DecryptVerifyUpdate.deleter
+    def C_DecryptVerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
+
     @property
     def C_GenerateKey(self):
         return _pb_function_pointer(self._p.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -6474,6 +7223,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey')
         self._p.C_GenerateKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKey', value)
+
+    @C_GenerateKey.deleter
+    def C_GenerateKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateKey')
 
     @property
     def C_GenerateKeyPair(self):
@@ -6485,6 +7238,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GenerateKeyPair = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKeyPair', value)
 
+    @C_GenerateKeyPair.deleter
+    def C_GenerateKeyPair(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
+
     @property
     def C_WrapKey(self):
         return _pb_function_pointer(self._p.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -6494,6 +7251,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey')
         self._p.C_WrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WrapKey', value)
+
+    @C_WrapKey.deleter
+    def C_WrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_WrapKey')
 
     @property
     def C_UnwrapKey(self):
@@ -6505,6 +7266,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_UnwrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_UnwrapKey', value)
 
+    @C_UnwrapKey.deleter
+    def C_UnwrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_UnwrapKey')
+
     @property
     def C_DeriveKey(self):
         return _pb_function_pointer(self._p.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -6514,6 +7279,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey')
         self._p.C_DeriveKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DeriveKey', value)
+
+    @C_DeriveKey.deleter
+    def C_DeriveKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DeriveKey')
 
     @property
     def C_SeedRandom(self):
@@ -6525,6 +7294,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SeedRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SeedRandom', value)
 
+    @C_SeedRandom.deleter
+    def C_SeedRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SeedRandom')
+
     @property
     def C_GenerateRandom(self):
         return _pb_function_pointer(self._p.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6534,6 +7307,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom')
         self._p.C_GenerateRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateRandom', value)
+
+    @C_GenerateRandom.deleter
+    def C_GenerateRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateRandom')
 
     @property
     def C_GetFunctionStatus(self):
@@ -6545,6 +7322,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetFunctionStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionStatus', value)
 
+    @C_GetFunctionStatus.deleter
+    def C_GetFunctionStatus(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
+
     @property
     def C_CancelFunction(self):
         return _pb_function_pointer(self._p.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -6554,6 +7335,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction')
         self._p.C_CancelFunction = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CancelFunction', value)
+
+    @C_CancelFunction.deleter
+    def C_CancelFunction(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CancelFunction')
 
     @property
     def C_WaitForSlotEvent(self):
@@ -6565,6 +7350,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_WaitForSlotEvent = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WaitForSlotEvent', value)
 
+    @C_WaitForSlotEvent.deleter
+    def C_WaitForSlotEvent(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
+
     @property
     def C_GetInterfaceList(self):
         return _pb_function_pointer(self._p.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -6574,6 +7363,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
         self._p.C_GetInterfaceList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInterfaceList', value)
+
+    @C_GetInterfaceList.deleter
+    def C_GetInterfaceList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
 
     @property
     def C_GetInterface(self):
@@ -6585,6 +7378,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetInterface = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInterface', value)
 
+    @C_GetInterface.deleter
+    def C_GetInterface(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInterface')
+
     @property
     def C_LoginUser(self):
         return _pb_function_pointer(self._p.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6594,6 +7391,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser')
         self._p.C_LoginUser = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_LoginUser', value)
+
+    @C_LoginUser.deleter
+    def C_LoginUser(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_LoginUser')
 
     @property
     def C_SessionCancel(self):
@@ -6605,6 +7406,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SessionCancel = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SessionCancel', value)
 
+    @C_SessionCancel.deleter
+    def C_SessionCancel(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SessionCancel')
+
     @property
     def C_MessageEncryptInit(self):
         return _pb_function_pointer(self._p.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -6614,6 +7419,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
         self._p.C_MessageEncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageEncryptInit', value)
+
+    @C_MessageEncryptInit.deleter
+    def C_MessageEncryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
 
     @property
     def C_EncryptMessage(self):
@@ -6625,6 +7434,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessage', value)
 
+    @C_EncryptMessage.deleter
+    def C_EncryptMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessage')
+
     @property
     def C_EncryptMessageBegin(self):
         return _pb_function_pointer(self._p.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6634,6 +7447,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
         self._p.C_EncryptMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessageBegin', value)
+
+    @C_EncryptMessageBegin.deleter
+    def C_EncryptMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
 
     @property
     def C_EncryptMessageNext(self):
@@ -6645,6 +7462,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessageNext', value)
 
+    @C_EncryptMessageNext.deleter
+    def C_EncryptMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
+
     @property
     def C_MessageEncryptFinal(self):
         return _pb_function_pointer(self._p.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -6654,6 +7475,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
         self._p.C_MessageEncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageEncryptFinal', value)
+
+    @C_MessageEncryptFinal.deleter
+    def C_MessageEncryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
 
     @property
     def C_MessageDecryptInit(self):
@@ -6665,6 +7490,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageDecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageDecryptInit', value)
 
+    @C_MessageDecryptInit.deleter
+    def C_MessageDecryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
+
     @property
     def C_DecryptMessage(self):
         return _pb_function_pointer(self._p.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -6674,6 +7503,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage')
         self._p.C_DecryptMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessage', value)
+
+    @C_DecryptMessage.deleter
+    def C_DecryptMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessage')
 
     @property
     def C_DecryptMessageBegin(self):
@@ -6685,6 +7518,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessageBegin', value)
 
+    @C_DecryptMessageBegin.deleter
+    def C_DecryptMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
+
     @property
     def C_DecryptMessageNext(self):
         return _pb_function_pointer(self._p.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
@@ -6694,6 +7531,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
         self._p.C_DecryptMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessageNext', value)
+
+    @C_DecryptMessageNext.deleter
+    def C_DecryptMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
 
     @property
     def C_MessageDecryptFinal(self):
@@ -6705,6 +7546,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageDecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageDecryptFinal', value)
 
+    @C_MessageDecryptFinal.deleter
+    def C_MessageDecryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
+
     @property
     def C_MessageSignInit(self):
         return _pb_function_pointer(self._p.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -6714,6 +7559,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit')
         self._p.C_MessageSignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageSignInit', value)
+
+    @C_MessageSignInit.deleter
+    def C_MessageSignInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageSignInit')
 
     @property
     def C_SignMessage(self):
@@ -6725,6 +7574,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessage', value)
 
+    @C_SignMessage.deleter
+    def C_SignMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessage')
+
     @property
     def C_SignMessageBegin(self):
         return _pb_function_pointer(self._p.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6734,6 +7587,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
         self._p.C_SignMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessageBegin', value)
+
+    @C_SignMessageBegin.deleter
+    def C_SignMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
 
     @property
     def C_SignMessageNext(self):
@@ -6745,6 +7602,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessageNext', value)
 
+    @C_SignMessageNext.deleter
+    def C_SignMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessageNext')
+
     @property
     def C_MessageSignFinal(self):
         return _pb_function_pointer(self._p.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -6754,6 +7615,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
         self._p.C_MessageSignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageSignFinal', value)
+
+    @C_MessageSignFinal.deleter
+    def C_MessageSignFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
 
     @property
     def C_MessageVerifyInit(self):
@@ -6765,6 +7630,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageVerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageVerifyInit', value)
 
+    @C_MessageVerifyInit.deleter
+    def C_MessageVerifyInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
+
     @property
     def C_VerifyMessage(self):
         return _pb_function_pointer(self._p.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6774,6 +7643,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage')
         self._p.C_VerifyMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessage', value)
+
+    @C_VerifyMessage.deleter
+    def C_VerifyMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessage')
 
     @property
     def C_VerifyMessageBegin(self):
@@ -6785,6 +7658,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessageBegin', value)
 
+    @C_VerifyMessageBegin.deleter
+    def C_VerifyMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
+
     @property
     def C_VerifyMessageNext(self):
         return _pb_function_pointer(self._p.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -6795,6 +7672,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessageNext', value)
 
+    @C_VerifyMessageNext.deleter
+    def C_VerifyMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
+
     @property
     def C_MessageVerifyFinal(self):
         return _pb_function_pointer(self._p.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -6804,6 +7685,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
         self._p.C_MessageVerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageVerifyFinal', value)
+
+    @C_MessageVerifyFinal.deleter
+    def C_MessageVerifyFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
 
 
 #: the pointer type ffi.new allocates a CK_FUNCTION_LIST_3_0 with
@@ -6835,7 +7720,7 @@ class CK_INTERFACE(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_INTERFACE(pInterfaceName={self.pInterfaceName!r}, pFunctionList={self.pFunctionList!r}, flags={self.flags!r})"
@@ -6847,6 +7732,7 @@ class CK_INTERFACE(_pb_Record):
 
     @pInterfaceName.setter
     def pInterfaceName(self, value):
+        _pb_read_only('CK_INTERFACE.pInterfaceName')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInterfaceName = _NULL
@@ -6855,6 +7741,10 @@ class CK_INTERFACE(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_INTERFACE.pInterfaceName', True))
             self._p.pInterfaceName = _ffi.cast('CK_CHAR *', held)
             _pb_keep(self, 'pInterfaceName', held)
+
+    @pInterfaceName.deleter
+    def pInterfaceName(self):
+        _pb_no_delete('CK_INTERFACE.pInterfaceName')
 
     @property
     def pFunctionList(self):
@@ -6879,6 +7769,10 @@ class CK_INTERFACE(_pb_Record):
             self._p.pFunctionList = _ffi.cast('void *', held)
             _pb_keep(self, 'pFunctionList', held)
 
+    @pFunctionList.deleter
+    def pFunctionList(self):
+        _pb_no_delete('CK_INTERFACE.pFunctionList')
+
     @property
     def flags(self):
         return self._p.flags
@@ -6886,6 +7780,10 @@ class CK_INTERFACE(_pb_Record):
     @flags.setter
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_INTERFACE.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_INTERFACE.flags')
 
 
 #: the pointer type ffi.new allocates a CK_INTERFACE with
@@ -6925,7 +7823,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_C_INITIALIZE_ARGS(CreateMutex={self.CreateMutex!r}, DestroyMutex={self.DestroyMutex!r}, LockMutex={self.LockMutex!r}, UnlockMutex={self.UnlockMutex!r}, flags={self.flags!r}, LibraryParameters={self.LibraryParameters!r}, pReserved={self.pReserved!r})"
@@ -6940,6 +7838,10 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._p.CreateMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'CreateMutex', value)
 
+    @CreateMutex.deleter
+    def CreateMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.CreateMutex')
+
     @property
     def DestroyMutex(self):
         return _pb_function_pointer(self._p.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -6949,6 +7851,10 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex')
         self._p.DestroyMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'DestroyMutex', value)
+
+    @DestroyMutex.deleter
+    def DestroyMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.DestroyMutex')
 
     @property
     def LockMutex(self):
@@ -6960,6 +7866,10 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._p.LockMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'LockMutex', value)
 
+    @LockMutex.deleter
+    def LockMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.LockMutex')
+
     @property
     def UnlockMutex(self):
         return _pb_function_pointer(self._p.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -6970,6 +7880,10 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._p.UnlockMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'UnlockMutex', value)
 
+    @UnlockMutex.deleter
+    def UnlockMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.UnlockMutex')
+
     @property
     def flags(self):
         return self._p.flags
@@ -6977,6 +7891,10 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
     @flags.setter
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_C_INITIALIZE_ARGS.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.flags')
 
     @property
     def LibraryParameters(self):
@@ -7001,6 +7919,10 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
             self._p.LibraryParameters = _ffi.cast('CK_CHAR_PTR *', held)
             _pb_keep(self, 'LibraryParameters', held)
 
+    @LibraryParameters.deleter
+    def LibraryParameters(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.LibraryParameters')
+
     @property
     def pReserved(self):
         return _pb_pointer(self._p.pReserved, 'void *', _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pReserved')))
@@ -7023,6 +7945,10 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
             held = _ffi.from_buffer(value)
             self._p.pReserved = _ffi.cast('void *', held)
             _pb_keep(self, 'pReserved', held)
+
+    @pReserved.deleter
+    def pReserved(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.pReserved')
 
 
 #: the pointer type ffi.new allocates a CK_C_INITIALIZE_ARGS with
@@ -7058,7 +7984,7 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RSA_PKCS_OAEP_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, source={self.source!r}, pSourceData={self.pSourceData!r}, ulSourceDataLen={self.ulSourceDataLen!r})"
@@ -7071,6 +7997,10 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def hashAlg(self, value):
         self._p.hashAlg = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.hashAlg', 0, 18446744073709551615)
 
+    @hashAlg.deleter
+    def hashAlg(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.hashAlg')
+
     @property
     def mgf(self):
         return self._p.mgf
@@ -7079,6 +8009,10 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def mgf(self, value):
         self._p.mgf = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.mgf', 0, 18446744073709551615)
 
+    @mgf.deleter
+    def mgf(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.mgf')
+
     @property
     def source(self):
         return self._p.source
@@ -7086,6 +8020,10 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     @source.setter
     def source(self, value):
         self._p.source = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.source', 0, 18446744073709551615)
+
+    @source.deleter
+    def source(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.source')
 
     @property
     def pSourceData(self):
@@ -7110,6 +8048,10 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
             self._p.pSourceData = _ffi.cast('void *', held)
             _pb_keep(self, 'pSourceData', held)
 
+    @pSourceData.deleter
+    def pSourceData(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.pSourceData')
+
     @property
     def ulSourceDataLen(self):
         return self._p.ulSourceDataLen
@@ -7117,6 +8059,10 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     @ulSourceDataLen.setter
     def ulSourceDataLen(self, value):
         self._p.ulSourceDataLen = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen', 0, 18446744073709551615)
+
+    @ulSourceDataLen.deleter
+    def ulSourceDataLen(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen')
 
 
 #: the pointer type ffi.new allocates a CK_RSA_PKCS_OAEP_PARAMS with
@@ -7142,17 +8088,17 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RSA_PKCS_PSS_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RSA_PKCS_PSS_PARAMS.sizeof:
-            raise ValueError(f"CK_RSA_PKCS_PSS_PARAMS needs {CK_RSA_PKCS_PSS_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_RSA_PKCS_PSS_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RSA_PKCS_PSS_PARAMS.sizeof:
+            raise ValueError(f"CK_RSA_PKCS_PSS_PARAMS needs {CK_RSA_PKCS_PSS_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_RSA_PKCS_PSS_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_RSA_PKCS_PSS_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RSA_PKCS_PSS_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, sLen={self.sLen!r})"
@@ -7165,6 +8111,10 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def hashAlg(self, value):
         self._p.hashAlg = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.hashAlg', 0, 18446744073709551615)
 
+    @hashAlg.deleter
+    def hashAlg(self):
+        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.hashAlg')
+
     @property
     def mgf(self):
         return self._p.mgf
@@ -7173,6 +8123,10 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def mgf(self, value):
         self._p.mgf = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.mgf', 0, 18446744073709551615)
 
+    @mgf.deleter
+    def mgf(self):
+        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.mgf')
+
     @property
     def sLen(self):
         return self._p.sLen
@@ -7180,6 +8134,10 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     @sLen.setter
     def sLen(self, value):
         self._p.sLen = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.sLen', 0, 18446744073709551615)
+
+    @sLen.deleter
+    def sLen(self):
+        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.sLen')
 
 
 #: the pointer type ffi.new allocates a CK_RSA_PKCS_PSS_PARAMS with
@@ -7215,7 +8173,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECDH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
@@ -7228,6 +8186,10 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.kdf')
+
     @property
     def ulSharedDataLen(self):
         return self._p.ulSharedDataLen
@@ -7236,6 +8198,10 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen')
+
     @property
     def pSharedData(self):
         value = self._p.pSharedData
@@ -7243,6 +8209,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
+        _pb_read_only('CK_ECDH1_DERIVE_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedData = _NULL
@@ -7252,6 +8219,10 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.pSharedData')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -7260,6 +8231,10 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         value = self._p.pPublicData
@@ -7267,6 +8242,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_ECDH1_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -7275,6 +8251,10 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH1_DERIVE_PARAMS.pPublicData', True))
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.pPublicData')
 
 
 #: the pointer type ffi.new allocates a CK_ECDH1_DERIVE_PARAMS with
@@ -7318,7 +8298,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECDH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
@@ -7331,6 +8311,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.kdf')
+
     @property
     def ulSharedDataLen(self):
         return self._p.ulSharedDataLen
@@ -7339,6 +8323,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen')
+
     @property
     def pSharedData(self):
         value = self._p.pSharedData
@@ -7346,6 +8334,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
+        _pb_read_only('CK_ECDH2_DERIVE_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedData = _NULL
@@ -7355,6 +8344,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pSharedData')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -7363,6 +8356,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         value = self._p.pPublicData
@@ -7370,6 +8367,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_ECDH2_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -7379,6 +8377,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._p.ulPrivateDataLen
@@ -7386,6 +8388,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -7395,6 +8401,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._p.ulPublicDataLen2
@@ -7403,6 +8413,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2')
+
     @property
     def pPublicData2(self):
         value = self._p.pPublicData2
@@ -7410,6 +8424,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
+        _pb_read_only('CK_ECDH2_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData2 = _NULL
@@ -7418,6 +8433,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', True))
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
+
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pPublicData2')
 
 
 #: the pointer type ffi.new allocates a CK_ECDH2_DERIVE_PARAMS with
@@ -7463,7 +8482,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECMQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
@@ -7476,6 +8495,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.kdf')
+
     @property
     def ulSharedDataLen(self):
         return self._p.ulSharedDataLen
@@ -7484,6 +8507,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen')
+
     @property
     def pSharedData(self):
         value = self._p.pSharedData
@@ -7491,6 +8518,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
+        _pb_read_only('CK_ECMQV_DERIVE_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedData = _NULL
@@ -7500,6 +8528,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pSharedData')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -7508,6 +8540,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         value = self._p.pPublicData
@@ -7515,6 +8551,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_ECMQV_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -7524,6 +8561,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._p.ulPrivateDataLen
@@ -7531,6 +8572,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -7540,6 +8585,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._p.ulPublicDataLen2
@@ -7548,6 +8597,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2')
+
     @property
     def pPublicData2(self):
         value = self._p.pPublicData2
@@ -7555,6 +8608,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
+        _pb_read_only('CK_ECMQV_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData2 = _NULL
@@ -7564,6 +8618,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pPublicData2')
+
     @property
     def publicKey(self):
         return self._p.publicKey
@@ -7571,6 +8629,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @publicKey.setter
     def publicKey(self, value):
         self._p.publicKey = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
+
+    @publicKey.deleter
+    def publicKey(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.publicKey')
 
 
 #: the pointer type ffi.new allocates a CK_ECMQV_DERIVE_PARAMS with
@@ -7606,7 +8668,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X9_42_DH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
@@ -7619,6 +8681,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.kdf')
+
     @property
     def ulOtherInfoLen(self):
         return self._p.ulOtherInfoLen
@@ -7627,6 +8693,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen')
+
     @property
     def pOtherInfo(self):
         value = self._p.pOtherInfo
@@ -7634,6 +8704,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
+        _pb_read_only('CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOtherInfo = _NULL
@@ -7643,6 +8714,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -7651,6 +8726,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         value = self._p.pPublicData
@@ -7658,6 +8737,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_X9_42_DH1_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -7666,6 +8746,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', True))
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.pPublicData')
 
 
 #: the pointer type ffi.new allocates a CK_X9_42_DH1_DERIVE_PARAMS with
@@ -7709,7 +8793,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X9_42_DH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
@@ -7722,6 +8806,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.kdf')
+
     @property
     def ulOtherInfoLen(self):
         return self._p.ulOtherInfoLen
@@ -7730,6 +8818,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen')
+
     @property
     def pOtherInfo(self):
         value = self._p.pOtherInfo
@@ -7737,6 +8829,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
+        _pb_read_only('CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOtherInfo = _NULL
@@ -7746,6 +8839,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -7754,6 +8851,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         value = self._p.pPublicData
@@ -7761,6 +8862,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -7770,6 +8872,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._p.ulPrivateDataLen
@@ -7777,6 +8883,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -7786,6 +8896,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._p.ulPublicDataLen2
@@ -7794,6 +8908,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2')
+
     @property
     def pPublicData2(self):
         value = self._p.pPublicData2
@@ -7801,6 +8919,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
+        _pb_read_only('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData2 = _NULL
@@ -7809,6 +8928,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', True))
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
+
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2')
 
 
 #: the pointer type ffi.new allocates a CK_X9_42_DH2_DERIVE_PARAMS with
@@ -7854,7 +8977,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X9_42_MQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
@@ -7867,6 +8990,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.kdf')
+
     @property
     def ulOtherInfoLen(self):
         return self._p.ulOtherInfoLen
@@ -7875,6 +9002,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen')
+
     @property
     def pOtherInfo(self):
         value = self._p.pOtherInfo
@@ -7882,6 +9013,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
+        _pb_read_only('CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOtherInfo = _NULL
@@ -7891,6 +9023,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -7899,6 +9035,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         value = self._p.pPublicData
@@ -7906,6 +9046,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -7915,6 +9056,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._p.ulPrivateDataLen
@@ -7922,6 +9067,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -7931,6 +9080,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._p.ulPublicDataLen2
@@ -7939,6 +9092,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2')
+
     @property
     def pPublicData2(self):
         value = self._p.pPublicData2
@@ -7946,6 +9103,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
+        _pb_read_only('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData2 = _NULL
@@ -7955,6 +9113,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2')
+
     @property
     def publicKey(self):
         return self._p.publicKey
@@ -7962,6 +9124,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @publicKey.setter
     def publicKey(self, value):
         self._p.publicKey = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
+
+    @publicKey.deleter
+    def publicKey(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.publicKey')
 
 
 #: the pointer type ffi.new allocates a CK_X9_42_MQV_DERIVE_PARAMS with
@@ -7999,7 +9165,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KEA_DERIVE_PARAMS(isSender={self.isSender!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pRandomB={self.pRandomB!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
@@ -8012,6 +9178,10 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def isSender(self, value):
         self._p.isSender = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.isSender', 0, 255)
 
+    @isSender.deleter
+    def isSender(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.isSender')
+
     @property
     def ulRandomLen(self):
         return self._p.ulRandomLen
@@ -8020,6 +9190,10 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def ulRandomLen(self, value):
         self._p.ulRandomLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
+    @ulRandomLen.deleter
+    def ulRandomLen(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.ulRandomLen')
+
     @property
     def pRandomA(self):
         value = self._p.pRandomA
@@ -8027,6 +9201,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @pRandomA.setter
     def pRandomA(self, value):
+        _pb_read_only('CK_KEA_DERIVE_PARAMS.pRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRandomA = _NULL
@@ -8036,6 +9211,10 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._p.pRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomA', held)
 
+    @pRandomA.deleter
+    def pRandomA(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pRandomA')
+
     @property
     def pRandomB(self):
         value = self._p.pRandomB
@@ -8043,6 +9222,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @pRandomB.setter
     def pRandomB(self, value):
+        _pb_read_only('CK_KEA_DERIVE_PARAMS.pRandomB')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRandomB = _NULL
@@ -8052,6 +9232,10 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._p.pRandomB = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomB', held)
 
+    @pRandomB.deleter
+    def pRandomB(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pRandomB')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -8060,6 +9244,10 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         value = self._p.pPublicData
@@ -8067,6 +9255,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_KEA_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -8075,6 +9264,10 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_KEA_DERIVE_PARAMS.pPublicData', True))
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pPublicData')
 
 
 #: the pointer type ffi.new allocates a CK_KEA_DERIVE_PARAMS with
@@ -8098,17 +9291,17 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC2_CBC_PARAMS.sizeof:
-            raise ValueError(f"CK_RC2_CBC_PARAMS needs {CK_RC2_CBC_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_RC2_CBC_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC2_CBC_PARAMS.sizeof:
+            raise ValueError(f"CK_RC2_CBC_PARAMS needs {CK_RC2_CBC_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_RC2_CBC_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_RC2_CBC_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC2_CBC_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, iv={self.iv!r})"
@@ -8121,6 +9314,10 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     def ulEffectiveBits(self, value):
         self._p.ulEffectiveBits = _pb_index(value, 'CK_RC2_CBC_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
+    @ulEffectiveBits.deleter
+    def ulEffectiveBits(self):
+        _pb_no_delete('CK_RC2_CBC_PARAMS.ulEffectiveBits')
+
     @property
     def iv(self):
         return _ffi.buffer(self._p.iv)[:]
@@ -8128,6 +9325,10 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 8, value, 'CK_RC2_CBC_PARAMS.iv')
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_RC2_CBC_PARAMS.iv')
 
 
 #: the pointer type ffi.new allocates a CK_RC2_CBC_PARAMS with
@@ -8151,17 +9352,17 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC2_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC2_MAC_GENERAL_PARAMS.sizeof:
-            raise ValueError(f"CK_RC2_MAC_GENERAL_PARAMS needs {CK_RC2_MAC_GENERAL_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_RC2_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC2_MAC_GENERAL_PARAMS.sizeof:
+            raise ValueError(f"CK_RC2_MAC_GENERAL_PARAMS needs {CK_RC2_MAC_GENERAL_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_RC2_MAC_GENERAL_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_RC2_MAC_GENERAL_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC2_MAC_GENERAL_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, ulMacLength={self.ulMacLength!r})"
@@ -8174,6 +9375,10 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     def ulEffectiveBits(self, value):
         self._p.ulEffectiveBits = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
+    @ulEffectiveBits.deleter
+    def ulEffectiveBits(self):
+        _pb_no_delete('CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits')
+
     @property
     def ulMacLength(self):
         return self._p.ulMacLength
@@ -8181,6 +9386,10 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     @ulMacLength.setter
     def ulMacLength(self, value):
         self._p.ulMacLength = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
+
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete('CK_RC2_MAC_GENERAL_PARAMS.ulMacLength')
 
 
 #: the pointer type ffi.new allocates a CK_RC2_MAC_GENERAL_PARAMS with
@@ -8204,17 +9413,17 @@ class CK_RC5_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC5_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC5_PARAMS.sizeof:
-            raise ValueError(f"CK_RC5_PARAMS needs {CK_RC5_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_RC5_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC5_PARAMS.sizeof:
+            raise ValueError(f"CK_RC5_PARAMS needs {CK_RC5_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_RC5_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_RC5_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC5_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r})"
@@ -8227,6 +9436,10 @@ class CK_RC5_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._p.ulWordsize = _pb_index(value, 'CK_RC5_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete('CK_RC5_PARAMS.ulWordsize')
+
     @property
     def ulRounds(self):
         return self._p.ulRounds
@@ -8234,6 +9447,10 @@ class CK_RC5_PARAMS(_pb_Record):
     @ulRounds.setter
     def ulRounds(self, value):
         self._p.ulRounds = _pb_index(value, 'CK_RC5_PARAMS.ulRounds', 0, 18446744073709551615)
+
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete('CK_RC5_PARAMS.ulRounds')
 
 
 #: the pointer type ffi.new allocates a CK_RC5_PARAMS with
@@ -8267,7 +9484,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC5_CBC_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r})"
@@ -8280,6 +9497,10 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._p.ulWordsize = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.ulWordsize')
+
     @property
     def ulRounds(self):
         return self._p.ulRounds
@@ -8288,6 +9509,10 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._p.ulRounds = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulRounds', 0, 18446744073709551615)
 
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.ulRounds')
+
     @property
     def pIv(self):
         value = self._p.pIv
@@ -8295,6 +9520,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
+        _pb_read_only('CK_RC5_CBC_PARAMS.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIv = _NULL
@@ -8304,6 +9530,10 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.pIv')
+
     @property
     def ulIvLen(self):
         return self._p.ulIvLen
@@ -8311,6 +9541,10 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     @ulIvLen.setter
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulIvLen', 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.ulIvLen')
 
 
 #: the pointer type ffi.new allocates a CK_RC5_CBC_PARAMS with
@@ -8336,17 +9570,17 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC5_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC5_MAC_GENERAL_PARAMS.sizeof:
-            raise ValueError(f"CK_RC5_MAC_GENERAL_PARAMS needs {CK_RC5_MAC_GENERAL_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_RC5_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC5_MAC_GENERAL_PARAMS.sizeof:
+            raise ValueError(f"CK_RC5_MAC_GENERAL_PARAMS needs {CK_RC5_MAC_GENERAL_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_RC5_MAC_GENERAL_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_RC5_MAC_GENERAL_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC5_MAC_GENERAL_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, ulMacLength={self.ulMacLength!r})"
@@ -8359,6 +9593,10 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._p.ulWordsize = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulWordsize')
+
     @property
     def ulRounds(self):
         return self._p.ulRounds
@@ -8367,6 +9605,10 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._p.ulRounds = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulRounds', 0, 18446744073709551615)
 
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulRounds')
+
     @property
     def ulMacLength(self):
         return self._p.ulMacLength
@@ -8374,6 +9616,10 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     @ulMacLength.setter
     def ulMacLength(self, value):
         self._p.ulMacLength = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
+
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulMacLength')
 
 
 #: the pointer type ffi.new allocates a CK_RC5_MAC_GENERAL_PARAMS with
@@ -8405,7 +9651,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -8418,6 +9664,10 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 8, value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
+
     @property
     def pData(self):
         value = self._p.pData
@@ -8425,6 +9675,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
+        _pb_read_only('CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
@@ -8434,6 +9685,10 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._p.length
@@ -8441,6 +9696,10 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_DES_CBC_ENCRYPT_DATA_PARAMS with
@@ -8472,7 +9731,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_AES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -8485,6 +9744,10 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
+
     @property
     def pData(self):
         value = self._p.pData
@@ -8492,6 +9755,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
+        _pb_read_only('CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
@@ -8501,6 +9765,10 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._p.length
@@ -8508,6 +9776,10 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_AES_CBC_ENCRYPT_DATA_PARAMS with
@@ -8531,17 +9803,17 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_AES_CTR_PARAMS.sizeof:
-            raise ValueError(f"CK_AES_CTR_PARAMS needs {CK_AES_CTR_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_AES_CTR_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_AES_CTR_PARAMS.sizeof:
+            raise ValueError(f"CK_AES_CTR_PARAMS needs {CK_AES_CTR_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_AES_CTR_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_AES_CTR_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_AES_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
@@ -8554,6 +9826,10 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     def ulCounterBits(self, value):
         self._p.ulCounterBits = _pb_index(value, 'CK_AES_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
+    @ulCounterBits.deleter
+    def ulCounterBits(self):
+        _pb_no_delete('CK_AES_CTR_PARAMS.ulCounterBits')
+
     @property
     def cb(self):
         return _ffi.buffer(self._p.cb)[:]
@@ -8561,6 +9837,10 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     @cb.setter
     def cb(self, value):
         _pb_store_bytes(self._p.cb, 16, value, 'CK_AES_CTR_PARAMS.cb')
+
+    @cb.deleter
+    def cb(self):
+        _pb_no_delete('CK_AES_CTR_PARAMS.cb')
 
 
 #: the pointer type ffi.new allocates a CK_AES_CTR_PARAMS with
@@ -8598,7 +9878,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GCM_PARAMS_V3(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvBits={self.ulIvBits!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
@@ -8610,6 +9890,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
+        _pb_read_only('CK_GCM_PARAMS_V3.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIv = _NULL
@@ -8619,6 +9900,10 @@ class CK_GCM_PARAMS_V3(_pb_Record):
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.pIv')
+
     @property
     def ulIvLen(self):
         return self._p.ulIvLen
@@ -8626,6 +9911,10 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     @ulIvLen.setter
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulIvLen')
 
     @property
     def ulIvBits(self):
@@ -8635,6 +9924,10 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulIvBits(self, value):
         self._p.ulIvBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
 
+    @ulIvBits.deleter
+    def ulIvBits(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulIvBits')
+
     @property
     def pAAD(self):
         value = self._p.pAAD
@@ -8642,6 +9935,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
+        _pb_read_only('CK_GCM_PARAMS_V3.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL
@@ -8651,6 +9945,10 @@ class CK_GCM_PARAMS_V3(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.pAAD')
+
     @property
     def ulAADLen(self):
         return self._p.ulAADLen
@@ -8659,6 +9957,10 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulAADLen')
+
     @property
     def ulTagBits(self):
         return self._p.ulTagBits
@@ -8666,6 +9968,10 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     @ulTagBits.setter
     def ulTagBits(self, value):
         self._p.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulTagBits')
 
 
 #: the pointer type ffi.new allocates a CK_GCM_PARAMS_V3 with
@@ -8703,7 +10009,7 @@ class CK_CCM_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CCM_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulMACLen={self.ulMACLen!r})"
@@ -8716,6 +10022,10 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulDataLen(self, value):
         self._p.ulDataLen = _pb_index(value, 'CK_CCM_PARAMS.ulDataLen', 0, 18446744073709551615)
 
+    @ulDataLen.deleter
+    def ulDataLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulDataLen')
+
     @property
     def pNonce(self):
         value = self._p.pNonce
@@ -8723,6 +10033,7 @@ class CK_CCM_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
+        _pb_read_only('CK_CCM_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
@@ -8732,6 +10043,10 @@ class CK_CCM_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_CCM_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._p.ulNonceLen
@@ -8740,6 +10055,10 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_CCM_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulNonceLen')
+
     @property
     def pAAD(self):
         value = self._p.pAAD
@@ -8747,6 +10066,7 @@ class CK_CCM_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
+        _pb_read_only('CK_CCM_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL
@@ -8756,6 +10076,10 @@ class CK_CCM_PARAMS(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_CCM_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._p.ulAADLen
@@ -8764,6 +10088,10 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_CCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulAADLen')
+
     @property
     def ulMACLen(self):
         return self._p.ulMACLen
@@ -8771,6 +10099,10 @@ class CK_CCM_PARAMS(_pb_Record):
     @ulMACLen.setter
     def ulMACLen(self, value):
         self._p.ulMACLen = _pb_index(value, 'CK_CCM_PARAMS.ulMACLen', 0, 18446744073709551615)
+
+    @ulMACLen.deleter
+    def ulMACLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulMACLen')
 
 
 #: the pointer type ffi.new allocates a CK_CCM_PARAMS with
@@ -8804,7 +10136,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SALSA20_CHACHA20_POLY1305_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r})"
@@ -8816,6 +10148,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
+        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
@@ -8825,6 +10158,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._p.ulNonceLen
@@ -8833,6 +10170,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen')
+
     @property
     def pAAD(self):
         value = self._p.pAAD
@@ -8840,6 +10181,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
+        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL
@@ -8849,6 +10191,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._p.ulAADLen
@@ -8856,6 +10202,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     @ulAADLen.setter
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen', 0, 18446744073709551615)
+
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen')
 
 
 #: the pointer type ffi.new allocates a CK_SALSA20_CHACHA20_POLY1305_PARAMS with
@@ -8893,7 +10243,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GCM_MESSAGE_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvFixedBits={self.ulIvFixedBits!r}, ivGenerator={self.ivGenerator!r}, pTag={self.pTag!r}, ulTagBits={self.ulTagBits!r})"
@@ -8905,6 +10255,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
+        _pb_read_only('CK_GCM_MESSAGE_PARAMS.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIv = _NULL
@@ -8914,6 +10265,10 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.pIv')
+
     @property
     def ulIvLen(self):
         return self._p.ulIvLen
@@ -8921,6 +10276,10 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     @ulIvLen.setter
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvLen', 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulIvLen')
 
     @property
     def ulIvFixedBits(self):
@@ -8930,6 +10289,10 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ulIvFixedBits(self, value):
         self._p.ulIvFixedBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvFixedBits', 0, 18446744073709551615)
 
+    @ulIvFixedBits.deleter
+    def ulIvFixedBits(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulIvFixedBits')
+
     @property
     def ivGenerator(self):
         return self._p.ivGenerator
@@ -8938,6 +10301,10 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ivGenerator(self, value):
         self._p.ivGenerator = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ivGenerator', 0, 18446744073709551615)
 
+    @ivGenerator.deleter
+    def ivGenerator(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ivGenerator')
+
     @property
     def pTag(self):
         value = self._p.pTag
@@ -8945,6 +10312,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @pTag.setter
     def pTag(self, value):
+        _pb_read_only('CK_GCM_MESSAGE_PARAMS.pTag')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pTag = _NULL
@@ -8954,6 +10322,10 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
             self._p.pTag = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pTag', held)
 
+    @pTag.deleter
+    def pTag(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.pTag')
+
     @property
     def ulTagBits(self):
         return self._p.ulTagBits
@@ -8961,6 +10333,10 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     @ulTagBits.setter
     def ulTagBits(self, value):
         self._p.ulTagBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulTagBits', 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulTagBits')
 
 
 #: the pointer type ffi.new allocates a CK_GCM_MESSAGE_PARAMS with
@@ -9000,7 +10376,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CCM_MESSAGE_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, ulNonceFixedBits={self.ulNonceFixedBits!r}, nonceGenerator={self.nonceGenerator!r}, pMAC={self.pMAC!r}, ulMACLen={self.ulMACLen!r})"
@@ -9013,6 +10389,10 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulDataLen(self, value):
         self._p.ulDataLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulDataLen', 0, 18446744073709551615)
 
+    @ulDataLen.deleter
+    def ulDataLen(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulDataLen')
+
     @property
     def pNonce(self):
         value = self._p.pNonce
@@ -9020,6 +10400,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
+        _pb_read_only('CK_CCM_MESSAGE_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
@@ -9029,6 +10410,10 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._p.ulNonceLen
@@ -9036,6 +10421,10 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceLen', 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulNonceLen')
 
     @property
     def ulNonceFixedBits(self):
@@ -9045,6 +10434,10 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulNonceFixedBits(self, value):
         self._p.ulNonceFixedBits = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits', 0, 18446744073709551615)
 
+    @ulNonceFixedBits.deleter
+    def ulNonceFixedBits(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits')
+
     @property
     def nonceGenerator(self):
         return self._p.nonceGenerator
@@ -9053,6 +10446,10 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def nonceGenerator(self, value):
         self._p.nonceGenerator = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.nonceGenerator', 0, 18446744073709551615)
 
+    @nonceGenerator.deleter
+    def nonceGenerator(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.nonceGenerator')
+
     @property
     def pMAC(self):
         value = self._p.pMAC
@@ -9060,6 +10457,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @pMAC.setter
     def pMAC(self, value):
+        _pb_read_only('CK_CCM_MESSAGE_PARAMS.pMAC')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pMAC = _NULL
@@ -9069,6 +10467,10 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
             self._p.pMAC = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pMAC', held)
 
+    @pMAC.deleter
+    def pMAC(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.pMAC')
+
     @property
     def ulMACLen(self):
         return self._p.ulMACLen
@@ -9076,6 +10478,10 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @ulMACLen.setter
     def ulMACLen(self, value):
         self._p.ulMACLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulMACLen', 0, 18446744073709551615)
+
+    @ulMACLen.deleter
+    def ulMACLen(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulMACLen')
 
 
 #: the pointer type ffi.new allocates a CK_CCM_MESSAGE_PARAMS with
@@ -9107,7 +10513,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pTag={self.pTag!r})"
@@ -9119,6 +10525,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
+        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
@@ -9128,6 +10535,10 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._p.ulNonceLen
@@ -9136,6 +10547,10 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen')
+
     @property
     def pTag(self):
         value = self._p.pTag
@@ -9143,6 +10558,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @pTag.setter
     def pTag(self, value):
+        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pTag = _NULL
@@ -9151,6 +10567,10 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', True))
             self._p.pTag = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pTag', held)
+
+    @pTag.deleter
+    def pTag(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag')
 
 
 #: the pointer type ffi.new allocates a CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS with
@@ -9198,7 +10618,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS(ulPasswordLen={self.ulPasswordLen!r}, pPassword={self.pPassword!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPAndGLen={self.ulPAndGLen!r}, ulQLen={self.ulQLen!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pPrimeP={self.pPrimeP!r}, pBaseG={self.pBaseG!r}, pSubprimeQ={self.pSubprimeQ!r})"
@@ -9211,6 +10631,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPasswordLen(self, value):
         self._p.ulPasswordLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen')
+
     @property
     def pPassword(self):
         value = self._p.pPassword
@@ -9218,6 +10642,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
+        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPassword = _NULL
@@ -9227,6 +10652,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPassword', held)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -9235,6 +10664,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         value = self._p.pPublicData
@@ -9242,6 +10675,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -9251,6 +10685,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData')
+
     @property
     def ulPAndGLen(self):
         return self._p.ulPAndGLen
@@ -9258,6 +10696,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @ulPAndGLen.setter
     def ulPAndGLen(self, value):
         self._p.ulPAndGLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen', 0, 18446744073709551615)
+
+    @ulPAndGLen.deleter
+    def ulPAndGLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen')
 
     @property
     def ulQLen(self):
@@ -9267,6 +10709,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulQLen(self, value):
         self._p.ulQLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen', 0, 18446744073709551615)
 
+    @ulQLen.deleter
+    def ulQLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen')
+
     @property
     def ulRandomLen(self):
         return self._p.ulRandomLen
@@ -9275,6 +10721,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulRandomLen(self, value):
         self._p.ulRandomLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
+    @ulRandomLen.deleter
+    def ulRandomLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen')
+
     @property
     def pRandomA(self):
         value = self._p.pRandomA
@@ -9282,6 +10732,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pRandomA.setter
     def pRandomA(self, value):
+        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRandomA = _NULL
@@ -9291,6 +10742,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomA', held)
 
+    @pRandomA.deleter
+    def pRandomA(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA')
+
     @property
     def pPrimeP(self):
         value = self._p.pPrimeP
@@ -9298,6 +10753,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pPrimeP.setter
     def pPrimeP(self, value):
+        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPrimeP = _NULL
@@ -9307,6 +10763,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pPrimeP = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrimeP', held)
 
+    @pPrimeP.deleter
+    def pPrimeP(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP')
+
     @property
     def pBaseG(self):
         value = self._p.pBaseG
@@ -9314,6 +10774,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pBaseG.setter
     def pBaseG(self, value):
+        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pBaseG = _NULL
@@ -9323,6 +10784,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pBaseG = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBaseG', held)
 
+    @pBaseG.deleter
+    def pBaseG(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG')
+
     @property
     def pSubprimeQ(self):
         value = self._p.pSubprimeQ
@@ -9330,6 +10795,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pSubprimeQ.setter
     def pSubprimeQ(self, value):
+        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSubprimeQ = _NULL
@@ -9338,6 +10804,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', True))
             self._p.pSubprimeQ = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSubprimeQ', held)
+
+    @pSubprimeQ.deleter
+    def pSubprimeQ(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ')
 
 
 #: the pointer type ffi.new allocates a CK_SKIPJACK_PRIVATE_WRAP_PARAMS with
@@ -9391,7 +10861,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SKIPJACK_RELAYX_PARAMS(ulOldWrappedXLen={self.ulOldWrappedXLen!r}, pOldWrappedX={self.pOldWrappedX!r}, ulOldPasswordLen={self.ulOldPasswordLen!r}, pOldPassword={self.pOldPassword!r}, ulOldPublicDataLen={self.ulOldPublicDataLen!r}, pOldPublicData={self.pOldPublicData!r}, ulOldRandomLen={self.ulOldRandomLen!r}, pOldRandomA={self.pOldRandomA!r}, ulNewPasswordLen={self.ulNewPasswordLen!r}, pNewPassword={self.pNewPassword!r}, ulNewPublicDataLen={self.ulNewPublicDataLen!r}, pNewPublicData={self.pNewPublicData!r}, ulNewRandomLen={self.ulNewRandomLen!r}, pNewRandomA={self.pNewRandomA!r})"
@@ -9404,6 +10874,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldWrappedXLen(self, value):
         self._p.ulOldWrappedXLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen', 0, 18446744073709551615)
 
+    @ulOldWrappedXLen.deleter
+    def ulOldWrappedXLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen')
+
     @property
     def pOldWrappedX(self):
         value = self._p.pOldWrappedX
@@ -9411,6 +10885,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldWrappedX.setter
     def pOldWrappedX(self, value):
+        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOldWrappedX = _NULL
@@ -9420,6 +10895,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pOldWrappedX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldWrappedX', held)
 
+    @pOldWrappedX.deleter
+    def pOldWrappedX(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX')
+
     @property
     def ulOldPasswordLen(self):
         return self._p.ulOldPasswordLen
@@ -9428,6 +10907,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldPasswordLen(self, value):
         self._p.ulOldPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen', 0, 18446744073709551615)
 
+    @ulOldPasswordLen.deleter
+    def ulOldPasswordLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen')
+
     @property
     def pOldPassword(self):
         value = self._p.pOldPassword
@@ -9435,6 +10918,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldPassword.setter
     def pOldPassword(self, value):
+        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOldPassword = _NULL
@@ -9444,6 +10928,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pOldPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldPassword', held)
 
+    @pOldPassword.deleter
+    def pOldPassword(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldPassword')
+
     @property
     def ulOldPublicDataLen(self):
         return self._p.ulOldPublicDataLen
@@ -9452,6 +10940,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldPublicDataLen(self, value):
         self._p.ulOldPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen', 0, 18446744073709551615)
 
+    @ulOldPublicDataLen.deleter
+    def ulOldPublicDataLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen')
+
     @property
     def pOldPublicData(self):
         value = self._p.pOldPublicData
@@ -9459,6 +10951,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldPublicData.setter
     def pOldPublicData(self, value):
+        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOldPublicData = _NULL
@@ -9468,6 +10961,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pOldPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldPublicData', held)
 
+    @pOldPublicData.deleter
+    def pOldPublicData(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData')
+
     @property
     def ulOldRandomLen(self):
         return self._p.ulOldRandomLen
@@ -9476,6 +10973,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldRandomLen(self, value):
         self._p.ulOldRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen', 0, 18446744073709551615)
 
+    @ulOldRandomLen.deleter
+    def ulOldRandomLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen')
+
     @property
     def pOldRandomA(self):
         value = self._p.pOldRandomA
@@ -9483,6 +10984,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldRandomA.setter
     def pOldRandomA(self, value):
+        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOldRandomA = _NULL
@@ -9492,6 +10994,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pOldRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldRandomA', held)
 
+    @pOldRandomA.deleter
+    def pOldRandomA(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA')
+
     @property
     def ulNewPasswordLen(self):
         return self._p.ulNewPasswordLen
@@ -9500,6 +11006,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewPasswordLen(self, value):
         self._p.ulNewPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen', 0, 18446744073709551615)
 
+    @ulNewPasswordLen.deleter
+    def ulNewPasswordLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen')
+
     @property
     def pNewPassword(self):
         value = self._p.pNewPassword
@@ -9507,6 +11017,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pNewPassword.setter
     def pNewPassword(self, value):
+        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pNewPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNewPassword = _NULL
@@ -9516,6 +11027,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pNewPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewPassword', held)
 
+    @pNewPassword.deleter
+    def pNewPassword(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewPassword')
+
     @property
     def ulNewPublicDataLen(self):
         return self._p.ulNewPublicDataLen
@@ -9524,6 +11039,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewPublicDataLen(self, value):
         self._p.ulNewPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen', 0, 18446744073709551615)
 
+    @ulNewPublicDataLen.deleter
+    def ulNewPublicDataLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen')
+
     @property
     def pNewPublicData(self):
         value = self._p.pNewPublicData
@@ -9531,6 +11050,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pNewPublicData.setter
     def pNewPublicData(self, value):
+        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNewPublicData = _NULL
@@ -9540,6 +11060,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pNewPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewPublicData', held)
 
+    @pNewPublicData.deleter
+    def pNewPublicData(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData')
+
     @property
     def ulNewRandomLen(self):
         return self._p.ulNewRandomLen
@@ -9548,6 +11072,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewRandomLen(self, value):
         self._p.ulNewRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen', 0, 18446744073709551615)
 
+    @ulNewRandomLen.deleter
+    def ulNewRandomLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen')
+
     @property
     def pNewRandomA(self):
         value = self._p.pNewRandomA
@@ -9555,6 +11083,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pNewRandomA.setter
     def pNewRandomA(self, value):
+        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNewRandomA = _NULL
@@ -9563,6 +11092,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', True))
             self._p.pNewRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewRandomA', held)
+
+    @pNewRandomA.deleter
+    def pNewRandomA(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA')
 
 
 #: the pointer type ffi.new allocates a CK_SKIPJACK_RELAYX_PARAMS with
@@ -9586,17 +11119,17 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_CAMELLIA_CTR_PARAMS.sizeof:
-            raise ValueError(f"CK_CAMELLIA_CTR_PARAMS needs {CK_CAMELLIA_CTR_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_CAMELLIA_CTR_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_CAMELLIA_CTR_PARAMS.sizeof:
+            raise ValueError(f"CK_CAMELLIA_CTR_PARAMS needs {CK_CAMELLIA_CTR_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_CAMELLIA_CTR_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_CAMELLIA_CTR_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CAMELLIA_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
@@ -9609,6 +11142,10 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     def ulCounterBits(self, value):
         self._p.ulCounterBits = _pb_index(value, 'CK_CAMELLIA_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
+    @ulCounterBits.deleter
+    def ulCounterBits(self):
+        _pb_no_delete('CK_CAMELLIA_CTR_PARAMS.ulCounterBits')
+
     @property
     def cb(self):
         return _ffi.buffer(self._p.cb)[:]
@@ -9616,6 +11153,10 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     @cb.setter
     def cb(self, value):
         _pb_store_bytes(self._p.cb, 16, value, 'CK_CAMELLIA_CTR_PARAMS.cb')
+
+    @cb.deleter
+    def cb(self):
+        _pb_no_delete('CK_CAMELLIA_CTR_PARAMS.cb')
 
 
 #: the pointer type ffi.new allocates a CK_CAMELLIA_CTR_PARAMS with
@@ -9647,7 +11188,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -9660,6 +11201,10 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
+
     @property
     def pData(self):
         value = self._p.pData
@@ -9667,6 +11212,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
+        _pb_read_only('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
@@ -9676,6 +11222,10 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._p.length
@@ -9683,6 +11233,10 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS with
@@ -9714,7 +11268,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -9727,6 +11281,10 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
+
     @property
     def pData(self):
         value = self._p.pData
@@ -9734,6 +11292,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
+        _pb_read_only('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
@@ -9743,6 +11302,10 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._p.length
@@ -9750,6 +11313,10 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_ARIA_CBC_ENCRYPT_DATA_PARAMS with
@@ -9781,7 +11348,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SEED_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -9794,6 +11361,10 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
+
     @property
     def pData(self):
         value = self._p.pData
@@ -9801,6 +11372,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
+        _pb_read_only('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
@@ -9810,6 +11382,10 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._p.length
@@ -9817,6 +11393,10 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_SEED_CBC_ENCRYPT_DATA_PARAMS with
@@ -9850,7 +11430,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CHACHA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, blockCounterBits={self.blockCounterBits!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
@@ -9862,6 +11442,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
+        _pb_read_only('CK_CHACHA20_PARAMS.pBlockCounter')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pBlockCounter = _NULL
@@ -9871,6 +11452,10 @@ class CK_CHACHA20_PARAMS(_pb_Record):
             self._p.pBlockCounter = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBlockCounter', held)
 
+    @pBlockCounter.deleter
+    def pBlockCounter(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.pBlockCounter')
+
     @property
     def blockCounterBits(self):
         return self._p.blockCounterBits
@@ -9879,6 +11464,10 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     def blockCounterBits(self, value):
         self._p.blockCounterBits = _pb_index(value, 'CK_CHACHA20_PARAMS.blockCounterBits', 0, 18446744073709551615)
 
+    @blockCounterBits.deleter
+    def blockCounterBits(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.blockCounterBits')
+
     @property
     def pNonce(self):
         value = self._p.pNonce
@@ -9886,6 +11475,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
+        _pb_read_only('CK_CHACHA20_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
@@ -9895,6 +11485,10 @@ class CK_CHACHA20_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.pNonce')
+
     @property
     def ulNonceBits(self):
         return self._p.ulNonceBits
@@ -9902,6 +11496,10 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     @ulNonceBits.setter
     def ulNonceBits(self, value):
         self._p.ulNonceBits = _pb_index(value, 'CK_CHACHA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
+
+    @ulNonceBits.deleter
+    def ulNonceBits(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.ulNonceBits')
 
 
 #: the pointer type ffi.new allocates a CK_CHACHA20_PARAMS with
@@ -9933,7 +11531,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SALSA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
@@ -9945,6 +11543,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
+        _pb_read_only('CK_SALSA20_PARAMS.pBlockCounter')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pBlockCounter = _NULL
@@ -9954,6 +11553,10 @@ class CK_SALSA20_PARAMS(_pb_Record):
             self._p.pBlockCounter = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBlockCounter', held)
 
+    @pBlockCounter.deleter
+    def pBlockCounter(self):
+        _pb_no_delete('CK_SALSA20_PARAMS.pBlockCounter')
+
     @property
     def pNonce(self):
         value = self._p.pNonce
@@ -9961,6 +11564,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
+        _pb_read_only('CK_SALSA20_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
@@ -9970,6 +11574,10 @@ class CK_SALSA20_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_SALSA20_PARAMS.pNonce')
+
     @property
     def ulNonceBits(self):
         return self._p.ulNonceBits
@@ -9977,6 +11585,10 @@ class CK_SALSA20_PARAMS(_pb_Record):
     @ulNonceBits.setter
     def ulNonceBits(self, value):
         self._p.ulNonceBits = _pb_index(value, 'CK_SALSA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
+
+    @ulNonceBits.deleter
+    def ulNonceBits(self):
+        _pb_no_delete('CK_SALSA20_PARAMS.ulNonceBits')
 
 
 #: the pointer type ffi.new allocates a CK_SALSA20_PARAMS with
@@ -10014,7 +11626,7 @@ class CK_PBE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PBE_PARAMS(pInitVector={self.pInitVector!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, ulIteration={self.ulIteration!r})"
@@ -10026,6 +11638,7 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @pInitVector.setter
     def pInitVector(self, value):
+        _pb_read_only('CK_PBE_PARAMS.pInitVector')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInitVector = _NULL
@@ -10035,6 +11648,10 @@ class CK_PBE_PARAMS(_pb_Record):
             self._p.pInitVector = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInitVector', held)
 
+    @pInitVector.deleter
+    def pInitVector(self):
+        _pb_no_delete('CK_PBE_PARAMS.pInitVector')
+
     @property
     def pPassword(self):
         value = self._p.pPassword
@@ -10042,6 +11659,7 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
+        _pb_read_only('CK_PBE_PARAMS.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPassword = _NULL
@@ -10051,6 +11669,10 @@ class CK_PBE_PARAMS(_pb_Record):
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_PBE_PARAMS.pPassword')
+
     @property
     def ulPasswordLen(self):
         return self._p.ulPasswordLen
@@ -10059,6 +11681,10 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulPasswordLen(self, value):
         self._p.ulPasswordLen = _pb_index(value, 'CK_PBE_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_PBE_PARAMS.ulPasswordLen')
+
     @property
     def pSalt(self):
         value = self._p.pSalt
@@ -10066,6 +11692,7 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @pSalt.setter
     def pSalt(self, value):
+        _pb_read_only('CK_PBE_PARAMS.pSalt')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSalt = _NULL
@@ -10075,6 +11702,10 @@ class CK_PBE_PARAMS(_pb_Record):
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete('CK_PBE_PARAMS.pSalt')
+
     @property
     def ulSaltLen(self):
         return self._p.ulSaltLen
@@ -10083,6 +11714,10 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulSaltLen(self, value):
         self._p.ulSaltLen = _pb_index(value, 'CK_PBE_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete('CK_PBE_PARAMS.ulSaltLen')
+
     @property
     def ulIteration(self):
         return self._p.ulIteration
@@ -10090,6 +11725,10 @@ class CK_PBE_PARAMS(_pb_Record):
     @ulIteration.setter
     def ulIteration(self, value):
         self._p.ulIteration = _pb_index(value, 'CK_PBE_PARAMS.ulIteration', 0, 18446744073709551615)
+
+    @ulIteration.deleter
+    def ulIteration(self):
+        _pb_no_delete('CK_PBE_PARAMS.ulIteration')
 
 
 #: the pointer type ffi.new allocates a CK_PBE_PARAMS with
@@ -10121,7 +11760,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KEY_WRAP_SET_OAEP_PARAMS(bBC={self.bBC!r}, pX={self.pX!r}, ulXLen={self.ulXLen!r})"
@@ -10134,6 +11773,10 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def bBC(self, value):
         self._p.bBC = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.bBC', 0, 255)
 
+    @bBC.deleter
+    def bBC(self):
+        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.bBC')
+
     @property
     def pX(self):
         value = self._p.pX
@@ -10141,6 +11784,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
 
     @pX.setter
     def pX(self, value):
+        _pb_read_only('CK_KEY_WRAP_SET_OAEP_PARAMS.pX')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pX = _NULL
@@ -10150,6 +11794,10 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
             self._p.pX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pX', held)
 
+    @pX.deleter
+    def pX(self):
+        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.pX')
+
     @property
     def ulXLen(self):
         return self._p.ulXLen
@@ -10157,6 +11805,10 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     @ulXLen.setter
     def ulXLen(self, value):
         self._p.ulXLen = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen', 0, 18446744073709551615)
+
+    @ulXLen.deleter
+    def ulXLen(self):
+        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen')
 
 
 #: the pointer type ffi.new allocates a CK_KEY_WRAP_SET_OAEP_PARAMS with
@@ -10190,7 +11842,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
@@ -10202,6 +11854,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @pClientRandom.setter
     def pClientRandom(self, value):
+        _pb_read_only('CK_SSL3_RANDOM_DATA.pClientRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pClientRandom = _NULL
@@ -10211,6 +11864,10 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
             self._p.pClientRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pClientRandom', held)
 
+    @pClientRandom.deleter
+    def pClientRandom(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.pClientRandom')
+
     @property
     def ulClientRandomLen(self):
         return self._p.ulClientRandomLen
@@ -10219,6 +11876,10 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     def ulClientRandomLen(self, value):
         self._p.ulClientRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
+    @ulClientRandomLen.deleter
+    def ulClientRandomLen(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.ulClientRandomLen')
+
     @property
     def pServerRandom(self):
         value = self._p.pServerRandom
@@ -10226,6 +11887,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @pServerRandom.setter
     def pServerRandom(self, value):
+        _pb_read_only('CK_SSL3_RANDOM_DATA.pServerRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pServerRandom = _NULL
@@ -10235,6 +11897,10 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
             self._p.pServerRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pServerRandom', held)
 
+    @pServerRandom.deleter
+    def pServerRandom(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.pServerRandom')
+
     @property
     def ulServerRandomLen(self):
         return self._p.ulServerRandomLen
@@ -10242,6 +11908,10 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
         self._p.ulServerRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
+
+    @ulServerRandomLen.deleter
+    def ulServerRandomLen(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.ulServerRandomLen')
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_RANDOM_DATA with
@@ -10271,7 +11941,7 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)})"
@@ -10287,6 +11957,10 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
+
     @property
     def pVersion(self):
         return _pb_view_at(CK_VERSION, self._p.pVersion, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pVersion')))
@@ -10297,6 +11971,10 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         _pb_record_value(value, CK_VERSION, 'CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion')
         self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
         _pb_keep(self, 'pVersion', value)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_MASTER_KEY_DERIVE_PARAMS with
@@ -10334,7 +12012,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_KEY_MAT_OUT(hClientMacSecret={self.hClientMacSecret!r}, hServerMacSecret={self.hServerMacSecret!r}, hClientKey={self.hClientKey!r}, hServerKey={self.hServerKey!r}, pIVClient={self.pIVClient!r}, pIVServer={self.pIVServer!r})"
@@ -10347,6 +12025,10 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hClientMacSecret(self, value):
         self._p.hClientMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientMacSecret', 0, 18446744073709551615)
 
+    @hClientMacSecret.deleter
+    def hClientMacSecret(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hClientMacSecret')
+
     @property
     def hServerMacSecret(self):
         return self._p.hServerMacSecret
@@ -10354,6 +12036,10 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     @hServerMacSecret.setter
     def hServerMacSecret(self, value):
         self._p.hServerMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerMacSecret', 0, 18446744073709551615)
+
+    @hServerMacSecret.deleter
+    def hServerMacSecret(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hServerMacSecret')
 
     @property
     def hClientKey(self):
@@ -10363,6 +12049,10 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hClientKey(self, value):
         self._p.hClientKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientKey', 0, 18446744073709551615)
 
+    @hClientKey.deleter
+    def hClientKey(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hClientKey')
+
     @property
     def hServerKey(self):
         return self._p.hServerKey
@@ -10371,6 +12061,10 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hServerKey(self, value):
         self._p.hServerKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerKey', 0, 18446744073709551615)
 
+    @hServerKey.deleter
+    def hServerKey(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hServerKey')
+
     @property
     def pIVClient(self):
         value = self._p.pIVClient
@@ -10378,6 +12072,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @pIVClient.setter
     def pIVClient(self, value):
+        _pb_read_only('CK_SSL3_KEY_MAT_OUT.pIVClient')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIVClient = _NULL
@@ -10387,6 +12082,10 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
             self._p.pIVClient = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIVClient', held)
 
+    @pIVClient.deleter
+    def pIVClient(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.pIVClient')
+
     @property
     def pIVServer(self):
         value = self._p.pIVServer
@@ -10394,6 +12093,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @pIVServer.setter
     def pIVServer(self, value):
+        _pb_read_only('CK_SSL3_KEY_MAT_OUT.pIVServer')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIVServer = _NULL
@@ -10402,6 +12102,10 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_SSL3_KEY_MAT_OUT.pIVServer', True))
             self._p.pIVServer = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIVServer', held)
+
+    @pIVServer.deleter
+    def pIVServer(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.pIVServer')
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_KEY_MAT_OUT with
@@ -10439,7 +12143,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
@@ -10452,6 +12156,10 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._p.ulMacSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits')
+
     @property
     def ulKeySizeInBits(self):
         return self._p.ulKeySizeInBits
@@ -10459,6 +12167,10 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
         self._p.ulKeySizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
+
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits')
 
     @property
     def ulIVSizeInBits(self):
@@ -10468,6 +12180,10 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._p.ulIVSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits')
+
     @property
     def bIsExport(self):
         return self._p.bIsExport
@@ -10475,6 +12191,10 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     @bIsExport.setter
     def bIsExport(self, value):
         self._p.bIsExport = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.bIsExport', 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -10487,6 +12207,10 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.RandomInfo')
+
     @property
     def pReturnedKeyMaterial(self):
         return _pb_view_at(CK_SSL3_KEY_MAT_OUT, self._p.pReturnedKeyMaterial, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pReturnedKeyMaterial')))
@@ -10497,6 +12221,10 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         _pb_record_value(value, CK_SSL3_KEY_MAT_OUT, 'CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial')
         self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, value._p)
         _pb_keep(self, 'pReturnedKeyMaterial', value)
+
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial')
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_KEY_MAT_PARAMS with
@@ -10534,7 +12262,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS_PRF_PARAMS(pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
@@ -10546,6 +12274,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
+        _pb_read_only('CK_TLS_PRF_PARAMS.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeed = _NULL
@@ -10555,6 +12284,10 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._p.ulSeedLen
@@ -10563,6 +12296,10 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.ulSeedLen')
+
     @property
     def pLabel(self):
         value = self._p.pLabel
@@ -10570,6 +12307,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @pLabel.setter
     def pLabel(self, value):
+        _pb_read_only('CK_TLS_PRF_PARAMS.pLabel')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pLabel = _NULL
@@ -10579,6 +12317,10 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pLabel')
+
     @property
     def ulLabelLen(self):
         return self._p.ulLabelLen
@@ -10587,6 +12329,10 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def ulLabelLen(self, value):
         self._p.ulLabelLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
+    @ulLabelLen.deleter
+    def ulLabelLen(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.ulLabelLen')
+
     @property
     def pOutput(self):
         value = self._p.pOutput
@@ -10594,6 +12340,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @pOutput.setter
     def pOutput(self, value):
+        _pb_read_only('CK_TLS_PRF_PARAMS.pOutput')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOutput = _NULL
@@ -10602,6 +12349,10 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_TLS_PRF_PARAMS.pOutput', True))
             self._p.pOutput = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOutput', held)
+
+    @pOutput.deleter
+    def pOutput(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pOutput')
 
     @property
     def pulOutputLen(self):
@@ -10625,6 +12376,10 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pulOutputLen = _ffi.cast('CK_ULONG *', held)
             _pb_keep(self, 'pulOutputLen', held)
+
+    @pulOutputLen.deleter
+    def pulOutputLen(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pulOutputLen')
 
 
 #: the pointer type ffi.new allocates a CK_TLS_PRF_PARAMS with
@@ -10656,7 +12411,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)}, prfHashMechanism={self.prfHashMechanism!r})"
@@ -10672,6 +12427,10 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
+
     @property
     def pVersion(self):
         return _pb_view_at(CK_VERSION, self._p.pVersion, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pVersion')))
@@ -10683,6 +12442,10 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
         _pb_keep(self, 'pVersion', value)
 
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion')
+
     @property
     def prfHashMechanism(self):
         return self._p.prfHashMechanism
@@ -10690,6 +12453,10 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism')
 
 
 #: the pointer type ffi.new allocates a CK_TLS12_MASTER_KEY_DERIVE_PARAMS with
@@ -10729,7 +12496,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)}, prfHashMechanism={self.prfHashMechanism!r})"
@@ -10742,6 +12509,10 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._p.ulMacSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits')
+
     @property
     def ulKeySizeInBits(self):
         return self._p.ulKeySizeInBits
@@ -10749,6 +12520,10 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
         self._p.ulKeySizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
+
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits')
 
     @property
     def ulIVSizeInBits(self):
@@ -10758,6 +12533,10 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._p.ulIVSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits')
+
     @property
     def bIsExport(self):
         return self._p.bIsExport
@@ -10765,6 +12544,10 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @bIsExport.setter
     def bIsExport(self, value):
         self._p.bIsExport = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.bIsExport', 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -10777,6 +12560,10 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.RandomInfo')
+
     @property
     def pReturnedKeyMaterial(self):
         return _pb_view_at(CK_SSL3_KEY_MAT_OUT, self._p.pReturnedKeyMaterial, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pReturnedKeyMaterial')))
@@ -10788,6 +12575,10 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, value._p)
         _pb_keep(self, 'pReturnedKeyMaterial', value)
 
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+
     @property
     def prfHashMechanism(self):
         return self._p.prfHashMechanism
@@ -10795,6 +12586,10 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism')
 
 
 #: the pointer type ffi.new allocates a CK_TLS12_KEY_MAT_PARAMS with
@@ -10832,7 +12627,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS_KDF_PARAMS(prfMechanism={self.prfMechanism!r}, pLabel={self.pLabel!r}, ulLabelLength={self.ulLabelLength!r}, RandomInfo={self.RandomInfo!r}, pContextData={self.pContextData!r}, ulContextDataLength={self.ulContextDataLength!r})"
@@ -10845,6 +12640,10 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_TLS_KDF_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.prfMechanism')
+
     @property
     def pLabel(self):
         value = self._p.pLabel
@@ -10852,6 +12651,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @pLabel.setter
     def pLabel(self, value):
+        _pb_read_only('CK_TLS_KDF_PARAMS.pLabel')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pLabel = _NULL
@@ -10861,6 +12661,10 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.pLabel')
+
     @property
     def ulLabelLength(self):
         return self._p.ulLabelLength
@@ -10868,6 +12672,10 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     @ulLabelLength.setter
     def ulLabelLength(self, value):
         self._p.ulLabelLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulLabelLength', 0, 18446744073709551615)
+
+    @ulLabelLength.deleter
+    def ulLabelLength(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.ulLabelLength')
 
     @property
     def RandomInfo(self):
@@ -10880,6 +12688,10 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.RandomInfo')
+
     @property
     def pContextData(self):
         value = self._p.pContextData
@@ -10887,6 +12699,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @pContextData.setter
     def pContextData(self, value):
+        _pb_read_only('CK_TLS_KDF_PARAMS.pContextData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pContextData = _NULL
@@ -10896,6 +12709,10 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
             self._p.pContextData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pContextData', held)
 
+    @pContextData.deleter
+    def pContextData(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.pContextData')
+
     @property
     def ulContextDataLength(self):
         return self._p.ulContextDataLength
@@ -10903,6 +12720,10 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     @ulContextDataLength.setter
     def ulContextDataLength(self, value):
         self._p.ulContextDataLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulContextDataLength', 0, 18446744073709551615)
+
+    @ulContextDataLength.deleter
+    def ulContextDataLength(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.ulContextDataLength')
 
 
 #: the pointer type ffi.new allocates a CK_TLS_KDF_PARAMS with
@@ -10928,17 +12749,17 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_TLS_MAC_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_TLS_MAC_PARAMS.sizeof:
-            raise ValueError(f"CK_TLS_MAC_PARAMS needs {CK_TLS_MAC_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_TLS_MAC_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_TLS_MAC_PARAMS.sizeof:
+            raise ValueError(f"CK_TLS_MAC_PARAMS needs {CK_TLS_MAC_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_TLS_MAC_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_TLS_MAC_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS_MAC_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, ulMacLength={self.ulMacLength!r}, ulServerOrClient={self.ulServerOrClient!r})"
@@ -10951,6 +12772,10 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_TLS_MAC_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_TLS_MAC_PARAMS.prfHashMechanism')
+
     @property
     def ulMacLength(self):
         return self._p.ulMacLength
@@ -10959,6 +12784,10 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def ulMacLength(self, value):
         self._p.ulMacLength = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulMacLength', 0, 18446744073709551615)
 
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete('CK_TLS_MAC_PARAMS.ulMacLength')
+
     @property
     def ulServerOrClient(self):
         return self._p.ulServerOrClient
@@ -10966,6 +12795,10 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     @ulServerOrClient.setter
     def ulServerOrClient(self, value):
         self._p.ulServerOrClient = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulServerOrClient', 0, 18446744073709551615)
+
+    @ulServerOrClient.deleter
+    def ulServerOrClient(self):
+        _pb_no_delete('CK_TLS_MAC_PARAMS.ulServerOrClient')
 
 
 #: the pointer type ffi.new allocates a CK_TLS_MAC_PARAMS with
@@ -11009,7 +12842,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_HKDF_PARAMS(bExtract={self.bExtract!r}, bExpand={self.bExpand!r}, prfHashMechanism={self.prfHashMechanism!r}, ulSaltType={self.ulSaltType!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, hSaltKey={self.hSaltKey!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
@@ -11022,6 +12855,10 @@ class CK_HKDF_PARAMS(_pb_Record):
     def bExtract(self, value):
         self._p.bExtract = _pb_index(value, 'CK_HKDF_PARAMS.bExtract', 0, 255)
 
+    @bExtract.deleter
+    def bExtract(self):
+        _pb_no_delete('CK_HKDF_PARAMS.bExtract')
+
     @property
     def bExpand(self):
         return self._p.bExpand
@@ -11029,6 +12866,10 @@ class CK_HKDF_PARAMS(_pb_Record):
     @bExpand.setter
     def bExpand(self, value):
         self._p.bExpand = _pb_index(value, 'CK_HKDF_PARAMS.bExpand', 0, 255)
+
+    @bExpand.deleter
+    def bExpand(self):
+        _pb_no_delete('CK_HKDF_PARAMS.bExpand')
 
     @property
     def prfHashMechanism(self):
@@ -11038,6 +12879,10 @@ class CK_HKDF_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_HKDF_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_HKDF_PARAMS.prfHashMechanism')
+
     @property
     def ulSaltType(self):
         return self._p.ulSaltType
@@ -11046,6 +12891,10 @@ class CK_HKDF_PARAMS(_pb_Record):
     def ulSaltType(self, value):
         self._p.ulSaltType = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltType', 0, 18446744073709551615)
 
+    @ulSaltType.deleter
+    def ulSaltType(self):
+        _pb_no_delete('CK_HKDF_PARAMS.ulSaltType')
+
     @property
     def pSalt(self):
         value = self._p.pSalt
@@ -11053,6 +12902,7 @@ class CK_HKDF_PARAMS(_pb_Record):
 
     @pSalt.setter
     def pSalt(self, value):
+        _pb_read_only('CK_HKDF_PARAMS.pSalt')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSalt = _NULL
@@ -11062,6 +12912,10 @@ class CK_HKDF_PARAMS(_pb_Record):
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete('CK_HKDF_PARAMS.pSalt')
+
     @property
     def ulSaltLen(self):
         return self._p.ulSaltLen
@@ -11069,6 +12923,10 @@ class CK_HKDF_PARAMS(_pb_Record):
     @ulSaltLen.setter
     def ulSaltLen(self, value):
         self._p.ulSaltLen = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltLen', 0, 18446744073709551615)
+
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete('CK_HKDF_PARAMS.ulSaltLen')
 
     @property
     def hSaltKey(self):
@@ -11078,6 +12936,10 @@ class CK_HKDF_PARAMS(_pb_Record):
     def hSaltKey(self, value):
         self._p.hSaltKey = _pb_index(value, 'CK_HKDF_PARAMS.hSaltKey', 0, 18446744073709551615)
 
+    @hSaltKey.deleter
+    def hSaltKey(self):
+        _pb_no_delete('CK_HKDF_PARAMS.hSaltKey')
+
     @property
     def pInfo(self):
         value = self._p.pInfo
@@ -11085,6 +12947,7 @@ class CK_HKDF_PARAMS(_pb_Record):
 
     @pInfo.setter
     def pInfo(self, value):
+        _pb_read_only('CK_HKDF_PARAMS.pInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInfo = _NULL
@@ -11094,6 +12957,10 @@ class CK_HKDF_PARAMS(_pb_Record):
             self._p.pInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInfo', held)
 
+    @pInfo.deleter
+    def pInfo(self):
+        _pb_no_delete('CK_HKDF_PARAMS.pInfo')
+
     @property
     def ulInfoLen(self):
         return self._p.ulInfoLen
@@ -11101,6 +12968,10 @@ class CK_HKDF_PARAMS(_pb_Record):
     @ulInfoLen.setter
     def ulInfoLen(self, value):
         self._p.ulInfoLen = _pb_index(value, 'CK_HKDF_PARAMS.ulInfoLen', 0, 18446744073709551615)
+
+    @ulInfoLen.deleter
+    def ulInfoLen(self):
+        _pb_no_delete('CK_HKDF_PARAMS.ulInfoLen')
 
 
 #: the pointer type ffi.new allocates a CK_HKDF_PARAMS with
@@ -11134,7 +13005,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
@@ -11146,6 +13017,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @pClientRandom.setter
     def pClientRandom(self, value):
+        _pb_read_only('CK_WTLS_RANDOM_DATA.pClientRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pClientRandom = _NULL
@@ -11155,6 +13027,10 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
             self._p.pClientRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pClientRandom', held)
 
+    @pClientRandom.deleter
+    def pClientRandom(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.pClientRandom')
+
     @property
     def ulClientRandomLen(self):
         return self._p.ulClientRandomLen
@@ -11163,6 +13039,10 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     def ulClientRandomLen(self, value):
         self._p.ulClientRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
+    @ulClientRandomLen.deleter
+    def ulClientRandomLen(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.ulClientRandomLen')
+
     @property
     def pServerRandom(self):
         value = self._p.pServerRandom
@@ -11170,6 +13050,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @pServerRandom.setter
     def pServerRandom(self, value):
+        _pb_read_only('CK_WTLS_RANDOM_DATA.pServerRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pServerRandom = _NULL
@@ -11179,6 +13060,10 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
             self._p.pServerRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pServerRandom', held)
 
+    @pServerRandom.deleter
+    def pServerRandom(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.pServerRandom')
+
     @property
     def ulServerRandomLen(self):
         return self._p.ulServerRandomLen
@@ -11186,6 +13071,10 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
         self._p.ulServerRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
+
+    @ulServerRandomLen.deleter
+    def ulServerRandomLen(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.ulServerRandomLen')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_RANDOM_DATA with
@@ -11217,7 +13106,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS(DigestMechanism={self.DigestMechanism!r}, RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
@@ -11230,6 +13119,10 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism')
+
     @property
     def RandomInfo(self):
         return _pb_view(CK_WTLS_RANDOM_DATA, _ffi.addressof(self._p, 'RandomInfo'), self if self._owner is None else self._owner)
@@ -11241,6 +13134,10 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_WTLS_RANDOM_DATA.sizeof, value)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
+
     @property
     def pVersion(self):
         value = self._p.pVersion
@@ -11248,6 +13145,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @pVersion.setter
     def pVersion(self, value):
+        _pb_read_only('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pVersion = _NULL
@@ -11256,6 +13154,10 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', True))
             self._p.pVersion = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pVersion', held)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_MASTER_KEY_DERIVE_PARAMS with
@@ -11295,7 +13197,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_PRF_PARAMS(DigestMechanism={self.DigestMechanism!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
@@ -11308,6 +13210,10 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_PRF_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.DigestMechanism')
+
     @property
     def pSeed(self):
         value = self._p.pSeed
@@ -11315,6 +13221,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
+        _pb_read_only('CK_WTLS_PRF_PARAMS.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeed = _NULL
@@ -11324,6 +13231,10 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._p.ulSeedLen
@@ -11332,6 +13243,10 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.ulSeedLen')
+
     @property
     def pLabel(self):
         value = self._p.pLabel
@@ -11339,6 +13254,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @pLabel.setter
     def pLabel(self, value):
+        _pb_read_only('CK_WTLS_PRF_PARAMS.pLabel')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pLabel = _NULL
@@ -11348,6 +13264,10 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pLabel')
+
     @property
     def ulLabelLen(self):
         return self._p.ulLabelLen
@@ -11356,6 +13276,10 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def ulLabelLen(self, value):
         self._p.ulLabelLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
+    @ulLabelLen.deleter
+    def ulLabelLen(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.ulLabelLen')
+
     @property
     def pOutput(self):
         value = self._p.pOutput
@@ -11363,6 +13287,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @pOutput.setter
     def pOutput(self, value):
+        _pb_read_only('CK_WTLS_PRF_PARAMS.pOutput')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOutput = _NULL
@@ -11371,6 +13296,10 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_PRF_PARAMS.pOutput', True))
             self._p.pOutput = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOutput', held)
+
+    @pOutput.deleter
+    def pOutput(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pOutput')
 
     @property
     def pulOutputLen(self):
@@ -11394,6 +13323,10 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.pulOutputLen = _ffi.cast('CK_ULONG *', held)
             _pb_keep(self, 'pulOutputLen', held)
+
+    @pulOutputLen.deleter
+    def pulOutputLen(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pulOutputLen')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_PRF_PARAMS with
@@ -11425,7 +13358,7 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_KEY_MAT_OUT(hMacSecret={self.hMacSecret!r}, hKey={self.hKey!r}, pIV={self.pIV!r})"
@@ -11438,6 +13371,10 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def hMacSecret(self, value):
         self._p.hMacSecret = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hMacSecret', 0, 18446744073709551615)
 
+    @hMacSecret.deleter
+    def hMacSecret(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.hMacSecret')
+
     @property
     def hKey(self):
         return self._p.hKey
@@ -11446,6 +13383,10 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def hKey(self, value):
         self._p.hKey = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hKey', 0, 18446744073709551615)
 
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.hKey')
+
     @property
     def pIV(self):
         value = self._p.pIV
@@ -11453,6 +13394,7 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
 
     @pIV.setter
     def pIV(self, value):
+        _pb_read_only('CK_WTLS_KEY_MAT_OUT.pIV')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIV = _NULL
@@ -11461,6 +13403,10 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_WTLS_KEY_MAT_OUT.pIV', True))
             self._p.pIV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIV', held)
+
+    @pIV.deleter
+    def pIV(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.pIV')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_KEY_MAT_OUT with
@@ -11502,7 +13448,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
@@ -11515,6 +13461,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.DigestMechanism')
+
     @property
     def ulMacSizeInBits(self):
         return self._p.ulMacSizeInBits
@@ -11522,6 +13472,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
         self._p.ulMacSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
+
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits')
 
     @property
     def ulKeySizeInBits(self):
@@ -11531,6 +13485,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulKeySizeInBits(self, value):
         self._p.ulKeySizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits')
+
     @property
     def ulIVSizeInBits(self):
         return self._p.ulIVSizeInBits
@@ -11538,6 +13496,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
         self._p.ulIVSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
+
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits')
 
     @property
     def ulSequenceNumber(self):
@@ -11547,6 +13509,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulSequenceNumber(self, value):
         self._p.ulSequenceNumber = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber', 0, 18446744073709551615)
 
+    @ulSequenceNumber.deleter
+    def ulSequenceNumber(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber')
+
     @property
     def bIsExport(self):
         return self._p.bIsExport
@@ -11554,6 +13520,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @bIsExport.setter
     def bIsExport(self, value):
         self._p.bIsExport = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.bIsExport', 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -11566,6 +13536,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_WTLS_RANDOM_DATA.sizeof, value)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.RandomInfo')
+
     @property
     def pReturnedKeyMaterial(self):
         return _pb_view_at(CK_WTLS_KEY_MAT_OUT, self._p.pReturnedKeyMaterial, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pReturnedKeyMaterial')))
@@ -11576,6 +13550,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         _pb_record_value(value, CK_WTLS_KEY_MAT_OUT, 'CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial')
         self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_WTLS_KEY_MAT_OUT, value._p)
         _pb_keep(self, 'pReturnedKeyMaterial', value)
+
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_KEY_MAT_PARAMS with
@@ -11607,7 +13585,7 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PRF_DATA_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
@@ -11619,6 +13597,10 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     @type.setter
     def type(self, value):
         self._p.type = _pb_index(value, 'CK_PRF_DATA_PARAM.type', 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('CK_PRF_DATA_PARAM.type')
 
     @property
     def pValue(self):
@@ -11643,6 +13625,10 @@ class CK_PRF_DATA_PARAM(_pb_Record):
             self._p.pValue = _ffi.cast('void *', held)
             _pb_keep(self, 'pValue', held)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete('CK_PRF_DATA_PARAM.pValue')
+
     @property
     def ulValueLen(self):
         return self._p.ulValueLen
@@ -11650,6 +13636,10 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     @ulValueLen.setter
     def ulValueLen(self, value):
         self._p.ulValueLen = _pb_index(value, 'CK_PRF_DATA_PARAM.ulValueLen', 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete('CK_PRF_DATA_PARAM.ulValueLen')
 
 
 #: the pointer type ffi.new allocates a CK_PRF_DATA_PARAM with
@@ -11673,17 +13663,17 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SP800_108_COUNTER_FORMAT holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SP800_108_COUNTER_FORMAT.sizeof:
-            raise ValueError(f"CK_SP800_108_COUNTER_FORMAT needs {CK_SP800_108_COUNTER_FORMAT.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_SP800_108_COUNTER_FORMAT.from_bytes: argument 1 (data)")
+        if len(data) != CK_SP800_108_COUNTER_FORMAT.sizeof:
+            raise ValueError(f"CK_SP800_108_COUNTER_FORMAT needs {CK_SP800_108_COUNTER_FORMAT.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_SP800_108_COUNTER_FORMAT)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_SP800_108_COUNTER_FORMAT, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_COUNTER_FORMAT(bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
@@ -11696,6 +13686,10 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     def bLittleEndian(self, value):
         self._p.bLittleEndian = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.bLittleEndian', 0, 255)
 
+    @bLittleEndian.deleter
+    def bLittleEndian(self):
+        _pb_no_delete('CK_SP800_108_COUNTER_FORMAT.bLittleEndian')
+
     @property
     def ulWidthInBits(self):
         return self._p.ulWidthInBits
@@ -11703,6 +13697,10 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
         self._p.ulWidthInBits = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.ulWidthInBits', 0, 18446744073709551615)
+
+    @ulWidthInBits.deleter
+    def ulWidthInBits(self):
+        _pb_no_delete('CK_SP800_108_COUNTER_FORMAT.ulWidthInBits')
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_COUNTER_FORMAT with
@@ -11728,17 +13726,17 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SP800_108_DKM_LENGTH_FORMAT holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SP800_108_DKM_LENGTH_FORMAT.sizeof:
-            raise ValueError(f"CK_SP800_108_DKM_LENGTH_FORMAT needs {CK_SP800_108_DKM_LENGTH_FORMAT.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_SP800_108_DKM_LENGTH_FORMAT.from_bytes: argument 1 (data)")
+        if len(data) != CK_SP800_108_DKM_LENGTH_FORMAT.sizeof:
+            raise ValueError(f"CK_SP800_108_DKM_LENGTH_FORMAT needs {CK_SP800_108_DKM_LENGTH_FORMAT.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_SP800_108_DKM_LENGTH_FORMAT)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_SP800_108_DKM_LENGTH_FORMAT, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_DKM_LENGTH_FORMAT(dkmLengthMethod={self.dkmLengthMethod!r}, bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
@@ -11751,6 +13749,10 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def dkmLengthMethod(self, value):
         self._p.dkmLengthMethod = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod', 0, 18446744073709551615)
 
+    @dkmLengthMethod.deleter
+    def dkmLengthMethod(self):
+        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod')
+
     @property
     def bLittleEndian(self):
         return self._p.bLittleEndian
@@ -11759,6 +13761,10 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def bLittleEndian(self, value):
         self._p.bLittleEndian = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian', 0, 255)
 
+    @bLittleEndian.deleter
+    def bLittleEndian(self):
+        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian')
+
     @property
     def ulWidthInBits(self):
         return self._p.ulWidthInBits
@@ -11766,6 +13772,10 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
         self._p.ulWidthInBits = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits', 0, 18446744073709551615)
+
+    @ulWidthInBits.deleter
+    def ulWidthInBits(self):
+        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits')
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_DKM_LENGTH_FORMAT with
@@ -11797,7 +13807,7 @@ class CK_DERIVED_KEY(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DERIVED_KEY(pTemplate={_pb_ref_repr(self.pTemplate)}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
@@ -11813,6 +13823,10 @@ class CK_DERIVED_KEY(_pb_Record):
         self._p.pTemplate = _NULL if value is None else _ffi.cast(_pb_ptr_CK_ATTRIBUTE, value._p)
         _pb_keep(self, 'pTemplate', value)
 
+    @pTemplate.deleter
+    def pTemplate(self):
+        _pb_no_delete('CK_DERIVED_KEY.pTemplate')
+
     @property
     def ulAttributeCount(self):
         return self._p.ulAttributeCount
@@ -11820,6 +13834,10 @@ class CK_DERIVED_KEY(_pb_Record):
     @ulAttributeCount.setter
     def ulAttributeCount(self, value):
         self._p.ulAttributeCount = _pb_index(value, 'CK_DERIVED_KEY.ulAttributeCount', 0, 18446744073709551615)
+
+    @ulAttributeCount.deleter
+    def ulAttributeCount(self):
+        _pb_no_delete('CK_DERIVED_KEY.ulAttributeCount')
 
     @property
     def phKey(self):
@@ -11843,6 +13861,10 @@ class CK_DERIVED_KEY(_pb_Record):
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.phKey = _ffi.cast('CK_OBJECT_HANDLE *', held)
             _pb_keep(self, 'phKey', held)
+
+    @phKey.deleter
+    def phKey(self):
+        _pb_no_delete('CK_DERIVED_KEY.phKey')
 
 
 #: the pointer type ffi.new allocates a CK_DERIVED_KEY with
@@ -11878,7 +13900,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
@@ -11891,6 +13913,10 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def prfType(self, value):
         self._p.prfType = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
+    @prfType.deleter
+    def prfType(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.prfType')
+
     @property
     def ulNumberOfDataParams(self):
         return self._p.ulNumberOfDataParams
@@ -11898,6 +13924,10 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
         self._p.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
+
+    @ulNumberOfDataParams.deleter
+    def ulNumberOfDataParams(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams')
 
     @property
     def pDataParams(self):
@@ -11910,6 +13940,10 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         self._p.pDataParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, value._p)
         _pb_keep(self, 'pDataParams', value)
 
+    @pDataParams.deleter
+    def pDataParams(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.pDataParams')
+
     @property
     def ulAdditionalDerivedKeys(self):
         return self._p.ulAdditionalDerivedKeys
@@ -11917,6 +13951,10 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
         self._p.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
+
+    @ulAdditionalDerivedKeys.deleter
+    def ulAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys')
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -11928,6 +13966,10 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         _pb_record_value(value, CK_DERIVED_KEY, 'CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys')
         self._p.pAdditionalDerivedKeys = _NULL if value is None else _ffi.cast(_pb_ptr_CK_DERIVED_KEY, value._p)
         _pb_keep(self, 'pAdditionalDerivedKeys', value)
+
+    @pAdditionalDerivedKeys.deleter
+    def pAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys')
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_KDF_PARAMS with
@@ -11967,7 +14009,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
@@ -11980,6 +14022,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def prfType(self, value):
         self._p.prfType = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
+    @prfType.deleter
+    def prfType(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType')
+
     @property
     def ulNumberOfDataParams(self):
         return self._p.ulNumberOfDataParams
@@ -11987,6 +14033,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
         self._p.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
+
+    @ulNumberOfDataParams.deleter
+    def ulNumberOfDataParams(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams')
 
     @property
     def pDataParams(self):
@@ -11999,6 +14049,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         self._p.pDataParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, value._p)
         _pb_keep(self, 'pDataParams', value)
 
+    @pDataParams.deleter
+    def pDataParams(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams')
+
     @property
     def ulIVLen(self):
         return self._p.ulIVLen
@@ -12007,6 +14061,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def ulIVLen(self, value):
         self._p.ulIVLen = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen', 0, 18446744073709551615)
 
+    @ulIVLen.deleter
+    def ulIVLen(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen')
+
     @property
     def pIV(self):
         value = self._p.pIV
@@ -12014,6 +14072,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @pIV.setter
     def pIV(self, value):
+        _pb_read_only('CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIV = _NULL
@@ -12023,6 +14082,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
             self._p.pIV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIV', held)
 
+    @pIV.deleter
+    def pIV(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV')
+
     @property
     def ulAdditionalDerivedKeys(self):
         return self._p.ulAdditionalDerivedKeys
@@ -12030,6 +14093,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
         self._p.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
+
+    @ulAdditionalDerivedKeys.deleter
+    def ulAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys')
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -12041,6 +14108,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         _pb_record_value(value, CK_DERIVED_KEY, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys')
         self._p.pAdditionalDerivedKeys = _NULL if value is None else _ffi.cast(_pb_ptr_CK_DERIVED_KEY, value._p)
         _pb_keep(self, 'pAdditionalDerivedKeys', value)
+
+    @pAdditionalDerivedKeys.deleter
+    def pAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys')
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_FEEDBACK_KDF_PARAMS with
@@ -12082,7 +14153,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={_pb_ref_repr(self.pSigningMechanism)}, pDigestMechanism={_pb_ref_repr(self.pDigestMechanism)}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
@@ -12095,6 +14166,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def certificateHandle(self, value):
         self._p.certificateHandle = _pb_index(value, 'CK_CMS_SIG_PARAMS.certificateHandle', 0, 18446744073709551615)
 
+    @certificateHandle.deleter
+    def certificateHandle(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.certificateHandle')
+
     @property
     def pSigningMechanism(self):
         return _pb_view_at(CK_MECHANISM, self._p.pSigningMechanism, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pSigningMechanism')))
@@ -12105,6 +14180,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         _pb_record_value(value, CK_MECHANISM, 'CK_CMS_SIG_PARAMS.pSigningMechanism')
         self._p.pSigningMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
         _pb_keep(self, 'pSigningMechanism', value)
+
+    @pSigningMechanism.deleter
+    def pSigningMechanism(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pSigningMechanism')
 
     @property
     def pDigestMechanism(self):
@@ -12117,6 +14196,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         self._p.pDigestMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
         _pb_keep(self, 'pDigestMechanism', value)
 
+    @pDigestMechanism.deleter
+    def pDigestMechanism(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pDigestMechanism')
+
     @property
     def pContentType(self):
         value = self._p.pContentType
@@ -12124,6 +14207,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @pContentType.setter
     def pContentType(self, value):
+        _pb_read_only('CK_CMS_SIG_PARAMS.pContentType')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pContentType = _NULL
@@ -12133,6 +14217,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._p.pContentType = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pContentType', held)
 
+    @pContentType.deleter
+    def pContentType(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pContentType')
+
     @property
     def pRequestedAttributes(self):
         value = self._p.pRequestedAttributes
@@ -12140,6 +14228,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @pRequestedAttributes.setter
     def pRequestedAttributes(self, value):
+        _pb_read_only('CK_CMS_SIG_PARAMS.pRequestedAttributes')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRequestedAttributes = _NULL
@@ -12149,6 +14238,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._p.pRequestedAttributes = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRequestedAttributes', held)
 
+    @pRequestedAttributes.deleter
+    def pRequestedAttributes(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pRequestedAttributes')
+
     @property
     def ulRequestedAttributesLen(self):
         return self._p.ulRequestedAttributesLen
@@ -12157,6 +14250,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def ulRequestedAttributesLen(self, value):
         self._p.ulRequestedAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequestedAttributesLen', 0, 18446744073709551615)
 
+    @ulRequestedAttributesLen.deleter
+    def ulRequestedAttributesLen(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.ulRequestedAttributesLen')
+
     @property
     def pRequiredAttributes(self):
         value = self._p.pRequiredAttributes
@@ -12164,6 +14261,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @pRequiredAttributes.setter
     def pRequiredAttributes(self, value):
+        _pb_read_only('CK_CMS_SIG_PARAMS.pRequiredAttributes')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRequiredAttributes = _NULL
@@ -12173,6 +14271,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._p.pRequiredAttributes = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRequiredAttributes', held)
 
+    @pRequiredAttributes.deleter
+    def pRequiredAttributes(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pRequiredAttributes')
+
     @property
     def ulRequiredAttributesLen(self):
         return self._p.ulRequiredAttributesLen
@@ -12180,6 +14282,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     @ulRequiredAttributesLen.setter
     def ulRequiredAttributesLen(self, value):
         self._p.ulRequiredAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequiredAttributesLen', 0, 18446744073709551615)
+
+    @ulRequiredAttributesLen.deleter
+    def ulRequiredAttributesLen(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.ulRequiredAttributesLen')
 
 
 #: the pointer type ffi.new allocates a CK_CMS_SIG_PARAMS with
@@ -12209,7 +14315,7 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KEY_DERIVATION_STRING_DATA(pData={self.pData!r}, ulLen={self.ulLen!r})"
@@ -12221,6 +14327,7 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
 
     @pData.setter
     def pData(self, value):
+        _pb_read_only('CK_KEY_DERIVATION_STRING_DATA.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
@@ -12230,6 +14337,10 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_KEY_DERIVATION_STRING_DATA.pData')
+
     @property
     def ulLen(self):
         return self._p.ulLen
@@ -12237,6 +14348,10 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     @ulLen.setter
     def ulLen(self, value):
         self._p.ulLen = _pb_index(value, 'CK_KEY_DERIVATION_STRING_DATA.ulLen', 0, 18446744073709551615)
+
+    @ulLen.deleter
+    def ulLen(self):
+        _pb_no_delete('CK_KEY_DERIVATION_STRING_DATA.ulLen')
 
 
 #: the pointer type ffi.new allocates a CK_KEY_DERIVATION_STRING_DATA with
@@ -12280,7 +14395,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PKCS5_PBKD2_PARAMS(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
@@ -12292,6 +14407,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @saltSource.setter
     def saltSource(self, value):
         self._p.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.saltSource', 0, 18446744073709551615)
+
+    @saltSource.deleter
+    def saltSource(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.saltSource')
 
     @property
     def pSaltSourceData(self):
@@ -12316,6 +14435,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._p.pSaltSourceData = _ffi.cast('void *', held)
             _pb_keep(self, 'pSaltSourceData', held)
 
+    @pSaltSourceData.deleter
+    def pSaltSourceData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pSaltSourceData')
+
     @property
     def ulSaltSourceDataLen(self):
         return self._p.ulSaltSourceDataLen
@@ -12323,6 +14446,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
         self._p.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen', 0, 18446744073709551615)
+
+    @ulSaltSourceDataLen.deleter
+    def ulSaltSourceDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen')
 
     @property
     def iterations(self):
@@ -12332,6 +14459,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def iterations(self, value):
         self._p.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.iterations', 0, 18446744073709551615)
 
+    @iterations.deleter
+    def iterations(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.iterations')
+
     @property
     def prf(self):
         return self._p.prf
@@ -12339,6 +14470,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @prf.setter
     def prf(self, value):
         self._p.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.prf', 0, 18446744073709551615)
+
+    @prf.deleter
+    def prf(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.prf')
 
     @property
     def pPrfData(self):
@@ -12363,6 +14498,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._p.pPrfData = _ffi.cast('void *', held)
             _pb_keep(self, 'pPrfData', held)
 
+    @pPrfData.deleter
+    def pPrfData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pPrfData')
+
     @property
     def ulPrfDataLen(self):
         return self._p.ulPrfDataLen
@@ -12371,6 +14510,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def ulPrfDataLen(self, value):
         self._p.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen', 0, 18446744073709551615)
 
+    @ulPrfDataLen.deleter
+    def ulPrfDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen')
+
     @property
     def pPassword(self):
         value = self._p.pPassword
@@ -12378,6 +14521,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
+        _pb_read_only('CK_PKCS5_PBKD2_PARAMS.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPassword = _NULL
@@ -12386,6 +14530,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_PKCS5_PBKD2_PARAMS.pPassword', True))
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
+
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pPassword')
 
     @property
     def ulPasswordLen(self):
@@ -12409,6 +14557,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             held = _ffi.from_buffer(value, require_writable=True)
             self._p.ulPasswordLen = _ffi.cast('CK_ULONG *', held)
             _pb_keep(self, 'ulPasswordLen', held)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulPasswordLen')
 
 
 #: the pointer type ffi.new allocates a CK_PKCS5_PBKD2_PARAMS with
@@ -12452,7 +14604,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PKCS5_PBKD2_PARAMS2(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
@@ -12464,6 +14616,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @saltSource.setter
     def saltSource(self, value):
         self._p.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.saltSource', 0, 18446744073709551615)
+
+    @saltSource.deleter
+    def saltSource(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.saltSource')
 
     @property
     def pSaltSourceData(self):
@@ -12488,6 +14644,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._p.pSaltSourceData = _ffi.cast('void *', held)
             _pb_keep(self, 'pSaltSourceData', held)
 
+    @pSaltSourceData.deleter
+    def pSaltSourceData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData')
+
     @property
     def ulSaltSourceDataLen(self):
         return self._p.ulSaltSourceDataLen
@@ -12495,6 +14655,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
         self._p.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen', 0, 18446744073709551615)
+
+    @ulSaltSourceDataLen.deleter
+    def ulSaltSourceDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen')
 
     @property
     def iterations(self):
@@ -12504,6 +14668,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def iterations(self, value):
         self._p.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.iterations', 0, 18446744073709551615)
 
+    @iterations.deleter
+    def iterations(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.iterations')
+
     @property
     def prf(self):
         return self._p.prf
@@ -12511,6 +14679,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @prf.setter
     def prf(self, value):
         self._p.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.prf', 0, 18446744073709551615)
+
+    @prf.deleter
+    def prf(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.prf')
 
     @property
     def pPrfData(self):
@@ -12535,6 +14707,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._p.pPrfData = _ffi.cast('void *', held)
             _pb_keep(self, 'pPrfData', held)
 
+    @pPrfData.deleter
+    def pPrfData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pPrfData')
+
     @property
     def ulPrfDataLen(self):
         return self._p.ulPrfDataLen
@@ -12543,6 +14719,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def ulPrfDataLen(self, value):
         self._p.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen', 0, 18446744073709551615)
 
+    @ulPrfDataLen.deleter
+    def ulPrfDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen')
+
     @property
     def pPassword(self):
         value = self._p.pPassword
@@ -12550,6 +14730,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
+        _pb_read_only('CK_PKCS5_PBKD2_PARAMS2.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPassword = _NULL
@@ -12559,6 +14740,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pPassword')
+
     @property
     def ulPasswordLen(self):
         return self._p.ulPasswordLen
@@ -12566,6 +14751,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
         self._p.ulPasswordLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen', 0, 18446744073709551615)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen')
 
 
 #: the pointer type ffi.new allocates a CK_PKCS5_PBKD2_PARAMS2 with
@@ -12597,7 +14786,7 @@ class CK_OTP_PARAM(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_OTP_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
@@ -12609,6 +14798,10 @@ class CK_OTP_PARAM(_pb_Record):
     @type.setter
     def type(self, value):
         self._p.type = _pb_index(value, 'CK_OTP_PARAM.type', 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('CK_OTP_PARAM.type')
 
     @property
     def pValue(self):
@@ -12633,6 +14826,10 @@ class CK_OTP_PARAM(_pb_Record):
             self._p.pValue = _ffi.cast('void *', held)
             _pb_keep(self, 'pValue', held)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete('CK_OTP_PARAM.pValue')
+
     @property
     def ulValueLen(self):
         return self._p.ulValueLen
@@ -12640,6 +14837,10 @@ class CK_OTP_PARAM(_pb_Record):
     @ulValueLen.setter
     def ulValueLen(self, value):
         self._p.ulValueLen = _pb_index(value, 'CK_OTP_PARAM.ulValueLen', 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete('CK_OTP_PARAM.ulValueLen')
 
 
 #: the pointer type ffi.new allocates a CK_OTP_PARAM with
@@ -12669,7 +14870,7 @@ class CK_OTP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_OTP_PARAMS(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
@@ -12685,6 +14886,10 @@ class CK_OTP_PARAMS(_pb_Record):
         self._p.pParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_OTP_PARAM, value._p)
         _pb_keep(self, 'pParams', value)
 
+    @pParams.deleter
+    def pParams(self):
+        _pb_no_delete('CK_OTP_PARAMS.pParams')
+
     @property
     def ulCount(self):
         return self._p.ulCount
@@ -12692,6 +14897,10 @@ class CK_OTP_PARAMS(_pb_Record):
     @ulCount.setter
     def ulCount(self, value):
         self._p.ulCount = _pb_index(value, 'CK_OTP_PARAMS.ulCount', 0, 18446744073709551615)
+
+    @ulCount.deleter
+    def ulCount(self):
+        _pb_no_delete('CK_OTP_PARAMS.ulCount')
 
 
 #: the pointer type ffi.new allocates a CK_OTP_PARAMS with
@@ -12721,7 +14930,7 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_OTP_SIGNATURE_INFO(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
@@ -12737,6 +14946,10 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
         self._p.pParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_OTP_PARAM, value._p)
         _pb_keep(self, 'pParams', value)
 
+    @pParams.deleter
+    def pParams(self):
+        _pb_no_delete('CK_OTP_SIGNATURE_INFO.pParams')
+
     @property
     def ulCount(self):
         return self._p.ulCount
@@ -12744,6 +14957,10 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
     @ulCount.setter
     def ulCount(self, value):
         self._p.ulCount = _pb_index(value, 'CK_OTP_SIGNATURE_INFO.ulCount', 0, 18446744073709551615)
+
+    @ulCount.deleter
+    def ulCount(self):
+        _pb_no_delete('CK_OTP_SIGNATURE_INFO.ulCount')
 
 
 #: the pointer type ffi.new allocates a CK_OTP_SIGNATURE_INFO with
@@ -12777,7 +14994,7 @@ class CK_KIP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KIP_PARAMS(pMechanism={_pb_ref_repr(self.pMechanism)}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
@@ -12793,6 +15010,10 @@ class CK_KIP_PARAMS(_pb_Record):
         self._p.pMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
         _pb_keep(self, 'pMechanism', value)
 
+    @pMechanism.deleter
+    def pMechanism(self):
+        _pb_no_delete('CK_KIP_PARAMS.pMechanism')
+
     @property
     def hKey(self):
         return self._p.hKey
@@ -12801,6 +15022,10 @@ class CK_KIP_PARAMS(_pb_Record):
     def hKey(self, value):
         self._p.hKey = _pb_index(value, 'CK_KIP_PARAMS.hKey', 0, 18446744073709551615)
 
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete('CK_KIP_PARAMS.hKey')
+
     @property
     def pSeed(self):
         value = self._p.pSeed
@@ -12808,6 +15033,7 @@ class CK_KIP_PARAMS(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
+        _pb_read_only('CK_KIP_PARAMS.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeed = _NULL
@@ -12817,6 +15043,10 @@ class CK_KIP_PARAMS(_pb_Record):
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_KIP_PARAMS.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._p.ulSeedLen
@@ -12824,6 +15054,10 @@ class CK_KIP_PARAMS(_pb_Record):
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_KIP_PARAMS.ulSeedLen', 0, 18446744073709551615)
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_KIP_PARAMS.ulSeedLen')
 
 
 #: the pointer type ffi.new allocates a CK_KIP_PARAMS with
@@ -12857,7 +15091,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DSA_PARAMETER_GEN_PARAM(hash={self.hash!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, ulIndex={self.ulIndex!r})"
@@ -12870,6 +15104,10 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def hash(self, value):
         self._p.hash = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.hash', 0, 18446744073709551615)
 
+    @hash.deleter
+    def hash(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.hash')
+
     @property
     def pSeed(self):
         value = self._p.pSeed
@@ -12877,6 +15115,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
+        _pb_read_only('CK_DSA_PARAMETER_GEN_PARAM.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeed = _NULL
@@ -12886,6 +15125,10 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._p.ulSeedLen
@@ -12894,6 +15137,10 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen', 0, 18446744073709551615)
 
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen')
+
     @property
     def ulIndex(self):
         return self._p.ulIndex
@@ -12901,6 +15148,10 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     @ulIndex.setter
     def ulIndex(self, value):
         self._p.ulIndex = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulIndex', 0, 18446744073709551615)
+
+    @ulIndex.deleter
+    def ulIndex(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.ulIndex')
 
 
 #: the pointer type ffi.new allocates a CK_DSA_PARAMETER_GEN_PARAM with
@@ -12934,7 +15185,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECDH_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r})"
@@ -12947,6 +15198,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulAESKeyBits(self, value):
         self._p.ulAESKeyBits = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
+    @ulAESKeyBits.deleter
+    def ulAESKeyBits(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits')
+
     @property
     def kdf(self):
         return self._p.kdf
@@ -12954,6 +15209,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.kdf', 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.kdf')
 
     @property
     def ulSharedDataLen(self):
@@ -12963,6 +15222,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen')
+
     @property
     def pSharedData(self):
         value = self._p.pSharedData
@@ -12970,6 +15233,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
+        _pb_read_only('CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedData = _NULL
@@ -12978,6 +15242,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', True))
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
+
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData')
 
 
 #: the pointer type ffi.new allocates a CK_ECDH_AES_KEY_WRAP_PARAMS with
@@ -13007,7 +15275,7 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={_pb_ref_repr(self.pOAEPParams)})"
@@ -13020,6 +15288,10 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulAESKeyBits(self, value):
         self._p.ulAESKeyBits = _pb_index(value, 'CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
+    @ulAESKeyBits.deleter
+    def ulAESKeyBits(self):
+        _pb_no_delete('CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits')
+
     @property
     def pOAEPParams(self):
         return _pb_view_at(CK_RSA_PKCS_OAEP_PARAMS, self._p.pOAEPParams, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'pOAEPParams')))
@@ -13030,6 +15302,10 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
         _pb_record_value(value, CK_RSA_PKCS_OAEP_PARAMS, 'CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams')
         self._p.pOAEPParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_RSA_PKCS_OAEP_PARAMS, value._p)
         _pb_keep(self, 'pOAEPParams', value)
+
+    @pOAEPParams.deleter
+    def pOAEPParams(self):
+        _pb_no_delete('CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams')
 
 
 #: the pointer type ffi.new allocates a CK_RSA_AES_KEY_WRAP_PARAMS with
@@ -13065,7 +15341,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GOSTR3410_DERIVE_PARAMS(kdf={self.kdf!r}, pPublicData={self.pPublicData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r})"
@@ -13078,6 +15354,10 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.kdf')
+
     @property
     def pPublicData(self):
         value = self._p.pPublicData
@@ -13085,6 +15365,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_GOSTR3410_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -13094,6 +15375,10 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPublicDataLen(self):
         return self._p.ulPublicDataLen
@@ -13102,6 +15387,10 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pUKM(self):
         value = self._p.pUKM
@@ -13109,6 +15398,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @pUKM.setter
     def pUKM(self, value):
+        _pb_read_only('CK_GOSTR3410_DERIVE_PARAMS.pUKM')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pUKM = _NULL
@@ -13118,6 +15408,10 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
             self._p.pUKM = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pUKM', held)
 
+    @pUKM.deleter
+    def pUKM(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.pUKM')
+
     @property
     def ulUKMLen(self):
         return self._p.ulUKMLen
@@ -13125,6 +15419,10 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     @ulUKMLen.setter
     def ulUKMLen(self, value):
         self._p.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen', 0, 18446744073709551615)
+
+    @ulUKMLen.deleter
+    def ulUKMLen(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen')
 
 
 #: the pointer type ffi.new allocates a CK_GOSTR3410_DERIVE_PARAMS with
@@ -13160,7 +15458,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GOSTR3410_KEY_WRAP_PARAMS(pWrapOID={self.pWrapOID!r}, ulWrapOIDLen={self.ulWrapOIDLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r}, hKey={self.hKey!r})"
@@ -13172,6 +15470,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @pWrapOID.setter
     def pWrapOID(self, value):
+        _pb_read_only('CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pWrapOID = _NULL
@@ -13181,6 +15480,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
             self._p.pWrapOID = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pWrapOID', held)
 
+    @pWrapOID.deleter
+    def pWrapOID(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID')
+
     @property
     def ulWrapOIDLen(self):
         return self._p.ulWrapOIDLen
@@ -13189,6 +15492,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def ulWrapOIDLen(self, value):
         self._p.ulWrapOIDLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen', 0, 18446744073709551615)
 
+    @ulWrapOIDLen.deleter
+    def ulWrapOIDLen(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen')
+
     @property
     def pUKM(self):
         value = self._p.pUKM
@@ -13196,6 +15503,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @pUKM.setter
     def pUKM(self, value):
+        _pb_read_only('CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pUKM = _NULL
@@ -13205,6 +15513,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
             self._p.pUKM = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pUKM', held)
 
+    @pUKM.deleter
+    def pUKM(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM')
+
     @property
     def ulUKMLen(self):
         return self._p.ulUKMLen
@@ -13213,6 +15525,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def ulUKMLen(self, value):
         self._p.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
+    @ulUKMLen.deleter
+    def ulUKMLen(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen')
+
     @property
     def hKey(self):
         return self._p.hKey
@@ -13220,6 +15536,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     @hKey.setter
     def hKey(self, value):
         self._p.hKey = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.hKey', 0, 18446744073709551615)
+
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.hKey')
 
 
 #: the pointer type ffi.new allocates a CK_GOSTR3410_KEY_WRAP_PARAMS with
@@ -13251,7 +15571,7 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_EDDSA_PARAMS(phFlag={self.phFlag!r}, ulContextDataLen={self.ulContextDataLen!r}, pContextData={self.pContextData!r})"
@@ -13264,6 +15584,10 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def phFlag(self, value):
         self._p.phFlag = _pb_index(value, 'CK_EDDSA_PARAMS.phFlag', 0, 255)
 
+    @phFlag.deleter
+    def phFlag(self):
+        _pb_no_delete('CK_EDDSA_PARAMS.phFlag')
+
     @property
     def ulContextDataLen(self):
         return self._p.ulContextDataLen
@@ -13272,6 +15596,10 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def ulContextDataLen(self, value):
         self._p.ulContextDataLen = _pb_index(value, 'CK_EDDSA_PARAMS.ulContextDataLen', 0, 18446744073709551615)
 
+    @ulContextDataLen.deleter
+    def ulContextDataLen(self):
+        _pb_no_delete('CK_EDDSA_PARAMS.ulContextDataLen')
+
     @property
     def pContextData(self):
         value = self._p.pContextData
@@ -13279,6 +15607,7 @@ class CK_EDDSA_PARAMS(_pb_Record):
 
     @pContextData.setter
     def pContextData(self, value):
+        _pb_read_only('CK_EDDSA_PARAMS.pContextData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pContextData = _NULL
@@ -13287,6 +15616,10 @@ class CK_EDDSA_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_EDDSA_PARAMS.pContextData', True))
             self._p.pContextData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pContextData', held)
+
+    @pContextData.deleter
+    def pContextData(self):
+        _pb_no_delete('CK_EDDSA_PARAMS.pContextData')
 
 
 #: the pointer type ffi.new allocates a CK_EDDSA_PARAMS with
@@ -13308,17 +15641,17 @@ class CK_XEDDSA_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_XEDDSA_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_XEDDSA_PARAMS.sizeof:
-            raise ValueError(f"CK_XEDDSA_PARAMS needs {CK_XEDDSA_PARAMS.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "CK_XEDDSA_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_XEDDSA_PARAMS.sizeof:
+            raise ValueError(f"CK_XEDDSA_PARAMS needs {CK_XEDDSA_PARAMS.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_CK_XEDDSA_PARAMS)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(CK_XEDDSA_PARAMS, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_XEDDSA_PARAMS(hash={self.hash!r})"
@@ -13330,6 +15663,10 @@ class CK_XEDDSA_PARAMS(_pb_Record):
     @hash.setter
     def hash(self, value):
         self._p.hash = _pb_index(value, 'CK_XEDDSA_PARAMS.hash', 0, 18446744073709551615)
+
+    @hash.deleter
+    def hash(self):
+        _pb_no_delete('CK_XEDDSA_PARAMS.hash')
 
 
 #: the pointer type ffi.new allocates a CK_XEDDSA_PARAMS with
@@ -13369,7 +15706,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X3DH_INITIATE_PARAMS(kdf={self.kdf!r}, pPeer_identity={self.pPeer_identity!r}, pPeer_prekey={self.pPeer_prekey!r}, pPrekey_signature={self.pPrekey_signature!r}, pOnetime_key={self.pOnetime_key!r}, pOwn_identity={self.pOwn_identity!r}, pOwn_ephemeral={self.pOwn_ephemeral!r})"
@@ -13382,6 +15719,10 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.kdf')
+
     @property
     def pPeer_identity(self):
         return self._p.pPeer_identity
@@ -13389,6 +15730,10 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @pPeer_identity.setter
     def pPeer_identity(self, value):
         self._p.pPeer_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_identity', 0, 18446744073709551615)
+
+    @pPeer_identity.deleter
+    def pPeer_identity(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPeer_identity')
 
     @property
     def pPeer_prekey(self):
@@ -13398,6 +15743,10 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pPeer_prekey(self, value):
         self._p.pPeer_prekey = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_prekey', 0, 18446744073709551615)
 
+    @pPeer_prekey.deleter
+    def pPeer_prekey(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPeer_prekey')
+
     @property
     def pPrekey_signature(self):
         value = self._p.pPrekey_signature
@@ -13405,6 +15754,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @pPrekey_signature.setter
     def pPrekey_signature(self, value):
+        _pb_read_only('CK_X3DH_INITIATE_PARAMS.pPrekey_signature')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPrekey_signature = _NULL
@@ -13414,6 +15764,10 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
             self._p.pPrekey_signature = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrekey_signature', held)
 
+    @pPrekey_signature.deleter
+    def pPrekey_signature(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPrekey_signature')
+
     @property
     def pOnetime_key(self):
         value = self._p.pOnetime_key
@@ -13421,6 +15775,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @pOnetime_key.setter
     def pOnetime_key(self, value):
+        _pb_read_only('CK_X3DH_INITIATE_PARAMS.pOnetime_key')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOnetime_key = _NULL
@@ -13430,6 +15785,10 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
             self._p.pOnetime_key = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOnetime_key', held)
 
+    @pOnetime_key.deleter
+    def pOnetime_key(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOnetime_key')
+
     @property
     def pOwn_identity(self):
         return self._p.pOwn_identity
@@ -13438,6 +15797,10 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pOwn_identity(self, value):
         self._p.pOwn_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_identity', 0, 18446744073709551615)
 
+    @pOwn_identity.deleter
+    def pOwn_identity(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOwn_identity')
+
     @property
     def pOwn_ephemeral(self):
         return self._p.pOwn_ephemeral
@@ -13445,6 +15808,10 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @pOwn_ephemeral.setter
     def pOwn_ephemeral(self, value):
         self._p.pOwn_ephemeral = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral', 0, 18446744073709551615)
+
+    @pOwn_ephemeral.deleter
+    def pOwn_ephemeral(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral')
 
 
 #: the pointer type ffi.new allocates a CK_X3DH_INITIATE_PARAMS with
@@ -13482,7 +15849,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X3DH_RESPOND_PARAMS(kdf={self.kdf!r}, pIdentity_id={self.pIdentity_id!r}, pPrekey_id={self.pPrekey_id!r}, pOnetime_id={self.pOnetime_id!r}, pInitiator_identity={self.pInitiator_identity!r}, pInitiator_ephemeral={self.pInitiator_ephemeral!r})"
@@ -13495,6 +15862,10 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.kdf')
+
     @property
     def pIdentity_id(self):
         value = self._p.pIdentity_id
@@ -13502,6 +15873,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pIdentity_id.setter
     def pIdentity_id(self, value):
+        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pIdentity_id')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIdentity_id = _NULL
@@ -13511,6 +15883,10 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._p.pIdentity_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIdentity_id', held)
 
+    @pIdentity_id.deleter
+    def pIdentity_id(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pIdentity_id')
+
     @property
     def pPrekey_id(self):
         value = self._p.pPrekey_id
@@ -13518,6 +15894,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pPrekey_id.setter
     def pPrekey_id(self, value):
+        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pPrekey_id')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPrekey_id = _NULL
@@ -13527,6 +15904,10 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._p.pPrekey_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrekey_id', held)
 
+    @pPrekey_id.deleter
+    def pPrekey_id(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pPrekey_id')
+
     @property
     def pOnetime_id(self):
         value = self._p.pOnetime_id
@@ -13534,6 +15915,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pOnetime_id.setter
     def pOnetime_id(self, value):
+        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pOnetime_id')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOnetime_id = _NULL
@@ -13543,6 +15925,10 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._p.pOnetime_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOnetime_id', held)
 
+    @pOnetime_id.deleter
+    def pOnetime_id(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pOnetime_id')
+
     @property
     def pInitiator_identity(self):
         return self._p.pInitiator_identity
@@ -13551,6 +15937,10 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def pInitiator_identity(self, value):
         self._p.pInitiator_identity = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_identity', 0, 18446744073709551615)
 
+    @pInitiator_identity.deleter
+    def pInitiator_identity(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pInitiator_identity')
+
     @property
     def pInitiator_ephemeral(self):
         value = self._p.pInitiator_ephemeral
@@ -13558,6 +15948,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pInitiator_ephemeral.setter
     def pInitiator_ephemeral(self, value):
+        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInitiator_ephemeral = _NULL
@@ -13566,6 +15957,10 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             held = _ffi.from_buffer(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', True))
             self._p.pInitiator_ephemeral = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInitiator_ephemeral', held)
+
+    @pInitiator_ephemeral.deleter
+    def pInitiator_ephemeral(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral')
 
 
 #: the pointer type ffi.new allocates a CK_X3DH_RESPOND_PARAMS with
@@ -13607,7 +16002,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X2RATCHET_INITIALIZE_PARAMS(sk={self.sk!r}, peer_public_prekey={self.peer_public_prekey!r}, peer_public_identity={self.peer_public_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
@@ -13619,6 +16014,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @sk.setter
     def sk(self, value):
+        _pb_read_only('CK_X2RATCHET_INITIALIZE_PARAMS.sk')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.sk = _NULL
@@ -13628,6 +16024,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
             self._p.sk = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'sk', held)
 
+    @sk.deleter
+    def sk(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.sk')
+
     @property
     def peer_public_prekey(self):
         return self._p.peer_public_prekey
@@ -13635,6 +16035,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @peer_public_prekey.setter
     def peer_public_prekey(self, value):
         self._p.peer_public_prekey = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey', 0, 18446744073709551615)
+
+    @peer_public_prekey.deleter
+    def peer_public_prekey(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey')
 
     @property
     def peer_public_identity(self):
@@ -13644,6 +16048,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def peer_public_identity(self, value):
         self._p.peer_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity', 0, 18446744073709551615)
 
+    @peer_public_identity.deleter
+    def peer_public_identity(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity')
+
     @property
     def own_public_identity(self):
         return self._p.own_public_identity
@@ -13651,6 +16059,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @own_public_identity.setter
     def own_public_identity(self, value):
         self._p.own_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity', 0, 18446744073709551615)
+
+    @own_public_identity.deleter
+    def own_public_identity(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity')
 
     @property
     def bEncryptedHeader(self):
@@ -13660,6 +16072,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def bEncryptedHeader(self, value):
         self._p.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader', 0, 255)
 
+    @bEncryptedHeader.deleter
+    def bEncryptedHeader(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader')
+
     @property
     def eCurve(self):
         return self._p.eCurve
@@ -13667,6 +16083,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @eCurve.setter
     def eCurve(self, value):
         self._p.eCurve = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.eCurve', 0, 18446744073709551615)
+
+    @eCurve.deleter
+    def eCurve(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.eCurve')
 
     @property
     def aeadMechanism(self):
@@ -13676,6 +16096,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def aeadMechanism(self, value):
         self._p.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
+    @aeadMechanism.deleter
+    def aeadMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism')
+
     @property
     def kdfMechanism(self):
         return self._p.kdfMechanism
@@ -13683,6 +16107,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @kdfMechanism.setter
     def kdfMechanism(self, value):
         self._p.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism', 0, 18446744073709551615)
+
+    @kdfMechanism.deleter
+    def kdfMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism')
 
 
 #: the pointer type ffi.new allocates a CK_X2RATCHET_INITIALIZE_PARAMS with
@@ -13724,7 +16152,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X2RATCHET_RESPOND_PARAMS(sk={self.sk!r}, own_prekey={self.own_prekey!r}, initiator_identity={self.initiator_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
@@ -13736,6 +16164,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @sk.setter
     def sk(self, value):
+        _pb_read_only('CK_X2RATCHET_RESPOND_PARAMS.sk')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.sk = _NULL
@@ -13745,6 +16174,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
             self._p.sk = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'sk', held)
 
+    @sk.deleter
+    def sk(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.sk')
+
     @property
     def own_prekey(self):
         return self._p.own_prekey
@@ -13752,6 +16185,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @own_prekey.setter
     def own_prekey(self, value):
         self._p.own_prekey = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_prekey', 0, 18446744073709551615)
+
+    @own_prekey.deleter
+    def own_prekey(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.own_prekey')
 
     @property
     def initiator_identity(self):
@@ -13761,6 +16198,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def initiator_identity(self, value):
         self._p.initiator_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.initiator_identity', 0, 18446744073709551615)
 
+    @initiator_identity.deleter
+    def initiator_identity(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.initiator_identity')
+
     @property
     def own_public_identity(self):
         return self._p.own_public_identity
@@ -13768,6 +16209,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @own_public_identity.setter
     def own_public_identity(self, value):
         self._p.own_public_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_public_identity', 0, 18446744073709551615)
+
+    @own_public_identity.deleter
+    def own_public_identity(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.own_public_identity')
 
     @property
     def bEncryptedHeader(self):
@@ -13777,6 +16222,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def bEncryptedHeader(self, value):
         self._p.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader', 0, 255)
 
+    @bEncryptedHeader.deleter
+    def bEncryptedHeader(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader')
+
     @property
     def eCurve(self):
         return self._p.eCurve
@@ -13784,6 +16233,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @eCurve.setter
     def eCurve(self, value):
         self._p.eCurve = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.eCurve', 0, 18446744073709551615)
+
+    @eCurve.deleter
+    def eCurve(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.eCurve')
 
     @property
     def aeadMechanism(self):
@@ -13793,6 +16246,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def aeadMechanism(self, value):
         self._p.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
+    @aeadMechanism.deleter
+    def aeadMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism')
+
     @property
     def kdfMechanism(self):
         return self._p.kdfMechanism
@@ -13800,6 +16257,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @kdfMechanism.setter
     def kdfMechanism(self, value):
         self._p.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615)
+
+    @kdfMechanism.deleter
+    def kdfMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism')
 
 
 #: the pointer type ffi.new allocates a CK_X2RATCHET_RESPOND_PARAMS with
@@ -13837,7 +16298,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKEPublicValue(pGX={self.pGX!r}, ulGXLen={self.ulGXLen!r}, pGV={self.pGV!r}, ulGVLen={self.ulGVLen!r}, pR={self.pR!r}, ulRLen={self.ulRLen!r})"
@@ -13849,6 +16310,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @pGX.setter
     def pGX(self, value):
+        _pb_read_only('CK_NSS_JPAKEPublicValue.pGX')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pGX = _NULL
@@ -13858,6 +16320,10 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._p.pGX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pGX', held)
 
+    @pGX.deleter
+    def pGX(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.pGX')
+
     @property
     def ulGXLen(self):
         return self._p.ulGXLen
@@ -13866,6 +16332,10 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulGXLen(self, value):
         self._p.ulGXLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
 
+    @ulGXLen.deleter
+    def ulGXLen(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulGXLen')
+
     @property
     def pGV(self):
         value = self._p.pGV
@@ -13873,6 +16343,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @pGV.setter
     def pGV(self, value):
+        _pb_read_only('CK_NSS_JPAKEPublicValue.pGV')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pGV = _NULL
@@ -13882,6 +16353,10 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._p.pGV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pGV', held)
 
+    @pGV.deleter
+    def pGV(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.pGV')
+
     @property
     def ulGVLen(self):
         return self._p.ulGVLen
@@ -13890,6 +16365,10 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulGVLen(self, value):
         self._p.ulGVLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
 
+    @ulGVLen.deleter
+    def ulGVLen(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulGVLen')
+
     @property
     def pR(self):
         value = self._p.pR
@@ -13897,6 +16376,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @pR.setter
     def pR(self, value):
+        _pb_read_only('CK_NSS_JPAKEPublicValue.pR')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pR = _NULL
@@ -13906,6 +16386,10 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._p.pR = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pR', held)
 
+    @pR.deleter
+    def pR(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.pR')
+
     @property
     def ulRLen(self):
         return self._p.ulRLen
@@ -13913,6 +16397,10 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     @ulRLen.setter
     def ulRLen(self, value):
         self._p.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
+
+    @ulRLen.deleter
+    def ulRLen(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulRLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKEPublicValue with
@@ -13942,7 +16430,7 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKERound1Params(gx1={self.gx1!r}, gx2={self.gx2!r})"
@@ -13958,6 +16446,10 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
         self._p.gx1 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx1')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
+    @gx1.deleter
+    def gx1(self):
+        _pb_no_delete('CK_NSS_JPAKERound1Params.gx1')
+
     @property
     def gx2(self):
         return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx2'), self if self._owner is None else self._owner)
@@ -13968,6 +16460,10 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
             raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         self._p.gx2 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx2')), CK_NSS_JPAKEPublicValue.sizeof, value)
+
+    @gx2.deleter
+    def gx2(self):
+        _pb_no_delete('CK_NSS_JPAKERound1Params.gx2')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKERound1Params with
@@ -14003,7 +16499,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKERound2Params(pSharedKey={self.pSharedKey!r}, ulSharedKeyLen={self.ulSharedKeyLen!r}, gx3={self.gx3!r}, gx4={self.gx4!r}, A={self.A!r})"
@@ -14015,6 +16511,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
 
     @pSharedKey.setter
     def pSharedKey(self, value):
+        _pb_read_only('CK_NSS_JPAKERound2Params.pSharedKey')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedKey = _NULL
@@ -14024,6 +16521,10 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
             self._p.pSharedKey = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedKey', held)
 
+    @pSharedKey.deleter
+    def pSharedKey(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.pSharedKey')
+
     @property
     def ulSharedKeyLen(self):
         return self._p.ulSharedKeyLen
@@ -14031,6 +16532,10 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
     @ulSharedKeyLen.setter
     def ulSharedKeyLen(self, value):
         self._p.ulSharedKeyLen = _pb_index(value, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
+
+    @ulSharedKeyLen.deleter
+    def ulSharedKeyLen(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.ulSharedKeyLen')
 
     @property
     def gx3(self):
@@ -14043,6 +16548,10 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._p.gx3 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx3')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
+    @gx3.deleter
+    def gx3(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.gx3')
+
     @property
     def gx4(self):
         return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'gx4'), self if self._owner is None else self._owner)
@@ -14054,6 +16563,10 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._p.gx4 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx4')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
+    @gx4.deleter
+    def gx4(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.gx4')
+
     @property
     def A(self):
         return _pb_view(CK_NSS_JPAKEPublicValue, _ffi.addressof(self._p, 'A'), self if self._owner is None else self._owner)
@@ -14064,6 +16577,10 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
             raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         self._p.A = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'A')), CK_NSS_JPAKEPublicValue.sizeof, value)
+
+    @A.deleter
+    def A(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.A')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKERound2Params with
@@ -14091,7 +16608,7 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKEFinalParams(B={self.B!r})"
@@ -14106,6 +16623,10 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
             raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         self._p.B = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'B')), CK_NSS_JPAKEPublicValue.sizeof, value)
+
+    @B.deleter
+    def B(self):
+        _pb_no_delete('CK_NSS_JPAKEFinalParams.B')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKEFinalParams with
@@ -14139,7 +16660,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_MAC_CONSTANT_TIME_PARAMS(macAlg={self.macAlg!r}, ulBodyTotalLen={self.ulBodyTotalLen!r}, pHeader={self.pHeader!r}, ulHeaderLen={self.ulHeaderLen!r})"
@@ -14152,6 +16673,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def macAlg(self, value):
         self._p.macAlg = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
 
+    @macAlg.deleter
+    def macAlg(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg')
+
     @property
     def ulBodyTotalLen(self):
         return self._p.ulBodyTotalLen
@@ -14160,6 +16685,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def ulBodyTotalLen(self, value):
         self._p.ulBodyTotalLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
 
+    @ulBodyTotalLen.deleter
+    def ulBodyTotalLen(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen')
+
     @property
     def pHeader(self):
         value = self._p.pHeader
@@ -14167,6 +16696,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
 
     @pHeader.setter
     def pHeader(self, value):
+        _pb_read_only('CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pHeader = _NULL
@@ -14176,6 +16706,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
             self._p.pHeader = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pHeader', held)
 
+    @pHeader.deleter
+    def pHeader(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader')
+
     @property
     def ulHeaderLen(self):
         return self._p.ulHeaderLen
@@ -14183,6 +16717,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     @ulHeaderLen.setter
     def ulHeaderLen(self, value):
         self._p.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
+
+    @ulHeaderLen.deleter
+    def ulHeaderLen(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_MAC_CONSTANT_TIME_PARAMS with
@@ -14218,7 +16756,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_AEAD_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagLen={self.ulTagLen!r})"
@@ -14230,6 +16768,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
+        _pb_read_only('CK_NSS_AEAD_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
@@ -14239,6 +16778,10 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._p.ulNonceLen
@@ -14247,6 +16790,10 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulNonceLen')
+
     @property
     def pAAD(self):
         value = self._p.pAAD
@@ -14254,6 +16801,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
+        _pb_read_only('CK_NSS_AEAD_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL
@@ -14263,6 +16811,10 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._p.ulAADLen
@@ -14271,6 +16823,10 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulAADLen')
+
     @property
     def ulTagLen(self):
         return self._p.ulTagLen
@@ -14278,6 +16834,10 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     @ulTagLen.setter
     def ulTagLen(self, value):
         self._p.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
+
+    @ulTagLen.deleter
+    def ulTagLen(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulTagLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_AEAD_PARAMS with
@@ -14315,7 +16875,7 @@ class CK_NSS_HKDFParams(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_HKDFParams(bExtract={self.bExtract!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, bExpand={self.bExpand!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
@@ -14328,6 +16888,10 @@ class CK_NSS_HKDFParams(_pb_Record):
     def bExtract(self, value):
         self._p.bExtract = _pb_index(value, 'CK_NSS_HKDFParams.bExtract', 0, 255)
 
+    @bExtract.deleter
+    def bExtract(self):
+        _pb_no_delete('CK_NSS_HKDFParams.bExtract')
+
     @property
     def pSalt(self):
         value = self._p.pSalt
@@ -14335,6 +16899,7 @@ class CK_NSS_HKDFParams(_pb_Record):
 
     @pSalt.setter
     def pSalt(self, value):
+        _pb_read_only('CK_NSS_HKDFParams.pSalt')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSalt = _NULL
@@ -14344,6 +16909,10 @@ class CK_NSS_HKDFParams(_pb_Record):
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete('CK_NSS_HKDFParams.pSalt')
+
     @property
     def ulSaltLen(self):
         return self._p.ulSaltLen
@@ -14351,6 +16920,10 @@ class CK_NSS_HKDFParams(_pb_Record):
     @ulSaltLen.setter
     def ulSaltLen(self, value):
         self._p.ulSaltLen = _pb_index(value, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
+
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete('CK_NSS_HKDFParams.ulSaltLen')
 
     @property
     def bExpand(self):
@@ -14360,6 +16933,10 @@ class CK_NSS_HKDFParams(_pb_Record):
     def bExpand(self, value):
         self._p.bExpand = _pb_index(value, 'CK_NSS_HKDFParams.bExpand', 0, 255)
 
+    @bExpand.deleter
+    def bExpand(self):
+        _pb_no_delete('CK_NSS_HKDFParams.bExpand')
+
     @property
     def pInfo(self):
         value = self._p.pInfo
@@ -14367,6 +16944,7 @@ class CK_NSS_HKDFParams(_pb_Record):
 
     @pInfo.setter
     def pInfo(self, value):
+        _pb_read_only('CK_NSS_HKDFParams.pInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInfo = _NULL
@@ -14376,6 +16954,10 @@ class CK_NSS_HKDFParams(_pb_Record):
             self._p.pInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInfo', held)
 
+    @pInfo.deleter
+    def pInfo(self):
+        _pb_no_delete('CK_NSS_HKDFParams.pInfo')
+
     @property
     def ulInfoLen(self):
         return self._p.ulInfoLen
@@ -14383,6 +16965,10 @@ class CK_NSS_HKDFParams(_pb_Record):
     @ulInfoLen.setter
     def ulInfoLen(self, value):
         self._p.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
+
+    @ulInfoLen.deleter
+    def ulInfoLen(self):
+        _pb_no_delete('CK_NSS_HKDFParams.ulInfoLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_HKDFParams with
@@ -14418,7 +17004,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasSeedKey={self.bHasSeedKey!r}, hSeedKey={self.hSeedKey!r}, pSeedData={self.pSeedData!r}, ulSeedDataLen={self.ulSeedDataLen!r})"
@@ -14431,6 +17017,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bHasSeedKey(self):
         return self._p.bHasSeedKey
@@ -14438,6 +17028,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     @bHasSeedKey.setter
     def bHasSeedKey(self, value):
         self._p.bHasSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
+
+    @bHasSeedKey.deleter
+    def bHasSeedKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey')
 
     @property
     def hSeedKey(self):
@@ -14447,6 +17041,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def hSeedKey(self, value):
         self._p.hSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
 
+    @hSeedKey.deleter
+    def hSeedKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey')
+
     @property
     def pSeedData(self):
         value = self._p.pSeedData
@@ -14454,6 +17052,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
 
     @pSeedData.setter
     def pSeedData(self, value):
+        _pb_read_only('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeedData = _NULL
@@ -14463,6 +17062,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
             self._p.pSeedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeedData', held)
 
+    @pSeedData.deleter
+    def pSeedData(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData')
+
     @property
     def ulSeedDataLen(self):
         return self._p.ulSeedDataLen
@@ -14470,6 +17073,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     @ulSeedDataLen.setter
     def ulSeedDataLen(self, value):
         self._p.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
+
+    @ulSeedDataLen.deleter
+    def ulSeedDataLen(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS with
@@ -14511,7 +17118,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bDataAsKey={self.bDataAsKey!r}, bRekey={self.bRekey!r}, pNi={self.pNi!r}, ulNiLen={self.ulNiLen!r}, pNr={self.pNr!r}, ulNrLen={self.ulNrLen!r}, hNewKey={self.hNewKey!r})"
@@ -14524,6 +17131,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bDataAsKey(self):
         return self._p.bDataAsKey
@@ -14531,6 +17142,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @bDataAsKey.setter
     def bDataAsKey(self, value):
         self._p.bDataAsKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
+
+    @bDataAsKey.deleter
+    def bDataAsKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey')
 
     @property
     def bRekey(self):
@@ -14540,6 +17155,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def bRekey(self, value):
         self._p.bRekey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
 
+    @bRekey.deleter
+    def bRekey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey')
+
     @property
     def pNi(self):
         value = self._p.pNi
@@ -14547,6 +17166,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pNi.setter
     def pNi(self, value):
+        _pb_read_only('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNi = _NULL
@@ -14556,6 +17176,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pNi = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNi', held)
 
+    @pNi.deleter
+    def pNi(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi')
+
     @property
     def ulNiLen(self):
         return self._p.ulNiLen
@@ -14564,6 +17188,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def ulNiLen(self, value):
         self._p.ulNiLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
 
+    @ulNiLen.deleter
+    def ulNiLen(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen')
+
     @property
     def pNr(self):
         value = self._p.pNr
@@ -14571,6 +17199,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pNr.setter
     def pNr(self, value):
+        _pb_read_only('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNr = _NULL
@@ -14580,6 +17209,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pNr = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNr', held)
 
+    @pNr.deleter
+    def pNr(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr')
+
     @property
     def ulNrLen(self):
         return self._p.ulNrLen
@@ -14588,6 +17221,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def ulNrLen(self, value):
         self._p.ulNrLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
 
+    @ulNrLen.deleter
+    def ulNrLen(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen')
+
     @property
     def hNewKey(self):
         return self._p.hNewKey
@@ -14595,6 +17232,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @hNewKey.setter
     def hNewKey(self, value):
         self._p.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
+
+    @hNewKey.deleter
+    def hNewKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE_PRF_DERIVE_PARAMS with
@@ -14638,7 +17279,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE1_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasPrevKey={self.bHasPrevKey!r}, hKeygxy={self.hKeygxy!r}, hPrevKey={self.hPrevKey!r}, pCKYi={self.pCKYi!r}, ulCKYiLen={self.ulCKYiLen!r}, pCKYr={self.pCKYr!r}, ulCKYrLen={self.ulCKYrLen!r}, keyNumber={self.keyNumber!r})"
@@ -14651,6 +17292,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bHasPrevKey(self):
         return self._p.bHasPrevKey
@@ -14658,6 +17303,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @bHasPrevKey.setter
     def bHasPrevKey(self, value):
         self._p.bHasPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
+
+    @bHasPrevKey.deleter
+    def bHasPrevKey(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey')
 
     @property
     def hKeygxy(self):
@@ -14667,6 +17316,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def hKeygxy(self, value):
         self._p.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
+    @hKeygxy.deleter
+    def hKeygxy(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy')
+
     @property
     def hPrevKey(self):
         return self._p.hPrevKey
@@ -14675,6 +17328,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def hPrevKey(self, value):
         self._p.hPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
 
+    @hPrevKey.deleter
+    def hPrevKey(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey')
+
     @property
     def pCKYi(self):
         value = self._p.pCKYi
@@ -14682,6 +17339,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pCKYi.setter
     def pCKYi(self, value):
+        _pb_read_only('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pCKYi = _NULL
@@ -14691,6 +17349,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pCKYi = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pCKYi', held)
 
+    @pCKYi.deleter
+    def pCKYi(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi')
+
     @property
     def ulCKYiLen(self):
         return self._p.ulCKYiLen
@@ -14699,6 +17361,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def ulCKYiLen(self, value):
         self._p.ulCKYiLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
 
+    @ulCKYiLen.deleter
+    def ulCKYiLen(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen')
+
     @property
     def pCKYr(self):
         value = self._p.pCKYr
@@ -14706,6 +17372,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pCKYr.setter
     def pCKYr(self, value):
+        _pb_read_only('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pCKYr = _NULL
@@ -14715,6 +17382,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pCKYr = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pCKYr', held)
 
+    @pCKYr.deleter
+    def pCKYr(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr')
+
     @property
     def ulCKYrLen(self):
         return self._p.ulCKYrLen
@@ -14723,6 +17394,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def ulCKYrLen(self, value):
         self._p.ulCKYrLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
 
+    @ulCKYrLen.deleter
+    def ulCKYrLen(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen')
+
     @property
     def keyNumber(self):
         return self._p.keyNumber
@@ -14730,6 +17405,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @keyNumber.setter
     def keyNumber(self, value):
         self._p.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
+
+    @keyNumber.deleter
+    def keyNumber(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE1_PRF_DERIVE_PARAMS with
@@ -14765,7 +17444,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasKeygxy={self.bHasKeygxy!r}, hKeygxy={self.hKeygxy!r}, pExtraData={self.pExtraData!r}, ulExtraDataLen={self.ulExtraDataLen!r})"
@@ -14778,6 +17457,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bHasKeygxy(self):
         return self._p.bHasKeygxy
@@ -14785,6 +17468,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     @bHasKeygxy.setter
     def bHasKeygxy(self, value):
         self._p.bHasKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
+
+    @bHasKeygxy.deleter
+    def bHasKeygxy(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy')
 
     @property
     def hKeygxy(self):
@@ -14794,6 +17481,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def hKeygxy(self, value):
         self._p.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
+    @hKeygxy.deleter
+    def hKeygxy(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy')
+
     @property
     def pExtraData(self):
         value = self._p.pExtraData
@@ -14801,6 +17492,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pExtraData.setter
     def pExtraData(self, value):
+        _pb_read_only('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pExtraData = _NULL
@@ -14810,6 +17502,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pExtraData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pExtraData', held)
 
+    @pExtraData.deleter
+    def pExtraData(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData')
+
     @property
     def ulExtraDataLen(self):
         return self._p.ulExtraDataLen
@@ -14817,6 +17513,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     @ulExtraDataLen.setter
     def ulExtraDataLen(self, value):
         self._p.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
+
+    @ulExtraDataLen.deleter
+    def ulExtraDataLen(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS with
@@ -14850,7 +17550,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={_pb_ref_repr(self.pVersion)})"
@@ -14863,6 +17563,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism')
+
     @property
     def pSessionHash(self):
         value = self._p.pSessionHash
@@ -14870,6 +17574,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @pSessionHash.setter
     def pSessionHash(self, value):
+        _pb_read_only('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSessionHash = _NULL
@@ -14879,6 +17584,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             self._p.pSessionHash = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSessionHash', held)
 
+    @pSessionHash.deleter
+    def pSessionHash(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash')
+
     @property
     def ulSessionHashLen(self):
         return self._p.ulSessionHashLen
@@ -14886,6 +17595,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     @ulSessionHashLen.setter
     def ulSessionHashLen(self, value):
         self._p.ulSessionHashLen = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
+
+    @ulSessionHashLen.deleter
+    def ulSessionHashLen(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen')
 
     @property
     def pVersion(self):
@@ -14897,6 +17610,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         _pb_record_value(value, CK_VERSION, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion')
         self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
         _pb_keep(self, 'pVersion', value)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS with
@@ -14926,7 +17643,7 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_MODULE_FUNCTIONS(version={self.version!r}, NSC_ModuleDBFunc={self.NSC_ModuleDBFunc!r})"
@@ -14941,6 +17658,10 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_NSS_MODULE_FUNCTIONS.version')
+
     @property
     def NSC_ModuleDBFunc(self):
         return _pb_function_pointer(self._p.NSC_ModuleDBFunc, 'char **(*)(unsigned long, char *, void *)', self if self._owner is None else self._owner)
@@ -14950,6 +17671,10 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
         self._p.NSC_ModuleDBFunc = _NULL if pointer is None else pointer
         _pb_keep(self, 'NSC_ModuleDBFunc', value)
+
+    @NSC_ModuleDBFunc.deleter
+    def NSC_ModuleDBFunc(self):
+        _pb_no_delete('CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_MODULE_FUNCTIONS with
@@ -14979,7 +17704,7 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_FIPS_FUNCTIONS(version={self.version!r}, NSC_NSSGetFIPSStatus={self.NSC_NSSGetFIPSStatus!r})"
@@ -14994,6 +17719,10 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_NSS_FIPS_FUNCTIONS.version')
+
     @property
     def NSC_NSSGetFIPSStatus(self):
         return _pb_function_pointer(self._p.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', self if self._owner is None else self._owner)
@@ -15003,6 +17732,10 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
         self._p.NSC_NSSGetFIPSStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'NSC_NSSGetFIPSStatus', value)
+
+    @NSC_NSSGetFIPSStatus.deleter
+    def NSC_NSSGetFIPSStatus(self):
+        _pb_no_delete('CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_FIPS_FUNCTIONS with
@@ -15038,7 +17771,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_GCM_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
@@ -15050,6 +17783,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
+        _pb_read_only('CK_NSS_GCM_PARAMS.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIv = _NULL
@@ -15059,6 +17793,10 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.pIv')
+
     @property
     def ulIvLen(self):
         return self._p.ulIvLen
@@ -15067,6 +17805,10 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
 
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.ulIvLen')
+
     @property
     def pAAD(self):
         value = self._p.pAAD
@@ -15074,6 +17816,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
+        _pb_read_only('CK_NSS_GCM_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL
@@ -15083,6 +17826,10 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._p.ulAADLen
@@ -15091,6 +17838,10 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.ulAADLen')
+
     @property
     def ulTagBits(self):
         return self._p.ulTagBits
@@ -15098,6 +17849,10 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     @ulTagBits.setter
     def ulTagBits(self, value):
         self._p.ulTagBits = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.ulTagBits')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_GCM_PARAMS with
@@ -15138,6 +17893,9 @@ class Library:
 
     def __repr__(self):
         return f"<pkcs11.Library {self._pb_path!r}>"
+
+    # A copy would share the loaded library's state, which a Library stands for alone.
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def C_Initialize(self, pInitArgs, /):
         'C_Initialize(pInitArgs: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
@@ -17945,6 +20703,21 @@ class Library:
 _pb_opened = []
 
 
+def _pb_loader_message(error):
+    """The dynamic loader's own words (dlerror) in an error of cffi's dlopen or symbol lookup.
+
+    cffi puts them after "cannot load library '<path>': " or "function/symbol
+    '<name>' not found in library '<path>': ", and when it cannot load a path
+    it adds the result of a ctypes.util.find_library() search for it; the
+    other backends give the loader's words alone.
+    """
+    text = str(error).split(".  Additionally, ", 1)[0]
+    head, found, words = text.partition("': ")
+    if found and head.startswith(("cannot load library '", "function/symbol '")):
+        return words
+    return text
+
+
 def load(path, /):
     """Load the library at ``path`` (dlopen with RTLD_NOW | RTLD_LOCAL) and return its Library.
 
@@ -17955,14 +20728,14 @@ def load(path, /):
     try:
         lib._pb_lib = dll = _ffi.dlopen(lib._pb_path, _ffi.RTLD_NOW | _ffi.RTLD_LOCAL)
     except OSError as exc:
-        raise OSError(f"cannot load {lib._pb_path}: {exc}") from None
+        raise OSError(f"cannot load {lib._pb_path}: {_pb_loader_message(exc)}") from None
     # Never dlclose (as ctypes never does): handles, function pointers and
     # the library's own threads or destructors may outlive the Library.
     _pb_opened.append(dll)
     try:
         getter = getattr(dll, 'C_GetFunctionList')
     except AttributeError as exc:
-        raise OSError(f"cannot load {lib._pb_path}: no symbol C_GetFunctionList: {exc}") from None
+        raise OSError(f"cannot load {lib._pb_path}: no symbol C_GetFunctionList: {_pb_loader_message(exc)}") from None
     cell = _ffi.new('struct CK_FUNCTION_LIST * *')
     rv = getter(cell)
     if rv != 0:

@@ -11,21 +11,17 @@ import sys as _sys
 from ctypes import ArgumentError as _ArgumentError
 from enum import IntEnum as _IntEnum
 
-# ---- runtime: the checks shared by every wrapper -------------------------
-# The wrappers call C directly on their fast path; anything the fast path
-# rejects comes here, to be either normalised (an object with __index__, None
-# for a pointer) or turned into the same error the Cython backend raises.
-
-_MISSING = object()
-#: an instance of a record class without its __init__: how wrappers make the
-#: record they return around C memory they have just allocated
-_pb_new = object.__new__
-#: an int argument as an exact int (TypeError for anything without __index__)
-_pb_exact_int = _operator.index
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
 
 
-def _pb_no_copy(self, protocol):
-    """``__reduce_ex__`` of records, handles and function pointers, as in the Cython backend.
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
 
     They hold addresses (and keep the memory behind them alive): a pickled
     address means nothing in another process, and a copy would share memory
@@ -33,6 +29,16 @@ def _pb_no_copy(self, protocol):
     bytes where that is safe.
     """
     raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
 
 
 def _pb_integer(value, what):
@@ -78,23 +84,6 @@ def _pb_view_of(value, what, writable, wanted=None):
     return view
 
 
-def _pb_measure(value, size):
-    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
-    return 0 if value is None else memoryview(value).nbytes // size
-
-
-def _pb_capacity(value, item):
-    """How many items of ``item`` bytes an argument holds, for a length the header states
-    beside it; -1 when that is not known (None, a Pointer, a handle or a record)."""
-    if value is None or isinstance(value, (Pointer, _pb_Record)):
-        return -1
-    if isinstance(value, str):
-        return len(value.encode()) // item
-    if isinstance(value, _pb_Cell):
-        return value._pb_size // item
-    return memoryview(value).nbytes // item
-
-
 def _pb_check_size(view, size, what):
     if view.nbytes < size:
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
@@ -132,30 +121,92 @@ def _pb_sequence(value, what):
         raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
 
-def _pb_once(value):
-    """``value``, or a list of its items if it is an iterator (a generator, say).
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
 
-    A wrapper may read an in-array argument twice (the fast path, then the
-    run after _pb_fix), and an iterator gives its items only once.
+    TypeError naming ``what`` for anything else (``str`` included).
     """
-    try:
-        single_pass = iter(value) is value
-    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+    if value.__class__ is bytes:
         return value
-    return list(value) if single_pass else value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
 
 
-def _pb_rekey(keep, address, size, kept):
-    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
-    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
-    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
-    for key in [key for key in keep if address <= key[0] < address + size]:
-        del keep[key]
-    for (offset, name), value in kept.items():
-        keep[(address + offset, name)] = value
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Closed:
+    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        raise ValueError("the object is closed: the memory it stood for was freed")
+
+    __getitem__ = __getattr__
+
+
+#: the memory of every closed object (see _pb_Closed)
+_PB_CLOSED = _pb_Closed()
+
+
+def _pb_is_closed(value):
+    """Whether ``value`` is a Pointer, handle or record that was closed."""
+    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
+
+
+def _pb_pointer_type(value):
+    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
+    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+def _pb_pointer_name(value):
+    """How an error names a Pointer or handle: ``a Pointer of type int *``, or its class."""
+    return f"a Pointer of type {value._ctype}" if type(value) is Pointer else type(value).__name__
+
+
+def _pb_takes_pointer(value, ctype):
+    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
+    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
+    have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+def _pb_pointer_error(what, ctype, value, nullable):
+    """The TypeError for a value that is not a pointer ``ctype`` takes."""
+    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+    if isinstance(value, Pointer):
+        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+def _pb_check_object_pointer(value, ctype, what, wanted):
+    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
+
+    A record goes only where C takes ``void *``; a Pointer where C takes its
+    own type or ``void *``, or any pointer when it is a ``void *`` itself.
+    ``wanted`` names what else the parameter takes, for the TypeError.
+    """
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not {_pb_pointer_name(value)}")
+    elif ctype != "void *":
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
     kind, what = spec[0], spec[1]
     if kind == "nonnull":
         if value is None:
@@ -191,9 +242,8 @@ def _pb_fix_value(spec, value):
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
             if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":
-                return _pb_handle(spec[2], value._h, value)  # C converts a void * to any object pointer
-            wanted = spec[2].__name__ + (" or None" if spec[3] else "")
-            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
         return value
     if kind == "pointer":
         # ("pointer", what, C type, nullable): a Pointer of that type or of void *
@@ -228,23 +278,61 @@ def _pb_fix_value(spec, value):
 
 
 def _pb_fix(specs, args):
-    """The inputs checked and normalised for the second run of a wrapper's body, or the precise error."""
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
 
 
-class _pb_Closed:
-    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+# ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
-    __slots__ = ()
+_MISSING = object()
+#: an instance of a record class without its __init__: how wrappers make the
+#: record they return around C memory they have just allocated
+_pb_new = object.__new__
+#: an int argument as an exact int (TypeError for anything without __index__)
+_pb_exact_int = _operator.index
 
-    def __getattr__(self, name):
-        raise ValueError("the object is closed: the memory it stood for was freed")
 
-    __getitem__ = __getattr__
+def _pb_measure(value, size):
+    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
+    return 0 if value is None else memoryview(value).nbytes // size
 
 
-#: the memory of every closed object (see _pb_Closed)
-_PB_CLOSED = _pb_Closed()
+def _pb_capacity(value, item):
+    """How many items of ``item`` bytes an argument holds, for a length the header states
+    beside it; -1 when that is not known (None, a Pointer, a handle or a record)."""
+    if value is None or isinstance(value, (Pointer, _pb_Record)):
+        return -1
+    if isinstance(value, str):
+        return len(value.encode()) // item
+    if isinstance(value, _pb_Cell):
+        return value._pb_size // item
+    return memoryview(value).nbytes // item
+
+
+def _pb_once(value):
+    """``value``, or a list of its items if it is an iterator (a generator, say).
+
+    A wrapper may read an in-array argument twice (the fast path, then the
+    run after _pb_fix), and an iterator gives its items only once.
+    """
+    try:
+        single_pass = iter(value) is value
+    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+        return value
+    return list(value) if single_pass else value
+
+
+def _pb_rekey(keep, address, size, kept):
+    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
+    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
+    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
+    for key in [key for key in keep if address <= key[0] < address + size]:
+        del keep[key]
+    for (offset, name), value in kept.items():
+        keep[(address + offset, name)] = value
 
 
 class _pb_Release:
@@ -308,11 +396,6 @@ def _pb_disown(obj):
             guard.cancel()
 
 
-def _pb_is_closed(value):
-    """Whether ``value`` is a Pointer, handle or record that was closed."""
-    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
-
-
 class Pointer(_pb_Owner):
     """The address of C memory the library handed out, typed by its C type.
 
@@ -359,7 +442,12 @@ class Pointer(_pb_Owner):
             return f"<{type(self).__name__} {what} (closed)>"
         return f"<{type(self).__name__} {what} at {_pb_address(self._h):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+    @classmethod
+    def _pb_from_void(cls, pointer):
+        """A handle of this class for a ``void *`` Pointer, where C converts one to it."""
+        return _pb_handle(cls, pointer._h, pointer)
 
     def _pb_take(self, guard):
         self._free = guard
@@ -370,7 +458,6 @@ class Pointer(_pb_Owner):
         if guard is not None:
             self._h = _PB_CLOSED
         return guard
-
 
 
 def _pb_handle(cls, pointer, owner):
@@ -392,26 +479,6 @@ def _pb_pointer(pointer, ctype, owner):
     return obj
 
 
-def _pb_pointer_type(value):
-    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
-    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
-
-
-def _pb_takes_pointer(value, ctype):
-    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
-    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
-    have = _pb_pointer_type(value)
-    return have == ctype or have == "void *" or ctype == "void *"
-
-
-def _pb_pointer_error(what, ctype, value, nullable):
-    """The TypeError for a value that is not a pointer ``ctype`` takes."""
-    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
-    if isinstance(value, Pointer):
-        return TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
-    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
-
-
 class _pb_Cell:
     """One C object of an arithmetic type, made by Python (``c_ulong(5)``).
 
@@ -430,7 +497,7 @@ class _pb_Cell:
     def __repr__(self):
         return f"{type(self).__name__}({self.value!r})"  # type: ignore[attr-defined]  # each subclass has one
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 class _pb_Record(_pb_Owner):
@@ -441,20 +508,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-
-def _pb_check_object_pointer(value, ctype, what, wanted):
-    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
-
-    A record goes only where C takes ``void *``; a Pointer where C takes its
-    own type or ``void *``, or any pointer when it is a ``void *`` itself.
-    ``wanted`` names what else the parameter takes, for the TypeError.
-    """
-    if isinstance(value, Pointer):
-        if not _pb_takes_pointer(value, ctype):
-            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
-    elif ctype != "void *":
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_missing(message):
@@ -731,7 +784,7 @@ def _pb_ref_repr(record):
 
 def _pb_store_bytes(struct, offset, size, value, what):
     """Copy a bytes-like value into a fixed array member, zero-filling the rest."""
-    data = memoryview(value).tobytes()
+    data = _pb_bytes_like(value, what)
     if len(data) > size:
         raise ValueError(f"{what} holds at most {size} bytes, got {len(data)}")
     address = _ct.addressof(struct) + offset
@@ -2368,7 +2421,7 @@ class FunctionPointer:
     def __repr__(self):
         return f"<FunctionPointer {self._ctype} at {_pb_address(self._ptr):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 def _pb_function_pointer(pointer, ctype, owner):
@@ -4207,15 +4260,15 @@ class CK_VERSION(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_VERSION holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_VERSION.sizeof:
-            raise ValueError(f"CK_VERSION needs {CK_VERSION.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_VERSION, _S0.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_VERSION.from_bytes: argument 1 (data)")
+        if len(data) != CK_VERSION.sizeof:
+            raise ValueError(f"CK_VERSION needs {CK_VERSION.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_VERSION, _S0.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_VERSION.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_VERSION(major={self.major!r}, minor={self.minor!r})"
@@ -4228,6 +4281,10 @@ class CK_VERSION(_pb_Record):
     def major(self, value):
         self._s.major = _pb_index(value, 'CK_VERSION.major', 0, 255)
 
+    @major.deleter
+    def major(self):
+        _pb_no_delete('CK_VERSION.major')
+
     @property
     def minor(self):
         return self._s.minor
@@ -4235,6 +4292,10 @@ class CK_VERSION(_pb_Record):
     @minor.setter
     def minor(self, value):
         self._s.minor = _pb_index(value, 'CK_VERSION.minor', 0, 255)
+
+    @minor.deleter
+    def minor(self):
+        _pb_no_delete('CK_VERSION.minor')
 
 
 class CK_INFO(_pb_Record):
@@ -4258,15 +4319,15 @@ class CK_INFO(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_INFO.sizeof:
-            raise ValueError(f"CK_INFO needs {CK_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_INFO, _S1.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_INFO.sizeof:
+            raise ValueError(f"CK_INFO needs {CK_INFO.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_INFO, _S1.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_INFO.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_INFO(cryptokiVersion={self.cryptokiVersion!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, libraryDescription={self.libraryDescription!r}, libraryVersion={self.libraryVersion!r})"
@@ -4281,6 +4342,10 @@ class CK_INFO(_pb_Record):
             raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.cryptokiVersion = value._s
 
+    @cryptokiVersion.deleter
+    def cryptokiVersion(self):
+        _pb_no_delete('CK_INFO.cryptokiVersion')
+
     @property
     def manufacturerID(self):
         return bytes(self._s.manufacturerID)
@@ -4288,6 +4353,10 @@ class CK_INFO(_pb_Record):
     @manufacturerID.setter
     def manufacturerID(self, value):
         _pb_store_bytes(self._s, _S1.manufacturerID.offset, 32, value, 'CK_INFO.manufacturerID')
+
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete('CK_INFO.manufacturerID')
 
     @property
     def flags(self):
@@ -4297,6 +4366,10 @@ class CK_INFO(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_INFO.flags', 0, 18446744073709551615)
 
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_INFO.flags')
+
     @property
     def libraryDescription(self):
         return bytes(self._s.libraryDescription)
@@ -4304,6 +4377,10 @@ class CK_INFO(_pb_Record):
     @libraryDescription.setter
     def libraryDescription(self, value):
         _pb_store_bytes(self._s, _S1.libraryDescription.offset, 32, value, 'CK_INFO.libraryDescription')
+
+    @libraryDescription.deleter
+    def libraryDescription(self):
+        _pb_no_delete('CK_INFO.libraryDescription')
 
     @property
     def libraryVersion(self):
@@ -4314,6 +4391,10 @@ class CK_INFO(_pb_Record):
         if not isinstance(value, CK_VERSION):
             raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.libraryVersion = value._s
+
+    @libraryVersion.deleter
+    def libraryVersion(self):
+        _pb_no_delete('CK_INFO.libraryVersion')
 
 
 class CK_SLOT_INFO(_pb_Record):
@@ -4337,15 +4418,15 @@ class CK_SLOT_INFO(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SLOT_INFO.sizeof:
-            raise ValueError(f"CK_SLOT_INFO needs {CK_SLOT_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_SLOT_INFO, _S2.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_SLOT_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_SLOT_INFO.sizeof:
+            raise ValueError(f"CK_SLOT_INFO needs {CK_SLOT_INFO.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_SLOT_INFO, _S2.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SLOT_INFO.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SLOT_INFO(slotDescription={self.slotDescription!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r})"
@@ -4358,6 +4439,10 @@ class CK_SLOT_INFO(_pb_Record):
     def slotDescription(self, value):
         _pb_store_bytes(self._s, _S2.slotDescription.offset, 64, value, 'CK_SLOT_INFO.slotDescription')
 
+    @slotDescription.deleter
+    def slotDescription(self):
+        _pb_no_delete('CK_SLOT_INFO.slotDescription')
+
     @property
     def manufacturerID(self):
         return bytes(self._s.manufacturerID)
@@ -4366,6 +4451,10 @@ class CK_SLOT_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._s, _S2.manufacturerID.offset, 32, value, 'CK_SLOT_INFO.manufacturerID')
 
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete('CK_SLOT_INFO.manufacturerID')
+
     @property
     def flags(self):
         return self._s.flags
@@ -4373,6 +4462,10 @@ class CK_SLOT_INFO(_pb_Record):
     @flags.setter
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_SLOT_INFO.flags')
 
     @property
     def hardwareVersion(self):
@@ -4384,6 +4477,10 @@ class CK_SLOT_INFO(_pb_Record):
             raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.hardwareVersion = value._s
 
+    @hardwareVersion.deleter
+    def hardwareVersion(self):
+        _pb_no_delete('CK_SLOT_INFO.hardwareVersion')
+
     @property
     def firmwareVersion(self):
         return _pb_view(CK_VERSION, self._s.firmwareVersion)
@@ -4393,6 +4490,10 @@ class CK_SLOT_INFO(_pb_Record):
         if not isinstance(value, CK_VERSION):
             raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.firmwareVersion = value._s
+
+    @firmwareVersion.deleter
+    def firmwareVersion(self):
+        _pb_no_delete('CK_SLOT_INFO.firmwareVersion')
 
 
 class CK_TOKEN_INFO(_pb_Record):
@@ -4442,15 +4543,15 @@ class CK_TOKEN_INFO(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_TOKEN_INFO.sizeof:
-            raise ValueError(f"CK_TOKEN_INFO needs {CK_TOKEN_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_TOKEN_INFO, _S3.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_TOKEN_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_TOKEN_INFO.sizeof:
+            raise ValueError(f"CK_TOKEN_INFO needs {CK_TOKEN_INFO.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_TOKEN_INFO, _S3.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_TOKEN_INFO.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TOKEN_INFO(label={self.label!r}, manufacturerID={self.manufacturerID!r}, model={self.model!r}, serialNumber={self.serialNumber!r}, flags={self.flags!r}, ulMaxSessionCount={self.ulMaxSessionCount!r}, ulSessionCount={self.ulSessionCount!r}, ulMaxRwSessionCount={self.ulMaxRwSessionCount!r}, ulRwSessionCount={self.ulRwSessionCount!r}, ulMaxPinLen={self.ulMaxPinLen!r}, ulMinPinLen={self.ulMinPinLen!r}, ulTotalPublicMemory={self.ulTotalPublicMemory!r}, ulFreePublicMemory={self.ulFreePublicMemory!r}, ulTotalPrivateMemory={self.ulTotalPrivateMemory!r}, ulFreePrivateMemory={self.ulFreePrivateMemory!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r}, utcTime={self.utcTime!r})"
@@ -4463,6 +4564,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._s, _S3.label.offset, 32, value, 'CK_TOKEN_INFO.label')
 
+    @label.deleter
+    def label(self):
+        _pb_no_delete('CK_TOKEN_INFO.label')
+
     @property
     def manufacturerID(self):
         return bytes(self._s.manufacturerID)
@@ -4470,6 +4575,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @manufacturerID.setter
     def manufacturerID(self, value):
         _pb_store_bytes(self._s, _S3.manufacturerID.offset, 32, value, 'CK_TOKEN_INFO.manufacturerID')
+
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete('CK_TOKEN_INFO.manufacturerID')
 
     @property
     def model(self):
@@ -4479,6 +4588,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def model(self, value):
         _pb_store_bytes(self._s, _S3.model.offset, 16, value, 'CK_TOKEN_INFO.model')
 
+    @model.deleter
+    def model(self):
+        _pb_no_delete('CK_TOKEN_INFO.model')
+
     @property
     def serialNumber(self):
         return bytes(self._s.serialNumber)
@@ -4486,6 +4599,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @serialNumber.setter
     def serialNumber(self, value):
         _pb_store_bytes(self._s, _S3.serialNumber.offset, 16, value, 'CK_TOKEN_INFO.serialNumber')
+
+    @serialNumber.deleter
+    def serialNumber(self):
+        _pb_no_delete('CK_TOKEN_INFO.serialNumber')
 
     @property
     def flags(self):
@@ -4495,6 +4612,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
 
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_TOKEN_INFO.flags')
+
     @property
     def ulMaxSessionCount(self):
         return self._s.ulMaxSessionCount
@@ -4502,6 +4623,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @ulMaxSessionCount.setter
     def ulMaxSessionCount(self, value):
         self._s.ulMaxSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
+
+    @ulMaxSessionCount.deleter
+    def ulMaxSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMaxSessionCount')
 
     @property
     def ulSessionCount(self):
@@ -4511,6 +4636,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulSessionCount(self, value):
         self._s.ulSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
 
+    @ulSessionCount.deleter
+    def ulSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulSessionCount')
+
     @property
     def ulMaxRwSessionCount(self):
         return self._s.ulMaxRwSessionCount
@@ -4518,6 +4647,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @ulMaxRwSessionCount.setter
     def ulMaxRwSessionCount(self, value):
         self._s.ulMaxRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
+
+    @ulMaxRwSessionCount.deleter
+    def ulMaxRwSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMaxRwSessionCount')
 
     @property
     def ulRwSessionCount(self):
@@ -4527,6 +4660,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulRwSessionCount(self, value):
         self._s.ulRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
 
+    @ulRwSessionCount.deleter
+    def ulRwSessionCount(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulRwSessionCount')
+
     @property
     def ulMaxPinLen(self):
         return self._s.ulMaxPinLen
@@ -4534,6 +4671,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @ulMaxPinLen.setter
     def ulMaxPinLen(self, value):
         self._s.ulMaxPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
+
+    @ulMaxPinLen.deleter
+    def ulMaxPinLen(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMaxPinLen')
 
     @property
     def ulMinPinLen(self):
@@ -4543,6 +4684,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMinPinLen(self, value):
         self._s.ulMinPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
 
+    @ulMinPinLen.deleter
+    def ulMinPinLen(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulMinPinLen')
+
     @property
     def ulTotalPublicMemory(self):
         return self._s.ulTotalPublicMemory
@@ -4550,6 +4695,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @ulTotalPublicMemory.setter
     def ulTotalPublicMemory(self, value):
         self._s.ulTotalPublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
+
+    @ulTotalPublicMemory.deleter
+    def ulTotalPublicMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulTotalPublicMemory')
 
     @property
     def ulFreePublicMemory(self):
@@ -4559,6 +4708,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulFreePublicMemory(self, value):
         self._s.ulFreePublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
 
+    @ulFreePublicMemory.deleter
+    def ulFreePublicMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulFreePublicMemory')
+
     @property
     def ulTotalPrivateMemory(self):
         return self._s.ulTotalPrivateMemory
@@ -4567,6 +4720,10 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulTotalPrivateMemory(self, value):
         self._s.ulTotalPrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
 
+    @ulTotalPrivateMemory.deleter
+    def ulTotalPrivateMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulTotalPrivateMemory')
+
     @property
     def ulFreePrivateMemory(self):
         return self._s.ulFreePrivateMemory
@@ -4574,6 +4731,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @ulFreePrivateMemory.setter
     def ulFreePrivateMemory(self, value):
         self._s.ulFreePrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
+
+    @ulFreePrivateMemory.deleter
+    def ulFreePrivateMemory(self):
+        _pb_no_delete('CK_TOKEN_INFO.ulFreePrivateMemory')
 
     @property
     def hardwareVersion(self):
@@ -4585,6 +4746,10 @@ class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.hardwareVersion = value._s
 
+    @hardwareVersion.deleter
+    def hardwareVersion(self):
+        _pb_no_delete('CK_TOKEN_INFO.hardwareVersion')
+
     @property
     def firmwareVersion(self):
         return _pb_view(CK_VERSION, self._s.firmwareVersion)
@@ -4595,6 +4760,10 @@ class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.firmwareVersion = value._s
 
+    @firmwareVersion.deleter
+    def firmwareVersion(self):
+        _pb_no_delete('CK_TOKEN_INFO.firmwareVersion')
+
     @property
     def utcTime(self):
         return bytes(self._s.utcTime)
@@ -4602,6 +4771,10 @@ class CK_TOKEN_INFO(_pb_Record):
     @utcTime.setter
     def utcTime(self, value):
         _pb_store_bytes(self._s, _S3.utcTime.offset, 16, value, 'CK_TOKEN_INFO.utcTime')
+
+    @utcTime.deleter
+    def utcTime(self):
+        _pb_no_delete('CK_TOKEN_INFO.utcTime')
 
 
 class CK_SESSION_INFO(_pb_Record):
@@ -4623,15 +4796,15 @@ class CK_SESSION_INFO(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SESSION_INFO.sizeof:
-            raise ValueError(f"CK_SESSION_INFO needs {CK_SESSION_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_SESSION_INFO, _S4.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_SESSION_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_SESSION_INFO.sizeof:
+            raise ValueError(f"CK_SESSION_INFO needs {CK_SESSION_INFO.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_SESSION_INFO, _S4.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SESSION_INFO.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SESSION_INFO(slotID={self.slotID!r}, state={self.state!r}, flags={self.flags!r}, ulDeviceError={self.ulDeviceError!r})"
@@ -4644,6 +4817,10 @@ class CK_SESSION_INFO(_pb_Record):
     def slotID(self, value):
         self._s.slotID = _pb_index(value, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
 
+    @slotID.deleter
+    def slotID(self):
+        _pb_no_delete('CK_SESSION_INFO.slotID')
+
     @property
     def state(self):
         return self._s.state
@@ -4651,6 +4828,10 @@ class CK_SESSION_INFO(_pb_Record):
     @state.setter
     def state(self, value):
         self._s.state = _pb_index(value, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
+
+    @state.deleter
+    def state(self):
+        _pb_no_delete('CK_SESSION_INFO.state')
 
     @property
     def flags(self):
@@ -4660,6 +4841,10 @@ class CK_SESSION_INFO(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
 
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_SESSION_INFO.flags')
+
     @property
     def ulDeviceError(self):
         return self._s.ulDeviceError
@@ -4667,6 +4852,10 @@ class CK_SESSION_INFO(_pb_Record):
     @ulDeviceError.setter
     def ulDeviceError(self, value):
         self._s.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
+
+    @ulDeviceError.deleter
+    def ulDeviceError(self):
+        _pb_no_delete('CK_SESSION_INFO.ulDeviceError')
 
 
 class CK_ATTRIBUTE(_pb_Record):
@@ -4692,7 +4881,7 @@ class CK_ATTRIBUTE(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_ATTRIBUTE.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ATTRIBUTE(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
@@ -4704,6 +4893,10 @@ class CK_ATTRIBUTE(_pb_Record):
     @type.setter
     def type(self, value):
         self._s.type = _pb_index(value, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('CK_ATTRIBUTE.type')
 
     @property
     def pValue(self):
@@ -4724,6 +4917,10 @@ class CK_ATTRIBUTE(_pb_Record):
             self._s.pValue = address
             _pb_keep(self._s, 'pValue', kept)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete('CK_ATTRIBUTE.pValue')
+
     @property
     def ulValueLen(self):
         return self._s.ulValueLen
@@ -4731,6 +4928,10 @@ class CK_ATTRIBUTE(_pb_Record):
     @ulValueLen.setter
     def ulValueLen(self, value):
         self._s.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete('CK_ATTRIBUTE.ulValueLen')
 
 
 class CK_DATE(_pb_Record):
@@ -4750,15 +4951,15 @@ class CK_DATE(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_DATE holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_DATE.sizeof:
-            raise ValueError(f"CK_DATE needs {CK_DATE.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_DATE, _S6.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_DATE.from_bytes: argument 1 (data)")
+        if len(data) != CK_DATE.sizeof:
+            raise ValueError(f"CK_DATE needs {CK_DATE.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_DATE, _S6.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_DATE.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DATE(year={self.year!r}, month={self.month!r}, day={self.day!r})"
@@ -4771,6 +4972,10 @@ class CK_DATE(_pb_Record):
     def year(self, value):
         _pb_store_bytes(self._s, _S6.year.offset, 4, value, 'CK_DATE.year')
 
+    @year.deleter
+    def year(self):
+        _pb_no_delete('CK_DATE.year')
+
     @property
     def month(self):
         return bytes(self._s.month)
@@ -4779,6 +4984,10 @@ class CK_DATE(_pb_Record):
     def month(self, value):
         _pb_store_bytes(self._s, _S6.month.offset, 2, value, 'CK_DATE.month')
 
+    @month.deleter
+    def month(self):
+        _pb_no_delete('CK_DATE.month')
+
     @property
     def day(self):
         return bytes(self._s.day)
@@ -4786,6 +4995,10 @@ class CK_DATE(_pb_Record):
     @day.setter
     def day(self, value):
         _pb_store_bytes(self._s, _S6.day.offset, 2, value, 'CK_DATE.day')
+
+    @day.deleter
+    def day(self):
+        _pb_no_delete('CK_DATE.day')
 
 
 class CK_MECHANISM(_pb_Record):
@@ -4811,7 +5024,7 @@ class CK_MECHANISM(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_MECHANISM.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_MECHANISM(mechanism={self.mechanism!r}, pParameter={self.pParameter!r}, ulParameterLen={self.ulParameterLen!r})"
@@ -4823,6 +5036,10 @@ class CK_MECHANISM(_pb_Record):
     @mechanism.setter
     def mechanism(self, value):
         self._s.mechanism = _pb_index(value, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
+
+    @mechanism.deleter
+    def mechanism(self):
+        _pb_no_delete('CK_MECHANISM.mechanism')
 
     @property
     def pParameter(self):
@@ -4843,6 +5060,10 @@ class CK_MECHANISM(_pb_Record):
             self._s.pParameter = address
             _pb_keep(self._s, 'pParameter', kept)
 
+    @pParameter.deleter
+    def pParameter(self):
+        _pb_no_delete('CK_MECHANISM.pParameter')
+
     @property
     def ulParameterLen(self):
         return self._s.ulParameterLen
@@ -4850,6 +5071,10 @@ class CK_MECHANISM(_pb_Record):
     @ulParameterLen.setter
     def ulParameterLen(self, value):
         self._s.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
+
+    @ulParameterLen.deleter
+    def ulParameterLen(self):
+        _pb_no_delete('CK_MECHANISM.ulParameterLen')
 
 
 class CK_MECHANISM_INFO(_pb_Record):
@@ -4869,15 +5094,15 @@ class CK_MECHANISM_INFO(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_MECHANISM_INFO.sizeof:
-            raise ValueError(f"CK_MECHANISM_INFO needs {CK_MECHANISM_INFO.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_MECHANISM_INFO, _S8.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_MECHANISM_INFO.from_bytes: argument 1 (data)")
+        if len(data) != CK_MECHANISM_INFO.sizeof:
+            raise ValueError(f"CK_MECHANISM_INFO needs {CK_MECHANISM_INFO.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_MECHANISM_INFO, _S8.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_MECHANISM_INFO.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_MECHANISM_INFO(ulMinKeySize={self.ulMinKeySize!r}, ulMaxKeySize={self.ulMaxKeySize!r}, flags={self.flags!r})"
@@ -4890,6 +5115,10 @@ class CK_MECHANISM_INFO(_pb_Record):
     def ulMinKeySize(self, value):
         self._s.ulMinKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
 
+    @ulMinKeySize.deleter
+    def ulMinKeySize(self):
+        _pb_no_delete('CK_MECHANISM_INFO.ulMinKeySize')
+
     @property
     def ulMaxKeySize(self):
         return self._s.ulMaxKeySize
@@ -4898,6 +5127,10 @@ class CK_MECHANISM_INFO(_pb_Record):
     def ulMaxKeySize(self, value):
         self._s.ulMaxKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
 
+    @ulMaxKeySize.deleter
+    def ulMaxKeySize(self):
+        _pb_no_delete('CK_MECHANISM_INFO.ulMaxKeySize')
+
     @property
     def flags(self):
         return self._s.flags
@@ -4905,6 +5138,10 @@ class CK_MECHANISM_INFO(_pb_Record):
     @flags.setter
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_MECHANISM_INFO.flags')
 
 
 class CK_FUNCTION_LIST(_pb_Record):
@@ -5062,7 +5299,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_FUNCTION_LIST.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_FUNCTION_LIST(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r})"
@@ -5077,6 +5314,10 @@ class CK_FUNCTION_LIST(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_FUNCTION_LIST.version')
+
     @property
     def C_Initialize(self):
         return _pb_function_pointer(self._s.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
@@ -5085,6 +5326,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Initialize(self, value):
         self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize')
         _pb_keep(self._s, 'C_Initialize', value)
+
+    @C_Initialize.deleter
+    def C_Initialize(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Initialize')
 
     @property
     def C_Finalize(self):
@@ -5095,6 +5340,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Finalize')
         _pb_keep(self._s, 'C_Finalize', value)
 
+    @C_Finalize.deleter
+    def C_Finalize(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Finalize')
+
     @property
     def C_GetInfo(self):
         return _pb_function_pointer(self._s.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', _pb_root(self._s))
@@ -5103,6 +5352,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetInfo(self, value):
         self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo')
         _pb_keep(self._s, 'C_GetInfo', value)
+
+    @C_GetInfo.deleter
+    def C_GetInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetInfo')
 
     @property
     def C_GetFunctionList(self):
@@ -5113,6 +5366,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList')
         _pb_keep(self._s, 'C_GetFunctionList', value)
 
+    @C_GetFunctionList.deleter
+    def C_GetFunctionList(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetFunctionList')
+
     @property
     def C_GetSlotList(self):
         return _pb_function_pointer(self._s.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5121,6 +5378,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetSlotList(self, value):
         self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList')
         _pb_keep(self._s, 'C_GetSlotList', value)
+
+    @C_GetSlotList.deleter
+    def C_GetSlotList(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetSlotList')
 
     @property
     def C_GetSlotInfo(self):
@@ -5131,6 +5392,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo')
         _pb_keep(self._s, 'C_GetSlotInfo', value)
 
+    @C_GetSlotInfo.deleter
+    def C_GetSlotInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetSlotInfo')
+
     @property
     def C_GetTokenInfo(self):
         return _pb_function_pointer(self._s.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_root(self._s))
@@ -5139,6 +5404,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetTokenInfo(self, value):
         self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
         _pb_keep(self._s, 'C_GetTokenInfo', value)
+
+    @C_GetTokenInfo.deleter
+    def C_GetTokenInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetTokenInfo')
 
     @property
     def C_GetMechanismList(self):
@@ -5149,6 +5418,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList')
         _pb_keep(self._s, 'C_GetMechanismList', value)
 
+    @C_GetMechanismList.deleter
+    def C_GetMechanismList(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetMechanismList')
+
     @property
     def C_GetMechanismInfo(self):
         return _pb_function_pointer(self._s.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_root(self._s))
@@ -5157,6 +5430,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetMechanismInfo(self, value):
         self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
         _pb_keep(self._s, 'C_GetMechanismInfo', value)
+
+    @C_GetMechanismInfo.deleter
+    def C_GetMechanismInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetMechanismInfo')
 
     @property
     def C_InitToken(self):
@@ -5167,6 +5444,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken')
         _pb_keep(self._s, 'C_InitToken', value)
 
+    @C_InitToken.deleter
+    def C_InitToken(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_InitToken')
+
     @property
     def C_InitPIN(self):
         return _pb_function_pointer(self._s.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5175,6 +5456,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_InitPIN(self, value):
         self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN')
         _pb_keep(self._s, 'C_InitPIN', value)
+
+    @C_InitPIN.deleter
+    def C_InitPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_InitPIN')
 
     @property
     def C_SetPIN(self):
@@ -5185,6 +5470,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN')
         _pb_keep(self._s, 'C_SetPIN', value)
 
+    @C_SetPIN.deleter
+    def C_SetPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SetPIN')
+
     @property
     def C_OpenSession(self):
         return _pb_function_pointer(self._s.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', _pb_root(self._s))
@@ -5193,6 +5482,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_OpenSession(self, value):
         self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession')
         _pb_keep(self._s, 'C_OpenSession', value)
+
+    @C_OpenSession.deleter
+    def C_OpenSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_OpenSession')
 
     @property
     def C_CloseSession(self):
@@ -5203,6 +5496,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession')
         _pb_keep(self._s, 'C_CloseSession', value)
 
+    @C_CloseSession.deleter
+    def C_CloseSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CloseSession')
+
     @property
     def C_CloseAllSessions(self):
         return _pb_function_pointer(self._s.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', _pb_root(self._s))
@@ -5211,6 +5508,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_CloseAllSessions(self, value):
         self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
         _pb_keep(self._s, 'C_CloseAllSessions', value)
+
+    @C_CloseAllSessions.deleter
+    def C_CloseAllSessions(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CloseAllSessions')
 
     @property
     def C_GetSessionInfo(self):
@@ -5221,6 +5522,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo')
         _pb_keep(self._s, 'C_GetSessionInfo', value)
 
+    @C_GetSessionInfo.deleter
+    def C_GetSessionInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetSessionInfo')
+
     @property
     def C_GetOperationState(self):
         return _pb_function_pointer(self._s.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5229,6 +5534,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetOperationState(self, value):
         self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState')
         _pb_keep(self._s, 'C_GetOperationState', value)
+
+    @C_GetOperationState.deleter
+    def C_GetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetOperationState')
 
     @property
     def C_SetOperationState(self):
@@ -5239,6 +5548,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState')
         _pb_keep(self._s, 'C_SetOperationState', value)
 
+    @C_SetOperationState.deleter
+    def C_SetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SetOperationState')
+
     @property
     def C_Login(self):
         return _pb_function_pointer(self._s.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5247,6 +5560,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Login(self, value):
         self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login')
         _pb_keep(self._s, 'C_Login', value)
+
+    @C_Login.deleter
+    def C_Login(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Login')
 
     @property
     def C_Logout(self):
@@ -5257,6 +5574,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout')
         _pb_keep(self._s, 'C_Logout', value)
 
+    @C_Logout.deleter
+    def C_Logout(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Logout')
+
     @property
     def C_CreateObject(self):
         return _pb_function_pointer(self._s.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
@@ -5265,6 +5586,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_CreateObject(self, value):
         self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject')
         _pb_keep(self._s, 'C_CreateObject', value)
+
+    @C_CreateObject.deleter
+    def C_CreateObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CreateObject')
 
     @property
     def C_CopyObject(self):
@@ -5275,6 +5600,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject')
         _pb_keep(self._s, 'C_CopyObject', value)
 
+    @C_CopyObject.deleter
+    def C_CopyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CopyObject')
+
     @property
     def C_DestroyObject(self):
         return _pb_function_pointer(self._s.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -5283,6 +5612,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DestroyObject(self, value):
         self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject')
         _pb_keep(self._s, 'C_DestroyObject', value)
+
+    @C_DestroyObject.deleter
+    def C_DestroyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DestroyObject')
 
     @property
     def C_GetObjectSize(self):
@@ -5293,6 +5626,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize')
         _pb_keep(self._s, 'C_GetObjectSize', value)
 
+    @C_GetObjectSize.deleter
+    def C_GetObjectSize(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetObjectSize')
+
     @property
     def C_GetAttributeValue(self):
         return _pb_function_pointer(self._s.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5301,6 +5638,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetAttributeValue(self, value):
         self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
         _pb_keep(self._s, 'C_GetAttributeValue', value)
+
+    @C_GetAttributeValue.deleter
+    def C_GetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetAttributeValue')
 
     @property
     def C_SetAttributeValue(self):
@@ -5311,6 +5652,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue')
         _pb_keep(self._s, 'C_SetAttributeValue', value)
 
+    @C_SetAttributeValue.deleter
+    def C_SetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SetAttributeValue')
+
     @property
     def C_FindObjectsInit(self):
         return _pb_function_pointer(self._s.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5319,6 +5664,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_FindObjectsInit(self, value):
         self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
         _pb_keep(self._s, 'C_FindObjectsInit', value)
+
+    @C_FindObjectsInit.deleter
+    def C_FindObjectsInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjectsInit')
 
     @property
     def C_FindObjects(self):
@@ -5329,6 +5678,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects')
         _pb_keep(self._s, 'C_FindObjects', value)
 
+    @C_FindObjects.deleter
+    def C_FindObjects(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjects')
+
     @property
     def C_FindObjectsFinal(self):
         return _pb_function_pointer(self._s.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
@@ -5337,6 +5690,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_FindObjectsFinal(self, value):
         self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
         _pb_keep(self._s, 'C_FindObjectsFinal', value)
+
+    @C_FindObjectsFinal.deleter
+    def C_FindObjectsFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjectsFinal')
 
     @property
     def C_EncryptInit(self):
@@ -5347,6 +5704,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit')
         _pb_keep(self._s, 'C_EncryptInit', value)
 
+    @C_EncryptInit.deleter
+    def C_EncryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptInit')
+
     @property
     def C_Encrypt(self):
         return _pb_function_pointer(self._s.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5355,6 +5716,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Encrypt(self, value):
         self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt')
         _pb_keep(self._s, 'C_Encrypt', value)
+
+    @C_Encrypt.deleter
+    def C_Encrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Encrypt')
 
     @property
     def C_EncryptUpdate(self):
@@ -5365,6 +5730,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate')
         _pb_keep(self._s, 'C_EncryptUpdate', value)
 
+    @C_EncryptUpdate.deleter
+    def C_EncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptUpdate')
+
     @property
     def C_EncryptFinal(self):
         return _pb_function_pointer(self._s.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5373,6 +5742,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_EncryptFinal(self, value):
         self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal')
         _pb_keep(self._s, 'C_EncryptFinal', value)
+
+    @C_EncryptFinal.deleter
+    def C_EncryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptFinal')
 
     @property
     def C_DecryptInit(self):
@@ -5383,6 +5756,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit')
         _pb_keep(self._s, 'C_DecryptInit', value)
 
+    @C_DecryptInit.deleter
+    def C_DecryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptInit')
+
     @property
     def C_Decrypt(self):
         return _pb_function_pointer(self._s.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5391,6 +5768,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Decrypt(self, value):
         self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt')
         _pb_keep(self._s, 'C_Decrypt', value)
+
+    @C_Decrypt.deleter
+    def C_Decrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Decrypt')
 
     @property
     def C_DecryptUpdate(self):
@@ -5401,6 +5782,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate')
         _pb_keep(self._s, 'C_DecryptUpdate', value)
 
+    @C_DecryptUpdate.deleter
+    def C_DecryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptUpdate')
+
     @property
     def C_DecryptFinal(self):
         return _pb_function_pointer(self._s.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5409,6 +5794,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DecryptFinal(self, value):
         self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal')
         _pb_keep(self._s, 'C_DecryptFinal', value)
+
+    @C_DecryptFinal.deleter
+    def C_DecryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptFinal')
 
     @property
     def C_DigestInit(self):
@@ -5419,6 +5808,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit')
         _pb_keep(self._s, 'C_DigestInit', value)
 
+    @C_DigestInit.deleter
+    def C_DigestInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestInit')
+
     @property
     def C_Digest(self):
         return _pb_function_pointer(self._s.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5427,6 +5820,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Digest(self, value):
         self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest')
         _pb_keep(self._s, 'C_Digest', value)
+
+    @C_Digest.deleter
+    def C_Digest(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Digest')
 
     @property
     def C_DigestUpdate(self):
@@ -5437,6 +5834,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate')
         _pb_keep(self._s, 'C_DigestUpdate', value)
 
+    @C_DigestUpdate.deleter
+    def C_DigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestUpdate')
+
     @property
     def C_DigestKey(self):
         return _pb_function_pointer(self._s.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -5445,6 +5846,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DigestKey(self, value):
         self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey')
         _pb_keep(self._s, 'C_DigestKey', value)
+
+    @C_DigestKey.deleter
+    def C_DigestKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestKey')
 
     @property
     def C_DigestFinal(self):
@@ -5455,6 +5860,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal')
         _pb_keep(self._s, 'C_DigestFinal', value)
 
+    @C_DigestFinal.deleter
+    def C_DigestFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestFinal')
+
     @property
     def C_SignInit(self):
         return _pb_function_pointer(self._s.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -5463,6 +5872,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignInit(self, value):
         self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit')
         _pb_keep(self._s, 'C_SignInit', value)
+
+    @C_SignInit.deleter
+    def C_SignInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignInit')
 
     @property
     def C_Sign(self):
@@ -5473,6 +5886,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign')
         _pb_keep(self._s, 'C_Sign', value)
 
+    @C_Sign.deleter
+    def C_Sign(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Sign')
+
     @property
     def C_SignUpdate(self):
         return _pb_function_pointer(self._s.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5481,6 +5898,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignUpdate(self, value):
         self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate')
         _pb_keep(self._s, 'C_SignUpdate', value)
+
+    @C_SignUpdate.deleter
+    def C_SignUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignUpdate')
 
     @property
     def C_SignFinal(self):
@@ -5491,6 +5912,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal')
         _pb_keep(self._s, 'C_SignFinal', value)
 
+    @C_SignFinal.deleter
+    def C_SignFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignFinal')
+
     @property
     def C_SignRecoverInit(self):
         return _pb_function_pointer(self._s.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -5499,6 +5924,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignRecoverInit(self, value):
         self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
         _pb_keep(self._s, 'C_SignRecoverInit', value)
+
+    @C_SignRecoverInit.deleter
+    def C_SignRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignRecoverInit')
 
     @property
     def C_SignRecover(self):
@@ -5509,6 +5938,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover')
         _pb_keep(self._s, 'C_SignRecover', value)
 
+    @C_SignRecover.deleter
+    def C_SignRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignRecover')
+
     @property
     def C_VerifyInit(self):
         return _pb_function_pointer(self._s.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -5517,6 +5950,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_VerifyInit(self, value):
         self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit')
         _pb_keep(self._s, 'C_VerifyInit', value)
+
+    @C_VerifyInit.deleter
+    def C_VerifyInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyInit')
 
     @property
     def C_Verify(self):
@@ -5527,6 +5964,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify')
         _pb_keep(self._s, 'C_Verify', value)
 
+    @C_Verify.deleter
+    def C_Verify(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_Verify')
+
     @property
     def C_VerifyUpdate(self):
         return _pb_function_pointer(self._s.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5535,6 +5976,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_VerifyUpdate(self, value):
         self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
         _pb_keep(self._s, 'C_VerifyUpdate', value)
+
+    @C_VerifyUpdate.deleter
+    def C_VerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyUpdate')
 
     @property
     def C_VerifyFinal(self):
@@ -5545,6 +5990,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal')
         _pb_keep(self._s, 'C_VerifyFinal', value)
 
+    @C_VerifyFinal.deleter
+    def C_VerifyFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyFinal')
+
     @property
     def C_VerifyRecoverInit(self):
         return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -5553,6 +6002,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_VerifyRecoverInit(self, value):
         self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
         _pb_keep(self._s, 'C_VerifyRecoverInit', value)
+
+    @C_VerifyRecoverInit.deleter
+    def C_VerifyRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyRecoverInit')
 
     @property
     def C_VerifyRecover(self):
@@ -5563,6 +6016,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover')
         _pb_keep(self._s, 'C_VerifyRecover', value)
 
+    @C_VerifyRecover.deleter
+    def C_VerifyRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyRecover')
+
     @property
     def C_DigestEncryptUpdate(self):
         return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5571,6 +6028,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DigestEncryptUpdate(self, value):
         self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
         _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
+
+    @C_DigestEncryptUpdate.deleter
+    def C_DigestEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DigestEncryptUpdate')
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -5581,6 +6042,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate')
         _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
 
+    @C_DecryptDigestUpdate.deleter
+    def C_DecryptDigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptDigestUpdate')
+
     @property
     def C_SignEncryptUpdate(self):
         return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5589,6 +6054,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignEncryptUpdate(self, value):
         self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
         _pb_keep(self._s, 'C_SignEncryptUpdate', value)
+
+    @C_SignEncryptUpdate.deleter
+    def C_SignEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SignEncryptUpdate')
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -5599,6 +6068,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
         _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
 
+    @C_DecryptVerifyUpdate.deleter
+    def C_DecryptVerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
+
     @property
     def C_GenerateKey(self):
         return _pb_function_pointer(self._s.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
@@ -5607,6 +6080,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GenerateKey(self, value):
         self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey')
         _pb_keep(self._s, 'C_GenerateKey', value)
+
+    @C_GenerateKey.deleter
+    def C_GenerateKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateKey')
 
     @property
     def C_GenerateKeyPair(self):
@@ -5617,6 +6094,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair')
         _pb_keep(self._s, 'C_GenerateKeyPair', value)
 
+    @C_GenerateKeyPair.deleter
+    def C_GenerateKeyPair(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateKeyPair')
+
     @property
     def C_WrapKey(self):
         return _pb_function_pointer(self._s.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5625,6 +6106,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_WrapKey(self, value):
         self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey')
         _pb_keep(self._s, 'C_WrapKey', value)
+
+    @C_WrapKey.deleter
+    def C_WrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_WrapKey')
 
     @property
     def C_UnwrapKey(self):
@@ -5635,6 +6120,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey')
         _pb_keep(self._s, 'C_UnwrapKey', value)
 
+    @C_UnwrapKey.deleter
+    def C_UnwrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_UnwrapKey')
+
     @property
     def C_DeriveKey(self):
         return _pb_function_pointer(self._s.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
@@ -5643,6 +6132,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DeriveKey(self, value):
         self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey')
         _pb_keep(self._s, 'C_DeriveKey', value)
+
+    @C_DeriveKey.deleter
+    def C_DeriveKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_DeriveKey')
 
     @property
     def C_SeedRandom(self):
@@ -5653,6 +6146,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom')
         _pb_keep(self._s, 'C_SeedRandom', value)
 
+    @C_SeedRandom.deleter
+    def C_SeedRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_SeedRandom')
+
     @property
     def C_GenerateRandom(self):
         return _pb_function_pointer(self._s.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -5661,6 +6158,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GenerateRandom(self, value):
         self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom')
         _pb_keep(self._s, 'C_GenerateRandom', value)
+
+    @C_GenerateRandom.deleter
+    def C_GenerateRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateRandom')
 
     @property
     def C_GetFunctionStatus(self):
@@ -5671,6 +6172,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus')
         _pb_keep(self._s, 'C_GetFunctionStatus', value)
 
+    @C_GetFunctionStatus.deleter
+    def C_GetFunctionStatus(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_GetFunctionStatus')
+
     @property
     def C_CancelFunction(self):
         return _pb_function_pointer(self._s.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
@@ -5680,6 +6185,10 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction')
         _pb_keep(self._s, 'C_CancelFunction', value)
 
+    @C_CancelFunction.deleter
+    def C_CancelFunction(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_CancelFunction')
+
     @property
     def C_WaitForSlotEvent(self):
         return _pb_function_pointer(self._s.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', _pb_root(self._s))
@@ -5688,6 +6197,10 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_WaitForSlotEvent(self, value):
         self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
         _pb_keep(self._s, 'C_WaitForSlotEvent', value)
+
+    @C_WaitForSlotEvent.deleter
+    def C_WaitForSlotEvent(self):
+        _pb_no_delete('CK_FUNCTION_LIST.C_WaitForSlotEvent')
 
 
 class CK_FUNCTION_LIST_3_0(_pb_Record):
@@ -5893,7 +6406,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_FUNCTION_LIST_3_0.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_FUNCTION_LIST_3_0(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r}, C_GetInterfaceList={self.C_GetInterfaceList!r}, C_GetInterface={self.C_GetInterface!r}, C_LoginUser={self.C_LoginUser!r}, C_SessionCancel={self.C_SessionCancel!r}, C_MessageEncryptInit={self.C_MessageEncryptInit!r}, C_EncryptMessage={self.C_EncryptMessage!r}, C_EncryptMessageBegin={self.C_EncryptMessageBegin!r}, C_EncryptMessageNext={self.C_EncryptMessageNext!r}, C_MessageEncryptFinal={self.C_MessageEncryptFinal!r}, C_MessageDecryptInit={self.C_MessageDecryptInit!r}, C_DecryptMessage={self.C_DecryptMessage!r}, C_DecryptMessageBegin={self.C_DecryptMessageBegin!r}, C_DecryptMessageNext={self.C_DecryptMessageNext!r}, C_MessageDecryptFinal={self.C_MessageDecryptFinal!r}, C_MessageSignInit={self.C_MessageSignInit!r}, C_SignMessage={self.C_SignMessage!r}, C_SignMessageBegin={self.C_SignMessageBegin!r}, C_SignMessageNext={self.C_SignMessageNext!r}, C_MessageSignFinal={self.C_MessageSignFinal!r}, C_MessageVerifyInit={self.C_MessageVerifyInit!r}, C_VerifyMessage={self.C_VerifyMessage!r}, C_VerifyMessageBegin={self.C_VerifyMessageBegin!r}, C_VerifyMessageNext={self.C_VerifyMessageNext!r}, C_MessageVerifyFinal={self.C_MessageVerifyFinal!r})"
@@ -5908,6 +6421,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.version')
+
     @property
     def C_Initialize(self):
         return _pb_function_pointer(self._s.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
@@ -5916,6 +6433,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Initialize(self, value):
         self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize')
         _pb_keep(self._s, 'C_Initialize', value)
+
+    @C_Initialize.deleter
+    def C_Initialize(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Initialize')
 
     @property
     def C_Finalize(self):
@@ -5926,6 +6447,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Finalize')
         _pb_keep(self._s, 'C_Finalize', value)
 
+    @C_Finalize.deleter
+    def C_Finalize(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Finalize')
+
     @property
     def C_GetInfo(self):
         return _pb_function_pointer(self._s.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', _pb_root(self._s))
@@ -5934,6 +6459,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetInfo(self, value):
         self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo')
         _pb_keep(self._s, 'C_GetInfo', value)
+
+    @C_GetInfo.deleter
+    def C_GetInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInfo')
 
     @property
     def C_GetFunctionList(self):
@@ -5944,6 +6473,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList')
         _pb_keep(self._s, 'C_GetFunctionList', value)
 
+    @C_GetFunctionList.deleter
+    def C_GetFunctionList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetFunctionList')
+
     @property
     def C_GetSlotList(self):
         return _pb_function_pointer(self._s.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -5952,6 +6485,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetSlotList(self, value):
         self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList')
         _pb_keep(self._s, 'C_GetSlotList', value)
+
+    @C_GetSlotList.deleter
+    def C_GetSlotList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSlotList')
 
     @property
     def C_GetSlotInfo(self):
@@ -5962,6 +6499,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
         _pb_keep(self._s, 'C_GetSlotInfo', value)
 
+    @C_GetSlotInfo.deleter
+    def C_GetSlotInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
+
     @property
     def C_GetTokenInfo(self):
         return _pb_function_pointer(self._s.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', _pb_root(self._s))
@@ -5970,6 +6511,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetTokenInfo(self, value):
         self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
         _pb_keep(self._s, 'C_GetTokenInfo', value)
+
+    @C_GetTokenInfo.deleter
+    def C_GetTokenInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
 
     @property
     def C_GetMechanismList(self):
@@ -5980,6 +6525,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList')
         _pb_keep(self._s, 'C_GetMechanismList', value)
 
+    @C_GetMechanismList.deleter
+    def C_GetMechanismList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetMechanismList')
+
     @property
     def C_GetMechanismInfo(self):
         return _pb_function_pointer(self._s.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', _pb_root(self._s))
@@ -5988,6 +6537,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetMechanismInfo(self, value):
         self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
         _pb_keep(self._s, 'C_GetMechanismInfo', value)
+
+    @C_GetMechanismInfo.deleter
+    def C_GetMechanismInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
 
     @property
     def C_InitToken(self):
@@ -5998,6 +6551,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken')
         _pb_keep(self._s, 'C_InitToken', value)
 
+    @C_InitToken.deleter
+    def C_InitToken(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_InitToken')
+
     @property
     def C_InitPIN(self):
         return _pb_function_pointer(self._s.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6006,6 +6563,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_InitPIN(self, value):
         self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN')
         _pb_keep(self._s, 'C_InitPIN', value)
+
+    @C_InitPIN.deleter
+    def C_InitPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_InitPIN')
 
     @property
     def C_SetPIN(self):
@@ -6016,6 +6577,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN')
         _pb_keep(self._s, 'C_SetPIN', value)
 
+    @C_SetPIN.deleter
+    def C_SetPIN(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetPIN')
+
     @property
     def C_OpenSession(self):
         return _pb_function_pointer(self._s.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', _pb_root(self._s))
@@ -6024,6 +6589,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_OpenSession(self, value):
         self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession')
         _pb_keep(self._s, 'C_OpenSession', value)
+
+    @C_OpenSession.deleter
+    def C_OpenSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_OpenSession')
 
     @property
     def C_CloseSession(self):
@@ -6034,6 +6603,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession')
         _pb_keep(self._s, 'C_CloseSession', value)
 
+    @C_CloseSession.deleter
+    def C_CloseSession(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CloseSession')
+
     @property
     def C_CloseAllSessions(self):
         return _pb_function_pointer(self._s.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', _pb_root(self._s))
@@ -6042,6 +6615,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_CloseAllSessions(self, value):
         self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
         _pb_keep(self._s, 'C_CloseAllSessions', value)
+
+    @C_CloseAllSessions.deleter
+    def C_CloseAllSessions(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
 
     @property
     def C_GetSessionInfo(self):
@@ -6052,6 +6629,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
         _pb_keep(self._s, 'C_GetSessionInfo', value)
 
+    @C_GetSessionInfo.deleter
+    def C_GetSessionInfo(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
+
     @property
     def C_GetOperationState(self):
         return _pb_function_pointer(self._s.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -6060,6 +6641,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetOperationState(self, value):
         self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState')
         _pb_keep(self._s, 'C_GetOperationState', value)
+
+    @C_GetOperationState.deleter
+    def C_GetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetOperationState')
 
     @property
     def C_SetOperationState(self):
@@ -6070,6 +6655,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState')
         _pb_keep(self._s, 'C_SetOperationState', value)
 
+    @C_SetOperationState.deleter
+    def C_SetOperationState(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetOperationState')
+
     @property
     def C_Login(self):
         return _pb_function_pointer(self._s.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6078,6 +6667,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Login(self, value):
         self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login')
         _pb_keep(self._s, 'C_Login', value)
+
+    @C_Login.deleter
+    def C_Login(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Login')
 
     @property
     def C_Logout(self):
@@ -6088,6 +6681,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout')
         _pb_keep(self._s, 'C_Logout', value)
 
+    @C_Logout.deleter
+    def C_Logout(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Logout')
+
     @property
     def C_CreateObject(self):
         return _pb_function_pointer(self._s.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
@@ -6096,6 +6693,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_CreateObject(self, value):
         self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject')
         _pb_keep(self._s, 'C_CreateObject', value)
+
+    @C_CreateObject.deleter
+    def C_CreateObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CreateObject')
 
     @property
     def C_CopyObject(self):
@@ -6106,6 +6707,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject')
         _pb_keep(self._s, 'C_CopyObject', value)
 
+    @C_CopyObject.deleter
+    def C_CopyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CopyObject')
+
     @property
     def C_DestroyObject(self):
         return _pb_function_pointer(self._s.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -6114,6 +6719,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DestroyObject(self, value):
         self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject')
         _pb_keep(self._s, 'C_DestroyObject', value)
+
+    @C_DestroyObject.deleter
+    def C_DestroyObject(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DestroyObject')
 
     @property
     def C_GetObjectSize(self):
@@ -6124,6 +6733,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize')
         _pb_keep(self._s, 'C_GetObjectSize', value)
 
+    @C_GetObjectSize.deleter
+    def C_GetObjectSize(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetObjectSize')
+
     @property
     def C_GetAttributeValue(self):
         return _pb_function_pointer(self._s.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6132,6 +6745,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetAttributeValue(self, value):
         self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
         _pb_keep(self._s, 'C_GetAttributeValue', value)
+
+    @C_GetAttributeValue.deleter
+    def C_GetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
 
     @property
     def C_SetAttributeValue(self):
@@ -6142,6 +6759,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
         _pb_keep(self._s, 'C_SetAttributeValue', value)
 
+    @C_SetAttributeValue.deleter
+    def C_SetAttributeValue(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
+
     @property
     def C_FindObjectsInit(self):
         return _pb_function_pointer(self._s.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6150,6 +6771,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_FindObjectsInit(self, value):
         self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
         _pb_keep(self._s, 'C_FindObjectsInit', value)
+
+    @C_FindObjectsInit.deleter
+    def C_FindObjectsInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
 
     @property
     def C_FindObjects(self):
@@ -6160,6 +6785,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects')
         _pb_keep(self._s, 'C_FindObjects', value)
 
+    @C_FindObjects.deleter
+    def C_FindObjects(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjects')
+
     @property
     def C_FindObjectsFinal(self):
         return _pb_function_pointer(self._s.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
@@ -6168,6 +6797,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_FindObjectsFinal(self, value):
         self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
         _pb_keep(self._s, 'C_FindObjectsFinal', value)
+
+    @C_FindObjectsFinal.deleter
+    def C_FindObjectsFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
 
     @property
     def C_EncryptInit(self):
@@ -6178,6 +6811,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit')
         _pb_keep(self._s, 'C_EncryptInit', value)
 
+    @C_EncryptInit.deleter
+    def C_EncryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptInit')
+
     @property
     def C_Encrypt(self):
         return _pb_function_pointer(self._s.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -6186,6 +6823,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Encrypt(self, value):
         self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt')
         _pb_keep(self._s, 'C_Encrypt', value)
+
+    @C_Encrypt.deleter
+    def C_Encrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Encrypt')
 
     @property
     def C_EncryptUpdate(self):
@@ -6196,6 +6837,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
         _pb_keep(self._s, 'C_EncryptUpdate', value)
 
+    @C_EncryptUpdate.deleter
+    def C_EncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
+
     @property
     def C_EncryptFinal(self):
         return _pb_function_pointer(self._s.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -6204,6 +6849,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_EncryptFinal(self, value):
         self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal')
         _pb_keep(self._s, 'C_EncryptFinal', value)
+
+    @C_EncryptFinal.deleter
+    def C_EncryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptFinal')
 
     @property
     def C_DecryptInit(self):
@@ -6214,6 +6863,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit')
         _pb_keep(self._s, 'C_DecryptInit', value)
 
+    @C_DecryptInit.deleter
+    def C_DecryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptInit')
+
     @property
     def C_Decrypt(self):
         return _pb_function_pointer(self._s.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -6222,6 +6875,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Decrypt(self, value):
         self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt')
         _pb_keep(self._s, 'C_Decrypt', value)
+
+    @C_Decrypt.deleter
+    def C_Decrypt(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Decrypt')
 
     @property
     def C_DecryptUpdate(self):
@@ -6232,6 +6889,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
         _pb_keep(self._s, 'C_DecryptUpdate', value)
 
+    @C_DecryptUpdate.deleter
+    def C_DecryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
+
     @property
     def C_DecryptFinal(self):
         return _pb_function_pointer(self._s.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -6240,6 +6901,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptFinal(self, value):
         self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal')
         _pb_keep(self._s, 'C_DecryptFinal', value)
+
+    @C_DecryptFinal.deleter
+    def C_DecryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptFinal')
 
     @property
     def C_DigestInit(self):
@@ -6250,6 +6915,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit')
         _pb_keep(self._s, 'C_DigestInit', value)
 
+    @C_DigestInit.deleter
+    def C_DigestInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestInit')
+
     @property
     def C_Digest(self):
         return _pb_function_pointer(self._s.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -6258,6 +6927,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Digest(self, value):
         self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest')
         _pb_keep(self._s, 'C_Digest', value)
+
+    @C_Digest.deleter
+    def C_Digest(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Digest')
 
     @property
     def C_DigestUpdate(self):
@@ -6268,6 +6941,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate')
         _pb_keep(self._s, 'C_DigestUpdate', value)
 
+    @C_DigestUpdate.deleter
+    def C_DigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestUpdate')
+
     @property
     def C_DigestKey(self):
         return _pb_function_pointer(self._s.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -6276,6 +6953,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DigestKey(self, value):
         self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey')
         _pb_keep(self._s, 'C_DigestKey', value)
+
+    @C_DigestKey.deleter
+    def C_DigestKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestKey')
 
     @property
     def C_DigestFinal(self):
@@ -6286,6 +6967,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal')
         _pb_keep(self._s, 'C_DigestFinal', value)
 
+    @C_DigestFinal.deleter
+    def C_DigestFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestFinal')
+
     @property
     def C_SignInit(self):
         return _pb_function_pointer(self._s.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -6294,6 +6979,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignInit(self, value):
         self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit')
         _pb_keep(self._s, 'C_SignInit', value)
+
+    @C_SignInit.deleter
+    def C_SignInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignInit')
 
     @property
     def C_Sign(self):
@@ -6304,6 +6993,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign')
         _pb_keep(self._s, 'C_Sign', value)
 
+    @C_Sign.deleter
+    def C_Sign(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Sign')
+
     @property
     def C_SignUpdate(self):
         return _pb_function_pointer(self._s.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6312,6 +7005,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignUpdate(self, value):
         self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate')
         _pb_keep(self._s, 'C_SignUpdate', value)
+
+    @C_SignUpdate.deleter
+    def C_SignUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignUpdate')
 
     @property
     def C_SignFinal(self):
@@ -6322,6 +7019,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal')
         _pb_keep(self._s, 'C_SignFinal', value)
 
+    @C_SignFinal.deleter
+    def C_SignFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignFinal')
+
     @property
     def C_SignRecoverInit(self):
         return _pb_function_pointer(self._s.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -6330,6 +7031,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignRecoverInit(self, value):
         self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
         _pb_keep(self._s, 'C_SignRecoverInit', value)
+
+    @C_SignRecoverInit.deleter
+    def C_SignRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
 
     @property
     def C_SignRecover(self):
@@ -6340,6 +7045,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover')
         _pb_keep(self._s, 'C_SignRecover', value)
 
+    @C_SignRecover.deleter
+    def C_SignRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignRecover')
+
     @property
     def C_VerifyInit(self):
         return _pb_function_pointer(self._s.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -6348,6 +7057,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyInit(self, value):
         self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit')
         _pb_keep(self._s, 'C_VerifyInit', value)
+
+    @C_VerifyInit.deleter
+    def C_VerifyInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyInit')
 
     @property
     def C_Verify(self):
@@ -6358,6 +7071,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify')
         _pb_keep(self._s, 'C_Verify', value)
 
+    @C_Verify.deleter
+    def C_Verify(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Verify')
+
     @property
     def C_VerifyUpdate(self):
         return _pb_function_pointer(self._s.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6366,6 +7083,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyUpdate(self, value):
         self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
         _pb_keep(self._s, 'C_VerifyUpdate', value)
+
+    @C_VerifyUpdate.deleter
+    def C_VerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
 
     @property
     def C_VerifyFinal(self):
@@ -6376,6 +7097,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal')
         _pb_keep(self._s, 'C_VerifyFinal', value)
 
+    @C_VerifyFinal.deleter
+    def C_VerifyFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyFinal')
+
     @property
     def C_VerifyRecoverInit(self):
         return _pb_function_pointer(self._s.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -6384,6 +7109,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyRecoverInit(self, value):
         self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
         _pb_keep(self._s, 'C_VerifyRecoverInit', value)
+
+    @C_VerifyRecoverInit.deleter
+    def C_VerifyRecoverInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
 
     @property
     def C_VerifyRecover(self):
@@ -6394,6 +7123,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover')
         _pb_keep(self._s, 'C_VerifyRecover', value)
 
+    @C_VerifyRecover.deleter
+    def C_VerifyRecover(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyRecover')
+
     @property
     def C_DigestEncryptUpdate(self):
         return _pb_function_pointer(self._s.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -6402,6 +7135,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DigestEncryptUpdate(self, value):
         self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
         _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
+
+    @C_DigestEncryptUpdate.deleter
+    def C_DigestEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -6412,6 +7149,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
         _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
 
+    @C_DecryptDigestUpdate.deleter
+    def C_DecryptDigestUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
+
     @property
     def C_SignEncryptUpdate(self):
         return _pb_function_pointer(self._s.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -6420,6 +7161,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignEncryptUpdate(self, value):
         self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
         _pb_keep(self._s, 'C_SignEncryptUpdate', value)
+
+    @C_SignEncryptUpdate.deleter
+    def C_SignEncryptUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -6430,6 +7175,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
         _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
 
+    @C_DecryptVerifyUpdate.deleter
+    def C_DecryptVerifyUpdate(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
+
     @property
     def C_GenerateKey(self):
         return _pb_function_pointer(self._s.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
@@ -6438,6 +7187,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GenerateKey(self, value):
         self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey')
         _pb_keep(self._s, 'C_GenerateKey', value)
+
+    @C_GenerateKey.deleter
+    def C_GenerateKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateKey')
 
     @property
     def C_GenerateKeyPair(self):
@@ -6448,6 +7201,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
         _pb_keep(self._s, 'C_GenerateKeyPair', value)
 
+    @C_GenerateKeyPair.deleter
+    def C_GenerateKeyPair(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
+
     @property
     def C_WrapKey(self):
         return _pb_function_pointer(self._s.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -6456,6 +7213,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_WrapKey(self, value):
         self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey')
         _pb_keep(self._s, 'C_WrapKey', value)
+
+    @C_WrapKey.deleter
+    def C_WrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_WrapKey')
 
     @property
     def C_UnwrapKey(self):
@@ -6466,6 +7227,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey')
         _pb_keep(self._s, 'C_UnwrapKey', value)
 
+    @C_UnwrapKey.deleter
+    def C_UnwrapKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_UnwrapKey')
+
     @property
     def C_DeriveKey(self):
         return _pb_function_pointer(self._s.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', _pb_root(self._s))
@@ -6474,6 +7239,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DeriveKey(self, value):
         self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey')
         _pb_keep(self._s, 'C_DeriveKey', value)
+
+    @C_DeriveKey.deleter
+    def C_DeriveKey(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DeriveKey')
 
     @property
     def C_SeedRandom(self):
@@ -6484,6 +7253,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom')
         _pb_keep(self._s, 'C_SeedRandom', value)
 
+    @C_SeedRandom.deleter
+    def C_SeedRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SeedRandom')
+
     @property
     def C_GenerateRandom(self):
         return _pb_function_pointer(self._s.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6492,6 +7265,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GenerateRandom(self, value):
         self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom')
         _pb_keep(self._s, 'C_GenerateRandom', value)
+
+    @C_GenerateRandom.deleter
+    def C_GenerateRandom(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateRandom')
 
     @property
     def C_GetFunctionStatus(self):
@@ -6502,6 +7279,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
         _pb_keep(self._s, 'C_GetFunctionStatus', value)
 
+    @C_GetFunctionStatus.deleter
+    def C_GetFunctionStatus(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
+
     @property
     def C_CancelFunction(self):
         return _pb_function_pointer(self._s.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
@@ -6510,6 +7291,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_CancelFunction(self, value):
         self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction')
         _pb_keep(self._s, 'C_CancelFunction', value)
+
+    @C_CancelFunction.deleter
+    def C_CancelFunction(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CancelFunction')
 
     @property
     def C_WaitForSlotEvent(self):
@@ -6520,6 +7305,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
         _pb_keep(self._s, 'C_WaitForSlotEvent', value)
 
+    @C_WaitForSlotEvent.deleter
+    def C_WaitForSlotEvent(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
+
     @property
     def C_GetInterfaceList(self):
         return _pb_function_pointer(self._s.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -6528,6 +7317,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetInterfaceList(self, value):
         self._s.C_GetInterfaceList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
         _pb_keep(self._s, 'C_GetInterfaceList', value)
+
+    @C_GetInterfaceList.deleter
+    def C_GetInterfaceList(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
 
     @property
     def C_GetInterface(self):
@@ -6538,6 +7331,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetInterface = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface')
         _pb_keep(self._s, 'C_GetInterface', value)
 
+    @C_GetInterface.deleter
+    def C_GetInterface(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInterface')
+
     @property
     def C_LoginUser(self):
         return _pb_function_pointer(self._s.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6546,6 +7343,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_LoginUser(self, value):
         self._s.C_LoginUser = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser')
         _pb_keep(self._s, 'C_LoginUser', value)
+
+    @C_LoginUser.deleter
+    def C_LoginUser(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_LoginUser')
 
     @property
     def C_SessionCancel(self):
@@ -6556,6 +7357,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SessionCancel = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel')
         _pb_keep(self._s, 'C_SessionCancel', value)
 
+    @C_SessionCancel.deleter
+    def C_SessionCancel(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SessionCancel')
+
     @property
     def C_MessageEncryptInit(self):
         return _pb_function_pointer(self._s.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -6564,6 +7369,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageEncryptInit(self, value):
         self._s.C_MessageEncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
         _pb_keep(self._s, 'C_MessageEncryptInit', value)
+
+    @C_MessageEncryptInit.deleter
+    def C_MessageEncryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
 
     @property
     def C_EncryptMessage(self):
@@ -6574,6 +7383,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage')
         _pb_keep(self._s, 'C_EncryptMessage', value)
 
+    @C_EncryptMessage.deleter
+    def C_EncryptMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessage')
+
     @property
     def C_EncryptMessageBegin(self):
         return _pb_function_pointer(self._s.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6582,6 +7395,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_EncryptMessageBegin(self, value):
         self._s.C_EncryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
         _pb_keep(self._s, 'C_EncryptMessageBegin', value)
+
+    @C_EncryptMessageBegin.deleter
+    def C_EncryptMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
 
     @property
     def C_EncryptMessageNext(self):
@@ -6592,6 +7409,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
         _pb_keep(self._s, 'C_EncryptMessageNext', value)
 
+    @C_EncryptMessageNext.deleter
+    def C_EncryptMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
+
     @property
     def C_MessageEncryptFinal(self):
         return _pb_function_pointer(self._s.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
@@ -6600,6 +7421,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageEncryptFinal(self, value):
         self._s.C_MessageEncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
         _pb_keep(self._s, 'C_MessageEncryptFinal', value)
+
+    @C_MessageEncryptFinal.deleter
+    def C_MessageEncryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
 
     @property
     def C_MessageDecryptInit(self):
@@ -6610,6 +7435,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageDecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
         _pb_keep(self._s, 'C_MessageDecryptInit', value)
 
+    @C_MessageDecryptInit.deleter
+    def C_MessageDecryptInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
+
     @property
     def C_DecryptMessage(self):
         return _pb_function_pointer(self._s.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', _pb_root(self._s))
@@ -6618,6 +7447,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptMessage(self, value):
         self._s.C_DecryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage')
         _pb_keep(self._s, 'C_DecryptMessage', value)
+
+    @C_DecryptMessage.deleter
+    def C_DecryptMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessage')
 
     @property
     def C_DecryptMessageBegin(self):
@@ -6628,6 +7461,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
         _pb_keep(self._s, 'C_DecryptMessageBegin', value)
 
+    @C_DecryptMessageBegin.deleter
+    def C_DecryptMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
+
     @property
     def C_DecryptMessageNext(self):
         return _pb_function_pointer(self._s.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', _pb_root(self._s))
@@ -6636,6 +7473,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptMessageNext(self, value):
         self._s.C_DecryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
         _pb_keep(self._s, 'C_DecryptMessageNext', value)
+
+    @C_DecryptMessageNext.deleter
+    def C_DecryptMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
 
     @property
     def C_MessageDecryptFinal(self):
@@ -6646,6 +7487,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageDecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
         _pb_keep(self._s, 'C_MessageDecryptFinal', value)
 
+    @C_MessageDecryptFinal.deleter
+    def C_MessageDecryptFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
+
     @property
     def C_MessageSignInit(self):
         return _pb_function_pointer(self._s.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', _pb_root(self._s))
@@ -6654,6 +7499,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageSignInit(self, value):
         self._s.C_MessageSignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit')
         _pb_keep(self._s, 'C_MessageSignInit', value)
+
+    @C_MessageSignInit.deleter
+    def C_MessageSignInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageSignInit')
 
     @property
     def C_SignMessage(self):
@@ -6664,6 +7513,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage')
         _pb_keep(self._s, 'C_SignMessage', value)
 
+    @C_SignMessage.deleter
+    def C_SignMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessage')
+
     @property
     def C_SignMessageBegin(self):
         return _pb_function_pointer(self._s.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6672,6 +7525,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignMessageBegin(self, value):
         self._s.C_SignMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
         _pb_keep(self._s, 'C_SignMessageBegin', value)
+
+    @C_SignMessageBegin.deleter
+    def C_SignMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
 
     @property
     def C_SignMessageNext(self):
@@ -6682,6 +7539,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext')
         _pb_keep(self._s, 'C_SignMessageNext', value)
 
+    @C_SignMessageNext.deleter
+    def C_SignMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessageNext')
+
     @property
     def C_MessageSignFinal(self):
         return _pb_function_pointer(self._s.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
@@ -6690,6 +7551,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageSignFinal(self, value):
         self._s.C_MessageSignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
         _pb_keep(self._s, 'C_MessageSignFinal', value)
+
+    @C_MessageSignFinal.deleter
+    def C_MessageSignFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
 
     @property
     def C_MessageVerifyInit(self):
@@ -6700,6 +7565,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageVerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
         _pb_keep(self._s, 'C_MessageVerifyInit', value)
 
+    @C_MessageVerifyInit.deleter
+    def C_MessageVerifyInit(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
+
     @property
     def C_VerifyMessage(self):
         return _pb_function_pointer(self._s.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6708,6 +7577,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyMessage(self, value):
         self._s.C_VerifyMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage')
         _pb_keep(self._s, 'C_VerifyMessage', value)
+
+    @C_VerifyMessage.deleter
+    def C_VerifyMessage(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessage')
 
     @property
     def C_VerifyMessageBegin(self):
@@ -6718,6 +7591,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
         _pb_keep(self._s, 'C_VerifyMessageBegin', value)
 
+    @C_VerifyMessageBegin.deleter
+    def C_VerifyMessageBegin(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
+
     @property
     def C_VerifyMessageNext(self):
         return _pb_function_pointer(self._s.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', _pb_root(self._s))
@@ -6727,6 +7604,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
         _pb_keep(self._s, 'C_VerifyMessageNext', value)
 
+    @C_VerifyMessageNext.deleter
+    def C_VerifyMessageNext(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
+
     @property
     def C_MessageVerifyFinal(self):
         return _pb_function_pointer(self._s.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', _pb_root(self._s))
@@ -6735,6 +7616,10 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageVerifyFinal(self, value):
         self._s.C_MessageVerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
         _pb_keep(self._s, 'C_MessageVerifyFinal', value)
+
+    @C_MessageVerifyFinal.deleter
+    def C_MessageVerifyFinal(self):
+        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
 
 
 class CK_INTERFACE(_pb_Record):
@@ -6760,7 +7645,7 @@ class CK_INTERFACE(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_INTERFACE.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_INTERFACE(pInterfaceName={self.pInterfaceName!r}, pFunctionList={self.pFunctionList!r}, flags={self.flags!r})"
@@ -6772,6 +7657,7 @@ class CK_INTERFACE(_pb_Record):
 
     @pInterfaceName.setter
     def pInterfaceName(self, value):
+        _pb_read_only('CK_INTERFACE.pInterfaceName')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInterfaceName = None
@@ -6780,6 +7666,10 @@ class CK_INTERFACE(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_INTERFACE.pInterfaceName', True), 'CK_INTERFACE.pInterfaceName', False, 0)
             self._s.pInterfaceName = address
             _pb_keep(self._s, 'pInterfaceName', kept)
+
+    @pInterfaceName.deleter
+    def pInterfaceName(self):
+        _pb_no_delete('CK_INTERFACE.pInterfaceName')
 
     @property
     def pFunctionList(self):
@@ -6800,6 +7690,10 @@ class CK_INTERFACE(_pb_Record):
             self._s.pFunctionList = address
             _pb_keep(self._s, 'pFunctionList', kept)
 
+    @pFunctionList.deleter
+    def pFunctionList(self):
+        _pb_no_delete('CK_INTERFACE.pFunctionList')
+
     @property
     def flags(self):
         return self._s.flags
@@ -6807,6 +7701,10 @@ class CK_INTERFACE(_pb_Record):
     @flags.setter
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_INTERFACE.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_INTERFACE.flags')
 
 
 class CK_C_INITIALIZE_ARGS(_pb_Record):
@@ -6840,7 +7738,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_C_INITIALIZE_ARGS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_C_INITIALIZE_ARGS(CreateMutex={self.CreateMutex!r}, DestroyMutex={self.DestroyMutex!r}, LockMutex={self.LockMutex!r}, UnlockMutex={self.UnlockMutex!r}, flags={self.flags!r}, LibraryParameters={self.LibraryParameters!r}, pReserved={self.pReserved!r})"
@@ -6854,6 +7752,10 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._s.CreateMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR)', 'CK_C_INITIALIZE_ARGS.CreateMutex')
         _pb_keep(self._s, 'CreateMutex', value)
 
+    @CreateMutex.deleter
+    def CreateMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.CreateMutex')
+
     @property
     def DestroyMutex(self):
         return _pb_function_pointer(self._s.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
@@ -6862,6 +7764,10 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
     def DestroyMutex(self, value):
         self._s.DestroyMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex')
         _pb_keep(self._s, 'DestroyMutex', value)
+
+    @DestroyMutex.deleter
+    def DestroyMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.DestroyMutex')
 
     @property
     def LockMutex(self):
@@ -6872,6 +7778,10 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._s.LockMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.LockMutex')
         _pb_keep(self._s, 'LockMutex', value)
 
+    @LockMutex.deleter
+    def LockMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.LockMutex')
+
     @property
     def UnlockMutex(self):
         return _pb_function_pointer(self._s.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', _pb_root(self._s))
@@ -6881,6 +7791,10 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._s.UnlockMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.UnlockMutex')
         _pb_keep(self._s, 'UnlockMutex', value)
 
+    @UnlockMutex.deleter
+    def UnlockMutex(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.UnlockMutex')
+
     @property
     def flags(self):
         return self._s.flags
@@ -6888,6 +7802,10 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
     @flags.setter
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_C_INITIALIZE_ARGS.flags', 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.flags')
 
     @property
     def LibraryParameters(self):
@@ -6908,6 +7826,10 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
             self._s.LibraryParameters = address
             _pb_keep(self._s, 'LibraryParameters', kept)
 
+    @LibraryParameters.deleter
+    def LibraryParameters(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.LibraryParameters')
+
     @property
     def pReserved(self):
         return _pb_pointer(self._s.pReserved, 'void *', _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pReserved')))
@@ -6926,6 +7848,10 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
             address, kept = _pb_buffer_address(value, 'CK_C_INITIALIZE_ARGS.pReserved', False, 0, True)
             self._s.pReserved = address
             _pb_keep(self._s, 'pReserved', kept)
+
+    @pReserved.deleter
+    def pReserved(self):
+        _pb_no_delete('CK_C_INITIALIZE_ARGS.pReserved')
 
 
 class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
@@ -6955,7 +7881,7 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RSA_PKCS_OAEP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RSA_PKCS_OAEP_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, source={self.source!r}, pSourceData={self.pSourceData!r}, ulSourceDataLen={self.ulSourceDataLen!r})"
@@ -6968,6 +7894,10 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def hashAlg(self, value):
         self._s.hashAlg = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.hashAlg', 0, 18446744073709551615)
 
+    @hashAlg.deleter
+    def hashAlg(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.hashAlg')
+
     @property
     def mgf(self):
         return self._s.mgf
@@ -6976,6 +7906,10 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def mgf(self, value):
         self._s.mgf = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.mgf', 0, 18446744073709551615)
 
+    @mgf.deleter
+    def mgf(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.mgf')
+
     @property
     def source(self):
         return self._s.source
@@ -6983,6 +7917,10 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     @source.setter
     def source(self, value):
         self._s.source = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.source', 0, 18446744073709551615)
+
+    @source.deleter
+    def source(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.source')
 
     @property
     def pSourceData(self):
@@ -7003,6 +7941,10 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
             self._s.pSourceData = address
             _pb_keep(self._s, 'pSourceData', kept)
 
+    @pSourceData.deleter
+    def pSourceData(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.pSourceData')
+
     @property
     def ulSourceDataLen(self):
         return self._s.ulSourceDataLen
@@ -7010,6 +7952,10 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     @ulSourceDataLen.setter
     def ulSourceDataLen(self, value):
         self._s.ulSourceDataLen = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen', 0, 18446744073709551615)
+
+    @ulSourceDataLen.deleter
+    def ulSourceDataLen(self):
+        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen')
 
 
 class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
@@ -7029,15 +7975,15 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RSA_PKCS_PSS_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RSA_PKCS_PSS_PARAMS.sizeof:
-            raise ValueError(f"CK_RSA_PKCS_PSS_PARAMS needs {CK_RSA_PKCS_PSS_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_RSA_PKCS_PSS_PARAMS, _S14.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_RSA_PKCS_PSS_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RSA_PKCS_PSS_PARAMS.sizeof:
+            raise ValueError(f"CK_RSA_PKCS_PSS_PARAMS needs {CK_RSA_PKCS_PSS_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_RSA_PKCS_PSS_PARAMS, _S14.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RSA_PKCS_PSS_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RSA_PKCS_PSS_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, sLen={self.sLen!r})"
@@ -7050,6 +7996,10 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def hashAlg(self, value):
         self._s.hashAlg = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.hashAlg', 0, 18446744073709551615)
 
+    @hashAlg.deleter
+    def hashAlg(self):
+        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.hashAlg')
+
     @property
     def mgf(self):
         return self._s.mgf
@@ -7058,6 +8008,10 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def mgf(self, value):
         self._s.mgf = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.mgf', 0, 18446744073709551615)
 
+    @mgf.deleter
+    def mgf(self):
+        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.mgf')
+
     @property
     def sLen(self):
         return self._s.sLen
@@ -7065,6 +8019,10 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     @sLen.setter
     def sLen(self, value):
         self._s.sLen = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.sLen', 0, 18446744073709551615)
+
+    @sLen.deleter
+    def sLen(self):
+        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.sLen')
 
 
 class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
@@ -7094,7 +8052,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_ECDH1_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECDH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
@@ -7107,6 +8065,10 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.kdf')
+
     @property
     def ulSharedDataLen(self):
         return self._s.ulSharedDataLen
@@ -7115,6 +8077,10 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen')
+
     @property
     def pSharedData(self):
         address = self._s.pSharedData
@@ -7122,6 +8088,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
+        _pb_read_only('CK_ECDH1_DERIVE_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedData = None
@@ -7131,6 +8098,10 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.pSharedData')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -7139,6 +8110,10 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         address = self._s.pPublicData
@@ -7146,6 +8121,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_ECDH1_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -7154,6 +8130,10 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH1_DERIVE_PARAMS.pPublicData', True), 'CK_ECDH1_DERIVE_PARAMS.pPublicData', False, 0)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.pPublicData')
 
 
 class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
@@ -7191,7 +8171,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_ECDH2_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECDH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
@@ -7204,6 +8184,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.kdf')
+
     @property
     def ulSharedDataLen(self):
         return self._s.ulSharedDataLen
@@ -7212,6 +8196,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen')
+
     @property
     def pSharedData(self):
         address = self._s.pSharedData
@@ -7219,6 +8207,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
+        _pb_read_only('CK_ECDH2_DERIVE_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedData = None
@@ -7228,6 +8217,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pSharedData')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -7236,6 +8229,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         address = self._s.pPublicData
@@ -7243,6 +8240,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_ECDH2_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -7252,6 +8250,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._s.ulPrivateDataLen
@@ -7259,6 +8261,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -7268,6 +8274,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._s.ulPublicDataLen2
@@ -7276,6 +8286,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2')
+
     @property
     def pPublicData2(self):
         address = self._s.pPublicData2
@@ -7283,6 +8297,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
+        _pb_read_only('CK_ECDH2_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData2 = None
@@ -7291,6 +8306,10 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', True), 'CK_ECDH2_DERIVE_PARAMS.pPublicData2', False, 0)
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
+
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pPublicData2')
 
 
 class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
@@ -7330,7 +8349,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_ECMQV_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECMQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
@@ -7343,6 +8362,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.kdf')
+
     @property
     def ulSharedDataLen(self):
         return self._s.ulSharedDataLen
@@ -7351,6 +8374,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen')
+
     @property
     def pSharedData(self):
         address = self._s.pSharedData
@@ -7358,6 +8385,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
+        _pb_read_only('CK_ECMQV_DERIVE_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedData = None
@@ -7367,6 +8395,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pSharedData')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -7375,6 +8407,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         address = self._s.pPublicData
@@ -7382,6 +8418,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_ECMQV_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -7391,6 +8428,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._s.ulPrivateDataLen
@@ -7398,6 +8439,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -7407,6 +8452,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._s.ulPublicDataLen2
@@ -7415,6 +8464,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2')
+
     @property
     def pPublicData2(self):
         address = self._s.pPublicData2
@@ -7422,6 +8475,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
+        _pb_read_only('CK_ECMQV_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData2 = None
@@ -7431,6 +8485,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pPublicData2')
+
     @property
     def publicKey(self):
         return self._s.publicKey
@@ -7438,6 +8496,10 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     @publicKey.setter
     def publicKey(self, value):
         self._s.publicKey = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
+
+    @publicKey.deleter
+    def publicKey(self):
+        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.publicKey')
 
 
 class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
@@ -7467,7 +8529,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_X9_42_DH1_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X9_42_DH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
@@ -7480,6 +8542,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.kdf')
+
     @property
     def ulOtherInfoLen(self):
         return self._s.ulOtherInfoLen
@@ -7488,6 +8554,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen')
+
     @property
     def pOtherInfo(self):
         address = self._s.pOtherInfo
@@ -7495,6 +8565,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
+        _pb_read_only('CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOtherInfo = None
@@ -7504,6 +8575,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -7512,6 +8587,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         address = self._s.pPublicData
@@ -7519,6 +8598,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_X9_42_DH1_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -7527,6 +8607,10 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', True), 'CK_X9_42_DH1_DERIVE_PARAMS.pPublicData', False, 0)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.pPublicData')
 
 
 class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
@@ -7564,7 +8648,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_X9_42_DH2_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X9_42_DH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
@@ -7577,6 +8661,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.kdf')
+
     @property
     def ulOtherInfoLen(self):
         return self._s.ulOtherInfoLen
@@ -7585,6 +8673,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen')
+
     @property
     def pOtherInfo(self):
         address = self._s.pOtherInfo
@@ -7592,6 +8684,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
+        _pb_read_only('CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOtherInfo = None
@@ -7601,6 +8694,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -7609,6 +8706,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         address = self._s.pPublicData
@@ -7616,6 +8717,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -7625,6 +8727,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._s.ulPrivateDataLen
@@ -7632,6 +8738,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -7641,6 +8751,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._s.ulPublicDataLen2
@@ -7649,6 +8763,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2')
+
     @property
     def pPublicData2(self):
         address = self._s.pPublicData2
@@ -7656,6 +8774,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
+        _pb_read_only('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData2 = None
@@ -7664,6 +8783,10 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', True), 'CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2', False, 0)
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
+
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2')
 
 
 class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
@@ -7703,7 +8826,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_X9_42_MQV_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X9_42_MQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
@@ -7716,6 +8839,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.kdf')
+
     @property
     def ulOtherInfoLen(self):
         return self._s.ulOtherInfoLen
@@ -7724,6 +8851,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen')
+
     @property
     def pOtherInfo(self):
         address = self._s.pOtherInfo
@@ -7731,6 +8862,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
+        _pb_read_only('CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOtherInfo = None
@@ -7740,6 +8872,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -7748,6 +8884,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         address = self._s.pPublicData
@@ -7755,6 +8895,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -7764,6 +8905,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPrivateDataLen(self):
         return self._s.ulPrivateDataLen
@@ -7771,6 +8916,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -7780,6 +8929,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData')
+
     @property
     def ulPublicDataLen2(self):
         return self._s.ulPublicDataLen2
@@ -7788,6 +8941,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2')
+
     @property
     def pPublicData2(self):
         address = self._s.pPublicData2
@@ -7795,6 +8952,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
+        _pb_read_only('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData2 = None
@@ -7804,6 +8962,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2')
+
     @property
     def publicKey(self):
         return self._s.publicKey
@@ -7811,6 +8973,10 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     @publicKey.setter
     def publicKey(self, value):
         self._s.publicKey = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
+
+    @publicKey.deleter
+    def publicKey(self):
+        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.publicKey')
 
 
 class CK_KEA_DERIVE_PARAMS(_pb_Record):
@@ -7842,7 +9008,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_KEA_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KEA_DERIVE_PARAMS(isSender={self.isSender!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pRandomB={self.pRandomB!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
@@ -7855,6 +9021,10 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def isSender(self, value):
         self._s.isSender = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.isSender', 0, 255)
 
+    @isSender.deleter
+    def isSender(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.isSender')
+
     @property
     def ulRandomLen(self):
         return self._s.ulRandomLen
@@ -7863,6 +9033,10 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def ulRandomLen(self, value):
         self._s.ulRandomLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
+    @ulRandomLen.deleter
+    def ulRandomLen(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.ulRandomLen')
+
     @property
     def pRandomA(self):
         address = self._s.pRandomA
@@ -7870,6 +9044,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @pRandomA.setter
     def pRandomA(self, value):
+        _pb_read_only('CK_KEA_DERIVE_PARAMS.pRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRandomA = None
@@ -7879,6 +9054,10 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._s.pRandomA = address
             _pb_keep(self._s, 'pRandomA', kept)
 
+    @pRandomA.deleter
+    def pRandomA(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pRandomA')
+
     @property
     def pRandomB(self):
         address = self._s.pRandomB
@@ -7886,6 +9065,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @pRandomB.setter
     def pRandomB(self, value):
+        _pb_read_only('CK_KEA_DERIVE_PARAMS.pRandomB')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRandomB = None
@@ -7895,6 +9075,10 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._s.pRandomB = address
             _pb_keep(self._s, 'pRandomB', kept)
 
+    @pRandomB.deleter
+    def pRandomB(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pRandomB')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -7903,6 +9087,10 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         address = self._s.pPublicData
@@ -7910,6 +9098,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_KEA_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -7918,6 +9107,10 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_KEA_DERIVE_PARAMS.pPublicData', True), 'CK_KEA_DERIVE_PARAMS.pPublicData', False, 0)
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pPublicData')
 
 
 class CK_RC2_CBC_PARAMS(_pb_Record):
@@ -7935,15 +9128,15 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC2_CBC_PARAMS.sizeof:
-            raise ValueError(f"CK_RC2_CBC_PARAMS needs {CK_RC2_CBC_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_RC2_CBC_PARAMS, _S22.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_RC2_CBC_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC2_CBC_PARAMS.sizeof:
+            raise ValueError(f"CK_RC2_CBC_PARAMS needs {CK_RC2_CBC_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_RC2_CBC_PARAMS, _S22.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RC2_CBC_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC2_CBC_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, iv={self.iv!r})"
@@ -7956,6 +9149,10 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     def ulEffectiveBits(self, value):
         self._s.ulEffectiveBits = _pb_index(value, 'CK_RC2_CBC_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
+    @ulEffectiveBits.deleter
+    def ulEffectiveBits(self):
+        _pb_no_delete('CK_RC2_CBC_PARAMS.ulEffectiveBits')
+
     @property
     def iv(self):
         return bytes(self._s.iv)
@@ -7963,6 +9160,10 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._s, _S22.iv.offset, 8, value, 'CK_RC2_CBC_PARAMS.iv')
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_RC2_CBC_PARAMS.iv')
 
 
 class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
@@ -7980,15 +9181,15 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC2_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC2_MAC_GENERAL_PARAMS.sizeof:
-            raise ValueError(f"CK_RC2_MAC_GENERAL_PARAMS needs {CK_RC2_MAC_GENERAL_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_RC2_MAC_GENERAL_PARAMS, _S23.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_RC2_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC2_MAC_GENERAL_PARAMS.sizeof:
+            raise ValueError(f"CK_RC2_MAC_GENERAL_PARAMS needs {CK_RC2_MAC_GENERAL_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_RC2_MAC_GENERAL_PARAMS, _S23.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RC2_MAC_GENERAL_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC2_MAC_GENERAL_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, ulMacLength={self.ulMacLength!r})"
@@ -8001,6 +9202,10 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     def ulEffectiveBits(self, value):
         self._s.ulEffectiveBits = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
+    @ulEffectiveBits.deleter
+    def ulEffectiveBits(self):
+        _pb_no_delete('CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits')
+
     @property
     def ulMacLength(self):
         return self._s.ulMacLength
@@ -8008,6 +9213,10 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     @ulMacLength.setter
     def ulMacLength(self, value):
         self._s.ulMacLength = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
+
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete('CK_RC2_MAC_GENERAL_PARAMS.ulMacLength')
 
 
 class CK_RC5_PARAMS(_pb_Record):
@@ -8025,15 +9234,15 @@ class CK_RC5_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC5_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC5_PARAMS.sizeof:
-            raise ValueError(f"CK_RC5_PARAMS needs {CK_RC5_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_RC5_PARAMS, _S24.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_RC5_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC5_PARAMS.sizeof:
+            raise ValueError(f"CK_RC5_PARAMS needs {CK_RC5_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_RC5_PARAMS, _S24.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RC5_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC5_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r})"
@@ -8046,6 +9255,10 @@ class CK_RC5_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._s.ulWordsize = _pb_index(value, 'CK_RC5_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete('CK_RC5_PARAMS.ulWordsize')
+
     @property
     def ulRounds(self):
         return self._s.ulRounds
@@ -8053,6 +9266,10 @@ class CK_RC5_PARAMS(_pb_Record):
     @ulRounds.setter
     def ulRounds(self, value):
         self._s.ulRounds = _pb_index(value, 'CK_RC5_PARAMS.ulRounds', 0, 18446744073709551615)
+
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete('CK_RC5_PARAMS.ulRounds')
 
 
 class CK_RC5_CBC_PARAMS(_pb_Record):
@@ -8080,7 +9297,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RC5_CBC_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC5_CBC_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r})"
@@ -8093,6 +9310,10 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._s.ulWordsize = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.ulWordsize')
+
     @property
     def ulRounds(self):
         return self._s.ulRounds
@@ -8101,6 +9322,10 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._s.ulRounds = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulRounds', 0, 18446744073709551615)
 
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.ulRounds')
+
     @property
     def pIv(self):
         address = self._s.pIv
@@ -8108,6 +9333,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
+        _pb_read_only('CK_RC5_CBC_PARAMS.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIv = None
@@ -8117,6 +9343,10 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.pIv')
+
     @property
     def ulIvLen(self):
         return self._s.ulIvLen
@@ -8124,6 +9354,10 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     @ulIvLen.setter
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulIvLen', 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_RC5_CBC_PARAMS.ulIvLen')
 
 
 class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
@@ -8143,15 +9377,15 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_RC5_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_RC5_MAC_GENERAL_PARAMS.sizeof:
-            raise ValueError(f"CK_RC5_MAC_GENERAL_PARAMS needs {CK_RC5_MAC_GENERAL_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_RC5_MAC_GENERAL_PARAMS, _S26.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_RC5_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_RC5_MAC_GENERAL_PARAMS.sizeof:
+            raise ValueError(f"CK_RC5_MAC_GENERAL_PARAMS needs {CK_RC5_MAC_GENERAL_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_RC5_MAC_GENERAL_PARAMS, _S26.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RC5_MAC_GENERAL_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RC5_MAC_GENERAL_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, ulMacLength={self.ulMacLength!r})"
@@ -8164,6 +9398,10 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._s.ulWordsize = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulWordsize')
+
     @property
     def ulRounds(self):
         return self._s.ulRounds
@@ -8172,6 +9410,10 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._s.ulRounds = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulRounds', 0, 18446744073709551615)
 
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulRounds')
+
     @property
     def ulMacLength(self):
         return self._s.ulMacLength
@@ -8179,6 +9421,10 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     @ulMacLength.setter
     def ulMacLength(self, value):
         self._s.ulMacLength = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
+
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulMacLength')
 
 
 class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -8204,7 +9450,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_DES_CBC_ENCRYPT_DATA_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -8217,6 +9463,10 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S27.iv.offset, 8, value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
+
     @property
     def pData(self):
         address = self._s.pData
@@ -8224,6 +9474,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
+        _pb_read_only('CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
@@ -8233,6 +9484,10 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._s.length
@@ -8240,6 +9495,10 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -8265,7 +9524,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_AES_CBC_ENCRYPT_DATA_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_AES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -8278,6 +9537,10 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S28.iv.offset, 16, value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
+
     @property
     def pData(self):
         address = self._s.pData
@@ -8285,6 +9548,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
+        _pb_read_only('CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
@@ -8294,6 +9558,10 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._s.length
@@ -8301,6 +9569,10 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_AES_CTR_PARAMS(_pb_Record):
@@ -8318,15 +9590,15 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_AES_CTR_PARAMS.sizeof:
-            raise ValueError(f"CK_AES_CTR_PARAMS needs {CK_AES_CTR_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_AES_CTR_PARAMS, _S29.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_AES_CTR_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_AES_CTR_PARAMS.sizeof:
+            raise ValueError(f"CK_AES_CTR_PARAMS needs {CK_AES_CTR_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_AES_CTR_PARAMS, _S29.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_AES_CTR_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_AES_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
@@ -8339,6 +9611,10 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     def ulCounterBits(self, value):
         self._s.ulCounterBits = _pb_index(value, 'CK_AES_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
+    @ulCounterBits.deleter
+    def ulCounterBits(self):
+        _pb_no_delete('CK_AES_CTR_PARAMS.ulCounterBits')
+
     @property
     def cb(self):
         return bytes(self._s.cb)
@@ -8346,6 +9622,10 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     @cb.setter
     def cb(self, value):
         _pb_store_bytes(self._s, _S29.cb.offset, 16, value, 'CK_AES_CTR_PARAMS.cb')
+
+    @cb.deleter
+    def cb(self):
+        _pb_no_delete('CK_AES_CTR_PARAMS.cb')
 
 
 class CK_GCM_PARAMS_V3(_pb_Record):
@@ -8377,7 +9657,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_GCM_PARAMS_V3.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GCM_PARAMS_V3(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvBits={self.ulIvBits!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
@@ -8389,6 +9669,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
+        _pb_read_only('CK_GCM_PARAMS_V3.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIv = None
@@ -8398,6 +9679,10 @@ class CK_GCM_PARAMS_V3(_pb_Record):
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.pIv')
+
     @property
     def ulIvLen(self):
         return self._s.ulIvLen
@@ -8405,6 +9690,10 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     @ulIvLen.setter
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulIvLen')
 
     @property
     def ulIvBits(self):
@@ -8414,6 +9703,10 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulIvBits(self, value):
         self._s.ulIvBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
 
+    @ulIvBits.deleter
+    def ulIvBits(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulIvBits')
+
     @property
     def pAAD(self):
         address = self._s.pAAD
@@ -8421,6 +9714,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
+        _pb_read_only('CK_GCM_PARAMS_V3.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
@@ -8430,6 +9724,10 @@ class CK_GCM_PARAMS_V3(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.pAAD')
+
     @property
     def ulAADLen(self):
         return self._s.ulAADLen
@@ -8438,6 +9736,10 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulAADLen')
+
     @property
     def ulTagBits(self):
         return self._s.ulTagBits
@@ -8445,6 +9747,10 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     @ulTagBits.setter
     def ulTagBits(self, value):
         self._s.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete('CK_GCM_PARAMS_V3.ulTagBits')
 
 
 class CK_CCM_PARAMS(_pb_Record):
@@ -8476,7 +9782,7 @@ class CK_CCM_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_CCM_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CCM_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulMACLen={self.ulMACLen!r})"
@@ -8489,6 +9795,10 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulDataLen(self, value):
         self._s.ulDataLen = _pb_index(value, 'CK_CCM_PARAMS.ulDataLen', 0, 18446744073709551615)
 
+    @ulDataLen.deleter
+    def ulDataLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulDataLen')
+
     @property
     def pNonce(self):
         address = self._s.pNonce
@@ -8496,6 +9806,7 @@ class CK_CCM_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
+        _pb_read_only('CK_CCM_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
@@ -8505,6 +9816,10 @@ class CK_CCM_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_CCM_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._s.ulNonceLen
@@ -8513,6 +9828,10 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_CCM_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulNonceLen')
+
     @property
     def pAAD(self):
         address = self._s.pAAD
@@ -8520,6 +9839,7 @@ class CK_CCM_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
+        _pb_read_only('CK_CCM_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
@@ -8529,6 +9849,10 @@ class CK_CCM_PARAMS(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_CCM_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._s.ulAADLen
@@ -8537,6 +9861,10 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_CCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulAADLen')
+
     @property
     def ulMACLen(self):
         return self._s.ulMACLen
@@ -8544,6 +9872,10 @@ class CK_CCM_PARAMS(_pb_Record):
     @ulMACLen.setter
     def ulMACLen(self, value):
         self._s.ulMACLen = _pb_index(value, 'CK_CCM_PARAMS.ulMACLen', 0, 18446744073709551615)
+
+    @ulMACLen.deleter
+    def ulMACLen(self):
+        _pb_no_delete('CK_CCM_PARAMS.ulMACLen')
 
 
 class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
@@ -8571,7 +9903,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SALSA20_CHACHA20_POLY1305_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SALSA20_CHACHA20_POLY1305_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r})"
@@ -8583,6 +9915,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
+        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
@@ -8592,6 +9925,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._s.ulNonceLen
@@ -8600,6 +9937,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen')
+
     @property
     def pAAD(self):
         address = self._s.pAAD
@@ -8607,6 +9948,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
+        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
@@ -8616,6 +9958,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._s.ulAADLen
@@ -8623,6 +9969,10 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     @ulAADLen.setter
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen', 0, 18446744073709551615)
+
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen')
 
 
 class CK_GCM_MESSAGE_PARAMS(_pb_Record):
@@ -8654,7 +10004,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_GCM_MESSAGE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GCM_MESSAGE_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvFixedBits={self.ulIvFixedBits!r}, ivGenerator={self.ivGenerator!r}, pTag={self.pTag!r}, ulTagBits={self.ulTagBits!r})"
@@ -8666,6 +10016,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
+        _pb_read_only('CK_GCM_MESSAGE_PARAMS.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIv = None
@@ -8675,6 +10026,10 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.pIv')
+
     @property
     def ulIvLen(self):
         return self._s.ulIvLen
@@ -8682,6 +10037,10 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     @ulIvLen.setter
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvLen', 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulIvLen')
 
     @property
     def ulIvFixedBits(self):
@@ -8691,6 +10050,10 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ulIvFixedBits(self, value):
         self._s.ulIvFixedBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvFixedBits', 0, 18446744073709551615)
 
+    @ulIvFixedBits.deleter
+    def ulIvFixedBits(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulIvFixedBits')
+
     @property
     def ivGenerator(self):
         return self._s.ivGenerator
@@ -8699,6 +10062,10 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ivGenerator(self, value):
         self._s.ivGenerator = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ivGenerator', 0, 18446744073709551615)
 
+    @ivGenerator.deleter
+    def ivGenerator(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ivGenerator')
+
     @property
     def pTag(self):
         address = self._s.pTag
@@ -8706,6 +10073,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @pTag.setter
     def pTag(self, value):
+        _pb_read_only('CK_GCM_MESSAGE_PARAMS.pTag')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pTag = None
@@ -8715,6 +10083,10 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
             self._s.pTag = address
             _pb_keep(self._s, 'pTag', kept)
 
+    @pTag.deleter
+    def pTag(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.pTag')
+
     @property
     def ulTagBits(self):
         return self._s.ulTagBits
@@ -8722,6 +10094,10 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     @ulTagBits.setter
     def ulTagBits(self, value):
         self._s.ulTagBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulTagBits', 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulTagBits')
 
 
 class CK_CCM_MESSAGE_PARAMS(_pb_Record):
@@ -8755,7 +10131,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_CCM_MESSAGE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CCM_MESSAGE_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, ulNonceFixedBits={self.ulNonceFixedBits!r}, nonceGenerator={self.nonceGenerator!r}, pMAC={self.pMAC!r}, ulMACLen={self.ulMACLen!r})"
@@ -8768,6 +10144,10 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulDataLen(self, value):
         self._s.ulDataLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulDataLen', 0, 18446744073709551615)
 
+    @ulDataLen.deleter
+    def ulDataLen(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulDataLen')
+
     @property
     def pNonce(self):
         address = self._s.pNonce
@@ -8775,6 +10155,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
+        _pb_read_only('CK_CCM_MESSAGE_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
@@ -8784,6 +10165,10 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._s.ulNonceLen
@@ -8791,6 +10176,10 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @ulNonceLen.setter
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceLen', 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulNonceLen')
 
     @property
     def ulNonceFixedBits(self):
@@ -8800,6 +10189,10 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulNonceFixedBits(self, value):
         self._s.ulNonceFixedBits = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits', 0, 18446744073709551615)
 
+    @ulNonceFixedBits.deleter
+    def ulNonceFixedBits(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits')
+
     @property
     def nonceGenerator(self):
         return self._s.nonceGenerator
@@ -8808,6 +10201,10 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def nonceGenerator(self, value):
         self._s.nonceGenerator = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.nonceGenerator', 0, 18446744073709551615)
 
+    @nonceGenerator.deleter
+    def nonceGenerator(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.nonceGenerator')
+
     @property
     def pMAC(self):
         address = self._s.pMAC
@@ -8815,6 +10212,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @pMAC.setter
     def pMAC(self, value):
+        _pb_read_only('CK_CCM_MESSAGE_PARAMS.pMAC')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pMAC = None
@@ -8824,6 +10222,10 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
             self._s.pMAC = address
             _pb_keep(self._s, 'pMAC', kept)
 
+    @pMAC.deleter
+    def pMAC(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.pMAC')
+
     @property
     def ulMACLen(self):
         return self._s.ulMACLen
@@ -8831,6 +10233,10 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     @ulMACLen.setter
     def ulMACLen(self, value):
         self._s.ulMACLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulMACLen', 0, 18446744073709551615)
+
+    @ulMACLen.deleter
+    def ulMACLen(self):
+        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulMACLen')
 
 
 class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
@@ -8856,7 +10262,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pTag={self.pTag!r})"
@@ -8868,6 +10274,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
+        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
@@ -8877,6 +10284,10 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._s.ulNonceLen
@@ -8885,6 +10296,10 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen')
+
     @property
     def pTag(self):
         address = self._s.pTag
@@ -8892,6 +10307,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @pTag.setter
     def pTag(self, value):
+        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pTag = None
@@ -8900,6 +10316,10 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', True), 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag', False, 0)
             self._s.pTag = address
             _pb_keep(self._s, 'pTag', kept)
+
+    @pTag.deleter
+    def pTag(self):
+        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag')
 
 
 class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
@@ -8941,7 +10361,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SKIPJACK_PRIVATE_WRAP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS(ulPasswordLen={self.ulPasswordLen!r}, pPassword={self.pPassword!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPAndGLen={self.ulPAndGLen!r}, ulQLen={self.ulQLen!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pPrimeP={self.pPrimeP!r}, pBaseG={self.pBaseG!r}, pSubprimeQ={self.pSubprimeQ!r})"
@@ -8954,6 +10374,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPasswordLen(self, value):
         self._s.ulPasswordLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen')
+
     @property
     def pPassword(self):
         address = self._s.pPassword
@@ -8961,6 +10385,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
+        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPassword = None
@@ -8970,6 +10395,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -8978,6 +10407,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen')
+
     @property
     def pPublicData(self):
         address = self._s.pPublicData
@@ -8985,6 +10418,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -8994,6 +10428,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData')
+
     @property
     def ulPAndGLen(self):
         return self._s.ulPAndGLen
@@ -9001,6 +10439,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     @ulPAndGLen.setter
     def ulPAndGLen(self, value):
         self._s.ulPAndGLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen', 0, 18446744073709551615)
+
+    @ulPAndGLen.deleter
+    def ulPAndGLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen')
 
     @property
     def ulQLen(self):
@@ -9010,6 +10452,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulQLen(self, value):
         self._s.ulQLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen', 0, 18446744073709551615)
 
+    @ulQLen.deleter
+    def ulQLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen')
+
     @property
     def ulRandomLen(self):
         return self._s.ulRandomLen
@@ -9018,6 +10464,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulRandomLen(self, value):
         self._s.ulRandomLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
+    @ulRandomLen.deleter
+    def ulRandomLen(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen')
+
     @property
     def pRandomA(self):
         address = self._s.pRandomA
@@ -9025,6 +10475,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pRandomA.setter
     def pRandomA(self, value):
+        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRandomA = None
@@ -9034,6 +10485,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pRandomA = address
             _pb_keep(self._s, 'pRandomA', kept)
 
+    @pRandomA.deleter
+    def pRandomA(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA')
+
     @property
     def pPrimeP(self):
         address = self._s.pPrimeP
@@ -9041,6 +10496,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pPrimeP.setter
     def pPrimeP(self, value):
+        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPrimeP = None
@@ -9050,6 +10506,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pPrimeP = address
             _pb_keep(self._s, 'pPrimeP', kept)
 
+    @pPrimeP.deleter
+    def pPrimeP(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP')
+
     @property
     def pBaseG(self):
         address = self._s.pBaseG
@@ -9057,6 +10517,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pBaseG.setter
     def pBaseG(self, value):
+        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pBaseG = None
@@ -9066,6 +10527,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pBaseG = address
             _pb_keep(self._s, 'pBaseG', kept)
 
+    @pBaseG.deleter
+    def pBaseG(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG')
+
     @property
     def pSubprimeQ(self):
         address = self._s.pSubprimeQ
@@ -9073,6 +10538,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pSubprimeQ.setter
     def pSubprimeQ(self, value):
+        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSubprimeQ = None
@@ -9081,6 +10547,10 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', True), 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ', False, 0)
             self._s.pSubprimeQ = address
             _pb_keep(self._s, 'pSubprimeQ', kept)
+
+    @pSubprimeQ.deleter
+    def pSubprimeQ(self):
+        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ')
 
 
 class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
@@ -9128,7 +10598,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SKIPJACK_RELAYX_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SKIPJACK_RELAYX_PARAMS(ulOldWrappedXLen={self.ulOldWrappedXLen!r}, pOldWrappedX={self.pOldWrappedX!r}, ulOldPasswordLen={self.ulOldPasswordLen!r}, pOldPassword={self.pOldPassword!r}, ulOldPublicDataLen={self.ulOldPublicDataLen!r}, pOldPublicData={self.pOldPublicData!r}, ulOldRandomLen={self.ulOldRandomLen!r}, pOldRandomA={self.pOldRandomA!r}, ulNewPasswordLen={self.ulNewPasswordLen!r}, pNewPassword={self.pNewPassword!r}, ulNewPublicDataLen={self.ulNewPublicDataLen!r}, pNewPublicData={self.pNewPublicData!r}, ulNewRandomLen={self.ulNewRandomLen!r}, pNewRandomA={self.pNewRandomA!r})"
@@ -9141,6 +10611,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldWrappedXLen(self, value):
         self._s.ulOldWrappedXLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen', 0, 18446744073709551615)
 
+    @ulOldWrappedXLen.deleter
+    def ulOldWrappedXLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen')
+
     @property
     def pOldWrappedX(self):
         address = self._s.pOldWrappedX
@@ -9148,6 +10622,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldWrappedX.setter
     def pOldWrappedX(self, value):
+        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOldWrappedX = None
@@ -9157,6 +10632,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pOldWrappedX = address
             _pb_keep(self._s, 'pOldWrappedX', kept)
 
+    @pOldWrappedX.deleter
+    def pOldWrappedX(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX')
+
     @property
     def ulOldPasswordLen(self):
         return self._s.ulOldPasswordLen
@@ -9165,6 +10644,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldPasswordLen(self, value):
         self._s.ulOldPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen', 0, 18446744073709551615)
 
+    @ulOldPasswordLen.deleter
+    def ulOldPasswordLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen')
+
     @property
     def pOldPassword(self):
         address = self._s.pOldPassword
@@ -9172,6 +10655,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldPassword.setter
     def pOldPassword(self, value):
+        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOldPassword = None
@@ -9181,6 +10665,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pOldPassword = address
             _pb_keep(self._s, 'pOldPassword', kept)
 
+    @pOldPassword.deleter
+    def pOldPassword(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldPassword')
+
     @property
     def ulOldPublicDataLen(self):
         return self._s.ulOldPublicDataLen
@@ -9189,6 +10677,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldPublicDataLen(self, value):
         self._s.ulOldPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen', 0, 18446744073709551615)
 
+    @ulOldPublicDataLen.deleter
+    def ulOldPublicDataLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen')
+
     @property
     def pOldPublicData(self):
         address = self._s.pOldPublicData
@@ -9196,6 +10688,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldPublicData.setter
     def pOldPublicData(self, value):
+        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOldPublicData = None
@@ -9205,6 +10698,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pOldPublicData = address
             _pb_keep(self._s, 'pOldPublicData', kept)
 
+    @pOldPublicData.deleter
+    def pOldPublicData(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData')
+
     @property
     def ulOldRandomLen(self):
         return self._s.ulOldRandomLen
@@ -9213,6 +10710,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldRandomLen(self, value):
         self._s.ulOldRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen', 0, 18446744073709551615)
 
+    @ulOldRandomLen.deleter
+    def ulOldRandomLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen')
+
     @property
     def pOldRandomA(self):
         address = self._s.pOldRandomA
@@ -9220,6 +10721,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldRandomA.setter
     def pOldRandomA(self, value):
+        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOldRandomA = None
@@ -9229,6 +10731,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pOldRandomA = address
             _pb_keep(self._s, 'pOldRandomA', kept)
 
+    @pOldRandomA.deleter
+    def pOldRandomA(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA')
+
     @property
     def ulNewPasswordLen(self):
         return self._s.ulNewPasswordLen
@@ -9237,6 +10743,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewPasswordLen(self, value):
         self._s.ulNewPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen', 0, 18446744073709551615)
 
+    @ulNewPasswordLen.deleter
+    def ulNewPasswordLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen')
+
     @property
     def pNewPassword(self):
         address = self._s.pNewPassword
@@ -9244,6 +10754,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pNewPassword.setter
     def pNewPassword(self, value):
+        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pNewPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNewPassword = None
@@ -9253,6 +10764,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pNewPassword = address
             _pb_keep(self._s, 'pNewPassword', kept)
 
+    @pNewPassword.deleter
+    def pNewPassword(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewPassword')
+
     @property
     def ulNewPublicDataLen(self):
         return self._s.ulNewPublicDataLen
@@ -9261,6 +10776,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewPublicDataLen(self, value):
         self._s.ulNewPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen', 0, 18446744073709551615)
 
+    @ulNewPublicDataLen.deleter
+    def ulNewPublicDataLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen')
+
     @property
     def pNewPublicData(self):
         address = self._s.pNewPublicData
@@ -9268,6 +10787,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pNewPublicData.setter
     def pNewPublicData(self, value):
+        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNewPublicData = None
@@ -9277,6 +10797,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pNewPublicData = address
             _pb_keep(self._s, 'pNewPublicData', kept)
 
+    @pNewPublicData.deleter
+    def pNewPublicData(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData')
+
     @property
     def ulNewRandomLen(self):
         return self._s.ulNewRandomLen
@@ -9285,6 +10809,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewRandomLen(self, value):
         self._s.ulNewRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen', 0, 18446744073709551615)
 
+    @ulNewRandomLen.deleter
+    def ulNewRandomLen(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen')
+
     @property
     def pNewRandomA(self):
         address = self._s.pNewRandomA
@@ -9292,6 +10820,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pNewRandomA.setter
     def pNewRandomA(self, value):
+        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNewRandomA = None
@@ -9300,6 +10829,10 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', True), 'CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA', False, 0)
             self._s.pNewRandomA = address
             _pb_keep(self._s, 'pNewRandomA', kept)
+
+    @pNewRandomA.deleter
+    def pNewRandomA(self):
+        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA')
 
 
 class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
@@ -9317,15 +10850,15 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_CAMELLIA_CTR_PARAMS.sizeof:
-            raise ValueError(f"CK_CAMELLIA_CTR_PARAMS needs {CK_CAMELLIA_CTR_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_CAMELLIA_CTR_PARAMS, _S38.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_CAMELLIA_CTR_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_CAMELLIA_CTR_PARAMS.sizeof:
+            raise ValueError(f"CK_CAMELLIA_CTR_PARAMS needs {CK_CAMELLIA_CTR_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_CAMELLIA_CTR_PARAMS, _S38.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_CAMELLIA_CTR_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CAMELLIA_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
@@ -9338,6 +10871,10 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     def ulCounterBits(self, value):
         self._s.ulCounterBits = _pb_index(value, 'CK_CAMELLIA_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
+    @ulCounterBits.deleter
+    def ulCounterBits(self):
+        _pb_no_delete('CK_CAMELLIA_CTR_PARAMS.ulCounterBits')
+
     @property
     def cb(self):
         return bytes(self._s.cb)
@@ -9345,6 +10882,10 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     @cb.setter
     def cb(self, value):
         _pb_store_bytes(self._s, _S38.cb.offset, 16, value, 'CK_CAMELLIA_CTR_PARAMS.cb')
+
+    @cb.deleter
+    def cb(self):
+        _pb_no_delete('CK_CAMELLIA_CTR_PARAMS.cb')
 
 
 class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -9370,7 +10911,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -9383,6 +10924,10 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S39.iv.offset, 16, value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
+
     @property
     def pData(self):
         address = self._s.pData
@@ -9390,6 +10935,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
+        _pb_read_only('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
@@ -9399,6 +10945,10 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._s.length
@@ -9406,6 +10956,10 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -9431,7 +10985,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -9444,6 +10998,10 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S40.iv.offset, 16, value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
+
     @property
     def pData(self):
         address = self._s.pData
@@ -9451,6 +11009,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
+        _pb_read_only('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
@@ -9460,6 +11019,10 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._s.length
@@ -9467,6 +11030,10 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -9492,7 +11059,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SEED_CBC_ENCRYPT_DATA_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SEED_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
@@ -9505,6 +11072,10 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S41.iv.offset, 16, value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
+
     @property
     def pData(self):
         address = self._s.pData
@@ -9512,6 +11083,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
+        _pb_read_only('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
@@ -9521,6 +11093,10 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData')
+
     @property
     def length(self):
         return self._s.length
@@ -9528,6 +11104,10 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     @length.setter
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_CHACHA20_PARAMS(_pb_Record):
@@ -9555,7 +11135,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_CHACHA20_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CHACHA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, blockCounterBits={self.blockCounterBits!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
@@ -9567,6 +11147,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
+        _pb_read_only('CK_CHACHA20_PARAMS.pBlockCounter')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pBlockCounter = None
@@ -9576,6 +11157,10 @@ class CK_CHACHA20_PARAMS(_pb_Record):
             self._s.pBlockCounter = address
             _pb_keep(self._s, 'pBlockCounter', kept)
 
+    @pBlockCounter.deleter
+    def pBlockCounter(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.pBlockCounter')
+
     @property
     def blockCounterBits(self):
         return self._s.blockCounterBits
@@ -9584,6 +11169,10 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     def blockCounterBits(self, value):
         self._s.blockCounterBits = _pb_index(value, 'CK_CHACHA20_PARAMS.blockCounterBits', 0, 18446744073709551615)
 
+    @blockCounterBits.deleter
+    def blockCounterBits(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.blockCounterBits')
+
     @property
     def pNonce(self):
         address = self._s.pNonce
@@ -9591,6 +11180,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
+        _pb_read_only('CK_CHACHA20_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
@@ -9600,6 +11190,10 @@ class CK_CHACHA20_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.pNonce')
+
     @property
     def ulNonceBits(self):
         return self._s.ulNonceBits
@@ -9607,6 +11201,10 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     @ulNonceBits.setter
     def ulNonceBits(self, value):
         self._s.ulNonceBits = _pb_index(value, 'CK_CHACHA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
+
+    @ulNonceBits.deleter
+    def ulNonceBits(self):
+        _pb_no_delete('CK_CHACHA20_PARAMS.ulNonceBits')
 
 
 class CK_SALSA20_PARAMS(_pb_Record):
@@ -9632,7 +11230,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SALSA20_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SALSA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
@@ -9644,6 +11242,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
+        _pb_read_only('CK_SALSA20_PARAMS.pBlockCounter')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pBlockCounter = None
@@ -9653,6 +11252,10 @@ class CK_SALSA20_PARAMS(_pb_Record):
             self._s.pBlockCounter = address
             _pb_keep(self._s, 'pBlockCounter', kept)
 
+    @pBlockCounter.deleter
+    def pBlockCounter(self):
+        _pb_no_delete('CK_SALSA20_PARAMS.pBlockCounter')
+
     @property
     def pNonce(self):
         address = self._s.pNonce
@@ -9660,6 +11263,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
+        _pb_read_only('CK_SALSA20_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
@@ -9669,6 +11273,10 @@ class CK_SALSA20_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_SALSA20_PARAMS.pNonce')
+
     @property
     def ulNonceBits(self):
         return self._s.ulNonceBits
@@ -9676,6 +11284,10 @@ class CK_SALSA20_PARAMS(_pb_Record):
     @ulNonceBits.setter
     def ulNonceBits(self, value):
         self._s.ulNonceBits = _pb_index(value, 'CK_SALSA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
+
+    @ulNonceBits.deleter
+    def ulNonceBits(self):
+        _pb_no_delete('CK_SALSA20_PARAMS.ulNonceBits')
 
 
 class CK_PBE_PARAMS(_pb_Record):
@@ -9707,7 +11319,7 @@ class CK_PBE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_PBE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PBE_PARAMS(pInitVector={self.pInitVector!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, ulIteration={self.ulIteration!r})"
@@ -9719,6 +11331,7 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @pInitVector.setter
     def pInitVector(self, value):
+        _pb_read_only('CK_PBE_PARAMS.pInitVector')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInitVector = None
@@ -9728,6 +11341,10 @@ class CK_PBE_PARAMS(_pb_Record):
             self._s.pInitVector = address
             _pb_keep(self._s, 'pInitVector', kept)
 
+    @pInitVector.deleter
+    def pInitVector(self):
+        _pb_no_delete('CK_PBE_PARAMS.pInitVector')
+
     @property
     def pPassword(self):
         address = self._s.pPassword
@@ -9735,6 +11352,7 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
+        _pb_read_only('CK_PBE_PARAMS.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPassword = None
@@ -9744,6 +11362,10 @@ class CK_PBE_PARAMS(_pb_Record):
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_PBE_PARAMS.pPassword')
+
     @property
     def ulPasswordLen(self):
         return self._s.ulPasswordLen
@@ -9752,6 +11374,10 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulPasswordLen(self, value):
         self._s.ulPasswordLen = _pb_index(value, 'CK_PBE_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_PBE_PARAMS.ulPasswordLen')
+
     @property
     def pSalt(self):
         address = self._s.pSalt
@@ -9759,6 +11385,7 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @pSalt.setter
     def pSalt(self, value):
+        _pb_read_only('CK_PBE_PARAMS.pSalt')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSalt = None
@@ -9768,6 +11395,10 @@ class CK_PBE_PARAMS(_pb_Record):
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete('CK_PBE_PARAMS.pSalt')
+
     @property
     def ulSaltLen(self):
         return self._s.ulSaltLen
@@ -9776,6 +11407,10 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulSaltLen(self, value):
         self._s.ulSaltLen = _pb_index(value, 'CK_PBE_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete('CK_PBE_PARAMS.ulSaltLen')
+
     @property
     def ulIteration(self):
         return self._s.ulIteration
@@ -9783,6 +11418,10 @@ class CK_PBE_PARAMS(_pb_Record):
     @ulIteration.setter
     def ulIteration(self, value):
         self._s.ulIteration = _pb_index(value, 'CK_PBE_PARAMS.ulIteration', 0, 18446744073709551615)
+
+    @ulIteration.deleter
+    def ulIteration(self):
+        _pb_no_delete('CK_PBE_PARAMS.ulIteration')
 
 
 class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
@@ -9808,7 +11447,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_KEY_WRAP_SET_OAEP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KEY_WRAP_SET_OAEP_PARAMS(bBC={self.bBC!r}, pX={self.pX!r}, ulXLen={self.ulXLen!r})"
@@ -9821,6 +11460,10 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def bBC(self, value):
         self._s.bBC = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.bBC', 0, 255)
 
+    @bBC.deleter
+    def bBC(self):
+        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.bBC')
+
     @property
     def pX(self):
         address = self._s.pX
@@ -9828,6 +11471,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
 
     @pX.setter
     def pX(self, value):
+        _pb_read_only('CK_KEY_WRAP_SET_OAEP_PARAMS.pX')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pX = None
@@ -9837,6 +11481,10 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
             self._s.pX = address
             _pb_keep(self._s, 'pX', kept)
 
+    @pX.deleter
+    def pX(self):
+        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.pX')
+
     @property
     def ulXLen(self):
         return self._s.ulXLen
@@ -9844,6 +11492,10 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     @ulXLen.setter
     def ulXLen(self, value):
         self._s.ulXLen = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen', 0, 18446744073709551615)
+
+    @ulXLen.deleter
+    def ulXLen(self):
+        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen')
 
 
 class CK_SSL3_RANDOM_DATA(_pb_Record):
@@ -9871,7 +11523,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SSL3_RANDOM_DATA.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
@@ -9883,6 +11535,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @pClientRandom.setter
     def pClientRandom(self, value):
+        _pb_read_only('CK_SSL3_RANDOM_DATA.pClientRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pClientRandom = None
@@ -9892,6 +11545,10 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
             self._s.pClientRandom = address
             _pb_keep(self._s, 'pClientRandom', kept)
 
+    @pClientRandom.deleter
+    def pClientRandom(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.pClientRandom')
+
     @property
     def ulClientRandomLen(self):
         return self._s.ulClientRandomLen
@@ -9900,6 +11557,10 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     def ulClientRandomLen(self, value):
         self._s.ulClientRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
+    @ulClientRandomLen.deleter
+    def ulClientRandomLen(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.ulClientRandomLen')
+
     @property
     def pServerRandom(self):
         address = self._s.pServerRandom
@@ -9907,6 +11568,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @pServerRandom.setter
     def pServerRandom(self, value):
+        _pb_read_only('CK_SSL3_RANDOM_DATA.pServerRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pServerRandom = None
@@ -9916,6 +11578,10 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
             self._s.pServerRandom = address
             _pb_keep(self._s, 'pServerRandom', kept)
 
+    @pServerRandom.deleter
+    def pServerRandom(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.pServerRandom')
+
     @property
     def ulServerRandomLen(self):
         return self._s.ulServerRandomLen
@@ -9923,6 +11589,10 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
         self._s.ulServerRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
+
+    @ulServerRandomLen.deleter
+    def ulServerRandomLen(self):
+        _pb_no_delete('CK_SSL3_RANDOM_DATA.ulServerRandomLen')
 
 
 class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
@@ -9946,7 +11616,7 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SSL3_MASTER_KEY_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)})"
@@ -9962,6 +11632,10 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
+
     @property
     def pVersion(self):
         return _pb_view_at(CK_VERSION, _S0, self._s.pVersion, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pVersion')))
@@ -9972,6 +11646,10 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         _pb_record_value(value, CK_VERSION, 'CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion')
         self._s.pVersion = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pVersion', value)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 class CK_SSL3_KEY_MAT_OUT(_pb_Record):
@@ -10003,7 +11681,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SSL3_KEY_MAT_OUT.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_KEY_MAT_OUT(hClientMacSecret={self.hClientMacSecret!r}, hServerMacSecret={self.hServerMacSecret!r}, hClientKey={self.hClientKey!r}, hServerKey={self.hServerKey!r}, pIVClient={self.pIVClient!r}, pIVServer={self.pIVServer!r})"
@@ -10016,6 +11694,10 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hClientMacSecret(self, value):
         self._s.hClientMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientMacSecret', 0, 18446744073709551615)
 
+    @hClientMacSecret.deleter
+    def hClientMacSecret(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hClientMacSecret')
+
     @property
     def hServerMacSecret(self):
         return self._s.hServerMacSecret
@@ -10023,6 +11705,10 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     @hServerMacSecret.setter
     def hServerMacSecret(self, value):
         self._s.hServerMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerMacSecret', 0, 18446744073709551615)
+
+    @hServerMacSecret.deleter
+    def hServerMacSecret(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hServerMacSecret')
 
     @property
     def hClientKey(self):
@@ -10032,6 +11718,10 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hClientKey(self, value):
         self._s.hClientKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientKey', 0, 18446744073709551615)
 
+    @hClientKey.deleter
+    def hClientKey(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hClientKey')
+
     @property
     def hServerKey(self):
         return self._s.hServerKey
@@ -10040,6 +11730,10 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hServerKey(self, value):
         self._s.hServerKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerKey', 0, 18446744073709551615)
 
+    @hServerKey.deleter
+    def hServerKey(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hServerKey')
+
     @property
     def pIVClient(self):
         address = self._s.pIVClient
@@ -10047,6 +11741,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @pIVClient.setter
     def pIVClient(self, value):
+        _pb_read_only('CK_SSL3_KEY_MAT_OUT.pIVClient')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIVClient = None
@@ -10056,6 +11751,10 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
             self._s.pIVClient = address
             _pb_keep(self._s, 'pIVClient', kept)
 
+    @pIVClient.deleter
+    def pIVClient(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.pIVClient')
+
     @property
     def pIVServer(self):
         address = self._s.pIVServer
@@ -10063,6 +11762,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @pIVServer.setter
     def pIVServer(self, value):
+        _pb_read_only('CK_SSL3_KEY_MAT_OUT.pIVServer')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIVServer = None
@@ -10071,6 +11771,10 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_SSL3_KEY_MAT_OUT.pIVServer', True), 'CK_SSL3_KEY_MAT_OUT.pIVServer', False, 0)
             self._s.pIVServer = address
             _pb_keep(self._s, 'pIVServer', kept)
+
+    @pIVServer.deleter
+    def pIVServer(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.pIVServer')
 
 
 class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
@@ -10102,7 +11806,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SSL3_KEY_MAT_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
@@ -10115,6 +11819,10 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._s.ulMacSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits')
+
     @property
     def ulKeySizeInBits(self):
         return self._s.ulKeySizeInBits
@@ -10122,6 +11830,10 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
         self._s.ulKeySizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
+
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits')
 
     @property
     def ulIVSizeInBits(self):
@@ -10131,6 +11843,10 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._s.ulIVSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits')
+
     @property
     def bIsExport(self):
         return self._s.bIsExport
@@ -10138,6 +11854,10 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     @bIsExport.setter
     def bIsExport(self, value):
         self._s.bIsExport = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.bIsExport', 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -10150,6 +11870,10 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.RandomInfo')
+
     @property
     def pReturnedKeyMaterial(self):
         return _pb_view_at(CK_SSL3_KEY_MAT_OUT, _S48, self._s.pReturnedKeyMaterial, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pReturnedKeyMaterial')))
@@ -10160,6 +11884,10 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         _pb_record_value(value, CK_SSL3_KEY_MAT_OUT, 'CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial')
         self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pReturnedKeyMaterial', value)
+
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial')
 
 
 class CK_TLS_PRF_PARAMS(_pb_Record):
@@ -10191,7 +11919,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_TLS_PRF_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS_PRF_PARAMS(pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
@@ -10203,6 +11931,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
+        _pb_read_only('CK_TLS_PRF_PARAMS.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeed = None
@@ -10212,6 +11941,10 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._s.ulSeedLen
@@ -10220,6 +11953,10 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.ulSeedLen')
+
     @property
     def pLabel(self):
         address = self._s.pLabel
@@ -10227,6 +11964,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @pLabel.setter
     def pLabel(self, value):
+        _pb_read_only('CK_TLS_PRF_PARAMS.pLabel')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pLabel = None
@@ -10236,6 +11974,10 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pLabel')
+
     @property
     def ulLabelLen(self):
         return self._s.ulLabelLen
@@ -10244,6 +11986,10 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def ulLabelLen(self, value):
         self._s.ulLabelLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
+    @ulLabelLen.deleter
+    def ulLabelLen(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.ulLabelLen')
+
     @property
     def pOutput(self):
         address = self._s.pOutput
@@ -10251,6 +11997,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @pOutput.setter
     def pOutput(self, value):
+        _pb_read_only('CK_TLS_PRF_PARAMS.pOutput')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOutput = None
@@ -10259,6 +12006,10 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_TLS_PRF_PARAMS.pOutput', True), 'CK_TLS_PRF_PARAMS.pOutput', False, 0)
             self._s.pOutput = address
             _pb_keep(self._s, 'pOutput', kept)
+
+    @pOutput.deleter
+    def pOutput(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pOutput')
 
     @property
     def pulOutputLen(self):
@@ -10278,6 +12029,10 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(value, 'CK_TLS_PRF_PARAMS.pulOutputLen', True, 8, False)
             self._s.pulOutputLen = address
             _pb_keep(self._s, 'pulOutputLen', kept)
+
+    @pulOutputLen.deleter
+    def pulOutputLen(self):
+        _pb_no_delete('CK_TLS_PRF_PARAMS.pulOutputLen')
 
 
 class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
@@ -10303,7 +12058,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_TLS12_MASTER_KEY_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)}, prfHashMechanism={self.prfHashMechanism!r})"
@@ -10319,6 +12074,10 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
+
     @property
     def pVersion(self):
         return _pb_view_at(CK_VERSION, _S0, self._s.pVersion, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pVersion')))
@@ -10330,6 +12089,10 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.pVersion = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pVersion', value)
 
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion')
+
     @property
     def prfHashMechanism(self):
         return self._s.prfHashMechanism
@@ -10337,6 +12100,10 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism')
 
 
 class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
@@ -10370,7 +12137,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_TLS12_KEY_MAT_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)}, prfHashMechanism={self.prfHashMechanism!r})"
@@ -10383,6 +12150,10 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._s.ulMacSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits')
+
     @property
     def ulKeySizeInBits(self):
         return self._s.ulKeySizeInBits
@@ -10390,6 +12161,10 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
         self._s.ulKeySizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
+
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits')
 
     @property
     def ulIVSizeInBits(self):
@@ -10399,6 +12174,10 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._s.ulIVSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits')
+
     @property
     def bIsExport(self):
         return self._s.bIsExport
@@ -10406,6 +12185,10 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @bIsExport.setter
     def bIsExport(self, value):
         self._s.bIsExport = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.bIsExport', 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -10418,6 +12201,10 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.RandomInfo')
+
     @property
     def pReturnedKeyMaterial(self):
         return _pb_view_at(CK_SSL3_KEY_MAT_OUT, _S48, self._s.pReturnedKeyMaterial, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pReturnedKeyMaterial')))
@@ -10429,6 +12216,10 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pReturnedKeyMaterial', value)
 
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial')
+
     @property
     def prfHashMechanism(self):
         return self._s.prfHashMechanism
@@ -10436,6 +12227,10 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism', 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism')
 
 
 class CK_TLS_KDF_PARAMS(_pb_Record):
@@ -10467,7 +12262,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_TLS_KDF_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS_KDF_PARAMS(prfMechanism={self.prfMechanism!r}, pLabel={self.pLabel!r}, ulLabelLength={self.ulLabelLength!r}, RandomInfo={self.RandomInfo!r}, pContextData={self.pContextData!r}, ulContextDataLength={self.ulContextDataLength!r})"
@@ -10480,6 +12275,10 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_TLS_KDF_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.prfMechanism')
+
     @property
     def pLabel(self):
         address = self._s.pLabel
@@ -10487,6 +12286,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @pLabel.setter
     def pLabel(self, value):
+        _pb_read_only('CK_TLS_KDF_PARAMS.pLabel')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pLabel = None
@@ -10496,6 +12296,10 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.pLabel')
+
     @property
     def ulLabelLength(self):
         return self._s.ulLabelLength
@@ -10503,6 +12307,10 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     @ulLabelLength.setter
     def ulLabelLength(self, value):
         self._s.ulLabelLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulLabelLength', 0, 18446744073709551615)
+
+    @ulLabelLength.deleter
+    def ulLabelLength(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.ulLabelLength')
 
     @property
     def RandomInfo(self):
@@ -10515,6 +12323,10 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.RandomInfo')
+
     @property
     def pContextData(self):
         address = self._s.pContextData
@@ -10522,6 +12334,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @pContextData.setter
     def pContextData(self, value):
+        _pb_read_only('CK_TLS_KDF_PARAMS.pContextData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pContextData = None
@@ -10531,6 +12344,10 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
             self._s.pContextData = address
             _pb_keep(self._s, 'pContextData', kept)
 
+    @pContextData.deleter
+    def pContextData(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.pContextData')
+
     @property
     def ulContextDataLength(self):
         return self._s.ulContextDataLength
@@ -10538,6 +12355,10 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     @ulContextDataLength.setter
     def ulContextDataLength(self, value):
         self._s.ulContextDataLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulContextDataLength', 0, 18446744073709551615)
+
+    @ulContextDataLength.deleter
+    def ulContextDataLength(self):
+        _pb_no_delete('CK_TLS_KDF_PARAMS.ulContextDataLength')
 
 
 class CK_TLS_MAC_PARAMS(_pb_Record):
@@ -10557,15 +12378,15 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_TLS_MAC_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_TLS_MAC_PARAMS.sizeof:
-            raise ValueError(f"CK_TLS_MAC_PARAMS needs {CK_TLS_MAC_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_TLS_MAC_PARAMS, _S54.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_TLS_MAC_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_TLS_MAC_PARAMS.sizeof:
+            raise ValueError(f"CK_TLS_MAC_PARAMS needs {CK_TLS_MAC_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_TLS_MAC_PARAMS, _S54.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_TLS_MAC_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_TLS_MAC_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, ulMacLength={self.ulMacLength!r}, ulServerOrClient={self.ulServerOrClient!r})"
@@ -10578,6 +12399,10 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_TLS_MAC_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_TLS_MAC_PARAMS.prfHashMechanism')
+
     @property
     def ulMacLength(self):
         return self._s.ulMacLength
@@ -10586,6 +12411,10 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def ulMacLength(self, value):
         self._s.ulMacLength = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulMacLength', 0, 18446744073709551615)
 
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete('CK_TLS_MAC_PARAMS.ulMacLength')
+
     @property
     def ulServerOrClient(self):
         return self._s.ulServerOrClient
@@ -10593,6 +12422,10 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     @ulServerOrClient.setter
     def ulServerOrClient(self, value):
         self._s.ulServerOrClient = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulServerOrClient', 0, 18446744073709551615)
+
+    @ulServerOrClient.deleter
+    def ulServerOrClient(self):
+        _pb_no_delete('CK_TLS_MAC_PARAMS.ulServerOrClient')
 
 
 class CK_HKDF_PARAMS(_pb_Record):
@@ -10630,7 +12463,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_HKDF_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_HKDF_PARAMS(bExtract={self.bExtract!r}, bExpand={self.bExpand!r}, prfHashMechanism={self.prfHashMechanism!r}, ulSaltType={self.ulSaltType!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, hSaltKey={self.hSaltKey!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
@@ -10643,6 +12476,10 @@ class CK_HKDF_PARAMS(_pb_Record):
     def bExtract(self, value):
         self._s.bExtract = _pb_index(value, 'CK_HKDF_PARAMS.bExtract', 0, 255)
 
+    @bExtract.deleter
+    def bExtract(self):
+        _pb_no_delete('CK_HKDF_PARAMS.bExtract')
+
     @property
     def bExpand(self):
         return self._s.bExpand
@@ -10650,6 +12487,10 @@ class CK_HKDF_PARAMS(_pb_Record):
     @bExpand.setter
     def bExpand(self, value):
         self._s.bExpand = _pb_index(value, 'CK_HKDF_PARAMS.bExpand', 0, 255)
+
+    @bExpand.deleter
+    def bExpand(self):
+        _pb_no_delete('CK_HKDF_PARAMS.bExpand')
 
     @property
     def prfHashMechanism(self):
@@ -10659,6 +12500,10 @@ class CK_HKDF_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_HKDF_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_HKDF_PARAMS.prfHashMechanism')
+
     @property
     def ulSaltType(self):
         return self._s.ulSaltType
@@ -10667,6 +12512,10 @@ class CK_HKDF_PARAMS(_pb_Record):
     def ulSaltType(self, value):
         self._s.ulSaltType = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltType', 0, 18446744073709551615)
 
+    @ulSaltType.deleter
+    def ulSaltType(self):
+        _pb_no_delete('CK_HKDF_PARAMS.ulSaltType')
+
     @property
     def pSalt(self):
         address = self._s.pSalt
@@ -10674,6 +12523,7 @@ class CK_HKDF_PARAMS(_pb_Record):
 
     @pSalt.setter
     def pSalt(self, value):
+        _pb_read_only('CK_HKDF_PARAMS.pSalt')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSalt = None
@@ -10683,6 +12533,10 @@ class CK_HKDF_PARAMS(_pb_Record):
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete('CK_HKDF_PARAMS.pSalt')
+
     @property
     def ulSaltLen(self):
         return self._s.ulSaltLen
@@ -10690,6 +12544,10 @@ class CK_HKDF_PARAMS(_pb_Record):
     @ulSaltLen.setter
     def ulSaltLen(self, value):
         self._s.ulSaltLen = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltLen', 0, 18446744073709551615)
+
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete('CK_HKDF_PARAMS.ulSaltLen')
 
     @property
     def hSaltKey(self):
@@ -10699,6 +12557,10 @@ class CK_HKDF_PARAMS(_pb_Record):
     def hSaltKey(self, value):
         self._s.hSaltKey = _pb_index(value, 'CK_HKDF_PARAMS.hSaltKey', 0, 18446744073709551615)
 
+    @hSaltKey.deleter
+    def hSaltKey(self):
+        _pb_no_delete('CK_HKDF_PARAMS.hSaltKey')
+
     @property
     def pInfo(self):
         address = self._s.pInfo
@@ -10706,6 +12568,7 @@ class CK_HKDF_PARAMS(_pb_Record):
 
     @pInfo.setter
     def pInfo(self, value):
+        _pb_read_only('CK_HKDF_PARAMS.pInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInfo = None
@@ -10715,6 +12578,10 @@ class CK_HKDF_PARAMS(_pb_Record):
             self._s.pInfo = address
             _pb_keep(self._s, 'pInfo', kept)
 
+    @pInfo.deleter
+    def pInfo(self):
+        _pb_no_delete('CK_HKDF_PARAMS.pInfo')
+
     @property
     def ulInfoLen(self):
         return self._s.ulInfoLen
@@ -10722,6 +12589,10 @@ class CK_HKDF_PARAMS(_pb_Record):
     @ulInfoLen.setter
     def ulInfoLen(self, value):
         self._s.ulInfoLen = _pb_index(value, 'CK_HKDF_PARAMS.ulInfoLen', 0, 18446744073709551615)
+
+    @ulInfoLen.deleter
+    def ulInfoLen(self):
+        _pb_no_delete('CK_HKDF_PARAMS.ulInfoLen')
 
 
 class CK_WTLS_RANDOM_DATA(_pb_Record):
@@ -10749,7 +12620,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_WTLS_RANDOM_DATA.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
@@ -10761,6 +12632,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @pClientRandom.setter
     def pClientRandom(self, value):
+        _pb_read_only('CK_WTLS_RANDOM_DATA.pClientRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pClientRandom = None
@@ -10770,6 +12642,10 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
             self._s.pClientRandom = address
             _pb_keep(self._s, 'pClientRandom', kept)
 
+    @pClientRandom.deleter
+    def pClientRandom(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.pClientRandom')
+
     @property
     def ulClientRandomLen(self):
         return self._s.ulClientRandomLen
@@ -10778,6 +12654,10 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     def ulClientRandomLen(self, value):
         self._s.ulClientRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
+    @ulClientRandomLen.deleter
+    def ulClientRandomLen(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.ulClientRandomLen')
+
     @property
     def pServerRandom(self):
         address = self._s.pServerRandom
@@ -10785,6 +12665,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @pServerRandom.setter
     def pServerRandom(self, value):
+        _pb_read_only('CK_WTLS_RANDOM_DATA.pServerRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pServerRandom = None
@@ -10794,6 +12675,10 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
             self._s.pServerRandom = address
             _pb_keep(self._s, 'pServerRandom', kept)
 
+    @pServerRandom.deleter
+    def pServerRandom(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.pServerRandom')
+
     @property
     def ulServerRandomLen(self):
         return self._s.ulServerRandomLen
@@ -10801,6 +12686,10 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
         self._s.ulServerRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
+
+    @ulServerRandomLen.deleter
+    def ulServerRandomLen(self):
+        _pb_no_delete('CK_WTLS_RANDOM_DATA.ulServerRandomLen')
 
 
 class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
@@ -10826,7 +12715,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_WTLS_MASTER_KEY_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS(DigestMechanism={self.DigestMechanism!r}, RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
@@ -10839,6 +12728,10 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism')
+
     @property
     def RandomInfo(self):
         return _pb_view(CK_WTLS_RANDOM_DATA, self._s.RandomInfo)
@@ -10850,6 +12743,10 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
+
     @property
     def pVersion(self):
         address = self._s.pVersion
@@ -10857,6 +12754,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @pVersion.setter
     def pVersion(self, value):
+        _pb_read_only('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pVersion = None
@@ -10865,6 +12763,10 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', True), 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion', False, 0)
             self._s.pVersion = address
             _pb_keep(self._s, 'pVersion', kept)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 class CK_WTLS_PRF_PARAMS(_pb_Record):
@@ -10898,7 +12800,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_WTLS_PRF_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_PRF_PARAMS(DigestMechanism={self.DigestMechanism!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
@@ -10911,6 +12813,10 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_PRF_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.DigestMechanism')
+
     @property
     def pSeed(self):
         address = self._s.pSeed
@@ -10918,6 +12824,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
+        _pb_read_only('CK_WTLS_PRF_PARAMS.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeed = None
@@ -10927,6 +12834,10 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._s.ulSeedLen
@@ -10935,6 +12846,10 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.ulSeedLen')
+
     @property
     def pLabel(self):
         address = self._s.pLabel
@@ -10942,6 +12857,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @pLabel.setter
     def pLabel(self, value):
+        _pb_read_only('CK_WTLS_PRF_PARAMS.pLabel')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pLabel = None
@@ -10951,6 +12867,10 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pLabel')
+
     @property
     def ulLabelLen(self):
         return self._s.ulLabelLen
@@ -10959,6 +12879,10 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def ulLabelLen(self, value):
         self._s.ulLabelLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
+    @ulLabelLen.deleter
+    def ulLabelLen(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.ulLabelLen')
+
     @property
     def pOutput(self):
         address = self._s.pOutput
@@ -10966,6 +12890,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @pOutput.setter
     def pOutput(self, value):
+        _pb_read_only('CK_WTLS_PRF_PARAMS.pOutput')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOutput = None
@@ -10974,6 +12899,10 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_PRF_PARAMS.pOutput', True), 'CK_WTLS_PRF_PARAMS.pOutput', False, 0)
             self._s.pOutput = address
             _pb_keep(self._s, 'pOutput', kept)
+
+    @pOutput.deleter
+    def pOutput(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pOutput')
 
     @property
     def pulOutputLen(self):
@@ -10993,6 +12922,10 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(value, 'CK_WTLS_PRF_PARAMS.pulOutputLen', True, 8, False)
             self._s.pulOutputLen = address
             _pb_keep(self._s, 'pulOutputLen', kept)
+
+    @pulOutputLen.deleter
+    def pulOutputLen(self):
+        _pb_no_delete('CK_WTLS_PRF_PARAMS.pulOutputLen')
 
 
 class CK_WTLS_KEY_MAT_OUT(_pb_Record):
@@ -11018,7 +12951,7 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_WTLS_KEY_MAT_OUT.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_KEY_MAT_OUT(hMacSecret={self.hMacSecret!r}, hKey={self.hKey!r}, pIV={self.pIV!r})"
@@ -11031,6 +12964,10 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def hMacSecret(self, value):
         self._s.hMacSecret = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hMacSecret', 0, 18446744073709551615)
 
+    @hMacSecret.deleter
+    def hMacSecret(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.hMacSecret')
+
     @property
     def hKey(self):
         return self._s.hKey
@@ -11039,6 +12976,10 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def hKey(self, value):
         self._s.hKey = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hKey', 0, 18446744073709551615)
 
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.hKey')
+
     @property
     def pIV(self):
         address = self._s.pIV
@@ -11046,6 +12987,7 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
 
     @pIV.setter
     def pIV(self, value):
+        _pb_read_only('CK_WTLS_KEY_MAT_OUT.pIV')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIV = None
@@ -11054,6 +12996,10 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_WTLS_KEY_MAT_OUT.pIV', True), 'CK_WTLS_KEY_MAT_OUT.pIV', False, 0)
             self._s.pIV = address
             _pb_keep(self._s, 'pIV', kept)
+
+    @pIV.deleter
+    def pIV(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.pIV')
 
 
 class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
@@ -11089,7 +13035,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_WTLS_KEY_MAT_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
@@ -11102,6 +13048,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.DigestMechanism')
+
     @property
     def ulMacSizeInBits(self):
         return self._s.ulMacSizeInBits
@@ -11109,6 +13059,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
         self._s.ulMacSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
+
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits')
 
     @property
     def ulKeySizeInBits(self):
@@ -11118,6 +13072,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulKeySizeInBits(self, value):
         self._s.ulKeySizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits')
+
     @property
     def ulIVSizeInBits(self):
         return self._s.ulIVSizeInBits
@@ -11125,6 +13083,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
         self._s.ulIVSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
+
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits')
 
     @property
     def ulSequenceNumber(self):
@@ -11134,6 +13096,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulSequenceNumber(self, value):
         self._s.ulSequenceNumber = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber', 0, 18446744073709551615)
 
+    @ulSequenceNumber.deleter
+    def ulSequenceNumber(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber')
+
     @property
     def bIsExport(self):
         return self._s.bIsExport
@@ -11141,6 +13107,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     @bIsExport.setter
     def bIsExport(self, value):
         self._s.bIsExport = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.bIsExport', 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -11153,6 +13123,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.RandomInfo')
+
     @property
     def pReturnedKeyMaterial(self):
         return _pb_view_at(CK_WTLS_KEY_MAT_OUT, _S59, self._s.pReturnedKeyMaterial, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pReturnedKeyMaterial')))
@@ -11163,6 +13137,10 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         _pb_record_value(value, CK_WTLS_KEY_MAT_OUT, 'CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial')
         self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pReturnedKeyMaterial', value)
+
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial')
 
 
 class CK_PRF_DATA_PARAM(_pb_Record):
@@ -11188,7 +13166,7 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_PRF_DATA_PARAM.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PRF_DATA_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
@@ -11200,6 +13178,10 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     @type.setter
     def type(self, value):
         self._s.type = _pb_index(value, 'CK_PRF_DATA_PARAM.type', 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('CK_PRF_DATA_PARAM.type')
 
     @property
     def pValue(self):
@@ -11220,6 +13202,10 @@ class CK_PRF_DATA_PARAM(_pb_Record):
             self._s.pValue = address
             _pb_keep(self._s, 'pValue', kept)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete('CK_PRF_DATA_PARAM.pValue')
+
     @property
     def ulValueLen(self):
         return self._s.ulValueLen
@@ -11227,6 +13213,10 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     @ulValueLen.setter
     def ulValueLen(self, value):
         self._s.ulValueLen = _pb_index(value, 'CK_PRF_DATA_PARAM.ulValueLen', 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete('CK_PRF_DATA_PARAM.ulValueLen')
 
 
 class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
@@ -11244,15 +13234,15 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SP800_108_COUNTER_FORMAT holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SP800_108_COUNTER_FORMAT.sizeof:
-            raise ValueError(f"CK_SP800_108_COUNTER_FORMAT needs {CK_SP800_108_COUNTER_FORMAT.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_SP800_108_COUNTER_FORMAT, _S62.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_SP800_108_COUNTER_FORMAT.from_bytes: argument 1 (data)")
+        if len(data) != CK_SP800_108_COUNTER_FORMAT.sizeof:
+            raise ValueError(f"CK_SP800_108_COUNTER_FORMAT needs {CK_SP800_108_COUNTER_FORMAT.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_SP800_108_COUNTER_FORMAT, _S62.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SP800_108_COUNTER_FORMAT.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_COUNTER_FORMAT(bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
@@ -11265,6 +13255,10 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     def bLittleEndian(self, value):
         self._s.bLittleEndian = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.bLittleEndian', 0, 255)
 
+    @bLittleEndian.deleter
+    def bLittleEndian(self):
+        _pb_no_delete('CK_SP800_108_COUNTER_FORMAT.bLittleEndian')
+
     @property
     def ulWidthInBits(self):
         return self._s.ulWidthInBits
@@ -11272,6 +13266,10 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
         self._s.ulWidthInBits = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.ulWidthInBits', 0, 18446744073709551615)
+
+    @ulWidthInBits.deleter
+    def ulWidthInBits(self):
+        _pb_no_delete('CK_SP800_108_COUNTER_FORMAT.ulWidthInBits')
 
 
 class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
@@ -11291,15 +13289,15 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_SP800_108_DKM_LENGTH_FORMAT holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_SP800_108_DKM_LENGTH_FORMAT.sizeof:
-            raise ValueError(f"CK_SP800_108_DKM_LENGTH_FORMAT needs {CK_SP800_108_DKM_LENGTH_FORMAT.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_SP800_108_DKM_LENGTH_FORMAT, _S63.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_SP800_108_DKM_LENGTH_FORMAT.from_bytes: argument 1 (data)")
+        if len(data) != CK_SP800_108_DKM_LENGTH_FORMAT.sizeof:
+            raise ValueError(f"CK_SP800_108_DKM_LENGTH_FORMAT needs {CK_SP800_108_DKM_LENGTH_FORMAT.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_SP800_108_DKM_LENGTH_FORMAT, _S63.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SP800_108_DKM_LENGTH_FORMAT.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_DKM_LENGTH_FORMAT(dkmLengthMethod={self.dkmLengthMethod!r}, bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
@@ -11312,6 +13310,10 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def dkmLengthMethod(self, value):
         self._s.dkmLengthMethod = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod', 0, 18446744073709551615)
 
+    @dkmLengthMethod.deleter
+    def dkmLengthMethod(self):
+        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod')
+
     @property
     def bLittleEndian(self):
         return self._s.bLittleEndian
@@ -11320,6 +13322,10 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def bLittleEndian(self, value):
         self._s.bLittleEndian = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian', 0, 255)
 
+    @bLittleEndian.deleter
+    def bLittleEndian(self):
+        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian')
+
     @property
     def ulWidthInBits(self):
         return self._s.ulWidthInBits
@@ -11327,6 +13333,10 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
         self._s.ulWidthInBits = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits', 0, 18446744073709551615)
+
+    @ulWidthInBits.deleter
+    def ulWidthInBits(self):
+        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits')
 
 
 class CK_DERIVED_KEY(_pb_Record):
@@ -11352,7 +13362,7 @@ class CK_DERIVED_KEY(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_DERIVED_KEY.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DERIVED_KEY(pTemplate={_pb_ref_repr(self.pTemplate)}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
@@ -11368,6 +13378,10 @@ class CK_DERIVED_KEY(_pb_Record):
         self._s.pTemplate = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pTemplate', value)
 
+    @pTemplate.deleter
+    def pTemplate(self):
+        _pb_no_delete('CK_DERIVED_KEY.pTemplate')
+
     @property
     def ulAttributeCount(self):
         return self._s.ulAttributeCount
@@ -11375,6 +13389,10 @@ class CK_DERIVED_KEY(_pb_Record):
     @ulAttributeCount.setter
     def ulAttributeCount(self, value):
         self._s.ulAttributeCount = _pb_index(value, 'CK_DERIVED_KEY.ulAttributeCount', 0, 18446744073709551615)
+
+    @ulAttributeCount.deleter
+    def ulAttributeCount(self):
+        _pb_no_delete('CK_DERIVED_KEY.ulAttributeCount')
 
     @property
     def phKey(self):
@@ -11394,6 +13412,10 @@ class CK_DERIVED_KEY(_pb_Record):
             address, kept = _pb_buffer_address(value, 'CK_DERIVED_KEY.phKey', True, 8, False)
             self._s.phKey = address
             _pb_keep(self._s, 'phKey', kept)
+
+    @phKey.deleter
+    def phKey(self):
+        _pb_no_delete('CK_DERIVED_KEY.phKey')
 
 
 class CK_SP800_108_KDF_PARAMS(_pb_Record):
@@ -11423,7 +13445,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SP800_108_KDF_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
@@ -11436,6 +13458,10 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def prfType(self, value):
         self._s.prfType = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
+    @prfType.deleter
+    def prfType(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.prfType')
+
     @property
     def ulNumberOfDataParams(self):
         return self._s.ulNumberOfDataParams
@@ -11443,6 +13469,10 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
         self._s.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
+
+    @ulNumberOfDataParams.deleter
+    def ulNumberOfDataParams(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams')
 
     @property
     def pDataParams(self):
@@ -11455,6 +13485,10 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         self._s.pDataParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pDataParams', value)
 
+    @pDataParams.deleter
+    def pDataParams(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.pDataParams')
+
     @property
     def ulAdditionalDerivedKeys(self):
         return self._s.ulAdditionalDerivedKeys
@@ -11462,6 +13496,10 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
         self._s.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
+
+    @ulAdditionalDerivedKeys.deleter
+    def ulAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys')
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -11473,6 +13511,10 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         _pb_record_value(value, CK_DERIVED_KEY, 'CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys')
         self._s.pAdditionalDerivedKeys = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pAdditionalDerivedKeys', value)
+
+    @pAdditionalDerivedKeys.deleter
+    def pAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys')
 
 
 class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
@@ -11506,7 +13548,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_SP800_108_FEEDBACK_KDF_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
@@ -11519,6 +13561,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def prfType(self, value):
         self._s.prfType = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
+    @prfType.deleter
+    def prfType(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType')
+
     @property
     def ulNumberOfDataParams(self):
         return self._s.ulNumberOfDataParams
@@ -11526,6 +13572,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
         self._s.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
+
+    @ulNumberOfDataParams.deleter
+    def ulNumberOfDataParams(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams')
 
     @property
     def pDataParams(self):
@@ -11538,6 +13588,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         self._s.pDataParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pDataParams', value)
 
+    @pDataParams.deleter
+    def pDataParams(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams')
+
     @property
     def ulIVLen(self):
         return self._s.ulIVLen
@@ -11546,6 +13600,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def ulIVLen(self, value):
         self._s.ulIVLen = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen', 0, 18446744073709551615)
 
+    @ulIVLen.deleter
+    def ulIVLen(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen')
+
     @property
     def pIV(self):
         address = self._s.pIV
@@ -11553,6 +13611,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @pIV.setter
     def pIV(self, value):
+        _pb_read_only('CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIV = None
@@ -11562,6 +13621,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
             self._s.pIV = address
             _pb_keep(self._s, 'pIV', kept)
 
+    @pIV.deleter
+    def pIV(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV')
+
     @property
     def ulAdditionalDerivedKeys(self):
         return self._s.ulAdditionalDerivedKeys
@@ -11569,6 +13632,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
         self._s.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
+
+    @ulAdditionalDerivedKeys.deleter
+    def ulAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys')
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -11580,6 +13647,10 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         _pb_record_value(value, CK_DERIVED_KEY, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys')
         self._s.pAdditionalDerivedKeys = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pAdditionalDerivedKeys', value)
+
+    @pAdditionalDerivedKeys.deleter
+    def pAdditionalDerivedKeys(self):
+        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys')
 
 
 class CK_CMS_SIG_PARAMS(_pb_Record):
@@ -11615,7 +13686,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_CMS_SIG_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={_pb_ref_repr(self.pSigningMechanism)}, pDigestMechanism={_pb_ref_repr(self.pDigestMechanism)}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
@@ -11628,6 +13699,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def certificateHandle(self, value):
         self._s.certificateHandle = _pb_index(value, 'CK_CMS_SIG_PARAMS.certificateHandle', 0, 18446744073709551615)
 
+    @certificateHandle.deleter
+    def certificateHandle(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.certificateHandle')
+
     @property
     def pSigningMechanism(self):
         return _pb_view_at(CK_MECHANISM, _S7, self._s.pSigningMechanism, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pSigningMechanism')))
@@ -11638,6 +13713,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         _pb_record_value(value, CK_MECHANISM, 'CK_CMS_SIG_PARAMS.pSigningMechanism')
         self._s.pSigningMechanism = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pSigningMechanism', value)
+
+    @pSigningMechanism.deleter
+    def pSigningMechanism(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pSigningMechanism')
 
     @property
     def pDigestMechanism(self):
@@ -11650,6 +13729,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         self._s.pDigestMechanism = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pDigestMechanism', value)
 
+    @pDigestMechanism.deleter
+    def pDigestMechanism(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pDigestMechanism')
+
     @property
     def pContentType(self):
         address = self._s.pContentType
@@ -11657,6 +13740,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @pContentType.setter
     def pContentType(self, value):
+        _pb_read_only('CK_CMS_SIG_PARAMS.pContentType')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pContentType = None
@@ -11666,6 +13750,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._s.pContentType = address
             _pb_keep(self._s, 'pContentType', kept)
 
+    @pContentType.deleter
+    def pContentType(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pContentType')
+
     @property
     def pRequestedAttributes(self):
         address = self._s.pRequestedAttributes
@@ -11673,6 +13761,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @pRequestedAttributes.setter
     def pRequestedAttributes(self, value):
+        _pb_read_only('CK_CMS_SIG_PARAMS.pRequestedAttributes')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRequestedAttributes = None
@@ -11682,6 +13771,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._s.pRequestedAttributes = address
             _pb_keep(self._s, 'pRequestedAttributes', kept)
 
+    @pRequestedAttributes.deleter
+    def pRequestedAttributes(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pRequestedAttributes')
+
     @property
     def ulRequestedAttributesLen(self):
         return self._s.ulRequestedAttributesLen
@@ -11690,6 +13783,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def ulRequestedAttributesLen(self, value):
         self._s.ulRequestedAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequestedAttributesLen', 0, 18446744073709551615)
 
+    @ulRequestedAttributesLen.deleter
+    def ulRequestedAttributesLen(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.ulRequestedAttributesLen')
+
     @property
     def pRequiredAttributes(self):
         address = self._s.pRequiredAttributes
@@ -11697,6 +13794,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @pRequiredAttributes.setter
     def pRequiredAttributes(self, value):
+        _pb_read_only('CK_CMS_SIG_PARAMS.pRequiredAttributes')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRequiredAttributes = None
@@ -11706,6 +13804,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._s.pRequiredAttributes = address
             _pb_keep(self._s, 'pRequiredAttributes', kept)
 
+    @pRequiredAttributes.deleter
+    def pRequiredAttributes(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.pRequiredAttributes')
+
     @property
     def ulRequiredAttributesLen(self):
         return self._s.ulRequiredAttributesLen
@@ -11713,6 +13815,10 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     @ulRequiredAttributesLen.setter
     def ulRequiredAttributesLen(self, value):
         self._s.ulRequiredAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequiredAttributesLen', 0, 18446744073709551615)
+
+    @ulRequiredAttributesLen.deleter
+    def ulRequiredAttributesLen(self):
+        _pb_no_delete('CK_CMS_SIG_PARAMS.ulRequiredAttributesLen')
 
 
 class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
@@ -11736,7 +13842,7 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_KEY_DERIVATION_STRING_DATA.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KEY_DERIVATION_STRING_DATA(pData={self.pData!r}, ulLen={self.ulLen!r})"
@@ -11748,6 +13854,7 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
 
     @pData.setter
     def pData(self, value):
+        _pb_read_only('CK_KEY_DERIVATION_STRING_DATA.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
@@ -11757,6 +13864,10 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete('CK_KEY_DERIVATION_STRING_DATA.pData')
+
     @property
     def ulLen(self):
         return self._s.ulLen
@@ -11764,6 +13875,10 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     @ulLen.setter
     def ulLen(self, value):
         self._s.ulLen = _pb_index(value, 'CK_KEY_DERIVATION_STRING_DATA.ulLen', 0, 18446744073709551615)
+
+    @ulLen.deleter
+    def ulLen(self):
+        _pb_no_delete('CK_KEY_DERIVATION_STRING_DATA.ulLen')
 
 
 class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
@@ -11801,7 +13916,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_PKCS5_PBKD2_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PKCS5_PBKD2_PARAMS(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
@@ -11813,6 +13928,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @saltSource.setter
     def saltSource(self, value):
         self._s.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.saltSource', 0, 18446744073709551615)
+
+    @saltSource.deleter
+    def saltSource(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.saltSource')
 
     @property
     def pSaltSourceData(self):
@@ -11833,6 +13952,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._s.pSaltSourceData = address
             _pb_keep(self._s, 'pSaltSourceData', kept)
 
+    @pSaltSourceData.deleter
+    def pSaltSourceData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pSaltSourceData')
+
     @property
     def ulSaltSourceDataLen(self):
         return self._s.ulSaltSourceDataLen
@@ -11840,6 +13963,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
         self._s.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen', 0, 18446744073709551615)
+
+    @ulSaltSourceDataLen.deleter
+    def ulSaltSourceDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen')
 
     @property
     def iterations(self):
@@ -11849,6 +13976,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def iterations(self, value):
         self._s.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.iterations', 0, 18446744073709551615)
 
+    @iterations.deleter
+    def iterations(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.iterations')
+
     @property
     def prf(self):
         return self._s.prf
@@ -11856,6 +13987,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     @prf.setter
     def prf(self, value):
         self._s.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.prf', 0, 18446744073709551615)
+
+    @prf.deleter
+    def prf(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.prf')
 
     @property
     def pPrfData(self):
@@ -11876,6 +14011,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._s.pPrfData = address
             _pb_keep(self._s, 'pPrfData', kept)
 
+    @pPrfData.deleter
+    def pPrfData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pPrfData')
+
     @property
     def ulPrfDataLen(self):
         return self._s.ulPrfDataLen
@@ -11884,6 +14023,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def ulPrfDataLen(self, value):
         self._s.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen', 0, 18446744073709551615)
 
+    @ulPrfDataLen.deleter
+    def ulPrfDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen')
+
     @property
     def pPassword(self):
         address = self._s.pPassword
@@ -11891,6 +14034,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
+        _pb_read_only('CK_PKCS5_PBKD2_PARAMS.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPassword = None
@@ -11899,6 +14043,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_PKCS5_PBKD2_PARAMS.pPassword', True), 'CK_PKCS5_PBKD2_PARAMS.pPassword', False, 0)
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
+
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pPassword')
 
     @property
     def ulPasswordLen(self):
@@ -11918,6 +14066,10 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(value, 'CK_PKCS5_PBKD2_PARAMS.ulPasswordLen', True, 8, False)
             self._s.ulPasswordLen = address
             _pb_keep(self._s, 'ulPasswordLen', kept)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulPasswordLen')
 
 
 class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
@@ -11955,7 +14107,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_PKCS5_PBKD2_PARAMS2.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_PKCS5_PBKD2_PARAMS2(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
@@ -11967,6 +14119,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @saltSource.setter
     def saltSource(self, value):
         self._s.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.saltSource', 0, 18446744073709551615)
+
+    @saltSource.deleter
+    def saltSource(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.saltSource')
 
     @property
     def pSaltSourceData(self):
@@ -11987,6 +14143,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._s.pSaltSourceData = address
             _pb_keep(self._s, 'pSaltSourceData', kept)
 
+    @pSaltSourceData.deleter
+    def pSaltSourceData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData')
+
     @property
     def ulSaltSourceDataLen(self):
         return self._s.ulSaltSourceDataLen
@@ -11994,6 +14154,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
         self._s.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen', 0, 18446744073709551615)
+
+    @ulSaltSourceDataLen.deleter
+    def ulSaltSourceDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen')
 
     @property
     def iterations(self):
@@ -12003,6 +14167,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def iterations(self, value):
         self._s.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.iterations', 0, 18446744073709551615)
 
+    @iterations.deleter
+    def iterations(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.iterations')
+
     @property
     def prf(self):
         return self._s.prf
@@ -12010,6 +14178,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @prf.setter
     def prf(self, value):
         self._s.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.prf', 0, 18446744073709551615)
+
+    @prf.deleter
+    def prf(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.prf')
 
     @property
     def pPrfData(self):
@@ -12030,6 +14202,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._s.pPrfData = address
             _pb_keep(self._s, 'pPrfData', kept)
 
+    @pPrfData.deleter
+    def pPrfData(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pPrfData')
+
     @property
     def ulPrfDataLen(self):
         return self._s.ulPrfDataLen
@@ -12038,6 +14214,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def ulPrfDataLen(self, value):
         self._s.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen', 0, 18446744073709551615)
 
+    @ulPrfDataLen.deleter
+    def ulPrfDataLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen')
+
     @property
     def pPassword(self):
         address = self._s.pPassword
@@ -12045,6 +14225,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
+        _pb_read_only('CK_PKCS5_PBKD2_PARAMS2.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPassword = None
@@ -12054,6 +14235,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pPassword')
+
     @property
     def ulPasswordLen(self):
         return self._s.ulPasswordLen
@@ -12061,6 +14246,10 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
         self._s.ulPasswordLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen', 0, 18446744073709551615)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen')
 
 
 class CK_OTP_PARAM(_pb_Record):
@@ -12086,7 +14275,7 @@ class CK_OTP_PARAM(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_OTP_PARAM.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_OTP_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
@@ -12098,6 +14287,10 @@ class CK_OTP_PARAM(_pb_Record):
     @type.setter
     def type(self, value):
         self._s.type = _pb_index(value, 'CK_OTP_PARAM.type', 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('CK_OTP_PARAM.type')
 
     @property
     def pValue(self):
@@ -12118,6 +14311,10 @@ class CK_OTP_PARAM(_pb_Record):
             self._s.pValue = address
             _pb_keep(self._s, 'pValue', kept)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete('CK_OTP_PARAM.pValue')
+
     @property
     def ulValueLen(self):
         return self._s.ulValueLen
@@ -12125,6 +14322,10 @@ class CK_OTP_PARAM(_pb_Record):
     @ulValueLen.setter
     def ulValueLen(self, value):
         self._s.ulValueLen = _pb_index(value, 'CK_OTP_PARAM.ulValueLen', 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete('CK_OTP_PARAM.ulValueLen')
 
 
 class CK_OTP_PARAMS(_pb_Record):
@@ -12148,7 +14349,7 @@ class CK_OTP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_OTP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_OTP_PARAMS(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
@@ -12164,6 +14365,10 @@ class CK_OTP_PARAMS(_pb_Record):
         self._s.pParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pParams', value)
 
+    @pParams.deleter
+    def pParams(self):
+        _pb_no_delete('CK_OTP_PARAMS.pParams')
+
     @property
     def ulCount(self):
         return self._s.ulCount
@@ -12171,6 +14376,10 @@ class CK_OTP_PARAMS(_pb_Record):
     @ulCount.setter
     def ulCount(self, value):
         self._s.ulCount = _pb_index(value, 'CK_OTP_PARAMS.ulCount', 0, 18446744073709551615)
+
+    @ulCount.deleter
+    def ulCount(self):
+        _pb_no_delete('CK_OTP_PARAMS.ulCount')
 
 
 class CK_OTP_SIGNATURE_INFO(_pb_Record):
@@ -12194,7 +14403,7 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_OTP_SIGNATURE_INFO.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_OTP_SIGNATURE_INFO(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
@@ -12210,6 +14419,10 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
         self._s.pParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pParams', value)
 
+    @pParams.deleter
+    def pParams(self):
+        _pb_no_delete('CK_OTP_SIGNATURE_INFO.pParams')
+
     @property
     def ulCount(self):
         return self._s.ulCount
@@ -12217,6 +14430,10 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
     @ulCount.setter
     def ulCount(self, value):
         self._s.ulCount = _pb_index(value, 'CK_OTP_SIGNATURE_INFO.ulCount', 0, 18446744073709551615)
+
+    @ulCount.deleter
+    def ulCount(self):
+        _pb_no_delete('CK_OTP_SIGNATURE_INFO.ulCount')
 
 
 class CK_KIP_PARAMS(_pb_Record):
@@ -12244,7 +14461,7 @@ class CK_KIP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_KIP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_KIP_PARAMS(pMechanism={_pb_ref_repr(self.pMechanism)}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
@@ -12260,6 +14477,10 @@ class CK_KIP_PARAMS(_pb_Record):
         self._s.pMechanism = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pMechanism', value)
 
+    @pMechanism.deleter
+    def pMechanism(self):
+        _pb_no_delete('CK_KIP_PARAMS.pMechanism')
+
     @property
     def hKey(self):
         return self._s.hKey
@@ -12268,6 +14489,10 @@ class CK_KIP_PARAMS(_pb_Record):
     def hKey(self, value):
         self._s.hKey = _pb_index(value, 'CK_KIP_PARAMS.hKey', 0, 18446744073709551615)
 
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete('CK_KIP_PARAMS.hKey')
+
     @property
     def pSeed(self):
         address = self._s.pSeed
@@ -12275,6 +14500,7 @@ class CK_KIP_PARAMS(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
+        _pb_read_only('CK_KIP_PARAMS.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeed = None
@@ -12284,6 +14510,10 @@ class CK_KIP_PARAMS(_pb_Record):
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_KIP_PARAMS.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._s.ulSeedLen
@@ -12291,6 +14521,10 @@ class CK_KIP_PARAMS(_pb_Record):
     @ulSeedLen.setter
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_KIP_PARAMS.ulSeedLen', 0, 18446744073709551615)
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_KIP_PARAMS.ulSeedLen')
 
 
 class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
@@ -12318,7 +14552,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_DSA_PARAMETER_GEN_PARAM.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_DSA_PARAMETER_GEN_PARAM(hash={self.hash!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, ulIndex={self.ulIndex!r})"
@@ -12331,6 +14565,10 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def hash(self, value):
         self._s.hash = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.hash', 0, 18446744073709551615)
 
+    @hash.deleter
+    def hash(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.hash')
+
     @property
     def pSeed(self):
         address = self._s.pSeed
@@ -12338,6 +14576,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
+        _pb_read_only('CK_DSA_PARAMETER_GEN_PARAM.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeed = None
@@ -12347,6 +14586,10 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.pSeed')
+
     @property
     def ulSeedLen(self):
         return self._s.ulSeedLen
@@ -12355,6 +14598,10 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen', 0, 18446744073709551615)
 
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen')
+
     @property
     def ulIndex(self):
         return self._s.ulIndex
@@ -12362,6 +14609,10 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     @ulIndex.setter
     def ulIndex(self, value):
         self._s.ulIndex = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulIndex', 0, 18446744073709551615)
+
+    @ulIndex.deleter
+    def ulIndex(self):
+        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.ulIndex')
 
 
 class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
@@ -12389,7 +14640,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_ECDH_AES_KEY_WRAP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_ECDH_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r})"
@@ -12402,6 +14653,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulAESKeyBits(self, value):
         self._s.ulAESKeyBits = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
+    @ulAESKeyBits.deleter
+    def ulAESKeyBits(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits')
+
     @property
     def kdf(self):
         return self._s.kdf
@@ -12409,6 +14664,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     @kdf.setter
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.kdf', 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.kdf')
 
     @property
     def ulSharedDataLen(self):
@@ -12418,6 +14677,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen')
+
     @property
     def pSharedData(self):
         address = self._s.pSharedData
@@ -12425,6 +14688,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
+        _pb_read_only('CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedData = None
@@ -12433,6 +14697,10 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', True), 'CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData', False, 0)
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
+
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData')
 
 
 class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
@@ -12456,7 +14724,7 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_RSA_AES_KEY_WRAP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={_pb_ref_repr(self.pOAEPParams)})"
@@ -12469,6 +14737,10 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulAESKeyBits(self, value):
         self._s.ulAESKeyBits = _pb_index(value, 'CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
+    @ulAESKeyBits.deleter
+    def ulAESKeyBits(self):
+        _pb_no_delete('CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits')
+
     @property
     def pOAEPParams(self):
         return _pb_view_at(CK_RSA_PKCS_OAEP_PARAMS, _S13, self._s.pOAEPParams, _pb_field_owner(_pb_root(self._s), _pb_kept_for(self._s, 'pOAEPParams')))
@@ -12479,6 +14751,10 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
         _pb_record_value(value, CK_RSA_PKCS_OAEP_PARAMS, 'CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams')
         self._s.pOAEPParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pOAEPParams', value)
+
+    @pOAEPParams.deleter
+    def pOAEPParams(self):
+        _pb_no_delete('CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams')
 
 
 class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
@@ -12508,7 +14784,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_GOSTR3410_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GOSTR3410_DERIVE_PARAMS(kdf={self.kdf!r}, pPublicData={self.pPublicData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r})"
@@ -12521,6 +14797,10 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.kdf')
+
     @property
     def pPublicData(self):
         address = self._s.pPublicData
@@ -12528,6 +14808,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
+        _pb_read_only('CK_GOSTR3410_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -12537,6 +14818,10 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.pPublicData')
+
     @property
     def ulPublicDataLen(self):
         return self._s.ulPublicDataLen
@@ -12545,6 +14830,10 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen')
+
     @property
     def pUKM(self):
         address = self._s.pUKM
@@ -12552,6 +14841,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @pUKM.setter
     def pUKM(self, value):
+        _pb_read_only('CK_GOSTR3410_DERIVE_PARAMS.pUKM')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pUKM = None
@@ -12561,6 +14851,10 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
             self._s.pUKM = address
             _pb_keep(self._s, 'pUKM', kept)
 
+    @pUKM.deleter
+    def pUKM(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.pUKM')
+
     @property
     def ulUKMLen(self):
         return self._s.ulUKMLen
@@ -12568,6 +14862,10 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     @ulUKMLen.setter
     def ulUKMLen(self, value):
         self._s.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen', 0, 18446744073709551615)
+
+    @ulUKMLen.deleter
+    def ulUKMLen(self):
+        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen')
 
 
 class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
@@ -12597,7 +14895,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_GOSTR3410_KEY_WRAP_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_GOSTR3410_KEY_WRAP_PARAMS(pWrapOID={self.pWrapOID!r}, ulWrapOIDLen={self.ulWrapOIDLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r}, hKey={self.hKey!r})"
@@ -12609,6 +14907,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @pWrapOID.setter
     def pWrapOID(self, value):
+        _pb_read_only('CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pWrapOID = None
@@ -12618,6 +14917,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
             self._s.pWrapOID = address
             _pb_keep(self._s, 'pWrapOID', kept)
 
+    @pWrapOID.deleter
+    def pWrapOID(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID')
+
     @property
     def ulWrapOIDLen(self):
         return self._s.ulWrapOIDLen
@@ -12626,6 +14929,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def ulWrapOIDLen(self, value):
         self._s.ulWrapOIDLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen', 0, 18446744073709551615)
 
+    @ulWrapOIDLen.deleter
+    def ulWrapOIDLen(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen')
+
     @property
     def pUKM(self):
         address = self._s.pUKM
@@ -12633,6 +14940,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @pUKM.setter
     def pUKM(self, value):
+        _pb_read_only('CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pUKM = None
@@ -12642,6 +14950,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
             self._s.pUKM = address
             _pb_keep(self._s, 'pUKM', kept)
 
+    @pUKM.deleter
+    def pUKM(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM')
+
     @property
     def ulUKMLen(self):
         return self._s.ulUKMLen
@@ -12650,6 +14962,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def ulUKMLen(self, value):
         self._s.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
+    @ulUKMLen.deleter
+    def ulUKMLen(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen')
+
     @property
     def hKey(self):
         return self._s.hKey
@@ -12657,6 +14973,10 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     @hKey.setter
     def hKey(self, value):
         self._s.hKey = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.hKey', 0, 18446744073709551615)
+
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.hKey')
 
 
 class CK_EDDSA_PARAMS(_pb_Record):
@@ -12682,7 +15002,7 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_EDDSA_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_EDDSA_PARAMS(phFlag={self.phFlag!r}, ulContextDataLen={self.ulContextDataLen!r}, pContextData={self.pContextData!r})"
@@ -12695,6 +15015,10 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def phFlag(self, value):
         self._s.phFlag = _pb_index(value, 'CK_EDDSA_PARAMS.phFlag', 0, 255)
 
+    @phFlag.deleter
+    def phFlag(self):
+        _pb_no_delete('CK_EDDSA_PARAMS.phFlag')
+
     @property
     def ulContextDataLen(self):
         return self._s.ulContextDataLen
@@ -12703,6 +15027,10 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def ulContextDataLen(self, value):
         self._s.ulContextDataLen = _pb_index(value, 'CK_EDDSA_PARAMS.ulContextDataLen', 0, 18446744073709551615)
 
+    @ulContextDataLen.deleter
+    def ulContextDataLen(self):
+        _pb_no_delete('CK_EDDSA_PARAMS.ulContextDataLen')
+
     @property
     def pContextData(self):
         address = self._s.pContextData
@@ -12710,6 +15038,7 @@ class CK_EDDSA_PARAMS(_pb_Record):
 
     @pContextData.setter
     def pContextData(self, value):
+        _pb_read_only('CK_EDDSA_PARAMS.pContextData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pContextData = None
@@ -12718,6 +15047,10 @@ class CK_EDDSA_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_EDDSA_PARAMS.pContextData', True), 'CK_EDDSA_PARAMS.pContextData', False, 0)
             self._s.pContextData = address
             _pb_keep(self._s, 'pContextData', kept)
+
+    @pContextData.deleter
+    def pContextData(self):
+        _pb_no_delete('CK_EDDSA_PARAMS.pContextData')
 
 
 class CK_XEDDSA_PARAMS(_pb_Record):
@@ -12733,15 +15066,15 @@ class CK_XEDDSA_PARAMS(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new CK_XEDDSA_PARAMS holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != CK_XEDDSA_PARAMS.sizeof:
-            raise ValueError(f"CK_XEDDSA_PARAMS needs {CK_XEDDSA_PARAMS.sizeof} bytes, got {view.nbytes}")
-        return _pb_view(CK_XEDDSA_PARAMS, _S81.from_buffer_copy(view))
+        data = _pb_bytes_like(data, "CK_XEDDSA_PARAMS.from_bytes: argument 1 (data)")
+        if len(data) != CK_XEDDSA_PARAMS.sizeof:
+            raise ValueError(f"CK_XEDDSA_PARAMS needs {CK_XEDDSA_PARAMS.sizeof} bytes, got {len(data)}")
+        return _pb_view(CK_XEDDSA_PARAMS, _S81.from_buffer_copy(data))
 
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_XEDDSA_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_XEDDSA_PARAMS(hash={self.hash!r})"
@@ -12753,6 +15086,10 @@ class CK_XEDDSA_PARAMS(_pb_Record):
     @hash.setter
     def hash(self, value):
         self._s.hash = _pb_index(value, 'CK_XEDDSA_PARAMS.hash', 0, 18446744073709551615)
+
+    @hash.deleter
+    def hash(self):
+        _pb_no_delete('CK_XEDDSA_PARAMS.hash')
 
 
 class CK_X3DH_INITIATE_PARAMS(_pb_Record):
@@ -12786,7 +15123,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_X3DH_INITIATE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X3DH_INITIATE_PARAMS(kdf={self.kdf!r}, pPeer_identity={self.pPeer_identity!r}, pPeer_prekey={self.pPeer_prekey!r}, pPrekey_signature={self.pPrekey_signature!r}, pOnetime_key={self.pOnetime_key!r}, pOwn_identity={self.pOwn_identity!r}, pOwn_ephemeral={self.pOwn_ephemeral!r})"
@@ -12799,6 +15136,10 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.kdf')
+
     @property
     def pPeer_identity(self):
         return self._s.pPeer_identity
@@ -12806,6 +15147,10 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @pPeer_identity.setter
     def pPeer_identity(self, value):
         self._s.pPeer_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_identity', 0, 18446744073709551615)
+
+    @pPeer_identity.deleter
+    def pPeer_identity(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPeer_identity')
 
     @property
     def pPeer_prekey(self):
@@ -12815,6 +15160,10 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pPeer_prekey(self, value):
         self._s.pPeer_prekey = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_prekey', 0, 18446744073709551615)
 
+    @pPeer_prekey.deleter
+    def pPeer_prekey(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPeer_prekey')
+
     @property
     def pPrekey_signature(self):
         address = self._s.pPrekey_signature
@@ -12822,6 +15171,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @pPrekey_signature.setter
     def pPrekey_signature(self, value):
+        _pb_read_only('CK_X3DH_INITIATE_PARAMS.pPrekey_signature')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPrekey_signature = None
@@ -12831,6 +15181,10 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
             self._s.pPrekey_signature = address
             _pb_keep(self._s, 'pPrekey_signature', kept)
 
+    @pPrekey_signature.deleter
+    def pPrekey_signature(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPrekey_signature')
+
     @property
     def pOnetime_key(self):
         address = self._s.pOnetime_key
@@ -12838,6 +15192,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @pOnetime_key.setter
     def pOnetime_key(self, value):
+        _pb_read_only('CK_X3DH_INITIATE_PARAMS.pOnetime_key')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOnetime_key = None
@@ -12847,6 +15202,10 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
             self._s.pOnetime_key = address
             _pb_keep(self._s, 'pOnetime_key', kept)
 
+    @pOnetime_key.deleter
+    def pOnetime_key(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOnetime_key')
+
     @property
     def pOwn_identity(self):
         return self._s.pOwn_identity
@@ -12855,6 +15214,10 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pOwn_identity(self, value):
         self._s.pOwn_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_identity', 0, 18446744073709551615)
 
+    @pOwn_identity.deleter
+    def pOwn_identity(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOwn_identity')
+
     @property
     def pOwn_ephemeral(self):
         return self._s.pOwn_ephemeral
@@ -12862,6 +15225,10 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     @pOwn_ephemeral.setter
     def pOwn_ephemeral(self, value):
         self._s.pOwn_ephemeral = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral', 0, 18446744073709551615)
+
+    @pOwn_ephemeral.deleter
+    def pOwn_ephemeral(self):
+        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral')
 
 
 class CK_X3DH_RESPOND_PARAMS(_pb_Record):
@@ -12893,7 +15260,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_X3DH_RESPOND_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X3DH_RESPOND_PARAMS(kdf={self.kdf!r}, pIdentity_id={self.pIdentity_id!r}, pPrekey_id={self.pPrekey_id!r}, pOnetime_id={self.pOnetime_id!r}, pInitiator_identity={self.pInitiator_identity!r}, pInitiator_ephemeral={self.pInitiator_ephemeral!r})"
@@ -12906,6 +15273,10 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.kdf', 0, 18446744073709551615)
 
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.kdf')
+
     @property
     def pIdentity_id(self):
         address = self._s.pIdentity_id
@@ -12913,6 +15284,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pIdentity_id.setter
     def pIdentity_id(self, value):
+        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pIdentity_id')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIdentity_id = None
@@ -12922,6 +15294,10 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._s.pIdentity_id = address
             _pb_keep(self._s, 'pIdentity_id', kept)
 
+    @pIdentity_id.deleter
+    def pIdentity_id(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pIdentity_id')
+
     @property
     def pPrekey_id(self):
         address = self._s.pPrekey_id
@@ -12929,6 +15305,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pPrekey_id.setter
     def pPrekey_id(self, value):
+        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pPrekey_id')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPrekey_id = None
@@ -12938,6 +15315,10 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._s.pPrekey_id = address
             _pb_keep(self._s, 'pPrekey_id', kept)
 
+    @pPrekey_id.deleter
+    def pPrekey_id(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pPrekey_id')
+
     @property
     def pOnetime_id(self):
         address = self._s.pOnetime_id
@@ -12945,6 +15326,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pOnetime_id.setter
     def pOnetime_id(self, value):
+        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pOnetime_id')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOnetime_id = None
@@ -12954,6 +15336,10 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._s.pOnetime_id = address
             _pb_keep(self._s, 'pOnetime_id', kept)
 
+    @pOnetime_id.deleter
+    def pOnetime_id(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pOnetime_id')
+
     @property
     def pInitiator_identity(self):
         return self._s.pInitiator_identity
@@ -12962,6 +15348,10 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def pInitiator_identity(self, value):
         self._s.pInitiator_identity = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_identity', 0, 18446744073709551615)
 
+    @pInitiator_identity.deleter
+    def pInitiator_identity(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pInitiator_identity')
+
     @property
     def pInitiator_ephemeral(self):
         address = self._s.pInitiator_ephemeral
@@ -12969,6 +15359,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pInitiator_ephemeral.setter
     def pInitiator_ephemeral(self, value):
+        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInitiator_ephemeral = None
@@ -12977,6 +15368,10 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             address, kept = _pb_buffer_address(_pb_text_value(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', True), 'CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral', False, 0)
             self._s.pInitiator_ephemeral = address
             _pb_keep(self._s, 'pInitiator_ephemeral', kept)
+
+    @pInitiator_ephemeral.deleter
+    def pInitiator_ephemeral(self):
+        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral')
 
 
 class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
@@ -13012,7 +15407,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_X2RATCHET_INITIALIZE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X2RATCHET_INITIALIZE_PARAMS(sk={self.sk!r}, peer_public_prekey={self.peer_public_prekey!r}, peer_public_identity={self.peer_public_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
@@ -13024,6 +15419,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @sk.setter
     def sk(self, value):
+        _pb_read_only('CK_X2RATCHET_INITIALIZE_PARAMS.sk')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.sk = None
@@ -13033,6 +15429,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
             self._s.sk = address
             _pb_keep(self._s, 'sk', kept)
 
+    @sk.deleter
+    def sk(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.sk')
+
     @property
     def peer_public_prekey(self):
         return self._s.peer_public_prekey
@@ -13040,6 +15440,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @peer_public_prekey.setter
     def peer_public_prekey(self, value):
         self._s.peer_public_prekey = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey', 0, 18446744073709551615)
+
+    @peer_public_prekey.deleter
+    def peer_public_prekey(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey')
 
     @property
     def peer_public_identity(self):
@@ -13049,6 +15453,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def peer_public_identity(self, value):
         self._s.peer_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity', 0, 18446744073709551615)
 
+    @peer_public_identity.deleter
+    def peer_public_identity(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity')
+
     @property
     def own_public_identity(self):
         return self._s.own_public_identity
@@ -13056,6 +15464,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @own_public_identity.setter
     def own_public_identity(self, value):
         self._s.own_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity', 0, 18446744073709551615)
+
+    @own_public_identity.deleter
+    def own_public_identity(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity')
 
     @property
     def bEncryptedHeader(self):
@@ -13065,6 +15477,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def bEncryptedHeader(self, value):
         self._s.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader', 0, 255)
 
+    @bEncryptedHeader.deleter
+    def bEncryptedHeader(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader')
+
     @property
     def eCurve(self):
         return self._s.eCurve
@@ -13072,6 +15488,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @eCurve.setter
     def eCurve(self, value):
         self._s.eCurve = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.eCurve', 0, 18446744073709551615)
+
+    @eCurve.deleter
+    def eCurve(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.eCurve')
 
     @property
     def aeadMechanism(self):
@@ -13081,6 +15501,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def aeadMechanism(self, value):
         self._s.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
+    @aeadMechanism.deleter
+    def aeadMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism')
+
     @property
     def kdfMechanism(self):
         return self._s.kdfMechanism
@@ -13088,6 +15512,10 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     @kdfMechanism.setter
     def kdfMechanism(self, value):
         self._s.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism', 0, 18446744073709551615)
+
+    @kdfMechanism.deleter
+    def kdfMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism')
 
 
 class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
@@ -13123,7 +15551,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_X2RATCHET_RESPOND_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_X2RATCHET_RESPOND_PARAMS(sk={self.sk!r}, own_prekey={self.own_prekey!r}, initiator_identity={self.initiator_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
@@ -13135,6 +15563,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @sk.setter
     def sk(self, value):
+        _pb_read_only('CK_X2RATCHET_RESPOND_PARAMS.sk')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.sk = None
@@ -13144,6 +15573,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
             self._s.sk = address
             _pb_keep(self._s, 'sk', kept)
 
+    @sk.deleter
+    def sk(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.sk')
+
     @property
     def own_prekey(self):
         return self._s.own_prekey
@@ -13151,6 +15584,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @own_prekey.setter
     def own_prekey(self, value):
         self._s.own_prekey = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_prekey', 0, 18446744073709551615)
+
+    @own_prekey.deleter
+    def own_prekey(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.own_prekey')
 
     @property
     def initiator_identity(self):
@@ -13160,6 +15597,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def initiator_identity(self, value):
         self._s.initiator_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.initiator_identity', 0, 18446744073709551615)
 
+    @initiator_identity.deleter
+    def initiator_identity(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.initiator_identity')
+
     @property
     def own_public_identity(self):
         return self._s.own_public_identity
@@ -13167,6 +15608,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @own_public_identity.setter
     def own_public_identity(self, value):
         self._s.own_public_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_public_identity', 0, 18446744073709551615)
+
+    @own_public_identity.deleter
+    def own_public_identity(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.own_public_identity')
 
     @property
     def bEncryptedHeader(self):
@@ -13176,6 +15621,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def bEncryptedHeader(self, value):
         self._s.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader', 0, 255)
 
+    @bEncryptedHeader.deleter
+    def bEncryptedHeader(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader')
+
     @property
     def eCurve(self):
         return self._s.eCurve
@@ -13183,6 +15632,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @eCurve.setter
     def eCurve(self, value):
         self._s.eCurve = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.eCurve', 0, 18446744073709551615)
+
+    @eCurve.deleter
+    def eCurve(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.eCurve')
 
     @property
     def aeadMechanism(self):
@@ -13192,6 +15645,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def aeadMechanism(self, value):
         self._s.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
+    @aeadMechanism.deleter
+    def aeadMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism')
+
     @property
     def kdfMechanism(self):
         return self._s.kdfMechanism
@@ -13199,6 +15656,10 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     @kdfMechanism.setter
     def kdfMechanism(self, value):
         self._s.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615)
+
+    @kdfMechanism.deleter
+    def kdfMechanism(self):
+        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism')
 
 
 class CK_NSS_JPAKEPublicValue(_pb_Record):
@@ -13230,7 +15691,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKEPublicValue.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKEPublicValue(pGX={self.pGX!r}, ulGXLen={self.ulGXLen!r}, pGV={self.pGV!r}, ulGVLen={self.ulGVLen!r}, pR={self.pR!r}, ulRLen={self.ulRLen!r})"
@@ -13242,6 +15703,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @pGX.setter
     def pGX(self, value):
+        _pb_read_only('CK_NSS_JPAKEPublicValue.pGX')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pGX = None
@@ -13251,6 +15713,10 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._s.pGX = address
             _pb_keep(self._s, 'pGX', kept)
 
+    @pGX.deleter
+    def pGX(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.pGX')
+
     @property
     def ulGXLen(self):
         return self._s.ulGXLen
@@ -13259,6 +15725,10 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulGXLen(self, value):
         self._s.ulGXLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
 
+    @ulGXLen.deleter
+    def ulGXLen(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulGXLen')
+
     @property
     def pGV(self):
         address = self._s.pGV
@@ -13266,6 +15736,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @pGV.setter
     def pGV(self, value):
+        _pb_read_only('CK_NSS_JPAKEPublicValue.pGV')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pGV = None
@@ -13275,6 +15746,10 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._s.pGV = address
             _pb_keep(self._s, 'pGV', kept)
 
+    @pGV.deleter
+    def pGV(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.pGV')
+
     @property
     def ulGVLen(self):
         return self._s.ulGVLen
@@ -13283,6 +15758,10 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulGVLen(self, value):
         self._s.ulGVLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
 
+    @ulGVLen.deleter
+    def ulGVLen(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulGVLen')
+
     @property
     def pR(self):
         address = self._s.pR
@@ -13290,6 +15769,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @pR.setter
     def pR(self, value):
+        _pb_read_only('CK_NSS_JPAKEPublicValue.pR')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pR = None
@@ -13299,6 +15779,10 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._s.pR = address
             _pb_keep(self._s, 'pR', kept)
 
+    @pR.deleter
+    def pR(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.pR')
+
     @property
     def ulRLen(self):
         return self._s.ulRLen
@@ -13306,6 +15790,10 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     @ulRLen.setter
     def ulRLen(self, value):
         self._s.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
+
+    @ulRLen.deleter
+    def ulRLen(self):
+        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulRLen')
 
 
 class CK_NSS_JPAKERound1Params(_pb_Record):
@@ -13329,7 +15817,7 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKERound1Params.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKERound1Params(gx1={self.gx1!r}, gx2={self.gx2!r})"
@@ -13345,6 +15833,10 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
         self._s.gx1 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx1), _ct.sizeof(value._s), value._s)
 
+    @gx1.deleter
+    def gx1(self):
+        _pb_no_delete('CK_NSS_JPAKERound1Params.gx1')
+
     @property
     def gx2(self):
         return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx2)
@@ -13355,6 +15847,10 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
             raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         self._s.gx2 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx2), _ct.sizeof(value._s), value._s)
+
+    @gx2.deleter
+    def gx2(self):
+        _pb_no_delete('CK_NSS_JPAKERound1Params.gx2')
 
 
 class CK_NSS_JPAKERound2Params(_pb_Record):
@@ -13384,7 +15880,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKERound2Params.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKERound2Params(pSharedKey={self.pSharedKey!r}, ulSharedKeyLen={self.ulSharedKeyLen!r}, gx3={self.gx3!r}, gx4={self.gx4!r}, A={self.A!r})"
@@ -13396,6 +15892,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
 
     @pSharedKey.setter
     def pSharedKey(self, value):
+        _pb_read_only('CK_NSS_JPAKERound2Params.pSharedKey')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedKey = None
@@ -13405,6 +15902,10 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
             self._s.pSharedKey = address
             _pb_keep(self._s, 'pSharedKey', kept)
 
+    @pSharedKey.deleter
+    def pSharedKey(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.pSharedKey')
+
     @property
     def ulSharedKeyLen(self):
         return self._s.ulSharedKeyLen
@@ -13412,6 +15913,10 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
     @ulSharedKeyLen.setter
     def ulSharedKeyLen(self, value):
         self._s.ulSharedKeyLen = _pb_index(value, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
+
+    @ulSharedKeyLen.deleter
+    def ulSharedKeyLen(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.ulSharedKeyLen')
 
     @property
     def gx3(self):
@@ -13424,6 +15929,10 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._s.gx3 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx3), _ct.sizeof(value._s), value._s)
 
+    @gx3.deleter
+    def gx3(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.gx3')
+
     @property
     def gx4(self):
         return _pb_view(CK_NSS_JPAKEPublicValue, self._s.gx4)
@@ -13435,6 +15944,10 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._s.gx4 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx4), _ct.sizeof(value._s), value._s)
 
+    @gx4.deleter
+    def gx4(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.gx4')
+
     @property
     def A(self):
         return _pb_view(CK_NSS_JPAKEPublicValue, self._s.A)
@@ -13445,6 +15958,10 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
             raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         self._s.A = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.A), _ct.sizeof(value._s), value._s)
+
+    @A.deleter
+    def A(self):
+        _pb_no_delete('CK_NSS_JPAKERound2Params.A')
 
 
 class CK_NSS_JPAKEFinalParams(_pb_Record):
@@ -13466,7 +15983,7 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_JPAKEFinalParams.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_JPAKEFinalParams(B={self.B!r})"
@@ -13481,6 +15998,10 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
             raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         self._s.B = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.B), _ct.sizeof(value._s), value._s)
+
+    @B.deleter
+    def B(self):
+        _pb_no_delete('CK_NSS_JPAKEFinalParams.B')
 
 
 class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
@@ -13508,7 +16029,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_MAC_CONSTANT_TIME_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_MAC_CONSTANT_TIME_PARAMS(macAlg={self.macAlg!r}, ulBodyTotalLen={self.ulBodyTotalLen!r}, pHeader={self.pHeader!r}, ulHeaderLen={self.ulHeaderLen!r})"
@@ -13521,6 +16042,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def macAlg(self, value):
         self._s.macAlg = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
 
+    @macAlg.deleter
+    def macAlg(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg')
+
     @property
     def ulBodyTotalLen(self):
         return self._s.ulBodyTotalLen
@@ -13529,6 +16054,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def ulBodyTotalLen(self, value):
         self._s.ulBodyTotalLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
 
+    @ulBodyTotalLen.deleter
+    def ulBodyTotalLen(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen')
+
     @property
     def pHeader(self):
         address = self._s.pHeader
@@ -13536,6 +16065,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
 
     @pHeader.setter
     def pHeader(self, value):
+        _pb_read_only('CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pHeader = None
@@ -13545,6 +16075,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
             self._s.pHeader = address
             _pb_keep(self._s, 'pHeader', kept)
 
+    @pHeader.deleter
+    def pHeader(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader')
+
     @property
     def ulHeaderLen(self):
         return self._s.ulHeaderLen
@@ -13552,6 +16086,10 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     @ulHeaderLen.setter
     def ulHeaderLen(self, value):
         self._s.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
+
+    @ulHeaderLen.deleter
+    def ulHeaderLen(self):
+        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen')
 
 
 class CK_NSS_AEAD_PARAMS(_pb_Record):
@@ -13581,7 +16119,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_AEAD_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_AEAD_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagLen={self.ulTagLen!r})"
@@ -13593,6 +16131,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
+        _pb_read_only('CK_NSS_AEAD_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
@@ -13602,6 +16141,10 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.pNonce')
+
     @property
     def ulNonceLen(self):
         return self._s.ulNonceLen
@@ -13610,6 +16153,10 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulNonceLen')
+
     @property
     def pAAD(self):
         address = self._s.pAAD
@@ -13617,6 +16164,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
+        _pb_read_only('CK_NSS_AEAD_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
@@ -13626,6 +16174,10 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._s.ulAADLen
@@ -13634,6 +16186,10 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulAADLen')
+
     @property
     def ulTagLen(self):
         return self._s.ulTagLen
@@ -13641,6 +16197,10 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     @ulTagLen.setter
     def ulTagLen(self, value):
         self._s.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
+
+    @ulTagLen.deleter
+    def ulTagLen(self):
+        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulTagLen')
 
 
 class CK_NSS_HKDFParams(_pb_Record):
@@ -13672,7 +16232,7 @@ class CK_NSS_HKDFParams(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_HKDFParams.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_HKDFParams(bExtract={self.bExtract!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, bExpand={self.bExpand!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
@@ -13685,6 +16245,10 @@ class CK_NSS_HKDFParams(_pb_Record):
     def bExtract(self, value):
         self._s.bExtract = _pb_index(value, 'CK_NSS_HKDFParams.bExtract', 0, 255)
 
+    @bExtract.deleter
+    def bExtract(self):
+        _pb_no_delete('CK_NSS_HKDFParams.bExtract')
+
     @property
     def pSalt(self):
         address = self._s.pSalt
@@ -13692,6 +16256,7 @@ class CK_NSS_HKDFParams(_pb_Record):
 
     @pSalt.setter
     def pSalt(self, value):
+        _pb_read_only('CK_NSS_HKDFParams.pSalt')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSalt = None
@@ -13701,6 +16266,10 @@ class CK_NSS_HKDFParams(_pb_Record):
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete('CK_NSS_HKDFParams.pSalt')
+
     @property
     def ulSaltLen(self):
         return self._s.ulSaltLen
@@ -13708,6 +16277,10 @@ class CK_NSS_HKDFParams(_pb_Record):
     @ulSaltLen.setter
     def ulSaltLen(self, value):
         self._s.ulSaltLen = _pb_index(value, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
+
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete('CK_NSS_HKDFParams.ulSaltLen')
 
     @property
     def bExpand(self):
@@ -13717,6 +16290,10 @@ class CK_NSS_HKDFParams(_pb_Record):
     def bExpand(self, value):
         self._s.bExpand = _pb_index(value, 'CK_NSS_HKDFParams.bExpand', 0, 255)
 
+    @bExpand.deleter
+    def bExpand(self):
+        _pb_no_delete('CK_NSS_HKDFParams.bExpand')
+
     @property
     def pInfo(self):
         address = self._s.pInfo
@@ -13724,6 +16301,7 @@ class CK_NSS_HKDFParams(_pb_Record):
 
     @pInfo.setter
     def pInfo(self, value):
+        _pb_read_only('CK_NSS_HKDFParams.pInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInfo = None
@@ -13733,6 +16311,10 @@ class CK_NSS_HKDFParams(_pb_Record):
             self._s.pInfo = address
             _pb_keep(self._s, 'pInfo', kept)
 
+    @pInfo.deleter
+    def pInfo(self):
+        _pb_no_delete('CK_NSS_HKDFParams.pInfo')
+
     @property
     def ulInfoLen(self):
         return self._s.ulInfoLen
@@ -13740,6 +16322,10 @@ class CK_NSS_HKDFParams(_pb_Record):
     @ulInfoLen.setter
     def ulInfoLen(self, value):
         self._s.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
+
+    @ulInfoLen.deleter
+    def ulInfoLen(self):
+        _pb_no_delete('CK_NSS_HKDFParams.ulInfoLen')
 
 
 class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
@@ -13769,7 +16355,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasSeedKey={self.bHasSeedKey!r}, hSeedKey={self.hSeedKey!r}, pSeedData={self.pSeedData!r}, ulSeedDataLen={self.ulSeedDataLen!r})"
@@ -13782,6 +16368,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bHasSeedKey(self):
         return self._s.bHasSeedKey
@@ -13789,6 +16379,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     @bHasSeedKey.setter
     def bHasSeedKey(self, value):
         self._s.bHasSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
+
+    @bHasSeedKey.deleter
+    def bHasSeedKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey')
 
     @property
     def hSeedKey(self):
@@ -13798,6 +16392,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def hSeedKey(self, value):
         self._s.hSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
 
+    @hSeedKey.deleter
+    def hSeedKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey')
+
     @property
     def pSeedData(self):
         address = self._s.pSeedData
@@ -13805,6 +16403,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
 
     @pSeedData.setter
     def pSeedData(self, value):
+        _pb_read_only('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeedData = None
@@ -13814,6 +16413,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
             self._s.pSeedData = address
             _pb_keep(self._s, 'pSeedData', kept)
 
+    @pSeedData.deleter
+    def pSeedData(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData')
+
     @property
     def ulSeedDataLen(self):
         return self._s.ulSeedDataLen
@@ -13821,6 +16424,10 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     @ulSeedDataLen.setter
     def ulSeedDataLen(self, value):
         self._s.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
+
+    @ulSeedDataLen.deleter
+    def ulSeedDataLen(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen')
 
 
 class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
@@ -13856,7 +16463,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE_PRF_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bDataAsKey={self.bDataAsKey!r}, bRekey={self.bRekey!r}, pNi={self.pNi!r}, ulNiLen={self.ulNiLen!r}, pNr={self.pNr!r}, ulNrLen={self.ulNrLen!r}, hNewKey={self.hNewKey!r})"
@@ -13869,6 +16476,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bDataAsKey(self):
         return self._s.bDataAsKey
@@ -13876,6 +16487,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @bDataAsKey.setter
     def bDataAsKey(self, value):
         self._s.bDataAsKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
+
+    @bDataAsKey.deleter
+    def bDataAsKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey')
 
     @property
     def bRekey(self):
@@ -13885,6 +16500,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def bRekey(self, value):
         self._s.bRekey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
 
+    @bRekey.deleter
+    def bRekey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey')
+
     @property
     def pNi(self):
         address = self._s.pNi
@@ -13892,6 +16511,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pNi.setter
     def pNi(self, value):
+        _pb_read_only('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNi = None
@@ -13901,6 +16521,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pNi = address
             _pb_keep(self._s, 'pNi', kept)
 
+    @pNi.deleter
+    def pNi(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi')
+
     @property
     def ulNiLen(self):
         return self._s.ulNiLen
@@ -13909,6 +16533,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def ulNiLen(self, value):
         self._s.ulNiLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
 
+    @ulNiLen.deleter
+    def ulNiLen(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen')
+
     @property
     def pNr(self):
         address = self._s.pNr
@@ -13916,6 +16544,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pNr.setter
     def pNr(self, value):
+        _pb_read_only('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNr = None
@@ -13925,6 +16554,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pNr = address
             _pb_keep(self._s, 'pNr', kept)
 
+    @pNr.deleter
+    def pNr(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr')
+
     @property
     def ulNrLen(self):
         return self._s.ulNrLen
@@ -13933,6 +16566,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def ulNrLen(self, value):
         self._s.ulNrLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
 
+    @ulNrLen.deleter
+    def ulNrLen(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen')
+
     @property
     def hNewKey(self):
         return self._s.hNewKey
@@ -13940,6 +16577,10 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     @hNewKey.setter
     def hNewKey(self, value):
         self._s.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
+
+    @hNewKey.deleter
+    def hNewKey(self):
+        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey')
 
 
 class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
@@ -13977,7 +16618,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE1_PRF_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE1_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasPrevKey={self.bHasPrevKey!r}, hKeygxy={self.hKeygxy!r}, hPrevKey={self.hPrevKey!r}, pCKYi={self.pCKYi!r}, ulCKYiLen={self.ulCKYiLen!r}, pCKYr={self.pCKYr!r}, ulCKYrLen={self.ulCKYrLen!r}, keyNumber={self.keyNumber!r})"
@@ -13990,6 +16631,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bHasPrevKey(self):
         return self._s.bHasPrevKey
@@ -13997,6 +16642,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @bHasPrevKey.setter
     def bHasPrevKey(self, value):
         self._s.bHasPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
+
+    @bHasPrevKey.deleter
+    def bHasPrevKey(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey')
 
     @property
     def hKeygxy(self):
@@ -14006,6 +16655,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def hKeygxy(self, value):
         self._s.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
+    @hKeygxy.deleter
+    def hKeygxy(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy')
+
     @property
     def hPrevKey(self):
         return self._s.hPrevKey
@@ -14014,6 +16667,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def hPrevKey(self, value):
         self._s.hPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
 
+    @hPrevKey.deleter
+    def hPrevKey(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey')
+
     @property
     def pCKYi(self):
         address = self._s.pCKYi
@@ -14021,6 +16678,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pCKYi.setter
     def pCKYi(self, value):
+        _pb_read_only('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pCKYi = None
@@ -14030,6 +16688,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pCKYi = address
             _pb_keep(self._s, 'pCKYi', kept)
 
+    @pCKYi.deleter
+    def pCKYi(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi')
+
     @property
     def ulCKYiLen(self):
         return self._s.ulCKYiLen
@@ -14038,6 +16700,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def ulCKYiLen(self, value):
         self._s.ulCKYiLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
 
+    @ulCKYiLen.deleter
+    def ulCKYiLen(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen')
+
     @property
     def pCKYr(self):
         address = self._s.pCKYr
@@ -14045,6 +16711,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pCKYr.setter
     def pCKYr(self, value):
+        _pb_read_only('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pCKYr = None
@@ -14054,6 +16721,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pCKYr = address
             _pb_keep(self._s, 'pCKYr', kept)
 
+    @pCKYr.deleter
+    def pCKYr(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr')
+
     @property
     def ulCKYrLen(self):
         return self._s.ulCKYrLen
@@ -14062,6 +16733,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def ulCKYrLen(self, value):
         self._s.ulCKYrLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
 
+    @ulCKYrLen.deleter
+    def ulCKYrLen(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen')
+
     @property
     def keyNumber(self):
         return self._s.keyNumber
@@ -14069,6 +16744,10 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     @keyNumber.setter
     def keyNumber(self, value):
         self._s.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
+
+    @keyNumber.deleter
+    def keyNumber(self):
+        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber')
 
 
 class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
@@ -14098,7 +16777,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasKeygxy={self.bHasKeygxy!r}, hKeygxy={self.hKeygxy!r}, pExtraData={self.pExtraData!r}, ulExtraDataLen={self.ulExtraDataLen!r})"
@@ -14111,6 +16790,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism')
+
     @property
     def bHasKeygxy(self):
         return self._s.bHasKeygxy
@@ -14118,6 +16801,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     @bHasKeygxy.setter
     def bHasKeygxy(self, value):
         self._s.bHasKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
+
+    @bHasKeygxy.deleter
+    def bHasKeygxy(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy')
 
     @property
     def hKeygxy(self):
@@ -14127,6 +16814,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def hKeygxy(self, value):
         self._s.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
+    @hKeygxy.deleter
+    def hKeygxy(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy')
+
     @property
     def pExtraData(self):
         address = self._s.pExtraData
@@ -14134,6 +16825,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pExtraData.setter
     def pExtraData(self, value):
+        _pb_read_only('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pExtraData = None
@@ -14143,6 +16835,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pExtraData = address
             _pb_keep(self._s, 'pExtraData', kept)
 
+    @pExtraData.deleter
+    def pExtraData(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData')
+
     @property
     def ulExtraDataLen(self):
         return self._s.ulExtraDataLen
@@ -14150,6 +16846,10 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     @ulExtraDataLen.setter
     def ulExtraDataLen(self, value):
         self._s.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
+
+    @ulExtraDataLen.deleter
+    def ulExtraDataLen(self):
+        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen')
 
 
 class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
@@ -14177,7 +16877,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={_pb_ref_repr(self.pVersion)})"
@@ -14190,6 +16890,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism')
+
     @property
     def pSessionHash(self):
         address = self._s.pSessionHash
@@ -14197,6 +16901,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @pSessionHash.setter
     def pSessionHash(self, value):
+        _pb_read_only('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSessionHash = None
@@ -14206,6 +16911,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             self._s.pSessionHash = address
             _pb_keep(self._s, 'pSessionHash', kept)
 
+    @pSessionHash.deleter
+    def pSessionHash(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash')
+
     @property
     def ulSessionHashLen(self):
         return self._s.ulSessionHashLen
@@ -14213,6 +16922,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     @ulSessionHashLen.setter
     def ulSessionHashLen(self, value):
         self._s.ulSessionHashLen = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
+
+    @ulSessionHashLen.deleter
+    def ulSessionHashLen(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen')
 
     @property
     def pVersion(self):
@@ -14224,6 +16937,10 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         _pb_record_value(value, CK_VERSION, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion')
         self._s.pVersion = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pVersion', value)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
@@ -14247,7 +16964,7 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_MODULE_FUNCTIONS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_MODULE_FUNCTIONS(version={self.version!r}, NSC_ModuleDBFunc={self.NSC_ModuleDBFunc!r})"
@@ -14262,6 +16979,10 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_NSS_MODULE_FUNCTIONS.version')
+
     @property
     def NSC_ModuleDBFunc(self):
         return _pb_function_pointer(self._s.NSC_ModuleDBFunc, 'char **(*)(unsigned long, char *, void *)', _pb_root(self._s))
@@ -14270,6 +16991,10 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
     def NSC_ModuleDBFunc(self, value):
         self._s.NSC_ModuleDBFunc = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
         _pb_keep(self._s, 'NSC_ModuleDBFunc', value)
+
+    @NSC_ModuleDBFunc.deleter
+    def NSC_ModuleDBFunc(self):
+        _pb_no_delete('CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
 
 
 class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
@@ -14293,7 +17018,7 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_FIPS_FUNCTIONS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_FIPS_FUNCTIONS(version={self.version!r}, NSC_NSSGetFIPSStatus={self.NSC_NSSGetFIPSStatus!r})"
@@ -14308,6 +17033,10 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete('CK_NSS_FIPS_FUNCTIONS.version')
+
     @property
     def NSC_NSSGetFIPSStatus(self):
         return _pb_function_pointer(self._s.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', _pb_root(self._s))
@@ -14316,6 +17045,10 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     def NSC_NSSGetFIPSStatus(self, value):
         self._s.NSC_NSSGetFIPSStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
         _pb_keep(self._s, 'NSC_NSSGetFIPSStatus', value)
+
+    @NSC_NSSGetFIPSStatus.deleter
+    def NSC_NSSGetFIPSStatus(self):
+        _pb_no_delete('CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
 
 
 class CK_NSS_GCM_PARAMS(_pb_Record):
@@ -14345,7 +17078,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def __bytes__(self):
         return _ct.string_at(_ct.addressof(self._s), CK_NSS_GCM_PARAMS.sizeof)
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"CK_NSS_GCM_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
@@ -14357,6 +17090,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
+        _pb_read_only('CK_NSS_GCM_PARAMS.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIv = None
@@ -14366,6 +17100,10 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.pIv')
+
     @property
     def ulIvLen(self):
         return self._s.ulIvLen
@@ -14374,6 +17112,10 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
 
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.ulIvLen')
+
     @property
     def pAAD(self):
         address = self._s.pAAD
@@ -14381,6 +17123,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
+        _pb_read_only('CK_NSS_GCM_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
@@ -14390,6 +17133,10 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.pAAD')
+
     @property
     def ulAADLen(self):
         return self._s.ulAADLen
@@ -14398,6 +17145,10 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.ulAADLen')
+
     @property
     def ulTagBits(self):
         return self._s.ulTagBits
@@ -14405,6 +17156,10 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     @ulTagBits.setter
     def ulTagBits(self, value):
         self._s.ulTagBits = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete('CK_NSS_GCM_PARAMS.ulTagBits')
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
 
 
@@ -14517,6 +17272,9 @@ class Library:
 
     def __repr__(self):
         return f"<pkcs11.Library {self._pb_path!r}>"
+
+    # A copy would share the loaded library's state, which a Library stands for alone.
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def C_Initialize(self, pInitArgs, /):
         'C_Initialize(pInitArgs: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'

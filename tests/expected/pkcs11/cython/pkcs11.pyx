@@ -6,15 +6,22 @@
 # checked here so that nothing a Python caller passes reaches C unconverted:
 # integers must support __index__ and fit the C type (OverflowError),
 # buffers are held for the duration of the call, records are instances of
-# their class (or None for a pointer).
+# their class (or None for a pointer).  The errors are those of the ctypes
+# and cffi modules, word for word: a conversion that fails hands the value
+# to the checks all three share (_pb_fix_value, pasted below), which name
+# the argument; the success path runs none of that.
 cimport cython
 from cpython.buffer cimport PyBUF_SIMPLE, PyBUF_WRITABLE, PyBuffer_Release, PyObject_CheckBuffer, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromObject, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
+from cpython.list cimport PyList_CheckExact
+from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
+import operator as _operator
+import sys as _sys
 
 cdef extern from "Python.h":
     bint PyIndex_Check(object)
@@ -25,21 +32,490 @@ cdef extern from "Python.h":
 cdef object _MISSING = object()
 
 
-cdef inline object _pb_index(object value, str what):
-    # An int, or what its __index__ gives; anything else is a TypeError naming the argument.
+cdef inline object _pb_as_int(object value, str what):
+    # An int, or what its __index__ gives; anything else is a TypeError naming
+    # the argument (the runtime's _pb_integer, without a call for an int).
     if PyLong_CheckExact(value):
         return value
     if not PyIndex_Check(value):
-        raise TypeError(f"{what} must be an integer, not {type(value).__name__}")
+        return _pb_integer(value, what)
     return PyNumber_Index(value)
 
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
 
-cdef bytes _pb_encode(str value, str what):
-    # A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there).
-    cdef bytes data = value.encode()
+
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
+
+    They hold addresses (and keep the memory behind them alive): a pickled
+    address means nothing in another process, and a copy would share memory
+    it does not own.  ``bytes(record)`` and ``from_bytes`` copy a record's
+    bytes where that is safe.
+    """
+    raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
+
+
+def _pb_integer(value, what):
+    """``value`` as an int, through ``__index__``; the TypeError names ``what`` otherwise."""
+    try:
+        return _operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+
+
+def _pb_index(value, what, lo, hi):
+    """``value`` as an int in [lo, hi]: TypeError for non-integers, OverflowError outside."""
+    number = _pb_integer(value, what)
+    if not lo <= number <= hi:
+        raise OverflowError(f"{what}: {number} is out of range [{lo}, {hi}]")
+    return number
+
+
+def _pb_bool(value, what):
+    """``value`` as C's _Bool takes it: any integer (through __index__), true when not zero."""
+    return bool(_pb_integer(value, what))
+
+
+def _pb_float(value, what):
+    # As PyFloat_AsDouble: __float__ or __index__, never a parse of a string.
+    kind = type(value)
+    if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
+        raise TypeError(f"{what} must be a real number, not {kind.__name__}")
+    return float(value)
+
+
+def _pb_view_of(value, what, writable, wanted=None):
+    """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
+    (``wanted``: what else the parameter takes, for its message)."""
+    if wanted is None:
+        wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
+    if not view.contiguous or (writable and view.readonly):
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    return view
+
+
+def _pb_check_size(view, size, what):
+    if view.nbytes < size:
+        raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
+
+
+def _pb_encode(value, what):
+    """A str as C reads text: UTF-8 bytes, which must hold no NUL (C would stop reading there)."""
+    data = value.encode()
     if b"\0" in data:
         raise ValueError(f"{what} must not contain a NUL character")
     return data
+
+
+def _pb_cstring(value, what):
+    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
+    are copied, so the NUL is there."""
+    if value is None or value.__class__ is bytes:
+        return value
+    if isinstance(value, str):
+        return _pb_encode(value, what)
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
+    return view.tobytes()
+
+
+def _pb_sequence(value, what):
+    """The items of a sequence argument as a list (TypeError for anything else, str included)."""
+    if isinstance(value, str):
+        raise TypeError(f"{what} must be a sequence, not str")
+    try:
+        return list(value)
+    except TypeError:
+        raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
+
+
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
+
+    TypeError naming ``what`` for anything else (``str`` included).
+    """
+    if value.__class__ is bytes:
+        return value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
+
+
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Closed:
+    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        raise ValueError("the object is closed: the memory it stood for was freed")
+
+    __getitem__ = __getattr__
+
+
+#: the memory of every closed object (see _pb_Closed)
+_PB_CLOSED = _pb_Closed()
+
+
+def _pb_is_closed(value):
+    """Whether ``value`` is a Pointer, handle or record that was closed."""
+    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
+
+
+def _pb_pointer_type(value):
+    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
+    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+def _pb_pointer_name(value):
+    """How an error names a Pointer or handle: ``a Pointer of type int *``, or its class."""
+    return f"a Pointer of type {value._ctype}" if type(value) is Pointer else type(value).__name__
+
+
+def _pb_takes_pointer(value, ctype):
+    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
+    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
+    have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+def _pb_pointer_error(what, ctype, value, nullable):
+    """The TypeError for a value that is not a pointer ``ctype`` takes."""
+    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+    if isinstance(value, Pointer):
+        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+def _pb_check_object_pointer(value, ctype, what, wanted):
+    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
+
+    A record goes only where C takes ``void *``; a Pointer where C takes its
+    own type or ``void *``, or any pointer when it is a ``void *`` itself.
+    ``wanted`` names what else the parameter takes, for the TypeError.
+    """
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not {_pb_pointer_name(value)}")
+    elif ctype != "void *":
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
+    kind, what = spec[0], spec[1]
+    if kind == "nonnull":
+        if value is None:
+            raise TypeError(f"{what} must not be None")
+        return _pb_fix_value(spec[2], value)
+    if _pb_is_closed(value):
+        raise ValueError(f"{what} is closed")
+    if kind == "int":
+        return _pb_index(value, what, spec[2], spec[3])
+    if kind == "bool":
+        return _pb_bool(value, what)
+    if kind == "float":
+        return _pb_float(value, what)
+    if kind == "cstring":
+        return _pb_cstring(value, what)
+    if kind in ("buffer", "writable_buffer"):
+        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,
+        #  the tag of the cells taken and the name of the first ("" for none))
+        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
+        if spec[6]:
+            wanted += f" or a {spec[6]}"
+        if isinstance(value, str) and spec[4]:
+            value = _pb_encode(value, what)
+            _pb_check_size(memoryview(value), spec[2], what)
+        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
+            _pb_check_object_pointer(value, spec[3], what, wanted)
+        elif isinstance(value, _pb_Cell) and spec[5]:
+            if value._pb_tag != spec[5]:
+                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+        elif value is not None:
+            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
+        return value
+    if kind == "record":
+        if not (value is None and spec[3]) and not isinstance(value, spec[2]):
+            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":
+                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
+        return value
+    if kind == "pointer":
+        # ("pointer", what, C type, nullable): a Pointer of that type or of void *
+        if value is None and spec[3]:
+            return None
+        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
+            raise _pb_pointer_error(what, spec[2], value, spec[3])
+        return value
+    if kind == "count":
+        number = _pb_integer(value, what)
+        if number < 0:
+            raise ValueError(f"{what} must not be negative")
+        if number > spec[3]:
+            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")
+        return number
+    # ("array", what, nullable, item spec or None, buffers accepted)
+    if value is None:
+        if spec[2]:
+            return None
+        raise TypeError(f"{what} must not be None")
+    if spec[4]:
+        try:
+            view = memoryview(value)
+        except TypeError:
+            if spec[3] is None:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None
+        else:
+            if not view.contiguous:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
+            return value
+    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]
+
+
+def _pb_fix(specs, args):
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
+    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+cdef int _pb_reraise() except -1:
+    # Lets Cython see the exception a conversion helper left pending.
+    return -1
+
+
+cdef object _pb_take_error():
+    # The exception a conversion helper left pending (its caller does not
+    # check it: see _pb_to_* below), taken out of the thread state so that
+    # Python code may run again.  Called on error paths only.
+    try:
+        _pb_reraise()
+    except BaseException as pending:
+        return pending
+
+
+cdef int _pb_refused(object error, object spec, object value) except -1:
+    # The error path of a conversion: Cython's conversion refused ``value``
+    # with an error of its own ("value too large to convert to int32_t",
+    # "must be real number, not str"), which names no argument.  The check
+    # every backend makes for ``spec`` (the ctypes and cffi wrappers' spec of
+    # that argument, field or item) raises the error they raise, in its place.
+    # When it finds nothing wrong, or the error is not one a conversion raises
+    # (MemoryError, an exception from a user's __index__), ``error`` goes on.
+    if isinstance(error, (TypeError, ValueError, OverflowError)):
+        _pb_fix_value(spec, value)
+    raise error
+
+
+# Each _pb_to_<type> is Cython's conversion to <type>, returning -1 when it
+# fails.  Wrappers and setters call it through the matching _pb_unchecked_to_
+# pointer type, which Cython does not check after the call: the caller tests
+# the result itself (the test Cython would have made) and, on that error path
+# only, names the argument with _pb_refused.  Declared always inline here,
+# the success path is the code of a plain conversion.
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_ATTRIBUTE_TYPE(PyObject *, CK_ATTRIBUTE_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_BBOOL(PyObject *, CK_BBOOL *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_BYTE(PyObject *, CK_BYTE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_CHAR(PyObject *, CK_CHAR *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_EC_KDF_TYPE(PyObject *, CK_EC_KDF_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_FLAGS(PyObject *, CK_FLAGS *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_GENERATOR_FUNCTION(PyObject *, CK_GENERATOR_FUNCTION *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_MECHANISM_TYPE(PyObject *, CK_MECHANISM_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_OBJECT_HANDLE(PyObject *, CK_OBJECT_HANDLE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_OTP_PARAM_TYPE(PyObject *, CK_OTP_PARAM_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE(PyObject *, CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE(PyObject *, CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_PRF_DATA_TYPE(PyObject *, CK_PRF_DATA_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_RSA_PKCS_MGF_TYPE(PyObject *, CK_RSA_PKCS_MGF_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_RSA_PKCS_OAEP_SOURCE_TYPE(PyObject *, CK_RSA_PKCS_OAEP_SOURCE_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_SESSION_HANDLE(PyObject *, CK_SESSION_HANDLE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_SLOT_ID(PyObject *, CK_SLOT_ID *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_SP800_108_DKM_LENGTH_METHOD(PyObject *, CK_SP800_108_DKM_LENGTH_METHOD *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_SP800_108_PRF_TYPE(PyObject *, CK_SP800_108_PRF_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_STATE(PyObject *, CK_STATE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_ULONG(PyObject *, CK_ULONG *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_USER_TYPE(PyObject *, CK_USER_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_UTF8CHAR(PyObject *, CK_UTF8CHAR *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_X2RATCHET_KDF_TYPE(PyObject *, CK_X2RATCHET_KDF_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_X3DH_KDF_TYPE(PyObject *, CK_X3DH_KDF_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_X9_42_DH_KDF_TYPE(PyObject *, CK_X9_42_DH_KDF_TYPE *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_CK_XEDDSA_HASH_TYPE(PyObject *, CK_XEDDSA_HASH_TYPE *);
+    #endif
+    """
+
+cdef inline int _pb_to_c_CK_ATTRIBUTE_TYPE "__pyx_pb_to_c_CK_ATTRIBUTE_TYPE"(object value, _c_CK_ATTRIBUTE_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_ATTRIBUTE_TYPE)(object, _c_CK_ATTRIBUTE_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_BBOOL "__pyx_pb_to_c_CK_BBOOL"(object value, _c_CK_BBOOL *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_BBOOL)(object, _c_CK_BBOOL *) noexcept
+
+cdef inline int _pb_to_c_CK_BYTE "__pyx_pb_to_c_CK_BYTE"(object value, _c_CK_BYTE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_BYTE)(object, _c_CK_BYTE *) noexcept
+
+cdef inline int _pb_to_c_CK_CHAR "__pyx_pb_to_c_CK_CHAR"(object value, _c_CK_CHAR *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_CHAR)(object, _c_CK_CHAR *) noexcept
+
+cdef inline int _pb_to_c_CK_EC_KDF_TYPE "__pyx_pb_to_c_CK_EC_KDF_TYPE"(object value, _c_CK_EC_KDF_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_EC_KDF_TYPE)(object, _c_CK_EC_KDF_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_FLAGS "__pyx_pb_to_c_CK_FLAGS"(object value, _c_CK_FLAGS *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_FLAGS)(object, _c_CK_FLAGS *) noexcept
+
+cdef inline int _pb_to_c_CK_GENERATOR_FUNCTION "__pyx_pb_to_c_CK_GENERATOR_FUNCTION"(object value, _c_CK_GENERATOR_FUNCTION *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_GENERATOR_FUNCTION)(object, _c_CK_GENERATOR_FUNCTION *) noexcept
+
+cdef inline int _pb_to_c_CK_MECHANISM_TYPE "__pyx_pb_to_c_CK_MECHANISM_TYPE"(object value, _c_CK_MECHANISM_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_MECHANISM_TYPE)(object, _c_CK_MECHANISM_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_OBJECT_HANDLE "__pyx_pb_to_c_CK_OBJECT_HANDLE"(object value, _c_CK_OBJECT_HANDLE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_OBJECT_HANDLE)(object, _c_CK_OBJECT_HANDLE *) noexcept
+
+cdef inline int _pb_to_c_CK_OTP_PARAM_TYPE "__pyx_pb_to_c_CK_OTP_PARAM_TYPE"(object value, _c_CK_OTP_PARAM_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_OTP_PARAM_TYPE)(object, _c_CK_OTP_PARAM_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE "__pyx_pb_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE"(object value, _c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE)(object, _c_CK_PKCS5_PBKD2_PSEUDO_RANDOM_FUNCTION_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE "__pyx_pb_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE"(object value, _c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE)(object, _c_CK_PKCS5_PBKDF2_SALT_SOURCE_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_PRF_DATA_TYPE "__pyx_pb_to_c_CK_PRF_DATA_TYPE"(object value, _c_CK_PRF_DATA_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_PRF_DATA_TYPE)(object, _c_CK_PRF_DATA_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_RSA_PKCS_MGF_TYPE "__pyx_pb_to_c_CK_RSA_PKCS_MGF_TYPE"(object value, _c_CK_RSA_PKCS_MGF_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_RSA_PKCS_MGF_TYPE)(object, _c_CK_RSA_PKCS_MGF_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_RSA_PKCS_OAEP_SOURCE_TYPE "__pyx_pb_to_c_CK_RSA_PKCS_OAEP_SOURCE_TYPE"(object value, _c_CK_RSA_PKCS_OAEP_SOURCE_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_RSA_PKCS_OAEP_SOURCE_TYPE)(object, _c_CK_RSA_PKCS_OAEP_SOURCE_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_SESSION_HANDLE "__pyx_pb_to_c_CK_SESSION_HANDLE"(object value, _c_CK_SESSION_HANDLE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_SESSION_HANDLE)(object, _c_CK_SESSION_HANDLE *) noexcept
+
+cdef inline int _pb_to_c_CK_SLOT_ID "__pyx_pb_to_c_CK_SLOT_ID"(object value, _c_CK_SLOT_ID *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_SLOT_ID)(object, _c_CK_SLOT_ID *) noexcept
+
+cdef inline int _pb_to_c_CK_SP800_108_DKM_LENGTH_METHOD "__pyx_pb_to_c_CK_SP800_108_DKM_LENGTH_METHOD"(object value, _c_CK_SP800_108_DKM_LENGTH_METHOD *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_SP800_108_DKM_LENGTH_METHOD)(object, _c_CK_SP800_108_DKM_LENGTH_METHOD *) noexcept
+
+cdef inline int _pb_to_c_CK_SP800_108_PRF_TYPE "__pyx_pb_to_c_CK_SP800_108_PRF_TYPE"(object value, _c_CK_SP800_108_PRF_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_SP800_108_PRF_TYPE)(object, _c_CK_SP800_108_PRF_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_STATE "__pyx_pb_to_c_CK_STATE"(object value, _c_CK_STATE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_STATE)(object, _c_CK_STATE *) noexcept
+
+cdef inline int _pb_to_c_CK_ULONG "__pyx_pb_to_c_CK_ULONG"(object value, _c_CK_ULONG *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_ULONG)(object, _c_CK_ULONG *) noexcept
+
+cdef inline int _pb_to_c_CK_USER_TYPE "__pyx_pb_to_c_CK_USER_TYPE"(object value, _c_CK_USER_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_USER_TYPE)(object, _c_CK_USER_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_UTF8CHAR "__pyx_pb_to_c_CK_UTF8CHAR"(object value, _c_CK_UTF8CHAR *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_UTF8CHAR)(object, _c_CK_UTF8CHAR *) noexcept
+
+cdef inline int _pb_to_c_CK_X2RATCHET_KDF_TYPE "__pyx_pb_to_c_CK_X2RATCHET_KDF_TYPE"(object value, _c_CK_X2RATCHET_KDF_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_X2RATCHET_KDF_TYPE)(object, _c_CK_X2RATCHET_KDF_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_X3DH_KDF_TYPE "__pyx_pb_to_c_CK_X3DH_KDF_TYPE"(object value, _c_CK_X3DH_KDF_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_X3DH_KDF_TYPE)(object, _c_CK_X3DH_KDF_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_X9_42_DH_KDF_TYPE "__pyx_pb_to_c_CK_X9_42_DH_KDF_TYPE"(object value, _c_CK_X9_42_DH_KDF_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_X9_42_DH_KDF_TYPE)(object, _c_CK_X9_42_DH_KDF_TYPE *) noexcept
+
+cdef inline int _pb_to_c_CK_XEDDSA_HASH_TYPE "__pyx_pb_to_c_CK_XEDDSA_HASH_TYPE"(object value, _c_CK_XEDDSA_HASH_TYPE *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_CK_XEDDSA_HASH_TYPE)(object, _c_CK_XEDDSA_HASH_TYPE *) noexcept
 
 
 cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
@@ -52,15 +528,12 @@ cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
 
 cdef int _pb_store_bytes(void *target, Py_ssize_t size, object value, str what) except -1:
     # Copy a bytes-like value into a fixed array, zero-filling the rest.
-    cdef Py_buffer view
-    PyObject_GetBuffer(value, &view, PyBUF_SIMPLE)
-    try:
-        if view.len > size:
-            raise ValueError(f"{what} holds at most {size} bytes, got {view.len}")
-        memcpy(target, view.buf, view.len)
-        memset(<char *>target + view.len, 0, size - view.len)
-    finally:
-        PyBuffer_Release(&view)
+    cdef bytes data = value if PyBytes_CheckExact(value) else _pb_bytes_like(value, what)
+    cdef Py_ssize_t length = PyBytes_GET_SIZE(data)
+    if length > size:
+        raise ValueError(f"{what} holds at most {size} bytes, got {length}")
+    memcpy(target, PyBytes_AS_STRING(data), length)
+    memset(<char *>target + length, 0, size - length)
     return 0
 
 
@@ -114,20 +587,13 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
     if value is None:
         _pb_keep(record, where, None)
         return NULL
-    wanted = "a writable contiguous buffer" if writable else "a contiguous buffer"
-    if not PyObject_CheckBuffer(value):
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
-    held = memoryview(value)
-    if not held.contiguous or writable and held.readonly:
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    held = _pb_view_of(value, what, writable)
+    _pb_check_size(held, element, what)
     if private_copy and held.readonly:
         held = memoryview(bytearray(held))
     PyObject_GetBuffer(held, &view, PyBUF_WRITABLE if writable else PyBUF_SIMPLE)
     cdef void *address = view.buf
-    cdef size_t length = <size_t>view.len
     PyBuffer_Release(&view)
-    if length < element:
-        raise ValueError(f"{what} needs at least {element} bytes, got {length}")
     _pb_keep(record, where, held)
     return address
 
@@ -155,6 +621,12 @@ cdef class FunctionPointer:
 
     def __repr__(self):
         return f"<FunctionPointer {self._ctype} at {<size_t>self._ptr:#x}>"
+
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
 
 cdef object _pb_new_function_pointer(void *ptr, str ctype, object owner):
@@ -196,8 +668,8 @@ cdef class Pointer:
     ValueError.  ``close()`` leaves what the library only lends alone.
     """
     cdef void *_ptr
-    # the C pointer type (Pointer values; a handle's class says it)
-    cdef str _ctype
+    # the C pointer type (Pointer values; a handle's class says it); read by the shared checks
+    cdef readonly str _ctype
     # what must outlive the pointer (the argument or Library it came from)
     cdef object _owner
     # what frees the memory, with the library's function (NULL: borrowed)
@@ -252,6 +724,12 @@ cdef class Pointer:
             return f"<{type(self).__name__} {self._ctype} (closed)>"
         return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
 
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
 
 cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
     if ptr == NULL:
@@ -263,35 +741,28 @@ cdef object _pb_new_pointer(void *ptr, str ctype, object owner):
     return obj
 
 
-cdef str _pb_pointer_type(object value):
-    # The C pointer type a Pointer or handle object holds ("CURL *", "void *").
-    return (<Pointer>value)._ctype if type(value) is Pointer else f"{type(value).__name__} *"
-
-
-cdef bint _pb_takes_pointer(object value, str ctype):
-    # C converts a void * to and from any object pointer; otherwise the types must agree.
-    cdef str have = _pb_pointer_type(value)
-    return have == ctype or have == "void *" or ctype == "void *"
-
-
 cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) except? NULL:
-    # A Pointer of type ctype (or void *) for a parameter of no other conversion.
+    # A Pointer of type ctype (or void *) for a parameter of no other conversion;
+    # anything else gets the shared checks' error.
+    cdef str have
     if value is None and nullable:
         return NULL
-    if type(value) is not Pointer or not _pb_takes_pointer(value, ctype):
-        wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
-        if isinstance(value, Pointer):
-            raise TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
-    return (<Pointer>value)._ptr
+    if type(value) is Pointer:
+        have = (<Pointer>value)._ctype
+        if have == ctype or have == "void *" or ctype == "void *":
+            if (<Pointer>value)._ptr == NULL:
+                raise ValueError(f"{what} is closed")
+            return (<Pointer>value)._ptr
+    raise _pb_pointer_error(what, ctype, value, nullable)
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
     # A handle of class cls, or a void * Pointer (C converts it to any object pointer).
     if isinstance(value, cls) or type(value) is Pointer and (<Pointer>value)._ctype == "void *":
+        if (<Pointer>value)._ptr == NULL:
+            raise ValueError(f"{what} is closed")
         return (<Pointer>value)._ptr
-    wanted = cls.__name__ + (" or None" if nullable else "")
-    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    raise _pb_wrong_record(value, cls, what, nullable)
 
 
 cdef class _pb_Record:
@@ -366,13 +837,14 @@ cdef int _pb_disown(object obj) except -1:
 cdef void *_pb_object_address(object value, str ctype, str what, str wanted) except? NULL:
     # A Pointer, handle or record passed where C takes the data pointer ctype: a record
     # only for void *, a Pointer of that type or of void * (C converts a void * to any pointer).
+    _pb_check_object_pointer(value, ctype, what, wanted)  # the shared checks' error, if any
     if isinstance(value, Pointer):
-        if not _pb_takes_pointer(value, ctype):
-            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
+        if (<Pointer>value)._ptr == NULL:
+            raise ValueError(f"{what} is closed")
         return (<Pointer>value)._ptr
-    if isinstance(value, _pb_Record) and ctype == "void *":
-        return (<_pb_Record>value)._pb_memory()
-    raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    if (<_pb_Record>value)._pb_closed:
+        raise ValueError(f"{what} is closed")
+    return (<_pb_Record>value)._pb_memory()
 
 
 # ---- what record classes check and keep for their pointer members ----------
@@ -2017,14 +2489,6 @@ cdef object _pb_error(object code, str function):
 # ---- cells -------------------------------------------------------------
 
 
-cdef object _pb_real(object value, str what):
-    # As PyFloat_AsDouble: __float__ or __index__, never a parse of a string.
-    kind = type(value)
-    if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
-        raise TypeError(f"{what} must be a real number, not {kind.__name__}")
-    return float(value)
-
-
 cdef union _pb_cell_data:
     unsigned char b
     short s
@@ -2084,59 +2548,38 @@ cdef class _pb_Cell:
     def value(self, value):
         cdef str what = type(self).__name__ + ".value"
         if self._code == 0:
-            self._v.b = _pb_index(value, what) != 0
+            self._v.b = _pb_bool(value, what)
         elif self._code == 1:
-            value = _pb_index(value, what)
-            if not -32768 <= value <= 32767:
-                raise OverflowError(f"{what}: {value} is out of range [-32768, 32767]")
-            self._v.s = value
+            self._v.s = _pb_index(value, what, -32768, 32767)
         elif self._code == 2:
-            value = _pb_index(value, what)
-            if not 0 <= value <= 65535:
-                raise OverflowError(f"{what}: {value} is out of range [0, 65535]")
-            self._v.us = value
+            self._v.us = _pb_index(value, what, 0, 65535)
         elif self._code == 3:
-            value = _pb_index(value, what)
-            if not -2147483648 <= value <= 2147483647:
-                raise OverflowError(f"{what}: {value} is out of range [-2147483648, 2147483647]")
-            self._v.i = value
+            self._v.i = _pb_index(value, what, -2147483648, 2147483647)
         elif self._code == 4:
-            value = _pb_index(value, what)
-            if not 0 <= value <= 4294967295:
-                raise OverflowError(f"{what}: {value} is out of range [0, 4294967295]")
-            self._v.ui = value
+            self._v.ui = _pb_index(value, what, 0, 4294967295)
         elif self._code == 5:
-            value = _pb_index(value, what)
-            if not -9223372036854775808 <= value <= 9223372036854775807:
-                raise OverflowError(f"{what}: {value} is out of range [-9223372036854775808, 9223372036854775807]")
-            self._v.l = value
+            self._v.l = _pb_index(value, what, -9223372036854775808, 9223372036854775807)
         elif self._code == 6:
-            value = _pb_index(value, what)
-            if not 0 <= value <= 18446744073709551615:
-                raise OverflowError(f"{what}: {value} is out of range [0, 18446744073709551615]")
-            self._v.ul = value
+            self._v.ul = _pb_index(value, what, 0, 18446744073709551615)
         elif self._code == 7:
-            value = _pb_index(value, what)
-            if not -9223372036854775808 <= value <= 9223372036854775807:
-                raise OverflowError(f"{what}: {value} is out of range [-9223372036854775808, 9223372036854775807]")
-            self._v.ll = value
+            self._v.ll = _pb_index(value, what, -9223372036854775808, 9223372036854775807)
         elif self._code == 8:
-            value = _pb_index(value, what)
-            if not 0 <= value <= 18446744073709551615:
-                raise OverflowError(f"{what}: {value} is out of range [0, 18446744073709551615]")
-            self._v.ull = value
+            self._v.ull = _pb_index(value, what, 0, 18446744073709551615)
         elif self._code == 9:
-            self._v.f = _pb_real(value, what)
+            self._v.f = _pb_float(value, what)
         elif self._code == 10:
-            self._v.d = _pb_real(value, what)
+            self._v.d = _pb_float(value, what)
         elif self._code == 11:
-            self._v.ld = _pb_real(value, what)
+            self._v.ld = _pb_float(value, what)
 
     def __repr__(self):
         return f"{type(self).__name__}({self.value!r})"
 
     def __reduce_ex__(self, protocol):
-        raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
 
 class c_bool(_pb_Cell):
@@ -2264,18 +2707,21 @@ cdef class CK_VERSION(_pb_Record):
     def from_bytes(data, /):
         """A new CK_VERSION holding a copy of exactly sizeof bytes."""
         cdef CK_VERSION obj = CK_VERSION.__new__(CK_VERSION)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_VERSION):
-                raise ValueError(f"CK_VERSION needs {sizeof(_cs_CK_VERSION)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_VERSION.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_VERSION):
+            raise ValueError(f"CK_VERSION needs {sizeof(_cs_CK_VERSION)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_VERSION))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_VERSION))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_VERSION(major={self.major!r}, minor={self.minor!r})"
@@ -2286,10 +2732,12 @@ cdef class CK_VERSION(_pb_Record):
 
     @major.setter
     def major(self, value):
-        value = _pb_index(value, "CK_VERSION.major")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_VERSION.major: {value} is out of range [0, 255]")
-        self._ptr.major = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.major = _pb_index(value, "CK_VERSION.major", 0, 255)
+
+    @major.deleter
+    def major(self):
+        _pb_no_delete("CK_VERSION.major")
 
     @property
     def minor(self):
@@ -2297,10 +2745,12 @@ cdef class CK_VERSION(_pb_Record):
 
     @minor.setter
     def minor(self, value):
-        value = _pb_index(value, "CK_VERSION.minor")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_VERSION.minor: {value} is out of range [0, 255]")
-        self._ptr.minor = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.minor = _pb_index(value, "CK_VERSION.minor", 0, 255)
+
+    @minor.deleter
+    def minor(self):
+        _pb_no_delete("CK_VERSION.minor")
 
 
 cdef CK_VERSION _pb_view_CK_VERSION(object owner, void *ptr):
@@ -2371,18 +2821,21 @@ cdef class CK_INFO(_pb_Record):
     def from_bytes(data, /):
         """A new CK_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_INFO obj = CK_INFO.__new__(CK_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_INFO):
-                raise ValueError(f"CK_INFO needs {sizeof(_cs_CK_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_INFO):
+            raise ValueError(f"CK_INFO needs {sizeof(_cs_CK_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_INFO))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_INFO))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_INFO(cryptokiVersion={self.cryptokiVersion!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, libraryDescription={self.libraryDescription!r}, libraryVersion={self.libraryVersion!r})"
@@ -2397,6 +2850,10 @@ cdef class CK_INFO(_pb_Record):
             raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.cryptokiVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.cryptokiVersion))
 
+    @cryptokiVersion.deleter
+    def cryptokiVersion(self):
+        _pb_no_delete("CK_INFO.cryptokiVersion")
+
     @property
     def manufacturerID(self):
         return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
@@ -2405,16 +2862,22 @@ cdef class CK_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_INFO.manufacturerID")
 
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete("CK_INFO.manufacturerID")
+
     @property
     def flags(self):
         return self._ptr.flags
 
     @flags.setter
     def flags(self, value):
-        value = _pb_index(value, "CK_INFO.flags")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_INFO.flags: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.flags = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.flags = _pb_index(value, "CK_INFO.flags", 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete("CK_INFO.flags")
 
     @property
     def libraryDescription(self):
@@ -2423,6 +2886,10 @@ cdef class CK_INFO(_pb_Record):
     @libraryDescription.setter
     def libraryDescription(self, value):
         _pb_store_bytes(self._ptr.libraryDescription, 32, value, "CK_INFO.libraryDescription")
+
+    @libraryDescription.deleter
+    def libraryDescription(self):
+        _pb_no_delete("CK_INFO.libraryDescription")
 
     @property
     def libraryVersion(self):
@@ -2433,6 +2900,10 @@ cdef class CK_INFO(_pb_Record):
         if not isinstance(value, CK_VERSION):
             raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.libraryVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.libraryVersion))
+
+    @libraryVersion.deleter
+    def libraryVersion(self):
+        _pb_no_delete("CK_INFO.libraryVersion")
 
 
 cdef CK_INFO _pb_view_CK_INFO(object owner, void *ptr):
@@ -2503,18 +2974,21 @@ cdef class CK_SLOT_INFO(_pb_Record):
     def from_bytes(data, /):
         """A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_SLOT_INFO obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_SLOT_INFO):
-                raise ValueError(f"CK_SLOT_INFO needs {sizeof(_cs_CK_SLOT_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SLOT_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SLOT_INFO):
+            raise ValueError(f"CK_SLOT_INFO needs {sizeof(_cs_CK_SLOT_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_SLOT_INFO))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SLOT_INFO))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_SLOT_INFO(slotDescription={self.slotDescription!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r})"
@@ -2527,6 +3001,10 @@ cdef class CK_SLOT_INFO(_pb_Record):
     def slotDescription(self, value):
         _pb_store_bytes(self._ptr.slotDescription, 64, value, "CK_SLOT_INFO.slotDescription")
 
+    @slotDescription.deleter
+    def slotDescription(self):
+        _pb_no_delete("CK_SLOT_INFO.slotDescription")
+
     @property
     def manufacturerID(self):
         return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
@@ -2535,16 +3013,22 @@ cdef class CK_SLOT_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_SLOT_INFO.manufacturerID")
 
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete("CK_SLOT_INFO.manufacturerID")
+
     @property
     def flags(self):
         return self._ptr.flags
 
     @flags.setter
     def flags(self, value):
-        value = _pb_index(value, "CK_SLOT_INFO.flags")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SLOT_INFO.flags: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.flags = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.flags = _pb_index(value, "CK_SLOT_INFO.flags", 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete("CK_SLOT_INFO.flags")
 
     @property
     def hardwareVersion(self):
@@ -2556,6 +3040,10 @@ cdef class CK_SLOT_INFO(_pb_Record):
             raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.hardwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.hardwareVersion))
 
+    @hardwareVersion.deleter
+    def hardwareVersion(self):
+        _pb_no_delete("CK_SLOT_INFO.hardwareVersion")
+
     @property
     def firmwareVersion(self):
         return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.firmwareVersion)
@@ -2565,6 +3053,10 @@ cdef class CK_SLOT_INFO(_pb_Record):
         if not isinstance(value, CK_VERSION):
             raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.firmwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.firmwareVersion))
+
+    @firmwareVersion.deleter
+    def firmwareVersion(self):
+        _pb_no_delete("CK_SLOT_INFO.firmwareVersion")
 
 
 cdef CK_SLOT_INFO _pb_view_CK_SLOT_INFO(object owner, void *ptr):
@@ -2661,18 +3153,21 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     def from_bytes(data, /):
         """A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_TOKEN_INFO obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_TOKEN_INFO):
-                raise ValueError(f"CK_TOKEN_INFO needs {sizeof(_cs_CK_TOKEN_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_TOKEN_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_TOKEN_INFO):
+            raise ValueError(f"CK_TOKEN_INFO needs {sizeof(_cs_CK_TOKEN_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_TOKEN_INFO))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TOKEN_INFO))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_TOKEN_INFO(label={self.label!r}, manufacturerID={self.manufacturerID!r}, model={self.model!r}, serialNumber={self.serialNumber!r}, flags={self.flags!r}, ulMaxSessionCount={self.ulMaxSessionCount!r}, ulSessionCount={self.ulSessionCount!r}, ulMaxRwSessionCount={self.ulMaxRwSessionCount!r}, ulRwSessionCount={self.ulRwSessionCount!r}, ulMaxPinLen={self.ulMaxPinLen!r}, ulMinPinLen={self.ulMinPinLen!r}, ulTotalPublicMemory={self.ulTotalPublicMemory!r}, ulFreePublicMemory={self.ulFreePublicMemory!r}, ulTotalPrivateMemory={self.ulTotalPrivateMemory!r}, ulFreePrivateMemory={self.ulFreePrivateMemory!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r}, utcTime={self.utcTime!r})"
@@ -2685,6 +3180,10 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._ptr.label, 32, value, "CK_TOKEN_INFO.label")
 
+    @label.deleter
+    def label(self):
+        _pb_no_delete("CK_TOKEN_INFO.label")
+
     @property
     def manufacturerID(self):
         return PyBytes_FromStringAndSize(<const char *>self._ptr.manufacturerID, 32)
@@ -2692,6 +3191,10 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @manufacturerID.setter
     def manufacturerID(self, value):
         _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_TOKEN_INFO.manufacturerID")
+
+    @manufacturerID.deleter
+    def manufacturerID(self):
+        _pb_no_delete("CK_TOKEN_INFO.manufacturerID")
 
     @property
     def model(self):
@@ -2701,6 +3204,10 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     def model(self, value):
         _pb_store_bytes(self._ptr.model, 16, value, "CK_TOKEN_INFO.model")
 
+    @model.deleter
+    def model(self):
+        _pb_no_delete("CK_TOKEN_INFO.model")
+
     @property
     def serialNumber(self):
         return PyBytes_FromStringAndSize(<const char *>self._ptr.serialNumber, 16)
@@ -2709,16 +3216,22 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     def serialNumber(self, value):
         _pb_store_bytes(self._ptr.serialNumber, 16, value, "CK_TOKEN_INFO.serialNumber")
 
+    @serialNumber.deleter
+    def serialNumber(self):
+        _pb_no_delete("CK_TOKEN_INFO.serialNumber")
+
     @property
     def flags(self):
         return self._ptr.flags
 
     @flags.setter
     def flags(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.flags")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TOKEN_INFO.flags: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.flags = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.flags = _pb_index(value, "CK_TOKEN_INFO.flags", 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete("CK_TOKEN_INFO.flags")
 
     @property
     def ulMaxSessionCount(self):
@@ -2726,10 +3239,12 @@ cdef class CK_TOKEN_INFO(_pb_Record):
 
     @ulMaxSessionCount.setter
     def ulMaxSessionCount(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulMaxSessionCount")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TOKEN_INFO.ulMaxSessionCount: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulMaxSessionCount = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulMaxSessionCount = _pb_index(value, "CK_TOKEN_INFO.ulMaxSessionCount", 0, 18446744073709551615)
+
+    @ulMaxSessionCount.deleter
+    def ulMaxSessionCount(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulMaxSessionCount")
 
     @property
     def ulSessionCount(self):
@@ -2737,10 +3252,12 @@ cdef class CK_TOKEN_INFO(_pb_Record):
 
     @ulSessionCount.setter
     def ulSessionCount(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulSessionCount")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TOKEN_INFO.ulSessionCount: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSessionCount = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSessionCount = _pb_index(value, "CK_TOKEN_INFO.ulSessionCount", 0, 18446744073709551615)
+
+    @ulSessionCount.deleter
+    def ulSessionCount(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulSessionCount")
 
     @property
     def ulMaxRwSessionCount(self):
@@ -2748,10 +3265,12 @@ cdef class CK_TOKEN_INFO(_pb_Record):
 
     @ulMaxRwSessionCount.setter
     def ulMaxRwSessionCount(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulMaxRwSessionCount")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TOKEN_INFO.ulMaxRwSessionCount: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulMaxRwSessionCount = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulMaxRwSessionCount = _pb_index(value, "CK_TOKEN_INFO.ulMaxRwSessionCount", 0, 18446744073709551615)
+
+    @ulMaxRwSessionCount.deleter
+    def ulMaxRwSessionCount(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulMaxRwSessionCount")
 
     @property
     def ulRwSessionCount(self):
@@ -2759,10 +3278,12 @@ cdef class CK_TOKEN_INFO(_pb_Record):
 
     @ulRwSessionCount.setter
     def ulRwSessionCount(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulRwSessionCount")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TOKEN_INFO.ulRwSessionCount: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulRwSessionCount = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulRwSessionCount = _pb_index(value, "CK_TOKEN_INFO.ulRwSessionCount", 0, 18446744073709551615)
+
+    @ulRwSessionCount.deleter
+    def ulRwSessionCount(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulRwSessionCount")
 
     @property
     def ulMaxPinLen(self):
@@ -2770,10 +3291,12 @@ cdef class CK_TOKEN_INFO(_pb_Record):
 
     @ulMaxPinLen.setter
     def ulMaxPinLen(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulMaxPinLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TOKEN_INFO.ulMaxPinLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulMaxPinLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulMaxPinLen = _pb_index(value, "CK_TOKEN_INFO.ulMaxPinLen", 0, 18446744073709551615)
+
+    @ulMaxPinLen.deleter
+    def ulMaxPinLen(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulMaxPinLen")
 
     @property
     def ulMinPinLen(self):
@@ -2781,10 +3304,12 @@ cdef class CK_TOKEN_INFO(_pb_Record):
 
     @ulMinPinLen.setter
     def ulMinPinLen(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulMinPinLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TOKEN_INFO.ulMinPinLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulMinPinLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulMinPinLen = _pb_index(value, "CK_TOKEN_INFO.ulMinPinLen", 0, 18446744073709551615)
+
+    @ulMinPinLen.deleter
+    def ulMinPinLen(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulMinPinLen")
 
     @property
     def ulTotalPublicMemory(self):
@@ -2792,10 +3317,12 @@ cdef class CK_TOKEN_INFO(_pb_Record):
 
     @ulTotalPublicMemory.setter
     def ulTotalPublicMemory(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulTotalPublicMemory")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TOKEN_INFO.ulTotalPublicMemory: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulTotalPublicMemory = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulTotalPublicMemory = _pb_index(value, "CK_TOKEN_INFO.ulTotalPublicMemory", 0, 18446744073709551615)
+
+    @ulTotalPublicMemory.deleter
+    def ulTotalPublicMemory(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulTotalPublicMemory")
 
     @property
     def ulFreePublicMemory(self):
@@ -2803,10 +3330,12 @@ cdef class CK_TOKEN_INFO(_pb_Record):
 
     @ulFreePublicMemory.setter
     def ulFreePublicMemory(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulFreePublicMemory")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TOKEN_INFO.ulFreePublicMemory: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulFreePublicMemory = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulFreePublicMemory = _pb_index(value, "CK_TOKEN_INFO.ulFreePublicMemory", 0, 18446744073709551615)
+
+    @ulFreePublicMemory.deleter
+    def ulFreePublicMemory(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulFreePublicMemory")
 
     @property
     def ulTotalPrivateMemory(self):
@@ -2814,10 +3343,12 @@ cdef class CK_TOKEN_INFO(_pb_Record):
 
     @ulTotalPrivateMemory.setter
     def ulTotalPrivateMemory(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulTotalPrivateMemory")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TOKEN_INFO.ulTotalPrivateMemory: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulTotalPrivateMemory = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulTotalPrivateMemory = _pb_index(value, "CK_TOKEN_INFO.ulTotalPrivateMemory", 0, 18446744073709551615)
+
+    @ulTotalPrivateMemory.deleter
+    def ulTotalPrivateMemory(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulTotalPrivateMemory")
 
     @property
     def ulFreePrivateMemory(self):
@@ -2825,10 +3356,12 @@ cdef class CK_TOKEN_INFO(_pb_Record):
 
     @ulFreePrivateMemory.setter
     def ulFreePrivateMemory(self, value):
-        value = _pb_index(value, "CK_TOKEN_INFO.ulFreePrivateMemory")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TOKEN_INFO.ulFreePrivateMemory: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulFreePrivateMemory = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulFreePrivateMemory = _pb_index(value, "CK_TOKEN_INFO.ulFreePrivateMemory", 0, 18446744073709551615)
+
+    @ulFreePrivateMemory.deleter
+    def ulFreePrivateMemory(self):
+        _pb_no_delete("CK_TOKEN_INFO.ulFreePrivateMemory")
 
     @property
     def hardwareVersion(self):
@@ -2840,6 +3373,10 @@ cdef class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.hardwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.hardwareVersion))
 
+    @hardwareVersion.deleter
+    def hardwareVersion(self):
+        _pb_no_delete("CK_TOKEN_INFO.hardwareVersion")
+
     @property
     def firmwareVersion(self):
         return _pb_view_CK_VERSION(self if self._owner is None else self._owner, &self._ptr.firmwareVersion)
@@ -2850,6 +3387,10 @@ cdef class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.firmwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.firmwareVersion))
 
+    @firmwareVersion.deleter
+    def firmwareVersion(self):
+        _pb_no_delete("CK_TOKEN_INFO.firmwareVersion")
+
     @property
     def utcTime(self):
         return PyBytes_FromStringAndSize(<const char *>self._ptr.utcTime, 16)
@@ -2857,6 +3398,10 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     @utcTime.setter
     def utcTime(self, value):
         _pb_store_bytes(self._ptr.utcTime, 16, value, "CK_TOKEN_INFO.utcTime")
+
+    @utcTime.deleter
+    def utcTime(self):
+        _pb_no_delete("CK_TOKEN_INFO.utcTime")
 
 
 cdef CK_TOKEN_INFO _pb_view_CK_TOKEN_INFO(object owner, void *ptr):
@@ -2925,18 +3470,21 @@ cdef class CK_SESSION_INFO(_pb_Record):
     def from_bytes(data, /):
         """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_SESSION_INFO obj = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_SESSION_INFO):
-                raise ValueError(f"CK_SESSION_INFO needs {sizeof(_cs_CK_SESSION_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SESSION_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SESSION_INFO):
+            raise ValueError(f"CK_SESSION_INFO needs {sizeof(_cs_CK_SESSION_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_SESSION_INFO))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SESSION_INFO))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_SESSION_INFO(slotID={self.slotID!r}, state={self.state!r}, flags={self.flags!r}, ulDeviceError={self.ulDeviceError!r})"
@@ -2947,10 +3495,12 @@ cdef class CK_SESSION_INFO(_pb_Record):
 
     @slotID.setter
     def slotID(self, value):
-        value = _pb_index(value, "CK_SESSION_INFO.slotID")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SESSION_INFO.slotID: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.slotID = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.slotID = _pb_index(value, "CK_SESSION_INFO.slotID", 0, 18446744073709551615)
+
+    @slotID.deleter
+    def slotID(self):
+        _pb_no_delete("CK_SESSION_INFO.slotID")
 
     @property
     def state(self):
@@ -2958,10 +3508,12 @@ cdef class CK_SESSION_INFO(_pb_Record):
 
     @state.setter
     def state(self, value):
-        value = _pb_index(value, "CK_SESSION_INFO.state")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SESSION_INFO.state: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.state = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.state = _pb_index(value, "CK_SESSION_INFO.state", 0, 18446744073709551615)
+
+    @state.deleter
+    def state(self):
+        _pb_no_delete("CK_SESSION_INFO.state")
 
     @property
     def flags(self):
@@ -2969,10 +3521,12 @@ cdef class CK_SESSION_INFO(_pb_Record):
 
     @flags.setter
     def flags(self, value):
-        value = _pb_index(value, "CK_SESSION_INFO.flags")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SESSION_INFO.flags: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.flags = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.flags = _pb_index(value, "CK_SESSION_INFO.flags", 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete("CK_SESSION_INFO.flags")
 
     @property
     def ulDeviceError(self):
@@ -2980,10 +3534,12 @@ cdef class CK_SESSION_INFO(_pb_Record):
 
     @ulDeviceError.setter
     def ulDeviceError(self, value):
-        value = _pb_index(value, "CK_SESSION_INFO.ulDeviceError")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SESSION_INFO.ulDeviceError: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulDeviceError = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulDeviceError = _pb_index(value, "CK_SESSION_INFO.ulDeviceError", 0, 18446744073709551615)
+
+    @ulDeviceError.deleter
+    def ulDeviceError(self):
+        _pb_no_delete("CK_SESSION_INFO.ulDeviceError")
 
 
 cdef CK_SESSION_INFO _pb_view_CK_SESSION_INFO(object owner, void *ptr):
@@ -3055,6 +3611,13 @@ cdef class CK_ATTRIBUTE(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ATTRIBUTE))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_ATTRIBUTE(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
 
@@ -3064,10 +3627,12 @@ cdef class CK_ATTRIBUTE(_pb_Record):
 
     @type.setter
     def type(self, value):
-        value = _pb_index(value, "CK_ATTRIBUTE.type")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ATTRIBUTE.type: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.type = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.type = _pb_index(value, "CK_ATTRIBUTE.type", 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete("CK_ATTRIBUTE.type")
 
     @property
     def pValue(self):
@@ -3083,16 +3648,22 @@ cdef class CK_ATTRIBUTE(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_ATTRIBUTE.pValue", False, 0, True)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete("CK_ATTRIBUTE.pValue")
+
     @property
     def ulValueLen(self):
         return self._ptr.ulValueLen
 
     @ulValueLen.setter
     def ulValueLen(self, value):
-        value = _pb_index(value, "CK_ATTRIBUTE.ulValueLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ATTRIBUTE.ulValueLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulValueLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulValueLen = _pb_index(value, "CK_ATTRIBUTE.ulValueLen", 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete("CK_ATTRIBUTE.ulValueLen")
 
 
 cdef CK_ATTRIBUTE _pb_view_CK_ATTRIBUTE(object owner, void *ptr):
@@ -3159,18 +3730,21 @@ cdef class CK_DATE(_pb_Record):
     def from_bytes(data, /):
         """A new CK_DATE holding a copy of exactly sizeof bytes."""
         cdef CK_DATE obj = CK_DATE.__new__(CK_DATE)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_DATE):
-                raise ValueError(f"CK_DATE needs {sizeof(_cs_CK_DATE)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_DATE.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_DATE):
+            raise ValueError(f"CK_DATE needs {sizeof(_cs_CK_DATE)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_DATE))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DATE))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_DATE(year={self.year!r}, month={self.month!r}, day={self.day!r})"
@@ -3183,6 +3757,10 @@ cdef class CK_DATE(_pb_Record):
     def year(self, value):
         _pb_store_bytes(self._ptr.year, 4, value, "CK_DATE.year")
 
+    @year.deleter
+    def year(self):
+        _pb_no_delete("CK_DATE.year")
+
     @property
     def month(self):
         return PyBytes_FromStringAndSize(<const char *>self._ptr.month, 2)
@@ -3191,6 +3769,10 @@ cdef class CK_DATE(_pb_Record):
     def month(self, value):
         _pb_store_bytes(self._ptr.month, 2, value, "CK_DATE.month")
 
+    @month.deleter
+    def month(self):
+        _pb_no_delete("CK_DATE.month")
+
     @property
     def day(self):
         return PyBytes_FromStringAndSize(<const char *>self._ptr.day, 2)
@@ -3198,6 +3780,10 @@ cdef class CK_DATE(_pb_Record):
     @day.setter
     def day(self, value):
         _pb_store_bytes(self._ptr.day, 2, value, "CK_DATE.day")
+
+    @day.deleter
+    def day(self):
+        _pb_no_delete("CK_DATE.day")
 
 
 cdef CK_DATE _pb_view_CK_DATE(object owner, void *ptr):
@@ -3269,6 +3855,13 @@ cdef class CK_MECHANISM(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_MECHANISM))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_MECHANISM(mechanism={self.mechanism!r}, pParameter={self.pParameter!r}, ulParameterLen={self.ulParameterLen!r})"
 
@@ -3278,10 +3871,12 @@ cdef class CK_MECHANISM(_pb_Record):
 
     @mechanism.setter
     def mechanism(self, value):
-        value = _pb_index(value, "CK_MECHANISM.mechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_MECHANISM.mechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.mechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.mechanism = _pb_index(value, "CK_MECHANISM.mechanism", 0, 18446744073709551615)
+
+    @mechanism.deleter
+    def mechanism(self):
+        _pb_no_delete("CK_MECHANISM.mechanism")
 
     @property
     def pParameter(self):
@@ -3297,16 +3892,22 @@ cdef class CK_MECHANISM(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParameter, value, "CK_MECHANISM.pParameter", False, 0, True)
 
+    @pParameter.deleter
+    def pParameter(self):
+        _pb_no_delete("CK_MECHANISM.pParameter")
+
     @property
     def ulParameterLen(self):
         return self._ptr.ulParameterLen
 
     @ulParameterLen.setter
     def ulParameterLen(self, value):
-        value = _pb_index(value, "CK_MECHANISM.ulParameterLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_MECHANISM.ulParameterLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulParameterLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulParameterLen = _pb_index(value, "CK_MECHANISM.ulParameterLen", 0, 18446744073709551615)
+
+    @ulParameterLen.deleter
+    def ulParameterLen(self):
+        _pb_no_delete("CK_MECHANISM.ulParameterLen")
 
 
 cdef CK_MECHANISM _pb_view_CK_MECHANISM(object owner, void *ptr):
@@ -3373,18 +3974,21 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
     def from_bytes(data, /):
         """A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_MECHANISM_INFO obj = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_MECHANISM_INFO):
-                raise ValueError(f"CK_MECHANISM_INFO needs {sizeof(_cs_CK_MECHANISM_INFO)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_MECHANISM_INFO.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_MECHANISM_INFO):
+            raise ValueError(f"CK_MECHANISM_INFO needs {sizeof(_cs_CK_MECHANISM_INFO)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_MECHANISM_INFO))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_MECHANISM_INFO))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_MECHANISM_INFO(ulMinKeySize={self.ulMinKeySize!r}, ulMaxKeySize={self.ulMaxKeySize!r}, flags={self.flags!r})"
@@ -3395,10 +3999,12 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
 
     @ulMinKeySize.setter
     def ulMinKeySize(self, value):
-        value = _pb_index(value, "CK_MECHANISM_INFO.ulMinKeySize")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_MECHANISM_INFO.ulMinKeySize: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulMinKeySize = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulMinKeySize = _pb_index(value, "CK_MECHANISM_INFO.ulMinKeySize", 0, 18446744073709551615)
+
+    @ulMinKeySize.deleter
+    def ulMinKeySize(self):
+        _pb_no_delete("CK_MECHANISM_INFO.ulMinKeySize")
 
     @property
     def ulMaxKeySize(self):
@@ -3406,10 +4012,12 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
 
     @ulMaxKeySize.setter
     def ulMaxKeySize(self, value):
-        value = _pb_index(value, "CK_MECHANISM_INFO.ulMaxKeySize")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_MECHANISM_INFO.ulMaxKeySize: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulMaxKeySize = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulMaxKeySize = _pb_index(value, "CK_MECHANISM_INFO.ulMaxKeySize", 0, 18446744073709551615)
+
+    @ulMaxKeySize.deleter
+    def ulMaxKeySize(self):
+        _pb_no_delete("CK_MECHANISM_INFO.ulMaxKeySize")
 
     @property
     def flags(self):
@@ -3417,10 +4025,12 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
 
     @flags.setter
     def flags(self, value):
-        value = _pb_index(value, "CK_MECHANISM_INFO.flags")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_MECHANISM_INFO.flags: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.flags = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.flags = _pb_index(value, "CK_MECHANISM_INFO.flags", 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete("CK_MECHANISM_INFO.flags")
 
 
 cdef CK_MECHANISM_INFO _pb_view_CK_MECHANISM_INFO(object owner, void *ptr):
@@ -3624,6 +4234,13 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_FUNCTION_LIST))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_FUNCTION_LIST(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r})"
 
@@ -3637,6 +4254,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete("CK_FUNCTION_LIST.version")
+
     @property
     def C_Initialize(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -3647,6 +4268,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Initialize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Initialize, value)
+
+    @C_Initialize.deleter
+    def C_Initialize(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Initialize")
 
     @property
     def C_Finalize(self):
@@ -3659,6 +4284,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_Finalize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Finalize, value)
 
+    @C_Finalize.deleter
+    def C_Finalize(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Finalize")
+
     @property
     def C_GetInfo(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
@@ -3669,6 +4298,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInfo, value)
+
+    @C_GetInfo.deleter
+    def C_GetInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetInfo")
 
     @property
     def C_GetFunctionList(self):
@@ -3681,6 +4314,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetFunctionList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionList, value)
 
+    @C_GetFunctionList.deleter
+    def C_GetFunctionList(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetFunctionList")
+
     @property
     def C_GetSlotList(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -3691,6 +4328,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSlotList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotList, value)
+
+    @C_GetSlotList.deleter
+    def C_GetSlotList(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetSlotList")
 
     @property
     def C_GetSlotInfo(self):
@@ -3703,6 +4344,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetSlotInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotInfo, value)
 
+    @C_GetSlotInfo.deleter
+    def C_GetSlotInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetSlotInfo")
+
     @property
     def C_GetTokenInfo(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
@@ -3713,6 +4358,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetTokenInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetTokenInfo, value)
+
+    @C_GetTokenInfo.deleter
+    def C_GetTokenInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetTokenInfo")
 
     @property
     def C_GetMechanismList(self):
@@ -3725,6 +4374,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetMechanismList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismList, value)
 
+    @C_GetMechanismList.deleter
+    def C_GetMechanismList(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetMechanismList")
+
     @property
     def C_GetMechanismInfo(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
@@ -3735,6 +4388,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetMechanismInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismInfo, value)
+
+    @C_GetMechanismInfo.deleter
+    def C_GetMechanismInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetMechanismInfo")
 
     @property
     def C_InitToken(self):
@@ -3747,6 +4404,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_InitToken, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitToken, value)
 
+    @C_InitToken.deleter
+    def C_InitToken(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_InitToken")
+
     @property
     def C_InitPIN(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -3757,6 +4418,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_InitPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitPIN, value)
+
+    @C_InitPIN.deleter
+    def C_InitPIN(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_InitPIN")
 
     @property
     def C_SetPIN(self):
@@ -3769,6 +4434,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SetPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetPIN, value)
 
+    @C_SetPIN.deleter
+    def C_SetPIN(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SetPIN")
+
     @property
     def C_OpenSession(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -3779,6 +4448,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_OpenSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_OpenSession, value)
+
+    @C_OpenSession.deleter
+    def C_OpenSession(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_OpenSession")
 
     @property
     def C_CloseSession(self):
@@ -3791,6 +4464,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_CloseSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseSession, value)
 
+    @C_CloseSession.deleter
+    def C_CloseSession(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_CloseSession")
+
     @property
     def C_CloseAllSessions(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
@@ -3801,6 +4478,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CloseAllSessions, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseAllSessions, value)
+
+    @C_CloseAllSessions.deleter
+    def C_CloseAllSessions(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_CloseAllSessions")
 
     @property
     def C_GetSessionInfo(self):
@@ -3813,6 +4494,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetSessionInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSessionInfo, value)
 
+    @C_GetSessionInfo.deleter
+    def C_GetSessionInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetSessionInfo")
+
     @property
     def C_GetOperationState(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -3823,6 +4508,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetOperationState, value)
+
+    @C_GetOperationState.deleter
+    def C_GetOperationState(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetOperationState")
 
     @property
     def C_SetOperationState(self):
@@ -3835,6 +4524,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetOperationState, value)
 
+    @C_SetOperationState.deleter
+    def C_SetOperationState(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SetOperationState")
+
     @property
     def C_Login(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -3845,6 +4538,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Login, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Login, value)
+
+    @C_Login.deleter
+    def C_Login(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Login")
 
     @property
     def C_Logout(self):
@@ -3857,6 +4554,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_Logout, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Logout, value)
 
+    @C_Logout.deleter
+    def C_Logout(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Logout")
+
     @property
     def C_CreateObject(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -3867,6 +4568,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CreateObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CreateObject, value)
+
+    @C_CreateObject.deleter
+    def C_CreateObject(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_CreateObject")
 
     @property
     def C_CopyObject(self):
@@ -3879,6 +4584,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_CopyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CopyObject, value)
 
+    @C_CopyObject.deleter
+    def C_CopyObject(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_CopyObject")
+
     @property
     def C_DestroyObject(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -3889,6 +4598,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DestroyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DestroyObject, value)
+
+    @C_DestroyObject.deleter
+    def C_DestroyObject(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DestroyObject")
 
     @property
     def C_GetObjectSize(self):
@@ -3901,6 +4614,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetObjectSize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetObjectSize, value)
 
+    @C_GetObjectSize.deleter
+    def C_GetObjectSize(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetObjectSize")
+
     @property
     def C_GetAttributeValue(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -3911,6 +4628,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetAttributeValue, value)
+
+    @C_GetAttributeValue.deleter
+    def C_GetAttributeValue(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetAttributeValue")
 
     @property
     def C_SetAttributeValue(self):
@@ -3923,6 +4644,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetAttributeValue, value)
 
+    @C_SetAttributeValue.deleter
+    def C_SetAttributeValue(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SetAttributeValue")
+
     @property
     def C_FindObjectsInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -3933,6 +4658,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsInit, value)
+
+    @C_FindObjectsInit.deleter
+    def C_FindObjectsInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_FindObjectsInit")
 
     @property
     def C_FindObjects(self):
@@ -3945,6 +4674,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_FindObjects, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjects, value)
 
+    @C_FindObjects.deleter
+    def C_FindObjects(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_FindObjects")
+
     @property
     def C_FindObjectsFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -3955,6 +4688,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsFinal, value)
+
+    @C_FindObjectsFinal.deleter
+    def C_FindObjectsFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_FindObjectsFinal")
 
     @property
     def C_EncryptInit(self):
@@ -3967,6 +4704,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_EncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptInit, value)
 
+    @C_EncryptInit.deleter
+    def C_EncryptInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_EncryptInit")
+
     @property
     def C_Encrypt(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -3977,6 +4718,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Encrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Encrypt, value)
+
+    @C_Encrypt.deleter
+    def C_Encrypt(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Encrypt")
 
     @property
     def C_EncryptUpdate(self):
@@ -3989,6 +4734,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_EncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptUpdate, value)
 
+    @C_EncryptUpdate.deleter
+    def C_EncryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_EncryptUpdate")
+
     @property
     def C_EncryptFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -3999,6 +4748,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptFinal, value)
+
+    @C_EncryptFinal.deleter
+    def C_EncryptFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_EncryptFinal")
 
     @property
     def C_DecryptInit(self):
@@ -4011,6 +4764,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptInit, value)
 
+    @C_DecryptInit.deleter
+    def C_DecryptInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptInit")
+
     @property
     def C_Decrypt(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4021,6 +4778,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Decrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Decrypt, value)
+
+    @C_Decrypt.deleter
+    def C_Decrypt(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Decrypt")
 
     @property
     def C_DecryptUpdate(self):
@@ -4033,6 +4794,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DecryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptUpdate, value)
 
+    @C_DecryptUpdate.deleter
+    def C_DecryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptUpdate")
+
     @property
     def C_DecryptFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4043,6 +4808,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptFinal, value)
+
+    @C_DecryptFinal.deleter
+    def C_DecryptFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptFinal")
 
     @property
     def C_DigestInit(self):
@@ -4055,6 +4824,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DigestInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestInit, value)
 
+    @C_DigestInit.deleter
+    def C_DigestInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DigestInit")
+
     @property
     def C_Digest(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4065,6 +4838,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Digest, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Digest, value)
+
+    @C_Digest.deleter
+    def C_Digest(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Digest")
 
     @property
     def C_DigestUpdate(self):
@@ -4077,6 +4854,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestUpdate, value)
 
+    @C_DigestUpdate.deleter
+    def C_DigestUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DigestUpdate")
+
     @property
     def C_DigestKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4087,6 +4868,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestKey, value)
+
+    @C_DigestKey.deleter
+    def C_DigestKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DigestKey")
 
     @property
     def C_DigestFinal(self):
@@ -4099,6 +4884,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DigestFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestFinal, value)
 
+    @C_DigestFinal.deleter
+    def C_DigestFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DigestFinal")
+
     @property
     def C_SignInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4109,6 +4898,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignInit, value)
+
+    @C_SignInit.deleter
+    def C_SignInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SignInit")
 
     @property
     def C_Sign(self):
@@ -4121,6 +4914,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_Sign, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Sign, value)
 
+    @C_Sign.deleter
+    def C_Sign(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Sign")
+
     @property
     def C_SignUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4131,6 +4928,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignUpdate, value)
+
+    @C_SignUpdate.deleter
+    def C_SignUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SignUpdate")
 
     @property
     def C_SignFinal(self):
@@ -4143,6 +4944,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignFinal, value)
 
+    @C_SignFinal.deleter
+    def C_SignFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SignFinal")
+
     @property
     def C_SignRecoverInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4153,6 +4958,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecoverInit, value)
+
+    @C_SignRecoverInit.deleter
+    def C_SignRecoverInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SignRecoverInit")
 
     @property
     def C_SignRecover(self):
@@ -4165,6 +4974,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SignRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecover, value)
 
+    @C_SignRecover.deleter
+    def C_SignRecover(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SignRecover")
+
     @property
     def C_VerifyInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4175,6 +4988,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyInit, value)
+
+    @C_VerifyInit.deleter
+    def C_VerifyInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyInit")
 
     @property
     def C_Verify(self):
@@ -4187,6 +5004,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_Verify, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Verify, value)
 
+    @C_Verify.deleter
+    def C_Verify(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_Verify")
+
     @property
     def C_VerifyUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4197,6 +5018,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyUpdate, value)
+
+    @C_VerifyUpdate.deleter
+    def C_VerifyUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyUpdate")
 
     @property
     def C_VerifyFinal(self):
@@ -4209,6 +5034,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_VerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyFinal, value)
 
+    @C_VerifyFinal.deleter
+    def C_VerifyFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyFinal")
+
     @property
     def C_VerifyRecoverInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4219,6 +5048,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecoverInit, value)
+
+    @C_VerifyRecoverInit.deleter
+    def C_VerifyRecoverInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyRecoverInit")
 
     @property
     def C_VerifyRecover(self):
@@ -4231,6 +5064,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_VerifyRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecover, value)
 
+    @C_VerifyRecover.deleter
+    def C_VerifyRecover(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyRecover")
+
     @property
     def C_DigestEncryptUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4241,6 +5078,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestEncryptUpdate, value)
+
+    @C_DigestEncryptUpdate.deleter
+    def C_DigestEncryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DigestEncryptUpdate")
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -4253,6 +5094,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DecryptDigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptDigestUpdate, value)
 
+    @C_DecryptDigestUpdate.deleter
+    def C_DecryptDigestUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptDigestUpdate")
+
     @property
     def C_SignEncryptUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4263,6 +5108,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignEncryptUpdate, value)
+
+    @C_SignEncryptUpdate.deleter
+    def C_SignEncryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SignEncryptUpdate")
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -4275,6 +5124,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DecryptVerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptVerifyUpdate, value)
 
+    @C_DecryptVerifyUpdate.deleter
+    def C_DecryptVerifyUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptVerifyUpdate")
+
     @property
     def C_GenerateKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -4285,6 +5138,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKey, value)
+
+    @C_GenerateKey.deleter
+    def C_GenerateKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GenerateKey")
 
     @property
     def C_GenerateKeyPair(self):
@@ -4297,6 +5154,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GenerateKeyPair, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKeyPair, value)
 
+    @C_GenerateKeyPair.deleter
+    def C_GenerateKeyPair(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GenerateKeyPair")
+
     @property
     def C_WrapKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4307,6 +5168,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_WrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WrapKey, value)
+
+    @C_WrapKey.deleter
+    def C_WrapKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_WrapKey")
 
     @property
     def C_UnwrapKey(self):
@@ -4319,6 +5184,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_UnwrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_UnwrapKey, value)
 
+    @C_UnwrapKey.deleter
+    def C_UnwrapKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_UnwrapKey")
+
     @property
     def C_DeriveKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -4329,6 +5198,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DeriveKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DeriveKey, value)
+
+    @C_DeriveKey.deleter
+    def C_DeriveKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_DeriveKey")
 
     @property
     def C_SeedRandom(self):
@@ -4341,6 +5214,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SeedRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SeedRandom, value)
 
+    @C_SeedRandom.deleter
+    def C_SeedRandom(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_SeedRandom")
+
     @property
     def C_GenerateRandom(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4351,6 +5228,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateRandom, value)
+
+    @C_GenerateRandom.deleter
+    def C_GenerateRandom(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GenerateRandom")
 
     @property
     def C_GetFunctionStatus(self):
@@ -4363,6 +5244,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetFunctionStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionStatus, value)
 
+    @C_GetFunctionStatus.deleter
+    def C_GetFunctionStatus(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_GetFunctionStatus")
+
     @property
     def C_CancelFunction(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -4374,6 +5259,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_CancelFunction, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CancelFunction, value)
 
+    @C_CancelFunction.deleter
+    def C_CancelFunction(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_CancelFunction")
+
     @property
     def C_WaitForSlotEvent(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -4384,6 +5273,10 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_WaitForSlotEvent, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WaitForSlotEvent, value)
+
+    @C_WaitForSlotEvent.deleter
+    def C_WaitForSlotEvent(self):
+        _pb_no_delete("CK_FUNCTION_LIST.C_WaitForSlotEvent")
 
 
 cdef CK_FUNCTION_LIST _pb_view_CK_FUNCTION_LIST(object owner, void *ptr):
@@ -4635,6 +5528,13 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_FUNCTION_LIST_3_0))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_FUNCTION_LIST_3_0(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r}, C_GetInterfaceList={self.C_GetInterfaceList!r}, C_GetInterface={self.C_GetInterface!r}, C_LoginUser={self.C_LoginUser!r}, C_SessionCancel={self.C_SessionCancel!r}, C_MessageEncryptInit={self.C_MessageEncryptInit!r}, C_EncryptMessage={self.C_EncryptMessage!r}, C_EncryptMessageBegin={self.C_EncryptMessageBegin!r}, C_EncryptMessageNext={self.C_EncryptMessageNext!r}, C_MessageEncryptFinal={self.C_MessageEncryptFinal!r}, C_MessageDecryptInit={self.C_MessageDecryptInit!r}, C_DecryptMessage={self.C_DecryptMessage!r}, C_DecryptMessageBegin={self.C_DecryptMessageBegin!r}, C_DecryptMessageNext={self.C_DecryptMessageNext!r}, C_MessageDecryptFinal={self.C_MessageDecryptFinal!r}, C_MessageSignInit={self.C_MessageSignInit!r}, C_SignMessage={self.C_SignMessage!r}, C_SignMessageBegin={self.C_SignMessageBegin!r}, C_SignMessageNext={self.C_SignMessageNext!r}, C_MessageSignFinal={self.C_MessageSignFinal!r}, C_MessageVerifyInit={self.C_MessageVerifyInit!r}, C_VerifyMessage={self.C_VerifyMessage!r}, C_VerifyMessageBegin={self.C_VerifyMessageBegin!r}, C_VerifyMessageNext={self.C_VerifyMessageNext!r}, C_MessageVerifyFinal={self.C_MessageVerifyFinal!r})"
 
@@ -4648,6 +5548,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.version")
+
     @property
     def C_Initialize(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -4658,6 +5562,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Initialize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Initialize, value)
+
+    @C_Initialize.deleter
+    def C_Initialize(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Initialize")
 
     @property
     def C_Finalize(self):
@@ -4670,6 +5578,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_Finalize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Finalize, value)
 
+    @C_Finalize.deleter
+    def C_Finalize(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Finalize")
+
     @property
     def C_GetInfo(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
@@ -4680,6 +5592,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInfo, value)
+
+    @C_GetInfo.deleter
+    def C_GetInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetInfo")
 
     @property
     def C_GetFunctionList(self):
@@ -4692,6 +5608,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetFunctionList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionList, value)
 
+    @C_GetFunctionList.deleter
+    def C_GetFunctionList(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetFunctionList")
+
     @property
     def C_GetSlotList(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4702,6 +5622,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSlotList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotList, value)
+
+    @C_GetSlotList.deleter
+    def C_GetSlotList(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetSlotList")
 
     @property
     def C_GetSlotInfo(self):
@@ -4714,6 +5638,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetSlotInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotInfo, value)
 
+    @C_GetSlotInfo.deleter
+    def C_GetSlotInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetSlotInfo")
+
     @property
     def C_GetTokenInfo(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
@@ -4724,6 +5652,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetTokenInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetTokenInfo, value)
+
+    @C_GetTokenInfo.deleter
+    def C_GetTokenInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetTokenInfo")
 
     @property
     def C_GetMechanismList(self):
@@ -4736,6 +5668,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetMechanismList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismList, value)
 
+    @C_GetMechanismList.deleter
+    def C_GetMechanismList(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetMechanismList")
+
     @property
     def C_GetMechanismInfo(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
@@ -4746,6 +5682,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetMechanismInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismInfo, value)
+
+    @C_GetMechanismInfo.deleter
+    def C_GetMechanismInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetMechanismInfo")
 
     @property
     def C_InitToken(self):
@@ -4758,6 +5698,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_InitToken, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitToken, value)
 
+    @C_InitToken.deleter
+    def C_InitToken(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_InitToken")
+
     @property
     def C_InitPIN(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4768,6 +5712,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_InitPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitPIN, value)
+
+    @C_InitPIN.deleter
+    def C_InitPIN(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_InitPIN")
 
     @property
     def C_SetPIN(self):
@@ -4780,6 +5728,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SetPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetPIN, value)
 
+    @C_SetPIN.deleter
+    def C_SetPIN(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SetPIN")
+
     @property
     def C_OpenSession(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -4790,6 +5742,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_OpenSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_OpenSession, value)
+
+    @C_OpenSession.deleter
+    def C_OpenSession(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_OpenSession")
 
     @property
     def C_CloseSession(self):
@@ -4802,6 +5758,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_CloseSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseSession, value)
 
+    @C_CloseSession.deleter
+    def C_CloseSession(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CloseSession")
+
     @property
     def C_CloseAllSessions(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
@@ -4812,6 +5772,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CloseAllSessions, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseAllSessions, value)
+
+    @C_CloseAllSessions.deleter
+    def C_CloseAllSessions(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CloseAllSessions")
 
     @property
     def C_GetSessionInfo(self):
@@ -4824,6 +5788,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetSessionInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSessionInfo, value)
 
+    @C_GetSessionInfo.deleter
+    def C_GetSessionInfo(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetSessionInfo")
+
     @property
     def C_GetOperationState(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4834,6 +5802,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetOperationState, value)
+
+    @C_GetOperationState.deleter
+    def C_GetOperationState(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetOperationState")
 
     @property
     def C_SetOperationState(self):
@@ -4846,6 +5818,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetOperationState, value)
 
+    @C_SetOperationState.deleter
+    def C_SetOperationState(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SetOperationState")
+
     @property
     def C_Login(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4856,6 +5832,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Login, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Login, value)
+
+    @C_Login.deleter
+    def C_Login(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Login")
 
     @property
     def C_Logout(self):
@@ -4868,6 +5848,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_Logout, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Logout, value)
 
+    @C_Logout.deleter
+    def C_Logout(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Logout")
+
     @property
     def C_CreateObject(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -4878,6 +5862,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CreateObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CreateObject, value)
+
+    @C_CreateObject.deleter
+    def C_CreateObject(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CreateObject")
 
     @property
     def C_CopyObject(self):
@@ -4890,6 +5878,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_CopyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CopyObject, value)
 
+    @C_CopyObject.deleter
+    def C_CopyObject(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CopyObject")
+
     @property
     def C_DestroyObject(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -4900,6 +5892,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DestroyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DestroyObject, value)
+
+    @C_DestroyObject.deleter
+    def C_DestroyObject(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DestroyObject")
 
     @property
     def C_GetObjectSize(self):
@@ -4912,6 +5908,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetObjectSize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetObjectSize, value)
 
+    @C_GetObjectSize.deleter
+    def C_GetObjectSize(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetObjectSize")
+
     @property
     def C_GetAttributeValue(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4922,6 +5922,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetAttributeValue, value)
+
+    @C_GetAttributeValue.deleter
+    def C_GetAttributeValue(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetAttributeValue")
 
     @property
     def C_SetAttributeValue(self):
@@ -4934,6 +5938,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetAttributeValue, value)
 
+    @C_SetAttributeValue.deleter
+    def C_SetAttributeValue(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SetAttributeValue")
+
     @property
     def C_FindObjectsInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -4944,6 +5952,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsInit, value)
+
+    @C_FindObjectsInit.deleter
+    def C_FindObjectsInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_FindObjectsInit")
 
     @property
     def C_FindObjects(self):
@@ -4956,6 +5968,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_FindObjects, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjects, value)
 
+    @C_FindObjects.deleter
+    def C_FindObjects(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_FindObjects")
+
     @property
     def C_FindObjectsFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -4966,6 +5982,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsFinal, value)
+
+    @C_FindObjectsFinal.deleter
+    def C_FindObjectsFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_FindObjectsFinal")
 
     @property
     def C_EncryptInit(self):
@@ -4978,6 +5998,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_EncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptInit, value)
 
+    @C_EncryptInit.deleter
+    def C_EncryptInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptInit")
+
     @property
     def C_Encrypt(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -4988,6 +6012,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Encrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Encrypt, value)
+
+    @C_Encrypt.deleter
+    def C_Encrypt(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Encrypt")
 
     @property
     def C_EncryptUpdate(self):
@@ -5000,6 +6028,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_EncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptUpdate, value)
 
+    @C_EncryptUpdate.deleter
+    def C_EncryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptUpdate")
+
     @property
     def C_EncryptFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5010,6 +6042,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptFinal, value)
+
+    @C_EncryptFinal.deleter
+    def C_EncryptFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptFinal")
 
     @property
     def C_DecryptInit(self):
@@ -5022,6 +6058,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptInit, value)
 
+    @C_DecryptInit.deleter
+    def C_DecryptInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptInit")
+
     @property
     def C_Decrypt(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5032,6 +6072,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Decrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Decrypt, value)
+
+    @C_Decrypt.deleter
+    def C_Decrypt(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Decrypt")
 
     @property
     def C_DecryptUpdate(self):
@@ -5044,6 +6088,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DecryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptUpdate, value)
 
+    @C_DecryptUpdate.deleter
+    def C_DecryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptUpdate")
+
     @property
     def C_DecryptFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5054,6 +6102,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptFinal, value)
+
+    @C_DecryptFinal.deleter
+    def C_DecryptFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptFinal")
 
     @property
     def C_DigestInit(self):
@@ -5066,6 +6118,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DigestInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestInit, value)
 
+    @C_DigestInit.deleter
+    def C_DigestInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestInit")
+
     @property
     def C_Digest(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5076,6 +6132,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Digest, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Digest, value)
+
+    @C_Digest.deleter
+    def C_Digest(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Digest")
 
     @property
     def C_DigestUpdate(self):
@@ -5088,6 +6148,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestUpdate, value)
 
+    @C_DigestUpdate.deleter
+    def C_DigestUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestUpdate")
+
     @property
     def C_DigestKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5098,6 +6162,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestKey, value)
+
+    @C_DigestKey.deleter
+    def C_DigestKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestKey")
 
     @property
     def C_DigestFinal(self):
@@ -5110,6 +6178,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DigestFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestFinal, value)
 
+    @C_DigestFinal.deleter
+    def C_DigestFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestFinal")
+
     @property
     def C_SignInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5120,6 +6192,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignInit, value)
+
+    @C_SignInit.deleter
+    def C_SignInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignInit")
 
     @property
     def C_Sign(self):
@@ -5132,6 +6208,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_Sign, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Sign, value)
 
+    @C_Sign.deleter
+    def C_Sign(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Sign")
+
     @property
     def C_SignUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5142,6 +6222,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignUpdate, value)
+
+    @C_SignUpdate.deleter
+    def C_SignUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignUpdate")
 
     @property
     def C_SignFinal(self):
@@ -5154,6 +6238,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignFinal, value)
 
+    @C_SignFinal.deleter
+    def C_SignFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignFinal")
+
     @property
     def C_SignRecoverInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5164,6 +6252,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecoverInit, value)
+
+    @C_SignRecoverInit.deleter
+    def C_SignRecoverInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignRecoverInit")
 
     @property
     def C_SignRecover(self):
@@ -5176,6 +6268,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SignRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecover, value)
 
+    @C_SignRecover.deleter
+    def C_SignRecover(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignRecover")
+
     @property
     def C_VerifyInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5186,6 +6282,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyInit, value)
+
+    @C_VerifyInit.deleter
+    def C_VerifyInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyInit")
 
     @property
     def C_Verify(self):
@@ -5198,6 +6298,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_Verify, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Verify, value)
 
+    @C_Verify.deleter
+    def C_Verify(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Verify")
+
     @property
     def C_VerifyUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5208,6 +6312,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyUpdate, value)
+
+    @C_VerifyUpdate.deleter
+    def C_VerifyUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyUpdate")
 
     @property
     def C_VerifyFinal(self):
@@ -5220,6 +6328,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_VerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyFinal, value)
 
+    @C_VerifyFinal.deleter
+    def C_VerifyFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyFinal")
+
     @property
     def C_VerifyRecoverInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5230,6 +6342,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecoverInit, value)
+
+    @C_VerifyRecoverInit.deleter
+    def C_VerifyRecoverInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit")
 
     @property
     def C_VerifyRecover(self):
@@ -5242,6 +6358,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_VerifyRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecover, value)
 
+    @C_VerifyRecover.deleter
+    def C_VerifyRecover(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyRecover")
+
     @property
     def C_DigestEncryptUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5252,6 +6372,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestEncryptUpdate, value)
+
+    @C_DigestEncryptUpdate.deleter
+    def C_DigestEncryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate")
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -5264,6 +6388,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DecryptDigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptDigestUpdate, value)
 
+    @C_DecryptDigestUpdate.deleter
+    def C_DecryptDigestUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate")
+
     @property
     def C_SignEncryptUpdate(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5274,6 +6402,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignEncryptUpdate, value)
+
+    @C_SignEncryptUpdate.deleter
+    def C_SignEncryptUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate")
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -5286,6 +6418,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DecryptVerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptVerifyUpdate, value)
 
+    @C_DecryptVerifyUpdate.deleter
+    def C_DecryptVerifyUpdate(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate")
+
     @property
     def C_GenerateKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -5296,6 +6432,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKey, value)
+
+    @C_GenerateKey.deleter
+    def C_GenerateKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GenerateKey")
 
     @property
     def C_GenerateKeyPair(self):
@@ -5308,6 +6448,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GenerateKeyPair, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKeyPair, value)
 
+    @C_GenerateKeyPair.deleter
+    def C_GenerateKeyPair(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GenerateKeyPair")
+
     @property
     def C_WrapKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5318,6 +6462,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_WrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WrapKey, value)
+
+    @C_WrapKey.deleter
+    def C_WrapKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_WrapKey")
 
     @property
     def C_UnwrapKey(self):
@@ -5330,6 +6478,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_UnwrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_UnwrapKey, value)
 
+    @C_UnwrapKey.deleter
+    def C_UnwrapKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_UnwrapKey")
+
     @property
     def C_DeriveKey(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
@@ -5340,6 +6492,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DeriveKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DeriveKey, value)
+
+    @C_DeriveKey.deleter
+    def C_DeriveKey(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DeriveKey")
 
     @property
     def C_SeedRandom(self):
@@ -5352,6 +6508,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SeedRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SeedRandom, value)
 
+    @C_SeedRandom.deleter
+    def C_SeedRandom(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SeedRandom")
+
     @property
     def C_GenerateRandom(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5362,6 +6522,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateRandom, value)
+
+    @C_GenerateRandom.deleter
+    def C_GenerateRandom(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GenerateRandom")
 
     @property
     def C_GetFunctionStatus(self):
@@ -5374,6 +6538,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetFunctionStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionStatus, value)
 
+    @C_GetFunctionStatus.deleter
+    def C_GetFunctionStatus(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetFunctionStatus")
+
     @property
     def C_CancelFunction(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -5384,6 +6552,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CancelFunction, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CancelFunction, value)
+
+    @C_CancelFunction.deleter
+    def C_CancelFunction(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CancelFunction")
 
     @property
     def C_WaitForSlotEvent(self):
@@ -5396,6 +6568,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_WaitForSlotEvent, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WaitForSlotEvent, value)
 
+    @C_WaitForSlotEvent.deleter
+    def C_WaitForSlotEvent(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent")
+
     @property
     def C_GetInterfaceList(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5406,6 +6582,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetInterfaceList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInterfaceList, value)
+
+    @C_GetInterfaceList.deleter
+    def C_GetInterfaceList(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetInterfaceList")
 
     @property
     def C_GetInterface(self):
@@ -5418,6 +6598,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetInterface, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInterface, value)
 
+    @C_GetInterface.deleter
+    def C_GetInterface(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetInterface")
+
     @property
     def C_LoginUser(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5428,6 +6612,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_LoginUser, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_LoginUser, value)
+
+    @C_LoginUser.deleter
+    def C_LoginUser(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_LoginUser")
 
     @property
     def C_SessionCancel(self):
@@ -5440,6 +6628,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SessionCancel, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SessionCancel, value)
 
+    @C_SessionCancel.deleter
+    def C_SessionCancel(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SessionCancel")
+
     @property
     def C_MessageEncryptInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5450,6 +6642,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageEncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageEncryptInit, value)
+
+    @C_MessageEncryptInit.deleter
+    def C_MessageEncryptInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageEncryptInit")
 
     @property
     def C_EncryptMessage(self):
@@ -5462,6 +6658,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_EncryptMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessage, value)
 
+    @C_EncryptMessage.deleter
+    def C_EncryptMessage(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptMessage")
+
     @property
     def C_EncryptMessageBegin(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5472,6 +6672,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessageBegin, value)
+
+    @C_EncryptMessageBegin.deleter
+    def C_EncryptMessageBegin(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin")
 
     @property
     def C_EncryptMessageNext(self):
@@ -5484,6 +6688,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_EncryptMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessageNext, value)
 
+    @C_EncryptMessageNext.deleter
+    def C_EncryptMessageNext(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptMessageNext")
+
     @property
     def C_MessageEncryptFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -5494,6 +6702,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageEncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageEncryptFinal, value)
+
+    @C_MessageEncryptFinal.deleter
+    def C_MessageEncryptFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal")
 
     @property
     def C_MessageDecryptInit(self):
@@ -5506,6 +6718,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_MessageDecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageDecryptInit, value)
 
+    @C_MessageDecryptInit.deleter
+    def C_MessageDecryptInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageDecryptInit")
+
     @property
     def C_DecryptMessage(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
@@ -5516,6 +6732,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessage, value)
+
+    @C_DecryptMessage.deleter
+    def C_DecryptMessage(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptMessage")
 
     @property
     def C_DecryptMessageBegin(self):
@@ -5528,6 +6748,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DecryptMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessageBegin, value)
 
+    @C_DecryptMessageBegin.deleter
+    def C_DecryptMessageBegin(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin")
+
     @property
     def C_DecryptMessageNext(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
@@ -5538,6 +6762,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessageNext, value)
+
+    @C_DecryptMessageNext.deleter
+    def C_DecryptMessageNext(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptMessageNext")
 
     @property
     def C_MessageDecryptFinal(self):
@@ -5550,6 +6778,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_MessageDecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageDecryptFinal, value)
 
+    @C_MessageDecryptFinal.deleter
+    def C_MessageDecryptFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal")
+
     @property
     def C_MessageSignInit(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
@@ -5560,6 +6792,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageSignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageSignInit, value)
+
+    @C_MessageSignInit.deleter
+    def C_MessageSignInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageSignInit")
 
     @property
     def C_SignMessage(self):
@@ -5572,6 +6808,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SignMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessage, value)
 
+    @C_SignMessage.deleter
+    def C_SignMessage(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignMessage")
+
     @property
     def C_SignMessageBegin(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5582,6 +6822,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessageBegin, value)
+
+    @C_SignMessageBegin.deleter
+    def C_SignMessageBegin(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignMessageBegin")
 
     @property
     def C_SignMessageNext(self):
@@ -5594,6 +6838,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SignMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessageNext, value)
 
+    @C_SignMessageNext.deleter
+    def C_SignMessageNext(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignMessageNext")
+
     @property
     def C_MessageSignFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -5604,6 +6852,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageSignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageSignFinal, value)
+
+    @C_MessageSignFinal.deleter
+    def C_MessageSignFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageSignFinal")
 
     @property
     def C_MessageVerifyInit(self):
@@ -5616,6 +6868,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_MessageVerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageVerifyInit, value)
 
+    @C_MessageVerifyInit.deleter
+    def C_MessageVerifyInit(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageVerifyInit")
+
     @property
     def C_VerifyMessage(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5626,6 +6882,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessage, value)
+
+    @C_VerifyMessage.deleter
+    def C_VerifyMessage(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyMessage")
 
     @property
     def C_VerifyMessageBegin(self):
@@ -5638,6 +6898,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_VerifyMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessageBegin, value)
 
+    @C_VerifyMessageBegin.deleter
+    def C_VerifyMessageBegin(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin")
+
     @property
     def C_VerifyMessageNext(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
@@ -5649,6 +6913,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_VerifyMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessageNext, value)
 
+    @C_VerifyMessageNext.deleter
+    def C_VerifyMessageNext(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyMessageNext")
+
     @property
     def C_MessageVerifyFinal(self):
         return _pb_new_function_pointer(<void *>self._ptr.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
@@ -5659,6 +6927,10 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageVerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageVerifyFinal, value)
+
+    @C_MessageVerifyFinal.deleter
+    def C_MessageVerifyFinal(self):
+        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal")
 
 
 cdef CK_FUNCTION_LIST_3_0 _pb_view_CK_FUNCTION_LIST_3_0(object owner, void *ptr):
@@ -5730,6 +7002,13 @@ cdef class CK_INTERFACE(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_INTERFACE))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_INTERFACE(pInterfaceName={self.pInterfaceName!r}, pFunctionList={self.pFunctionList!r}, flags={self.flags!r})"
 
@@ -5741,6 +7020,10 @@ cdef class CK_INTERFACE(_pb_Record):
     def pInterfaceName(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pInterfaceName = <_c_CK_CHAR *>_pb_keep_text(self, <size_t>&self._ptr.pInterfaceName, value, "CK_INTERFACE.pInterfaceName", True)
+
+    @pInterfaceName.deleter
+    def pInterfaceName(self):
+        _pb_no_delete("CK_INTERFACE.pInterfaceName")
 
     @property
     def pFunctionList(self):
@@ -5756,16 +7039,22 @@ cdef class CK_INTERFACE(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pFunctionList = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pFunctionList, value, "CK_INTERFACE.pFunctionList", False, 0, True)
 
+    @pFunctionList.deleter
+    def pFunctionList(self):
+        _pb_no_delete("CK_INTERFACE.pFunctionList")
+
     @property
     def flags(self):
         return self._ptr.flags
 
     @flags.setter
     def flags(self, value):
-        value = _pb_index(value, "CK_INTERFACE.flags")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_INTERFACE.flags: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.flags = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.flags = _pb_index(value, "CK_INTERFACE.flags", 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete("CK_INTERFACE.flags")
 
 
 cdef CK_INTERFACE _pb_view_CK_INTERFACE(object owner, void *ptr):
@@ -5845,6 +7134,13 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_C_INITIALIZE_ARGS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_C_INITIALIZE_ARGS(CreateMutex={self.CreateMutex!r}, DestroyMutex={self.DestroyMutex!r}, LockMutex={self.LockMutex!r}, UnlockMutex={self.UnlockMutex!r}, flags={self.flags!r}, LibraryParameters={self.LibraryParameters!r}, pReserved={self.pReserved!r})"
 
@@ -5859,6 +7155,10 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
         memcpy(&self._ptr.CreateMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.CreateMutex, value)
 
+    @CreateMutex.deleter
+    def CreateMutex(self):
+        _pb_no_delete("CK_C_INITIALIZE_ARGS.CreateMutex")
+
     @property
     def DestroyMutex(self):
         return _pb_new_function_pointer(<void *>self._ptr.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -5869,6 +7169,10 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.DestroyMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.DestroyMutex, value)
+
+    @DestroyMutex.deleter
+    def DestroyMutex(self):
+        _pb_no_delete("CK_C_INITIALIZE_ARGS.DestroyMutex")
 
     @property
     def LockMutex(self):
@@ -5881,6 +7185,10 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
         memcpy(&self._ptr.LockMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.LockMutex, value)
 
+    @LockMutex.deleter
+    def LockMutex(self):
+        _pb_no_delete("CK_C_INITIALIZE_ARGS.LockMutex")
+
     @property
     def UnlockMutex(self):
         return _pb_new_function_pointer(<void *>self._ptr.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
@@ -5892,16 +7200,22 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
         memcpy(&self._ptr.UnlockMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.UnlockMutex, value)
 
+    @UnlockMutex.deleter
+    def UnlockMutex(self):
+        _pb_no_delete("CK_C_INITIALIZE_ARGS.UnlockMutex")
+
     @property
     def flags(self):
         return self._ptr.flags
 
     @flags.setter
     def flags(self, value):
-        value = _pb_index(value, "CK_C_INITIALIZE_ARGS.flags")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_C_INITIALIZE_ARGS.flags: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.flags = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.flags = _pb_index(value, "CK_C_INITIALIZE_ARGS.flags", 0, 18446744073709551615)
+
+    @flags.deleter
+    def flags(self):
+        _pb_no_delete("CK_C_INITIALIZE_ARGS.flags")
 
     @property
     def LibraryParameters(self):
@@ -5917,6 +7231,10 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.LibraryParameters = <_c_CK_CHAR_PTR *>_pb_keep_buffer(self, <size_t>&self._ptr.LibraryParameters, value, "CK_C_INITIALIZE_ARGS.LibraryParameters", True, 8, False)
 
+    @LibraryParameters.deleter
+    def LibraryParameters(self):
+        _pb_no_delete("CK_C_INITIALIZE_ARGS.LibraryParameters")
+
     @property
     def pReserved(self):
         return _pb_new_pointer(<void *>self._ptr.pReserved, 'void *', _pb_field_owner(self, <size_t>&self._ptr.pReserved))
@@ -5930,6 +7248,10 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pReserved = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReserved, value, "CK_C_INITIALIZE_ARGS.pReserved", False, 0, True)
+
+    @pReserved.deleter
+    def pReserved(self):
+        _pb_no_delete("CK_C_INITIALIZE_ARGS.pReserved")
 
 
 cdef CK_C_INITIALIZE_ARGS _pb_view_CK_C_INITIALIZE_ARGS(object owner, void *ptr):
@@ -6005,6 +7327,13 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_PKCS_OAEP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_RSA_PKCS_OAEP_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, source={self.source!r}, pSourceData={self.pSourceData!r}, ulSourceDataLen={self.ulSourceDataLen!r})"
 
@@ -6014,10 +7343,12 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
 
     @hashAlg.setter
     def hashAlg(self, value):
-        value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.hashAlg")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RSA_PKCS_OAEP_PARAMS.hashAlg: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hashAlg = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hashAlg = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.hashAlg", 0, 18446744073709551615)
+
+    @hashAlg.deleter
+    def hashAlg(self):
+        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.hashAlg")
 
     @property
     def mgf(self):
@@ -6025,10 +7356,12 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
 
     @mgf.setter
     def mgf(self, value):
-        value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.mgf")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RSA_PKCS_OAEP_PARAMS.mgf: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.mgf = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.mgf = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.mgf", 0, 18446744073709551615)
+
+    @mgf.deleter
+    def mgf(self):
+        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.mgf")
 
     @property
     def source(self):
@@ -6036,10 +7369,12 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
 
     @source.setter
     def source(self, value):
-        value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.source")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RSA_PKCS_OAEP_PARAMS.source: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.source = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.source = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.source", 0, 18446744073709551615)
+
+    @source.deleter
+    def source(self):
+        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.source")
 
     @property
     def pSourceData(self):
@@ -6055,16 +7390,22 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSourceData, value, "CK_RSA_PKCS_OAEP_PARAMS.pSourceData", False, 0, True)
 
+    @pSourceData.deleter
+    def pSourceData(self):
+        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.pSourceData")
+
     @property
     def ulSourceDataLen(self):
         return self._ptr.ulSourceDataLen
 
     @ulSourceDataLen.setter
     def ulSourceDataLen(self, value):
-        value = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSourceDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSourceDataLen = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen", 0, 18446744073709551615)
+
+    @ulSourceDataLen.deleter
+    def ulSourceDataLen(self):
+        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen")
 
 
 cdef CK_RSA_PKCS_OAEP_PARAMS _pb_view_CK_RSA_PKCS_OAEP_PARAMS(object owner, void *ptr):
@@ -6131,18 +7472,21 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def from_bytes(data, /):
         """A new CK_RSA_PKCS_PSS_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RSA_PKCS_PSS_PARAMS obj = CK_RSA_PKCS_PSS_PARAMS.__new__(CK_RSA_PKCS_PSS_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS):
-                raise ValueError(f"CK_RSA_PKCS_PSS_PARAMS needs {sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RSA_PKCS_PSS_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS):
+            raise ValueError(f"CK_RSA_PKCS_PSS_PARAMS needs {sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_RSA_PKCS_PSS_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, sLen={self.sLen!r})"
@@ -6153,10 +7497,12 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
 
     @hashAlg.setter
     def hashAlg(self, value):
-        value = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.hashAlg")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RSA_PKCS_PSS_PARAMS.hashAlg: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hashAlg = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hashAlg = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.hashAlg", 0, 18446744073709551615)
+
+    @hashAlg.deleter
+    def hashAlg(self):
+        _pb_no_delete("CK_RSA_PKCS_PSS_PARAMS.hashAlg")
 
     @property
     def mgf(self):
@@ -6164,10 +7510,12 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
 
     @mgf.setter
     def mgf(self, value):
-        value = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.mgf")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RSA_PKCS_PSS_PARAMS.mgf: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.mgf = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.mgf = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.mgf", 0, 18446744073709551615)
+
+    @mgf.deleter
+    def mgf(self):
+        _pb_no_delete("CK_RSA_PKCS_PSS_PARAMS.mgf")
 
     @property
     def sLen(self):
@@ -6175,10 +7523,12 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
 
     @sLen.setter
     def sLen(self, value):
-        value = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.sLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RSA_PKCS_PSS_PARAMS.sLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.sLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.sLen = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.sLen", 0, 18446744073709551615)
+
+    @sLen.deleter
+    def sLen(self):
+        _pb_no_delete("CK_RSA_PKCS_PSS_PARAMS.sLen")
 
 
 cdef CK_RSA_PKCS_PSS_PARAMS _pb_view_CK_RSA_PKCS_PSS_PARAMS(object owner, void *ptr):
@@ -6254,6 +7604,13 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECDH1_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_ECDH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
 
@@ -6263,10 +7620,12 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.kdf")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECDH1_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.kdf = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.kdf = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.kdf")
 
     @property
     def ulSharedDataLen(self):
@@ -6274,10 +7633,12 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
-        value = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSharedDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSharedDataLen = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen", 0, 18446744073709551615)
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen")
 
     @property
     def pSharedData(self):
@@ -6288,16 +7649,22 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH1_DERIVE_PARAMS.pSharedData", True)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.pSharedData")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPublicDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPublicDataLen = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -6307,6 +7674,10 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH1_DERIVE_PARAMS.pPublicData", True)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.pPublicData")
 
 
 cdef CK_ECDH1_DERIVE_PARAMS _pb_view_CK_ECDH1_DERIVE_PARAMS(object owner, void *ptr):
@@ -6390,6 +7761,13 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECDH2_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_ECDH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
 
@@ -6399,10 +7777,12 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.kdf")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.kdf = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.kdf = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.kdf")
 
     @property
     def ulSharedDataLen(self):
@@ -6410,10 +7790,12 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
-        value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSharedDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSharedDataLen = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen", 0, 18446744073709551615)
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen")
 
     @property
     def pSharedData(self):
@@ -6424,16 +7806,22 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH2_DERIVE_PARAMS.pSharedData", True)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.pSharedData")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPublicDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPublicDataLen = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -6444,16 +7832,22 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData", True)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.pPublicData")
+
     @property
     def ulPrivateDataLen(self):
         return self._ptr.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
-        value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPrivateDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPrivateDataLen = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen", 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen")
 
     @property
     def hPrivateData(self):
@@ -6461,10 +7855,12 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @hPrivateData.setter
     def hPrivateData(self, value):
-        value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.hPrivateData")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.hPrivateData: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hPrivateData = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hPrivateData = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.hPrivateData", 0, 18446744073709551615)
+
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.hPrivateData")
 
     @property
     def ulPublicDataLen2(self):
@@ -6472,10 +7868,12 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
-        value = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPublicDataLen2 = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPublicDataLen2 = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2", 0, 18446744073709551615)
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2")
 
     @property
     def pPublicData2(self):
@@ -6485,6 +7883,10 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def pPublicData2(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData2", True)
+
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.pPublicData2")
 
 
 cdef CK_ECDH2_DERIVE_PARAMS _pb_view_CK_ECDH2_DERIVE_PARAMS(object owner, void *ptr):
@@ -6570,6 +7972,13 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECMQV_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_ECMQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
 
@@ -6579,10 +7988,12 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.kdf")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.kdf = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.kdf = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.kdf")
 
     @property
     def ulSharedDataLen(self):
@@ -6590,10 +8001,12 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
-        value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSharedDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSharedDataLen = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen", 0, 18446744073709551615)
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen")
 
     @property
     def pSharedData(self):
@@ -6604,16 +8017,22 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECMQV_DERIVE_PARAMS.pSharedData", True)
 
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.pSharedData")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPublicDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPublicDataLen = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -6624,16 +8043,22 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData", True)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.pPublicData")
+
     @property
     def ulPrivateDataLen(self):
         return self._ptr.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
-        value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPrivateDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPrivateDataLen = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen", 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen")
 
     @property
     def hPrivateData(self):
@@ -6641,10 +8066,12 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @hPrivateData.setter
     def hPrivateData(self, value):
-        value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.hPrivateData")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.hPrivateData: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hPrivateData = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hPrivateData = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.hPrivateData", 0, 18446744073709551615)
+
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.hPrivateData")
 
     @property
     def ulPublicDataLen2(self):
@@ -6652,10 +8079,12 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
-        value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPublicDataLen2 = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPublicDataLen2 = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2", 0, 18446744073709551615)
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2")
 
     @property
     def pPublicData2(self):
@@ -6666,16 +8095,22 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData2", True)
 
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.pPublicData2")
+
     @property
     def publicKey(self):
         return self._ptr.publicKey
 
     @publicKey.setter
     def publicKey(self, value):
-        value = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.publicKey")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECMQV_DERIVE_PARAMS.publicKey: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.publicKey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.publicKey = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.publicKey", 0, 18446744073709551615)
+
+    @publicKey.deleter
+    def publicKey(self):
+        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.publicKey")
 
 
 cdef CK_ECMQV_DERIVE_PARAMS _pb_view_CK_ECMQV_DERIVE_PARAMS(object owner, void *ptr):
@@ -6751,6 +8186,13 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X9_42_DH1_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_X9_42_DH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
 
@@ -6760,10 +8202,12 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.kdf")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_DH1_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.kdf = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.kdf = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.kdf")
 
     @property
     def ulOtherInfoLen(self):
@@ -6771,10 +8215,12 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
-        value = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulOtherInfoLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulOtherInfoLen = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen", 0, 18446744073709551615)
+
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen")
 
     @property
     def pOtherInfo(self):
@@ -6785,16 +8231,22 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo", True)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPublicDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPublicDataLen = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -6804,6 +8256,10 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH1_DERIVE_PARAMS.pPublicData", True)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.pPublicData")
 
 
 cdef CK_X9_42_DH1_DERIVE_PARAMS _pb_view_CK_X9_42_DH1_DERIVE_PARAMS(object owner, void *ptr):
@@ -6887,6 +8343,13 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X9_42_DH2_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_X9_42_DH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
 
@@ -6896,10 +8359,12 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.kdf")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.kdf = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.kdf = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.kdf")
 
     @property
     def ulOtherInfoLen(self):
@@ -6907,10 +8372,12 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
-        value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulOtherInfoLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulOtherInfoLen = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen", 0, 18446744073709551615)
+
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen")
 
     @property
     def pOtherInfo(self):
@@ -6921,16 +8388,22 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo", True)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPublicDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPublicDataLen = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -6941,16 +8414,22 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData", True)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.pPublicData")
+
     @property
     def ulPrivateDataLen(self):
         return self._ptr.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
-        value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPrivateDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPrivateDataLen = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen", 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen")
 
     @property
     def hPrivateData(self):
@@ -6958,10 +8437,12 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @hPrivateData.setter
     def hPrivateData(self, value):
-        value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hPrivateData = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hPrivateData = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData", 0, 18446744073709551615)
+
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData")
 
     @property
     def ulPublicDataLen2(self):
@@ -6969,10 +8450,12 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
-        value = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPublicDataLen2 = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPublicDataLen2 = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2", 0, 18446744073709551615)
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2")
 
     @property
     def pPublicData2(self):
@@ -6982,6 +8465,10 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def pPublicData2(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2", True)
+
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2")
 
 
 cdef CK_X9_42_DH2_DERIVE_PARAMS _pb_view_CK_X9_42_DH2_DERIVE_PARAMS(object owner, void *ptr):
@@ -7067,6 +8554,13 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X9_42_MQV_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_X9_42_MQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
 
@@ -7076,10 +8570,12 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.kdf")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.kdf = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.kdf = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.kdf")
 
     @property
     def ulOtherInfoLen(self):
@@ -7087,10 +8583,12 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @ulOtherInfoLen.setter
     def ulOtherInfoLen(self, value):
-        value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulOtherInfoLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulOtherInfoLen = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen", 0, 18446744073709551615)
+
+    @ulOtherInfoLen.deleter
+    def ulOtherInfoLen(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen")
 
     @property
     def pOtherInfo(self):
@@ -7101,16 +8599,22 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo", True)
 
+    @pOtherInfo.deleter
+    def pOtherInfo(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPublicDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPublicDataLen = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -7121,16 +8625,22 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData", True)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.pPublicData")
+
     @property
     def ulPrivateDataLen(self):
         return self._ptr.ulPrivateDataLen
 
     @ulPrivateDataLen.setter
     def ulPrivateDataLen(self, value):
-        value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPrivateDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPrivateDataLen = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen", 0, 18446744073709551615)
+
+    @ulPrivateDataLen.deleter
+    def ulPrivateDataLen(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen")
 
     @property
     def hPrivateData(self):
@@ -7138,10 +8648,12 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @hPrivateData.setter
     def hPrivateData(self, value):
-        value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hPrivateData = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hPrivateData = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData", 0, 18446744073709551615)
+
+    @hPrivateData.deleter
+    def hPrivateData(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData")
 
     @property
     def ulPublicDataLen2(self):
@@ -7149,10 +8661,12 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @ulPublicDataLen2.setter
     def ulPublicDataLen2(self, value):
-        value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPublicDataLen2 = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPublicDataLen2 = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2", 0, 18446744073709551615)
+
+    @ulPublicDataLen2.deleter
+    def ulPublicDataLen2(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2")
 
     @property
     def pPublicData2(self):
@@ -7163,16 +8677,22 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2", True)
 
+    @pPublicData2.deleter
+    def pPublicData2(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2")
+
     @property
     def publicKey(self):
         return self._ptr.publicKey
 
     @publicKey.setter
     def publicKey(self, value):
-        value = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.publicKey")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X9_42_MQV_DERIVE_PARAMS.publicKey: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.publicKey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.publicKey = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.publicKey", 0, 18446744073709551615)
+
+    @publicKey.deleter
+    def publicKey(self):
+        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.publicKey")
 
 
 cdef CK_X9_42_MQV_DERIVE_PARAMS _pb_view_CK_X9_42_MQV_DERIVE_PARAMS(object owner, void *ptr):
@@ -7250,6 +8770,13 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KEA_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_KEA_DERIVE_PARAMS(isSender={self.isSender!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pRandomB={self.pRandomB!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
 
@@ -7259,10 +8786,12 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @isSender.setter
     def isSender(self, value):
-        value = _pb_index(value, "CK_KEA_DERIVE_PARAMS.isSender")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_KEA_DERIVE_PARAMS.isSender: {value} is out of range [0, 255]")
-        self._ptr.isSender = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.isSender = _pb_index(value, "CK_KEA_DERIVE_PARAMS.isSender", 0, 255)
+
+    @isSender.deleter
+    def isSender(self):
+        _pb_no_delete("CK_KEA_DERIVE_PARAMS.isSender")
 
     @property
     def ulRandomLen(self):
@@ -7270,10 +8799,12 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @ulRandomLen.setter
     def ulRandomLen(self, value):
-        value = _pb_index(value, "CK_KEA_DERIVE_PARAMS.ulRandomLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_KEA_DERIVE_PARAMS.ulRandomLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulRandomLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulRandomLen = _pb_index(value, "CK_KEA_DERIVE_PARAMS.ulRandomLen", 0, 18446744073709551615)
+
+    @ulRandomLen.deleter
+    def ulRandomLen(self):
+        _pb_no_delete("CK_KEA_DERIVE_PARAMS.ulRandomLen")
 
     @property
     def pRandomA(self):
@@ -7284,6 +8815,10 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomA, value, "CK_KEA_DERIVE_PARAMS.pRandomA", True)
 
+    @pRandomA.deleter
+    def pRandomA(self):
+        _pb_no_delete("CK_KEA_DERIVE_PARAMS.pRandomA")
+
     @property
     def pRandomB(self):
         return _pb_text_field(self, <size_t>&self._ptr.pRandomB, <const char *>self._ptr.pRandomB)
@@ -7293,16 +8828,22 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pRandomB = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomB, value, "CK_KEA_DERIVE_PARAMS.pRandomB", True)
 
+    @pRandomB.deleter
+    def pRandomB(self):
+        _pb_no_delete("CK_KEA_DERIVE_PARAMS.pRandomB")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_KEA_DERIVE_PARAMS.ulPublicDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_KEA_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPublicDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPublicDataLen = _pb_index(value, "CK_KEA_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_KEA_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -7312,6 +8853,10 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_KEA_DERIVE_PARAMS.pPublicData", True)
+
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_KEA_DERIVE_PARAMS.pPublicData")
 
 
 cdef CK_KEA_DERIVE_PARAMS _pb_view_CK_KEA_DERIVE_PARAMS(object owner, void *ptr):
@@ -7376,18 +8921,21 @@ cdef class CK_RC2_CBC_PARAMS(_pb_Record):
     def from_bytes(data, /):
         """A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RC2_CBC_PARAMS obj = CK_RC2_CBC_PARAMS.__new__(CK_RC2_CBC_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_RC2_CBC_PARAMS):
-                raise ValueError(f"CK_RC2_CBC_PARAMS needs {sizeof(_cs_CK_RC2_CBC_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC2_CBC_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC2_CBC_PARAMS):
+            raise ValueError(f"CK_RC2_CBC_PARAMS needs {sizeof(_cs_CK_RC2_CBC_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RC2_CBC_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC2_CBC_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_RC2_CBC_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, iv={self.iv!r})"
@@ -7398,10 +8946,12 @@ cdef class CK_RC2_CBC_PARAMS(_pb_Record):
 
     @ulEffectiveBits.setter
     def ulEffectiveBits(self, value):
-        value = _pb_index(value, "CK_RC2_CBC_PARAMS.ulEffectiveBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RC2_CBC_PARAMS.ulEffectiveBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulEffectiveBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulEffectiveBits = _pb_index(value, "CK_RC2_CBC_PARAMS.ulEffectiveBits", 0, 18446744073709551615)
+
+    @ulEffectiveBits.deleter
+    def ulEffectiveBits(self):
+        _pb_no_delete("CK_RC2_CBC_PARAMS.ulEffectiveBits")
 
     @property
     def iv(self):
@@ -7410,6 +8960,10 @@ cdef class CK_RC2_CBC_PARAMS(_pb_Record):
     @iv.setter
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 8, value, "CK_RC2_CBC_PARAMS.iv")
+
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete("CK_RC2_CBC_PARAMS.iv")
 
 
 cdef CK_RC2_CBC_PARAMS _pb_view_CK_RC2_CBC_PARAMS(object owner, void *ptr):
@@ -7474,18 +9028,21 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     def from_bytes(data, /):
         """A new CK_RC2_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RC2_MAC_GENERAL_PARAMS obj = CK_RC2_MAC_GENERAL_PARAMS.__new__(CK_RC2_MAC_GENERAL_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS):
-                raise ValueError(f"CK_RC2_MAC_GENERAL_PARAMS needs {sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC2_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS):
+            raise ValueError(f"CK_RC2_MAC_GENERAL_PARAMS needs {sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_RC2_MAC_GENERAL_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, ulMacLength={self.ulMacLength!r})"
@@ -7496,10 +9053,12 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
 
     @ulEffectiveBits.setter
     def ulEffectiveBits(self, value):
-        value = _pb_index(value, "CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulEffectiveBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulEffectiveBits = _pb_index(value, "CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits", 0, 18446744073709551615)
+
+    @ulEffectiveBits.deleter
+    def ulEffectiveBits(self):
+        _pb_no_delete("CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits")
 
     @property
     def ulMacLength(self):
@@ -7507,10 +9066,12 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
 
     @ulMacLength.setter
     def ulMacLength(self, value):
-        value = _pb_index(value, "CK_RC2_MAC_GENERAL_PARAMS.ulMacLength")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RC2_MAC_GENERAL_PARAMS.ulMacLength: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulMacLength = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulMacLength = _pb_index(value, "CK_RC2_MAC_GENERAL_PARAMS.ulMacLength", 0, 18446744073709551615)
+
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete("CK_RC2_MAC_GENERAL_PARAMS.ulMacLength")
 
 
 cdef CK_RC2_MAC_GENERAL_PARAMS _pb_view_CK_RC2_MAC_GENERAL_PARAMS(object owner, void *ptr):
@@ -7575,18 +9136,21 @@ cdef class CK_RC5_PARAMS(_pb_Record):
     def from_bytes(data, /):
         """A new CK_RC5_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RC5_PARAMS obj = CK_RC5_PARAMS.__new__(CK_RC5_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_RC5_PARAMS):
-                raise ValueError(f"CK_RC5_PARAMS needs {sizeof(_cs_CK_RC5_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC5_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC5_PARAMS):
+            raise ValueError(f"CK_RC5_PARAMS needs {sizeof(_cs_CK_RC5_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RC5_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC5_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_RC5_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r})"
@@ -7597,10 +9161,12 @@ cdef class CK_RC5_PARAMS(_pb_Record):
 
     @ulWordsize.setter
     def ulWordsize(self, value):
-        value = _pb_index(value, "CK_RC5_PARAMS.ulWordsize")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RC5_PARAMS.ulWordsize: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulWordsize = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulWordsize = _pb_index(value, "CK_RC5_PARAMS.ulWordsize", 0, 18446744073709551615)
+
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete("CK_RC5_PARAMS.ulWordsize")
 
     @property
     def ulRounds(self):
@@ -7608,10 +9174,12 @@ cdef class CK_RC5_PARAMS(_pb_Record):
 
     @ulRounds.setter
     def ulRounds(self, value):
-        value = _pb_index(value, "CK_RC5_PARAMS.ulRounds")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RC5_PARAMS.ulRounds: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulRounds = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulRounds = _pb_index(value, "CK_RC5_PARAMS.ulRounds", 0, 18446744073709551615)
+
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete("CK_RC5_PARAMS.ulRounds")
 
 
 cdef CK_RC5_PARAMS _pb_view_CK_RC5_PARAMS(object owner, void *ptr):
@@ -7685,6 +9253,13 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC5_CBC_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_RC5_CBC_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r})"
 
@@ -7694,10 +9269,12 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
 
     @ulWordsize.setter
     def ulWordsize(self, value):
-        value = _pb_index(value, "CK_RC5_CBC_PARAMS.ulWordsize")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RC5_CBC_PARAMS.ulWordsize: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulWordsize = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulWordsize = _pb_index(value, "CK_RC5_CBC_PARAMS.ulWordsize", 0, 18446744073709551615)
+
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete("CK_RC5_CBC_PARAMS.ulWordsize")
 
     @property
     def ulRounds(self):
@@ -7705,10 +9282,12 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
 
     @ulRounds.setter
     def ulRounds(self, value):
-        value = _pb_index(value, "CK_RC5_CBC_PARAMS.ulRounds")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RC5_CBC_PARAMS.ulRounds: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulRounds = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulRounds = _pb_index(value, "CK_RC5_CBC_PARAMS.ulRounds", 0, 18446744073709551615)
+
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete("CK_RC5_CBC_PARAMS.ulRounds")
 
     @property
     def pIv(self):
@@ -7719,16 +9298,22 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_RC5_CBC_PARAMS.pIv", True)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete("CK_RC5_CBC_PARAMS.pIv")
+
     @property
     def ulIvLen(self):
         return self._ptr.ulIvLen
 
     @ulIvLen.setter
     def ulIvLen(self, value):
-        value = _pb_index(value, "CK_RC5_CBC_PARAMS.ulIvLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RC5_CBC_PARAMS.ulIvLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulIvLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulIvLen = _pb_index(value, "CK_RC5_CBC_PARAMS.ulIvLen", 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete("CK_RC5_CBC_PARAMS.ulIvLen")
 
 
 cdef CK_RC5_CBC_PARAMS _pb_view_CK_RC5_CBC_PARAMS(object owner, void *ptr):
@@ -7795,18 +9380,21 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def from_bytes(data, /):
         """A new CK_RC5_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RC5_MAC_GENERAL_PARAMS obj = CK_RC5_MAC_GENERAL_PARAMS.__new__(CK_RC5_MAC_GENERAL_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS):
-                raise ValueError(f"CK_RC5_MAC_GENERAL_PARAMS needs {sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC5_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS):
+            raise ValueError(f"CK_RC5_MAC_GENERAL_PARAMS needs {sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_RC5_MAC_GENERAL_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, ulMacLength={self.ulMacLength!r})"
@@ -7817,10 +9405,12 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
 
     @ulWordsize.setter
     def ulWordsize(self, value):
-        value = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulWordsize")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RC5_MAC_GENERAL_PARAMS.ulWordsize: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulWordsize = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulWordsize = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulWordsize", 0, 18446744073709551615)
+
+    @ulWordsize.deleter
+    def ulWordsize(self):
+        _pb_no_delete("CK_RC5_MAC_GENERAL_PARAMS.ulWordsize")
 
     @property
     def ulRounds(self):
@@ -7828,10 +9418,12 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
 
     @ulRounds.setter
     def ulRounds(self, value):
-        value = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulRounds")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RC5_MAC_GENERAL_PARAMS.ulRounds: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulRounds = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulRounds = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulRounds", 0, 18446744073709551615)
+
+    @ulRounds.deleter
+    def ulRounds(self):
+        _pb_no_delete("CK_RC5_MAC_GENERAL_PARAMS.ulRounds")
 
     @property
     def ulMacLength(self):
@@ -7839,10 +9431,12 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
 
     @ulMacLength.setter
     def ulMacLength(self, value):
-        value = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulMacLength")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RC5_MAC_GENERAL_PARAMS.ulMacLength: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulMacLength = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulMacLength = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulMacLength", 0, 18446744073709551615)
+
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete("CK_RC5_MAC_GENERAL_PARAMS.ulMacLength")
 
 
 cdef CK_RC5_MAC_GENERAL_PARAMS _pb_view_CK_RC5_MAC_GENERAL_PARAMS(object owner, void *ptr):
@@ -7914,6 +9508,13 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_DES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -7925,6 +9526,10 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 8, value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv")
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete("CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv")
+
     @property
     def pData(self):
         return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
@@ -7934,16 +9539,22 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete("CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData")
+
     @property
     def length(self):
         return self._ptr.length
 
     @length.setter
     def length(self, value):
-        value = _pb_index(value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.length")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_DES_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.length = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.length = _pb_index(value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete("CK_DES_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_DES_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_DES_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -8015,6 +9626,13 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_AES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -8026,6 +9644,10 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 16, value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv")
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete("CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv")
+
     @property
     def pData(self):
         return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
@@ -8035,16 +9657,22 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete("CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData")
+
     @property
     def length(self):
         return self._ptr.length
 
     @length.setter
     def length(self, value):
-        value = _pb_index(value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.length")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_AES_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.length = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.length = _pb_index(value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete("CK_AES_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_AES_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_AES_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -8109,18 +9737,21 @@ cdef class CK_AES_CTR_PARAMS(_pb_Record):
     def from_bytes(data, /):
         """A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_AES_CTR_PARAMS obj = CK_AES_CTR_PARAMS.__new__(CK_AES_CTR_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_AES_CTR_PARAMS):
-                raise ValueError(f"CK_AES_CTR_PARAMS needs {sizeof(_cs_CK_AES_CTR_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_AES_CTR_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_AES_CTR_PARAMS):
+            raise ValueError(f"CK_AES_CTR_PARAMS needs {sizeof(_cs_CK_AES_CTR_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_AES_CTR_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_AES_CTR_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_AES_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
@@ -8131,10 +9762,12 @@ cdef class CK_AES_CTR_PARAMS(_pb_Record):
 
     @ulCounterBits.setter
     def ulCounterBits(self, value):
-        value = _pb_index(value, "CK_AES_CTR_PARAMS.ulCounterBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_AES_CTR_PARAMS.ulCounterBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulCounterBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulCounterBits = _pb_index(value, "CK_AES_CTR_PARAMS.ulCounterBits", 0, 18446744073709551615)
+
+    @ulCounterBits.deleter
+    def ulCounterBits(self):
+        _pb_no_delete("CK_AES_CTR_PARAMS.ulCounterBits")
 
     @property
     def cb(self):
@@ -8143,6 +9776,10 @@ cdef class CK_AES_CTR_PARAMS(_pb_Record):
     @cb.setter
     def cb(self, value):
         _pb_store_bytes(self._ptr.cb, 16, value, "CK_AES_CTR_PARAMS.cb")
+
+    @cb.deleter
+    def cb(self):
+        _pb_no_delete("CK_AES_CTR_PARAMS.cb")
 
 
 cdef CK_AES_CTR_PARAMS _pb_view_CK_AES_CTR_PARAMS(object owner, void *ptr):
@@ -8220,6 +9857,13 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GCM_PARAMS_V3))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_GCM_PARAMS_V3(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvBits={self.ulIvBits!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
 
@@ -8232,16 +9876,22 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_GCM_PARAMS_V3.pIv", True)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete("CK_GCM_PARAMS_V3.pIv")
+
     @property
     def ulIvLen(self):
         return self._ptr.ulIvLen
 
     @ulIvLen.setter
     def ulIvLen(self, value):
-        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_GCM_PARAMS_V3.ulIvLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulIvLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulIvLen = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvLen", 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete("CK_GCM_PARAMS_V3.ulIvLen")
 
     @property
     def ulIvBits(self):
@@ -8249,10 +9899,12 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
 
     @ulIvBits.setter
     def ulIvBits(self, value):
-        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_GCM_PARAMS_V3.ulIvBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulIvBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulIvBits = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvBits", 0, 18446744073709551615)
+
+    @ulIvBits.deleter
+    def ulIvBits(self):
+        _pb_no_delete("CK_GCM_PARAMS_V3.ulIvBits")
 
     @property
     def pAAD(self):
@@ -8263,16 +9915,22 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_GCM_PARAMS_V3.pAAD", True)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete("CK_GCM_PARAMS_V3.pAAD")
+
     @property
     def ulAADLen(self):
         return self._ptr.ulAADLen
 
     @ulAADLen.setter
     def ulAADLen(self, value):
-        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulAADLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_GCM_PARAMS_V3.ulAADLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulAADLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulAADLen = _pb_index(value, "CK_GCM_PARAMS_V3.ulAADLen", 0, 18446744073709551615)
+
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete("CK_GCM_PARAMS_V3.ulAADLen")
 
     @property
     def ulTagBits(self):
@@ -8280,10 +9938,12 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
 
     @ulTagBits.setter
     def ulTagBits(self, value):
-        value = _pb_index(value, "CK_GCM_PARAMS_V3.ulTagBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_GCM_PARAMS_V3.ulTagBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulTagBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulTagBits = _pb_index(value, "CK_GCM_PARAMS_V3.ulTagBits", 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete("CK_GCM_PARAMS_V3.ulTagBits")
 
 
 cdef CK_GCM_PARAMS_V3 _pb_view_CK_GCM_PARAMS_V3(object owner, void *ptr):
@@ -8361,6 +10021,13 @@ cdef class CK_CCM_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CCM_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_CCM_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulMACLen={self.ulMACLen!r})"
 
@@ -8370,10 +10037,12 @@ cdef class CK_CCM_PARAMS(_pb_Record):
 
     @ulDataLen.setter
     def ulDataLen(self, value):
-        value = _pb_index(value, "CK_CCM_PARAMS.ulDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CCM_PARAMS.ulDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulDataLen = _pb_index(value, "CK_CCM_PARAMS.ulDataLen", 0, 18446744073709551615)
+
+    @ulDataLen.deleter
+    def ulDataLen(self):
+        _pb_no_delete("CK_CCM_PARAMS.ulDataLen")
 
     @property
     def pNonce(self):
@@ -8384,16 +10053,22 @@ cdef class CK_CCM_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_PARAMS.pNonce", True)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete("CK_CCM_PARAMS.pNonce")
+
     @property
     def ulNonceLen(self):
         return self._ptr.ulNonceLen
 
     @ulNonceLen.setter
     def ulNonceLen(self, value):
-        value = _pb_index(value, "CK_CCM_PARAMS.ulNonceLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CCM_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNonceLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNonceLen = _pb_index(value, "CK_CCM_PARAMS.ulNonceLen", 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete("CK_CCM_PARAMS.ulNonceLen")
 
     @property
     def pAAD(self):
@@ -8404,16 +10079,22 @@ cdef class CK_CCM_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_CCM_PARAMS.pAAD", True)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete("CK_CCM_PARAMS.pAAD")
+
     @property
     def ulAADLen(self):
         return self._ptr.ulAADLen
 
     @ulAADLen.setter
     def ulAADLen(self, value):
-        value = _pb_index(value, "CK_CCM_PARAMS.ulAADLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CCM_PARAMS.ulAADLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulAADLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulAADLen = _pb_index(value, "CK_CCM_PARAMS.ulAADLen", 0, 18446744073709551615)
+
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete("CK_CCM_PARAMS.ulAADLen")
 
     @property
     def ulMACLen(self):
@@ -8421,10 +10102,12 @@ cdef class CK_CCM_PARAMS(_pb_Record):
 
     @ulMACLen.setter
     def ulMACLen(self, value):
-        value = _pb_index(value, "CK_CCM_PARAMS.ulMACLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CCM_PARAMS.ulMACLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulMACLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulMACLen = _pb_index(value, "CK_CCM_PARAMS.ulMACLen", 0, 18446744073709551615)
+
+    @ulMACLen.deleter
+    def ulMACLen(self):
+        _pb_no_delete("CK_CCM_PARAMS.ulMACLen")
 
 
 cdef CK_CCM_PARAMS _pb_view_CK_CCM_PARAMS(object owner, void *ptr):
@@ -8498,6 +10181,13 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SALSA20_CHACHA20_POLY1305_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r})"
 
@@ -8510,16 +10200,22 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce", True)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce")
+
     @property
     def ulNonceLen(self):
         return self._ptr.ulNonceLen
 
     @ulNonceLen.setter
     def ulNonceLen(self, value):
-        value = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNonceLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNonceLen = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen", 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen")
 
     @property
     def pAAD(self):
@@ -8530,16 +10226,22 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD", True)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD")
+
     @property
     def ulAADLen(self):
         return self._ptr.ulAADLen
 
     @ulAADLen.setter
     def ulAADLen(self, value):
-        value = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulAADLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulAADLen = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen", 0, 18446744073709551615)
+
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen")
 
 
 cdef CK_SALSA20_CHACHA20_POLY1305_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_PARAMS(object owner, void *ptr):
@@ -8617,6 +10319,13 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GCM_MESSAGE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_GCM_MESSAGE_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvFixedBits={self.ulIvFixedBits!r}, ivGenerator={self.ivGenerator!r}, pTag={self.pTag!r}, ulTagBits={self.ulTagBits!r})"
 
@@ -8629,16 +10338,22 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_GCM_MESSAGE_PARAMS.pIv", True)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.pIv")
+
     @property
     def ulIvLen(self):
         return self._ptr.ulIvLen
 
     @ulIvLen.setter
     def ulIvLen(self, value):
-        value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulIvLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_GCM_MESSAGE_PARAMS.ulIvLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulIvLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulIvLen = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulIvLen", 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.ulIvLen")
 
     @property
     def ulIvFixedBits(self):
@@ -8646,10 +10361,12 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @ulIvFixedBits.setter
     def ulIvFixedBits(self, value):
-        value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulIvFixedBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_GCM_MESSAGE_PARAMS.ulIvFixedBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulIvFixedBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulIvFixedBits = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulIvFixedBits", 0, 18446744073709551615)
+
+    @ulIvFixedBits.deleter
+    def ulIvFixedBits(self):
+        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.ulIvFixedBits")
 
     @property
     def ivGenerator(self):
@@ -8657,10 +10374,12 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @ivGenerator.setter
     def ivGenerator(self, value):
-        value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ivGenerator")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_GCM_MESSAGE_PARAMS.ivGenerator: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ivGenerator = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ivGenerator = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ivGenerator", 0, 18446744073709551615)
+
+    @ivGenerator.deleter
+    def ivGenerator(self):
+        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.ivGenerator")
 
     @property
     def pTag(self):
@@ -8671,16 +10390,22 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pTag, value, "CK_GCM_MESSAGE_PARAMS.pTag", True)
 
+    @pTag.deleter
+    def pTag(self):
+        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.pTag")
+
     @property
     def ulTagBits(self):
         return self._ptr.ulTagBits
 
     @ulTagBits.setter
     def ulTagBits(self, value):
-        value = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulTagBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_GCM_MESSAGE_PARAMS.ulTagBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulTagBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulTagBits = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulTagBits", 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.ulTagBits")
 
 
 cdef CK_GCM_MESSAGE_PARAMS _pb_view_CK_GCM_MESSAGE_PARAMS(object owner, void *ptr):
@@ -8760,6 +10485,13 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CCM_MESSAGE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_CCM_MESSAGE_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, ulNonceFixedBits={self.ulNonceFixedBits!r}, nonceGenerator={self.nonceGenerator!r}, pMAC={self.pMAC!r}, ulMACLen={self.ulMACLen!r})"
 
@@ -8769,10 +10501,12 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @ulDataLen.setter
     def ulDataLen(self, value):
-        value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.ulDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulDataLen = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulDataLen", 0, 18446744073709551615)
+
+    @ulDataLen.deleter
+    def ulDataLen(self):
+        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.ulDataLen")
 
     @property
     def pNonce(self):
@@ -8783,16 +10517,22 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_MESSAGE_PARAMS.pNonce", True)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.pNonce")
+
     @property
     def ulNonceLen(self):
         return self._ptr.ulNonceLen
 
     @ulNonceLen.setter
     def ulNonceLen(self, value):
-        value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulNonceLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNonceLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNonceLen = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulNonceLen", 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.ulNonceLen")
 
     @property
     def ulNonceFixedBits(self):
@@ -8800,10 +10540,12 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @ulNonceFixedBits.setter
     def ulNonceFixedBits(self, value):
-        value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNonceFixedBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNonceFixedBits = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits", 0, 18446744073709551615)
+
+    @ulNonceFixedBits.deleter
+    def ulNonceFixedBits(self):
+        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits")
 
     @property
     def nonceGenerator(self):
@@ -8811,10 +10553,12 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @nonceGenerator.setter
     def nonceGenerator(self, value):
-        value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.nonceGenerator")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.nonceGenerator: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.nonceGenerator = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.nonceGenerator = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.nonceGenerator", 0, 18446744073709551615)
+
+    @nonceGenerator.deleter
+    def nonceGenerator(self):
+        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.nonceGenerator")
 
     @property
     def pMAC(self):
@@ -8825,16 +10569,22 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pMAC = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pMAC, value, "CK_CCM_MESSAGE_PARAMS.pMAC", True)
 
+    @pMAC.deleter
+    def pMAC(self):
+        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.pMAC")
+
     @property
     def ulMACLen(self):
         return self._ptr.ulMACLen
 
     @ulMACLen.setter
     def ulMACLen(self, value):
-        value = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulMACLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CCM_MESSAGE_PARAMS.ulMACLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulMACLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulMACLen = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulMACLen", 0, 18446744073709551615)
+
+    @ulMACLen.deleter
+    def ulMACLen(self):
+        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.ulMACLen")
 
 
 cdef CK_CCM_MESSAGE_PARAMS _pb_view_CK_CCM_MESSAGE_PARAMS(object owner, void *ptr):
@@ -8906,6 +10656,13 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pTag={self.pTag!r})"
 
@@ -8918,16 +10675,22 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce", True)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce")
+
     @property
     def ulNonceLen(self):
         return self._ptr.ulNonceLen
 
     @ulNonceLen.setter
     def ulNonceLen(self, value):
-        value = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNonceLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNonceLen = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen", 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen")
 
     @property
     def pTag(self):
@@ -8937,6 +10700,10 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     def pTag(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pTag, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag", True)
+
+    @pTag.deleter
+    def pTag(self):
+        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag")
 
 
 cdef CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(object owner, void *ptr):
@@ -9024,6 +10791,13 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS(ulPasswordLen={self.ulPasswordLen!r}, pPassword={self.pPassword!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPAndGLen={self.ulPAndGLen!r}, ulQLen={self.ulQLen!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pPrimeP={self.pPrimeP!r}, pBaseG={self.pBaseG!r}, pSubprimeQ={self.pSubprimeQ!r})"
 
@@ -9033,10 +10807,12 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPasswordLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPasswordLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen", 0, 18446744073709551615)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen")
 
     @property
     def pPassword(self):
@@ -9047,16 +10823,22 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword", True)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPublicDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPublicDataLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -9067,16 +10849,22 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData", True)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData")
+
     @property
     def ulPAndGLen(self):
         return self._ptr.ulPAndGLen
 
     @ulPAndGLen.setter
     def ulPAndGLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPAndGLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPAndGLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen", 0, 18446744073709551615)
+
+    @ulPAndGLen.deleter
+    def ulPAndGLen(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen")
 
     @property
     def ulQLen(self):
@@ -9084,10 +10872,12 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @ulQLen.setter
     def ulQLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulQLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulQLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen", 0, 18446744073709551615)
+
+    @ulQLen.deleter
+    def ulQLen(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen")
 
     @property
     def ulRandomLen(self):
@@ -9095,10 +10885,12 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @ulRandomLen.setter
     def ulRandomLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulRandomLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulRandomLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen", 0, 18446744073709551615)
+
+    @ulRandomLen.deleter
+    def ulRandomLen(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen")
 
     @property
     def pRandomA(self):
@@ -9109,6 +10901,10 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomA, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA", True)
 
+    @pRandomA.deleter
+    def pRandomA(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA")
+
     @property
     def pPrimeP(self):
         return _pb_text_field(self, <size_t>&self._ptr.pPrimeP, <const char *>self._ptr.pPrimeP)
@@ -9117,6 +10913,10 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def pPrimeP(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPrimeP = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrimeP, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP", True)
+
+    @pPrimeP.deleter
+    def pPrimeP(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP")
 
     @property
     def pBaseG(self):
@@ -9127,6 +10927,10 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pBaseG = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBaseG, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG", True)
 
+    @pBaseG.deleter
+    def pBaseG(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG")
+
     @property
     def pSubprimeQ(self):
         return _pb_text_field(self, <size_t>&self._ptr.pSubprimeQ, <const char *>self._ptr.pSubprimeQ)
@@ -9135,6 +10939,10 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def pSubprimeQ(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSubprimeQ = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSubprimeQ, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ", True)
+
+    @pSubprimeQ.deleter
+    def pSubprimeQ(self):
+        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ")
 
 
 cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS _pb_view_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(object owner, void *ptr):
@@ -9228,6 +11036,13 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SKIPJACK_RELAYX_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SKIPJACK_RELAYX_PARAMS(ulOldWrappedXLen={self.ulOldWrappedXLen!r}, pOldWrappedX={self.pOldWrappedX!r}, ulOldPasswordLen={self.ulOldPasswordLen!r}, pOldPassword={self.pOldPassword!r}, ulOldPublicDataLen={self.ulOldPublicDataLen!r}, pOldPublicData={self.pOldPublicData!r}, ulOldRandomLen={self.ulOldRandomLen!r}, pOldRandomA={self.pOldRandomA!r}, ulNewPasswordLen={self.ulNewPasswordLen!r}, pNewPassword={self.pNewPassword!r}, ulNewPublicDataLen={self.ulNewPublicDataLen!r}, pNewPublicData={self.pNewPublicData!r}, ulNewRandomLen={self.ulNewRandomLen!r}, pNewRandomA={self.pNewRandomA!r})"
 
@@ -9237,10 +11052,12 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @ulOldWrappedXLen.setter
     def ulOldWrappedXLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulOldWrappedXLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulOldWrappedXLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen", 0, 18446744073709551615)
+
+    @ulOldWrappedXLen.deleter
+    def ulOldWrappedXLen(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen")
 
     @property
     def pOldWrappedX(self):
@@ -9251,16 +11068,22 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOldWrappedX = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldWrappedX, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX", True)
 
+    @pOldWrappedX.deleter
+    def pOldWrappedX(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX")
+
     @property
     def ulOldPasswordLen(self):
         return self._ptr.ulOldPasswordLen
 
     @ulOldPasswordLen.setter
     def ulOldPasswordLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulOldPasswordLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulOldPasswordLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen", 0, 18446744073709551615)
+
+    @ulOldPasswordLen.deleter
+    def ulOldPasswordLen(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen")
 
     @property
     def pOldPassword(self):
@@ -9271,16 +11094,22 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOldPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPassword", True)
 
+    @pOldPassword.deleter
+    def pOldPassword(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pOldPassword")
+
     @property
     def ulOldPublicDataLen(self):
         return self._ptr.ulOldPublicDataLen
 
     @ulOldPublicDataLen.setter
     def ulOldPublicDataLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulOldPublicDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulOldPublicDataLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen", 0, 18446744073709551615)
+
+    @ulOldPublicDataLen.deleter
+    def ulOldPublicDataLen(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen")
 
     @property
     def pOldPublicData(self):
@@ -9291,16 +11120,22 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOldPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData", True)
 
+    @pOldPublicData.deleter
+    def pOldPublicData(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData")
+
     @property
     def ulOldRandomLen(self):
         return self._ptr.ulOldRandomLen
 
     @ulOldRandomLen.setter
     def ulOldRandomLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulOldRandomLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulOldRandomLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen", 0, 18446744073709551615)
+
+    @ulOldRandomLen.deleter
+    def ulOldRandomLen(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen")
 
     @property
     def pOldRandomA(self):
@@ -9311,16 +11146,22 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOldRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA", True)
 
+    @pOldRandomA.deleter
+    def pOldRandomA(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA")
+
     @property
     def ulNewPasswordLen(self):
         return self._ptr.ulNewPasswordLen
 
     @ulNewPasswordLen.setter
     def ulNewPasswordLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNewPasswordLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNewPasswordLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen", 0, 18446744073709551615)
+
+    @ulNewPasswordLen.deleter
+    def ulNewPasswordLen(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen")
 
     @property
     def pNewPassword(self):
@@ -9331,16 +11172,22 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNewPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPassword", True)
 
+    @pNewPassword.deleter
+    def pNewPassword(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pNewPassword")
+
     @property
     def ulNewPublicDataLen(self):
         return self._ptr.ulNewPublicDataLen
 
     @ulNewPublicDataLen.setter
     def ulNewPublicDataLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNewPublicDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNewPublicDataLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen", 0, 18446744073709551615)
+
+    @ulNewPublicDataLen.deleter
+    def ulNewPublicDataLen(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen")
 
     @property
     def pNewPublicData(self):
@@ -9351,16 +11198,22 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNewPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData", True)
 
+    @pNewPublicData.deleter
+    def pNewPublicData(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData")
+
     @property
     def ulNewRandomLen(self):
         return self._ptr.ulNewRandomLen
 
     @ulNewRandomLen.setter
     def ulNewRandomLen(self, value):
-        value = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNewRandomLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNewRandomLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen", 0, 18446744073709551615)
+
+    @ulNewRandomLen.deleter
+    def ulNewRandomLen(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen")
 
     @property
     def pNewRandomA(self):
@@ -9370,6 +11223,10 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def pNewRandomA(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNewRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA", True)
+
+    @pNewRandomA.deleter
+    def pNewRandomA(self):
+        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA")
 
 
 cdef CK_SKIPJACK_RELAYX_PARAMS _pb_view_CK_SKIPJACK_RELAYX_PARAMS(object owner, void *ptr):
@@ -9434,18 +11291,21 @@ cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     def from_bytes(data, /):
         """A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_CAMELLIA_CTR_PARAMS obj = CK_CAMELLIA_CTR_PARAMS.__new__(CK_CAMELLIA_CTR_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_CAMELLIA_CTR_PARAMS):
-                raise ValueError(f"CK_CAMELLIA_CTR_PARAMS needs {sizeof(_cs_CK_CAMELLIA_CTR_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_CAMELLIA_CTR_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_CAMELLIA_CTR_PARAMS):
+            raise ValueError(f"CK_CAMELLIA_CTR_PARAMS needs {sizeof(_cs_CK_CAMELLIA_CTR_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_CAMELLIA_CTR_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CAMELLIA_CTR_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_CAMELLIA_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
@@ -9456,10 +11316,12 @@ cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
 
     @ulCounterBits.setter
     def ulCounterBits(self, value):
-        value = _pb_index(value, "CK_CAMELLIA_CTR_PARAMS.ulCounterBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CAMELLIA_CTR_PARAMS.ulCounterBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulCounterBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulCounterBits = _pb_index(value, "CK_CAMELLIA_CTR_PARAMS.ulCounterBits", 0, 18446744073709551615)
+
+    @ulCounterBits.deleter
+    def ulCounterBits(self):
+        _pb_no_delete("CK_CAMELLIA_CTR_PARAMS.ulCounterBits")
 
     @property
     def cb(self):
@@ -9468,6 +11330,10 @@ cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     @cb.setter
     def cb(self, value):
         _pb_store_bytes(self._ptr.cb, 16, value, "CK_CAMELLIA_CTR_PARAMS.cb")
+
+    @cb.deleter
+    def cb(self):
+        _pb_no_delete("CK_CAMELLIA_CTR_PARAMS.cb")
 
 
 cdef CK_CAMELLIA_CTR_PARAMS _pb_view_CK_CAMELLIA_CTR_PARAMS(object owner, void *ptr):
@@ -9539,6 +11405,13 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -9550,6 +11423,10 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 16, value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv")
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete("CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv")
+
     @property
     def pData(self):
         return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
@@ -9559,16 +11436,22 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete("CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData")
+
     @property
     def length(self):
         return self._ptr.length
 
     @length.setter
     def length(self, value):
-        value = _pb_index(value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.length = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.length = _pb_index(value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete("CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -9640,6 +11523,13 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -9651,6 +11541,10 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 16, value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv")
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete("CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv")
+
     @property
     def pData(self):
         return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
@@ -9660,16 +11554,22 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete("CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData")
+
     @property
     def length(self):
         return self._ptr.length
 
     @length.setter
     def length(self, value):
-        value = _pb_index(value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.length = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.length = _pb_index(value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete("CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_ARIA_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -9741,6 +11641,13 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SEED_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -9752,6 +11659,10 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 16, value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv")
 
+    @iv.deleter
+    def iv(self):
+        _pb_no_delete("CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv")
+
     @property
     def pData(self):
         return _pb_text_field(self, <size_t>&self._ptr.pData, <const char *>self._ptr.pData)
@@ -9761,16 +11672,22 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete("CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData")
+
     @property
     def length(self):
         return self._ptr.length
 
     @length.setter
     def length(self, value):
-        value = _pb_index(value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.length = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.length = _pb_index(value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
+
+    @length.deleter
+    def length(self):
+        _pb_no_delete("CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_SEED_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_SEED_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -9844,6 +11761,13 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CHACHA20_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_CHACHA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, blockCounterBits={self.blockCounterBits!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
 
@@ -9856,16 +11780,22 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBlockCounter, value, "CK_CHACHA20_PARAMS.pBlockCounter", True)
 
+    @pBlockCounter.deleter
+    def pBlockCounter(self):
+        _pb_no_delete("CK_CHACHA20_PARAMS.pBlockCounter")
+
     @property
     def blockCounterBits(self):
         return self._ptr.blockCounterBits
 
     @blockCounterBits.setter
     def blockCounterBits(self, value):
-        value = _pb_index(value, "CK_CHACHA20_PARAMS.blockCounterBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CHACHA20_PARAMS.blockCounterBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.blockCounterBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.blockCounterBits = _pb_index(value, "CK_CHACHA20_PARAMS.blockCounterBits", 0, 18446744073709551615)
+
+    @blockCounterBits.deleter
+    def blockCounterBits(self):
+        _pb_no_delete("CK_CHACHA20_PARAMS.blockCounterBits")
 
     @property
     def pNonce(self):
@@ -9876,16 +11806,22 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CHACHA20_PARAMS.pNonce", True)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete("CK_CHACHA20_PARAMS.pNonce")
+
     @property
     def ulNonceBits(self):
         return self._ptr.ulNonceBits
 
     @ulNonceBits.setter
     def ulNonceBits(self, value):
-        value = _pb_index(value, "CK_CHACHA20_PARAMS.ulNonceBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CHACHA20_PARAMS.ulNonceBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNonceBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNonceBits = _pb_index(value, "CK_CHACHA20_PARAMS.ulNonceBits", 0, 18446744073709551615)
+
+    @ulNonceBits.deleter
+    def ulNonceBits(self):
+        _pb_no_delete("CK_CHACHA20_PARAMS.ulNonceBits")
 
 
 cdef CK_CHACHA20_PARAMS _pb_view_CK_CHACHA20_PARAMS(object owner, void *ptr):
@@ -9957,6 +11893,13 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SALSA20_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SALSA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
 
@@ -9969,6 +11912,10 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBlockCounter, value, "CK_SALSA20_PARAMS.pBlockCounter", True)
 
+    @pBlockCounter.deleter
+    def pBlockCounter(self):
+        _pb_no_delete("CK_SALSA20_PARAMS.pBlockCounter")
+
     @property
     def pNonce(self):
         return _pb_text_field(self, <size_t>&self._ptr.pNonce, <const char *>self._ptr.pNonce)
@@ -9978,16 +11925,22 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_PARAMS.pNonce", True)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete("CK_SALSA20_PARAMS.pNonce")
+
     @property
     def ulNonceBits(self):
         return self._ptr.ulNonceBits
 
     @ulNonceBits.setter
     def ulNonceBits(self, value):
-        value = _pb_index(value, "CK_SALSA20_PARAMS.ulNonceBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SALSA20_PARAMS.ulNonceBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNonceBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNonceBits = _pb_index(value, "CK_SALSA20_PARAMS.ulNonceBits", 0, 18446744073709551615)
+
+    @ulNonceBits.deleter
+    def ulNonceBits(self):
+        _pb_no_delete("CK_SALSA20_PARAMS.ulNonceBits")
 
 
 cdef CK_SALSA20_PARAMS _pb_view_CK_SALSA20_PARAMS(object owner, void *ptr):
@@ -10065,6 +12018,13 @@ cdef class CK_PBE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PBE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_PBE_PARAMS(pInitVector={self.pInitVector!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, ulIteration={self.ulIteration!r})"
 
@@ -10077,6 +12037,10 @@ cdef class CK_PBE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pInitVector = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInitVector, value, "CK_PBE_PARAMS.pInitVector", True)
 
+    @pInitVector.deleter
+    def pInitVector(self):
+        _pb_no_delete("CK_PBE_PARAMS.pInitVector")
+
     @property
     def pPassword(self):
         return _pb_text_field(self, <size_t>&self._ptr.pPassword, <const char *>self._ptr.pPassword)
@@ -10086,16 +12050,22 @@ cdef class CK_PBE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PBE_PARAMS.pPassword", True)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete("CK_PBE_PARAMS.pPassword")
+
     @property
     def ulPasswordLen(self):
         return self._ptr.ulPasswordLen
 
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
-        value = _pb_index(value, "CK_PBE_PARAMS.ulPasswordLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PBE_PARAMS.ulPasswordLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPasswordLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPasswordLen = _pb_index(value, "CK_PBE_PARAMS.ulPasswordLen", 0, 18446744073709551615)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete("CK_PBE_PARAMS.ulPasswordLen")
 
     @property
     def pSalt(self):
@@ -10106,16 +12076,22 @@ cdef class CK_PBE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_PBE_PARAMS.pSalt", True)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete("CK_PBE_PARAMS.pSalt")
+
     @property
     def ulSaltLen(self):
         return self._ptr.ulSaltLen
 
     @ulSaltLen.setter
     def ulSaltLen(self, value):
-        value = _pb_index(value, "CK_PBE_PARAMS.ulSaltLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PBE_PARAMS.ulSaltLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSaltLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSaltLen = _pb_index(value, "CK_PBE_PARAMS.ulSaltLen", 0, 18446744073709551615)
+
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete("CK_PBE_PARAMS.ulSaltLen")
 
     @property
     def ulIteration(self):
@@ -10123,10 +12099,12 @@ cdef class CK_PBE_PARAMS(_pb_Record):
 
     @ulIteration.setter
     def ulIteration(self, value):
-        value = _pb_index(value, "CK_PBE_PARAMS.ulIteration")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PBE_PARAMS.ulIteration: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulIteration = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulIteration = _pb_index(value, "CK_PBE_PARAMS.ulIteration", 0, 18446744073709551615)
+
+    @ulIteration.deleter
+    def ulIteration(self):
+        _pb_no_delete("CK_PBE_PARAMS.ulIteration")
 
 
 cdef CK_PBE_PARAMS _pb_view_CK_PBE_PARAMS(object owner, void *ptr):
@@ -10198,6 +12176,13 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KEY_WRAP_SET_OAEP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_KEY_WRAP_SET_OAEP_PARAMS(bBC={self.bBC!r}, pX={self.pX!r}, ulXLen={self.ulXLen!r})"
 
@@ -10207,10 +12192,12 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
 
     @bBC.setter
     def bBC(self, value):
-        value = _pb_index(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.bBC")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_KEY_WRAP_SET_OAEP_PARAMS.bBC: {value} is out of range [0, 255]")
-        self._ptr.bBC = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bBC = _pb_index(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.bBC", 0, 255)
+
+    @bBC.deleter
+    def bBC(self):
+        _pb_no_delete("CK_KEY_WRAP_SET_OAEP_PARAMS.bBC")
 
     @property
     def pX(self):
@@ -10221,16 +12208,22 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pX = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pX, value, "CK_KEY_WRAP_SET_OAEP_PARAMS.pX", True)
 
+    @pX.deleter
+    def pX(self):
+        _pb_no_delete("CK_KEY_WRAP_SET_OAEP_PARAMS.pX")
+
     @property
     def ulXLen(self):
         return self._ptr.ulXLen
 
     @ulXLen.setter
     def ulXLen(self, value):
-        value = _pb_index(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulXLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulXLen = _pb_index(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen", 0, 18446744073709551615)
+
+    @ulXLen.deleter
+    def ulXLen(self):
+        _pb_no_delete("CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen")
 
 
 cdef CK_KEY_WRAP_SET_OAEP_PARAMS _pb_view_CK_KEY_WRAP_SET_OAEP_PARAMS(object owner, void *ptr):
@@ -10304,6 +12297,13 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_RANDOM_DATA))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SSL3_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
 
@@ -10316,16 +12316,22 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pClientRandom, value, "CK_SSL3_RANDOM_DATA.pClientRandom", True)
 
+    @pClientRandom.deleter
+    def pClientRandom(self):
+        _pb_no_delete("CK_SSL3_RANDOM_DATA.pClientRandom")
+
     @property
     def ulClientRandomLen(self):
         return self._ptr.ulClientRandomLen
 
     @ulClientRandomLen.setter
     def ulClientRandomLen(self, value):
-        value = _pb_index(value, "CK_SSL3_RANDOM_DATA.ulClientRandomLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SSL3_RANDOM_DATA.ulClientRandomLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulClientRandomLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulClientRandomLen = _pb_index(value, "CK_SSL3_RANDOM_DATA.ulClientRandomLen", 0, 18446744073709551615)
+
+    @ulClientRandomLen.deleter
+    def ulClientRandomLen(self):
+        _pb_no_delete("CK_SSL3_RANDOM_DATA.ulClientRandomLen")
 
     @property
     def pServerRandom(self):
@@ -10336,16 +12342,22 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pServerRandom, value, "CK_SSL3_RANDOM_DATA.pServerRandom", True)
 
+    @pServerRandom.deleter
+    def pServerRandom(self):
+        _pb_no_delete("CK_SSL3_RANDOM_DATA.pServerRandom")
+
     @property
     def ulServerRandomLen(self):
         return self._ptr.ulServerRandomLen
 
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
-        value = _pb_index(value, "CK_SSL3_RANDOM_DATA.ulServerRandomLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SSL3_RANDOM_DATA.ulServerRandomLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulServerRandomLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulServerRandomLen = _pb_index(value, "CK_SSL3_RANDOM_DATA.ulServerRandomLen", 0, 18446744073709551615)
+
+    @ulServerRandomLen.deleter
+    def ulServerRandomLen(self):
+        _pb_no_delete("CK_SSL3_RANDOM_DATA.ulServerRandomLen")
 
 
 cdef CK_SSL3_RANDOM_DATA _pb_view_CK_SSL3_RANDOM_DATA(object owner, void *ptr):
@@ -10415,6 +12427,13 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)})"
 
@@ -10429,6 +12448,10 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete("CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo")
+
     @property
     def pVersion(self):
         return _pb_at_CK_VERSION(<void *>self._ptr.pVersion, _pb_field_owner(self, <size_t>&self._ptr.pVersion))
@@ -10440,6 +12463,10 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             raise TypeError(f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion must be a CK_VERSION or None, not {type(value).__name__}")
         _pb_keep(self, <size_t>&self._ptr.pVersion, value)
         self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete("CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion")
 
 
 cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -10517,6 +12544,13 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_KEY_MAT_OUT))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SSL3_KEY_MAT_OUT(hClientMacSecret={self.hClientMacSecret!r}, hServerMacSecret={self.hServerMacSecret!r}, hClientKey={self.hClientKey!r}, hServerKey={self.hServerKey!r}, pIVClient={self.pIVClient!r}, pIVServer={self.pIVServer!r})"
 
@@ -10526,10 +12560,12 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @hClientMacSecret.setter
     def hClientMacSecret(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hClientMacSecret")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SSL3_KEY_MAT_OUT.hClientMacSecret: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hClientMacSecret = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hClientMacSecret = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hClientMacSecret", 0, 18446744073709551615)
+
+    @hClientMacSecret.deleter
+    def hClientMacSecret(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.hClientMacSecret")
 
     @property
     def hServerMacSecret(self):
@@ -10537,10 +12573,12 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @hServerMacSecret.setter
     def hServerMacSecret(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hServerMacSecret")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SSL3_KEY_MAT_OUT.hServerMacSecret: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hServerMacSecret = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hServerMacSecret = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hServerMacSecret", 0, 18446744073709551615)
+
+    @hServerMacSecret.deleter
+    def hServerMacSecret(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.hServerMacSecret")
 
     @property
     def hClientKey(self):
@@ -10548,10 +12586,12 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @hClientKey.setter
     def hClientKey(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hClientKey")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SSL3_KEY_MAT_OUT.hClientKey: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hClientKey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hClientKey = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hClientKey", 0, 18446744073709551615)
+
+    @hClientKey.deleter
+    def hClientKey(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.hClientKey")
 
     @property
     def hServerKey(self):
@@ -10559,10 +12599,12 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @hServerKey.setter
     def hServerKey(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hServerKey")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SSL3_KEY_MAT_OUT.hServerKey: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hServerKey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hServerKey = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hServerKey", 0, 18446744073709551615)
+
+    @hServerKey.deleter
+    def hServerKey(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.hServerKey")
 
     @property
     def pIVClient(self):
@@ -10573,6 +12615,10 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIVClient = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIVClient, value, "CK_SSL3_KEY_MAT_OUT.pIVClient", True)
 
+    @pIVClient.deleter
+    def pIVClient(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.pIVClient")
+
     @property
     def pIVServer(self):
         return _pb_text_field(self, <size_t>&self._ptr.pIVServer, <const char *>self._ptr.pIVServer)
@@ -10581,6 +12627,10 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def pIVServer(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIVServer = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIVServer, value, "CK_SSL3_KEY_MAT_OUT.pIVServer", True)
+
+    @pIVServer.deleter
+    def pIVServer(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.pIVServer")
 
 
 cdef CK_SSL3_KEY_MAT_OUT _pb_view_CK_SSL3_KEY_MAT_OUT(object owner, void *ptr):
@@ -10658,6 +12708,13 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_KEY_MAT_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
 
@@ -10667,10 +12724,12 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
 
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulMacSizeInBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulMacSizeInBits = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits", 0, 18446744073709551615)
+
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits")
 
     @property
     def ulKeySizeInBits(self):
@@ -10678,10 +12737,12 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
 
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulKeySizeInBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulKeySizeInBits = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits", 0, 18446744073709551615)
+
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits")
 
     @property
     def ulIVSizeInBits(self):
@@ -10689,10 +12750,12 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
 
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulIVSizeInBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulIVSizeInBits = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits", 0, 18446744073709551615)
+
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits")
 
     @property
     def bIsExport(self):
@@ -10700,10 +12763,12 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
 
     @bIsExport.setter
     def bIsExport(self, value):
-        value = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.bIsExport")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_SSL3_KEY_MAT_PARAMS.bIsExport: {value} is out of range [0, 255]")
-        self._ptr.bIsExport = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bIsExport = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.bIsExport", 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.bIsExport")
 
     @property
     def RandomInfo(self):
@@ -10716,6 +12781,10 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.RandomInfo")
+
     @property
     def pReturnedKeyMaterial(self):
         return _pb_at_CK_SSL3_KEY_MAT_OUT(<void *>self._ptr.pReturnedKeyMaterial, _pb_field_owner(self, <size_t>&self._ptr.pReturnedKeyMaterial))
@@ -10727,6 +12796,10 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
             raise TypeError(f"CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial must be a CK_SSL3_KEY_MAT_OUT or None, not {type(value).__name__}")
         _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
         self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_SSL3_KEY_MAT_OUT_PTR>(<CK_SSL3_KEY_MAT_OUT>value)._ptr
+
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial")
 
 
 cdef CK_SSL3_KEY_MAT_PARAMS _pb_view_CK_SSL3_KEY_MAT_PARAMS(object owner, void *ptr):
@@ -10804,6 +12877,13 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS_PRF_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_TLS_PRF_PARAMS(pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
 
@@ -10816,16 +12896,22 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_TLS_PRF_PARAMS.pSeed", True)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete("CK_TLS_PRF_PARAMS.pSeed")
+
     @property
     def ulSeedLen(self):
         return self._ptr.ulSeedLen
 
     @ulSeedLen.setter
     def ulSeedLen(self, value):
-        value = _pb_index(value, "CK_TLS_PRF_PARAMS.ulSeedLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TLS_PRF_PARAMS.ulSeedLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSeedLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSeedLen = _pb_index(value, "CK_TLS_PRF_PARAMS.ulSeedLen", 0, 18446744073709551615)
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete("CK_TLS_PRF_PARAMS.ulSeedLen")
 
     @property
     def pLabel(self):
@@ -10836,16 +12922,22 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_PRF_PARAMS.pLabel", True)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete("CK_TLS_PRF_PARAMS.pLabel")
+
     @property
     def ulLabelLen(self):
         return self._ptr.ulLabelLen
 
     @ulLabelLen.setter
     def ulLabelLen(self, value):
-        value = _pb_index(value, "CK_TLS_PRF_PARAMS.ulLabelLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TLS_PRF_PARAMS.ulLabelLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulLabelLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulLabelLen = _pb_index(value, "CK_TLS_PRF_PARAMS.ulLabelLen", 0, 18446744073709551615)
+
+    @ulLabelLen.deleter
+    def ulLabelLen(self):
+        _pb_no_delete("CK_TLS_PRF_PARAMS.ulLabelLen")
 
     @property
     def pOutput(self):
@@ -10855,6 +12947,10 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
     def pOutput(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOutput, value, "CK_TLS_PRF_PARAMS.pOutput", True)
+
+    @pOutput.deleter
+    def pOutput(self):
+        _pb_no_delete("CK_TLS_PRF_PARAMS.pOutput")
 
     @property
     def pulOutputLen(self):
@@ -10869,6 +12965,10 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_TLS_PRF_PARAMS.pulOutputLen", True, 8, False)
+
+    @pulOutputLen.deleter
+    def pulOutputLen(self):
+        _pb_no_delete("CK_TLS_PRF_PARAMS.pulOutputLen")
 
 
 cdef CK_TLS_PRF_PARAMS _pb_view_CK_TLS_PRF_PARAMS(object owner, void *ptr):
@@ -10940,6 +13040,13 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)}, prfHashMechanism={self.prfHashMechanism!r})"
 
@@ -10954,6 +13061,10 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete("CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo")
+
     @property
     def pVersion(self):
         return _pb_at_CK_VERSION(<void *>self._ptr.pVersion, _pb_field_owner(self, <size_t>&self._ptr.pVersion))
@@ -10966,16 +13077,22 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pVersion, value)
         self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
 
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete("CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion")
+
     @property
     def prfHashMechanism(self):
         return self._ptr.prfHashMechanism
 
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
-        value = _pb_index(value, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.prfHashMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.prfHashMechanism = _pb_index(value, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism", 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete("CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
 
 
 cdef CK_TLS12_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_TLS12_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -11055,6 +13172,13 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS12_KEY_MAT_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)}, prfHashMechanism={self.prfHashMechanism!r})"
 
@@ -11064,10 +13188,12 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
 
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
-        value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulMacSizeInBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulMacSizeInBits = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits", 0, 18446744073709551615)
+
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits")
 
     @property
     def ulKeySizeInBits(self):
@@ -11075,10 +13201,12 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
 
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
-        value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulKeySizeInBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulKeySizeInBits = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits", 0, 18446744073709551615)
+
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits")
 
     @property
     def ulIVSizeInBits(self):
@@ -11086,10 +13214,12 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
 
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
-        value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulIVSizeInBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulIVSizeInBits = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits", 0, 18446744073709551615)
+
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits")
 
     @property
     def bIsExport(self):
@@ -11097,10 +13227,12 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
 
     @bIsExport.setter
     def bIsExport(self, value):
-        value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.bIsExport")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.bIsExport: {value} is out of range [0, 255]")
-        self._ptr.bIsExport = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bIsExport = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.bIsExport", 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.bIsExport")
 
     @property
     def RandomInfo(self):
@@ -11112,6 +13244,10 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
             raise TypeError(f"CK_TLS12_KEY_MAT_PARAMS.RandomInfo must be a CK_SSL3_RANDOM_DATA, not {type(value).__name__}")
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
+
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.RandomInfo")
 
     @property
     def pReturnedKeyMaterial(self):
@@ -11125,16 +13261,22 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
         self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_SSL3_KEY_MAT_OUT_PTR>(<CK_SSL3_KEY_MAT_OUT>value)._ptr
 
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial")
+
     @property
     def prfHashMechanism(self):
         return self._ptr.prfHashMechanism
 
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
-        value = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.prfHashMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.prfHashMechanism = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism", 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism")
 
 
 cdef CK_TLS12_KEY_MAT_PARAMS _pb_view_CK_TLS12_KEY_MAT_PARAMS(object owner, void *ptr):
@@ -11212,6 +13354,13 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS_KDF_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_TLS_KDF_PARAMS(prfMechanism={self.prfMechanism!r}, pLabel={self.pLabel!r}, ulLabelLength={self.ulLabelLength!r}, RandomInfo={self.RandomInfo!r}, pContextData={self.pContextData!r}, ulContextDataLength={self.ulContextDataLength!r})"
 
@@ -11221,10 +13370,12 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @prfMechanism.setter
     def prfMechanism(self, value):
-        value = _pb_index(value, "CK_TLS_KDF_PARAMS.prfMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TLS_KDF_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.prfMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.prfMechanism = _pb_index(value, "CK_TLS_KDF_PARAMS.prfMechanism", 0, 18446744073709551615)
+
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete("CK_TLS_KDF_PARAMS.prfMechanism")
 
     @property
     def pLabel(self):
@@ -11235,16 +13386,22 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_KDF_PARAMS.pLabel", True)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete("CK_TLS_KDF_PARAMS.pLabel")
+
     @property
     def ulLabelLength(self):
         return self._ptr.ulLabelLength
 
     @ulLabelLength.setter
     def ulLabelLength(self, value):
-        value = _pb_index(value, "CK_TLS_KDF_PARAMS.ulLabelLength")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TLS_KDF_PARAMS.ulLabelLength: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulLabelLength = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulLabelLength = _pb_index(value, "CK_TLS_KDF_PARAMS.ulLabelLength", 0, 18446744073709551615)
+
+    @ulLabelLength.deleter
+    def ulLabelLength(self):
+        _pb_no_delete("CK_TLS_KDF_PARAMS.ulLabelLength")
 
     @property
     def RandomInfo(self):
@@ -11257,6 +13414,10 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete("CK_TLS_KDF_PARAMS.RandomInfo")
+
     @property
     def pContextData(self):
         return _pb_text_field(self, <size_t>&self._ptr.pContextData, <const char *>self._ptr.pContextData)
@@ -11266,16 +13427,22 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContextData, value, "CK_TLS_KDF_PARAMS.pContextData", True)
 
+    @pContextData.deleter
+    def pContextData(self):
+        _pb_no_delete("CK_TLS_KDF_PARAMS.pContextData")
+
     @property
     def ulContextDataLength(self):
         return self._ptr.ulContextDataLength
 
     @ulContextDataLength.setter
     def ulContextDataLength(self, value):
-        value = _pb_index(value, "CK_TLS_KDF_PARAMS.ulContextDataLength")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TLS_KDF_PARAMS.ulContextDataLength: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulContextDataLength = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulContextDataLength = _pb_index(value, "CK_TLS_KDF_PARAMS.ulContextDataLength", 0, 18446744073709551615)
+
+    @ulContextDataLength.deleter
+    def ulContextDataLength(self):
+        _pb_no_delete("CK_TLS_KDF_PARAMS.ulContextDataLength")
 
 
 cdef CK_TLS_KDF_PARAMS _pb_view_CK_TLS_KDF_PARAMS(object owner, void *ptr):
@@ -11342,18 +13509,21 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     def from_bytes(data, /):
         """A new CK_TLS_MAC_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_TLS_MAC_PARAMS obj = CK_TLS_MAC_PARAMS.__new__(CK_TLS_MAC_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_TLS_MAC_PARAMS):
-                raise ValueError(f"CK_TLS_MAC_PARAMS needs {sizeof(_cs_CK_TLS_MAC_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_TLS_MAC_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_TLS_MAC_PARAMS):
+            raise ValueError(f"CK_TLS_MAC_PARAMS needs {sizeof(_cs_CK_TLS_MAC_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_TLS_MAC_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS_MAC_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_TLS_MAC_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, ulMacLength={self.ulMacLength!r}, ulServerOrClient={self.ulServerOrClient!r})"
@@ -11364,10 +13534,12 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
 
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
-        value = _pb_index(value, "CK_TLS_MAC_PARAMS.prfHashMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TLS_MAC_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.prfHashMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.prfHashMechanism = _pb_index(value, "CK_TLS_MAC_PARAMS.prfHashMechanism", 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete("CK_TLS_MAC_PARAMS.prfHashMechanism")
 
     @property
     def ulMacLength(self):
@@ -11375,10 +13547,12 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
 
     @ulMacLength.setter
     def ulMacLength(self, value):
-        value = _pb_index(value, "CK_TLS_MAC_PARAMS.ulMacLength")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TLS_MAC_PARAMS.ulMacLength: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulMacLength = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulMacLength = _pb_index(value, "CK_TLS_MAC_PARAMS.ulMacLength", 0, 18446744073709551615)
+
+    @ulMacLength.deleter
+    def ulMacLength(self):
+        _pb_no_delete("CK_TLS_MAC_PARAMS.ulMacLength")
 
     @property
     def ulServerOrClient(self):
@@ -11386,10 +13560,12 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
 
     @ulServerOrClient.setter
     def ulServerOrClient(self, value):
-        value = _pb_index(value, "CK_TLS_MAC_PARAMS.ulServerOrClient")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_TLS_MAC_PARAMS.ulServerOrClient: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulServerOrClient = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulServerOrClient = _pb_index(value, "CK_TLS_MAC_PARAMS.ulServerOrClient", 0, 18446744073709551615)
+
+    @ulServerOrClient.deleter
+    def ulServerOrClient(self):
+        _pb_no_delete("CK_TLS_MAC_PARAMS.ulServerOrClient")
 
 
 cdef CK_TLS_MAC_PARAMS _pb_view_CK_TLS_MAC_PARAMS(object owner, void *ptr):
@@ -11473,6 +13649,13 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_HKDF_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_HKDF_PARAMS(bExtract={self.bExtract!r}, bExpand={self.bExpand!r}, prfHashMechanism={self.prfHashMechanism!r}, ulSaltType={self.ulSaltType!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, hSaltKey={self.hSaltKey!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
 
@@ -11482,10 +13665,12 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
 
     @bExtract.setter
     def bExtract(self, value):
-        value = _pb_index(value, "CK_HKDF_PARAMS.bExtract")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_HKDF_PARAMS.bExtract: {value} is out of range [0, 255]")
-        self._ptr.bExtract = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bExtract = _pb_index(value, "CK_HKDF_PARAMS.bExtract", 0, 255)
+
+    @bExtract.deleter
+    def bExtract(self):
+        _pb_no_delete("CK_HKDF_PARAMS.bExtract")
 
     @property
     def bExpand(self):
@@ -11493,10 +13678,12 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
 
     @bExpand.setter
     def bExpand(self, value):
-        value = _pb_index(value, "CK_HKDF_PARAMS.bExpand")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_HKDF_PARAMS.bExpand: {value} is out of range [0, 255]")
-        self._ptr.bExpand = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bExpand = _pb_index(value, "CK_HKDF_PARAMS.bExpand", 0, 255)
+
+    @bExpand.deleter
+    def bExpand(self):
+        _pb_no_delete("CK_HKDF_PARAMS.bExpand")
 
     @property
     def prfHashMechanism(self):
@@ -11504,10 +13691,12 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
 
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
-        value = _pb_index(value, "CK_HKDF_PARAMS.prfHashMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_HKDF_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.prfHashMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.prfHashMechanism = _pb_index(value, "CK_HKDF_PARAMS.prfHashMechanism", 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete("CK_HKDF_PARAMS.prfHashMechanism")
 
     @property
     def ulSaltType(self):
@@ -11515,10 +13704,12 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
 
     @ulSaltType.setter
     def ulSaltType(self, value):
-        value = _pb_index(value, "CK_HKDF_PARAMS.ulSaltType")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_HKDF_PARAMS.ulSaltType: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSaltType = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSaltType = _pb_index(value, "CK_HKDF_PARAMS.ulSaltType", 0, 18446744073709551615)
+
+    @ulSaltType.deleter
+    def ulSaltType(self):
+        _pb_no_delete("CK_HKDF_PARAMS.ulSaltType")
 
     @property
     def pSalt(self):
@@ -11529,16 +13720,22 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_HKDF_PARAMS.pSalt", True)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete("CK_HKDF_PARAMS.pSalt")
+
     @property
     def ulSaltLen(self):
         return self._ptr.ulSaltLen
 
     @ulSaltLen.setter
     def ulSaltLen(self, value):
-        value = _pb_index(value, "CK_HKDF_PARAMS.ulSaltLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_HKDF_PARAMS.ulSaltLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSaltLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSaltLen = _pb_index(value, "CK_HKDF_PARAMS.ulSaltLen", 0, 18446744073709551615)
+
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete("CK_HKDF_PARAMS.ulSaltLen")
 
     @property
     def hSaltKey(self):
@@ -11546,10 +13743,12 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
 
     @hSaltKey.setter
     def hSaltKey(self, value):
-        value = _pb_index(value, "CK_HKDF_PARAMS.hSaltKey")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_HKDF_PARAMS.hSaltKey: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hSaltKey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hSaltKey = _pb_index(value, "CK_HKDF_PARAMS.hSaltKey", 0, 18446744073709551615)
+
+    @hSaltKey.deleter
+    def hSaltKey(self):
+        _pb_no_delete("CK_HKDF_PARAMS.hSaltKey")
 
     @property
     def pInfo(self):
@@ -11560,16 +13759,22 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInfo, value, "CK_HKDF_PARAMS.pInfo", True)
 
+    @pInfo.deleter
+    def pInfo(self):
+        _pb_no_delete("CK_HKDF_PARAMS.pInfo")
+
     @property
     def ulInfoLen(self):
         return self._ptr.ulInfoLen
 
     @ulInfoLen.setter
     def ulInfoLen(self, value):
-        value = _pb_index(value, "CK_HKDF_PARAMS.ulInfoLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_HKDF_PARAMS.ulInfoLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulInfoLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulInfoLen = _pb_index(value, "CK_HKDF_PARAMS.ulInfoLen", 0, 18446744073709551615)
+
+    @ulInfoLen.deleter
+    def ulInfoLen(self):
+        _pb_no_delete("CK_HKDF_PARAMS.ulInfoLen")
 
 
 cdef CK_HKDF_PARAMS _pb_view_CK_HKDF_PARAMS(object owner, void *ptr):
@@ -11643,6 +13848,13 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_RANDOM_DATA))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_WTLS_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
 
@@ -11655,16 +13867,22 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pClientRandom, value, "CK_WTLS_RANDOM_DATA.pClientRandom", True)
 
+    @pClientRandom.deleter
+    def pClientRandom(self):
+        _pb_no_delete("CK_WTLS_RANDOM_DATA.pClientRandom")
+
     @property
     def ulClientRandomLen(self):
         return self._ptr.ulClientRandomLen
 
     @ulClientRandomLen.setter
     def ulClientRandomLen(self, value):
-        value = _pb_index(value, "CK_WTLS_RANDOM_DATA.ulClientRandomLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_WTLS_RANDOM_DATA.ulClientRandomLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulClientRandomLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulClientRandomLen = _pb_index(value, "CK_WTLS_RANDOM_DATA.ulClientRandomLen", 0, 18446744073709551615)
+
+    @ulClientRandomLen.deleter
+    def ulClientRandomLen(self):
+        _pb_no_delete("CK_WTLS_RANDOM_DATA.ulClientRandomLen")
 
     @property
     def pServerRandom(self):
@@ -11675,16 +13893,22 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pServerRandom, value, "CK_WTLS_RANDOM_DATA.pServerRandom", True)
 
+    @pServerRandom.deleter
+    def pServerRandom(self):
+        _pb_no_delete("CK_WTLS_RANDOM_DATA.pServerRandom")
+
     @property
     def ulServerRandomLen(self):
         return self._ptr.ulServerRandomLen
 
     @ulServerRandomLen.setter
     def ulServerRandomLen(self, value):
-        value = _pb_index(value, "CK_WTLS_RANDOM_DATA.ulServerRandomLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_WTLS_RANDOM_DATA.ulServerRandomLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulServerRandomLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulServerRandomLen = _pb_index(value, "CK_WTLS_RANDOM_DATA.ulServerRandomLen", 0, 18446744073709551615)
+
+    @ulServerRandomLen.deleter
+    def ulServerRandomLen(self):
+        _pb_no_delete("CK_WTLS_RANDOM_DATA.ulServerRandomLen")
 
 
 cdef CK_WTLS_RANDOM_DATA _pb_view_CK_WTLS_RANDOM_DATA(object owner, void *ptr):
@@ -11756,6 +13980,13 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS(DigestMechanism={self.DigestMechanism!r}, RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
 
@@ -11765,10 +13996,12 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @DigestMechanism.setter
     def DigestMechanism(self, value):
-        value = _pb_index(value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.DigestMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.DigestMechanism = _pb_index(value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism", 0, 18446744073709551615)
+
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete("CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism")
 
     @property
     def RandomInfo(self):
@@ -11781,6 +14014,10 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         memcpy(&self._ptr.RandomInfo, (<CK_WTLS_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_WTLS_RANDOM_DATA>value)._ptr)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete("CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo")
+
     @property
     def pVersion(self):
         return _pb_text_field(self, <size_t>&self._ptr.pVersion, <const char *>self._ptr.pVersion)
@@ -11789,6 +14026,10 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def pVersion(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pVersion = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pVersion, value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion", True)
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete("CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion")
 
 
 cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -11868,6 +14109,13 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_PRF_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_WTLS_PRF_PARAMS(DigestMechanism={self.DigestMechanism!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
 
@@ -11877,10 +14125,12 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @DigestMechanism.setter
     def DigestMechanism(self, value):
-        value = _pb_index(value, "CK_WTLS_PRF_PARAMS.DigestMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_WTLS_PRF_PARAMS.DigestMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.DigestMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.DigestMechanism = _pb_index(value, "CK_WTLS_PRF_PARAMS.DigestMechanism", 0, 18446744073709551615)
+
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete("CK_WTLS_PRF_PARAMS.DigestMechanism")
 
     @property
     def pSeed(self):
@@ -11891,16 +14141,22 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_WTLS_PRF_PARAMS.pSeed", True)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete("CK_WTLS_PRF_PARAMS.pSeed")
+
     @property
     def ulSeedLen(self):
         return self._ptr.ulSeedLen
 
     @ulSeedLen.setter
     def ulSeedLen(self, value):
-        value = _pb_index(value, "CK_WTLS_PRF_PARAMS.ulSeedLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_WTLS_PRF_PARAMS.ulSeedLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSeedLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSeedLen = _pb_index(value, "CK_WTLS_PRF_PARAMS.ulSeedLen", 0, 18446744073709551615)
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete("CK_WTLS_PRF_PARAMS.ulSeedLen")
 
     @property
     def pLabel(self):
@@ -11911,16 +14167,22 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_WTLS_PRF_PARAMS.pLabel", True)
 
+    @pLabel.deleter
+    def pLabel(self):
+        _pb_no_delete("CK_WTLS_PRF_PARAMS.pLabel")
+
     @property
     def ulLabelLen(self):
         return self._ptr.ulLabelLen
 
     @ulLabelLen.setter
     def ulLabelLen(self, value):
-        value = _pb_index(value, "CK_WTLS_PRF_PARAMS.ulLabelLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_WTLS_PRF_PARAMS.ulLabelLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulLabelLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulLabelLen = _pb_index(value, "CK_WTLS_PRF_PARAMS.ulLabelLen", 0, 18446744073709551615)
+
+    @ulLabelLen.deleter
+    def ulLabelLen(self):
+        _pb_no_delete("CK_WTLS_PRF_PARAMS.ulLabelLen")
 
     @property
     def pOutput(self):
@@ -11930,6 +14192,10 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
     def pOutput(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOutput, value, "CK_WTLS_PRF_PARAMS.pOutput", True)
+
+    @pOutput.deleter
+    def pOutput(self):
+        _pb_no_delete("CK_WTLS_PRF_PARAMS.pOutput")
 
     @property
     def pulOutputLen(self):
@@ -11944,6 +14210,10 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_WTLS_PRF_PARAMS.pulOutputLen", True, 8, False)
+
+    @pulOutputLen.deleter
+    def pulOutputLen(self):
+        _pb_no_delete("CK_WTLS_PRF_PARAMS.pulOutputLen")
 
 
 cdef CK_WTLS_PRF_PARAMS _pb_view_CK_WTLS_PRF_PARAMS(object owner, void *ptr):
@@ -12015,6 +14285,13 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_KEY_MAT_OUT))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_WTLS_KEY_MAT_OUT(hMacSecret={self.hMacSecret!r}, hKey={self.hKey!r}, pIV={self.pIV!r})"
 
@@ -12024,10 +14301,12 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
 
     @hMacSecret.setter
     def hMacSecret(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_OUT.hMacSecret")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_WTLS_KEY_MAT_OUT.hMacSecret: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hMacSecret = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hMacSecret = _pb_index(value, "CK_WTLS_KEY_MAT_OUT.hMacSecret", 0, 18446744073709551615)
+
+    @hMacSecret.deleter
+    def hMacSecret(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_OUT.hMacSecret")
 
     @property
     def hKey(self):
@@ -12035,10 +14314,12 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
 
     @hKey.setter
     def hKey(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_OUT.hKey")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_WTLS_KEY_MAT_OUT.hKey: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hKey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hKey = _pb_index(value, "CK_WTLS_KEY_MAT_OUT.hKey", 0, 18446744073709551615)
+
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_OUT.hKey")
 
     @property
     def pIV(self):
@@ -12048,6 +14329,10 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def pIV(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIV, value, "CK_WTLS_KEY_MAT_OUT.pIV", True)
+
+    @pIV.deleter
+    def pIV(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_OUT.pIV")
 
 
 cdef CK_WTLS_KEY_MAT_OUT _pb_view_CK_WTLS_KEY_MAT_OUT(object owner, void *ptr):
@@ -12129,6 +14414,13 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_KEY_MAT_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
 
@@ -12138,10 +14430,12 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
 
     @DigestMechanism.setter
     def DigestMechanism(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.DigestMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.DigestMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.DigestMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.DigestMechanism = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.DigestMechanism", 0, 18446744073709551615)
+
+    @DigestMechanism.deleter
+    def DigestMechanism(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.DigestMechanism")
 
     @property
     def ulMacSizeInBits(self):
@@ -12149,10 +14443,12 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
 
     @ulMacSizeInBits.setter
     def ulMacSizeInBits(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulMacSizeInBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulMacSizeInBits = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits", 0, 18446744073709551615)
+
+    @ulMacSizeInBits.deleter
+    def ulMacSizeInBits(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits")
 
     @property
     def ulKeySizeInBits(self):
@@ -12160,10 +14456,12 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
 
     @ulKeySizeInBits.setter
     def ulKeySizeInBits(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulKeySizeInBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulKeySizeInBits = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits", 0, 18446744073709551615)
+
+    @ulKeySizeInBits.deleter
+    def ulKeySizeInBits(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits")
 
     @property
     def ulIVSizeInBits(self):
@@ -12171,10 +14469,12 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
 
     @ulIVSizeInBits.setter
     def ulIVSizeInBits(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulIVSizeInBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulIVSizeInBits = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits", 0, 18446744073709551615)
+
+    @ulIVSizeInBits.deleter
+    def ulIVSizeInBits(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits")
 
     @property
     def ulSequenceNumber(self):
@@ -12182,10 +14482,12 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
 
     @ulSequenceNumber.setter
     def ulSequenceNumber(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSequenceNumber = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSequenceNumber = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber", 0, 18446744073709551615)
+
+    @ulSequenceNumber.deleter
+    def ulSequenceNumber(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber")
 
     @property
     def bIsExport(self):
@@ -12193,10 +14495,12 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
 
     @bIsExport.setter
     def bIsExport(self, value):
-        value = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.bIsExport")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_WTLS_KEY_MAT_PARAMS.bIsExport: {value} is out of range [0, 255]")
-        self._ptr.bIsExport = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bIsExport = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.bIsExport", 0, 255)
+
+    @bIsExport.deleter
+    def bIsExport(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.bIsExport")
 
     @property
     def RandomInfo(self):
@@ -12209,6 +14513,10 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         memcpy(&self._ptr.RandomInfo, (<CK_WTLS_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_WTLS_RANDOM_DATA>value)._ptr)
 
+    @RandomInfo.deleter
+    def RandomInfo(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.RandomInfo")
+
     @property
     def pReturnedKeyMaterial(self):
         return _pb_at_CK_WTLS_KEY_MAT_OUT(<void *>self._ptr.pReturnedKeyMaterial, _pb_field_owner(self, <size_t>&self._ptr.pReturnedKeyMaterial))
@@ -12220,6 +14528,10 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
             raise TypeError(f"CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial must be a CK_WTLS_KEY_MAT_OUT or None, not {type(value).__name__}")
         _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
         self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_WTLS_KEY_MAT_OUT_PTR>(<CK_WTLS_KEY_MAT_OUT>value)._ptr
+
+    @pReturnedKeyMaterial.deleter
+    def pReturnedKeyMaterial(self):
+        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial")
 
 
 cdef CK_WTLS_KEY_MAT_PARAMS _pb_view_CK_WTLS_KEY_MAT_PARAMS(object owner, void *ptr):
@@ -12291,6 +14603,13 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PRF_DATA_PARAM))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_PRF_DATA_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
 
@@ -12300,10 +14619,12 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
 
     @type.setter
     def type(self, value):
-        value = _pb_index(value, "CK_PRF_DATA_PARAM.type")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PRF_DATA_PARAM.type: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.type = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.type = _pb_index(value, "CK_PRF_DATA_PARAM.type", 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete("CK_PRF_DATA_PARAM.type")
 
     @property
     def pValue(self):
@@ -12319,16 +14640,22 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_PRF_DATA_PARAM.pValue", False, 0, True)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete("CK_PRF_DATA_PARAM.pValue")
+
     @property
     def ulValueLen(self):
         return self._ptr.ulValueLen
 
     @ulValueLen.setter
     def ulValueLen(self, value):
-        value = _pb_index(value, "CK_PRF_DATA_PARAM.ulValueLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PRF_DATA_PARAM.ulValueLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulValueLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulValueLen = _pb_index(value, "CK_PRF_DATA_PARAM.ulValueLen", 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete("CK_PRF_DATA_PARAM.ulValueLen")
 
 
 cdef CK_PRF_DATA_PARAM _pb_view_CK_PRF_DATA_PARAM(object owner, void *ptr):
@@ -12393,18 +14720,21 @@ cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     def from_bytes(data, /):
         """A new CK_SP800_108_COUNTER_FORMAT holding a copy of exactly sizeof bytes."""
         cdef CK_SP800_108_COUNTER_FORMAT obj = CK_SP800_108_COUNTER_FORMAT.__new__(CK_SP800_108_COUNTER_FORMAT)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_SP800_108_COUNTER_FORMAT):
-                raise ValueError(f"CK_SP800_108_COUNTER_FORMAT needs {sizeof(_cs_CK_SP800_108_COUNTER_FORMAT)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SP800_108_COUNTER_FORMAT.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SP800_108_COUNTER_FORMAT):
+            raise ValueError(f"CK_SP800_108_COUNTER_FORMAT needs {sizeof(_cs_CK_SP800_108_COUNTER_FORMAT)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_SP800_108_COUNTER_FORMAT))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_COUNTER_FORMAT))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_SP800_108_COUNTER_FORMAT(bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
@@ -12415,10 +14745,12 @@ cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
 
     @bLittleEndian.setter
     def bLittleEndian(self, value):
-        value = _pb_index(value, "CK_SP800_108_COUNTER_FORMAT.bLittleEndian")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_SP800_108_COUNTER_FORMAT.bLittleEndian: {value} is out of range [0, 255]")
-        self._ptr.bLittleEndian = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bLittleEndian = _pb_index(value, "CK_SP800_108_COUNTER_FORMAT.bLittleEndian", 0, 255)
+
+    @bLittleEndian.deleter
+    def bLittleEndian(self):
+        _pb_no_delete("CK_SP800_108_COUNTER_FORMAT.bLittleEndian")
 
     @property
     def ulWidthInBits(self):
@@ -12426,10 +14758,12 @@ cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
 
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
-        value = _pb_index(value, "CK_SP800_108_COUNTER_FORMAT.ulWidthInBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SP800_108_COUNTER_FORMAT.ulWidthInBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulWidthInBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulWidthInBits = _pb_index(value, "CK_SP800_108_COUNTER_FORMAT.ulWidthInBits", 0, 18446744073709551615)
+
+    @ulWidthInBits.deleter
+    def ulWidthInBits(self):
+        _pb_no_delete("CK_SP800_108_COUNTER_FORMAT.ulWidthInBits")
 
 
 cdef CK_SP800_108_COUNTER_FORMAT _pb_view_CK_SP800_108_COUNTER_FORMAT(object owner, void *ptr):
@@ -12496,18 +14830,21 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def from_bytes(data, /):
         """A new CK_SP800_108_DKM_LENGTH_FORMAT holding a copy of exactly sizeof bytes."""
         cdef CK_SP800_108_DKM_LENGTH_FORMAT obj = CK_SP800_108_DKM_LENGTH_FORMAT.__new__(CK_SP800_108_DKM_LENGTH_FORMAT)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT):
-                raise ValueError(f"CK_SP800_108_DKM_LENGTH_FORMAT needs {sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SP800_108_DKM_LENGTH_FORMAT.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT):
+            raise ValueError(f"CK_SP800_108_DKM_LENGTH_FORMAT needs {sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_SP800_108_DKM_LENGTH_FORMAT(dkmLengthMethod={self.dkmLengthMethod!r}, bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
@@ -12518,10 +14855,12 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
 
     @dkmLengthMethod.setter
     def dkmLengthMethod(self, value):
-        value = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.dkmLengthMethod = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.dkmLengthMethod = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod", 0, 18446744073709551615)
+
+    @dkmLengthMethod.deleter
+    def dkmLengthMethod(self):
+        _pb_no_delete("CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod")
 
     @property
     def bLittleEndian(self):
@@ -12529,10 +14868,12 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
 
     @bLittleEndian.setter
     def bLittleEndian(self, value):
-        value = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian: {value} is out of range [0, 255]")
-        self._ptr.bLittleEndian = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bLittleEndian = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian", 0, 255)
+
+    @bLittleEndian.deleter
+    def bLittleEndian(self):
+        _pb_no_delete("CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian")
 
     @property
     def ulWidthInBits(self):
@@ -12540,10 +14881,12 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
 
     @ulWidthInBits.setter
     def ulWidthInBits(self, value):
-        value = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulWidthInBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulWidthInBits = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits", 0, 18446744073709551615)
+
+    @ulWidthInBits.deleter
+    def ulWidthInBits(self):
+        _pb_no_delete("CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits")
 
 
 cdef CK_SP800_108_DKM_LENGTH_FORMAT _pb_view_CK_SP800_108_DKM_LENGTH_FORMAT(object owner, void *ptr):
@@ -12615,6 +14958,13 @@ cdef class CK_DERIVED_KEY(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DERIVED_KEY))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_DERIVED_KEY(pTemplate={_pb_ref_repr(self.pTemplate)}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
 
@@ -12630,16 +14980,22 @@ cdef class CK_DERIVED_KEY(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pTemplate, value)
         self._ptr.pTemplate = NULL if value is None else <_c_CK_ATTRIBUTE_PTR>(<CK_ATTRIBUTE>value)._ptr
 
+    @pTemplate.deleter
+    def pTemplate(self):
+        _pb_no_delete("CK_DERIVED_KEY.pTemplate")
+
     @property
     def ulAttributeCount(self):
         return self._ptr.ulAttributeCount
 
     @ulAttributeCount.setter
     def ulAttributeCount(self, value):
-        value = _pb_index(value, "CK_DERIVED_KEY.ulAttributeCount")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_DERIVED_KEY.ulAttributeCount: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulAttributeCount = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulAttributeCount = _pb_index(value, "CK_DERIVED_KEY.ulAttributeCount", 0, 18446744073709551615)
+
+    @ulAttributeCount.deleter
+    def ulAttributeCount(self):
+        _pb_no_delete("CK_DERIVED_KEY.ulAttributeCount")
 
     @property
     def phKey(self):
@@ -12654,6 +15010,10 @@ cdef class CK_DERIVED_KEY(_pb_Record):
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
             self._ptr.phKey = <_c_CK_OBJECT_HANDLE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.phKey, value, "CK_DERIVED_KEY.phKey", True, 8, False)
+
+    @phKey.deleter
+    def phKey(self):
+        _pb_no_delete("CK_DERIVED_KEY.phKey")
 
 
 cdef CK_DERIVED_KEY _pb_view_CK_DERIVED_KEY(object owner, void *ptr):
@@ -12729,6 +15089,13 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_KDF_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
 
@@ -12738,10 +15105,12 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
 
     @prfType.setter
     def prfType(self, value):
-        value = _pb_index(value, "CK_SP800_108_KDF_PARAMS.prfType")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SP800_108_KDF_PARAMS.prfType: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.prfType = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.prfType = _pb_index(value, "CK_SP800_108_KDF_PARAMS.prfType", 0, 18446744073709551615)
+
+    @prfType.deleter
+    def prfType(self):
+        _pb_no_delete("CK_SP800_108_KDF_PARAMS.prfType")
 
     @property
     def ulNumberOfDataParams(self):
@@ -12749,10 +15118,12 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
 
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
-        value = _pb_index(value, "CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNumberOfDataParams = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNumberOfDataParams = _pb_index(value, "CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams", 0, 18446744073709551615)
+
+    @ulNumberOfDataParams.deleter
+    def ulNumberOfDataParams(self):
+        _pb_no_delete("CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams")
 
     @property
     def pDataParams(self):
@@ -12766,16 +15137,22 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pDataParams, value)
         self._ptr.pDataParams = NULL if value is None else <_c_CK_PRF_DATA_PARAM_PTR>(<CK_PRF_DATA_PARAM>value)._ptr
 
+    @pDataParams.deleter
+    def pDataParams(self):
+        _pb_no_delete("CK_SP800_108_KDF_PARAMS.pDataParams")
+
     @property
     def ulAdditionalDerivedKeys(self):
         return self._ptr.ulAdditionalDerivedKeys
 
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
-        value = _pb_index(value, "CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulAdditionalDerivedKeys = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulAdditionalDerivedKeys = _pb_index(value, "CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys", 0, 18446744073709551615)
+
+    @ulAdditionalDerivedKeys.deleter
+    def ulAdditionalDerivedKeys(self):
+        _pb_no_delete("CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys")
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -12788,6 +15165,10 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
             raise TypeError(f"CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys must be a CK_DERIVED_KEY or None, not {type(value).__name__}")
         _pb_keep(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value)
         self._ptr.pAdditionalDerivedKeys = NULL if value is None else <_c_CK_DERIVED_KEY_PTR>(<CK_DERIVED_KEY>value)._ptr
+
+    @pAdditionalDerivedKeys.deleter
+    def pAdditionalDerivedKeys(self):
+        _pb_no_delete("CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys")
 
 
 cdef CK_SP800_108_KDF_PARAMS _pb_view_CK_SP800_108_KDF_PARAMS(object owner, void *ptr):
@@ -12867,6 +15248,13 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
 
@@ -12876,10 +15264,12 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @prfType.setter
     def prfType(self, value):
-        value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.prfType = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.prfType = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType", 0, 18446744073709551615)
+
+    @prfType.deleter
+    def prfType(self):
+        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType")
 
     @property
     def ulNumberOfDataParams(self):
@@ -12887,10 +15277,12 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @ulNumberOfDataParams.setter
     def ulNumberOfDataParams(self, value):
-        value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNumberOfDataParams = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNumberOfDataParams = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams", 0, 18446744073709551615)
+
+    @ulNumberOfDataParams.deleter
+    def ulNumberOfDataParams(self):
+        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams")
 
     @property
     def pDataParams(self):
@@ -12904,16 +15296,22 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pDataParams, value)
         self._ptr.pDataParams = NULL if value is None else <_c_CK_PRF_DATA_PARAM_PTR>(<CK_PRF_DATA_PARAM>value)._ptr
 
+    @pDataParams.deleter
+    def pDataParams(self):
+        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams")
+
     @property
     def ulIVLen(self):
         return self._ptr.ulIVLen
 
     @ulIVLen.setter
     def ulIVLen(self, value):
-        value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulIVLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulIVLen = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen", 0, 18446744073709551615)
+
+    @ulIVLen.deleter
+    def ulIVLen(self):
+        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen")
 
     @property
     def pIV(self):
@@ -12924,16 +15322,22 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIV, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV", True)
 
+    @pIV.deleter
+    def pIV(self):
+        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV")
+
     @property
     def ulAdditionalDerivedKeys(self):
         return self._ptr.ulAdditionalDerivedKeys
 
     @ulAdditionalDerivedKeys.setter
     def ulAdditionalDerivedKeys(self, value):
-        value = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulAdditionalDerivedKeys = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulAdditionalDerivedKeys = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys", 0, 18446744073709551615)
+
+    @ulAdditionalDerivedKeys.deleter
+    def ulAdditionalDerivedKeys(self):
+        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys")
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -12946,6 +15350,10 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
             raise TypeError(f"CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys must be a CK_DERIVED_KEY or None, not {type(value).__name__}")
         _pb_keep(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value)
         self._ptr.pAdditionalDerivedKeys = NULL if value is None else <_c_CK_DERIVED_KEY_PTR>(<CK_DERIVED_KEY>value)._ptr
+
+    @pAdditionalDerivedKeys.deleter
+    def pAdditionalDerivedKeys(self):
+        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys")
 
 
 cdef CK_SP800_108_FEEDBACK_KDF_PARAMS _pb_view_CK_SP800_108_FEEDBACK_KDF_PARAMS(object owner, void *ptr):
@@ -13027,6 +15435,13 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CMS_SIG_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={_pb_ref_repr(self.pSigningMechanism)}, pDigestMechanism={_pb_ref_repr(self.pDigestMechanism)}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
 
@@ -13036,10 +15451,12 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @certificateHandle.setter
     def certificateHandle(self, value):
-        value = _pb_index(value, "CK_CMS_SIG_PARAMS.certificateHandle")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CMS_SIG_PARAMS.certificateHandle: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.certificateHandle = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.certificateHandle = _pb_index(value, "CK_CMS_SIG_PARAMS.certificateHandle", 0, 18446744073709551615)
+
+    @certificateHandle.deleter
+    def certificateHandle(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.certificateHandle")
 
     @property
     def pSigningMechanism(self):
@@ -13053,6 +15470,10 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pSigningMechanism, value)
         self._ptr.pSigningMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
 
+    @pSigningMechanism.deleter
+    def pSigningMechanism(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.pSigningMechanism")
+
     @property
     def pDigestMechanism(self):
         return _pb_at_CK_MECHANISM(<void *>self._ptr.pDigestMechanism, _pb_field_owner(self, <size_t>&self._ptr.pDigestMechanism))
@@ -13065,6 +15486,10 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pDigestMechanism, value)
         self._ptr.pDigestMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
 
+    @pDigestMechanism.deleter
+    def pDigestMechanism(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.pDigestMechanism")
+
     @property
     def pContentType(self):
         return _pb_text_field(self, <size_t>&self._ptr.pContentType, <const char *>self._ptr.pContentType)
@@ -13073,6 +15498,10 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
     def pContentType(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pContentType = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContentType, value, "CK_CMS_SIG_PARAMS.pContentType", True)
+
+    @pContentType.deleter
+    def pContentType(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.pContentType")
 
     @property
     def pRequestedAttributes(self):
@@ -13083,16 +15512,22 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pRequestedAttributes = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRequestedAttributes, value, "CK_CMS_SIG_PARAMS.pRequestedAttributes", True)
 
+    @pRequestedAttributes.deleter
+    def pRequestedAttributes(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.pRequestedAttributes")
+
     @property
     def ulRequestedAttributesLen(self):
         return self._ptr.ulRequestedAttributesLen
 
     @ulRequestedAttributesLen.setter
     def ulRequestedAttributesLen(self, value):
-        value = _pb_index(value, "CK_CMS_SIG_PARAMS.ulRequestedAttributesLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CMS_SIG_PARAMS.ulRequestedAttributesLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulRequestedAttributesLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulRequestedAttributesLen = _pb_index(value, "CK_CMS_SIG_PARAMS.ulRequestedAttributesLen", 0, 18446744073709551615)
+
+    @ulRequestedAttributesLen.deleter
+    def ulRequestedAttributesLen(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.ulRequestedAttributesLen")
 
     @property
     def pRequiredAttributes(self):
@@ -13103,16 +15538,22 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pRequiredAttributes = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRequiredAttributes, value, "CK_CMS_SIG_PARAMS.pRequiredAttributes", True)
 
+    @pRequiredAttributes.deleter
+    def pRequiredAttributes(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.pRequiredAttributes")
+
     @property
     def ulRequiredAttributesLen(self):
         return self._ptr.ulRequiredAttributesLen
 
     @ulRequiredAttributesLen.setter
     def ulRequiredAttributesLen(self, value):
-        value = _pb_index(value, "CK_CMS_SIG_PARAMS.ulRequiredAttributesLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_CMS_SIG_PARAMS.ulRequiredAttributesLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulRequiredAttributesLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulRequiredAttributesLen = _pb_index(value, "CK_CMS_SIG_PARAMS.ulRequiredAttributesLen", 0, 18446744073709551615)
+
+    @ulRequiredAttributesLen.deleter
+    def ulRequiredAttributesLen(self):
+        _pb_no_delete("CK_CMS_SIG_PARAMS.ulRequiredAttributesLen")
 
 
 cdef CK_CMS_SIG_PARAMS _pb_view_CK_CMS_SIG_PARAMS(object owner, void *ptr):
@@ -13182,6 +15623,13 @@ cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KEY_DERIVATION_STRING_DATA))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_KEY_DERIVATION_STRING_DATA(pData={self.pData!r}, ulLen={self.ulLen!r})"
 
@@ -13194,16 +15642,22 @@ cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_KEY_DERIVATION_STRING_DATA.pData", True)
 
+    @pData.deleter
+    def pData(self):
+        _pb_no_delete("CK_KEY_DERIVATION_STRING_DATA.pData")
+
     @property
     def ulLen(self):
         return self._ptr.ulLen
 
     @ulLen.setter
     def ulLen(self, value):
-        value = _pb_index(value, "CK_KEY_DERIVATION_STRING_DATA.ulLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_KEY_DERIVATION_STRING_DATA.ulLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulLen = _pb_index(value, "CK_KEY_DERIVATION_STRING_DATA.ulLen", 0, 18446744073709551615)
+
+    @ulLen.deleter
+    def ulLen(self):
+        _pb_no_delete("CK_KEY_DERIVATION_STRING_DATA.ulLen")
 
 
 cdef CK_KEY_DERIVATION_STRING_DATA _pb_view_CK_KEY_DERIVATION_STRING_DATA(object owner, void *ptr):
@@ -13287,6 +15741,13 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_PKCS5_PBKD2_PARAMS(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
 
@@ -13296,10 +15757,12 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @saltSource.setter
     def saltSource(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.saltSource")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.saltSource: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.saltSource = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.saltSource = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.saltSource", 0, 18446744073709551615)
+
+    @saltSource.deleter
+    def saltSource(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.saltSource")
 
     @property
     def pSaltSourceData(self):
@@ -13315,16 +15778,22 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS.pSaltSourceData", False, 0, True)
 
+    @pSaltSourceData.deleter
+    def pSaltSourceData(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.pSaltSourceData")
+
     @property
     def ulSaltSourceDataLen(self):
         return self._ptr.ulSaltSourceDataLen
 
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSaltSourceDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSaltSourceDataLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen", 0, 18446744073709551615)
+
+    @ulSaltSourceDataLen.deleter
+    def ulSaltSourceDataLen(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen")
 
     @property
     def iterations(self):
@@ -13332,10 +15801,12 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @iterations.setter
     def iterations(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.iterations")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.iterations: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.iterations = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.iterations = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.iterations", 0, 18446744073709551615)
+
+    @iterations.deleter
+    def iterations(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.iterations")
 
     @property
     def prf(self):
@@ -13343,10 +15814,12 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @prf.setter
     def prf(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.prf")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.prf: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.prf = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.prf = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.prf", 0, 18446744073709551615)
+
+    @prf.deleter
+    def prf(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.prf")
 
     @property
     def pPrfData(self):
@@ -13362,16 +15835,22 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS.pPrfData", False, 0, True)
 
+    @pPrfData.deleter
+    def pPrfData(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.pPrfData")
+
     @property
     def ulPrfDataLen(self):
         return self._ptr.ulPrfDataLen
 
     @ulPrfDataLen.setter
     def ulPrfDataLen(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPrfDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPrfDataLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen", 0, 18446744073709551615)
+
+    @ulPrfDataLen.deleter
+    def ulPrfDataLen(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen")
 
     @property
     def pPassword(self):
@@ -13381,6 +15860,10 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def pPassword(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS.pPassword", True)
+
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.pPassword")
 
     @property
     def ulPasswordLen(self):
@@ -13395,6 +15878,10 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             # A buffer is held (through a memoryview, which also pins a bytearray's
             # size) for as long as the record may hand the pointer to C.
             self._ptr.ulPasswordLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.ulPasswordLen, value, "CK_PKCS5_PBKD2_PARAMS.ulPasswordLen", True, 8, False)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.ulPasswordLen")
 
 
 cdef CK_PKCS5_PBKD2_PARAMS _pb_view_CK_PKCS5_PBKD2_PARAMS(object owner, void *ptr):
@@ -13478,6 +15965,13 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS2))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_PKCS5_PBKD2_PARAMS2(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
 
@@ -13487,10 +15981,12 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @saltSource.setter
     def saltSource(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.saltSource")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.saltSource: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.saltSource = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.saltSource = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.saltSource", 0, 18446744073709551615)
+
+    @saltSource.deleter
+    def saltSource(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.saltSource")
 
     @property
     def pSaltSourceData(self):
@@ -13506,16 +16002,22 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData", False, 0, True)
 
+    @pSaltSourceData.deleter
+    def pSaltSourceData(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData")
+
     @property
     def ulSaltSourceDataLen(self):
         return self._ptr.ulSaltSourceDataLen
 
     @ulSaltSourceDataLen.setter
     def ulSaltSourceDataLen(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSaltSourceDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSaltSourceDataLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen", 0, 18446744073709551615)
+
+    @ulSaltSourceDataLen.deleter
+    def ulSaltSourceDataLen(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen")
 
     @property
     def iterations(self):
@@ -13523,10 +16025,12 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @iterations.setter
     def iterations(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.iterations")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.iterations: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.iterations = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.iterations = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.iterations", 0, 18446744073709551615)
+
+    @iterations.deleter
+    def iterations(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.iterations")
 
     @property
     def prf(self):
@@ -13534,10 +16038,12 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @prf.setter
     def prf(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.prf")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.prf: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.prf = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.prf = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.prf", 0, 18446744073709551615)
+
+    @prf.deleter
+    def prf(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.prf")
 
     @property
     def pPrfData(self):
@@ -13553,16 +16059,22 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS2.pPrfData", False, 0, True)
 
+    @pPrfData.deleter
+    def pPrfData(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.pPrfData")
+
     @property
     def ulPrfDataLen(self):
         return self._ptr.ulPrfDataLen
 
     @ulPrfDataLen.setter
     def ulPrfDataLen(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPrfDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPrfDataLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen", 0, 18446744073709551615)
+
+    @ulPrfDataLen.deleter
+    def ulPrfDataLen(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen")
 
     @property
     def pPassword(self):
@@ -13573,16 +16085,22 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS2.pPassword", True)
 
+    @pPassword.deleter
+    def pPassword(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.pPassword")
+
     @property
     def ulPasswordLen(self):
         return self._ptr.ulPasswordLen
 
     @ulPasswordLen.setter
     def ulPasswordLen(self, value):
-        value = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPasswordLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPasswordLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen", 0, 18446744073709551615)
+
+    @ulPasswordLen.deleter
+    def ulPasswordLen(self):
+        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen")
 
 
 cdef CK_PKCS5_PBKD2_PARAMS2 _pb_view_CK_PKCS5_PBKD2_PARAMS2(object owner, void *ptr):
@@ -13654,6 +16172,13 @@ cdef class CK_OTP_PARAM(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_PARAM))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_OTP_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
 
@@ -13663,10 +16188,12 @@ cdef class CK_OTP_PARAM(_pb_Record):
 
     @type.setter
     def type(self, value):
-        value = _pb_index(value, "CK_OTP_PARAM.type")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_OTP_PARAM.type: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.type = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.type = _pb_index(value, "CK_OTP_PARAM.type", 0, 18446744073709551615)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete("CK_OTP_PARAM.type")
 
     @property
     def pValue(self):
@@ -13682,16 +16209,22 @@ cdef class CK_OTP_PARAM(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_OTP_PARAM.pValue", False, 0, True)
 
+    @pValue.deleter
+    def pValue(self):
+        _pb_no_delete("CK_OTP_PARAM.pValue")
+
     @property
     def ulValueLen(self):
         return self._ptr.ulValueLen
 
     @ulValueLen.setter
     def ulValueLen(self, value):
-        value = _pb_index(value, "CK_OTP_PARAM.ulValueLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_OTP_PARAM.ulValueLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulValueLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulValueLen = _pb_index(value, "CK_OTP_PARAM.ulValueLen", 0, 18446744073709551615)
+
+    @ulValueLen.deleter
+    def ulValueLen(self):
+        _pb_no_delete("CK_OTP_PARAM.ulValueLen")
 
 
 cdef CK_OTP_PARAM _pb_view_CK_OTP_PARAM(object owner, void *ptr):
@@ -13761,6 +16294,13 @@ cdef class CK_OTP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_OTP_PARAMS(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
 
@@ -13776,16 +16316,22 @@ cdef class CK_OTP_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pParams, value)
         self._ptr.pParams = NULL if value is None else <_c_CK_OTP_PARAM_PTR>(<CK_OTP_PARAM>value)._ptr
 
+    @pParams.deleter
+    def pParams(self):
+        _pb_no_delete("CK_OTP_PARAMS.pParams")
+
     @property
     def ulCount(self):
         return self._ptr.ulCount
 
     @ulCount.setter
     def ulCount(self, value):
-        value = _pb_index(value, "CK_OTP_PARAMS.ulCount")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_OTP_PARAMS.ulCount: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulCount = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulCount = _pb_index(value, "CK_OTP_PARAMS.ulCount", 0, 18446744073709551615)
+
+    @ulCount.deleter
+    def ulCount(self):
+        _pb_no_delete("CK_OTP_PARAMS.ulCount")
 
 
 cdef CK_OTP_PARAMS _pb_view_CK_OTP_PARAMS(object owner, void *ptr):
@@ -13855,6 +16401,13 @@ cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_SIGNATURE_INFO))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_OTP_SIGNATURE_INFO(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
 
@@ -13870,16 +16423,22 @@ cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pParams, value)
         self._ptr.pParams = NULL if value is None else <_c_CK_OTP_PARAM_PTR>(<CK_OTP_PARAM>value)._ptr
 
+    @pParams.deleter
+    def pParams(self):
+        _pb_no_delete("CK_OTP_SIGNATURE_INFO.pParams")
+
     @property
     def ulCount(self):
         return self._ptr.ulCount
 
     @ulCount.setter
     def ulCount(self, value):
-        value = _pb_index(value, "CK_OTP_SIGNATURE_INFO.ulCount")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_OTP_SIGNATURE_INFO.ulCount: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulCount = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulCount = _pb_index(value, "CK_OTP_SIGNATURE_INFO.ulCount", 0, 18446744073709551615)
+
+    @ulCount.deleter
+    def ulCount(self):
+        _pb_no_delete("CK_OTP_SIGNATURE_INFO.ulCount")
 
 
 cdef CK_OTP_SIGNATURE_INFO _pb_view_CK_OTP_SIGNATURE_INFO(object owner, void *ptr):
@@ -13953,6 +16512,13 @@ cdef class CK_KIP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KIP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_KIP_PARAMS(pMechanism={_pb_ref_repr(self.pMechanism)}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
 
@@ -13968,16 +16534,22 @@ cdef class CK_KIP_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pMechanism, value)
         self._ptr.pMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
 
+    @pMechanism.deleter
+    def pMechanism(self):
+        _pb_no_delete("CK_KIP_PARAMS.pMechanism")
+
     @property
     def hKey(self):
         return self._ptr.hKey
 
     @hKey.setter
     def hKey(self, value):
-        value = _pb_index(value, "CK_KIP_PARAMS.hKey")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_KIP_PARAMS.hKey: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hKey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hKey = _pb_index(value, "CK_KIP_PARAMS.hKey", 0, 18446744073709551615)
+
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete("CK_KIP_PARAMS.hKey")
 
     @property
     def pSeed(self):
@@ -13988,16 +16560,22 @@ cdef class CK_KIP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_KIP_PARAMS.pSeed", True)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete("CK_KIP_PARAMS.pSeed")
+
     @property
     def ulSeedLen(self):
         return self._ptr.ulSeedLen
 
     @ulSeedLen.setter
     def ulSeedLen(self, value):
-        value = _pb_index(value, "CK_KIP_PARAMS.ulSeedLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_KIP_PARAMS.ulSeedLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSeedLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSeedLen = _pb_index(value, "CK_KIP_PARAMS.ulSeedLen", 0, 18446744073709551615)
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete("CK_KIP_PARAMS.ulSeedLen")
 
 
 cdef CK_KIP_PARAMS _pb_view_CK_KIP_PARAMS(object owner, void *ptr):
@@ -14071,6 +16649,13 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DSA_PARAMETER_GEN_PARAM))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_DSA_PARAMETER_GEN_PARAM(hash={self.hash!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, ulIndex={self.ulIndex!r})"
 
@@ -14080,10 +16665,12 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
 
     @hash.setter
     def hash(self, value):
-        value = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.hash")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_DSA_PARAMETER_GEN_PARAM.hash: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hash = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hash = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.hash", 0, 18446744073709551615)
+
+    @hash.deleter
+    def hash(self):
+        _pb_no_delete("CK_DSA_PARAMETER_GEN_PARAM.hash")
 
     @property
     def pSeed(self):
@@ -14094,16 +16681,22 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_DSA_PARAMETER_GEN_PARAM.pSeed", True)
 
+    @pSeed.deleter
+    def pSeed(self):
+        _pb_no_delete("CK_DSA_PARAMETER_GEN_PARAM.pSeed")
+
     @property
     def ulSeedLen(self):
         return self._ptr.ulSeedLen
 
     @ulSeedLen.setter
     def ulSeedLen(self, value):
-        value = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSeedLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSeedLen = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen", 0, 18446744073709551615)
+
+    @ulSeedLen.deleter
+    def ulSeedLen(self):
+        _pb_no_delete("CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen")
 
     @property
     def ulIndex(self):
@@ -14111,10 +16704,12 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
 
     @ulIndex.setter
     def ulIndex(self, value):
-        value = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.ulIndex")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_DSA_PARAMETER_GEN_PARAM.ulIndex: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulIndex = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulIndex = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.ulIndex", 0, 18446744073709551615)
+
+    @ulIndex.deleter
+    def ulIndex(self):
+        _pb_no_delete("CK_DSA_PARAMETER_GEN_PARAM.ulIndex")
 
 
 cdef CK_DSA_PARAMETER_GEN_PARAM _pb_view_CK_DSA_PARAMETER_GEN_PARAM(object owner, void *ptr):
@@ -14188,6 +16783,13 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECDH_AES_KEY_WRAP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_ECDH_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r})"
 
@@ -14197,10 +16799,12 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @ulAESKeyBits.setter
     def ulAESKeyBits(self, value):
-        value = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulAESKeyBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulAESKeyBits = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits", 0, 18446744073709551615)
+
+    @ulAESKeyBits.deleter
+    def ulAESKeyBits(self):
+        _pb_no_delete("CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
 
     @property
     def kdf(self):
@@ -14208,10 +16812,12 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.kdf")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECDH_AES_KEY_WRAP_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.kdf = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.kdf = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.kdf", 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_ECDH_AES_KEY_WRAP_PARAMS.kdf")
 
     @property
     def ulSharedDataLen(self):
@@ -14219,10 +16825,12 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @ulSharedDataLen.setter
     def ulSharedDataLen(self, value):
-        value = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSharedDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSharedDataLen = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen", 0, 18446744073709551615)
+
+    @ulSharedDataLen.deleter
+    def ulSharedDataLen(self):
+        _pb_no_delete("CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen")
 
     @property
     def pSharedData(self):
@@ -14232,6 +16840,10 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def pSharedData(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData", True)
+
+    @pSharedData.deleter
+    def pSharedData(self):
+        _pb_no_delete("CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData")
 
 
 cdef CK_ECDH_AES_KEY_WRAP_PARAMS _pb_view_CK_ECDH_AES_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -14301,6 +16913,13 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_AES_KEY_WRAP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={_pb_ref_repr(self.pOAEPParams)})"
 
@@ -14310,10 +16929,12 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @ulAESKeyBits.setter
     def ulAESKeyBits(self, value):
-        value = _pb_index(value, "CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulAESKeyBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulAESKeyBits = _pb_index(value, "CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits", 0, 18446744073709551615)
+
+    @ulAESKeyBits.deleter
+    def ulAESKeyBits(self):
+        _pb_no_delete("CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
 
     @property
     def pOAEPParams(self):
@@ -14326,6 +16947,10 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
             raise TypeError(f"CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams must be a CK_RSA_PKCS_OAEP_PARAMS or None, not {type(value).__name__}")
         _pb_keep(self, <size_t>&self._ptr.pOAEPParams, value)
         self._ptr.pOAEPParams = NULL if value is None else <_c_CK_RSA_PKCS_OAEP_PARAMS_PTR>(<CK_RSA_PKCS_OAEP_PARAMS>value)._ptr
+
+    @pOAEPParams.deleter
+    def pOAEPParams(self):
+        _pb_no_delete("CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams")
 
 
 cdef CK_RSA_AES_KEY_WRAP_PARAMS _pb_view_CK_RSA_AES_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -14401,6 +17026,13 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GOSTR3410_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_GOSTR3410_DERIVE_PARAMS(kdf={self.kdf!r}, pPublicData={self.pPublicData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r})"
 
@@ -14410,10 +17042,12 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.kdf")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_GOSTR3410_DERIVE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.kdf = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.kdf = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.kdf")
 
     @property
     def pPublicData(self):
@@ -14424,16 +17058,22 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_GOSTR3410_DERIVE_PARAMS.pPublicData", True)
 
+    @pPublicData.deleter
+    def pPublicData(self):
+        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.pPublicData")
+
     @property
     def ulPublicDataLen(self):
         return self._ptr.ulPublicDataLen
 
     @ulPublicDataLen.setter
     def ulPublicDataLen(self, value):
-        value = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulPublicDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulPublicDataLen = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+
+    @ulPublicDataLen.deleter
+    def ulPublicDataLen(self):
+        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pUKM(self):
@@ -14444,16 +17084,22 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_DERIVE_PARAMS.pUKM", True)
 
+    @pUKM.deleter
+    def pUKM(self):
+        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.pUKM")
+
     @property
     def ulUKMLen(self):
         return self._ptr.ulUKMLen
 
     @ulUKMLen.setter
     def ulUKMLen(self, value):
-        value = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulUKMLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulUKMLen = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen", 0, 18446744073709551615)
+
+    @ulUKMLen.deleter
+    def ulUKMLen(self):
+        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen")
 
 
 cdef CK_GOSTR3410_DERIVE_PARAMS _pb_view_CK_GOSTR3410_DERIVE_PARAMS(object owner, void *ptr):
@@ -14529,6 +17175,13 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GOSTR3410_KEY_WRAP_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_GOSTR3410_KEY_WRAP_PARAMS(pWrapOID={self.pWrapOID!r}, ulWrapOIDLen={self.ulWrapOIDLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r}, hKey={self.hKey!r})"
 
@@ -14541,16 +17194,22 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pWrapOID = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pWrapOID, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID", True)
 
+    @pWrapOID.deleter
+    def pWrapOID(self):
+        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID")
+
     @property
     def ulWrapOIDLen(self):
         return self._ptr.ulWrapOIDLen
 
     @ulWrapOIDLen.setter
     def ulWrapOIDLen(self, value):
-        value = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulWrapOIDLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulWrapOIDLen = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen", 0, 18446744073709551615)
+
+    @ulWrapOIDLen.deleter
+    def ulWrapOIDLen(self):
+        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen")
 
     @property
     def pUKM(self):
@@ -14561,16 +17220,22 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM", True)
 
+    @pUKM.deleter
+    def pUKM(self):
+        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM")
+
     @property
     def ulUKMLen(self):
         return self._ptr.ulUKMLen
 
     @ulUKMLen.setter
     def ulUKMLen(self, value):
-        value = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulUKMLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulUKMLen = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen", 0, 18446744073709551615)
+
+    @ulUKMLen.deleter
+    def ulUKMLen(self):
+        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen")
 
     @property
     def hKey(self):
@@ -14578,10 +17243,12 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @hKey.setter
     def hKey(self, value):
-        value = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.hKey")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_GOSTR3410_KEY_WRAP_PARAMS.hKey: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hKey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hKey = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.hKey", 0, 18446744073709551615)
+
+    @hKey.deleter
+    def hKey(self):
+        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.hKey")
 
 
 cdef CK_GOSTR3410_KEY_WRAP_PARAMS _pb_view_CK_GOSTR3410_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -14653,6 +17320,13 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_EDDSA_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_EDDSA_PARAMS(phFlag={self.phFlag!r}, ulContextDataLen={self.ulContextDataLen!r}, pContextData={self.pContextData!r})"
 
@@ -14662,10 +17336,12 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
 
     @phFlag.setter
     def phFlag(self, value):
-        value = _pb_index(value, "CK_EDDSA_PARAMS.phFlag")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_EDDSA_PARAMS.phFlag: {value} is out of range [0, 255]")
-        self._ptr.phFlag = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.phFlag = _pb_index(value, "CK_EDDSA_PARAMS.phFlag", 0, 255)
+
+    @phFlag.deleter
+    def phFlag(self):
+        _pb_no_delete("CK_EDDSA_PARAMS.phFlag")
 
     @property
     def ulContextDataLen(self):
@@ -14673,10 +17349,12 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
 
     @ulContextDataLen.setter
     def ulContextDataLen(self, value):
-        value = _pb_index(value, "CK_EDDSA_PARAMS.ulContextDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_EDDSA_PARAMS.ulContextDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulContextDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulContextDataLen = _pb_index(value, "CK_EDDSA_PARAMS.ulContextDataLen", 0, 18446744073709551615)
+
+    @ulContextDataLen.deleter
+    def ulContextDataLen(self):
+        _pb_no_delete("CK_EDDSA_PARAMS.ulContextDataLen")
 
     @property
     def pContextData(self):
@@ -14686,6 +17364,10 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
     def pContextData(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContextData, value, "CK_EDDSA_PARAMS.pContextData", True)
+
+    @pContextData.deleter
+    def pContextData(self):
+        _pb_no_delete("CK_EDDSA_PARAMS.pContextData")
 
 
 cdef CK_EDDSA_PARAMS _pb_view_CK_EDDSA_PARAMS(object owner, void *ptr):
@@ -14748,18 +17430,21 @@ cdef class CK_XEDDSA_PARAMS(_pb_Record):
     def from_bytes(data, /):
         """A new CK_XEDDSA_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_XEDDSA_PARAMS obj = CK_XEDDSA_PARAMS.__new__(CK_XEDDSA_PARAMS)
-        cdef Py_buffer view
-        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-        try:
-            if <size_t>view.len != sizeof(_cs_CK_XEDDSA_PARAMS):
-                raise ValueError(f"CK_XEDDSA_PARAMS needs {sizeof(_cs_CK_XEDDSA_PARAMS)} bytes, got {view.len}")
-            memcpy(obj._ptr, view.buf, view.len)
-        finally:
-            PyBuffer_Release(&view)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_XEDDSA_PARAMS.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_XEDDSA_PARAMS):
+            raise ValueError(f"CK_XEDDSA_PARAMS needs {sizeof(_cs_CK_XEDDSA_PARAMS)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_CK_XEDDSA_PARAMS))
         return obj
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_XEDDSA_PARAMS))
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
 
     def __repr__(self):
         return f"CK_XEDDSA_PARAMS(hash={self.hash!r})"
@@ -14770,10 +17455,12 @@ cdef class CK_XEDDSA_PARAMS(_pb_Record):
 
     @hash.setter
     def hash(self, value):
-        value = _pb_index(value, "CK_XEDDSA_PARAMS.hash")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_XEDDSA_PARAMS.hash: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hash = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hash = _pb_index(value, "CK_XEDDSA_PARAMS.hash", 0, 18446744073709551615)
+
+    @hash.deleter
+    def hash(self):
+        _pb_no_delete("CK_XEDDSA_PARAMS.hash")
 
 
 cdef CK_XEDDSA_PARAMS _pb_view_CK_XEDDSA_PARAMS(object owner, void *ptr):
@@ -14853,6 +17540,13 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X3DH_INITIATE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_X3DH_INITIATE_PARAMS(kdf={self.kdf!r}, pPeer_identity={self.pPeer_identity!r}, pPeer_prekey={self.pPeer_prekey!r}, pPrekey_signature={self.pPrekey_signature!r}, pOnetime_key={self.pOnetime_key!r}, pOwn_identity={self.pOwn_identity!r}, pOwn_ephemeral={self.pOwn_ephemeral!r})"
 
@@ -14862,10 +17556,12 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.kdf")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.kdf = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.kdf = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.kdf", 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.kdf")
 
     @property
     def pPeer_identity(self):
@@ -14873,10 +17569,12 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @pPeer_identity.setter
     def pPeer_identity(self, value):
-        value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pPeer_identity")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.pPeer_identity: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.pPeer_identity = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.pPeer_identity = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pPeer_identity", 0, 18446744073709551615)
+
+    @pPeer_identity.deleter
+    def pPeer_identity(self):
+        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pPeer_identity")
 
     @property
     def pPeer_prekey(self):
@@ -14884,10 +17582,12 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @pPeer_prekey.setter
     def pPeer_prekey(self, value):
-        value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pPeer_prekey")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.pPeer_prekey: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.pPeer_prekey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.pPeer_prekey = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pPeer_prekey", 0, 18446744073709551615)
+
+    @pPeer_prekey.deleter
+    def pPeer_prekey(self):
+        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pPeer_prekey")
 
     @property
     def pPrekey_signature(self):
@@ -14898,6 +17598,10 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPrekey_signature = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrekey_signature, value, "CK_X3DH_INITIATE_PARAMS.pPrekey_signature", True)
 
+    @pPrekey_signature.deleter
+    def pPrekey_signature(self):
+        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pPrekey_signature")
+
     @property
     def pOnetime_key(self):
         return _pb_text_field(self, <size_t>&self._ptr.pOnetime_key, <const char *>self._ptr.pOnetime_key)
@@ -14907,16 +17611,22 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOnetime_key = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOnetime_key, value, "CK_X3DH_INITIATE_PARAMS.pOnetime_key", True)
 
+    @pOnetime_key.deleter
+    def pOnetime_key(self):
+        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pOnetime_key")
+
     @property
     def pOwn_identity(self):
         return self._ptr.pOwn_identity
 
     @pOwn_identity.setter
     def pOwn_identity(self, value):
-        value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pOwn_identity")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.pOwn_identity: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.pOwn_identity = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.pOwn_identity = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pOwn_identity", 0, 18446744073709551615)
+
+    @pOwn_identity.deleter
+    def pOwn_identity(self):
+        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pOwn_identity")
 
     @property
     def pOwn_ephemeral(self):
@@ -14924,10 +17634,12 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @pOwn_ephemeral.setter
     def pOwn_ephemeral(self, value):
-        value = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.pOwn_ephemeral = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.pOwn_ephemeral = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral", 0, 18446744073709551615)
+
+    @pOwn_ephemeral.deleter
+    def pOwn_ephemeral(self):
+        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral")
 
 
 cdef CK_X3DH_INITIATE_PARAMS _pb_view_CK_X3DH_INITIATE_PARAMS(object owner, void *ptr):
@@ -15005,6 +17717,13 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X3DH_RESPOND_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_X3DH_RESPOND_PARAMS(kdf={self.kdf!r}, pIdentity_id={self.pIdentity_id!r}, pPrekey_id={self.pPrekey_id!r}, pOnetime_id={self.pOnetime_id!r}, pInitiator_identity={self.pInitiator_identity!r}, pInitiator_ephemeral={self.pInitiator_ephemeral!r})"
 
@@ -15014,10 +17733,12 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @kdf.setter
     def kdf(self, value):
-        value = _pb_index(value, "CK_X3DH_RESPOND_PARAMS.kdf")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X3DH_RESPOND_PARAMS.kdf: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.kdf = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.kdf = _pb_index(value, "CK_X3DH_RESPOND_PARAMS.kdf", 0, 18446744073709551615)
+
+    @kdf.deleter
+    def kdf(self):
+        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.kdf")
 
     @property
     def pIdentity_id(self):
@@ -15028,6 +17749,10 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIdentity_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIdentity_id, value, "CK_X3DH_RESPOND_PARAMS.pIdentity_id", True)
 
+    @pIdentity_id.deleter
+    def pIdentity_id(self):
+        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pIdentity_id")
+
     @property
     def pPrekey_id(self):
         return _pb_text_field(self, <size_t>&self._ptr.pPrekey_id, <const char *>self._ptr.pPrekey_id)
@@ -15036,6 +17761,10 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def pPrekey_id(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPrekey_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrekey_id, value, "CK_X3DH_RESPOND_PARAMS.pPrekey_id", True)
+
+    @pPrekey_id.deleter
+    def pPrekey_id(self):
+        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pPrekey_id")
 
     @property
     def pOnetime_id(self):
@@ -15046,16 +17775,22 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOnetime_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOnetime_id, value, "CK_X3DH_RESPOND_PARAMS.pOnetime_id", True)
 
+    @pOnetime_id.deleter
+    def pOnetime_id(self):
+        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pOnetime_id")
+
     @property
     def pInitiator_identity(self):
         return self._ptr.pInitiator_identity
 
     @pInitiator_identity.setter
     def pInitiator_identity(self, value):
-        value = _pb_index(value, "CK_X3DH_RESPOND_PARAMS.pInitiator_identity")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X3DH_RESPOND_PARAMS.pInitiator_identity: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.pInitiator_identity = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.pInitiator_identity = _pb_index(value, "CK_X3DH_RESPOND_PARAMS.pInitiator_identity", 0, 18446744073709551615)
+
+    @pInitiator_identity.deleter
+    def pInitiator_identity(self):
+        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pInitiator_identity")
 
     @property
     def pInitiator_ephemeral(self):
@@ -15065,6 +17800,10 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def pInitiator_ephemeral(self, value):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pInitiator_ephemeral = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInitiator_ephemeral, value, "CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral", True)
+
+    @pInitiator_ephemeral.deleter
+    def pInitiator_ephemeral(self):
+        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral")
 
 
 cdef CK_X3DH_RESPOND_PARAMS _pb_view_CK_X3DH_RESPOND_PARAMS(object owner, void *ptr):
@@ -15146,6 +17885,13 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X2RATCHET_INITIALIZE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_X2RATCHET_INITIALIZE_PARAMS(sk={self.sk!r}, peer_public_prekey={self.peer_public_prekey!r}, peer_public_identity={self.peer_public_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
 
@@ -15158,16 +17904,22 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_INITIALIZE_PARAMS.sk", True)
 
+    @sk.deleter
+    def sk(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.sk")
+
     @property
     def peer_public_prekey(self):
         return self._ptr.peer_public_prekey
 
     @peer_public_prekey.setter
     def peer_public_prekey(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.peer_public_prekey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.peer_public_prekey = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey", 0, 18446744073709551615)
+
+    @peer_public_prekey.deleter
+    def peer_public_prekey(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey")
 
     @property
     def peer_public_identity(self):
@@ -15175,10 +17927,12 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @peer_public_identity.setter
     def peer_public_identity(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.peer_public_identity = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.peer_public_identity = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity", 0, 18446744073709551615)
+
+    @peer_public_identity.deleter
+    def peer_public_identity(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity")
 
     @property
     def own_public_identity(self):
@@ -15186,10 +17940,12 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @own_public_identity.setter
     def own_public_identity(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.own_public_identity = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.own_public_identity = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity", 0, 18446744073709551615)
+
+    @own_public_identity.deleter
+    def own_public_identity(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity")
 
     @property
     def bEncryptedHeader(self):
@@ -15197,10 +17953,12 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @bEncryptedHeader.setter
     def bEncryptedHeader(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader: {value} is out of range [0, 255]")
-        self._ptr.bEncryptedHeader = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bEncryptedHeader = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader", 0, 255)
+
+    @bEncryptedHeader.deleter
+    def bEncryptedHeader(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader")
 
     @property
     def eCurve(self):
@@ -15208,10 +17966,12 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @eCurve.setter
     def eCurve(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.eCurve")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.eCurve: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.eCurve = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.eCurve = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.eCurve", 0, 18446744073709551615)
+
+    @eCurve.deleter
+    def eCurve(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.eCurve")
 
     @property
     def aeadMechanism(self):
@@ -15219,10 +17979,12 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @aeadMechanism.setter
     def aeadMechanism(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.aeadMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.aeadMechanism = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism", 0, 18446744073709551615)
+
+    @aeadMechanism.deleter
+    def aeadMechanism(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism")
 
     @property
     def kdfMechanism(self):
@@ -15230,10 +17992,12 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @kdfMechanism.setter
     def kdfMechanism(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.kdfMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.kdfMechanism = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism", 0, 18446744073709551615)
+
+    @kdfMechanism.deleter
+    def kdfMechanism(self):
+        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism")
 
 
 cdef CK_X2RATCHET_INITIALIZE_PARAMS _pb_view_CK_X2RATCHET_INITIALIZE_PARAMS(object owner, void *ptr):
@@ -15315,6 +18079,13 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X2RATCHET_RESPOND_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_X2RATCHET_RESPOND_PARAMS(sk={self.sk!r}, own_prekey={self.own_prekey!r}, initiator_identity={self.initiator_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
 
@@ -15327,16 +18098,22 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_RESPOND_PARAMS.sk", True)
 
+    @sk.deleter
+    def sk(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.sk")
+
     @property
     def own_prekey(self):
         return self._ptr.own_prekey
 
     @own_prekey.setter
     def own_prekey(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.own_prekey")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.own_prekey: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.own_prekey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.own_prekey = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.own_prekey", 0, 18446744073709551615)
+
+    @own_prekey.deleter
+    def own_prekey(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.own_prekey")
 
     @property
     def initiator_identity(self):
@@ -15344,10 +18121,12 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @initiator_identity.setter
     def initiator_identity(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.initiator_identity")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.initiator_identity: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.initiator_identity = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.initiator_identity = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.initiator_identity", 0, 18446744073709551615)
+
+    @initiator_identity.deleter
+    def initiator_identity(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.initiator_identity")
 
     @property
     def own_public_identity(self):
@@ -15355,10 +18134,12 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @own_public_identity.setter
     def own_public_identity(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.own_public_identity")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.own_public_identity: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.own_public_identity = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.own_public_identity = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.own_public_identity", 0, 18446744073709551615)
+
+    @own_public_identity.deleter
+    def own_public_identity(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.own_public_identity")
 
     @property
     def bEncryptedHeader(self):
@@ -15366,10 +18147,12 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @bEncryptedHeader.setter
     def bEncryptedHeader(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader: {value} is out of range [0, 255]")
-        self._ptr.bEncryptedHeader = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bEncryptedHeader = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader", 0, 255)
+
+    @bEncryptedHeader.deleter
+    def bEncryptedHeader(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader")
 
     @property
     def eCurve(self):
@@ -15377,10 +18160,12 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @eCurve.setter
     def eCurve(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.eCurve")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.eCurve: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.eCurve = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.eCurve = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.eCurve", 0, 18446744073709551615)
+
+    @eCurve.deleter
+    def eCurve(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.eCurve")
 
     @property
     def aeadMechanism(self):
@@ -15388,10 +18173,12 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @aeadMechanism.setter
     def aeadMechanism(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.aeadMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.aeadMechanism = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism", 0, 18446744073709551615)
+
+    @aeadMechanism.deleter
+    def aeadMechanism(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism")
 
     @property
     def kdfMechanism(self):
@@ -15399,10 +18186,12 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @kdfMechanism.setter
     def kdfMechanism(self, value):
-        value = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.kdfMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.kdfMechanism = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism", 0, 18446744073709551615)
+
+    @kdfMechanism.deleter
+    def kdfMechanism(self):
+        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism")
 
 
 cdef CK_X2RATCHET_RESPOND_PARAMS _pb_view_CK_X2RATCHET_RESPOND_PARAMS(object owner, void *ptr):
@@ -15480,6 +18269,13 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKEPublicValue))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_JPAKEPublicValue(pGX={self.pGX!r}, ulGXLen={self.ulGXLen!r}, pGV={self.pGV!r}, ulGVLen={self.ulGVLen!r}, pR={self.pR!r}, ulRLen={self.ulRLen!r})"
 
@@ -15492,16 +18288,22 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pGX = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pGX, value, "CK_NSS_JPAKEPublicValue.pGX", True)
 
+    @pGX.deleter
+    def pGX(self):
+        _pb_no_delete("CK_NSS_JPAKEPublicValue.pGX")
+
     @property
     def ulGXLen(self):
         return self._ptr.ulGXLen
 
     @ulGXLen.setter
     def ulGXLen(self, value):
-        value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGXLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_JPAKEPublicValue.ulGXLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulGXLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulGXLen = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGXLen", 0, 18446744073709551615)
+
+    @ulGXLen.deleter
+    def ulGXLen(self):
+        _pb_no_delete("CK_NSS_JPAKEPublicValue.ulGXLen")
 
     @property
     def pGV(self):
@@ -15512,16 +18314,22 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pGV = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pGV, value, "CK_NSS_JPAKEPublicValue.pGV", True)
 
+    @pGV.deleter
+    def pGV(self):
+        _pb_no_delete("CK_NSS_JPAKEPublicValue.pGV")
+
     @property
     def ulGVLen(self):
         return self._ptr.ulGVLen
 
     @ulGVLen.setter
     def ulGVLen(self, value):
-        value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGVLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_JPAKEPublicValue.ulGVLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulGVLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulGVLen = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGVLen", 0, 18446744073709551615)
+
+    @ulGVLen.deleter
+    def ulGVLen(self):
+        _pb_no_delete("CK_NSS_JPAKEPublicValue.ulGVLen")
 
     @property
     def pR(self):
@@ -15532,16 +18340,22 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pR = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pR, value, "CK_NSS_JPAKEPublicValue.pR", True)
 
+    @pR.deleter
+    def pR(self):
+        _pb_no_delete("CK_NSS_JPAKEPublicValue.pR")
+
     @property
     def ulRLen(self):
         return self._ptr.ulRLen
 
     @ulRLen.setter
     def ulRLen(self, value):
-        value = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulRLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_JPAKEPublicValue.ulRLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulRLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulRLen = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulRLen", 0, 18446744073709551615)
+
+    @ulRLen.deleter
+    def ulRLen(self):
+        _pb_no_delete("CK_NSS_JPAKEPublicValue.ulRLen")
 
 
 cdef CK_NSS_JPAKEPublicValue _pb_view_CK_NSS_JPAKEPublicValue(object owner, void *ptr):
@@ -15611,6 +18425,13 @@ cdef class CK_NSS_JPAKERound1Params(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKERound1Params))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_JPAKERound1Params(gx1={self.gx1!r}, gx2={self.gx2!r})"
 
@@ -15625,6 +18446,10 @@ cdef class CK_NSS_JPAKERound1Params(_pb_Record):
         memcpy(&self._ptr.gx1, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx1))
         _pb_keep_copy(self, <size_t>&self._ptr.gx1, sizeof(self._ptr.gx1), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
 
+    @gx1.deleter
+    def gx1(self):
+        _pb_no_delete("CK_NSS_JPAKERound1Params.gx1")
+
     @property
     def gx2(self):
         return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx2)
@@ -15635,6 +18460,10 @@ cdef class CK_NSS_JPAKERound1Params(_pb_Record):
             raise TypeError(f"CK_NSS_JPAKERound1Params.gx2 must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         memcpy(&self._ptr.gx2, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx2))
         _pb_keep_copy(self, <size_t>&self._ptr.gx2, sizeof(self._ptr.gx2), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+
+    @gx2.deleter
+    def gx2(self):
+        _pb_no_delete("CK_NSS_JPAKERound1Params.gx2")
 
 
 cdef CK_NSS_JPAKERound1Params _pb_view_CK_NSS_JPAKERound1Params(object owner, void *ptr):
@@ -15710,6 +18539,13 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKERound2Params))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_JPAKERound2Params(pSharedKey={self.pSharedKey!r}, ulSharedKeyLen={self.ulSharedKeyLen!r}, gx3={self.gx3!r}, gx4={self.gx4!r}, A={self.A!r})"
 
@@ -15722,16 +18558,22 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSharedKey = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pSharedKey, value, "CK_NSS_JPAKERound2Params.pSharedKey", True)
 
+    @pSharedKey.deleter
+    def pSharedKey(self):
+        _pb_no_delete("CK_NSS_JPAKERound2Params.pSharedKey")
+
     @property
     def ulSharedKeyLen(self):
         return self._ptr.ulSharedKeyLen
 
     @ulSharedKeyLen.setter
     def ulSharedKeyLen(self, value):
-        value = _pb_index(value, "CK_NSS_JPAKERound2Params.ulSharedKeyLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_JPAKERound2Params.ulSharedKeyLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSharedKeyLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSharedKeyLen = _pb_index(value, "CK_NSS_JPAKERound2Params.ulSharedKeyLen", 0, 18446744073709551615)
+
+    @ulSharedKeyLen.deleter
+    def ulSharedKeyLen(self):
+        _pb_no_delete("CK_NSS_JPAKERound2Params.ulSharedKeyLen")
 
     @property
     def gx3(self):
@@ -15744,6 +18586,10 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
         memcpy(&self._ptr.gx3, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx3))
         _pb_keep_copy(self, <size_t>&self._ptr.gx3, sizeof(self._ptr.gx3), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
 
+    @gx3.deleter
+    def gx3(self):
+        _pb_no_delete("CK_NSS_JPAKERound2Params.gx3")
+
     @property
     def gx4(self):
         return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.gx4)
@@ -15755,6 +18601,10 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
         memcpy(&self._ptr.gx4, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx4))
         _pb_keep_copy(self, <size_t>&self._ptr.gx4, sizeof(self._ptr.gx4), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
 
+    @gx4.deleter
+    def gx4(self):
+        _pb_no_delete("CK_NSS_JPAKERound2Params.gx4")
+
     @property
     def A(self):
         return _pb_view_CK_NSS_JPAKEPublicValue(self if self._owner is None else self._owner, &self._ptr.A)
@@ -15765,6 +18615,10 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
             raise TypeError(f"CK_NSS_JPAKERound2Params.A must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         memcpy(&self._ptr.A, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.A))
         _pb_keep_copy(self, <size_t>&self._ptr.A, sizeof(self._ptr.A), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+
+    @A.deleter
+    def A(self):
+        _pb_no_delete("CK_NSS_JPAKERound2Params.A")
 
 
 cdef CK_NSS_JPAKERound2Params _pb_view_CK_NSS_JPAKERound2Params(object owner, void *ptr):
@@ -15832,6 +18686,13 @@ cdef class CK_NSS_JPAKEFinalParams(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKEFinalParams))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_JPAKEFinalParams(B={self.B!r})"
 
@@ -15845,6 +18706,10 @@ cdef class CK_NSS_JPAKEFinalParams(_pb_Record):
             raise TypeError(f"CK_NSS_JPAKEFinalParams.B must be a CK_NSS_JPAKEPublicValue, not {type(value).__name__}")
         memcpy(&self._ptr.B, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.B))
         _pb_keep_copy(self, <size_t>&self._ptr.B, sizeof(self._ptr.B), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
+
+    @B.deleter
+    def B(self):
+        _pb_no_delete("CK_NSS_JPAKEFinalParams.B")
 
 
 cdef CK_NSS_JPAKEFinalParams _pb_view_CK_NSS_JPAKEFinalParams(object owner, void *ptr):
@@ -15918,6 +18783,13 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_MAC_CONSTANT_TIME_PARAMS(macAlg={self.macAlg!r}, ulBodyTotalLen={self.ulBodyTotalLen!r}, pHeader={self.pHeader!r}, ulHeaderLen={self.ulHeaderLen!r})"
 
@@ -15927,10 +18799,12 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
 
     @macAlg.setter
     def macAlg(self, value):
-        value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.macAlg = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.macAlg = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg", 0, 18446744073709551615)
+
+    @macAlg.deleter
+    def macAlg(self):
+        _pb_no_delete("CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg")
 
     @property
     def ulBodyTotalLen(self):
@@ -15938,10 +18812,12 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
 
     @ulBodyTotalLen.setter
     def ulBodyTotalLen(self, value):
-        value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulBodyTotalLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulBodyTotalLen = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen", 0, 18446744073709551615)
+
+    @ulBodyTotalLen.deleter
+    def ulBodyTotalLen(self):
+        _pb_no_delete("CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen")
 
     @property
     def pHeader(self):
@@ -15952,16 +18828,22 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pHeader = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pHeader, value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader", True)
 
+    @pHeader.deleter
+    def pHeader(self):
+        _pb_no_delete("CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader")
+
     @property
     def ulHeaderLen(self):
         return self._ptr.ulHeaderLen
 
     @ulHeaderLen.setter
     def ulHeaderLen(self, value):
-        value = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulHeaderLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulHeaderLen = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen", 0, 18446744073709551615)
+
+    @ulHeaderLen.deleter
+    def ulHeaderLen(self):
+        _pb_no_delete("CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen")
 
 
 cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS _pb_view_CK_NSS_MAC_CONSTANT_TIME_PARAMS(object owner, void *ptr):
@@ -16037,6 +18919,13 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_AEAD_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_AEAD_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagLen={self.ulTagLen!r})"
 
@@ -16049,16 +18938,22 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_NSS_AEAD_PARAMS.pNonce", True)
 
+    @pNonce.deleter
+    def pNonce(self):
+        _pb_no_delete("CK_NSS_AEAD_PARAMS.pNonce")
+
     @property
     def ulNonceLen(self):
         return self._ptr.ulNonceLen
 
     @ulNonceLen.setter
     def ulNonceLen(self, value):
-        value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulNonceLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_AEAD_PARAMS.ulNonceLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNonceLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNonceLen = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulNonceLen", 0, 18446744073709551615)
+
+    @ulNonceLen.deleter
+    def ulNonceLen(self):
+        _pb_no_delete("CK_NSS_AEAD_PARAMS.ulNonceLen")
 
     @property
     def pAAD(self):
@@ -16069,16 +18964,22 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_AEAD_PARAMS.pAAD", True)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete("CK_NSS_AEAD_PARAMS.pAAD")
+
     @property
     def ulAADLen(self):
         return self._ptr.ulAADLen
 
     @ulAADLen.setter
     def ulAADLen(self, value):
-        value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulAADLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_AEAD_PARAMS.ulAADLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulAADLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulAADLen = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulAADLen", 0, 18446744073709551615)
+
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete("CK_NSS_AEAD_PARAMS.ulAADLen")
 
     @property
     def ulTagLen(self):
@@ -16086,10 +18987,12 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @ulTagLen.setter
     def ulTagLen(self, value):
-        value = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulTagLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_AEAD_PARAMS.ulTagLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulTagLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulTagLen = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulTagLen", 0, 18446744073709551615)
+
+    @ulTagLen.deleter
+    def ulTagLen(self):
+        _pb_no_delete("CK_NSS_AEAD_PARAMS.ulTagLen")
 
 
 cdef CK_NSS_AEAD_PARAMS _pb_view_CK_NSS_AEAD_PARAMS(object owner, void *ptr):
@@ -16167,6 +19070,13 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_HKDFParams))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_HKDFParams(bExtract={self.bExtract!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, bExpand={self.bExpand!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
 
@@ -16176,10 +19086,12 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
 
     @bExtract.setter
     def bExtract(self, value):
-        value = _pb_index(value, "CK_NSS_HKDFParams.bExtract")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_NSS_HKDFParams.bExtract: {value} is out of range [0, 255]")
-        self._ptr.bExtract = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bExtract = _pb_index(value, "CK_NSS_HKDFParams.bExtract", 0, 255)
+
+    @bExtract.deleter
+    def bExtract(self):
+        _pb_no_delete("CK_NSS_HKDFParams.bExtract")
 
     @property
     def pSalt(self):
@@ -16190,16 +19102,22 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_NSS_HKDFParams.pSalt", True)
 
+    @pSalt.deleter
+    def pSalt(self):
+        _pb_no_delete("CK_NSS_HKDFParams.pSalt")
+
     @property
     def ulSaltLen(self):
         return self._ptr.ulSaltLen
 
     @ulSaltLen.setter
     def ulSaltLen(self, value):
-        value = _pb_index(value, "CK_NSS_HKDFParams.ulSaltLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_HKDFParams.ulSaltLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSaltLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSaltLen = _pb_index(value, "CK_NSS_HKDFParams.ulSaltLen", 0, 18446744073709551615)
+
+    @ulSaltLen.deleter
+    def ulSaltLen(self):
+        _pb_no_delete("CK_NSS_HKDFParams.ulSaltLen")
 
     @property
     def bExpand(self):
@@ -16207,10 +19125,12 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
 
     @bExpand.setter
     def bExpand(self, value):
-        value = _pb_index(value, "CK_NSS_HKDFParams.bExpand")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_NSS_HKDFParams.bExpand: {value} is out of range [0, 255]")
-        self._ptr.bExpand = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bExpand = _pb_index(value, "CK_NSS_HKDFParams.bExpand", 0, 255)
+
+    @bExpand.deleter
+    def bExpand(self):
+        _pb_no_delete("CK_NSS_HKDFParams.bExpand")
 
     @property
     def pInfo(self):
@@ -16221,16 +19141,22 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInfo, value, "CK_NSS_HKDFParams.pInfo", True)
 
+    @pInfo.deleter
+    def pInfo(self):
+        _pb_no_delete("CK_NSS_HKDFParams.pInfo")
+
     @property
     def ulInfoLen(self):
         return self._ptr.ulInfoLen
 
     @ulInfoLen.setter
     def ulInfoLen(self, value):
-        value = _pb_index(value, "CK_NSS_HKDFParams.ulInfoLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_HKDFParams.ulInfoLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulInfoLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulInfoLen = _pb_index(value, "CK_NSS_HKDFParams.ulInfoLen", 0, 18446744073709551615)
+
+    @ulInfoLen.deleter
+    def ulInfoLen(self):
+        _pb_no_delete("CK_NSS_HKDFParams.ulInfoLen")
 
 
 cdef CK_NSS_HKDFParams _pb_view_CK_NSS_HKDFParams(object owner, void *ptr):
@@ -16306,6 +19232,13 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasSeedKey={self.bHasSeedKey!r}, hSeedKey={self.hSeedKey!r}, pSeedData={self.pSeedData!r}, ulSeedDataLen={self.ulSeedDataLen!r})"
 
@@ -16315,10 +19248,12 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
 
     @prfMechanism.setter
     def prfMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.prfMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.prfMechanism = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism", 0, 18446744073709551615)
+
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism")
 
     @property
     def bHasSeedKey(self):
@@ -16326,10 +19261,12 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
 
     @bHasSeedKey.setter
     def bHasSeedKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey: {value} is out of range [0, 255]")
-        self._ptr.bHasSeedKey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bHasSeedKey = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey", 0, 255)
+
+    @bHasSeedKey.deleter
+    def bHasSeedKey(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey")
 
     @property
     def hSeedKey(self):
@@ -16337,10 +19274,12 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
 
     @hSeedKey.setter
     def hSeedKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hSeedKey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hSeedKey = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey", 0, 18446744073709551615)
+
+    @hSeedKey.deleter
+    def hSeedKey(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey")
 
     @property
     def pSeedData(self):
@@ -16351,16 +19290,22 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSeedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeedData, value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData", True)
 
+    @pSeedData.deleter
+    def pSeedData(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData")
+
     @property
     def ulSeedDataLen(self):
         return self._ptr.ulSeedDataLen
 
     @ulSeedDataLen.setter
     def ulSeedDataLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSeedDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSeedDataLen = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen", 0, 18446744073709551615)
+
+    @ulSeedDataLen.deleter
+    def ulSeedDataLen(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen")
 
 
 cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(object owner, void *ptr):
@@ -16442,6 +19387,13 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_IKE_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bDataAsKey={self.bDataAsKey!r}, bRekey={self.bRekey!r}, pNi={self.pNi!r}, ulNiLen={self.ulNiLen!r}, pNr={self.pNr!r}, ulNrLen={self.ulNrLen!r}, hNewKey={self.hNewKey!r})"
 
@@ -16451,10 +19403,12 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @prfMechanism.setter
     def prfMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.prfMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.prfMechanism = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism", 0, 18446744073709551615)
+
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism")
 
     @property
     def bDataAsKey(self):
@@ -16462,10 +19416,12 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @bDataAsKey.setter
     def bDataAsKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey: {value} is out of range [0, 255]")
-        self._ptr.bDataAsKey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bDataAsKey = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey", 0, 255)
+
+    @bDataAsKey.deleter
+    def bDataAsKey(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey")
 
     @property
     def bRekey(self):
@@ -16473,10 +19429,12 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @bRekey.setter
     def bRekey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey: {value} is out of range [0, 255]")
-        self._ptr.bRekey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bRekey = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey", 0, 255)
+
+    @bRekey.deleter
+    def bRekey(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey")
 
     @property
     def pNi(self):
@@ -16487,16 +19445,22 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNi = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNi, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi", True)
 
+    @pNi.deleter
+    def pNi(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi")
+
     @property
     def ulNiLen(self):
         return self._ptr.ulNiLen
 
     @ulNiLen.setter
     def ulNiLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNiLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNiLen = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen", 0, 18446744073709551615)
+
+    @ulNiLen.deleter
+    def ulNiLen(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen")
 
     @property
     def pNr(self):
@@ -16507,16 +19471,22 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNr = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNr, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr", True)
 
+    @pNr.deleter
+    def pNr(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr")
+
     @property
     def ulNrLen(self):
         return self._ptr.ulNrLen
 
     @ulNrLen.setter
     def ulNrLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulNrLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulNrLen = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen", 0, 18446744073709551615)
+
+    @ulNrLen.deleter
+    def ulNrLen(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen")
 
     @property
     def hNewKey(self):
@@ -16524,10 +19494,12 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @hNewKey.setter
     def hNewKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hNewKey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hNewKey = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey", 0, 18446744073709551615)
+
+    @hNewKey.deleter
+    def hNewKey(self):
+        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey")
 
 
 cdef CK_NSS_IKE_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_DERIVE_PARAMS(object owner, void *ptr):
@@ -16611,6 +19583,13 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_IKE1_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasPrevKey={self.bHasPrevKey!r}, hKeygxy={self.hKeygxy!r}, hPrevKey={self.hPrevKey!r}, pCKYi={self.pCKYi!r}, ulCKYiLen={self.ulCKYiLen!r}, pCKYr={self.pCKYr!r}, ulCKYrLen={self.ulCKYrLen!r}, keyNumber={self.keyNumber!r})"
 
@@ -16620,10 +19599,12 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @prfMechanism.setter
     def prfMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.prfMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.prfMechanism = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism", 0, 18446744073709551615)
+
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism")
 
     @property
     def bHasPrevKey(self):
@@ -16631,10 +19612,12 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @bHasPrevKey.setter
     def bHasPrevKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey: {value} is out of range [0, 255]")
-        self._ptr.bHasPrevKey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bHasPrevKey = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey", 0, 255)
+
+    @bHasPrevKey.deleter
+    def bHasPrevKey(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey")
 
     @property
     def hKeygxy(self):
@@ -16642,10 +19625,12 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @hKeygxy.setter
     def hKeygxy(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hKeygxy = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hKeygxy = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy", 0, 18446744073709551615)
+
+    @hKeygxy.deleter
+    def hKeygxy(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy")
 
     @property
     def hPrevKey(self):
@@ -16653,10 +19638,12 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @hPrevKey.setter
     def hPrevKey(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hPrevKey = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hPrevKey = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey", 0, 18446744073709551615)
+
+    @hPrevKey.deleter
+    def hPrevKey(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey")
 
     @property
     def pCKYi(self):
@@ -16667,16 +19654,22 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pCKYi = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pCKYi, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi", True)
 
+    @pCKYi.deleter
+    def pCKYi(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi")
+
     @property
     def ulCKYiLen(self):
         return self._ptr.ulCKYiLen
 
     @ulCKYiLen.setter
     def ulCKYiLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulCKYiLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulCKYiLen = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen", 0, 18446744073709551615)
+
+    @ulCKYiLen.deleter
+    def ulCKYiLen(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen")
 
     @property
     def pCKYr(self):
@@ -16687,16 +19680,22 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pCKYr = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pCKYr, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr", True)
 
+    @pCKYr.deleter
+    def pCKYr(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr")
+
     @property
     def ulCKYrLen(self):
         return self._ptr.ulCKYrLen
 
     @ulCKYrLen.setter
     def ulCKYrLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulCKYrLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulCKYrLen = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen", 0, 18446744073709551615)
+
+    @ulCKYrLen.deleter
+    def ulCKYrLen(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen")
 
     @property
     def keyNumber(self):
@@ -16704,10 +19703,12 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @keyNumber.setter
     def keyNumber(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber: {value} is out of range [0, 255]")
-        self._ptr.keyNumber = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.keyNumber = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber", 0, 255)
+
+    @keyNumber.deleter
+    def keyNumber(self):
+        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber")
 
 
 cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_PRF_DERIVE_PARAMS(object owner, void *ptr):
@@ -16783,6 +19784,13 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasKeygxy={self.bHasKeygxy!r}, hKeygxy={self.hKeygxy!r}, pExtraData={self.pExtraData!r}, ulExtraDataLen={self.ulExtraDataLen!r})"
 
@@ -16792,10 +19800,12 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
 
     @prfMechanism.setter
     def prfMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.prfMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.prfMechanism = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism", 0, 18446744073709551615)
+
+    @prfMechanism.deleter
+    def prfMechanism(self):
+        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism")
 
     @property
     def bHasKeygxy(self):
@@ -16803,10 +19813,12 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
 
     @bHasKeygxy.setter
     def bHasKeygxy(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy")
-        if not 0 <= value <= 255:
-            raise OverflowError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy: {value} is out of range [0, 255]")
-        self._ptr.bHasKeygxy = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.bHasKeygxy = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy", 0, 255)
+
+    @bHasKeygxy.deleter
+    def bHasKeygxy(self):
+        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy")
 
     @property
     def hKeygxy(self):
@@ -16814,10 +19826,12 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
 
     @hKeygxy.setter
     def hKeygxy(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.hKeygxy = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.hKeygxy = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy", 0, 18446744073709551615)
+
+    @hKeygxy.deleter
+    def hKeygxy(self):
+        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy")
 
     @property
     def pExtraData(self):
@@ -16828,16 +19842,22 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pExtraData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pExtraData, value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData", True)
 
+    @pExtraData.deleter
+    def pExtraData(self):
+        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData")
+
     @property
     def ulExtraDataLen(self):
         return self._ptr.ulExtraDataLen
 
     @ulExtraDataLen.setter
     def ulExtraDataLen(self, value):
-        value = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulExtraDataLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulExtraDataLen = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen", 0, 18446744073709551615)
+
+    @ulExtraDataLen.deleter
+    def ulExtraDataLen(self):
+        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen")
 
 
 cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(object owner, void *ptr):
@@ -16911,6 +19931,13 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={_pb_ref_repr(self.pVersion)})"
 
@@ -16920,10 +19947,12 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @prfHashMechanism.setter
     def prfHashMechanism(self, value):
-        value = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.prfHashMechanism = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.prfHashMechanism = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism", 0, 18446744073709551615)
+
+    @prfHashMechanism.deleter
+    def prfHashMechanism(self):
+        _pb_no_delete("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
 
     @property
     def pSessionHash(self):
@@ -16934,16 +19963,22 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSessionHash = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSessionHash, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash", True)
 
+    @pSessionHash.deleter
+    def pSessionHash(self):
+        _pb_no_delete("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash")
+
     @property
     def ulSessionHashLen(self):
         return self._ptr.ulSessionHashLen
 
     @ulSessionHashLen.setter
     def ulSessionHashLen(self, value):
-        value = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulSessionHashLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulSessionHashLen = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen", 0, 18446744073709551615)
+
+    @ulSessionHashLen.deleter
+    def ulSessionHashLen(self):
+        _pb_no_delete("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen")
 
     @property
     def pVersion(self):
@@ -16956,6 +19991,10 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             raise TypeError(f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion must be a CK_VERSION or None, not {type(value).__name__}")
         _pb_keep(self, <size_t>&self._ptr.pVersion, value)
         self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
+
+    @pVersion.deleter
+    def pVersion(self):
+        _pb_no_delete("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion")
 
 
 cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -17025,6 +20064,13 @@ cdef class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_MODULE_FUNCTIONS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_MODULE_FUNCTIONS(version={self.version!r}, NSC_ModuleDBFunc={self.NSC_ModuleDBFunc!r})"
 
@@ -17038,6 +20084,10 @@ cdef class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete("CK_NSS_MODULE_FUNCTIONS.version")
+
     @property
     def NSC_ModuleDBFunc(self):
         return _pb_new_function_pointer(<void *>self._ptr.NSC_ModuleDBFunc, 'char **(*)(unsigned long, char *, void *)', self if self._owner is None else self._owner)
@@ -17048,6 +20098,10 @@ cdef class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.NSC_ModuleDBFunc, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.NSC_ModuleDBFunc, value)
+
+    @NSC_ModuleDBFunc.deleter
+    def NSC_ModuleDBFunc(self):
+        _pb_no_delete("CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc")
 
 
 cdef CK_NSS_MODULE_FUNCTIONS _pb_view_CK_NSS_MODULE_FUNCTIONS(object owner, void *ptr):
@@ -17117,6 +20171,13 @@ cdef class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_FIPS_FUNCTIONS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_FIPS_FUNCTIONS(version={self.version!r}, NSC_NSSGetFIPSStatus={self.NSC_NSSGetFIPSStatus!r})"
 
@@ -17130,6 +20191,10 @@ cdef class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
+    @version.deleter
+    def version(self):
+        _pb_no_delete("CK_NSS_FIPS_FUNCTIONS.version")
+
     @property
     def NSC_NSSGetFIPSStatus(self):
         return _pb_new_function_pointer(<void *>self._ptr.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', self if self._owner is None else self._owner)
@@ -17140,6 +20205,10 @@ cdef class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.NSC_NSSGetFIPSStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.NSC_NSSGetFIPSStatus, value)
+
+    @NSC_NSSGetFIPSStatus.deleter
+    def NSC_NSSGetFIPSStatus(self):
+        _pb_no_delete("CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus")
 
 
 cdef CK_NSS_FIPS_FUNCTIONS _pb_view_CK_NSS_FIPS_FUNCTIONS(object owner, void *ptr):
@@ -17215,6 +20284,13 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_GCM_PARAMS))
 
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def __repr__(self):
         return f"CK_NSS_GCM_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
 
@@ -17227,16 +20303,22 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_NSS_GCM_PARAMS.pIv", True)
 
+    @pIv.deleter
+    def pIv(self):
+        _pb_no_delete("CK_NSS_GCM_PARAMS.pIv")
+
     @property
     def ulIvLen(self):
         return self._ptr.ulIvLen
 
     @ulIvLen.setter
     def ulIvLen(self, value):
-        value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulIvLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_GCM_PARAMS.ulIvLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulIvLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulIvLen = _pb_index(value, "CK_NSS_GCM_PARAMS.ulIvLen", 0, 18446744073709551615)
+
+    @ulIvLen.deleter
+    def ulIvLen(self):
+        _pb_no_delete("CK_NSS_GCM_PARAMS.ulIvLen")
 
     @property
     def pAAD(self):
@@ -17247,16 +20329,22 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_GCM_PARAMS.pAAD", True)
 
+    @pAAD.deleter
+    def pAAD(self):
+        _pb_no_delete("CK_NSS_GCM_PARAMS.pAAD")
+
     @property
     def ulAADLen(self):
         return self._ptr.ulAADLen
 
     @ulAADLen.setter
     def ulAADLen(self, value):
-        value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulAADLen")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_GCM_PARAMS.ulAADLen: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulAADLen = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulAADLen = _pb_index(value, "CK_NSS_GCM_PARAMS.ulAADLen", 0, 18446744073709551615)
+
+    @ulAADLen.deleter
+    def ulAADLen(self):
+        _pb_no_delete("CK_NSS_GCM_PARAMS.ulAADLen")
 
     @property
     def ulTagBits(self):
@@ -17264,10 +20352,12 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @ulTagBits.setter
     def ulTagBits(self, value):
-        value = _pb_index(value, "CK_NSS_GCM_PARAMS.ulTagBits")
-        if not 0 <= value <= 18446744073709551615:
-            raise OverflowError(f"CK_NSS_GCM_PARAMS.ulTagBits: {value} is out of range [0, 18446744073709551615]")
-        self._ptr.ulTagBits = value
+        # C would keep the low bits of any value: the range is checked here
+        self._ptr.ulTagBits = _pb_index(value, "CK_NSS_GCM_PARAMS.ulTagBits", 0, 18446744073709551615)
+
+    @ulTagBits.deleter
+    def ulTagBits(self):
+        _pb_no_delete("CK_NSS_GCM_PARAMS.ulTagBits")
 
 
 cdef CK_NSS_GCM_PARAMS _pb_view_CK_NSS_GCM_PARAMS(object owner, void *ptr):
@@ -17510,6 +20600,13 @@ cdef class Library:
     def __repr__(self):
         return f"<pkcs11.Library {self._pb_path!r}>"
 
+    # A copy would share the loaded library's state, which a Library stands for alone.
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
     def _missing(self, str name):
         if name in _pb_table_functions:
             return f"{self._pb_path}: the function table from C_GetFunctionList has no entry for {name}"
@@ -17532,7 +20629,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pInitArgs):
                 try:
                     PyObject_GetBuffer(pInitArgs, &_pb_v0, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 1 (pInitArgs) must be a writable contiguous buffer, not ' + type(pInitArgs).__name__) from None
                 _pb_h0 = True
                 _pb_a0 = <_c_CK_VOID_PTR>_pb_v0.buf
@@ -17599,6 +20696,7 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_SLOT_ID *_pb_m1 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -17607,9 +20705,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_GetSlotList"))
         try:
             if PyLong_CheckExact(tokenPresent):
-                _pb_a0 = tokenPresent
+                _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(tokenPresent, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(tokenPresent, "argument 1 (tokenPresent)")
+                _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(tokenPresent, "argument 1 (tokenPresent)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (tokenPresent)', 0, 255), tokenPresent)
 
             _pb_l2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_l2 != _pb_n1:
@@ -17651,15 +20751,18 @@ cdef class Library:
         cdef _c_CK_SLOT_ID _pb_a0
         cdef _c_CK_SLOT_INFO_PTR _pb_a1
         cdef object _pb_o1
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetSlotInfo _pb_fn = self._f_C_GetSlotInfo
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetSlotInfo"))
         if PyLong_CheckExact(slotID):
-            _pb_a0 = slotID
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
         _pb_o1 = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
         _pb_a1 = <_c_CK_SLOT_INFO_PTR>(<CK_SLOT_INFO>_pb_o1)._ptr
@@ -17679,15 +20782,18 @@ cdef class Library:
         cdef _c_CK_SLOT_ID _pb_a0
         cdef _c_CK_TOKEN_INFO_PTR _pb_a1
         cdef object _pb_o1
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetTokenInfo _pb_fn = self._f_C_GetTokenInfo
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetTokenInfo"))
         if PyLong_CheckExact(slotID):
-            _pb_a0 = slotID
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
         _pb_o1 = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
         _pb_a1 = <_c_CK_TOKEN_INFO_PTR>(<CK_TOKEN_INFO>_pb_o1)._ptr
@@ -17709,6 +20815,7 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_MECHANISM_TYPE *_pb_m1 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -17717,9 +20824,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_GetMechanismList"))
         try:
             if PyLong_CheckExact(slotID):
-                _pb_a0 = slotID
+                _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
             _pb_l2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_l2 != _pb_n1:
@@ -17762,20 +20871,25 @@ cdef class Library:
         cdef _c_CK_MECHANISM_TYPE _pb_a1
         cdef _c_CK_MECHANISM_INFO_PTR _pb_a2
         cdef object _pb_o2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetMechanismInfo _pb_fn = self._f_C_GetMechanismInfo
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetMechanismInfo"))
         if PyLong_CheckExact(slotID):
-            _pb_a0 = slotID
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
         if PyLong_CheckExact(type_):
-            _pb_a1 = type_
+            _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(type_, &_pb_a1)
         else:
-            _pb_a1 = _pb_index(type_, "argument 2 (type_)")
+            _pb_status = (<_pb_unchecked_to_c_CK_MECHANISM_TYPE>_pb_to_c_CK_MECHANISM_TYPE)(_pb_as_int(type_, "argument 2 (type_)"), &_pb_a1)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 2 (type_)', 0, 18446744073709551615), type_)
 
         _pb_o2 = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
         _pb_a2 = <_c_CK_MECHANISM_INFO_PTR>(<CK_MECHANISM_INFO>_pb_o2)._ptr
@@ -17797,6 +20911,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_UTF8CHAR_PTR _pb_a3
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -17809,9 +20924,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_InitToken"))
         try:
             if PyLong_CheckExact(slotID):
-                _pb_a0 = slotID
+                _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
             if pPin is None:
                 _pb_a1 = NULL
@@ -17822,15 +20939,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPin, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPin) must be a contiguous buffer, not ' + type(pPin).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPin, str):
-                    raise TypeError("argument 2 (pPin) must be a sequence, not str")
-                _pb_s1 = list(pPin)
+                if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
+                    _pb_s1 = list(pPin)
+                else:
+                    _pb_s1 = _pb_sequence(pPin, "argument 2 (pPin)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
                     raise OverflowError("argument 2 (pPin) is too long")
@@ -17839,8 +20957,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPin) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPin) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
 
             if pLabel is None:
@@ -17848,7 +20968,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pLabel):
                 try:
                     PyObject_GetBuffer(pLabel, &_pb_v3, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 3 (pLabel) must be a writable contiguous buffer, not ' + type(pLabel).__name__) from None
                 _pb_h3 = True
                 if <size_t>_pb_v3.len < sizeof(unsigned char):
@@ -17884,6 +21004,7 @@ cdef class Library:
         cdef _c_CK_UTF8CHAR_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -17894,9 +21015,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_InitPIN"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pPin is None:
                 _pb_a1 = NULL
@@ -17907,15 +21030,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPin, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPin) must be a contiguous buffer, not ' + type(pPin).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPin, str):
-                    raise TypeError("argument 2 (pPin) must be a sequence, not str")
-                _pb_s1 = list(pPin)
+                if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
+                    _pb_s1 = list(pPin)
+                else:
+                    _pb_s1 = _pb_sequence(pPin, "argument 2 (pPin)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
                     raise OverflowError("argument 2 (pPin) is too long")
@@ -17924,8 +21048,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPin) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPin) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -17954,6 +21080,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m1 = NULL
         cdef _c_CK_UTF8CHAR *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
@@ -17967,9 +21094,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SetPIN"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pOldPin is None:
                 _pb_a1 = NULL
@@ -17980,15 +21109,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pOldPin, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pOldPin) must be a contiguous buffer, not ' + type(pOldPin).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pOldPin, str):
-                    raise TypeError("argument 2 (pOldPin) must be a sequence, not str")
-                _pb_s1 = list(pOldPin)
+                if PyList_CheckExact(pOldPin) or PyTuple_CheckExact(pOldPin):
+                    _pb_s1 = list(pOldPin)
+                else:
+                    _pb_s1 = _pb_sequence(pOldPin, "argument 2 (pOldPin)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
                     raise OverflowError("argument 2 (pOldPin) is too long")
@@ -17997,8 +21127,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pOldPin) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pOldPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pOldPin) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
 
             if pNewPin is None:
@@ -18010,15 +21142,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pNewPin, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 3 (pNewPin) must be a contiguous buffer, not ' + type(pNewPin).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pNewPin, str):
-                    raise TypeError("argument 3 (pNewPin) must be a sequence, not str")
-                _pb_s3 = list(pNewPin)
+                if PyList_CheckExact(pNewPin) or PyTuple_CheckExact(pNewPin):
+                    _pb_s3 = list(pNewPin)
+                else:
+                    _pb_s3 = _pb_sequence(pNewPin, "argument 3 (pNewPin)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
                     raise OverflowError("argument 3 (pNewPin) is too long")
@@ -18027,8 +21160,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 3 (pNewPin) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 3 (pNewPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 3 (pNewPin) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_m3
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -18063,20 +21198,25 @@ cdef class Library:
         cdef _c_CK_NOTIFY _pb_a3
         cdef _c_CK_SESSION_HANDLE_PTR _pb_a4
         cdef _c_CK_SESSION_HANDLE _pb_o4
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_OpenSession _pb_fn = self._f_C_OpenSession
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_OpenSession"))
         if PyLong_CheckExact(slotID):
-            _pb_a0 = slotID
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
         if PyLong_CheckExact(flags):
-            _pb_a1 = flags
+            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a1)
         else:
-            _pb_a1 = _pb_index(flags, "argument 2 (flags)")
+            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 2 (flags)"), &_pb_a1)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 2 (flags)', 0, 18446744073709551615), flags)
 
         _pb_a2 = <_c_CK_VOID_PTR>0
 
@@ -18098,15 +21238,18 @@ cdef class Library:
     def C_CloseSession(self, hSession, /):
         'C_CloseSession(hSession: int, /) -> None\n\nC: CK_RV C_CloseSession(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_CloseSession _pb_fn = self._f_C_CloseSession
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_CloseSession"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -18119,15 +21262,18 @@ cdef class Library:
     def C_CloseAllSessions(self, slotID, /):
         'C_CloseAllSessions(slotID: int, /) -> None\n\nC: CK_RV C_CloseAllSessions(CK_SLOT_ID slotID);'
         cdef _c_CK_SLOT_ID _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_CloseAllSessions _pb_fn = self._f_C_CloseAllSessions
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_CloseAllSessions"))
         if PyLong_CheckExact(slotID):
-            _pb_a0 = slotID
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(slotID, "argument 1 (slotID)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -18142,15 +21288,18 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_SESSION_INFO_PTR _pb_a1
         cdef object _pb_o1
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetSessionInfo _pb_fn = self._f_C_GetSessionInfo
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetSessionInfo"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_o1 = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
         _pb_a1 = <_c_CK_SESSION_INFO_PTR>(<CK_SESSION_INFO>_pb_o1)._ptr
@@ -18173,15 +21322,18 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetOperationState _pb_fn = self._f_C_GetOperationState
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetOperationState"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
@@ -18222,6 +21374,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE _pb_a3
         cdef _c_CK_OBJECT_HANDLE _pb_a4
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -18232,9 +21385,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SetOperationState"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pOperationState is None:
                 _pb_a1 = NULL
@@ -18245,15 +21400,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pOperationState, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pOperationState) must be a contiguous buffer, not ' + type(pOperationState).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pOperationState, str):
-                    raise TypeError("argument 2 (pOperationState) must be a sequence, not str")
-                _pb_s1 = list(pOperationState)
+                if PyList_CheckExact(pOperationState) or PyTuple_CheckExact(pOperationState):
+                    _pb_s1 = list(pOperationState)
+                else:
+                    _pb_s1 = _pb_sequence(pOperationState, "argument 2 (pOperationState)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pOperationState) is too long")
@@ -18262,19 +21418,25 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pOperationState) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pOperationState) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pOperationState) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             if PyLong_CheckExact(hEncryptionKey):
-                _pb_a3 = hEncryptionKey
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hEncryptionKey, &_pb_a3)
             else:
-                _pb_a3 = _pb_index(hEncryptionKey, "argument 3 (hEncryptionKey)")
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hEncryptionKey, "argument 3 (hEncryptionKey)"), &_pb_a3)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (hEncryptionKey)', 0, 18446744073709551615), hEncryptionKey)
 
             if PyLong_CheckExact(hAuthenticationKey):
-                _pb_a4 = hAuthenticationKey
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hAuthenticationKey, &_pb_a4)
             else:
-                _pb_a4 = _pb_index(hAuthenticationKey, "argument 4 (hAuthenticationKey)")
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hAuthenticationKey, "argument 4 (hAuthenticationKey)"), &_pb_a4)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 4 (hAuthenticationKey)', 0, 18446744073709551615), hAuthenticationKey)
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
@@ -18300,6 +21462,7 @@ cdef class Library:
         cdef _c_CK_UTF8CHAR_PTR _pb_a2
         cdef _c_CK_ULONG _pb_a3
         cdef Py_ssize_t _pb_n2 = 0
+        cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m2 = NULL
         cdef Py_buffer _pb_v2
         cdef bint _pb_h2 = False
@@ -18310,14 +21473,18 @@ cdef class Library:
             raise AttributeError(self._missing("C_Login"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if PyLong_CheckExact(userType):
-                _pb_a1 = userType
+                _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(userType, &_pb_a1)
             else:
-                _pb_a1 = _pb_index(userType, "argument 2 (userType)")
+                _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(_pb_as_int(userType, "argument 2 (userType)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (userType)', 0, 18446744073709551615), userType)
 
             if pPin is None:
                 _pb_a2 = NULL
@@ -18328,15 +21495,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPin, &_pb_v2, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 3 (pPin) must be a contiguous buffer, not ' + type(pPin).__name__) from None
                     _pb_h2 = True
                 _pb_a2 = <_c_CK_UTF8CHAR_PTR>_pb_v2.buf
                 _pb_n2 = _pb_v2.len
             else:
-                if isinstance(pPin, str):
-                    raise TypeError("argument 3 (pPin) must be a sequence, not str")
-                _pb_s2 = list(pPin)
+                if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
+                    _pb_s2 = list(pPin)
+                else:
+                    _pb_s2 = _pb_sequence(pPin, "argument 3 (pPin)")
                 _pb_n2 = len(_pb_s2)
                 if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
                     raise OverflowError("argument 3 (pPin) is too long")
@@ -18345,8 +21513,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n2):
                     _pb_item = _pb_s2[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 3 (pPin) items")
-                    _pb_m2[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 3 (pPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m2[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 3 (pPin) items', 0, 255), _pb_item)
                 _pb_a2 = <_c_CK_UTF8CHAR_PTR>_pb_m2
 
             _pb_a3 = <_c_CK_ULONG>_pb_n2
@@ -18369,15 +21539,18 @@ cdef class Library:
     def C_Logout(self, hSession, /):
         'C_Logout(hSession: int, /) -> None\n\nC: CK_RV C_Logout(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Logout _pb_fn = self._f_C_Logout
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_Logout"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -18395,6 +21568,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE_PTR _pb_a3
         cdef _c_CK_OBJECT_HANDLE _pb_o3
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m1 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -18403,16 +21577,19 @@ cdef class Library:
             raise AttributeError(self._missing("C_CreateObject"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pTemplate is None:
                 _pb_a1 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 2 (pTemplate) must be a sequence, not str")
-                _pb_s1 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s1 = list(pTemplate)
+                else:
+                    _pb_s1 = _pb_sequence(pTemplate, "argument 2 (pTemplate)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 2 (pTemplate) is too long")
@@ -18459,6 +21636,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE_PTR _pb_a4
         cdef _c_CK_OBJECT_HANDLE _pb_o4
         cdef Py_ssize_t _pb_n2 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -18467,21 +21645,26 @@ cdef class Library:
             raise AttributeError(self._missing("C_CopyObject"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if PyLong_CheckExact(hObject):
-                _pb_a1 = hObject
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
             else:
-                _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
 
             if pTemplate is None:
                 _pb_a2 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 3 (pTemplate) must be a sequence, not str")
-                _pb_s2 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s2 = list(pTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
                 _pb_n2 = len(_pb_s2)
                 if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 3 (pTemplate) is too long")
@@ -18523,20 +21706,25 @@ cdef class Library:
         'C_DestroyObject(hSession: int, hObject: int, /) -> None\n\nC: CK_RV C_DestroyObject(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE _pb_a1
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DestroyObject _pb_fn = self._f_C_DestroyObject
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DestroyObject"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         if PyLong_CheckExact(hObject):
-            _pb_a1 = hObject
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
         else:
-            _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
@@ -18553,20 +21741,25 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE _pb_a1
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_o2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetObjectSize _pb_fn = self._f_C_GetObjectSize
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetObjectSize"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         if PyLong_CheckExact(hObject):
-            _pb_a1 = hObject
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
         else:
-            _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
 
         _pb_o2 = 0
         _pb_a2 = <_c_CK_ULONG_PTR>&_pb_o2
@@ -18589,6 +21782,7 @@ cdef class Library:
         cdef _c_CK_ATTRIBUTE_PTR _pb_a2
         cdef _c_CK_ULONG _pb_a3
         cdef Py_ssize_t _pb_n2 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -18597,21 +21791,26 @@ cdef class Library:
             raise AttributeError(self._missing("C_GetAttributeValue"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if PyLong_CheckExact(hObject):
-                _pb_a1 = hObject
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
             else:
-                _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
 
             if pTemplate is None:
                 _pb_a2 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 3 (pTemplate) must be a sequence, not str")
-                _pb_s2 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s2 = list(pTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
                 _pb_n2 = len(_pb_s2)
                 if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 3 (pTemplate) is too long")
@@ -18650,6 +21849,7 @@ cdef class Library:
         cdef _c_CK_ATTRIBUTE_PTR _pb_a2
         cdef _c_CK_ULONG _pb_a3
         cdef Py_ssize_t _pb_n2 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -18658,21 +21858,26 @@ cdef class Library:
             raise AttributeError(self._missing("C_SetAttributeValue"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if PyLong_CheckExact(hObject):
-                _pb_a1 = hObject
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
             else:
-                _pb_a1 = _pb_index(hObject, "argument 2 (hObject)")
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
 
             if pTemplate is None:
                 _pb_a2 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 3 (pTemplate) must be a sequence, not str")
-                _pb_s2 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s2 = list(pTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
                 _pb_n2 = len(_pb_s2)
                 if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 3 (pTemplate) is too long")
@@ -18711,6 +21916,7 @@ cdef class Library:
         cdef _c_CK_ATTRIBUTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m1 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -18719,16 +21925,19 @@ cdef class Library:
             raise AttributeError(self._missing("C_FindObjectsInit"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pTemplate is None:
                 _pb_a1 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 2 (pTemplate) must be a sequence, not str")
-                _pb_s1 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s1 = list(pTemplate)
+                else:
+                    _pb_s1 = _pb_sequence(pTemplate, "argument 2 (pTemplate)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 2 (pTemplate) is too long")
@@ -18769,6 +21978,7 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a3
         cdef _c_CK_ULONG _pb_o3
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_k
@@ -18778,9 +21988,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_FindObjects"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if phObject is None:
                 _pb_a1 = NULL
@@ -18788,7 +22000,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(phObject):
                 try:
                     PyObject_GetBuffer(phObject, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (phObject) must be a writable contiguous buffer or a c_ulong, not ' + type(phObject).__name__) from None
                 _pb_h1 = True
                 if <size_t>_pb_v1.len < sizeof(unsigned long):
@@ -18805,9 +22017,11 @@ cdef class Library:
                 raise TypeError('argument 2 (phObject) must be a writable contiguous buffer or a c_ulong, not ' + type(phObject).__name__)
 
             if PyLong_CheckExact(ulMaxObjectCount):
-                _pb_a2 = ulMaxObjectCount
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulMaxObjectCount, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulMaxObjectCount, "argument 3 (ulMaxObjectCount)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulMaxObjectCount, "argument 3 (ulMaxObjectCount)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615), ulMaxObjectCount)
 
             _pb_o3 = 0
             _pb_a3 = <_c_CK_ULONG_PTR>&_pb_o3
@@ -18832,15 +22046,18 @@ cdef class Library:
     def C_FindObjectsFinal(self, hSession, /):
         'C_FindObjectsFinal(hSession: int, /) -> None\n\nC: CK_RV C_FindObjectsFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_FindObjectsFinal _pb_fn = self._f_C_FindObjectsFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_FindObjectsFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0)
@@ -18851,27 +22068,37 @@ cdef class Library:
 
 
 
-    def C_EncryptInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_EncryptInit(self, hSession, pMechanism, hKey, /):
         'C_EncryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_EncryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_EncryptInit _pb_fn = self._f_C_EncryptInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_EncryptInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -18893,6 +22120,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -18903,9 +22131,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_Encrypt"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pData is None:
                 _pb_a1 = NULL
@@ -18916,15 +22146,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 2 (pData) must be a sequence, not str")
-                _pb_s1 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pData) is too long")
@@ -18933,8 +22164,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pData) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -18989,6 +22222,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -18999,9 +22233,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_EncryptUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pPart is None:
                 _pb_a1 = NULL
@@ -19012,15 +22248,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPart, str):
-                    raise TypeError("argument 2 (pPart) must be a sequence, not str")
-                _pb_s1 = list(pPart)
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pPart) is too long")
@@ -19029,8 +22266,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -19082,15 +22321,18 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_EncryptFinal _pb_fn = self._f_C_EncryptFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_EncryptFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
@@ -19125,27 +22367,37 @@ cdef class Library:
 
 
 
-    def C_DecryptInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_DecryptInit(self, hSession, pMechanism, hKey, /):
         'C_DecryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_DecryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptInit _pb_fn = self._f_C_DecryptInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DecryptInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -19167,6 +22419,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -19177,9 +22430,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_Decrypt"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pEncryptedData is None:
                 _pb_a1 = NULL
@@ -19190,15 +22445,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pEncryptedData, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pEncryptedData) must be a contiguous buffer, not ' + type(pEncryptedData).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pEncryptedData, str):
-                    raise TypeError("argument 2 (pEncryptedData) must be a sequence, not str")
-                _pb_s1 = list(pEncryptedData)
+                if PyList_CheckExact(pEncryptedData) or PyTuple_CheckExact(pEncryptedData):
+                    _pb_s1 = list(pEncryptedData)
+                else:
+                    _pb_s1 = _pb_sequence(pEncryptedData, "argument 2 (pEncryptedData)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pEncryptedData) is too long")
@@ -19207,8 +22463,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pEncryptedData) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedData) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -19263,6 +22521,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -19273,9 +22532,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_DecryptUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pEncryptedPart is None:
                 _pb_a1 = NULL
@@ -19286,15 +22547,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pEncryptedPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pEncryptedPart) must be a contiguous buffer, not ' + type(pEncryptedPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pEncryptedPart, str):
-                    raise TypeError("argument 2 (pEncryptedPart) must be a sequence, not str")
-                _pb_s1 = list(pEncryptedPart)
+                if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
+                    _pb_s1 = list(pEncryptedPart)
+                else:
+                    _pb_s1 = _pb_sequence(pEncryptedPart, "argument 2 (pEncryptedPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pEncryptedPart) is too long")
@@ -19303,8 +22565,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pEncryptedPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -19356,15 +22620,18 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptFinal _pb_fn = self._f_C_DecryptFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DecryptFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
@@ -19399,21 +22666,29 @@ cdef class Library:
 
 
 
-    def C_DigestInit(self, hSession, CK_MECHANISM pMechanism, /):
+    def C_DigestInit(self, hSession, pMechanism, /):
         'C_DigestInit(hSession: int, pMechanism: CK_MECHANISM | None, /) -> None\n\nC: CK_RV C_DigestInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DigestInit _pb_fn = self._f_C_DigestInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DigestInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
@@ -19435,6 +22710,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -19445,9 +22721,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_Digest"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pData is None:
                 _pb_a1 = NULL
@@ -19458,15 +22736,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 2 (pData) must be a sequence, not str")
-                _pb_s1 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pData) is too long")
@@ -19475,8 +22754,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pData) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -19526,6 +22807,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -19536,9 +22818,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_DigestUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pPart is None:
                 _pb_a1 = NULL
@@ -19549,15 +22833,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPart, str):
-                    raise TypeError("argument 2 (pPart) must be a sequence, not str")
-                _pb_s1 = list(pPart)
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pPart) is too long")
@@ -19566,8 +22851,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -19591,20 +22878,25 @@ cdef class Library:
         'C_DigestKey(hSession: int, hKey: int, /) -> None\n\nC: CK_RV C_DigestKey(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE _pb_a1
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DigestKey _pb_fn = self._f_C_DigestKey
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DigestKey"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         if PyLong_CheckExact(hKey):
-            _pb_a1 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a1)
         else:
-            _pb_a1 = _pb_index(hKey, "argument 2 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 2 (hKey)"), &_pb_a1)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 2 (hKey)', 0, 18446744073709551615), hKey)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
@@ -19623,15 +22915,18 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DigestFinal _pb_fn = self._f_C_DigestFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DigestFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
@@ -19666,27 +22961,37 @@ cdef class Library:
 
 
 
-    def C_SignInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_SignInit(self, hSession, pMechanism, hKey, /):
         'C_SignInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_SignInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignInit _pb_fn = self._f_C_SignInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SignInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -19708,6 +23013,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -19718,9 +23024,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_Sign"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pData is None:
                 _pb_a1 = NULL
@@ -19731,15 +23039,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 2 (pData) must be a sequence, not str")
-                _pb_s1 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pData) is too long")
@@ -19748,8 +23057,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pData) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -19799,6 +23110,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -19809,9 +23121,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SignUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pPart is None:
                 _pb_a1 = NULL
@@ -19822,15 +23136,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPart, str):
-                    raise TypeError("argument 2 (pPart) must be a sequence, not str")
-                _pb_s1 = list(pPart)
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pPart) is too long")
@@ -19839,8 +23154,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -19868,15 +23185,18 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignFinal _pb_fn = self._f_C_SignFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SignFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_l2 = <_c_CK_ULONG>_pb_n1
         if <Py_ssize_t>_pb_l2 != _pb_n1:
@@ -19911,27 +23231,37 @@ cdef class Library:
 
 
 
-    def C_SignRecoverInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_SignRecoverInit(self, hSession, pMechanism, hKey, /):
         'C_SignRecoverInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_SignRecoverInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignRecoverInit _pb_fn = self._f_C_SignRecoverInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SignRecoverInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -19953,6 +23283,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -19963,9 +23294,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SignRecover"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pData is None:
                 _pb_a1 = NULL
@@ -19976,15 +23309,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 2 (pData) must be a sequence, not str")
-                _pb_s1 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pData) is too long")
@@ -19993,8 +23327,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pData) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -20038,27 +23374,37 @@ cdef class Library:
 
 
 
-    def C_VerifyInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_VerifyInit(self, hSession, pMechanism, hKey, /):
         'C_VerifyInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_VerifyInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyInit _pb_fn = self._f_C_VerifyInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_VerifyInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -20078,6 +23424,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
@@ -20091,9 +23438,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_Verify"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pData is None:
                 _pb_a1 = NULL
@@ -20104,15 +23453,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 2 (pData) must be a sequence, not str")
-                _pb_s1 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pData) is too long")
@@ -20121,8 +23471,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pData) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             if pSignature is None:
@@ -20134,15 +23486,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pSignature, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 3 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pSignature, str):
-                    raise TypeError("argument 3 (pSignature) must be a sequence, not str")
-                _pb_s3 = list(pSignature)
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s3 = list(pSignature)
+                else:
+                    _pb_s3 = _pb_sequence(pSignature, "argument 3 (pSignature)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 3 (pSignature) is too long")
@@ -20151,8 +23504,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 3 (pSignature) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 3 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 3 (pSignature) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -20185,6 +23540,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -20195,9 +23551,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_VerifyUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pPart is None:
                 _pb_a1 = NULL
@@ -20208,15 +23566,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPart, str):
-                    raise TypeError("argument 2 (pPart) must be a sequence, not str")
-                _pb_s1 = list(pPart)
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pPart) is too long")
@@ -20225,8 +23584,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -20252,6 +23613,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -20262,9 +23624,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_VerifyFinal"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pSignature is None:
                 _pb_a1 = NULL
@@ -20275,15 +23639,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pSignature, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pSignature, str):
-                    raise TypeError("argument 2 (pSignature) must be a sequence, not str")
-                _pb_s1 = list(pSignature)
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s1 = list(pSignature)
+                else:
+                    _pb_s1 = _pb_sequence(pSignature, "argument 2 (pSignature)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pSignature) is too long")
@@ -20292,8 +23657,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pSignature) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pSignature) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -20313,27 +23680,37 @@ cdef class Library:
 
 
 
-    def C_VerifyRecoverInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_VerifyRecoverInit(self, hSession, pMechanism, hKey, /):
         'C_VerifyRecoverInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_VerifyRecoverInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyRecoverInit _pb_fn = self._f_C_VerifyRecoverInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_VerifyRecoverInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -20355,6 +23732,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -20365,9 +23743,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_VerifyRecover"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pSignature is None:
                 _pb_a1 = NULL
@@ -20378,15 +23758,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pSignature, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pSignature, str):
-                    raise TypeError("argument 2 (pSignature) must be a sequence, not str")
-                _pb_s1 = list(pSignature)
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s1 = list(pSignature)
+                else:
+                    _pb_s1 = _pb_sequence(pSignature, "argument 2 (pSignature)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pSignature) is too long")
@@ -20395,8 +23776,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pSignature) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pSignature) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -20451,6 +23834,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -20461,9 +23845,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_DigestEncryptUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pPart is None:
                 _pb_a1 = NULL
@@ -20474,15 +23860,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPart, str):
-                    raise TypeError("argument 2 (pPart) must be a sequence, not str")
-                _pb_s1 = list(pPart)
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pPart) is too long")
@@ -20491,8 +23878,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -20547,6 +23936,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -20557,9 +23947,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_DecryptDigestUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pEncryptedPart is None:
                 _pb_a1 = NULL
@@ -20570,15 +23962,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pEncryptedPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pEncryptedPart) must be a contiguous buffer, not ' + type(pEncryptedPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pEncryptedPart, str):
-                    raise TypeError("argument 2 (pEncryptedPart) must be a sequence, not str")
-                _pb_s1 = list(pEncryptedPart)
+                if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
+                    _pb_s1 = list(pEncryptedPart)
+                else:
+                    _pb_s1 = _pb_sequence(pEncryptedPart, "argument 2 (pEncryptedPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pEncryptedPart) is too long")
@@ -20587,8 +23980,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pEncryptedPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -20643,6 +24038,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -20653,9 +24049,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SignEncryptUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pPart is None:
                 _pb_a1 = NULL
@@ -20666,15 +24064,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pPart, str):
-                    raise TypeError("argument 2 (pPart) must be a sequence, not str")
-                _pb_s1 = list(pPart)
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pPart) is too long")
@@ -20683,8 +24082,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -20739,6 +24140,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -20749,9 +24151,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_DecryptVerifyUpdate"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pEncryptedPart is None:
                 _pb_a1 = NULL
@@ -20762,15 +24166,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pEncryptedPart, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pEncryptedPart) must be a contiguous buffer, not ' + type(pEncryptedPart).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pEncryptedPart, str):
-                    raise TypeError("argument 2 (pEncryptedPart) must be a sequence, not str")
-                _pb_s1 = list(pEncryptedPart)
+                if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
+                    _pb_s1 = list(pEncryptedPart)
+                else:
+                    _pb_s1 = _pb_sequence(pEncryptedPart, "argument 2 (pEncryptedPart)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pEncryptedPart) is too long")
@@ -20779,8 +24184,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pEncryptedPart) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedPart) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -20824,7 +24231,7 @@ cdef class Library:
 
 
 
-    def C_GenerateKey(self, hSession, CK_MECHANISM pMechanism, pTemplate, /):
+    def C_GenerateKey(self, hSession, pMechanism, pTemplate, /):
         'C_GenerateKey(hSession: int, pMechanism: CK_MECHANISM | None, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_GenerateKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
@@ -20833,6 +24240,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE_PTR _pb_a4
         cdef _c_CK_OBJECT_HANDLE _pb_o4
         cdef Py_ssize_t _pb_n2 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -20841,18 +24249,26 @@ cdef class Library:
             raise AttributeError(self._missing("C_GenerateKey"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+            if pMechanism is None:
+                _pb_a1 = NULL
+            elif isinstance(pMechanism, CK_MECHANISM):
+                _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+            else:
+                raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
             if pTemplate is None:
                 _pb_a2 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 3 (pTemplate) must be a sequence, not str")
-                _pb_s2 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s2 = list(pTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
                 _pb_n2 = len(_pb_s2)
                 if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 3 (pTemplate) is too long")
@@ -20890,7 +24306,7 @@ cdef class Library:
 
 
 
-    def C_GenerateKeyPair(self, hSession, CK_MECHANISM pMechanism, pPublicKeyTemplate, pPrivateKeyTemplate, /):
+    def C_GenerateKeyPair(self, hSession, pMechanism, pPublicKeyTemplate, pPrivateKeyTemplate, /):
         'C_GenerateKeyPair(hSession: int, pMechanism: CK_MECHANISM | None, pPublicKeyTemplate: Sequence[CK_ATTRIBUTE] | None, pPrivateKeyTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> tuple[int, int]\n\nC: CK_RV C_GenerateKeyPair(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
@@ -20904,6 +24320,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE _pb_o7
         cdef Py_ssize_t _pb_n2 = 0
         cdef Py_ssize_t _pb_n4 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
         cdef _c_CK_ATTRIBUTE *_pb_m4 = NULL
         cdef Py_ssize_t _pb_k
@@ -20913,18 +24330,26 @@ cdef class Library:
             raise AttributeError(self._missing("C_GenerateKeyPair"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+            if pMechanism is None:
+                _pb_a1 = NULL
+            elif isinstance(pMechanism, CK_MECHANISM):
+                _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+            else:
+                raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
             if pPublicKeyTemplate is None:
                 _pb_a2 = NULL
             else:
-                if isinstance(pPublicKeyTemplate, str):
-                    raise TypeError("argument 3 (pPublicKeyTemplate) must be a sequence, not str")
-                _pb_s2 = list(pPublicKeyTemplate)
+                if PyList_CheckExact(pPublicKeyTemplate) or PyTuple_CheckExact(pPublicKeyTemplate):
+                    _pb_s2 = list(pPublicKeyTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pPublicKeyTemplate, "argument 3 (pPublicKeyTemplate)")
                 _pb_n2 = len(_pb_s2)
                 if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 3 (pPublicKeyTemplate) is too long")
@@ -20941,9 +24366,10 @@ cdef class Library:
             if pPrivateKeyTemplate is None:
                 _pb_a4 = NULL
             else:
-                if isinstance(pPrivateKeyTemplate, str):
-                    raise TypeError("argument 4 (pPrivateKeyTemplate) must be a sequence, not str")
-                _pb_s4 = list(pPrivateKeyTemplate)
+                if PyList_CheckExact(pPrivateKeyTemplate) or PyTuple_CheckExact(pPrivateKeyTemplate):
+                    _pb_s4 = list(pPrivateKeyTemplate)
+                else:
+                    _pb_s4 = _pb_sequence(pPrivateKeyTemplate, "argument 4 (pPrivateKeyTemplate)")
                 _pb_n4 = len(_pb_s4)
                 if _pb_n4 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 4 (pPrivateKeyTemplate) is too long")
@@ -20995,7 +24421,7 @@ cdef class Library:
 
 
 
-    def C_WrapKey(self, hSession, CK_MECHANISM pMechanism, hWrappingKey, hKey, /):
+    def C_WrapKey(self, hSession, pMechanism, hWrappingKey, hKey, /):
         'C_WrapKey(hSession: int, pMechanism: CK_MECHANISM | None, hWrappingKey: int, hKey: int, /) -> bytes\n\nC: CK_RV C_WrapKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
@@ -21006,27 +24432,39 @@ cdef class Library:
         cdef _c_CK_ULONG_PTR _pb_a5
         cdef _c_CK_ULONG _pb_l5 = 0
         cdef Py_ssize_t _pb_n4 = 0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_WrapKey _pb_fn = self._f_C_WrapKey
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_WrapKey"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hWrappingKey):
-            _pb_a2 = hWrappingKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hWrappingKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hWrappingKey, "argument 3 (hWrappingKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hWrappingKey, "argument 3 (hWrappingKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hWrappingKey)', 0, 18446744073709551615), hWrappingKey)
 
         if PyLong_CheckExact(hKey):
-            _pb_a3 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a3)
         else:
-            _pb_a3 = _pb_index(hKey, "argument 4 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 4 (hKey)"), &_pb_a3)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 4 (hKey)', 0, 18446744073709551615), hKey)
 
         _pb_l5 = <_c_CK_ULONG>_pb_n4
         if <Py_ssize_t>_pb_l5 != _pb_n4:
@@ -21061,7 +24499,7 @@ cdef class Library:
 
 
 
-    def C_UnwrapKey(self, hSession, CK_MECHANISM pMechanism, hUnwrappingKey, pWrappedKey, pTemplate, /):
+    def C_UnwrapKey(self, hSession, pMechanism, hUnwrappingKey, pWrappedKey, pTemplate, /):
         'C_UnwrapKey(hSession: int, pMechanism: CK_MECHANISM | None, hUnwrappingKey: int, pWrappedKey: _Buffer | None, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_UnwrapKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
@@ -21074,6 +24512,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE _pb_o7
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_ATTRIBUTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v3
@@ -21085,16 +24524,25 @@ cdef class Library:
             raise AttributeError(self._missing("C_UnwrapKey"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+            if pMechanism is None:
+                _pb_a1 = NULL
+            elif isinstance(pMechanism, CK_MECHANISM):
+                _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+            else:
+                raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
             if PyLong_CheckExact(hUnwrappingKey):
-                _pb_a2 = hUnwrappingKey
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hUnwrappingKey, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(hUnwrappingKey, "argument 3 (hUnwrappingKey)")
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hUnwrappingKey, "argument 3 (hUnwrappingKey)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (hUnwrappingKey)', 0, 18446744073709551615), hUnwrappingKey)
 
             if pWrappedKey is None:
                 _pb_a3 = NULL
@@ -21105,15 +24553,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pWrappedKey, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pWrappedKey) must be a contiguous buffer, not ' + type(pWrappedKey).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pWrappedKey, str):
-                    raise TypeError("argument 4 (pWrappedKey) must be a sequence, not str")
-                _pb_s3 = list(pWrappedKey)
+                if PyList_CheckExact(pWrappedKey) or PyTuple_CheckExact(pWrappedKey):
+                    _pb_s3 = list(pWrappedKey)
+                else:
+                    _pb_s3 = _pb_sequence(pWrappedKey, "argument 4 (pWrappedKey)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pWrappedKey) is too long")
@@ -21122,16 +24571,19 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pWrappedKey) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pWrappedKey) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pWrappedKey) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             if pTemplate is None:
                 _pb_a5 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 5 (pTemplate) must be a sequence, not str")
-                _pb_s5 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s5 = list(pTemplate)
+                else:
+                    _pb_s5 = _pb_sequence(pTemplate, "argument 5 (pTemplate)")
                 _pb_n5 = len(_pb_s5)
                 if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 5 (pTemplate) is too long")
@@ -21176,7 +24628,7 @@ cdef class Library:
 
 
 
-    def C_DeriveKey(self, hSession, CK_MECHANISM pMechanism, hBaseKey, pTemplate, /):
+    def C_DeriveKey(self, hSession, pMechanism, hBaseKey, pTemplate, /):
         'C_DeriveKey(hSession: int, pMechanism: CK_MECHANISM | None, hBaseKey: int, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_DeriveKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
@@ -21186,6 +24638,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE_PTR _pb_a5
         cdef _c_CK_OBJECT_HANDLE _pb_o5
         cdef Py_ssize_t _pb_n3 = 0
+        cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m3 = NULL
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -21194,23 +24647,33 @@ cdef class Library:
             raise AttributeError(self._missing("C_DeriveKey"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+            if pMechanism is None:
+                _pb_a1 = NULL
+            elif isinstance(pMechanism, CK_MECHANISM):
+                _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+            else:
+                raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
             if PyLong_CheckExact(hBaseKey):
-                _pb_a2 = hBaseKey
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hBaseKey, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(hBaseKey, "argument 3 (hBaseKey)")
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hBaseKey, "argument 3 (hBaseKey)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (hBaseKey)', 0, 18446744073709551615), hBaseKey)
 
             if pTemplate is None:
                 _pb_a3 = NULL
             else:
-                if isinstance(pTemplate, str):
-                    raise TypeError("argument 4 (pTemplate) must be a sequence, not str")
-                _pb_s3 = list(pTemplate)
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s3 = list(pTemplate)
+                else:
+                    _pb_s3 = _pb_sequence(pTemplate, "argument 4 (pTemplate)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
                     raise OverflowError("argument 4 (pTemplate) is too long")
@@ -21254,6 +24717,7 @@ cdef class Library:
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -21264,9 +24728,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SeedRandom"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pSeed is None:
                 _pb_a1 = NULL
@@ -21277,15 +24743,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pSeed, &_pb_v1, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 2 (pSeed) must be a contiguous buffer, not ' + type(pSeed).__name__) from None
                     _pb_h1 = True
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len
             else:
-                if isinstance(pSeed, str):
-                    raise TypeError("argument 2 (pSeed) must be a sequence, not str")
-                _pb_s1 = list(pSeed)
+                if PyList_CheckExact(pSeed) or PyTuple_CheckExact(pSeed):
+                    _pb_s1 = list(pSeed)
+                else:
+                    _pb_s1 = _pb_sequence(pSeed, "argument 2 (pSeed)")
                 _pb_n1 = len(_pb_s1)
                 if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 2 (pSeed) is too long")
@@ -21294,8 +24761,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n1):
                     _pb_item = _pb_s1[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 2 (pSeed) items")
-                    _pb_m1[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pSeed) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pSeed) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
@@ -21322,20 +24791,26 @@ cdef class Library:
         cdef object _pb_b1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GenerateRandom _pb_fn = self._f_C_GenerateRandom
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GenerateRandom"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        ulRandomLen = _pb_index(ulRandomLen, "argument 2 (ulRandomLen)")
+        ulRandomLen = _pb_as_int(ulRandomLen, "argument 2 (ulRandomLen)")
         if ulRandomLen < 0:
             raise ValueError("argument 2 (ulRandomLen) must not be negative")
-        _pb_a2 = ulRandomLen
+        _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulRandomLen, &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('count', 'argument 2 (ulRandomLen)', 0, 18446744073709551615), ulRandomLen)
+
         _pb_n1 = <Py_ssize_t>_pb_a2
 
         if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
@@ -21357,15 +24832,18 @@ cdef class Library:
     def C_GetFunctionStatus(self, hSession, /):
         'C_GetFunctionStatus(hSession: int, /) -> None\n\nC: CK_RV C_GetFunctionStatus(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetFunctionStatus _pb_fn = self._f_C_GetFunctionStatus
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetFunctionStatus"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -21378,15 +24856,18 @@ cdef class Library:
     def C_CancelFunction(self, hSession, /):
         'C_CancelFunction(hSession: int, /) -> None\n\nC: CK_RV C_CancelFunction(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_CancelFunction _pb_fn = self._f_C_CancelFunction
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_CancelFunction"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -21402,15 +24883,18 @@ cdef class Library:
         cdef _c_CK_SLOT_ID_PTR _pb_a1
         cdef _c_CK_SLOT_ID _pb_o1
         cdef _c_CK_VOID_PTR _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_WaitForSlotEvent _pb_fn = self._f_C_WaitForSlotEvent
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_WaitForSlotEvent"))
         if PyLong_CheckExact(flags):
-            _pb_a0 = flags
+            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(flags, "argument 1 (flags)")
+            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 1 (flags)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (flags)', 0, 18446744073709551615), flags)
 
         _pb_o1 = 0
         _pb_a1 = <_c_CK_SLOT_ID_PTR>&_pb_o1
@@ -21480,13 +24964,14 @@ cdef class Library:
 
 
 
-    def C_GetInterface(self, pInterfaceName, CK_VERSION pVersion, flags, /):
+    def C_GetInterface(self, pInterfaceName, pVersion, flags, /):
         'C_GetInterface(pInterfaceName: _WritableBuffer | Pointer | None, pVersion: CK_VERSION | None, flags: int, /) -> CK_INTERFACE | None\n\nC: CK_RV C_GetInterface(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags);'
         cdef _c_CK_UTF8CHAR_PTR _pb_a0
         cdef _c_CK_VERSION_PTR _pb_a1
         cdef _c_CK_INTERFACE_PTR_PTR _pb_a2
         cdef _c_CK_INTERFACE_PTR _pb_o2
         cdef _c_CK_FLAGS _pb_a3
+        cdef int _pb_status
         cdef Py_buffer _pb_v0
         cdef bint _pb_h0 = False
         cdef Py_ssize_t _pb_k
@@ -21500,7 +24985,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pInterfaceName):
                 try:
                     PyObject_GetBuffer(pInterfaceName, &_pb_v0, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 1 (pInterfaceName) must be a writable contiguous buffer, not ' + type(pInterfaceName).__name__) from None
                 _pb_h0 = True
                 if <size_t>_pb_v0.len < sizeof(unsigned char):
@@ -21511,15 +24996,22 @@ cdef class Library:
             else:
                 raise TypeError('argument 1 (pInterfaceName) must be a writable contiguous buffer, not ' + type(pInterfaceName).__name__)
 
-            _pb_a1 = NULL if pVersion is None else <_c_CK_VERSION_PTR>pVersion._ptr
+            if pVersion is None:
+                _pb_a1 = NULL
+            elif isinstance(pVersion, CK_VERSION):
+                _pb_a1 = <_c_CK_VERSION_PTR>(<CK_VERSION>pVersion)._ptr
+            else:
+                raise _pb_wrong_record(pVersion, CK_VERSION, "argument 2 (pVersion)", True)
 
             _pb_o2 = NULL
             _pb_a2 = <_c_CK_INTERFACE_PTR_PTR>&_pb_o2
 
             if PyLong_CheckExact(flags):
-                _pb_a3 = flags
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a3)
             else:
-                _pb_a3 = _pb_index(flags, "argument 3 (flags)")
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 3 (flags)"), &_pb_a3)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
             if _pb_r != 0:
@@ -21544,6 +25036,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a5
         cdef Py_ssize_t _pb_n2 = 0
         cdef Py_ssize_t _pb_n4 = 0
+        cdef int _pb_status
         cdef _c_CK_CHAR *_pb_m2 = NULL
         cdef _c_CK_UTF8CHAR *_pb_m4 = NULL
         cdef Py_buffer _pb_v2
@@ -21557,14 +25050,18 @@ cdef class Library:
             raise AttributeError(self._missing("C_LoginUser"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if PyLong_CheckExact(userType):
-                _pb_a1 = userType
+                _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(userType, &_pb_a1)
             else:
-                _pb_a1 = _pb_index(userType, "argument 2 (userType)")
+                _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(_pb_as_int(userType, "argument 2 (userType)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (userType)', 0, 18446744073709551615), userType)
 
             if pPin is None:
                 _pb_a2 = NULL
@@ -21575,15 +25072,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPin, &_pb_v2, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 3 (pPin) must be a contiguous buffer, not ' + type(pPin).__name__) from None
                     _pb_h2 = True
                 _pb_a2 = <_c_CK_CHAR_PTR>_pb_v2.buf
                 _pb_n2 = _pb_v2.len
             else:
-                if isinstance(pPin, str):
-                    raise TypeError("argument 3 (pPin) must be a sequence, not str")
-                _pb_s2 = list(pPin)
+                if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
+                    _pb_s2 = list(pPin)
+                else:
+                    _pb_s2 = _pb_sequence(pPin, "argument 3 (pPin)")
                 _pb_n2 = len(_pb_s2)
                 if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_CHAR):
                     raise OverflowError("argument 3 (pPin) is too long")
@@ -21592,8 +25090,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n2):
                     _pb_item = _pb_s2[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 3 (pPin) items")
-                    _pb_m2[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 3 (pPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_CHAR>_pb_to_c_CK_CHAR)(_pb_item, &_pb_m2[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 3 (pPin) items', 0, 255), _pb_item)
                 _pb_a2 = <_c_CK_CHAR_PTR>_pb_m2
 
             if pUsername is None:
@@ -21605,15 +25105,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pUsername, &_pb_v4, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pUsername) must be a contiguous buffer, not ' + type(pUsername).__name__) from None
                     _pb_h4 = True
                 _pb_a4 = <_c_CK_UTF8CHAR_PTR>_pb_v4.buf
                 _pb_n4 = _pb_v4.len
             else:
-                if isinstance(pUsername, str):
-                    raise TypeError("argument 4 (pUsername) must be a sequence, not str")
-                _pb_s4 = list(pUsername)
+                if PyList_CheckExact(pUsername) or PyTuple_CheckExact(pUsername):
+                    _pb_s4 = list(pUsername)
+                else:
+                    _pb_s4 = _pb_sequence(pUsername, "argument 4 (pUsername)")
                 _pb_n4 = len(_pb_s4)
                 if _pb_n4 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
                     raise OverflowError("argument 4 (pUsername) is too long")
@@ -21622,8 +25123,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n4):
                     _pb_item = _pb_s4[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pUsername) items")
-                    _pb_m4[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pUsername) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m4[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pUsername) items', 0, 255), _pb_item)
                 _pb_a4 = <_c_CK_UTF8CHAR_PTR>_pb_m4
 
             _pb_a3 = <_c_CK_ULONG>_pb_n2
@@ -21654,20 +25157,25 @@ cdef class Library:
         'C_SessionCancel(hSession: int, flags: int, /) -> None\n\nC: CK_RV C_SessionCancel(CK_SESSION_HANDLE hSession, CK_FLAGS flags);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_FLAGS _pb_a1
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SessionCancel _pb_fn = self._f_C_SessionCancel
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SessionCancel"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         if PyLong_CheckExact(flags):
-            _pb_a1 = flags
+            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a1)
         else:
-            _pb_a1 = _pb_index(flags, "argument 2 (flags)")
+            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 2 (flags)"), &_pb_a1)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 2 (flags)', 0, 18446744073709551615), flags)
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
@@ -21678,27 +25186,37 @@ cdef class Library:
 
 
 
-    def C_MessageEncryptInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_MessageEncryptInit(self, hSession, pMechanism, hKey, /):
         'C_MessageEncryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageEncryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageEncryptInit _pb_fn = self._f_C_MessageEncryptInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageEncryptInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_r != 0:
@@ -21725,6 +25243,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n5 = 0
         cdef Py_ssize_t _pb_n7 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -21740,9 +25259,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_EncryptMessage"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
@@ -21750,7 +25271,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
@@ -21762,9 +25283,11 @@ cdef class Library:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pAssociatedData is None:
                 _pb_a3 = NULL
@@ -21775,15 +25298,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pAssociatedData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pAssociatedData) must be a contiguous buffer, not ' + type(pAssociatedData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pAssociatedData, str):
-                    raise TypeError("argument 4 (pAssociatedData) must be a sequence, not str")
-                _pb_s3 = list(pAssociatedData)
+                if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
+                    _pb_s3 = list(pAssociatedData)
+                else:
+                    _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pAssociatedData) is too long")
@@ -21792,8 +25316,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pAssociatedData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             if pPlaintext is None:
@@ -21805,15 +25331,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPlaintext, &_pb_v5, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 5 (pPlaintext) must be a contiguous buffer, not ' + type(pPlaintext).__name__) from None
                     _pb_h5 = True
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_v5.buf
                 _pb_n5 = _pb_v5.len
             else:
-                if isinstance(pPlaintext, str):
-                    raise TypeError("argument 5 (pPlaintext) must be a sequence, not str")
-                _pb_s5 = list(pPlaintext)
+                if PyList_CheckExact(pPlaintext) or PyTuple_CheckExact(pPlaintext):
+                    _pb_s5 = list(pPlaintext)
+                else:
+                    _pb_s5 = _pb_sequence(pPlaintext, "argument 5 (pPlaintext)")
                 _pb_n5 = len(_pb_s5)
                 if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 5 (pPlaintext) is too long")
@@ -21822,8 +25349,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n5):
                     _pb_item = _pb_s5[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 5 (pPlaintext) items")
-                    _pb_m5[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 5 (pPlaintext) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 5 (pPlaintext) items', 0, 255), _pb_item)
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -21888,6 +25417,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -21900,9 +25430,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_EncryptMessageBegin"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
@@ -21910,7 +25442,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
@@ -21922,9 +25454,11 @@ cdef class Library:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pAssociatedData is None:
                 _pb_a3 = NULL
@@ -21935,15 +25469,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pAssociatedData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pAssociatedData) must be a contiguous buffer, not ' + type(pAssociatedData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pAssociatedData, str):
-                    raise TypeError("argument 4 (pAssociatedData) must be a sequence, not str")
-                _pb_s3 = list(pAssociatedData)
+                if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
+                    _pb_s3 = list(pAssociatedData)
+                else:
+                    _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pAssociatedData) is too long")
@@ -21952,8 +25487,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pAssociatedData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -21993,6 +25530,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -22005,9 +25543,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_EncryptMessageNext"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
@@ -22015,7 +25555,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
@@ -22027,9 +25567,11 @@ cdef class Library:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pPlaintextPart is None:
                 _pb_a3 = NULL
@@ -22040,15 +25582,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pPlaintextPart, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pPlaintextPart) must be a contiguous buffer, not ' + type(pPlaintextPart).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pPlaintextPart, str):
-                    raise TypeError("argument 4 (pPlaintextPart) must be a sequence, not str")
-                _pb_s3 = list(pPlaintextPart)
+                if PyList_CheckExact(pPlaintextPart) or PyTuple_CheckExact(pPlaintextPart):
+                    _pb_s3 = list(pPlaintextPart)
+                else:
+                    _pb_s3 = _pb_sequence(pPlaintextPart, "argument 4 (pPlaintextPart)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pPlaintextPart) is too long")
@@ -22057,14 +25600,18 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pPlaintextPart) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pPlaintextPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pPlaintextPart) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             if PyLong_CheckExact(flags):
-                _pb_a7 = flags
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a7)
             else:
-                _pb_a7 = _pb_index(flags, "argument 5 (flags)")
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 5 (flags)"), &_pb_a7)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 5 (flags)', 0, 18446744073709551615), flags)
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
@@ -22115,15 +25662,18 @@ cdef class Library:
     def C_MessageEncryptFinal(self, hSession, /):
         'C_MessageEncryptFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageEncryptFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageEncryptFinal _pb_fn = self._f_C_MessageEncryptFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageEncryptFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -22133,27 +25683,37 @@ cdef class Library:
 
 
 
-    def C_MessageDecryptInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_MessageDecryptInit(self, hSession, pMechanism, hKey, /):
         'C_MessageDecryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageDecryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageDecryptInit _pb_fn = self._f_C_MessageDecryptInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageDecryptInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_r != 0:
@@ -22180,6 +25740,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n5 = 0
         cdef Py_ssize_t _pb_n7 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -22195,9 +25756,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_DecryptMessage"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
@@ -22205,7 +25768,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
@@ -22217,9 +25780,11 @@ cdef class Library:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pAssociatedData is None:
                 _pb_a3 = NULL
@@ -22230,15 +25795,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pAssociatedData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pAssociatedData) must be a contiguous buffer, not ' + type(pAssociatedData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pAssociatedData, str):
-                    raise TypeError("argument 4 (pAssociatedData) must be a sequence, not str")
-                _pb_s3 = list(pAssociatedData)
+                if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
+                    _pb_s3 = list(pAssociatedData)
+                else:
+                    _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pAssociatedData) is too long")
@@ -22247,8 +25813,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pAssociatedData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             if pCiphertext is None:
@@ -22260,15 +25828,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pCiphertext, &_pb_v5, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 5 (pCiphertext) must be a contiguous buffer, not ' + type(pCiphertext).__name__) from None
                     _pb_h5 = True
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_v5.buf
                 _pb_n5 = _pb_v5.len
             else:
-                if isinstance(pCiphertext, str):
-                    raise TypeError("argument 5 (pCiphertext) must be a sequence, not str")
-                _pb_s5 = list(pCiphertext)
+                if PyList_CheckExact(pCiphertext) or PyTuple_CheckExact(pCiphertext):
+                    _pb_s5 = list(pCiphertext)
+                else:
+                    _pb_s5 = _pb_sequence(pCiphertext, "argument 5 (pCiphertext)")
                 _pb_n5 = len(_pb_s5)
                 if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 5 (pCiphertext) is too long")
@@ -22277,8 +25846,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n5):
                     _pb_item = _pb_s5[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 5 (pCiphertext) items")
-                    _pb_m5[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 5 (pCiphertext) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 5 (pCiphertext) items', 0, 255), _pb_item)
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -22343,6 +25914,7 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -22355,9 +25927,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_DecryptMessageBegin"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
@@ -22365,7 +25939,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
@@ -22377,9 +25951,11 @@ cdef class Library:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pAssociatedData is None:
                 _pb_a3 = NULL
@@ -22390,15 +25966,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pAssociatedData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pAssociatedData) must be a contiguous buffer, not ' + type(pAssociatedData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pAssociatedData, str):
-                    raise TypeError("argument 4 (pAssociatedData) must be a sequence, not str")
-                _pb_s3 = list(pAssociatedData)
+                if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
+                    _pb_s3 = list(pAssociatedData)
+                else:
+                    _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pAssociatedData) is too long")
@@ -22407,8 +25984,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pAssociatedData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -22448,6 +26027,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -22460,9 +26040,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_DecryptMessageNext"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
@@ -22470,7 +26052,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
@@ -22482,9 +26064,11 @@ cdef class Library:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pCiphertextPart is None:
                 _pb_a3 = NULL
@@ -22495,15 +26079,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pCiphertextPart, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pCiphertextPart) must be a contiguous buffer, not ' + type(pCiphertextPart).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pCiphertextPart, str):
-                    raise TypeError("argument 4 (pCiphertextPart) must be a sequence, not str")
-                _pb_s3 = list(pCiphertextPart)
+                if PyList_CheckExact(pCiphertextPart) or PyTuple_CheckExact(pCiphertextPart):
+                    _pb_s3 = list(pCiphertextPart)
+                else:
+                    _pb_s3 = _pb_sequence(pCiphertextPart, "argument 4 (pCiphertextPart)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pCiphertextPart) is too long")
@@ -22512,14 +26097,18 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pCiphertextPart) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pCiphertextPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pCiphertextPart) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             if PyLong_CheckExact(flags):
-                _pb_a7 = flags
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a7)
             else:
-                _pb_a7 = _pb_index(flags, "argument 5 (flags)")
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 5 (flags)"), &_pb_a7)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 5 (flags)', 0, 18446744073709551615), flags)
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
             if <Py_ssize_t>_pb_a4 != _pb_n3:
@@ -22570,15 +26159,18 @@ cdef class Library:
     def C_MessageDecryptFinal(self, hSession, /):
         'C_MessageDecryptFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageDecryptFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageDecryptFinal _pb_fn = self._f_C_MessageDecryptFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageDecryptFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -22588,27 +26180,37 @@ cdef class Library:
 
 
 
-    def C_MessageSignInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_MessageSignInit(self, hSession, pMechanism, hKey, /):
         'C_MessageSignInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageSignInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageSignInit _pb_fn = self._f_C_MessageSignInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageSignInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_r != 0:
@@ -22632,6 +26234,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -22644,9 +26247,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SignMessage"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
@@ -22654,7 +26259,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
@@ -22666,9 +26271,11 @@ cdef class Library:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pData is None:
                 _pb_a3 = NULL
@@ -22679,15 +26286,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 4 (pData) must be a sequence, not str")
-                _pb_s3 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s3 = list(pData)
+                else:
+                    _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pData) is too long")
@@ -22696,8 +26304,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -22752,6 +26362,7 @@ cdef class Library:
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_k
@@ -22761,9 +26372,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SignMessageBegin"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
@@ -22771,7 +26384,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
@@ -22783,9 +26396,11 @@ cdef class Library:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
                 raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
@@ -22816,6 +26431,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
@@ -22828,9 +26444,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_SignMessageNext"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
@@ -22838,7 +26456,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
@@ -22850,9 +26468,11 @@ cdef class Library:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pData is None:
                 _pb_a3 = NULL
@@ -22863,15 +26483,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 4 (pData) must be a sequence, not str")
-                _pb_s3 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s3 = list(pData)
+                else:
+                    _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pData) is too long")
@@ -22880,8 +26501,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -22933,15 +26556,18 @@ cdef class Library:
     def C_MessageSignFinal(self, hSession, /):
         'C_MessageSignFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageSignFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageSignFinal _pb_fn = self._f_C_MessageSignFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageSignFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:
@@ -22951,27 +26577,37 @@ cdef class Library:
 
 
 
-    def C_MessageVerifyInit(self, hSession, CK_MECHANISM pMechanism, hKey, /):
+    def C_MessageVerifyInit(self, hSession, pMechanism, hKey, /):
         'C_MessageVerifyInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageVerifyInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageVerifyInit _pb_fn = self._f_C_MessageVerifyInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageVerifyInit"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a1 = NULL if pMechanism is None else <_c_CK_MECHANISM_PTR>pMechanism._ptr
+        if pMechanism is None:
+            _pb_a1 = NULL
+        elif isinstance(pMechanism, CK_MECHANISM):
+            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+        else:
+            raise _pb_wrong_record(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
         if PyLong_CheckExact(hKey):
-            _pb_a2 = hKey
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hKey, &_pb_a2)
         else:
-            _pb_a2 = _pb_index(hKey, "argument 3 (hKey)")
+            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hKey, "argument 3 (hKey)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_r != 0:
@@ -22993,6 +26629,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -23008,9 +26645,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_VerifyMessage"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
@@ -23018,7 +26657,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
@@ -23030,9 +26669,11 @@ cdef class Library:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pData is None:
                 _pb_a3 = NULL
@@ -23043,15 +26684,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 4 (pData) must be a sequence, not str")
-                _pb_s3 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s3 = list(pData)
+                else:
+                    _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pData) is too long")
@@ -23060,8 +26702,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             if pSignature is None:
@@ -23073,15 +26717,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pSignature, &_pb_v5, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 5 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
                     _pb_h5 = True
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_v5.buf
                 _pb_n5 = _pb_v5.len
             else:
-                if isinstance(pSignature, str):
-                    raise TypeError("argument 5 (pSignature) must be a sequence, not str")
-                _pb_s5 = list(pSignature)
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s5 = list(pSignature)
+                else:
+                    _pb_s5 = _pb_sequence(pSignature, "argument 5 (pSignature)")
                 _pb_n5 = len(_pb_s5)
                 if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 5 (pSignature) is too long")
@@ -23090,8 +26735,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n5):
                     _pb_item = _pb_s5[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 5 (pSignature) items")
-                    _pb_m5[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 5 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 5 (pSignature) items', 0, 255), _pb_item)
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -23129,6 +26776,7 @@ cdef class Library:
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_k
@@ -23138,9 +26786,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_VerifyMessageBegin"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
@@ -23148,7 +26798,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
@@ -23160,9 +26810,11 @@ cdef class Library:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
                 raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
@@ -23191,6 +26843,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
         cdef Py_ssize_t _pb_n1 = 0
+        cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
         cdef Py_buffer _pb_v1
@@ -23206,9 +26859,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_VerifyMessageNext"))
         try:
             if PyLong_CheckExact(hSession):
-                _pb_a0 = hSession
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             if pParameter is None:
                 _pb_a1 = NULL
@@ -23216,7 +26871,7 @@ cdef class Library:
             elif PyObject_CheckBuffer(pParameter):
                 try:
                     PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except BufferError:
+                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                     raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
                 _pb_h1 = True
                 _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
@@ -23228,9 +26883,11 @@ cdef class Library:
                 raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
 
             if PyLong_CheckExact(ulParameterLen):
-                _pb_a2 = ulParameterLen
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_a2 = _pb_index(ulParameterLen, "argument 3 (ulParameterLen)")
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if pData is None:
                 _pb_a3 = NULL
@@ -23241,15 +26898,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pData, &_pb_v3, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 4 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
                     _pb_h3 = True
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
                 _pb_n3 = _pb_v3.len
             else:
-                if isinstance(pData, str):
-                    raise TypeError("argument 4 (pData) must be a sequence, not str")
-                _pb_s3 = list(pData)
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s3 = list(pData)
+                else:
+                    _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
                 _pb_n3 = len(_pb_s3)
                 if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 4 (pData) is too long")
@@ -23258,8 +26916,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n3):
                     _pb_item = _pb_s3[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 4 (pData) items")
-                    _pb_m3[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
                 _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
             if pSignature is None:
@@ -23271,15 +26931,16 @@ cdef class Library:
                 else:
                     try:
                         PyObject_GetBuffer(pSignature, &_pb_v5, PyBUF_SIMPLE)
-                    except BufferError:
+                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
                         raise TypeError('argument 5 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
                     _pb_h5 = True
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_v5.buf
                 _pb_n5 = _pb_v5.len
             else:
-                if isinstance(pSignature, str):
-                    raise TypeError("argument 5 (pSignature) must be a sequence, not str")
-                _pb_s5 = list(pSignature)
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s5 = list(pSignature)
+                else:
+                    _pb_s5 = _pb_sequence(pSignature, "argument 5 (pSignature)")
                 _pb_n5 = len(_pb_s5)
                 if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                     raise OverflowError("argument 5 (pSignature) is too long")
@@ -23288,8 +26949,10 @@ cdef class Library:
                     raise MemoryError()
                 for _pb_k in range(_pb_n5):
                     _pb_item = _pb_s5[_pb_k]
-                    _pb_item = _pb_index(_pb_item, "argument 5 (pSignature) items")
-                    _pb_m5[_pb_k] = _pb_item
+                    _pb_item = _pb_as_int(_pb_item, "argument 5 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 5 (pSignature) items', 0, 255), _pb_item)
                 _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
             _pb_a4 = <_c_CK_ULONG>_pb_n3
@@ -23324,15 +26987,18 @@ cdef class Library:
     def C_MessageVerifyFinal(self, hSession, /):
         'C_MessageVerifyFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageVerifyFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
+        cdef int _pb_status
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageVerifyFinal _pb_fn = self._f_C_MessageVerifyFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_MessageVerifyFinal"))
         if PyLong_CheckExact(hSession):
-            _pb_a0 = hSession
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
         else:
-            _pb_a0 = _pb_index(hSession, "argument 1 (hSession)")
+            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
         if _pb_r != 0:

@@ -18,21 +18,17 @@ _string = _ffi.string
 #: ffi.new, called on the preparsed ``_pb_ptr_<class>`` types (no lookup of a C type string)
 _pb_alloc = _ffi.new
 
-# ---- runtime: the checks shared by every wrapper -------------------------
-# The wrappers call C directly on their fast path; anything the fast path
-# rejects comes here, to be either normalised (an object with __index__, None
-# for a pointer) or turned into the same error the Cython backend raises.
-
-_MISSING = object()
-#: an instance of a record class without its __init__: how wrappers make the
-#: record they return around C memory they have just allocated
-_pb_new = object.__new__
-#: an int argument as an exact int (TypeError for anything without __index__)
-_pb_exact_int = _operator.index
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.
 
 
-def _pb_no_copy(self, protocol):
-    """``__reduce_ex__`` of records, handles and function pointers, as in the Cython backend.
+def _pb_no_copy(self, protocol=None):
+    """``__reduce_ex__`` and ``__reduce__`` of records, handles, function pointers and libraries.
 
     They hold addresses (and keep the memory behind them alive): a pickled
     address means nothing in another process, and a copy would share memory
@@ -40,6 +36,16 @@ def _pb_no_copy(self, protocol):
     bytes where that is safe.
     """
     raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
+
+
+def _pb_read_only(what):
+    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
+    raise AttributeError(f"{what} is read-only")
+
+
+def _pb_no_delete(what):
+    """The deleter of every field: a field is C memory, which can be assigned but not removed."""
+    raise AttributeError(f"{what} cannot be deleted")
 
 
 def _pb_integer(value, what):
@@ -85,23 +91,6 @@ def _pb_view_of(value, what, writable, wanted=None):
     return view
 
 
-def _pb_measure(value, size):
-    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
-    return 0 if value is None else memoryview(value).nbytes // size
-
-
-def _pb_capacity(value, item):
-    """How many items of ``item`` bytes an argument holds, for a length the header states
-    beside it; -1 when that is not known (None, a Pointer, a handle or a record)."""
-    if value is None or isinstance(value, (Pointer, _pb_Record)):
-        return -1
-    if isinstance(value, str):
-        return len(value.encode()) // item
-    if isinstance(value, _pb_Cell):
-        return value._pb_size // item
-    return memoryview(value).nbytes // item
-
-
 def _pb_check_size(view, size, what):
     if view.nbytes < size:
         raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
@@ -139,30 +128,92 @@ def _pb_sequence(value, what):
         raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
 
-def _pb_once(value):
-    """``value``, or a list of its items if it is an iterator (a generator, say).
+def _pb_bytes_like(value, what):
+    """The bytes of ``value``, any bytes-like object (a char array's contents, a record's copy).
 
-    A wrapper may read an in-array argument twice (the fast path, then the
-    run after _pb_fix), and an iterator gives its items only once.
+    TypeError naming ``what`` for anything else (``str`` included).
     """
-    try:
-        single_pass = iter(value) is value
-    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+    if value.__class__ is bytes:
         return value
-    return list(value) if single_pass else value
+    try:
+        return memoryview(value).tobytes()
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
 
 
-def _pb_rekey(keep, address, size, kept):
-    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
-    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
-    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
-    for key in [key for key in keep if address <= key[0] < address + size]:
-        del keep[key]
-    for (offset, name), value in kept.items():
-        keep[(address + offset, name)] = value
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Closed:
+    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        raise ValueError("the object is closed: the memory it stood for was freed")
+
+    __getitem__ = __getattr__
+
+
+#: the memory of every closed object (see _pb_Closed)
+_PB_CLOSED = _pb_Closed()
+
+
+def _pb_is_closed(value):
+    """Whether ``value`` is a Pointer, handle or record that was closed."""
+    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
+
+
+def _pb_pointer_type(value):
+    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
+    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
+
+
+def _pb_pointer_name(value):
+    """How an error names a Pointer or handle: ``a Pointer of type int *``, or its class."""
+    return f"a Pointer of type {value._ctype}" if type(value) is Pointer else type(value).__name__
+
+
+def _pb_takes_pointer(value, ctype):
+    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
+    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
+    have = _pb_pointer_type(value)
+    return have == ctype or have == "void *" or ctype == "void *"
+
+
+def _pb_pointer_error(what, ctype, value, nullable):
+    """The TypeError for a value that is not a pointer ``ctype`` takes."""
+    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+    if isinstance(value, Pointer):
+        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+def _pb_check_object_pointer(value, ctype, what, wanted):
+    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
+
+    A record goes only where C takes ``void *``; a Pointer where C takes its
+    own type or ``void *``, or any pointer when it is a ``void *`` itself.
+    ``wanted`` names what else the parameter takes, for the TypeError.
+    """
+    if isinstance(value, Pointer):
+        if not _pb_takes_pointer(value, ctype):
+            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not {_pb_pointer_name(value)}")
+    elif ctype != "void *":
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_fix_value(spec, value):
+    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.
+
+    A Cython wrapper calls it after its own conversion of the value failed,
+    for the error every backend raises (the conversion's stands when it
+    returns).
+    """
     kind, what = spec[0], spec[1]
     if kind == "nonnull":
         if value is None:
@@ -198,9 +249,8 @@ def _pb_fix_value(spec, value):
     if kind == "record":
         if not (value is None and spec[3]) and not isinstance(value, spec[2]):
             if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":
-                return _pb_handle(spec[2], value._h, value)  # C converts a void * to any object pointer
-            wanted = spec[2].__name__ + (" or None" if spec[3] else "")
-            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer
+            raise _pb_wrong_record(value, spec[2], what, spec[3])
         return value
     if kind == "pointer":
         # ("pointer", what, C type, nullable): a Pointer of that type or of void *
@@ -235,23 +285,61 @@ def _pb_fix_value(spec, value):
 
 
 def _pb_fix(specs, args):
-    """The inputs checked and normalised for the second run of a wrapper's body, or the precise error."""
+    """The inputs checked and normalised, or the precise error for the first wrong one.
+
+    The ctypes and cffi wrappers run their body again with what it returns.
+    """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
 
 
-class _pb_Closed:
-    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+# ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
-    __slots__ = ()
+_MISSING = object()
+#: an instance of a record class without its __init__: how wrappers make the
+#: record they return around C memory they have just allocated
+_pb_new = object.__new__
+#: an int argument as an exact int (TypeError for anything without __index__)
+_pb_exact_int = _operator.index
 
-    def __getattr__(self, name):
-        raise ValueError("the object is closed: the memory it stood for was freed")
 
-    __getitem__ = __getattr__
+def _pb_measure(value, size):
+    """Whole elements of ``size`` bytes in a buffer argument (0 for None), for the length measured from it."""
+    return 0 if value is None else memoryview(value).nbytes // size
 
 
-#: the memory of every closed object (see _pb_Closed)
-_PB_CLOSED = _pb_Closed()
+def _pb_capacity(value, item):
+    """How many items of ``item`` bytes an argument holds, for a length the header states
+    beside it; -1 when that is not known (None, a Pointer, a handle or a record)."""
+    if value is None or isinstance(value, (Pointer, _pb_Record)):
+        return -1
+    if isinstance(value, str):
+        return len(value.encode()) // item
+    if isinstance(value, _pb_Cell):
+        return value._pb_size // item
+    return memoryview(value).nbytes // item
+
+
+def _pb_once(value):
+    """``value``, or a list of its items if it is an iterator (a generator, say).
+
+    A wrapper may read an in-array argument twice (the fast path, then the
+    run after _pb_fix), and an iterator gives its items only once.
+    """
+    try:
+        single_pass = iter(value) is value
+    except Exception:  # not iterable (None, a 2-D memoryview): for the checks to take or refuse
+        return value
+    return list(value) if single_pass else value
+
+
+def _pb_rekey(keep, address, size, kept):
+    """In a record's ``keep`` dict ((address, member) -> object), the ``size`` bytes at
+    ``address`` now hold the pointers of ``kept`` ((offset, member) -> object): what
+    was kept for the bytes overwritten goes, ``kept`` comes in at its new addresses."""
+    for key in [key for key in keep if address <= key[0] < address + size]:
+        del keep[key]
+    for (offset, name), value in kept.items():
+        keep[(address + offset, name)] = value
 
 
 class _pb_Release:
@@ -315,11 +403,6 @@ def _pb_disown(obj):
             guard.cancel()
 
 
-def _pb_is_closed(value):
-    """Whether ``value`` is a Pointer, handle or record that was closed."""
-    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
-
-
 class Pointer(_pb_Owner):
     """The address of C memory the library handed out, typed by its C type.
 
@@ -366,7 +449,12 @@ class Pointer(_pb_Owner):
             return f"<{type(self).__name__} {what} (closed)>"
         return f"<{type(self).__name__} {what} at {_pb_address(self._h):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+    @classmethod
+    def _pb_from_void(cls, pointer):
+        """A handle of this class for a ``void *`` Pointer, where C converts one to it."""
+        return _pb_handle(cls, pointer._h, pointer)
 
     def _pb_take(self, guard):
         self._free = guard
@@ -377,7 +465,6 @@ class Pointer(_pb_Owner):
         if guard is not None:
             self._h = _PB_CLOSED
         return guard
-
 
 
 def _pb_handle(cls, pointer, owner):
@@ -399,26 +486,6 @@ def _pb_pointer(pointer, ctype, owner):
     return obj
 
 
-def _pb_pointer_type(value):
-    """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
-    return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
-
-
-def _pb_takes_pointer(value, ctype):
-    """Whether the Pointer ``value`` may be passed where C takes ``ctype``: the same type, or
-    one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
-    have = _pb_pointer_type(value)
-    return have == ctype or have == "void *" or ctype == "void *"
-
-
-def _pb_pointer_error(what, ctype, value, nullable):
-    """The TypeError for a value that is not a pointer ``ctype`` takes."""
-    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
-    if isinstance(value, Pointer):
-        return TypeError(f"{what} must be {wanted}, not a {_pb_pointer_type(value)}")
-    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
-
-
 class _pb_Cell:
     """One C object of an arithmetic type, made by Python (``c_ulong(5)``).
 
@@ -437,7 +504,7 @@ class _pb_Cell:
     def __repr__(self):
         return f"{type(self).__name__}({self.value!r})"  # type: ignore[attr-defined]  # each subclass has one
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 class _pb_Record(_pb_Owner):
@@ -448,20 +515,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-
-def _pb_check_object_pointer(value, ctype, what, wanted):
-    """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
-
-    A record goes only where C takes ``void *``; a Pointer where C takes its
-    own type or ``void *``, or any pointer when it is a ``void *`` itself.
-    ``wanted`` names what else the parameter takes, for the TypeError.
-    """
-    if isinstance(value, Pointer):
-        if not _pb_takes_pointer(value, ctype):
-            raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not a {_pb_pointer_type(value)}")
-    elif ctype != "void *":
-        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_missing(message):
@@ -721,7 +774,7 @@ def _pb_ref_repr(record):
 
 def _pb_store_bytes(target, size, value, what):
     """Copy a bytes-like value into a fixed array member, zero-filling the rest."""
-    data = memoryview(value).tobytes()
+    data = _pb_bytes_like(value, what)
     if len(data) > size:
         raise ValueError(f"{what} holds at most {size} bytes, got {len(data)}")
     _ffi.memmove(target, data + bytes(size - len(data)), size)
@@ -749,7 +802,7 @@ class FunctionPointer:
     def __repr__(self):
         return f"<FunctionPointer {self._ctype} at {_pb_address(self._ptr):#x}>"
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
 
 def _pb_function_pointer(pointer, ctype, owner):
@@ -1041,17 +1094,17 @@ class point(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new point holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != point.sizeof:
-            raise ValueError(f"point needs {point.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "point.from_bytes: argument 1 (data)")
+        if len(data) != point.sizeof:
+            raise ValueError(f"point needs {point.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_point)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(point, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"point(x={self.x!r}, y={self.y!r})"
@@ -1064,6 +1117,10 @@ class point(_pb_Record):
     def x(self, value):
         self._p.x = _pb_index(value, 'point.x', -2147483648, 2147483647)
 
+    @x.deleter
+    def x(self):
+        _pb_no_delete('point.x')
+
     @property
     def y(self):
         return self._p.y
@@ -1071,6 +1128,10 @@ class point(_pb_Record):
     @y.setter
     def y(self, value):
         self._p.y = _pb_index(value, 'point.y', -2147483648, 2147483647)
+
+    @y.deleter
+    def y(self):
+        _pb_no_delete('point.y')
 
 
 #: the pointer type ffi.new allocates a point with
@@ -1096,17 +1157,17 @@ class segment(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new segment holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != segment.sizeof:
-            raise ValueError(f"segment needs {segment.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "segment.from_bytes: argument 1 (data)")
+        if len(data) != segment.sizeof:
+            raise ValueError(f"segment needs {segment.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_segment)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(segment, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"segment(from_={self.from_!r}, to={self.to!r}, label={self.label!r})"
@@ -1121,6 +1182,10 @@ class segment(_pb_Record):
             raise TypeError(f"segment.from_ must be a point, not {type(value).__name__}")
         _ffi.addressof(self._p, 'from')[0] = value._p[0]
 
+    @from_.deleter
+    def from_(self):
+        _pb_no_delete('segment.from_')
+
     @property
     def to(self):
         return _pb_view(point, _ffi.addressof(self._p, 'to'), self if self._owner is None else self._owner)
@@ -1131,6 +1196,10 @@ class segment(_pb_Record):
             raise TypeError(f"segment.to must be a point, not {type(value).__name__}")
         self._p.to = value._p[0]
 
+    @to.deleter
+    def to(self):
+        _pb_no_delete('segment.to')
+
     @property
     def label(self):
         return _string(self._p.label)
@@ -1138,6 +1207,10 @@ class segment(_pb_Record):
     @label.setter
     def label(self, value):
         _pb_store_bytes(self._p.label, 16, value, 'segment.label')
+
+    @label.deleter
+    def label(self):
+        _pb_no_delete('segment.label')
 
 
 #: the pointer type ffi.new allocates a segment with
@@ -1163,17 +1236,17 @@ class variant_as(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new variant_as holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != variant_as.sizeof:
-            raise ValueError(f"variant_as needs {variant_as.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "variant_as.from_bytes: argument 1 (data)")
+        if len(data) != variant_as.sizeof:
+            raise ValueError(f"variant_as needs {variant_as.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_variant_as)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(variant_as, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"variant_as(i={self.i!r}, d={self.d!r}, text={self.text!r})"
@@ -1186,6 +1259,10 @@ class variant_as(_pb_Record):
     def i(self, value):
         self._p.i = _pb_index(value, 'variant_as.i', -2147483648, 2147483647)
 
+    @i.deleter
+    def i(self):
+        _pb_no_delete('variant_as.i')
+
     @property
     def d(self):
         return self._p.d
@@ -1194,6 +1271,10 @@ class variant_as(_pb_Record):
     def d(self, value):
         self._p.d = _pb_float(value, 'variant_as.d')
 
+    @d.deleter
+    def d(self):
+        _pb_no_delete('variant_as.d')
+
     @property
     def text(self):
         return _string(self._p.text)
@@ -1201,6 +1282,10 @@ class variant_as(_pb_Record):
     @text.setter
     def text(self, value):
         _pb_store_bytes(self._p.text, 8, value, 'variant_as.text')
+
+    @text.deleter
+    def text(self):
+        _pb_no_delete('variant_as.text')
 
 
 #: the pointer type ffi.new allocates a variant_as with
@@ -1230,17 +1315,17 @@ class variant(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new variant holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != variant.sizeof:
-            raise ValueError(f"variant needs {variant.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "variant.from_bytes: argument 1 (data)")
+        if len(data) != variant.sizeof:
+            raise ValueError(f"variant needs {variant.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_variant)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(variant, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"variant(kind={self.kind!r}, as_={self.as_!r}, year={self.year!r}, month={self.month!r}, day={self.day!r})"
@@ -1253,6 +1338,10 @@ class variant(_pb_Record):
     def kind(self, value):
         self._p.kind = _pb_index(value, 'variant.kind', 0, 255)
 
+    @kind.deleter
+    def kind(self):
+        _pb_no_delete('variant.kind')
+
     @property
     def as_(self):
         return _pb_view(variant_as, _ffi.addressof(self._p, 'as'), self if self._owner is None else self._owner)
@@ -1263,6 +1352,10 @@ class variant(_pb_Record):
             raise TypeError(f"variant.as_ must be a variant_as, not {type(value).__name__}")
         _ffi.addressof(self._p, 'as')[0] = value._p[0]
 
+    @as_.deleter
+    def as_(self):
+        _pb_no_delete('variant.as_')
+
     @property
     def year(self):
         return self._p.year
@@ -1270,6 +1363,10 @@ class variant(_pb_Record):
     @year.setter
     def year(self, value):
         self._p.year = _pb_index(value, 'variant.year', 0, 65535)
+
+    @year.deleter
+    def year(self):
+        _pb_no_delete('variant.year')
 
     @property
     def month(self):
@@ -1279,6 +1376,10 @@ class variant(_pb_Record):
     def month(self, value):
         self._p.month = _pb_index(value, 'variant.month', 0, 255)
 
+    @month.deleter
+    def month(self):
+        _pb_no_delete('variant.month')
+
     @property
     def day(self):
         return self._p.day
@@ -1286,6 +1387,10 @@ class variant(_pb_Record):
     @day.setter
     def day(self, value):
         self._p.day = _pb_index(value, 'variant.day', 0, 255)
+
+    @day.deleter
+    def day(self):
+        _pb_no_delete('variant.day')
 
 
 #: the pointer type ffi.new allocates a variant with
@@ -1311,17 +1416,17 @@ class number(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new number holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != number.sizeof:
-            raise ValueError(f"number needs {number.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "number.from_bytes: argument 1 (data)")
+        if len(data) != number.sizeof:
+            raise ValueError(f"number needs {number.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_number)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(number, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"number(whole={self.whole!r}, real={self.real!r}, raw={self.raw!r})"
@@ -1334,6 +1439,10 @@ class number(_pb_Record):
     def whole(self, value):
         self._p.whole = _pb_index(value, 'number.whole', -9223372036854775808, 9223372036854775807)
 
+    @whole.deleter
+    def whole(self):
+        _pb_no_delete('number.whole')
+
     @property
     def real(self):
         return self._p.real
@@ -1342,6 +1451,10 @@ class number(_pb_Record):
     def real(self, value):
         self._p.real = _pb_float(value, 'number.real')
 
+    @real.deleter
+    def real(self):
+        _pb_no_delete('number.real')
+
     @property
     def raw(self):
         return _ffi.buffer(self._p.raw)[:]
@@ -1349,6 +1462,10 @@ class number(_pb_Record):
     @raw.setter
     def raw(self, value):
         _pb_store_bytes(self._p.raw, 8, value, 'number.raw')
+
+    @raw.deleter
+    def raw(self):
+        _pb_no_delete('number.raw')
 
 
 #: the pointer type ffi.new allocates a number with
@@ -1372,17 +1489,17 @@ class message(_pb_Record):
     @staticmethod
     def from_bytes(data, /):
         """A new message holding a copy of exactly sizeof bytes."""
-        view = memoryview(data)
-        if view.nbytes != message.sizeof:
-            raise ValueError(f"message needs {message.sizeof} bytes, got {view.nbytes}")
+        data = _pb_bytes_like(data, "message.from_bytes: argument 1 (data)")
+        if len(data) != message.sizeof:
+            raise ValueError(f"message needs {message.sizeof} bytes, got {len(data)}")
         pointer = _pb_alloc(_pb_ptr_message)
-        _ffi.memmove(pointer, view.tobytes(), view.nbytes)
+        _ffi.memmove(pointer, data, len(data))
         return _pb_view(message, pointer, None)
 
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"message(length={self.length!r}, type={self.type!r})"
@@ -1395,6 +1512,10 @@ class message(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'message.length', 0, 4294967295)
 
+    @length.deleter
+    def length(self):
+        _pb_no_delete('message.length')
+
     @property
     def type(self):
         return self._p.type
@@ -1402,6 +1523,10 @@ class message(_pb_Record):
     @type.setter
     def type(self, value):
         self._p.type = _pb_index(value, 'message.type', 0, 65535)
+
+    @type.deleter
+    def type(self):
+        _pb_no_delete('message.type')
 
 
 #: the pointer type ffi.new allocates a message with
@@ -1435,7 +1560,7 @@ class node(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"node(next={_pb_ref_repr(self.next)}, prev={_pb_ref_repr(self.prev)}, value={self.value!r}, compare={self.compare!r})"
@@ -1451,6 +1576,10 @@ class node(_pb_Record):
         self._p.next = _NULL if value is None else _ffi.cast(_pb_ptr_node, value._p)
         _pb_keep(self, 'next', value)
 
+    @next.deleter
+    def next(self):
+        _pb_no_delete('node.next')
+
     @property
     def prev(self):
         return _pb_view_at(node, self._p.prev, _pb_field_owner(self if self._owner is None else self._owner, _pb_kept_for(self, 'prev')))
@@ -1461,6 +1590,10 @@ class node(_pb_Record):
         _pb_record_value(value, node, 'node.prev')
         self._p.prev = _NULL if value is None else _ffi.cast(_pb_ptr_node, value._p)
         _pb_keep(self, 'prev', value)
+
+    @prev.deleter
+    def prev(self):
+        _pb_no_delete('node.prev')
 
     @property
     def value(self):
@@ -1485,6 +1618,10 @@ class node(_pb_Record):
             self._p.value = _ffi.cast('void *', held)
             _pb_keep(self, 'value', held)
 
+    @value.deleter
+    def value(self):
+        _pb_no_delete('node.value')
+
     @property
     def compare(self):
         return _pb_function_pointer(self._p.compare, 'int (*)(const struct node *, const struct node *)', self if self._owner is None else self._owner)
@@ -1494,6 +1631,10 @@ class node(_pb_Record):
         pointer = _pb_function_pointer_value(value, 'int (*)(const struct node *, const struct node *)', 'node.compare')
         self._p.compare = _NULL if pointer is None else pointer
         _pb_keep(self, 'compare', value)
+
+    @compare.deleter
+    def compare(self):
+        _pb_no_delete('node.compare')
 
 
 #: the pointer type ffi.new allocates a node with
@@ -1519,7 +1660,7 @@ class matrix(_pb_Record):
     def __bytes__(self):
         return _ffi.buffer(self._p)[:]
 
-    __reduce_ex__ = _pb_no_copy
+    __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def __repr__(self):
         return f"matrix()"
