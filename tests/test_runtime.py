@@ -455,11 +455,9 @@ def test_wrong_record_is_the_error_of_a_record_spec():
     assert str(rt._pb_wrong_record(None, Point, "argument 1 (p)", False)) == "argument 1 (p) must be Point, not NoneType"
 
 
-def test_fields_refuse_deletion_and_read_only_fields_assignment():
+def test_fields_refuse_deletion():
     with pytest.raises(AttributeError, match=r"^conf_point\.x cannot be deleted$"):
         rt._pb_no_delete("conf_point.x")
-    with pytest.raises(AttributeError, match=r"^node\.name is read-only$"):
-        rt._pb_read_only("node.name")
 
 
 def test_handle_wraps_a_pointer_without_init_and_none_for_null():

@@ -61,11 +61,6 @@ def _pb_no_copy(self, protocol=None):
     raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
 
 
-def _pb_read_only(what):
-    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
-    raise AttributeError(f"{what} is read-only")
-
-
 def _pb_no_delete(what):
     """The deleter of every field: a field is C memory, which can be assigned but not removed."""
     raise AttributeError(f"{what} cannot be deleted")

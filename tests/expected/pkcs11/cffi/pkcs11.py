@@ -1470,11 +1470,6 @@ def _pb_no_copy(self, protocol=None):
     raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
 
 
-def _pb_read_only(what):
-    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
-    raise AttributeError(f"{what} is read-only")
-
-
 def _pb_no_delete(what):
     """The deleter of every field: a field is C memory, which can be assigned but not removed."""
     raise AttributeError(f"{what} cannot be deleted")
@@ -7732,7 +7727,6 @@ class CK_INTERFACE(_pb_Record):
 
     @pInterfaceName.setter
     def pInterfaceName(self, value):
-        _pb_read_only('CK_INTERFACE.pInterfaceName')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInterfaceName = _NULL
@@ -8209,7 +8203,6 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
-        _pb_read_only('CK_ECDH1_DERIVE_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedData = _NULL
@@ -8242,7 +8235,6 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_ECDH1_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -8334,7 +8326,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
-        _pb_read_only('CK_ECDH2_DERIVE_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedData = _NULL
@@ -8367,7 +8358,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_ECDH2_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -8424,7 +8414,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        _pb_read_only('CK_ECDH2_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData2 = _NULL
@@ -8518,7 +8507,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
-        _pb_read_only('CK_ECMQV_DERIVE_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedData = _NULL
@@ -8551,7 +8539,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_ECMQV_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -8608,7 +8595,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        _pb_read_only('CK_ECMQV_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData2 = _NULL
@@ -8704,7 +8690,6 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        _pb_read_only('CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOtherInfo = _NULL
@@ -8737,7 +8722,6 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_X9_42_DH1_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -8829,7 +8813,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        _pb_read_only('CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOtherInfo = _NULL
@@ -8862,7 +8845,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -8919,7 +8901,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        _pb_read_only('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData2 = _NULL
@@ -9013,7 +8994,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        _pb_read_only('CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOtherInfo = _NULL
@@ -9046,7 +9026,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -9103,7 +9082,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        _pb_read_only('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData2 = _NULL
@@ -9201,7 +9179,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @pRandomA.setter
     def pRandomA(self, value):
-        _pb_read_only('CK_KEA_DERIVE_PARAMS.pRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRandomA = _NULL
@@ -9222,7 +9199,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @pRandomB.setter
     def pRandomB(self, value):
-        _pb_read_only('CK_KEA_DERIVE_PARAMS.pRandomB')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRandomB = _NULL
@@ -9255,7 +9231,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_KEA_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -9520,7 +9495,6 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
-        _pb_read_only('CK_RC5_CBC_PARAMS.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIv = _NULL
@@ -9675,7 +9649,6 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
-        _pb_read_only('CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
@@ -9755,7 +9728,6 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
-        _pb_read_only('CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
@@ -9890,7 +9862,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
-        _pb_read_only('CK_GCM_PARAMS_V3.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIv = _NULL
@@ -9935,7 +9906,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
-        _pb_read_only('CK_GCM_PARAMS_V3.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL
@@ -10033,7 +10003,6 @@ class CK_CCM_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
-        _pb_read_only('CK_CCM_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
@@ -10066,7 +10035,6 @@ class CK_CCM_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
-        _pb_read_only('CK_CCM_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL
@@ -10148,7 +10116,6 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
-        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
@@ -10181,7 +10148,6 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
-        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL
@@ -10255,7 +10221,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
-        _pb_read_only('CK_GCM_MESSAGE_PARAMS.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIv = _NULL
@@ -10312,7 +10277,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @pTag.setter
     def pTag(self, value):
-        _pb_read_only('CK_GCM_MESSAGE_PARAMS.pTag')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pTag = _NULL
@@ -10400,7 +10364,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
-        _pb_read_only('CK_CCM_MESSAGE_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
@@ -10457,7 +10420,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @pMAC.setter
     def pMAC(self, value):
-        _pb_read_only('CK_CCM_MESSAGE_PARAMS.pMAC')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pMAC = _NULL
@@ -10525,7 +10487,6 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
-        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
@@ -10558,7 +10519,6 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @pTag.setter
     def pTag(self, value):
-        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pTag = _NULL
@@ -10642,7 +10602,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
-        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPassword = _NULL
@@ -10675,7 +10634,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -10732,7 +10690,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pRandomA.setter
     def pRandomA(self, value):
-        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRandomA = _NULL
@@ -10753,7 +10710,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pPrimeP.setter
     def pPrimeP(self, value):
-        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPrimeP = _NULL
@@ -10774,7 +10730,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pBaseG.setter
     def pBaseG(self, value):
-        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pBaseG = _NULL
@@ -10795,7 +10750,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pSubprimeQ.setter
     def pSubprimeQ(self, value):
-        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSubprimeQ = _NULL
@@ -10885,7 +10839,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldWrappedX.setter
     def pOldWrappedX(self, value):
-        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOldWrappedX = _NULL
@@ -10918,7 +10871,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldPassword.setter
     def pOldPassword(self, value):
-        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOldPassword = _NULL
@@ -10951,7 +10903,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldPublicData.setter
     def pOldPublicData(self, value):
-        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOldPublicData = _NULL
@@ -10984,7 +10935,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldRandomA.setter
     def pOldRandomA(self, value):
-        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOldRandomA = _NULL
@@ -11017,7 +10967,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pNewPassword.setter
     def pNewPassword(self, value):
-        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pNewPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNewPassword = _NULL
@@ -11050,7 +10999,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pNewPublicData.setter
     def pNewPublicData(self, value):
-        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNewPublicData = _NULL
@@ -11083,7 +11031,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pNewRandomA.setter
     def pNewRandomA(self, value):
-        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNewRandomA = _NULL
@@ -11212,7 +11159,6 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
-        _pb_read_only('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
@@ -11292,7 +11238,6 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
-        _pb_read_only('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
@@ -11372,7 +11317,6 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
-        _pb_read_only('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
@@ -11442,7 +11386,6 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
-        _pb_read_only('CK_CHACHA20_PARAMS.pBlockCounter')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pBlockCounter = _NULL
@@ -11475,7 +11418,6 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
-        _pb_read_only('CK_CHACHA20_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
@@ -11543,7 +11485,6 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
-        _pb_read_only('CK_SALSA20_PARAMS.pBlockCounter')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pBlockCounter = _NULL
@@ -11564,7 +11505,6 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
-        _pb_read_only('CK_SALSA20_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
@@ -11638,7 +11578,6 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @pInitVector.setter
     def pInitVector(self, value):
-        _pb_read_only('CK_PBE_PARAMS.pInitVector')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInitVector = _NULL
@@ -11659,7 +11598,6 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
-        _pb_read_only('CK_PBE_PARAMS.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPassword = _NULL
@@ -11692,7 +11630,6 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @pSalt.setter
     def pSalt(self, value):
-        _pb_read_only('CK_PBE_PARAMS.pSalt')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSalt = _NULL
@@ -11784,7 +11721,6 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
 
     @pX.setter
     def pX(self, value):
-        _pb_read_only('CK_KEY_WRAP_SET_OAEP_PARAMS.pX')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pX = _NULL
@@ -11854,7 +11790,6 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @pClientRandom.setter
     def pClientRandom(self, value):
-        _pb_read_only('CK_SSL3_RANDOM_DATA.pClientRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pClientRandom = _NULL
@@ -11887,7 +11822,6 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @pServerRandom.setter
     def pServerRandom(self, value):
-        _pb_read_only('CK_SSL3_RANDOM_DATA.pServerRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pServerRandom = _NULL
@@ -12072,7 +12006,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @pIVClient.setter
     def pIVClient(self, value):
-        _pb_read_only('CK_SSL3_KEY_MAT_OUT.pIVClient')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIVClient = _NULL
@@ -12093,7 +12026,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @pIVServer.setter
     def pIVServer(self, value):
-        _pb_read_only('CK_SSL3_KEY_MAT_OUT.pIVServer')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIVServer = _NULL
@@ -12274,7 +12206,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
-        _pb_read_only('CK_TLS_PRF_PARAMS.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeed = _NULL
@@ -12307,7 +12238,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @pLabel.setter
     def pLabel(self, value):
-        _pb_read_only('CK_TLS_PRF_PARAMS.pLabel')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pLabel = _NULL
@@ -12340,7 +12270,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @pOutput.setter
     def pOutput(self, value):
-        _pb_read_only('CK_TLS_PRF_PARAMS.pOutput')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOutput = _NULL
@@ -12651,7 +12580,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @pLabel.setter
     def pLabel(self, value):
-        _pb_read_only('CK_TLS_KDF_PARAMS.pLabel')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pLabel = _NULL
@@ -12699,7 +12627,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @pContextData.setter
     def pContextData(self, value):
-        _pb_read_only('CK_TLS_KDF_PARAMS.pContextData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pContextData = _NULL
@@ -12902,7 +12829,6 @@ class CK_HKDF_PARAMS(_pb_Record):
 
     @pSalt.setter
     def pSalt(self, value):
-        _pb_read_only('CK_HKDF_PARAMS.pSalt')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSalt = _NULL
@@ -12947,7 +12873,6 @@ class CK_HKDF_PARAMS(_pb_Record):
 
     @pInfo.setter
     def pInfo(self, value):
-        _pb_read_only('CK_HKDF_PARAMS.pInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInfo = _NULL
@@ -13017,7 +12942,6 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @pClientRandom.setter
     def pClientRandom(self, value):
-        _pb_read_only('CK_WTLS_RANDOM_DATA.pClientRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pClientRandom = _NULL
@@ -13050,7 +12974,6 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @pServerRandom.setter
     def pServerRandom(self, value):
-        _pb_read_only('CK_WTLS_RANDOM_DATA.pServerRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pServerRandom = _NULL
@@ -13145,7 +13068,6 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @pVersion.setter
     def pVersion(self, value):
-        _pb_read_only('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pVersion = _NULL
@@ -13221,7 +13143,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
-        _pb_read_only('CK_WTLS_PRF_PARAMS.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeed = _NULL
@@ -13254,7 +13175,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @pLabel.setter
     def pLabel(self, value):
-        _pb_read_only('CK_WTLS_PRF_PARAMS.pLabel')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pLabel = _NULL
@@ -13287,7 +13207,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @pOutput.setter
     def pOutput(self, value):
-        _pb_read_only('CK_WTLS_PRF_PARAMS.pOutput')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOutput = _NULL
@@ -13394,7 +13313,6 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
 
     @pIV.setter
     def pIV(self, value):
-        _pb_read_only('CK_WTLS_KEY_MAT_OUT.pIV')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIV = _NULL
@@ -14072,7 +13990,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @pIV.setter
     def pIV(self, value):
-        _pb_read_only('CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIV = _NULL
@@ -14207,7 +14124,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @pContentType.setter
     def pContentType(self, value):
-        _pb_read_only('CK_CMS_SIG_PARAMS.pContentType')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pContentType = _NULL
@@ -14228,7 +14144,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @pRequestedAttributes.setter
     def pRequestedAttributes(self, value):
-        _pb_read_only('CK_CMS_SIG_PARAMS.pRequestedAttributes')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRequestedAttributes = _NULL
@@ -14261,7 +14176,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @pRequiredAttributes.setter
     def pRequiredAttributes(self, value):
-        _pb_read_only('CK_CMS_SIG_PARAMS.pRequiredAttributes')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pRequiredAttributes = _NULL
@@ -14327,7 +14241,6 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
 
     @pData.setter
     def pData(self, value):
-        _pb_read_only('CK_KEY_DERIVATION_STRING_DATA.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pData = _NULL
@@ -14521,7 +14434,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
-        _pb_read_only('CK_PKCS5_PBKD2_PARAMS.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPassword = _NULL
@@ -14730,7 +14642,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
-        _pb_read_only('CK_PKCS5_PBKD2_PARAMS2.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPassword = _NULL
@@ -15033,7 +14944,6 @@ class CK_KIP_PARAMS(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
-        _pb_read_only('CK_KIP_PARAMS.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeed = _NULL
@@ -15115,7 +15025,6 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
-        _pb_read_only('CK_DSA_PARAMETER_GEN_PARAM.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeed = _NULL
@@ -15233,7 +15142,6 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
-        _pb_read_only('CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedData = _NULL
@@ -15365,7 +15273,6 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_GOSTR3410_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPublicData = _NULL
@@ -15398,7 +15305,6 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @pUKM.setter
     def pUKM(self, value):
-        _pb_read_only('CK_GOSTR3410_DERIVE_PARAMS.pUKM')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pUKM = _NULL
@@ -15470,7 +15376,6 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @pWrapOID.setter
     def pWrapOID(self, value):
-        _pb_read_only('CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pWrapOID = _NULL
@@ -15503,7 +15408,6 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @pUKM.setter
     def pUKM(self, value):
-        _pb_read_only('CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pUKM = _NULL
@@ -15607,7 +15511,6 @@ class CK_EDDSA_PARAMS(_pb_Record):
 
     @pContextData.setter
     def pContextData(self, value):
-        _pb_read_only('CK_EDDSA_PARAMS.pContextData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pContextData = _NULL
@@ -15754,7 +15657,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @pPrekey_signature.setter
     def pPrekey_signature(self, value):
-        _pb_read_only('CK_X3DH_INITIATE_PARAMS.pPrekey_signature')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPrekey_signature = _NULL
@@ -15775,7 +15677,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @pOnetime_key.setter
     def pOnetime_key(self, value):
-        _pb_read_only('CK_X3DH_INITIATE_PARAMS.pOnetime_key')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOnetime_key = _NULL
@@ -15873,7 +15774,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pIdentity_id.setter
     def pIdentity_id(self, value):
-        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pIdentity_id')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIdentity_id = _NULL
@@ -15894,7 +15794,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pPrekey_id.setter
     def pPrekey_id(self, value):
-        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pPrekey_id')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pPrekey_id = _NULL
@@ -15915,7 +15814,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pOnetime_id.setter
     def pOnetime_id(self, value):
-        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pOnetime_id')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pOnetime_id = _NULL
@@ -15948,7 +15846,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pInitiator_ephemeral.setter
     def pInitiator_ephemeral(self, value):
-        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInitiator_ephemeral = _NULL
@@ -16014,7 +15911,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @sk.setter
     def sk(self, value):
-        _pb_read_only('CK_X2RATCHET_INITIALIZE_PARAMS.sk')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.sk = _NULL
@@ -16164,7 +16060,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @sk.setter
     def sk(self, value):
-        _pb_read_only('CK_X2RATCHET_RESPOND_PARAMS.sk')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.sk = _NULL
@@ -16310,7 +16205,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @pGX.setter
     def pGX(self, value):
-        _pb_read_only('CK_NSS_JPAKEPublicValue.pGX')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pGX = _NULL
@@ -16343,7 +16237,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @pGV.setter
     def pGV(self, value):
-        _pb_read_only('CK_NSS_JPAKEPublicValue.pGV')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pGV = _NULL
@@ -16376,7 +16269,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @pR.setter
     def pR(self, value):
-        _pb_read_only('CK_NSS_JPAKEPublicValue.pR')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pR = _NULL
@@ -16511,7 +16403,6 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
 
     @pSharedKey.setter
     def pSharedKey(self, value):
-        _pb_read_only('CK_NSS_JPAKERound2Params.pSharedKey')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSharedKey = _NULL
@@ -16696,7 +16587,6 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
 
     @pHeader.setter
     def pHeader(self, value):
-        _pb_read_only('CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pHeader = _NULL
@@ -16768,7 +16658,6 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
-        _pb_read_only('CK_NSS_AEAD_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNonce = _NULL
@@ -16801,7 +16690,6 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
-        _pb_read_only('CK_NSS_AEAD_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL
@@ -16899,7 +16787,6 @@ class CK_NSS_HKDFParams(_pb_Record):
 
     @pSalt.setter
     def pSalt(self, value):
-        _pb_read_only('CK_NSS_HKDFParams.pSalt')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSalt = _NULL
@@ -16944,7 +16831,6 @@ class CK_NSS_HKDFParams(_pb_Record):
 
     @pInfo.setter
     def pInfo(self, value):
-        _pb_read_only('CK_NSS_HKDFParams.pInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pInfo = _NULL
@@ -17052,7 +16938,6 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
 
     @pSeedData.setter
     def pSeedData(self, value):
-        _pb_read_only('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSeedData = _NULL
@@ -17166,7 +17051,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pNi.setter
     def pNi(self, value):
-        _pb_read_only('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNi = _NULL
@@ -17199,7 +17083,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pNr.setter
     def pNr(self, value):
-        _pb_read_only('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pNr = _NULL
@@ -17339,7 +17222,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pCKYi.setter
     def pCKYi(self, value):
-        _pb_read_only('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pCKYi = _NULL
@@ -17372,7 +17254,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pCKYr.setter
     def pCKYr(self, value):
-        _pb_read_only('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pCKYr = _NULL
@@ -17492,7 +17373,6 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pExtraData.setter
     def pExtraData(self, value):
-        _pb_read_only('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pExtraData = _NULL
@@ -17574,7 +17454,6 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @pSessionHash.setter
     def pSessionHash(self, value):
-        _pb_read_only('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pSessionHash = _NULL
@@ -17783,7 +17662,6 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
-        _pb_read_only('CK_NSS_GCM_PARAMS.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pIv = _NULL
@@ -17816,7 +17694,6 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
-        _pb_read_only('CK_NSS_GCM_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._p.pAAD = _NULL

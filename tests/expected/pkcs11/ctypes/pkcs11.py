@@ -31,11 +31,6 @@ def _pb_no_copy(self, protocol=None):
     raise TypeError(f"cannot pickle or copy {type(self).__name__} objects")
 
 
-def _pb_read_only(what):
-    """The setter of a field C alone writes (a ``char *`` it owns, an address of no known type)."""
-    raise AttributeError(f"{what} is read-only")
-
-
 def _pb_no_delete(what):
     """The deleter of every field: a field is C memory, which can be assigned but not removed."""
     raise AttributeError(f"{what} cannot be deleted")
@@ -7657,7 +7652,6 @@ class CK_INTERFACE(_pb_Record):
 
     @pInterfaceName.setter
     def pInterfaceName(self, value):
-        _pb_read_only('CK_INTERFACE.pInterfaceName')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInterfaceName = None
@@ -8088,7 +8082,6 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
-        _pb_read_only('CK_ECDH1_DERIVE_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedData = None
@@ -8121,7 +8114,6 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_ECDH1_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -8207,7 +8199,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
-        _pb_read_only('CK_ECDH2_DERIVE_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedData = None
@@ -8240,7 +8231,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_ECDH2_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -8297,7 +8287,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        _pb_read_only('CK_ECDH2_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData2 = None
@@ -8385,7 +8374,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
-        _pb_read_only('CK_ECMQV_DERIVE_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedData = None
@@ -8418,7 +8406,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_ECMQV_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -8475,7 +8462,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        _pb_read_only('CK_ECMQV_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData2 = None
@@ -8565,7 +8551,6 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        _pb_read_only('CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOtherInfo = None
@@ -8598,7 +8583,6 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_X9_42_DH1_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -8684,7 +8668,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        _pb_read_only('CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOtherInfo = None
@@ -8717,7 +8700,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -8774,7 +8756,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        _pb_read_only('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData2 = None
@@ -8862,7 +8843,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @pOtherInfo.setter
     def pOtherInfo(self, value):
-        _pb_read_only('CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOtherInfo = None
@@ -8895,7 +8875,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -8952,7 +8931,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData2.setter
     def pPublicData2(self, value):
-        _pb_read_only('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData2 = None
@@ -9044,7 +9022,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @pRandomA.setter
     def pRandomA(self, value):
-        _pb_read_only('CK_KEA_DERIVE_PARAMS.pRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRandomA = None
@@ -9065,7 +9042,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @pRandomB.setter
     def pRandomB(self, value):
-        _pb_read_only('CK_KEA_DERIVE_PARAMS.pRandomB')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRandomB = None
@@ -9098,7 +9074,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_KEA_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -9333,7 +9308,6 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
-        _pb_read_only('CK_RC5_CBC_PARAMS.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIv = None
@@ -9474,7 +9448,6 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
-        _pb_read_only('CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
@@ -9548,7 +9521,6 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
-        _pb_read_only('CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
@@ -9669,7 +9641,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
-        _pb_read_only('CK_GCM_PARAMS_V3.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIv = None
@@ -9714,7 +9685,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
-        _pb_read_only('CK_GCM_PARAMS_V3.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
@@ -9806,7 +9776,6 @@ class CK_CCM_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
-        _pb_read_only('CK_CCM_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
@@ -9839,7 +9808,6 @@ class CK_CCM_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
-        _pb_read_only('CK_CCM_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
@@ -9915,7 +9883,6 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
-        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
@@ -9948,7 +9915,6 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
-        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
@@ -10016,7 +9982,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
-        _pb_read_only('CK_GCM_MESSAGE_PARAMS.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIv = None
@@ -10073,7 +10038,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
 
     @pTag.setter
     def pTag(self, value):
-        _pb_read_only('CK_GCM_MESSAGE_PARAMS.pTag')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pTag = None
@@ -10155,7 +10119,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
-        _pb_read_only('CK_CCM_MESSAGE_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
@@ -10212,7 +10175,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
 
     @pMAC.setter
     def pMAC(self, value):
-        _pb_read_only('CK_CCM_MESSAGE_PARAMS.pMAC')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pMAC = None
@@ -10274,7 +10236,6 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
-        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
@@ -10307,7 +10268,6 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
 
     @pTag.setter
     def pTag(self, value):
-        _pb_read_only('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pTag = None
@@ -10385,7 +10345,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
-        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPassword = None
@@ -10418,7 +10377,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -10475,7 +10433,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pRandomA.setter
     def pRandomA(self, value):
-        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRandomA = None
@@ -10496,7 +10453,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pPrimeP.setter
     def pPrimeP(self, value):
-        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPrimeP = None
@@ -10517,7 +10473,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pBaseG.setter
     def pBaseG(self, value):
-        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pBaseG = None
@@ -10538,7 +10493,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
 
     @pSubprimeQ.setter
     def pSubprimeQ(self, value):
-        _pb_read_only('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSubprimeQ = None
@@ -10622,7 +10576,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldWrappedX.setter
     def pOldWrappedX(self, value):
-        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOldWrappedX = None
@@ -10655,7 +10608,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldPassword.setter
     def pOldPassword(self, value):
-        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOldPassword = None
@@ -10688,7 +10640,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldPublicData.setter
     def pOldPublicData(self, value):
-        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOldPublicData = None
@@ -10721,7 +10672,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pOldRandomA.setter
     def pOldRandomA(self, value):
-        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOldRandomA = None
@@ -10754,7 +10704,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pNewPassword.setter
     def pNewPassword(self, value):
-        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pNewPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNewPassword = None
@@ -10787,7 +10736,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pNewPublicData.setter
     def pNewPublicData(self, value):
-        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNewPublicData = None
@@ -10820,7 +10768,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
 
     @pNewRandomA.setter
     def pNewRandomA(self, value):
-        _pb_read_only('CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNewRandomA = None
@@ -10935,7 +10882,6 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
-        _pb_read_only('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
@@ -11009,7 +10955,6 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
-        _pb_read_only('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
@@ -11083,7 +11028,6 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
 
     @pData.setter
     def pData(self, value):
-        _pb_read_only('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
@@ -11147,7 +11091,6 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
-        _pb_read_only('CK_CHACHA20_PARAMS.pBlockCounter')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pBlockCounter = None
@@ -11180,7 +11123,6 @@ class CK_CHACHA20_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
-        _pb_read_only('CK_CHACHA20_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
@@ -11242,7 +11184,6 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
     @pBlockCounter.setter
     def pBlockCounter(self, value):
-        _pb_read_only('CK_SALSA20_PARAMS.pBlockCounter')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pBlockCounter = None
@@ -11263,7 +11204,6 @@ class CK_SALSA20_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
-        _pb_read_only('CK_SALSA20_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
@@ -11331,7 +11271,6 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @pInitVector.setter
     def pInitVector(self, value):
-        _pb_read_only('CK_PBE_PARAMS.pInitVector')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInitVector = None
@@ -11352,7 +11291,6 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
-        _pb_read_only('CK_PBE_PARAMS.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPassword = None
@@ -11385,7 +11323,6 @@ class CK_PBE_PARAMS(_pb_Record):
 
     @pSalt.setter
     def pSalt(self, value):
-        _pb_read_only('CK_PBE_PARAMS.pSalt')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSalt = None
@@ -11471,7 +11408,6 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
 
     @pX.setter
     def pX(self, value):
-        _pb_read_only('CK_KEY_WRAP_SET_OAEP_PARAMS.pX')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pX = None
@@ -11535,7 +11471,6 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @pClientRandom.setter
     def pClientRandom(self, value):
-        _pb_read_only('CK_SSL3_RANDOM_DATA.pClientRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pClientRandom = None
@@ -11568,7 +11503,6 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
 
     @pServerRandom.setter
     def pServerRandom(self, value):
-        _pb_read_only('CK_SSL3_RANDOM_DATA.pServerRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pServerRandom = None
@@ -11741,7 +11675,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @pIVClient.setter
     def pIVClient(self, value):
-        _pb_read_only('CK_SSL3_KEY_MAT_OUT.pIVClient')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIVClient = None
@@ -11762,7 +11695,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
 
     @pIVServer.setter
     def pIVServer(self, value):
-        _pb_read_only('CK_SSL3_KEY_MAT_OUT.pIVServer')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIVServer = None
@@ -11931,7 +11863,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
-        _pb_read_only('CK_TLS_PRF_PARAMS.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeed = None
@@ -11964,7 +11895,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @pLabel.setter
     def pLabel(self, value):
-        _pb_read_only('CK_TLS_PRF_PARAMS.pLabel')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pLabel = None
@@ -11997,7 +11927,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
 
     @pOutput.setter
     def pOutput(self, value):
-        _pb_read_only('CK_TLS_PRF_PARAMS.pOutput')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOutput = None
@@ -12286,7 +12215,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @pLabel.setter
     def pLabel(self, value):
-        _pb_read_only('CK_TLS_KDF_PARAMS.pLabel')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pLabel = None
@@ -12334,7 +12262,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
 
     @pContextData.setter
     def pContextData(self, value):
-        _pb_read_only('CK_TLS_KDF_PARAMS.pContextData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pContextData = None
@@ -12523,7 +12450,6 @@ class CK_HKDF_PARAMS(_pb_Record):
 
     @pSalt.setter
     def pSalt(self, value):
-        _pb_read_only('CK_HKDF_PARAMS.pSalt')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSalt = None
@@ -12568,7 +12494,6 @@ class CK_HKDF_PARAMS(_pb_Record):
 
     @pInfo.setter
     def pInfo(self, value):
-        _pb_read_only('CK_HKDF_PARAMS.pInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInfo = None
@@ -12632,7 +12557,6 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @pClientRandom.setter
     def pClientRandom(self, value):
-        _pb_read_only('CK_WTLS_RANDOM_DATA.pClientRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pClientRandom = None
@@ -12665,7 +12589,6 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
 
     @pServerRandom.setter
     def pServerRandom(self, value):
-        _pb_read_only('CK_WTLS_RANDOM_DATA.pServerRandom')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pServerRandom = None
@@ -12754,7 +12677,6 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @pVersion.setter
     def pVersion(self, value):
-        _pb_read_only('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pVersion = None
@@ -12824,7 +12746,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
-        _pb_read_only('CK_WTLS_PRF_PARAMS.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeed = None
@@ -12857,7 +12778,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @pLabel.setter
     def pLabel(self, value):
-        _pb_read_only('CK_WTLS_PRF_PARAMS.pLabel')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pLabel = None
@@ -12890,7 +12810,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
 
     @pOutput.setter
     def pOutput(self, value):
-        _pb_read_only('CK_WTLS_PRF_PARAMS.pOutput')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOutput = None
@@ -12987,7 +12906,6 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
 
     @pIV.setter
     def pIV(self, value):
-        _pb_read_only('CK_WTLS_KEY_MAT_OUT.pIV')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIV = None
@@ -13611,7 +13529,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
 
     @pIV.setter
     def pIV(self, value):
-        _pb_read_only('CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIV = None
@@ -13740,7 +13657,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @pContentType.setter
     def pContentType(self, value):
-        _pb_read_only('CK_CMS_SIG_PARAMS.pContentType')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pContentType = None
@@ -13761,7 +13677,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @pRequestedAttributes.setter
     def pRequestedAttributes(self, value):
-        _pb_read_only('CK_CMS_SIG_PARAMS.pRequestedAttributes')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRequestedAttributes = None
@@ -13794,7 +13709,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
 
     @pRequiredAttributes.setter
     def pRequiredAttributes(self, value):
-        _pb_read_only('CK_CMS_SIG_PARAMS.pRequiredAttributes')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pRequiredAttributes = None
@@ -13854,7 +13768,6 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
 
     @pData.setter
     def pData(self, value):
-        _pb_read_only('CK_KEY_DERIVATION_STRING_DATA.pData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pData = None
@@ -14034,7 +13947,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
-        _pb_read_only('CK_PKCS5_PBKD2_PARAMS.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPassword = None
@@ -14225,7 +14137,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
 
     @pPassword.setter
     def pPassword(self, value):
-        _pb_read_only('CK_PKCS5_PBKD2_PARAMS2.pPassword')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPassword = None
@@ -14500,7 +14411,6 @@ class CK_KIP_PARAMS(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
-        _pb_read_only('CK_KIP_PARAMS.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeed = None
@@ -14576,7 +14486,6 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
 
     @pSeed.setter
     def pSeed(self, value):
-        _pb_read_only('CK_DSA_PARAMETER_GEN_PARAM.pSeed')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeed = None
@@ -14688,7 +14597,6 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
 
     @pSharedData.setter
     def pSharedData(self, value):
-        _pb_read_only('CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedData = None
@@ -14808,7 +14716,6 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @pPublicData.setter
     def pPublicData(self, value):
-        _pb_read_only('CK_GOSTR3410_DERIVE_PARAMS.pPublicData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPublicData = None
@@ -14841,7 +14748,6 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
 
     @pUKM.setter
     def pUKM(self, value):
-        _pb_read_only('CK_GOSTR3410_DERIVE_PARAMS.pUKM')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pUKM = None
@@ -14907,7 +14813,6 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @pWrapOID.setter
     def pWrapOID(self, value):
-        _pb_read_only('CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pWrapOID = None
@@ -14940,7 +14845,6 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
 
     @pUKM.setter
     def pUKM(self, value):
-        _pb_read_only('CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pUKM = None
@@ -15038,7 +14942,6 @@ class CK_EDDSA_PARAMS(_pb_Record):
 
     @pContextData.setter
     def pContextData(self, value):
-        _pb_read_only('CK_EDDSA_PARAMS.pContextData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pContextData = None
@@ -15171,7 +15074,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @pPrekey_signature.setter
     def pPrekey_signature(self, value):
-        _pb_read_only('CK_X3DH_INITIATE_PARAMS.pPrekey_signature')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPrekey_signature = None
@@ -15192,7 +15094,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
 
     @pOnetime_key.setter
     def pOnetime_key(self, value):
-        _pb_read_only('CK_X3DH_INITIATE_PARAMS.pOnetime_key')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOnetime_key = None
@@ -15284,7 +15185,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pIdentity_id.setter
     def pIdentity_id(self, value):
-        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pIdentity_id')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIdentity_id = None
@@ -15305,7 +15205,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pPrekey_id.setter
     def pPrekey_id(self, value):
-        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pPrekey_id')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pPrekey_id = None
@@ -15326,7 +15225,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pOnetime_id.setter
     def pOnetime_id(self, value):
-        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pOnetime_id')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pOnetime_id = None
@@ -15359,7 +15257,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
 
     @pInitiator_ephemeral.setter
     def pInitiator_ephemeral(self, value):
-        _pb_read_only('CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInitiator_ephemeral = None
@@ -15419,7 +15316,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
 
     @sk.setter
     def sk(self, value):
-        _pb_read_only('CK_X2RATCHET_INITIALIZE_PARAMS.sk')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.sk = None
@@ -15563,7 +15459,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
 
     @sk.setter
     def sk(self, value):
-        _pb_read_only('CK_X2RATCHET_RESPOND_PARAMS.sk')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.sk = None
@@ -15703,7 +15598,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @pGX.setter
     def pGX(self, value):
-        _pb_read_only('CK_NSS_JPAKEPublicValue.pGX')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pGX = None
@@ -15736,7 +15630,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @pGV.setter
     def pGV(self, value):
-        _pb_read_only('CK_NSS_JPAKEPublicValue.pGV')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pGV = None
@@ -15769,7 +15662,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
 
     @pR.setter
     def pR(self, value):
-        _pb_read_only('CK_NSS_JPAKEPublicValue.pR')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pR = None
@@ -15892,7 +15784,6 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
 
     @pSharedKey.setter
     def pSharedKey(self, value):
-        _pb_read_only('CK_NSS_JPAKERound2Params.pSharedKey')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSharedKey = None
@@ -16065,7 +15956,6 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
 
     @pHeader.setter
     def pHeader(self, value):
-        _pb_read_only('CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pHeader = None
@@ -16131,7 +16021,6 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @pNonce.setter
     def pNonce(self, value):
-        _pb_read_only('CK_NSS_AEAD_PARAMS.pNonce')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNonce = None
@@ -16164,7 +16053,6 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
-        _pb_read_only('CK_NSS_AEAD_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
@@ -16256,7 +16144,6 @@ class CK_NSS_HKDFParams(_pb_Record):
 
     @pSalt.setter
     def pSalt(self, value):
-        _pb_read_only('CK_NSS_HKDFParams.pSalt')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSalt = None
@@ -16301,7 +16188,6 @@ class CK_NSS_HKDFParams(_pb_Record):
 
     @pInfo.setter
     def pInfo(self, value):
-        _pb_read_only('CK_NSS_HKDFParams.pInfo')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pInfo = None
@@ -16403,7 +16289,6 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
 
     @pSeedData.setter
     def pSeedData(self, value):
-        _pb_read_only('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSeedData = None
@@ -16511,7 +16396,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pNi.setter
     def pNi(self, value):
-        _pb_read_only('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNi = None
@@ -16544,7 +16428,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pNr.setter
     def pNr(self, value):
-        _pb_read_only('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pNr = None
@@ -16678,7 +16561,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pCKYi.setter
     def pCKYi(self, value):
-        _pb_read_only('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pCKYi = None
@@ -16711,7 +16593,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pCKYr.setter
     def pCKYr(self, value):
-        _pb_read_only('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pCKYr = None
@@ -16825,7 +16706,6 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
 
     @pExtraData.setter
     def pExtraData(self, value):
-        _pb_read_only('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pExtraData = None
@@ -16901,7 +16781,6 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
 
     @pSessionHash.setter
     def pSessionHash(self, value):
-        _pb_read_only('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pSessionHash = None
@@ -17090,7 +16969,6 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @pIv.setter
     def pIv(self, value):
-        _pb_read_only('CK_NSS_GCM_PARAMS.pIv')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pIv = None
@@ -17123,7 +17001,6 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
     @pAAD.setter
     def pAAD(self, value):
-        _pb_read_only('CK_NSS_GCM_PARAMS.pAAD')
         # the characters are kept alive with the record for as long as C may use the pointer
         if value is None:
             self._s.pAAD = None
