@@ -511,6 +511,9 @@ class _pb_Record(_pb_Owner):
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
+    def __delattr__(self, name):
+        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
+
 
 def _pb_missing(message):
     """What a Library holds for a function its library lacks: calling it raises AttributeError."""
@@ -1107,9 +1110,6 @@ class flags(_pb_Record):
     def ready(self, value):
         self._p.ready = _pb_index(value, 'flags.ready', 0, 1)
 
-    @ready.deleter
-    def ready(self):
-        _pb_no_delete('flags.ready')
 
     @property
     def error(self):
@@ -1119,9 +1119,6 @@ class flags(_pb_Record):
     def error(self, value):
         self._p.error = _pb_index(value, 'flags.error', 0, 1)
 
-    @error.deleter
-    def error(self):
-        _pb_no_delete('flags.error')
 
     @property
     def level(self):
@@ -1131,9 +1128,6 @@ class flags(_pb_Record):
     def level(self, value):
         self._p.level = _pb_index(value, 'flags.level', 0, 15)
 
-    @level.deleter
-    def level(self):
-        _pb_no_delete('flags.level')
 
     @property
     def count(self):
@@ -1143,9 +1137,6 @@ class flags(_pb_Record):
     def count(self, value):
         self._p.count = _pb_index(value, 'flags.count', 0, 16777215)
 
-    @count.deleter
-    def count(self):
-        _pb_no_delete('flags.count')
 
 
 #: the pointer type ffi.new allocates a flags with
@@ -1198,9 +1189,6 @@ class mixed_bits(_pb_Record):
     def tag(self, value):
         self._p.tag = _pb_index(value, 'mixed_bits.tag', -128, 127)
 
-    @tag.deleter
-    def tag(self):
-        _pb_no_delete('mixed_bits.tag')
 
     @property
     def low(self):
@@ -1210,9 +1198,6 @@ class mixed_bits(_pb_Record):
     def low(self, value):
         self._p.low = _pb_index(value, 'mixed_bits.low', 0, 31)
 
-    @low.deleter
-    def low(self):
-        _pb_no_delete('mixed_bits.low')
 
     @property
     def high(self):
@@ -1222,9 +1207,6 @@ class mixed_bits(_pb_Record):
     def high(self, value):
         self._p.high = _pb_index(value, 'mixed_bits.high', 0, 2047)
 
-    @high.deleter
-    def high(self):
-        _pb_no_delete('mixed_bits.high')
 
     @property
     def last(self):
@@ -1234,9 +1216,6 @@ class mixed_bits(_pb_Record):
     def last(self, value):
         self._p.last = _pb_index(value, 'mixed_bits.last', 0, 7)
 
-    @last.deleter
-    def last(self):
-        _pb_no_delete('mixed_bits.last')
 
     @property
     def wide(self):
@@ -1246,9 +1225,6 @@ class mixed_bits(_pb_Record):
     def wide(self, value):
         self._p.wide = _pb_index(value, 'mixed_bits.wide', -549755813888, 549755813887)
 
-    @wide.deleter
-    def wide(self):
-        _pb_no_delete('mixed_bits.wide')
 
 
 #: the pointer type ffi.new allocates a mixed_bits with
@@ -1297,9 +1273,6 @@ class packed_header(_pb_Record):
     def version(self, value):
         self._p.version = _pb_index(value, 'packed_header.version', 0, 255)
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete('packed_header.version')
 
     @property
     def length(self):
@@ -1309,9 +1282,6 @@ class packed_header(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'packed_header.length', 0, 4294967295)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete('packed_header.length')
 
     @property
     def checksum(self):
@@ -1321,9 +1291,6 @@ class packed_header(_pb_Record):
     def checksum(self, value):
         self._p.checksum = _pb_index(value, 'packed_header.checksum', 0, 65535)
 
-    @checksum.deleter
-    def checksum(self):
-        _pb_no_delete('packed_header.checksum')
 
 
 #: the pointer type ffi.new allocates a packed_header with
@@ -1370,9 +1337,6 @@ class pack2(_pb_Record):
     def c(self, value):
         self._p.c = _pb_index(value, 'pack2.c', -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete('pack2.c')
 
     @property
     def d(self):
@@ -1382,9 +1346,6 @@ class pack2(_pb_Record):
     def d(self, value):
         self._p.d = _pb_float(value, 'pack2.d')
 
-    @d.deleter
-    def d(self):
-        _pb_no_delete('pack2.d')
 
 
 #: the pointer type ffi.new allocates a pack2 with
@@ -1431,9 +1392,6 @@ class attr_packed(_pb_Record):
     def c(self, value):
         self._p.c = _pb_index(value, 'attr_packed.c', -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete('attr_packed.c')
 
     @property
     def i(self):
@@ -1443,9 +1401,6 @@ class attr_packed(_pb_Record):
     def i(self, value):
         self._p.i = _pb_index(value, 'attr_packed.i', -2147483648, 2147483647)
 
-    @i.deleter
-    def i(self):
-        _pb_no_delete('attr_packed.i')
 
 
 #: the pointer type ffi.new allocates a attr_packed with
@@ -1492,9 +1447,6 @@ class attr_aligned(_pb_Record):
     def c(self, value):
         self._p.c = _pb_index(value, 'attr_aligned.c', -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete('attr_aligned.c')
 
     @property
     def i(self):
@@ -1504,9 +1456,6 @@ class attr_aligned(_pb_Record):
     def i(self, value):
         self._p.i = _pb_index(value, 'attr_aligned.i', -2147483648, 2147483647)
 
-    @i.deleter
-    def i(self):
-        _pb_no_delete('attr_aligned.i')
 
 
 #: the pointer type ffi.new allocates a attr_aligned with
@@ -1553,9 +1502,6 @@ class after_pop(_pb_Record):
     def c(self, value):
         self._p.c = _pb_index(value, 'after_pop.c', -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete('after_pop.c')
 
     @property
     def d(self):
@@ -1565,9 +1511,6 @@ class after_pop(_pb_Record):
     def d(self, value):
         self._p.d = _pb_float(value, 'after_pop.d')
 
-    @d.deleter
-    def d(self):
-        _pb_no_delete('after_pop.d')
 
 
 #: the pointer type ffi.new allocates a after_pop with

@@ -504,6 +504,9 @@ class _pb_Record(_pb_Owner):
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
+    def __delattr__(self, name):
+        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
+
 
 def _pb_missing(message):
     """What a Library holds for a function its library lacks: calling it raises AttributeError."""
@@ -1244,9 +1247,6 @@ class flags(_pb_Record):
         unit = self._s._pb_bits_ready
         self._s._pb_bits_ready = unit & 0xfffffffe | (value & 0x1)
 
-    @ready.deleter
-    def ready(self):
-        _pb_no_delete('flags.ready')
 
     @property
     def error(self):
@@ -1260,9 +1260,6 @@ class flags(_pb_Record):
         unit = self._s._pb_bits_ready
         self._s._pb_bits_ready = unit & 0xfffffffd | (value & 0x1) << 1
 
-    @error.deleter
-    def error(self):
-        _pb_no_delete('flags.error')
 
     @property
     def level(self):
@@ -1276,9 +1273,6 @@ class flags(_pb_Record):
         unit = self._s._pb_bits_ready
         self._s._pb_bits_ready = unit & 0xffffff0f | (value & 0xf) << 4
 
-    @level.deleter
-    def level(self):
-        _pb_no_delete('flags.level')
 
     @property
     def count(self):
@@ -1292,9 +1286,6 @@ class flags(_pb_Record):
         unit = self._s._pb_bits_ready
         self._s._pb_bits_ready = unit & 0xff | (value & 0xffffff) << 8
 
-    @count.deleter
-    def count(self):
-        _pb_no_delete('flags.count')
 
 
 class mixed_bits(_pb_Record):
@@ -1339,9 +1330,6 @@ class mixed_bits(_pb_Record):
     def tag(self, value):
         self._s.tag = _pb_index(value, 'mixed_bits.tag', -128, 127)
 
-    @tag.deleter
-    def tag(self):
-        _pb_no_delete('mixed_bits.tag')
 
     @property
     def low(self):
@@ -1355,9 +1343,6 @@ class mixed_bits(_pb_Record):
         unit = self._s._pb_bits_low
         self._s._pb_bits_low = unit & 0xe0 | (value & 0x1f)
 
-    @low.deleter
-    def low(self):
-        _pb_no_delete('mixed_bits.low')
 
     @property
     def high(self):
@@ -1371,9 +1356,6 @@ class mixed_bits(_pb_Record):
         unit = self._s._pb_bits_high
         self._s._pb_bits_high = unit & 0xf800 | (value & 0x7ff)
 
-    @high.deleter
-    def high(self):
-        _pb_no_delete('mixed_bits.high')
 
     @property
     def last(self):
@@ -1387,9 +1369,6 @@ class mixed_bits(_pb_Record):
         unit = self._s._pb_bits_last
         self._s._pb_bits_last = unit & 0xf8 | (value & 0x7)
 
-    @last.deleter
-    def last(self):
-        _pb_no_delete('mixed_bits.last')
 
     @property
     def wide(self):
@@ -1403,9 +1382,6 @@ class mixed_bits(_pb_Record):
         unit = self._s._pb_bits_wide
         self._s._pb_bits_wide = unit & 0xffffff0000000000 | (value & 0xffffffffff)
 
-    @wide.deleter
-    def wide(self):
-        _pb_no_delete('mixed_bits.wide')
 
 
 class packed_header(_pb_Record):
@@ -1446,9 +1422,6 @@ class packed_header(_pb_Record):
     def version(self, value):
         self._s.version = _pb_index(value, 'packed_header.version', 0, 255)
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete('packed_header.version')
 
     @property
     def length(self):
@@ -1458,9 +1431,6 @@ class packed_header(_pb_Record):
     def length(self, value):
         self._s.length = _pb_index(value, 'packed_header.length', 0, 4294967295)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete('packed_header.length')
 
     @property
     def checksum(self):
@@ -1470,9 +1440,6 @@ class packed_header(_pb_Record):
     def checksum(self, value):
         self._s.checksum = _pb_index(value, 'packed_header.checksum', 0, 65535)
 
-    @checksum.deleter
-    def checksum(self):
-        _pb_no_delete('packed_header.checksum')
 
 
 class pack2(_pb_Record):
@@ -1511,9 +1478,6 @@ class pack2(_pb_Record):
     def c(self, value):
         self._s.c = _pb_index(value, 'pack2.c', -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete('pack2.c')
 
     @property
     def d(self):
@@ -1523,9 +1487,6 @@ class pack2(_pb_Record):
     def d(self, value):
         self._s.d = _pb_float(value, 'pack2.d')
 
-    @d.deleter
-    def d(self):
-        _pb_no_delete('pack2.d')
 
 
 class attr_packed(_pb_Record):
@@ -1564,9 +1525,6 @@ class attr_packed(_pb_Record):
     def c(self, value):
         self._s.c = _pb_index(value, 'attr_packed.c', -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete('attr_packed.c')
 
     @property
     def i(self):
@@ -1576,9 +1534,6 @@ class attr_packed(_pb_Record):
     def i(self, value):
         self._s.i = _pb_index(value, 'attr_packed.i', -2147483648, 2147483647)
 
-    @i.deleter
-    def i(self):
-        _pb_no_delete('attr_packed.i')
 
 
 class attr_aligned(_pb_Record):
@@ -1617,9 +1572,6 @@ class attr_aligned(_pb_Record):
     def c(self, value):
         self._s.c = _pb_index(value, 'attr_aligned.c', -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete('attr_aligned.c')
 
     @property
     def i(self):
@@ -1629,9 +1581,6 @@ class attr_aligned(_pb_Record):
     def i(self, value):
         self._s.i = _pb_index(value, 'attr_aligned.i', -2147483648, 2147483647)
 
-    @i.deleter
-    def i(self):
-        _pb_no_delete('attr_aligned.i')
 
 
 class after_pop(_pb_Record):
@@ -1670,9 +1619,6 @@ class after_pop(_pb_Record):
     def c(self, value):
         self._s.c = _pb_index(value, 'after_pop.c', -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete('after_pop.c')
 
     @property
     def d(self):
@@ -1682,6 +1628,3 @@ class after_pop(_pb_Record):
     def d(self, value):
         self._s.d = _pb_float(value, 'after_pop.d')
 
-    @d.deleter
-    def d(self):
-        _pb_no_delete('after_pop.d')

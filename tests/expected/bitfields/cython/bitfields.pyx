@@ -636,7 +636,8 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
 
 cdef class _pb_Record:
     # The base of every record class: what a void * parameter takes as the record's
-    # address, and what a view an ownership rule gives frees (as Pointer does).
+    # address, what a view an ownership rule gives frees (as Pointer does), and what
+    # every record class does alike (one compiled copy, not one a class).
     cdef _pb_release _pb_free
     cdef void *_pb_free_fn
     cdef void *_pb_free_memory
@@ -661,6 +662,17 @@ cdef class _pb_Record:
         self._pb_closed = True
         self._pb_detach()
         return True
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def close(self):
         """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
@@ -970,6 +982,8 @@ cdef class flags(_pb_Record):
     'Bitfields, packing and alignment attributes.'
     cdef _cs_flags _value
     cdef _cs_flags *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1020,13 +1034,6 @@ cdef class flags(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_flags))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"flags(ready={self.ready!r}, error={self.error!r}, level={self.level!r}, count={self.count!r})"
 
@@ -1039,9 +1046,6 @@ cdef class flags(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ready = _pb_index(value, "flags.ready", 0, 1)
 
-    @ready.deleter
-    def ready(self):
-        _pb_no_delete("flags.ready")
 
     @property
     def error(self):
@@ -1052,9 +1056,6 @@ cdef class flags(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.error = _pb_index(value, "flags.error", 0, 1)
 
-    @error.deleter
-    def error(self):
-        _pb_no_delete("flags.error")
 
     @property
     def level(self):
@@ -1065,9 +1066,6 @@ cdef class flags(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.level = _pb_index(value, "flags.level", 0, 15)
 
-    @level.deleter
-    def level(self):
-        _pb_no_delete("flags.level")
 
     @property
     def count(self):
@@ -1078,9 +1076,6 @@ cdef class flags(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.count = _pb_index(value, "flags.count", 0, 16777215)
 
-    @count.deleter
-    def count(self):
-        _pb_no_delete("flags.count")
 
 
 cdef flags _pb_view_flags(object owner, void *ptr):
@@ -1109,6 +1104,8 @@ cdef class mixed_bits(_pb_Record):
     'struct mixed_bits: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_mixed_bits _value
     cdef _cs_mixed_bits *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1161,13 +1158,6 @@ cdef class mixed_bits(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_mixed_bits))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"mixed_bits(tag={self.tag!r}, low={self.low!r}, high={self.high!r}, last={self.last!r}, wide={self.wide!r})"
 
@@ -1180,9 +1170,6 @@ cdef class mixed_bits(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.tag = _pb_index(value, "mixed_bits.tag", -128, 127)
 
-    @tag.deleter
-    def tag(self):
-        _pb_no_delete("mixed_bits.tag")
 
     @property
     def low(self):
@@ -1193,9 +1180,6 @@ cdef class mixed_bits(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.low = _pb_index(value, "mixed_bits.low", 0, 31)
 
-    @low.deleter
-    def low(self):
-        _pb_no_delete("mixed_bits.low")
 
     @property
     def high(self):
@@ -1206,9 +1190,6 @@ cdef class mixed_bits(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.high = _pb_index(value, "mixed_bits.high", 0, 2047)
 
-    @high.deleter
-    def high(self):
-        _pb_no_delete("mixed_bits.high")
 
     @property
     def last(self):
@@ -1219,9 +1200,6 @@ cdef class mixed_bits(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.last = _pb_index(value, "mixed_bits.last", 0, 7)
 
-    @last.deleter
-    def last(self):
-        _pb_no_delete("mixed_bits.last")
 
     @property
     def wide(self):
@@ -1232,9 +1210,6 @@ cdef class mixed_bits(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.wide = _pb_index(value, "mixed_bits.wide", -549755813888, 549755813887)
 
-    @wide.deleter
-    def wide(self):
-        _pb_no_delete("mixed_bits.wide")
 
 
 cdef mixed_bits _pb_view_mixed_bits(object owner, void *ptr):
@@ -1263,6 +1238,8 @@ cdef class packed_header(_pb_Record):
     'struct packed_header: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_packed_header _value
     cdef _cs_packed_header *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1311,13 +1288,6 @@ cdef class packed_header(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_packed_header))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"packed_header(version={self.version!r}, length={self.length!r}, checksum={self.checksum!r})"
 
@@ -1330,9 +1300,6 @@ cdef class packed_header(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.version = _pb_index(value, "packed_header.version", 0, 255)
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete("packed_header.version")
 
     @property
     def length(self):
@@ -1343,9 +1310,6 @@ cdef class packed_header(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.length = _pb_index(value, "packed_header.length", 0, 4294967295)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete("packed_header.length")
 
     @property
     def checksum(self):
@@ -1356,9 +1320,6 @@ cdef class packed_header(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.checksum = _pb_index(value, "packed_header.checksum", 0, 65535)
 
-    @checksum.deleter
-    def checksum(self):
-        _pb_no_delete("packed_header.checksum")
 
 
 cdef packed_header _pb_view_packed_header(object owner, void *ptr):
@@ -1387,6 +1348,8 @@ cdef class pack2(_pb_Record):
     'struct pack2: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_pack2 _value
     cdef _cs_pack2 *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1433,13 +1396,6 @@ cdef class pack2(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_pack2))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"pack2(c={self.c!r}, d={self.d!r})"
 
@@ -1452,9 +1408,6 @@ cdef class pack2(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.c = _pb_index(value, "pack2.c", -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete("pack2.c")
 
     @property
     def d(self):
@@ -1469,9 +1422,6 @@ cdef class pack2(_pb_Record):
             _pb_refused(_pb_take_error(), ('float', 'pack2.d'), value)
         self._ptr.d = _pb_value
 
-    @d.deleter
-    def d(self):
-        _pb_no_delete("pack2.d")
 
 
 cdef pack2 _pb_view_pack2(object owner, void *ptr):
@@ -1500,6 +1450,8 @@ cdef class attr_packed(_pb_Record):
     'struct attr_packed: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_attr_packed _value
     cdef _cs_attr_packed *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1546,13 +1498,6 @@ cdef class attr_packed(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_attr_packed))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"attr_packed(c={self.c!r}, i={self.i!r})"
 
@@ -1565,9 +1510,6 @@ cdef class attr_packed(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.c = _pb_index(value, "attr_packed.c", -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete("attr_packed.c")
 
     @property
     def i(self):
@@ -1578,9 +1520,6 @@ cdef class attr_packed(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.i = _pb_index(value, "attr_packed.i", -2147483648, 2147483647)
 
-    @i.deleter
-    def i(self):
-        _pb_no_delete("attr_packed.i")
 
 
 cdef attr_packed _pb_view_attr_packed(object owner, void *ptr):
@@ -1609,6 +1548,8 @@ cdef class attr_aligned(_pb_Record):
     'struct attr_aligned: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_attr_aligned _value
     cdef _cs_attr_aligned *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1655,13 +1596,6 @@ cdef class attr_aligned(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_attr_aligned))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"attr_aligned(c={self.c!r}, i={self.i!r})"
 
@@ -1674,9 +1608,6 @@ cdef class attr_aligned(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.c = _pb_index(value, "attr_aligned.c", -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete("attr_aligned.c")
 
     @property
     def i(self):
@@ -1687,9 +1618,6 @@ cdef class attr_aligned(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.i = _pb_index(value, "attr_aligned.i", -2147483648, 2147483647)
 
-    @i.deleter
-    def i(self):
-        _pb_no_delete("attr_aligned.i")
 
 
 cdef attr_aligned _pb_view_attr_aligned(object owner, void *ptr):
@@ -1718,6 +1646,8 @@ cdef class after_pop(_pb_Record):
     'struct after_pop: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_after_pop _value
     cdef _cs_after_pop *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1764,13 +1694,6 @@ cdef class after_pop(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_after_pop))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"after_pop(c={self.c!r}, d={self.d!r})"
 
@@ -1783,9 +1706,6 @@ cdef class after_pop(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.c = _pb_index(value, "after_pop.c", -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete("after_pop.c")
 
     @property
     def d(self):
@@ -1800,9 +1720,6 @@ cdef class after_pop(_pb_Record):
             _pb_refused(_pb_take_error(), ('float', 'after_pop.d'), value)
         self._ptr.d = _pb_value
 
-    @d.deleter
-    def d(self):
-        _pb_no_delete("after_pop.d")
 
 
 cdef after_pop _pb_view_after_pop(object owner, void *ptr):

@@ -511,6 +511,9 @@ class _pb_Record(_pb_Owner):
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
+    def __delattr__(self, name):
+        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
+
 
 def _pb_missing(message):
     """What a Library holds for a function its library lacks: calling it raises AttributeError."""
@@ -1126,9 +1129,6 @@ class vm_point(_pb_Record):
     def x(self, value):
         self._p.x = _pb_float(value, 'vm_point.x')
 
-    @x.deleter
-    def x(self):
-        _pb_no_delete('vm_point.x')
 
     @property
     def y(self):
@@ -1138,9 +1138,6 @@ class vm_point(_pb_Record):
     def y(self, value):
         self._p.y = _pb_float(value, 'vm_point.y')
 
-    @y.deleter
-    def y(self):
-        _pb_no_delete('vm_point.y')
 
 
 #: the pointer type ffi.new allocates a vm_point with

@@ -504,6 +504,9 @@ class _pb_Record(_pb_Owner):
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
+    def __delattr__(self, name):
+        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
+
 
 def _pb_missing(message):
     """What a Library holds for a function its library lacks: calling it raises AttributeError."""
@@ -1185,9 +1188,6 @@ class vm_point(_pb_Record):
     def x(self, value):
         self._s.x = _pb_float(value, 'vm_point.x')
 
-    @x.deleter
-    def x(self):
-        _pb_no_delete('vm_point.x')
 
     @property
     def y(self):
@@ -1197,9 +1197,6 @@ class vm_point(_pb_Record):
     def y(self, value):
         self._s.y = _pb_float(value, 'vm_point.y')
 
-    @y.deleter
-    def y(self):
-        _pb_no_delete('vm_point.y')
 
 
 # ---- functions ---------------------------------------------------------

@@ -630,7 +630,8 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
 
 cdef class _pb_Record:
     # The base of every record class: what a void * parameter takes as the record's
-    # address, and what a view an ownership rule gives frees (as Pointer does).
+    # address, what a view an ownership rule gives frees (as Pointer does), and what
+    # every record class does alike (one compiled copy, not one a class).
     cdef _pb_release _pb_free
     cdef void *_pb_free_fn
     cdef void *_pb_free_memory
@@ -655,6 +656,17 @@ cdef class _pb_Record:
         self._pb_closed = True
         self._pb_detach()
         return True
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def close(self):
         """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
@@ -987,6 +999,8 @@ cdef class vm_point(_pb_Record):
     'A point in the plane.'
     cdef _cs_vm_point _value
     cdef _cs_vm_point *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1033,13 +1047,6 @@ cdef class vm_point(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_vm_point))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"vm_point(x={self.x!r}, y={self.y!r})"
 
@@ -1056,9 +1063,6 @@ cdef class vm_point(_pb_Record):
             _pb_refused(_pb_take_error(), ('float', 'vm_point.x'), value)
         self._ptr.x = _pb_value
 
-    @x.deleter
-    def x(self):
-        _pb_no_delete("vm_point.x")
 
     @property
     def y(self):
@@ -1073,9 +1077,6 @@ cdef class vm_point(_pb_Record):
             _pb_refused(_pb_take_error(), ('float', 'vm_point.y'), value)
         self._ptr.y = _pb_value
 
-    @y.deleter
-    def y(self):
-        _pb_no_delete("vm_point.y")
 
 
 cdef vm_point _pb_view_vm_point(object owner, void *ptr):

@@ -511,6 +511,9 @@ class _pb_Record(_pb_Owner):
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
+    def __delattr__(self, name):
+        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
+
 
 def _pb_missing(message):
     """What a Library holds for a function its library lacks: calling it raises AttributeError."""
@@ -1109,9 +1112,6 @@ class mixed(_pb_Record):
     def c(self, value):
         self._p.c = _pb_index(value, 'mixed.c', -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete('mixed.c')
 
     @property
     def ll(self):
@@ -1121,9 +1121,6 @@ class mixed(_pb_Record):
     def ll(self, value):
         self._p.ll = _pb_index(value, 'mixed.ll', -9223372036854775808, 9223372036854775807)
 
-    @ll.deleter
-    def ll(self):
-        _pb_no_delete('mixed.ll')
 
     @property
     def d(self):
@@ -1133,9 +1130,6 @@ class mixed(_pb_Record):
     def d(self, value):
         self._p.d = _pb_float(value, 'mixed.d')
 
-    @d.deleter
-    def d(self):
-        _pb_no_delete('mixed.d')
 
     @property
     def l(self):
@@ -1145,9 +1139,6 @@ class mixed(_pb_Record):
     def l(self, value):
         self._p.l = _pb_index(value, 'mixed.l', -2147483648, 2147483647)
 
-    @l.deleter
-    def l(self):
-        _pb_no_delete('mixed.l')
 
     @property
     def p(self):
@@ -1172,9 +1163,6 @@ class mixed(_pb_Record):
             self._p.p = _ffi.cast('void *', held)
             _pb_keep(self, 'p', held)
 
-    @p.deleter
-    def p(self):
-        _pb_no_delete('mixed.p')
 
 
 #: the pointer type ffi.new allocates a mixed with

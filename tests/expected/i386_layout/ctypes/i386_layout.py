@@ -504,6 +504,9 @@ class _pb_Record(_pb_Owner):
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
+    def __delattr__(self, name):
+        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
+
 
 def _pb_missing(message):
     """What a Library holds for a function its library lacks: calling it raises AttributeError."""
@@ -1173,9 +1176,6 @@ class mixed(_pb_Record):
     def c(self, value):
         self._s.c = _pb_index(value, 'mixed.c', -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete('mixed.c')
 
     @property
     def ll(self):
@@ -1185,9 +1185,6 @@ class mixed(_pb_Record):
     def ll(self, value):
         self._s.ll = _pb_index(value, 'mixed.ll', -9223372036854775808, 9223372036854775807)
 
-    @ll.deleter
-    def ll(self):
-        _pb_no_delete('mixed.ll')
 
     @property
     def d(self):
@@ -1197,9 +1194,6 @@ class mixed(_pb_Record):
     def d(self, value):
         self._s.d = _pb_float(value, 'mixed.d')
 
-    @d.deleter
-    def d(self):
-        _pb_no_delete('mixed.d')
 
     @property
     def l(self):
@@ -1209,9 +1203,6 @@ class mixed(_pb_Record):
     def l(self, value):
         self._s.l = _pb_index(value, 'mixed.l', -2147483648, 2147483647)
 
-    @l.deleter
-    def l(self):
-        _pb_no_delete('mixed.l')
 
     @property
     def p(self):
@@ -1232,6 +1223,3 @@ class mixed(_pb_Record):
             self._s.p = address
             _pb_keep(self._s, 'p', kept)
 
-    @p.deleter
-    def p(self):
-        _pb_no_delete('mixed.p')

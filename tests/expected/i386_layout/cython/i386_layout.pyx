@@ -624,7 +624,8 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
 
 cdef class _pb_Record:
     # The base of every record class: what a void * parameter takes as the record's
-    # address, and what a view an ownership rule gives frees (as Pointer does).
+    # address, what a view an ownership rule gives frees (as Pointer does), and what
+    # every record class does alike (one compiled copy, not one a class).
     cdef _pb_release _pb_free
     cdef void *_pb_free_fn
     cdef void *_pb_free_memory
@@ -649,6 +650,17 @@ cdef class _pb_Record:
         self._pb_closed = True
         self._pb_detach()
         return True
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def close(self):
         """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
@@ -961,6 +973,8 @@ cdef class mixed(_pb_Record):
     'ILP32: longs and pointers are 4 bytes, long long and double 4-aligned in records.'
     cdef _cs_mixed _value
     cdef _cs_mixed *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1009,13 +1023,6 @@ cdef class mixed(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_mixed))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"mixed(c={self.c!r}, ll={self.ll!r}, d={self.d!r}, l={self.l!r}, p={self.p!r})"
 
@@ -1028,9 +1035,6 @@ cdef class mixed(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.c = _pb_index(value, "mixed.c", -128, 127)
 
-    @c.deleter
-    def c(self):
-        _pb_no_delete("mixed.c")
 
     @property
     def ll(self):
@@ -1041,9 +1045,6 @@ cdef class mixed(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ll = _pb_index(value, "mixed.ll", -9223372036854775808, 9223372036854775807)
 
-    @ll.deleter
-    def ll(self):
-        _pb_no_delete("mixed.ll")
 
     @property
     def d(self):
@@ -1058,9 +1059,6 @@ cdef class mixed(_pb_Record):
             _pb_refused(_pb_take_error(), ('float', 'mixed.d'), value)
         self._ptr.d = _pb_value
 
-    @d.deleter
-    def d(self):
-        _pb_no_delete("mixed.d")
 
     @property
     def l(self):
@@ -1071,9 +1069,6 @@ cdef class mixed(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.l = _pb_index(value, "mixed.l", -2147483648, 2147483647)
 
-    @l.deleter
-    def l(self):
-        _pb_no_delete("mixed.l")
 
     @property
     def p(self):
@@ -1089,9 +1084,6 @@ cdef class mixed(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.p = <void *>_pb_keep_buffer(self, <size_t>&self._ptr.p, value, "mixed.p", False, 0, True)
 
-    @p.deleter
-    def p(self):
-        _pb_no_delete("mixed.p")
 
 
 cdef mixed _pb_view_mixed(object owner, void *ptr):

@@ -511,6 +511,9 @@ class _pb_Record(_pb_Owner):
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
+    def __delattr__(self, name):
+        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
+
 
 def _pb_missing(message):
     """What a Library holds for a function its library lacks: calling it raises AttributeError."""
@@ -1223,9 +1226,6 @@ class json_t(_pb_Record):
     def type(self, value):
         self._p.type = _pb_index(value, 'json_t.type', 0, 4294967295)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete('json_t.type')
 
     @property
     def refcount(self):
@@ -1235,9 +1235,6 @@ class json_t(_pb_Record):
     def refcount(self, value):
         self._p.refcount = _pb_index(value, 'json_t.refcount', 0, 18446744073709551615)
 
-    @refcount.deleter
-    def refcount(self):
-        _pb_no_delete('json_t.refcount')
 
 
 #: the pointer type ffi.new allocates a json_t with
@@ -1290,9 +1287,6 @@ class json_error_t(_pb_Record):
     def line(self, value):
         self._p.line = _pb_index(value, 'json_error_t.line', -2147483648, 2147483647)
 
-    @line.deleter
-    def line(self):
-        _pb_no_delete('json_error_t.line')
 
     @property
     def column(self):
@@ -1302,9 +1296,6 @@ class json_error_t(_pb_Record):
     def column(self, value):
         self._p.column = _pb_index(value, 'json_error_t.column', -2147483648, 2147483647)
 
-    @column.deleter
-    def column(self):
-        _pb_no_delete('json_error_t.column')
 
     @property
     def position(self):
@@ -1314,9 +1305,6 @@ class json_error_t(_pb_Record):
     def position(self, value):
         self._p.position = _pb_index(value, 'json_error_t.position', -2147483648, 2147483647)
 
-    @position.deleter
-    def position(self):
-        _pb_no_delete('json_error_t.position')
 
     @property
     def source(self):
@@ -1326,9 +1314,6 @@ class json_error_t(_pb_Record):
     def source(self, value):
         _pb_store_bytes(self._p.source, 80, value, 'json_error_t.source')
 
-    @source.deleter
-    def source(self):
-        _pb_no_delete('json_error_t.source')
 
     @property
     def text(self):
@@ -1338,9 +1323,6 @@ class json_error_t(_pb_Record):
     def text(self, value):
         _pb_store_bytes(self._p.text, 160, value, 'json_error_t.text')
 
-    @text.deleter
-    def text(self):
-        _pb_no_delete('json_error_t.text')
 
 
 #: the pointer type ffi.new allocates a json_error_t with

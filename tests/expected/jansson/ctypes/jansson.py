@@ -504,6 +504,9 @@ class _pb_Record(_pb_Owner):
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
+    def __delattr__(self, name):
+        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
+
 
 def _pb_missing(message):
     """What a Library holds for a function its library lacks: calling it raises AttributeError."""
@@ -1295,9 +1298,6 @@ class json_t(_pb_Record):
     def type(self, value):
         self._s.type = _pb_index(value, 'json_t.type', 0, 4294967295)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete('json_t.type')
 
     @property
     def refcount(self):
@@ -1307,9 +1307,6 @@ class json_t(_pb_Record):
     def refcount(self, value):
         self._s.refcount = _pb_index(value, 'json_t.refcount', 0, 18446744073709551615)
 
-    @refcount.deleter
-    def refcount(self):
-        _pb_no_delete('json_t.refcount')
 
 
 class json_error_t(_pb_Record):
@@ -1354,9 +1351,6 @@ class json_error_t(_pb_Record):
     def line(self, value):
         self._s.line = _pb_index(value, 'json_error_t.line', -2147483648, 2147483647)
 
-    @line.deleter
-    def line(self):
-        _pb_no_delete('json_error_t.line')
 
     @property
     def column(self):
@@ -1366,9 +1360,6 @@ class json_error_t(_pb_Record):
     def column(self, value):
         self._s.column = _pb_index(value, 'json_error_t.column', -2147483648, 2147483647)
 
-    @column.deleter
-    def column(self):
-        _pb_no_delete('json_error_t.column')
 
     @property
     def position(self):
@@ -1378,9 +1369,6 @@ class json_error_t(_pb_Record):
     def position(self, value):
         self._s.position = _pb_index(value, 'json_error_t.position', -2147483648, 2147483647)
 
-    @position.deleter
-    def position(self):
-        _pb_no_delete('json_error_t.position')
 
     @property
     def source(self):
@@ -1390,9 +1378,6 @@ class json_error_t(_pb_Record):
     def source(self, value):
         _pb_store_bytes(self._s, _S1.source.offset, 80, value, 'json_error_t.source')
 
-    @source.deleter
-    def source(self):
-        _pb_no_delete('json_error_t.source')
 
     @property
     def text(self):
@@ -1402,9 +1387,6 @@ class json_error_t(_pb_Record):
     def text(self, value):
         _pb_store_bytes(self._s, _S1.text.offset, 160, value, 'json_error_t.text')
 
-    @text.deleter
-    def text(self):
-        _pb_no_delete('json_error_t.text')
 _IO_FILE = FILE
 
 

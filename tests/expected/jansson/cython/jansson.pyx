@@ -624,7 +624,8 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
 
 cdef class _pb_Record:
     # The base of every record class: what a void * parameter takes as the record's
-    # address, and what a view an ownership rule gives frees (as Pointer does).
+    # address, what a view an ownership rule gives frees (as Pointer does), and what
+    # every record class does alike (one compiled copy, not one a class).
     cdef _pb_release _pb_free
     cdef void *_pb_free_fn
     cdef void *_pb_free_memory
@@ -649,6 +650,17 @@ cdef class _pb_Record:
         self._pb_closed = True
         self._pb_detach()
         return True
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def close(self):
         """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
@@ -1082,6 +1094,8 @@ cdef class json_t(_pb_Record):
     'struct json_t: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_json_t _value
     cdef _cs_json_t *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1129,13 +1143,6 @@ cdef class json_t(_pb_Record):
         _pb_check_open(self)
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_json_t))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"json_t(type={self.type!r}, refcount={self.refcount!r})"
 
@@ -1151,9 +1158,6 @@ cdef class json_t(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.type = _pb_index(value, "json_t.type", 0, 4294967295)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete("json_t.type")
 
     @property
     def refcount(self):
@@ -1166,9 +1170,6 @@ cdef class json_t(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.refcount = _pb_index(value, "json_t.refcount", 0, 18446744073709551615)
 
-    @refcount.deleter
-    def refcount(self):
-        _pb_no_delete("json_t.refcount")
 
 
 cdef json_t _pb_view_json_t(object owner, void *ptr):
@@ -1197,6 +1198,8 @@ cdef class json_error_t(_pb_Record):
     'struct json_error_t: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_json_error_t _value
     cdef _cs_json_error_t *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1249,13 +1252,6 @@ cdef class json_error_t(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_json_error_t))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"json_error_t(line={self.line!r}, column={self.column!r}, position={self.position!r}, source={self.source!r}, text={self.text!r})"
 
@@ -1268,9 +1264,6 @@ cdef class json_error_t(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.line = _pb_index(value, "json_error_t.line", -2147483648, 2147483647)
 
-    @line.deleter
-    def line(self):
-        _pb_no_delete("json_error_t.line")
 
     @property
     def column(self):
@@ -1281,9 +1274,6 @@ cdef class json_error_t(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.column = _pb_index(value, "json_error_t.column", -2147483648, 2147483647)
 
-    @column.deleter
-    def column(self):
-        _pb_no_delete("json_error_t.column")
 
     @property
     def position(self):
@@ -1294,9 +1284,6 @@ cdef class json_error_t(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.position = _pb_index(value, "json_error_t.position", -2147483648, 2147483647)
 
-    @position.deleter
-    def position(self):
-        _pb_no_delete("json_error_t.position")
 
     @property
     def source(self):
@@ -1306,9 +1293,6 @@ cdef class json_error_t(_pb_Record):
     def source(self, value):
         _pb_store_bytes(self._ptr.source, 80, value, "json_error_t.source")
 
-    @source.deleter
-    def source(self):
-        _pb_no_delete("json_error_t.source")
 
     @property
     def text(self):
@@ -1318,9 +1302,6 @@ cdef class json_error_t(_pb_Record):
     def text(self, value):
         _pb_store_bytes(self._ptr.text, 160, value, "json_error_t.text")
 
-    @text.deleter
-    def text(self):
-        _pb_no_delete("json_error_t.text")
 
 
 cdef json_error_t _pb_view_json_error_t(object owner, void *ptr):

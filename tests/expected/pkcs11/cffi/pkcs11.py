@@ -1943,6 +1943,9 @@ class _pb_Record(_pb_Owner):
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
+    def __delattr__(self, name):
+        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
+
 
 def _pb_missing(message):
     """What a Library holds for a function its library lacks: calling it raises AttributeError."""
@@ -4105,9 +4108,6 @@ class CK_VERSION(_pb_Record):
     def major(self, value):
         self._p.major = _pb_index(value, 'CK_VERSION.major', 0, 255)
 
-    @major.deleter
-    def major(self):
-        _pb_no_delete('CK_VERSION.major')
 
     @property
     def minor(self):
@@ -4117,9 +4117,6 @@ class CK_VERSION(_pb_Record):
     def minor(self, value):
         self._p.minor = _pb_index(value, 'CK_VERSION.minor', 0, 255)
 
-    @minor.deleter
-    def minor(self):
-        _pb_no_delete('CK_VERSION.minor')
 
 
 #: the pointer type ffi.new allocates a CK_VERSION with
@@ -4174,9 +4171,6 @@ class CK_INFO(_pb_Record):
             raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.cryptokiVersion = value._p[0]
 
-    @cryptokiVersion.deleter
-    def cryptokiVersion(self):
-        _pb_no_delete('CK_INFO.cryptokiVersion')
 
     @property
     def manufacturerID(self):
@@ -4186,9 +4180,6 @@ class CK_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_INFO.manufacturerID')
 
-    @manufacturerID.deleter
-    def manufacturerID(self):
-        _pb_no_delete('CK_INFO.manufacturerID')
 
     @property
     def flags(self):
@@ -4198,9 +4189,6 @@ class CK_INFO(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_INFO.flags', 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('CK_INFO.flags')
 
     @property
     def libraryDescription(self):
@@ -4210,9 +4198,6 @@ class CK_INFO(_pb_Record):
     def libraryDescription(self, value):
         _pb_store_bytes(self._p.libraryDescription, 32, value, 'CK_INFO.libraryDescription')
 
-    @libraryDescription.deleter
-    def libraryDescription(self):
-        _pb_no_delete('CK_INFO.libraryDescription')
 
     @property
     def libraryVersion(self):
@@ -4224,9 +4209,6 @@ class CK_INFO(_pb_Record):
             raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.libraryVersion = value._p[0]
 
-    @libraryVersion.deleter
-    def libraryVersion(self):
-        _pb_no_delete('CK_INFO.libraryVersion')
 
 
 #: the pointer type ffi.new allocates a CK_INFO with
@@ -4279,9 +4261,6 @@ class CK_SLOT_INFO(_pb_Record):
     def slotDescription(self, value):
         _pb_store_bytes(self._p.slotDescription, 64, value, 'CK_SLOT_INFO.slotDescription')
 
-    @slotDescription.deleter
-    def slotDescription(self):
-        _pb_no_delete('CK_SLOT_INFO.slotDescription')
 
     @property
     def manufacturerID(self):
@@ -4291,9 +4270,6 @@ class CK_SLOT_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_SLOT_INFO.manufacturerID')
 
-    @manufacturerID.deleter
-    def manufacturerID(self):
-        _pb_no_delete('CK_SLOT_INFO.manufacturerID')
 
     @property
     def flags(self):
@@ -4303,9 +4279,6 @@ class CK_SLOT_INFO(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('CK_SLOT_INFO.flags')
 
     @property
     def hardwareVersion(self):
@@ -4317,9 +4290,6 @@ class CK_SLOT_INFO(_pb_Record):
             raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.hardwareVersion = value._p[0]
 
-    @hardwareVersion.deleter
-    def hardwareVersion(self):
-        _pb_no_delete('CK_SLOT_INFO.hardwareVersion')
 
     @property
     def firmwareVersion(self):
@@ -4331,9 +4301,6 @@ class CK_SLOT_INFO(_pb_Record):
             raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.firmwareVersion = value._p[0]
 
-    @firmwareVersion.deleter
-    def firmwareVersion(self):
-        _pb_no_delete('CK_SLOT_INFO.firmwareVersion')
 
 
 #: the pointer type ffi.new allocates a CK_SLOT_INFO with
@@ -4412,9 +4379,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._p.label, 32, value, 'CK_TOKEN_INFO.label')
 
-    @label.deleter
-    def label(self):
-        _pb_no_delete('CK_TOKEN_INFO.label')
 
     @property
     def manufacturerID(self):
@@ -4424,9 +4388,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_TOKEN_INFO.manufacturerID')
 
-    @manufacturerID.deleter
-    def manufacturerID(self):
-        _pb_no_delete('CK_TOKEN_INFO.manufacturerID')
 
     @property
     def model(self):
@@ -4436,9 +4397,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def model(self, value):
         _pb_store_bytes(self._p.model, 16, value, 'CK_TOKEN_INFO.model')
 
-    @model.deleter
-    def model(self):
-        _pb_no_delete('CK_TOKEN_INFO.model')
 
     @property
     def serialNumber(self):
@@ -4448,9 +4406,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def serialNumber(self, value):
         _pb_store_bytes(self._p.serialNumber, 16, value, 'CK_TOKEN_INFO.serialNumber')
 
-    @serialNumber.deleter
-    def serialNumber(self):
-        _pb_no_delete('CK_TOKEN_INFO.serialNumber')
 
     @property
     def flags(self):
@@ -4460,9 +4415,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('CK_TOKEN_INFO.flags')
 
     @property
     def ulMaxSessionCount(self):
@@ -4472,9 +4424,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMaxSessionCount(self, value):
         self._p.ulMaxSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
 
-    @ulMaxSessionCount.deleter
-    def ulMaxSessionCount(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulMaxSessionCount')
 
     @property
     def ulSessionCount(self):
@@ -4484,9 +4433,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulSessionCount(self, value):
         self._p.ulSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
 
-    @ulSessionCount.deleter
-    def ulSessionCount(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulSessionCount')
 
     @property
     def ulMaxRwSessionCount(self):
@@ -4496,9 +4442,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMaxRwSessionCount(self, value):
         self._p.ulMaxRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
 
-    @ulMaxRwSessionCount.deleter
-    def ulMaxRwSessionCount(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulMaxRwSessionCount')
 
     @property
     def ulRwSessionCount(self):
@@ -4508,9 +4451,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulRwSessionCount(self, value):
         self._p.ulRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
 
-    @ulRwSessionCount.deleter
-    def ulRwSessionCount(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulRwSessionCount')
 
     @property
     def ulMaxPinLen(self):
@@ -4520,9 +4460,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMaxPinLen(self, value):
         self._p.ulMaxPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
 
-    @ulMaxPinLen.deleter
-    def ulMaxPinLen(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulMaxPinLen')
 
     @property
     def ulMinPinLen(self):
@@ -4532,9 +4469,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMinPinLen(self, value):
         self._p.ulMinPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
 
-    @ulMinPinLen.deleter
-    def ulMinPinLen(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulMinPinLen')
 
     @property
     def ulTotalPublicMemory(self):
@@ -4544,9 +4478,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulTotalPublicMemory(self, value):
         self._p.ulTotalPublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
 
-    @ulTotalPublicMemory.deleter
-    def ulTotalPublicMemory(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulTotalPublicMemory')
 
     @property
     def ulFreePublicMemory(self):
@@ -4556,9 +4487,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulFreePublicMemory(self, value):
         self._p.ulFreePublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
 
-    @ulFreePublicMemory.deleter
-    def ulFreePublicMemory(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulFreePublicMemory')
 
     @property
     def ulTotalPrivateMemory(self):
@@ -4568,9 +4496,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulTotalPrivateMemory(self, value):
         self._p.ulTotalPrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
 
-    @ulTotalPrivateMemory.deleter
-    def ulTotalPrivateMemory(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulTotalPrivateMemory')
 
     @property
     def ulFreePrivateMemory(self):
@@ -4580,9 +4505,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulFreePrivateMemory(self, value):
         self._p.ulFreePrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
 
-    @ulFreePrivateMemory.deleter
-    def ulFreePrivateMemory(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulFreePrivateMemory')
 
     @property
     def hardwareVersion(self):
@@ -4594,9 +4516,6 @@ class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.hardwareVersion = value._p[0]
 
-    @hardwareVersion.deleter
-    def hardwareVersion(self):
-        _pb_no_delete('CK_TOKEN_INFO.hardwareVersion')
 
     @property
     def firmwareVersion(self):
@@ -4608,9 +4527,6 @@ class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.firmwareVersion = value._p[0]
 
-    @firmwareVersion.deleter
-    def firmwareVersion(self):
-        _pb_no_delete('CK_TOKEN_INFO.firmwareVersion')
 
     @property
     def utcTime(self):
@@ -4620,9 +4536,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def utcTime(self, value):
         _pb_store_bytes(self._p.utcTime, 16, value, 'CK_TOKEN_INFO.utcTime')
 
-    @utcTime.deleter
-    def utcTime(self):
-        _pb_no_delete('CK_TOKEN_INFO.utcTime')
 
 
 #: the pointer type ffi.new allocates a CK_TOKEN_INFO with
@@ -4673,9 +4586,6 @@ class CK_SESSION_INFO(_pb_Record):
     def slotID(self, value):
         self._p.slotID = _pb_index(value, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
 
-    @slotID.deleter
-    def slotID(self):
-        _pb_no_delete('CK_SESSION_INFO.slotID')
 
     @property
     def state(self):
@@ -4685,9 +4595,6 @@ class CK_SESSION_INFO(_pb_Record):
     def state(self, value):
         self._p.state = _pb_index(value, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
 
-    @state.deleter
-    def state(self):
-        _pb_no_delete('CK_SESSION_INFO.state')
 
     @property
     def flags(self):
@@ -4697,9 +4604,6 @@ class CK_SESSION_INFO(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('CK_SESSION_INFO.flags')
 
     @property
     def ulDeviceError(self):
@@ -4709,9 +4613,6 @@ class CK_SESSION_INFO(_pb_Record):
     def ulDeviceError(self, value):
         self._p.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
 
-    @ulDeviceError.deleter
-    def ulDeviceError(self):
-        _pb_no_delete('CK_SESSION_INFO.ulDeviceError')
 
 
 #: the pointer type ffi.new allocates a CK_SESSION_INFO with
@@ -4756,9 +4657,6 @@ class CK_ATTRIBUTE(_pb_Record):
     def type(self, value):
         self._p.type = _pb_index(value, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete('CK_ATTRIBUTE.type')
 
     @property
     def pValue(self):
@@ -4783,9 +4681,6 @@ class CK_ATTRIBUTE(_pb_Record):
             self._p.pValue = _ffi.cast('void *', held)
             _pb_keep(self, 'pValue', held)
 
-    @pValue.deleter
-    def pValue(self):
-        _pb_no_delete('CK_ATTRIBUTE.pValue')
 
     @property
     def ulValueLen(self):
@@ -4795,9 +4690,6 @@ class CK_ATTRIBUTE(_pb_Record):
     def ulValueLen(self, value):
         self._p.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
 
-    @ulValueLen.deleter
-    def ulValueLen(self):
-        _pb_no_delete('CK_ATTRIBUTE.ulValueLen')
 
 
 #: the pointer type ffi.new allocates a CK_ATTRIBUTE with
@@ -4846,9 +4738,6 @@ class CK_DATE(_pb_Record):
     def year(self, value):
         _pb_store_bytes(self._p.year, 4, value, 'CK_DATE.year')
 
-    @year.deleter
-    def year(self):
-        _pb_no_delete('CK_DATE.year')
 
     @property
     def month(self):
@@ -4858,9 +4747,6 @@ class CK_DATE(_pb_Record):
     def month(self, value):
         _pb_store_bytes(self._p.month, 2, value, 'CK_DATE.month')
 
-    @month.deleter
-    def month(self):
-        _pb_no_delete('CK_DATE.month')
 
     @property
     def day(self):
@@ -4870,9 +4756,6 @@ class CK_DATE(_pb_Record):
     def day(self, value):
         _pb_store_bytes(self._p.day, 2, value, 'CK_DATE.day')
 
-    @day.deleter
-    def day(self):
-        _pb_no_delete('CK_DATE.day')
 
 
 #: the pointer type ffi.new allocates a CK_DATE with
@@ -4917,9 +4800,6 @@ class CK_MECHANISM(_pb_Record):
     def mechanism(self, value):
         self._p.mechanism = _pb_index(value, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
 
-    @mechanism.deleter
-    def mechanism(self):
-        _pb_no_delete('CK_MECHANISM.mechanism')
 
     @property
     def pParameter(self):
@@ -4944,9 +4824,6 @@ class CK_MECHANISM(_pb_Record):
             self._p.pParameter = _ffi.cast('void *', held)
             _pb_keep(self, 'pParameter', held)
 
-    @pParameter.deleter
-    def pParameter(self):
-        _pb_no_delete('CK_MECHANISM.pParameter')
 
     @property
     def ulParameterLen(self):
@@ -4956,9 +4833,6 @@ class CK_MECHANISM(_pb_Record):
     def ulParameterLen(self, value):
         self._p.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
 
-    @ulParameterLen.deleter
-    def ulParameterLen(self):
-        _pb_no_delete('CK_MECHANISM.ulParameterLen')
 
 
 #: the pointer type ffi.new allocates a CK_MECHANISM with
@@ -5007,9 +4881,6 @@ class CK_MECHANISM_INFO(_pb_Record):
     def ulMinKeySize(self, value):
         self._p.ulMinKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
 
-    @ulMinKeySize.deleter
-    def ulMinKeySize(self):
-        _pb_no_delete('CK_MECHANISM_INFO.ulMinKeySize')
 
     @property
     def ulMaxKeySize(self):
@@ -5019,9 +4890,6 @@ class CK_MECHANISM_INFO(_pb_Record):
     def ulMaxKeySize(self, value):
         self._p.ulMaxKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
 
-    @ulMaxKeySize.deleter
-    def ulMaxKeySize(self):
-        _pb_no_delete('CK_MECHANISM_INFO.ulMaxKeySize')
 
     @property
     def flags(self):
@@ -5031,9 +4899,6 @@ class CK_MECHANISM_INFO(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('CK_MECHANISM_INFO.flags')
 
 
 #: the pointer type ffi.new allocates a CK_MECHANISM_INFO with
@@ -5212,9 +5077,6 @@ class CK_FUNCTION_LIST(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete('CK_FUNCTION_LIST.version')
 
     @property
     def C_Initialize(self):
@@ -5226,9 +5088,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Initialize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Initialize', value)
 
-    @C_Initialize.deleter
-    def C_Initialize(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Initialize')
 
     @property
     def C_Finalize(self):
@@ -5240,9 +5099,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Finalize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Finalize', value)
 
-    @C_Finalize.deleter
-    def C_Finalize(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Finalize')
 
     @property
     def C_GetInfo(self):
@@ -5254,9 +5110,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInfo', value)
 
-    @C_GetInfo.deleter
-    def C_GetInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetInfo')
 
     @property
     def C_GetFunctionList(self):
@@ -5268,9 +5121,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetFunctionList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionList', value)
 
-    @C_GetFunctionList.deleter
-    def C_GetFunctionList(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetFunctionList')
 
     @property
     def C_GetSlotList(self):
@@ -5282,9 +5132,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetSlotList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotList', value)
 
-    @C_GetSlotList.deleter
-    def C_GetSlotList(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetSlotList')
 
     @property
     def C_GetSlotInfo(self):
@@ -5296,9 +5143,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetSlotInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotInfo', value)
 
-    @C_GetSlotInfo.deleter
-    def C_GetSlotInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetSlotInfo')
 
     @property
     def C_GetTokenInfo(self):
@@ -5310,9 +5154,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetTokenInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetTokenInfo', value)
 
-    @C_GetTokenInfo.deleter
-    def C_GetTokenInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetTokenInfo')
 
     @property
     def C_GetMechanismList(self):
@@ -5324,9 +5165,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetMechanismList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismList', value)
 
-    @C_GetMechanismList.deleter
-    def C_GetMechanismList(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetMechanismList')
 
     @property
     def C_GetMechanismInfo(self):
@@ -5338,9 +5176,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetMechanismInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismInfo', value)
 
-    @C_GetMechanismInfo.deleter
-    def C_GetMechanismInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetMechanismInfo')
 
     @property
     def C_InitToken(self):
@@ -5352,9 +5187,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_InitToken = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitToken', value)
 
-    @C_InitToken.deleter
-    def C_InitToken(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_InitToken')
 
     @property
     def C_InitPIN(self):
@@ -5366,9 +5198,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_InitPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitPIN', value)
 
-    @C_InitPIN.deleter
-    def C_InitPIN(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_InitPIN')
 
     @property
     def C_SetPIN(self):
@@ -5380,9 +5209,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SetPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetPIN', value)
 
-    @C_SetPIN.deleter
-    def C_SetPIN(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SetPIN')
 
     @property
     def C_OpenSession(self):
@@ -5394,9 +5220,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_OpenSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_OpenSession', value)
 
-    @C_OpenSession.deleter
-    def C_OpenSession(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_OpenSession')
 
     @property
     def C_CloseSession(self):
@@ -5408,9 +5231,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_CloseSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseSession', value)
 
-    @C_CloseSession.deleter
-    def C_CloseSession(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_CloseSession')
 
     @property
     def C_CloseAllSessions(self):
@@ -5422,9 +5242,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_CloseAllSessions = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseAllSessions', value)
 
-    @C_CloseAllSessions.deleter
-    def C_CloseAllSessions(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_CloseAllSessions')
 
     @property
     def C_GetSessionInfo(self):
@@ -5436,9 +5253,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetSessionInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSessionInfo', value)
 
-    @C_GetSessionInfo.deleter
-    def C_GetSessionInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetSessionInfo')
 
     @property
     def C_GetOperationState(self):
@@ -5450,9 +5264,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetOperationState', value)
 
-    @C_GetOperationState.deleter
-    def C_GetOperationState(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetOperationState')
 
     @property
     def C_SetOperationState(self):
@@ -5464,9 +5275,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetOperationState', value)
 
-    @C_SetOperationState.deleter
-    def C_SetOperationState(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SetOperationState')
 
     @property
     def C_Login(self):
@@ -5478,9 +5286,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Login = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Login', value)
 
-    @C_Login.deleter
-    def C_Login(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Login')
 
     @property
     def C_Logout(self):
@@ -5492,9 +5297,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Logout = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Logout', value)
 
-    @C_Logout.deleter
-    def C_Logout(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Logout')
 
     @property
     def C_CreateObject(self):
@@ -5506,9 +5308,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_CreateObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CreateObject', value)
 
-    @C_CreateObject.deleter
-    def C_CreateObject(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_CreateObject')
 
     @property
     def C_CopyObject(self):
@@ -5520,9 +5319,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_CopyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CopyObject', value)
 
-    @C_CopyObject.deleter
-    def C_CopyObject(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_CopyObject')
 
     @property
     def C_DestroyObject(self):
@@ -5534,9 +5330,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DestroyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DestroyObject', value)
 
-    @C_DestroyObject.deleter
-    def C_DestroyObject(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DestroyObject')
 
     @property
     def C_GetObjectSize(self):
@@ -5548,9 +5341,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetObjectSize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetObjectSize', value)
 
-    @C_GetObjectSize.deleter
-    def C_GetObjectSize(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetObjectSize')
 
     @property
     def C_GetAttributeValue(self):
@@ -5562,9 +5352,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetAttributeValue', value)
 
-    @C_GetAttributeValue.deleter
-    def C_GetAttributeValue(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetAttributeValue')
 
     @property
     def C_SetAttributeValue(self):
@@ -5576,9 +5363,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetAttributeValue', value)
 
-    @C_SetAttributeValue.deleter
-    def C_SetAttributeValue(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SetAttributeValue')
 
     @property
     def C_FindObjectsInit(self):
@@ -5590,9 +5374,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_FindObjectsInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsInit', value)
 
-    @C_FindObjectsInit.deleter
-    def C_FindObjectsInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjectsInit')
 
     @property
     def C_FindObjects(self):
@@ -5604,9 +5385,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_FindObjects = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjects', value)
 
-    @C_FindObjects.deleter
-    def C_FindObjects(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjects')
 
     @property
     def C_FindObjectsFinal(self):
@@ -5618,9 +5396,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_FindObjectsFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsFinal', value)
 
-    @C_FindObjectsFinal.deleter
-    def C_FindObjectsFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjectsFinal')
 
     @property
     def C_EncryptInit(self):
@@ -5632,9 +5407,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_EncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptInit', value)
 
-    @C_EncryptInit.deleter
-    def C_EncryptInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptInit')
 
     @property
     def C_Encrypt(self):
@@ -5646,9 +5418,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Encrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Encrypt', value)
 
-    @C_Encrypt.deleter
-    def C_Encrypt(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Encrypt')
 
     @property
     def C_EncryptUpdate(self):
@@ -5660,9 +5429,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_EncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptUpdate', value)
 
-    @C_EncryptUpdate.deleter
-    def C_EncryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptUpdate')
 
     @property
     def C_EncryptFinal(self):
@@ -5674,9 +5440,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_EncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptFinal', value)
 
-    @C_EncryptFinal.deleter
-    def C_EncryptFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptFinal')
 
     @property
     def C_DecryptInit(self):
@@ -5688,9 +5451,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptInit', value)
 
-    @C_DecryptInit.deleter
-    def C_DecryptInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptInit')
 
     @property
     def C_Decrypt(self):
@@ -5702,9 +5462,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Decrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Decrypt', value)
 
-    @C_Decrypt.deleter
-    def C_Decrypt(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Decrypt')
 
     @property
     def C_DecryptUpdate(self):
@@ -5716,9 +5473,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DecryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptUpdate', value)
 
-    @C_DecryptUpdate.deleter
-    def C_DecryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptUpdate')
 
     @property
     def C_DecryptFinal(self):
@@ -5730,9 +5484,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptFinal', value)
 
-    @C_DecryptFinal.deleter
-    def C_DecryptFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptFinal')
 
     @property
     def C_DigestInit(self):
@@ -5744,9 +5495,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DigestInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestInit', value)
 
-    @C_DigestInit.deleter
-    def C_DigestInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DigestInit')
 
     @property
     def C_Digest(self):
@@ -5758,9 +5506,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Digest = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Digest', value)
 
-    @C_Digest.deleter
-    def C_Digest(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Digest')
 
     @property
     def C_DigestUpdate(self):
@@ -5772,9 +5517,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestUpdate', value)
 
-    @C_DigestUpdate.deleter
-    def C_DigestUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DigestUpdate')
 
     @property
     def C_DigestKey(self):
@@ -5786,9 +5528,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DigestKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestKey', value)
 
-    @C_DigestKey.deleter
-    def C_DigestKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DigestKey')
 
     @property
     def C_DigestFinal(self):
@@ -5800,9 +5539,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DigestFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestFinal', value)
 
-    @C_DigestFinal.deleter
-    def C_DigestFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DigestFinal')
 
     @property
     def C_SignInit(self):
@@ -5814,9 +5550,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignInit', value)
 
-    @C_SignInit.deleter
-    def C_SignInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SignInit')
 
     @property
     def C_Sign(self):
@@ -5828,9 +5561,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Sign = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Sign', value)
 
-    @C_Sign.deleter
-    def C_Sign(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Sign')
 
     @property
     def C_SignUpdate(self):
@@ -5842,9 +5572,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SignUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignUpdate', value)
 
-    @C_SignUpdate.deleter
-    def C_SignUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SignUpdate')
 
     @property
     def C_SignFinal(self):
@@ -5856,9 +5583,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignFinal', value)
 
-    @C_SignFinal.deleter
-    def C_SignFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SignFinal')
 
     @property
     def C_SignRecoverInit(self):
@@ -5870,9 +5594,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SignRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecoverInit', value)
 
-    @C_SignRecoverInit.deleter
-    def C_SignRecoverInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SignRecoverInit')
 
     @property
     def C_SignRecover(self):
@@ -5884,9 +5605,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SignRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecover', value)
 
-    @C_SignRecover.deleter
-    def C_SignRecover(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SignRecover')
 
     @property
     def C_VerifyInit(self):
@@ -5898,9 +5616,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_VerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyInit', value)
 
-    @C_VerifyInit.deleter
-    def C_VerifyInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyInit')
 
     @property
     def C_Verify(self):
@@ -5912,9 +5627,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Verify = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Verify', value)
 
-    @C_Verify.deleter
-    def C_Verify(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Verify')
 
     @property
     def C_VerifyUpdate(self):
@@ -5926,9 +5638,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_VerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyUpdate', value)
 
-    @C_VerifyUpdate.deleter
-    def C_VerifyUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyUpdate')
 
     @property
     def C_VerifyFinal(self):
@@ -5940,9 +5649,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_VerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyFinal', value)
 
-    @C_VerifyFinal.deleter
-    def C_VerifyFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyFinal')
 
     @property
     def C_VerifyRecoverInit(self):
@@ -5954,9 +5660,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_VerifyRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecoverInit', value)
 
-    @C_VerifyRecoverInit.deleter
-    def C_VerifyRecoverInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyRecoverInit')
 
     @property
     def C_VerifyRecover(self):
@@ -5968,9 +5671,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_VerifyRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecover', value)
 
-    @C_VerifyRecover.deleter
-    def C_VerifyRecover(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyRecover')
 
     @property
     def C_DigestEncryptUpdate(self):
@@ -5982,9 +5682,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DigestEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestEncryptUpdate', value)
 
-    @C_DigestEncryptUpdate.deleter
-    def C_DigestEncryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DigestEncryptUpdate')
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -5996,9 +5693,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DecryptDigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptDigestUpdate', value)
 
-    @C_DecryptDigestUpdate.deleter
-    def C_DecryptDigestUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptDigestUpdate')
 
     @property
     def C_SignEncryptUpdate(self):
@@ -6010,9 +5704,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SignEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignEncryptUpdate', value)
 
-    @C_SignEncryptUpdate.deleter
-    def C_SignEncryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SignEncryptUpdate')
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -6024,9 +5715,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptVerifyUpdate', value)
 
-    @C_DecryptVerifyUpdate.deleter
-    def C_DecryptVerifyUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
 
     @property
     def C_GenerateKey(self):
@@ -6038,9 +5726,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GenerateKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKey', value)
 
-    @C_GenerateKey.deleter
-    def C_GenerateKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateKey')
 
     @property
     def C_GenerateKeyPair(self):
@@ -6052,9 +5737,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GenerateKeyPair = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKeyPair', value)
 
-    @C_GenerateKeyPair.deleter
-    def C_GenerateKeyPair(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateKeyPair')
 
     @property
     def C_WrapKey(self):
@@ -6066,9 +5748,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_WrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WrapKey', value)
 
-    @C_WrapKey.deleter
-    def C_WrapKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_WrapKey')
 
     @property
     def C_UnwrapKey(self):
@@ -6080,9 +5759,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_UnwrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_UnwrapKey', value)
 
-    @C_UnwrapKey.deleter
-    def C_UnwrapKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_UnwrapKey')
 
     @property
     def C_DeriveKey(self):
@@ -6094,9 +5770,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DeriveKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DeriveKey', value)
 
-    @C_DeriveKey.deleter
-    def C_DeriveKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DeriveKey')
 
     @property
     def C_SeedRandom(self):
@@ -6108,9 +5781,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SeedRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SeedRandom', value)
 
-    @C_SeedRandom.deleter
-    def C_SeedRandom(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SeedRandom')
 
     @property
     def C_GenerateRandom(self):
@@ -6122,9 +5792,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GenerateRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateRandom', value)
 
-    @C_GenerateRandom.deleter
-    def C_GenerateRandom(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateRandom')
 
     @property
     def C_GetFunctionStatus(self):
@@ -6136,9 +5803,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetFunctionStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionStatus', value)
 
-    @C_GetFunctionStatus.deleter
-    def C_GetFunctionStatus(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetFunctionStatus')
 
     @property
     def C_CancelFunction(self):
@@ -6150,9 +5814,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_CancelFunction = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CancelFunction', value)
 
-    @C_CancelFunction.deleter
-    def C_CancelFunction(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_CancelFunction')
 
     @property
     def C_WaitForSlotEvent(self):
@@ -6164,9 +5825,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_WaitForSlotEvent = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WaitForSlotEvent', value)
 
-    @C_WaitForSlotEvent.deleter
-    def C_WaitForSlotEvent(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_WaitForSlotEvent')
 
 
 #: the pointer type ffi.new allocates a CK_FUNCTION_LIST with
@@ -6393,9 +6051,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.version')
 
     @property
     def C_Initialize(self):
@@ -6407,9 +6062,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Initialize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Initialize', value)
 
-    @C_Initialize.deleter
-    def C_Initialize(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Initialize')
 
     @property
     def C_Finalize(self):
@@ -6421,9 +6073,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Finalize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Finalize', value)
 
-    @C_Finalize.deleter
-    def C_Finalize(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Finalize')
 
     @property
     def C_GetInfo(self):
@@ -6435,9 +6084,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInfo', value)
 
-    @C_GetInfo.deleter
-    def C_GetInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInfo')
 
     @property
     def C_GetFunctionList(self):
@@ -6449,9 +6095,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetFunctionList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionList', value)
 
-    @C_GetFunctionList.deleter
-    def C_GetFunctionList(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetFunctionList')
 
     @property
     def C_GetSlotList(self):
@@ -6463,9 +6106,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetSlotList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotList', value)
 
-    @C_GetSlotList.deleter
-    def C_GetSlotList(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSlotList')
 
     @property
     def C_GetSlotInfo(self):
@@ -6477,9 +6117,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetSlotInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotInfo', value)
 
-    @C_GetSlotInfo.deleter
-    def C_GetSlotInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
 
     @property
     def C_GetTokenInfo(self):
@@ -6491,9 +6128,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetTokenInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetTokenInfo', value)
 
-    @C_GetTokenInfo.deleter
-    def C_GetTokenInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
 
     @property
     def C_GetMechanismList(self):
@@ -6505,9 +6139,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetMechanismList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismList', value)
 
-    @C_GetMechanismList.deleter
-    def C_GetMechanismList(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetMechanismList')
 
     @property
     def C_GetMechanismInfo(self):
@@ -6519,9 +6150,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetMechanismInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismInfo', value)
 
-    @C_GetMechanismInfo.deleter
-    def C_GetMechanismInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
 
     @property
     def C_InitToken(self):
@@ -6533,9 +6161,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_InitToken = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitToken', value)
 
-    @C_InitToken.deleter
-    def C_InitToken(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_InitToken')
 
     @property
     def C_InitPIN(self):
@@ -6547,9 +6172,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_InitPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitPIN', value)
 
-    @C_InitPIN.deleter
-    def C_InitPIN(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_InitPIN')
 
     @property
     def C_SetPIN(self):
@@ -6561,9 +6183,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SetPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetPIN', value)
 
-    @C_SetPIN.deleter
-    def C_SetPIN(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetPIN')
 
     @property
     def C_OpenSession(self):
@@ -6575,9 +6194,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_OpenSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_OpenSession', value)
 
-    @C_OpenSession.deleter
-    def C_OpenSession(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_OpenSession')
 
     @property
     def C_CloseSession(self):
@@ -6589,9 +6205,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_CloseSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseSession', value)
 
-    @C_CloseSession.deleter
-    def C_CloseSession(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CloseSession')
 
     @property
     def C_CloseAllSessions(self):
@@ -6603,9 +6216,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_CloseAllSessions = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseAllSessions', value)
 
-    @C_CloseAllSessions.deleter
-    def C_CloseAllSessions(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
 
     @property
     def C_GetSessionInfo(self):
@@ -6617,9 +6227,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetSessionInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSessionInfo', value)
 
-    @C_GetSessionInfo.deleter
-    def C_GetSessionInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
 
     @property
     def C_GetOperationState(self):
@@ -6631,9 +6238,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetOperationState', value)
 
-    @C_GetOperationState.deleter
-    def C_GetOperationState(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetOperationState')
 
     @property
     def C_SetOperationState(self):
@@ -6645,9 +6249,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetOperationState', value)
 
-    @C_SetOperationState.deleter
-    def C_SetOperationState(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetOperationState')
 
     @property
     def C_Login(self):
@@ -6659,9 +6260,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Login = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Login', value)
 
-    @C_Login.deleter
-    def C_Login(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Login')
 
     @property
     def C_Logout(self):
@@ -6673,9 +6271,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Logout = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Logout', value)
 
-    @C_Logout.deleter
-    def C_Logout(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Logout')
 
     @property
     def C_CreateObject(self):
@@ -6687,9 +6282,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_CreateObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CreateObject', value)
 
-    @C_CreateObject.deleter
-    def C_CreateObject(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CreateObject')
 
     @property
     def C_CopyObject(self):
@@ -6701,9 +6293,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_CopyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CopyObject', value)
 
-    @C_CopyObject.deleter
-    def C_CopyObject(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CopyObject')
 
     @property
     def C_DestroyObject(self):
@@ -6715,9 +6304,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DestroyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DestroyObject', value)
 
-    @C_DestroyObject.deleter
-    def C_DestroyObject(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DestroyObject')
 
     @property
     def C_GetObjectSize(self):
@@ -6729,9 +6315,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetObjectSize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetObjectSize', value)
 
-    @C_GetObjectSize.deleter
-    def C_GetObjectSize(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetObjectSize')
 
     @property
     def C_GetAttributeValue(self):
@@ -6743,9 +6326,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetAttributeValue', value)
 
-    @C_GetAttributeValue.deleter
-    def C_GetAttributeValue(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
 
     @property
     def C_SetAttributeValue(self):
@@ -6757,9 +6337,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetAttributeValue', value)
 
-    @C_SetAttributeValue.deleter
-    def C_SetAttributeValue(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
 
     @property
     def C_FindObjectsInit(self):
@@ -6771,9 +6348,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_FindObjectsInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsInit', value)
 
-    @C_FindObjectsInit.deleter
-    def C_FindObjectsInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
 
     @property
     def C_FindObjects(self):
@@ -6785,9 +6359,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_FindObjects = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjects', value)
 
-    @C_FindObjects.deleter
-    def C_FindObjects(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjects')
 
     @property
     def C_FindObjectsFinal(self):
@@ -6799,9 +6370,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_FindObjectsFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsFinal', value)
 
-    @C_FindObjectsFinal.deleter
-    def C_FindObjectsFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
 
     @property
     def C_EncryptInit(self):
@@ -6813,9 +6381,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptInit', value)
 
-    @C_EncryptInit.deleter
-    def C_EncryptInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptInit')
 
     @property
     def C_Encrypt(self):
@@ -6827,9 +6392,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Encrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Encrypt', value)
 
-    @C_Encrypt.deleter
-    def C_Encrypt(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Encrypt')
 
     @property
     def C_EncryptUpdate(self):
@@ -6841,9 +6403,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptUpdate', value)
 
-    @C_EncryptUpdate.deleter
-    def C_EncryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
 
     @property
     def C_EncryptFinal(self):
@@ -6855,9 +6414,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptFinal', value)
 
-    @C_EncryptFinal.deleter
-    def C_EncryptFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptFinal')
 
     @property
     def C_DecryptInit(self):
@@ -6869,9 +6425,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptInit', value)
 
-    @C_DecryptInit.deleter
-    def C_DecryptInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptInit')
 
     @property
     def C_Decrypt(self):
@@ -6883,9 +6436,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Decrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Decrypt', value)
 
-    @C_Decrypt.deleter
-    def C_Decrypt(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Decrypt')
 
     @property
     def C_DecryptUpdate(self):
@@ -6897,9 +6447,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptUpdate', value)
 
-    @C_DecryptUpdate.deleter
-    def C_DecryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
 
     @property
     def C_DecryptFinal(self):
@@ -6911,9 +6458,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptFinal', value)
 
-    @C_DecryptFinal.deleter
-    def C_DecryptFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptFinal')
 
     @property
     def C_DigestInit(self):
@@ -6925,9 +6469,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DigestInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestInit', value)
 
-    @C_DigestInit.deleter
-    def C_DigestInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestInit')
 
     @property
     def C_Digest(self):
@@ -6939,9 +6480,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Digest = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Digest', value)
 
-    @C_Digest.deleter
-    def C_Digest(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Digest')
 
     @property
     def C_DigestUpdate(self):
@@ -6953,9 +6491,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestUpdate', value)
 
-    @C_DigestUpdate.deleter
-    def C_DigestUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestUpdate')
 
     @property
     def C_DigestKey(self):
@@ -6967,9 +6502,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DigestKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestKey', value)
 
-    @C_DigestKey.deleter
-    def C_DigestKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestKey')
 
     @property
     def C_DigestFinal(self):
@@ -6981,9 +6513,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DigestFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestFinal', value)
 
-    @C_DigestFinal.deleter
-    def C_DigestFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestFinal')
 
     @property
     def C_SignInit(self):
@@ -6995,9 +6524,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignInit', value)
 
-    @C_SignInit.deleter
-    def C_SignInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignInit')
 
     @property
     def C_Sign(self):
@@ -7009,9 +6535,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Sign = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Sign', value)
 
-    @C_Sign.deleter
-    def C_Sign(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Sign')
 
     @property
     def C_SignUpdate(self):
@@ -7023,9 +6546,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignUpdate', value)
 
-    @C_SignUpdate.deleter
-    def C_SignUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignUpdate')
 
     @property
     def C_SignFinal(self):
@@ -7037,9 +6557,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignFinal', value)
 
-    @C_SignFinal.deleter
-    def C_SignFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignFinal')
 
     @property
     def C_SignRecoverInit(self):
@@ -7051,9 +6568,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecoverInit', value)
 
-    @C_SignRecoverInit.deleter
-    def C_SignRecoverInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
 
     @property
     def C_SignRecover(self):
@@ -7065,9 +6579,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecover', value)
 
-    @C_SignRecover.deleter
-    def C_SignRecover(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignRecover')
 
     @property
     def C_VerifyInit(self):
@@ -7079,9 +6590,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyInit', value)
 
-    @C_VerifyInit.deleter
-    def C_VerifyInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyInit')
 
     @property
     def C_Verify(self):
@@ -7093,9 +6601,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Verify = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Verify', value)
 
-    @C_Verify.deleter
-    def C_Verify(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Verify')
 
     @property
     def C_VerifyUpdate(self):
@@ -7107,9 +6612,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyUpdate', value)
 
-    @C_VerifyUpdate.deleter
-    def C_VerifyUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
 
     @property
     def C_VerifyFinal(self):
@@ -7121,9 +6623,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyFinal', value)
 
-    @C_VerifyFinal.deleter
-    def C_VerifyFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyFinal')
 
     @property
     def C_VerifyRecoverInit(self):
@@ -7135,9 +6634,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecoverInit', value)
 
-    @C_VerifyRecoverInit.deleter
-    def C_VerifyRecoverInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
 
     @property
     def C_VerifyRecover(self):
@@ -7149,9 +6645,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecover', value)
 
-    @C_VerifyRecover.deleter
-    def C_VerifyRecover(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyRecover')
 
     @property
     def C_DigestEncryptUpdate(self):
@@ -7163,9 +6656,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DigestEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestEncryptUpdate', value)
 
-    @C_DigestEncryptUpdate.deleter
-    def C_DigestEncryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -7177,9 +6667,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptDigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptDigestUpdate', value)
 
-    @C_DecryptDigestUpdate.deleter
-    def C_DecryptDigestUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
 
     @property
     def C_SignEncryptUpdate(self):
@@ -7191,9 +6678,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignEncryptUpdate', value)
 
-    @C_SignEncryptUpdate.deleter
-    def C_SignEncryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -7205,9 +6689,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptVerifyUpdate', value)
 
-    @C_DecryptVerifyUpdate.deleter
-    def C_DecryptVerifyUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
 
     @property
     def C_GenerateKey(self):
@@ -7219,9 +6700,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GenerateKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKey', value)
 
-    @C_GenerateKey.deleter
-    def C_GenerateKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateKey')
 
     @property
     def C_GenerateKeyPair(self):
@@ -7233,9 +6711,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GenerateKeyPair = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKeyPair', value)
 
-    @C_GenerateKeyPair.deleter
-    def C_GenerateKeyPair(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
 
     @property
     def C_WrapKey(self):
@@ -7247,9 +6722,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_WrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WrapKey', value)
 
-    @C_WrapKey.deleter
-    def C_WrapKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_WrapKey')
 
     @property
     def C_UnwrapKey(self):
@@ -7261,9 +6733,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_UnwrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_UnwrapKey', value)
 
-    @C_UnwrapKey.deleter
-    def C_UnwrapKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_UnwrapKey')
 
     @property
     def C_DeriveKey(self):
@@ -7275,9 +6744,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DeriveKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DeriveKey', value)
 
-    @C_DeriveKey.deleter
-    def C_DeriveKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DeriveKey')
 
     @property
     def C_SeedRandom(self):
@@ -7289,9 +6755,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SeedRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SeedRandom', value)
 
-    @C_SeedRandom.deleter
-    def C_SeedRandom(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SeedRandom')
 
     @property
     def C_GenerateRandom(self):
@@ -7303,9 +6766,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GenerateRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateRandom', value)
 
-    @C_GenerateRandom.deleter
-    def C_GenerateRandom(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateRandom')
 
     @property
     def C_GetFunctionStatus(self):
@@ -7317,9 +6777,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetFunctionStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionStatus', value)
 
-    @C_GetFunctionStatus.deleter
-    def C_GetFunctionStatus(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
 
     @property
     def C_CancelFunction(self):
@@ -7331,9 +6788,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_CancelFunction = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CancelFunction', value)
 
-    @C_CancelFunction.deleter
-    def C_CancelFunction(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CancelFunction')
 
     @property
     def C_WaitForSlotEvent(self):
@@ -7345,9 +6799,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_WaitForSlotEvent = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WaitForSlotEvent', value)
 
-    @C_WaitForSlotEvent.deleter
-    def C_WaitForSlotEvent(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
 
     @property
     def C_GetInterfaceList(self):
@@ -7359,9 +6810,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetInterfaceList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInterfaceList', value)
 
-    @C_GetInterfaceList.deleter
-    def C_GetInterfaceList(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
 
     @property
     def C_GetInterface(self):
@@ -7373,9 +6821,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetInterface = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInterface', value)
 
-    @C_GetInterface.deleter
-    def C_GetInterface(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInterface')
 
     @property
     def C_LoginUser(self):
@@ -7387,9 +6832,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_LoginUser = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_LoginUser', value)
 
-    @C_LoginUser.deleter
-    def C_LoginUser(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_LoginUser')
 
     @property
     def C_SessionCancel(self):
@@ -7401,9 +6843,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SessionCancel = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SessionCancel', value)
 
-    @C_SessionCancel.deleter
-    def C_SessionCancel(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SessionCancel')
 
     @property
     def C_MessageEncryptInit(self):
@@ -7415,9 +6854,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageEncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageEncryptInit', value)
 
-    @C_MessageEncryptInit.deleter
-    def C_MessageEncryptInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
 
     @property
     def C_EncryptMessage(self):
@@ -7429,9 +6865,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessage', value)
 
-    @C_EncryptMessage.deleter
-    def C_EncryptMessage(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessage')
 
     @property
     def C_EncryptMessageBegin(self):
@@ -7443,9 +6876,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessageBegin', value)
 
-    @C_EncryptMessageBegin.deleter
-    def C_EncryptMessageBegin(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
 
     @property
     def C_EncryptMessageNext(self):
@@ -7457,9 +6887,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessageNext', value)
 
-    @C_EncryptMessageNext.deleter
-    def C_EncryptMessageNext(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
 
     @property
     def C_MessageEncryptFinal(self):
@@ -7471,9 +6898,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageEncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageEncryptFinal', value)
 
-    @C_MessageEncryptFinal.deleter
-    def C_MessageEncryptFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
 
     @property
     def C_MessageDecryptInit(self):
@@ -7485,9 +6909,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageDecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageDecryptInit', value)
 
-    @C_MessageDecryptInit.deleter
-    def C_MessageDecryptInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
 
     @property
     def C_DecryptMessage(self):
@@ -7499,9 +6920,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessage', value)
 
-    @C_DecryptMessage.deleter
-    def C_DecryptMessage(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessage')
 
     @property
     def C_DecryptMessageBegin(self):
@@ -7513,9 +6931,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessageBegin', value)
 
-    @C_DecryptMessageBegin.deleter
-    def C_DecryptMessageBegin(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
 
     @property
     def C_DecryptMessageNext(self):
@@ -7527,9 +6942,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessageNext', value)
 
-    @C_DecryptMessageNext.deleter
-    def C_DecryptMessageNext(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
 
     @property
     def C_MessageDecryptFinal(self):
@@ -7541,9 +6953,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageDecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageDecryptFinal', value)
 
-    @C_MessageDecryptFinal.deleter
-    def C_MessageDecryptFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
 
     @property
     def C_MessageSignInit(self):
@@ -7555,9 +6964,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageSignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageSignInit', value)
 
-    @C_MessageSignInit.deleter
-    def C_MessageSignInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageSignInit')
 
     @property
     def C_SignMessage(self):
@@ -7569,9 +6975,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessage', value)
 
-    @C_SignMessage.deleter
-    def C_SignMessage(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessage')
 
     @property
     def C_SignMessageBegin(self):
@@ -7583,9 +6986,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessageBegin', value)
 
-    @C_SignMessageBegin.deleter
-    def C_SignMessageBegin(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
 
     @property
     def C_SignMessageNext(self):
@@ -7597,9 +6997,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessageNext', value)
 
-    @C_SignMessageNext.deleter
-    def C_SignMessageNext(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessageNext')
 
     @property
     def C_MessageSignFinal(self):
@@ -7611,9 +7008,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageSignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageSignFinal', value)
 
-    @C_MessageSignFinal.deleter
-    def C_MessageSignFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
 
     @property
     def C_MessageVerifyInit(self):
@@ -7625,9 +7019,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageVerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageVerifyInit', value)
 
-    @C_MessageVerifyInit.deleter
-    def C_MessageVerifyInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
 
     @property
     def C_VerifyMessage(self):
@@ -7639,9 +7030,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessage', value)
 
-    @C_VerifyMessage.deleter
-    def C_VerifyMessage(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessage')
 
     @property
     def C_VerifyMessageBegin(self):
@@ -7653,9 +7041,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessageBegin', value)
 
-    @C_VerifyMessageBegin.deleter
-    def C_VerifyMessageBegin(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
 
     @property
     def C_VerifyMessageNext(self):
@@ -7667,9 +7052,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessageNext', value)
 
-    @C_VerifyMessageNext.deleter
-    def C_VerifyMessageNext(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
 
     @property
     def C_MessageVerifyFinal(self):
@@ -7681,9 +7063,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageVerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageVerifyFinal', value)
 
-    @C_MessageVerifyFinal.deleter
-    def C_MessageVerifyFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
 
 
 #: the pointer type ffi.new allocates a CK_FUNCTION_LIST_3_0 with
@@ -7736,9 +7115,6 @@ class CK_INTERFACE(_pb_Record):
             self._p.pInterfaceName = _ffi.cast('CK_CHAR *', held)
             _pb_keep(self, 'pInterfaceName', held)
 
-    @pInterfaceName.deleter
-    def pInterfaceName(self):
-        _pb_no_delete('CK_INTERFACE.pInterfaceName')
 
     @property
     def pFunctionList(self):
@@ -7763,9 +7139,6 @@ class CK_INTERFACE(_pb_Record):
             self._p.pFunctionList = _ffi.cast('void *', held)
             _pb_keep(self, 'pFunctionList', held)
 
-    @pFunctionList.deleter
-    def pFunctionList(self):
-        _pb_no_delete('CK_INTERFACE.pFunctionList')
 
     @property
     def flags(self):
@@ -7775,9 +7148,6 @@ class CK_INTERFACE(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_INTERFACE.flags', 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('CK_INTERFACE.flags')
 
 
 #: the pointer type ffi.new allocates a CK_INTERFACE with
@@ -7832,9 +7202,6 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._p.CreateMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'CreateMutex', value)
 
-    @CreateMutex.deleter
-    def CreateMutex(self):
-        _pb_no_delete('CK_C_INITIALIZE_ARGS.CreateMutex')
 
     @property
     def DestroyMutex(self):
@@ -7846,9 +7213,6 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._p.DestroyMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'DestroyMutex', value)
 
-    @DestroyMutex.deleter
-    def DestroyMutex(self):
-        _pb_no_delete('CK_C_INITIALIZE_ARGS.DestroyMutex')
 
     @property
     def LockMutex(self):
@@ -7860,9 +7224,6 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._p.LockMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'LockMutex', value)
 
-    @LockMutex.deleter
-    def LockMutex(self):
-        _pb_no_delete('CK_C_INITIALIZE_ARGS.LockMutex')
 
     @property
     def UnlockMutex(self):
@@ -7874,9 +7235,6 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._p.UnlockMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'UnlockMutex', value)
 
-    @UnlockMutex.deleter
-    def UnlockMutex(self):
-        _pb_no_delete('CK_C_INITIALIZE_ARGS.UnlockMutex')
 
     @property
     def flags(self):
@@ -7886,9 +7244,6 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_C_INITIALIZE_ARGS.flags', 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('CK_C_INITIALIZE_ARGS.flags')
 
     @property
     def LibraryParameters(self):
@@ -7913,9 +7268,6 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
             self._p.LibraryParameters = _ffi.cast('CK_CHAR_PTR *', held)
             _pb_keep(self, 'LibraryParameters', held)
 
-    @LibraryParameters.deleter
-    def LibraryParameters(self):
-        _pb_no_delete('CK_C_INITIALIZE_ARGS.LibraryParameters')
 
     @property
     def pReserved(self):
@@ -7940,9 +7292,6 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
             self._p.pReserved = _ffi.cast('void *', held)
             _pb_keep(self, 'pReserved', held)
 
-    @pReserved.deleter
-    def pReserved(self):
-        _pb_no_delete('CK_C_INITIALIZE_ARGS.pReserved')
 
 
 #: the pointer type ffi.new allocates a CK_C_INITIALIZE_ARGS with
@@ -7991,9 +7340,6 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def hashAlg(self, value):
         self._p.hashAlg = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.hashAlg', 0, 18446744073709551615)
 
-    @hashAlg.deleter
-    def hashAlg(self):
-        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.hashAlg')
 
     @property
     def mgf(self):
@@ -8003,9 +7349,6 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def mgf(self, value):
         self._p.mgf = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.mgf', 0, 18446744073709551615)
 
-    @mgf.deleter
-    def mgf(self):
-        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.mgf')
 
     @property
     def source(self):
@@ -8015,9 +7358,6 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def source(self, value):
         self._p.source = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.source', 0, 18446744073709551615)
 
-    @source.deleter
-    def source(self):
-        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.source')
 
     @property
     def pSourceData(self):
@@ -8042,9 +7382,6 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
             self._p.pSourceData = _ffi.cast('void *', held)
             _pb_keep(self, 'pSourceData', held)
 
-    @pSourceData.deleter
-    def pSourceData(self):
-        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.pSourceData')
 
     @property
     def ulSourceDataLen(self):
@@ -8054,9 +7391,6 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def ulSourceDataLen(self, value):
         self._p.ulSourceDataLen = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen', 0, 18446744073709551615)
 
-    @ulSourceDataLen.deleter
-    def ulSourceDataLen(self):
-        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen')
 
 
 #: the pointer type ffi.new allocates a CK_RSA_PKCS_OAEP_PARAMS with
@@ -8105,9 +7439,6 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def hashAlg(self, value):
         self._p.hashAlg = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.hashAlg', 0, 18446744073709551615)
 
-    @hashAlg.deleter
-    def hashAlg(self):
-        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.hashAlg')
 
     @property
     def mgf(self):
@@ -8117,9 +7448,6 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def mgf(self, value):
         self._p.mgf = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.mgf', 0, 18446744073709551615)
 
-    @mgf.deleter
-    def mgf(self):
-        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.mgf')
 
     @property
     def sLen(self):
@@ -8129,9 +7457,6 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def sLen(self, value):
         self._p.sLen = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.sLen', 0, 18446744073709551615)
 
-    @sLen.deleter
-    def sLen(self):
-        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.sLen')
 
 
 #: the pointer type ffi.new allocates a CK_RSA_PKCS_PSS_PARAMS with
@@ -8180,9 +7505,6 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.kdf')
 
     @property
     def ulSharedDataLen(self):
@@ -8192,9 +7514,6 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
-    @ulSharedDataLen.deleter
-    def ulSharedDataLen(self):
-        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -8212,9 +7531,6 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
-    @pSharedData.deleter
-    def pSharedData(self):
-        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.pSharedData')
 
     @property
     def ulPublicDataLen(self):
@@ -8224,9 +7540,6 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -8244,9 +7557,6 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.pPublicData')
 
 
 #: the pointer type ffi.new allocates a CK_ECDH1_DERIVE_PARAMS with
@@ -8303,9 +7613,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.kdf')
 
     @property
     def ulSharedDataLen(self):
@@ -8315,9 +7622,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
-    @ulSharedDataLen.deleter
-    def ulSharedDataLen(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -8335,9 +7639,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
-    @pSharedData.deleter
-    def pSharedData(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pSharedData')
 
     @property
     def ulPublicDataLen(self):
@@ -8347,9 +7648,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -8367,9 +7665,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pPublicData')
 
     @property
     def ulPrivateDataLen(self):
@@ -8379,9 +7674,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
-    @ulPrivateDataLen.deleter
-    def ulPrivateDataLen(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -8391,9 +7683,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
-    @hPrivateData.deleter
-    def hPrivateData(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.hPrivateData')
 
     @property
     def ulPublicDataLen2(self):
@@ -8403,9 +7692,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
-    @ulPublicDataLen2.deleter
-    def ulPublicDataLen2(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -8423,9 +7709,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
-    @pPublicData2.deleter
-    def pPublicData2(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pPublicData2')
 
 
 #: the pointer type ffi.new allocates a CK_ECDH2_DERIVE_PARAMS with
@@ -8484,9 +7767,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.kdf')
 
     @property
     def ulSharedDataLen(self):
@@ -8496,9 +7776,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
-    @ulSharedDataLen.deleter
-    def ulSharedDataLen(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -8516,9 +7793,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
-    @pSharedData.deleter
-    def pSharedData(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pSharedData')
 
     @property
     def ulPublicDataLen(self):
@@ -8528,9 +7802,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -8548,9 +7819,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pPublicData')
 
     @property
     def ulPrivateDataLen(self):
@@ -8560,9 +7828,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
-    @ulPrivateDataLen.deleter
-    def ulPrivateDataLen(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -8572,9 +7837,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
-    @hPrivateData.deleter
-    def hPrivateData(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.hPrivateData')
 
     @property
     def ulPublicDataLen2(self):
@@ -8584,9 +7846,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
-    @ulPublicDataLen2.deleter
-    def ulPublicDataLen2(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -8604,9 +7863,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
-    @pPublicData2.deleter
-    def pPublicData2(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pPublicData2')
 
     @property
     def publicKey(self):
@@ -8616,9 +7872,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def publicKey(self, value):
         self._p.publicKey = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
 
-    @publicKey.deleter
-    def publicKey(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.publicKey')
 
 
 #: the pointer type ffi.new allocates a CK_ECMQV_DERIVE_PARAMS with
@@ -8667,9 +7920,6 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.kdf')
 
     @property
     def ulOtherInfoLen(self):
@@ -8679,9 +7929,6 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
-    @ulOtherInfoLen.deleter
-    def ulOtherInfoLen(self):
-        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen')
 
     @property
     def pOtherInfo(self):
@@ -8699,9 +7946,6 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
-    @pOtherInfo.deleter
-    def pOtherInfo(self):
-        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo')
 
     @property
     def ulPublicDataLen(self):
@@ -8711,9 +7955,6 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -8731,9 +7972,6 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.pPublicData')
 
 
 #: the pointer type ffi.new allocates a CK_X9_42_DH1_DERIVE_PARAMS with
@@ -8790,9 +8028,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.kdf')
 
     @property
     def ulOtherInfoLen(self):
@@ -8802,9 +8037,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
-    @ulOtherInfoLen.deleter
-    def ulOtherInfoLen(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen')
 
     @property
     def pOtherInfo(self):
@@ -8822,9 +8054,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
-    @pOtherInfo.deleter
-    def pOtherInfo(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo')
 
     @property
     def ulPublicDataLen(self):
@@ -8834,9 +8063,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -8854,9 +8080,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData')
 
     @property
     def ulPrivateDataLen(self):
@@ -8866,9 +8089,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
-    @ulPrivateDataLen.deleter
-    def ulPrivateDataLen(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -8878,9 +8098,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
-    @hPrivateData.deleter
-    def hPrivateData(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData')
 
     @property
     def ulPublicDataLen2(self):
@@ -8890,9 +8107,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
-    @ulPublicDataLen2.deleter
-    def ulPublicDataLen2(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -8910,9 +8124,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
-    @pPublicData2.deleter
-    def pPublicData2(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2')
 
 
 #: the pointer type ffi.new allocates a CK_X9_42_DH2_DERIVE_PARAMS with
@@ -8971,9 +8182,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.kdf')
 
     @property
     def ulOtherInfoLen(self):
@@ -8983,9 +8191,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
-    @ulOtherInfoLen.deleter
-    def ulOtherInfoLen(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen')
 
     @property
     def pOtherInfo(self):
@@ -9003,9 +8208,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
-    @pOtherInfo.deleter
-    def pOtherInfo(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo')
 
     @property
     def ulPublicDataLen(self):
@@ -9015,9 +8217,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -9035,9 +8234,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData')
 
     @property
     def ulPrivateDataLen(self):
@@ -9047,9 +8243,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
-    @ulPrivateDataLen.deleter
-    def ulPrivateDataLen(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -9059,9 +8252,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
-    @hPrivateData.deleter
-    def hPrivateData(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData')
 
     @property
     def ulPublicDataLen2(self):
@@ -9071,9 +8261,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
-    @ulPublicDataLen2.deleter
-    def ulPublicDataLen2(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -9091,9 +8278,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
-    @pPublicData2.deleter
-    def pPublicData2(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2')
 
     @property
     def publicKey(self):
@@ -9103,9 +8287,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def publicKey(self, value):
         self._p.publicKey = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
 
-    @publicKey.deleter
-    def publicKey(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.publicKey')
 
 
 #: the pointer type ffi.new allocates a CK_X9_42_MQV_DERIVE_PARAMS with
@@ -9156,9 +8337,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def isSender(self, value):
         self._p.isSender = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.isSender', 0, 255)
 
-    @isSender.deleter
-    def isSender(self):
-        _pb_no_delete('CK_KEA_DERIVE_PARAMS.isSender')
 
     @property
     def ulRandomLen(self):
@@ -9168,9 +8346,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def ulRandomLen(self, value):
         self._p.ulRandomLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
-    @ulRandomLen.deleter
-    def ulRandomLen(self):
-        _pb_no_delete('CK_KEA_DERIVE_PARAMS.ulRandomLen')
 
     @property
     def pRandomA(self):
@@ -9188,9 +8363,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._p.pRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomA', held)
 
-    @pRandomA.deleter
-    def pRandomA(self):
-        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pRandomA')
 
     @property
     def pRandomB(self):
@@ -9208,9 +8380,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._p.pRandomB = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomB', held)
 
-    @pRandomB.deleter
-    def pRandomB(self):
-        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pRandomB')
 
     @property
     def ulPublicDataLen(self):
@@ -9220,9 +8389,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_KEA_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -9240,9 +8406,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pPublicData')
 
 
 #: the pointer type ffi.new allocates a CK_KEA_DERIVE_PARAMS with
@@ -9289,9 +8452,6 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     def ulEffectiveBits(self, value):
         self._p.ulEffectiveBits = _pb_index(value, 'CK_RC2_CBC_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
-    @ulEffectiveBits.deleter
-    def ulEffectiveBits(self):
-        _pb_no_delete('CK_RC2_CBC_PARAMS.ulEffectiveBits')
 
     @property
     def iv(self):
@@ -9301,9 +8461,6 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 8, value, 'CK_RC2_CBC_PARAMS.iv')
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete('CK_RC2_CBC_PARAMS.iv')
 
 
 #: the pointer type ffi.new allocates a CK_RC2_CBC_PARAMS with
@@ -9350,9 +8507,6 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     def ulEffectiveBits(self, value):
         self._p.ulEffectiveBits = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
-    @ulEffectiveBits.deleter
-    def ulEffectiveBits(self):
-        _pb_no_delete('CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits')
 
     @property
     def ulMacLength(self):
@@ -9362,9 +8516,6 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     def ulMacLength(self, value):
         self._p.ulMacLength = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
 
-    @ulMacLength.deleter
-    def ulMacLength(self):
-        _pb_no_delete('CK_RC2_MAC_GENERAL_PARAMS.ulMacLength')
 
 
 #: the pointer type ffi.new allocates a CK_RC2_MAC_GENERAL_PARAMS with
@@ -9411,9 +8562,6 @@ class CK_RC5_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._p.ulWordsize = _pb_index(value, 'CK_RC5_PARAMS.ulWordsize', 0, 18446744073709551615)
 
-    @ulWordsize.deleter
-    def ulWordsize(self):
-        _pb_no_delete('CK_RC5_PARAMS.ulWordsize')
 
     @property
     def ulRounds(self):
@@ -9423,9 +8571,6 @@ class CK_RC5_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._p.ulRounds = _pb_index(value, 'CK_RC5_PARAMS.ulRounds', 0, 18446744073709551615)
 
-    @ulRounds.deleter
-    def ulRounds(self):
-        _pb_no_delete('CK_RC5_PARAMS.ulRounds')
 
 
 #: the pointer type ffi.new allocates a CK_RC5_PARAMS with
@@ -9472,9 +8617,6 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._p.ulWordsize = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulWordsize', 0, 18446744073709551615)
 
-    @ulWordsize.deleter
-    def ulWordsize(self):
-        _pb_no_delete('CK_RC5_CBC_PARAMS.ulWordsize')
 
     @property
     def ulRounds(self):
@@ -9484,9 +8626,6 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._p.ulRounds = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulRounds', 0, 18446744073709551615)
 
-    @ulRounds.deleter
-    def ulRounds(self):
-        _pb_no_delete('CK_RC5_CBC_PARAMS.ulRounds')
 
     @property
     def pIv(self):
@@ -9504,9 +8643,6 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
-    @pIv.deleter
-    def pIv(self):
-        _pb_no_delete('CK_RC5_CBC_PARAMS.pIv')
 
     @property
     def ulIvLen(self):
@@ -9516,9 +8652,6 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulIvLen', 0, 18446744073709551615)
 
-    @ulIvLen.deleter
-    def ulIvLen(self):
-        _pb_no_delete('CK_RC5_CBC_PARAMS.ulIvLen')
 
 
 #: the pointer type ffi.new allocates a CK_RC5_CBC_PARAMS with
@@ -9567,9 +8700,6 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._p.ulWordsize = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulWordsize', 0, 18446744073709551615)
 
-    @ulWordsize.deleter
-    def ulWordsize(self):
-        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulWordsize')
 
     @property
     def ulRounds(self):
@@ -9579,9 +8709,6 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._p.ulRounds = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulRounds', 0, 18446744073709551615)
 
-    @ulRounds.deleter
-    def ulRounds(self):
-        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulRounds')
 
     @property
     def ulMacLength(self):
@@ -9591,9 +8718,6 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulMacLength(self, value):
         self._p.ulMacLength = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
 
-    @ulMacLength.deleter
-    def ulMacLength(self):
-        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulMacLength')
 
 
 #: the pointer type ffi.new allocates a CK_RC5_MAC_GENERAL_PARAMS with
@@ -9638,9 +8762,6 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 8, value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -9658,9 +8779,6 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData')
 
     @property
     def length(self):
@@ -9670,9 +8788,6 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_DES_CBC_ENCRYPT_DATA_PARAMS with
@@ -9717,9 +8832,6 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -9737,9 +8849,6 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData')
 
     @property
     def length(self):
@@ -9749,9 +8858,6 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_AES_CBC_ENCRYPT_DATA_PARAMS with
@@ -9798,9 +8904,6 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     def ulCounterBits(self, value):
         self._p.ulCounterBits = _pb_index(value, 'CK_AES_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
-    @ulCounterBits.deleter
-    def ulCounterBits(self):
-        _pb_no_delete('CK_AES_CTR_PARAMS.ulCounterBits')
 
     @property
     def cb(self):
@@ -9810,9 +8913,6 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     def cb(self, value):
         _pb_store_bytes(self._p.cb, 16, value, 'CK_AES_CTR_PARAMS.cb')
 
-    @cb.deleter
-    def cb(self):
-        _pb_no_delete('CK_AES_CTR_PARAMS.cb')
 
 
 #: the pointer type ffi.new allocates a CK_AES_CTR_PARAMS with
@@ -9871,9 +8971,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
-    @pIv.deleter
-    def pIv(self):
-        _pb_no_delete('CK_GCM_PARAMS_V3.pIv')
 
     @property
     def ulIvLen(self):
@@ -9883,9 +8980,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
 
-    @ulIvLen.deleter
-    def ulIvLen(self):
-        _pb_no_delete('CK_GCM_PARAMS_V3.ulIvLen')
 
     @property
     def ulIvBits(self):
@@ -9895,9 +8989,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulIvBits(self, value):
         self._p.ulIvBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
 
-    @ulIvBits.deleter
-    def ulIvBits(self):
-        _pb_no_delete('CK_GCM_PARAMS_V3.ulIvBits')
 
     @property
     def pAAD(self):
@@ -9915,9 +9006,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete('CK_GCM_PARAMS_V3.pAAD')
 
     @property
     def ulAADLen(self):
@@ -9927,9 +9015,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete('CK_GCM_PARAMS_V3.ulAADLen')
 
     @property
     def ulTagBits(self):
@@ -9939,9 +9024,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulTagBits(self, value):
         self._p.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
 
-    @ulTagBits.deleter
-    def ulTagBits(self):
-        _pb_no_delete('CK_GCM_PARAMS_V3.ulTagBits')
 
 
 #: the pointer type ffi.new allocates a CK_GCM_PARAMS_V3 with
@@ -9992,9 +9074,6 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulDataLen(self, value):
         self._p.ulDataLen = _pb_index(value, 'CK_CCM_PARAMS.ulDataLen', 0, 18446744073709551615)
 
-    @ulDataLen.deleter
-    def ulDataLen(self):
-        _pb_no_delete('CK_CCM_PARAMS.ulDataLen')
 
     @property
     def pNonce(self):
@@ -10012,9 +9091,6 @@ class CK_CCM_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete('CK_CCM_PARAMS.pNonce')
 
     @property
     def ulNonceLen(self):
@@ -10024,9 +9100,6 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_CCM_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete('CK_CCM_PARAMS.ulNonceLen')
 
     @property
     def pAAD(self):
@@ -10044,9 +9117,6 @@ class CK_CCM_PARAMS(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete('CK_CCM_PARAMS.pAAD')
 
     @property
     def ulAADLen(self):
@@ -10056,9 +9126,6 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_CCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete('CK_CCM_PARAMS.ulAADLen')
 
     @property
     def ulMACLen(self):
@@ -10068,9 +9135,6 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulMACLen(self, value):
         self._p.ulMACLen = _pb_index(value, 'CK_CCM_PARAMS.ulMACLen', 0, 18446744073709551615)
 
-    @ulMACLen.deleter
-    def ulMACLen(self):
-        _pb_no_delete('CK_CCM_PARAMS.ulMACLen')
 
 
 #: the pointer type ffi.new allocates a CK_CCM_PARAMS with
@@ -10125,9 +9189,6 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce')
 
     @property
     def ulNonceLen(self):
@@ -10137,9 +9198,6 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen')
 
     @property
     def pAAD(self):
@@ -10157,9 +9215,6 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD')
 
     @property
     def ulAADLen(self):
@@ -10169,9 +9224,6 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen', 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen')
 
 
 #: the pointer type ffi.new allocates a CK_SALSA20_CHACHA20_POLY1305_PARAMS with
@@ -10230,9 +9282,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
-    @pIv.deleter
-    def pIv(self):
-        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.pIv')
 
     @property
     def ulIvLen(self):
@@ -10242,9 +9291,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvLen', 0, 18446744073709551615)
 
-    @ulIvLen.deleter
-    def ulIvLen(self):
-        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulIvLen')
 
     @property
     def ulIvFixedBits(self):
@@ -10254,9 +9300,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ulIvFixedBits(self, value):
         self._p.ulIvFixedBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvFixedBits', 0, 18446744073709551615)
 
-    @ulIvFixedBits.deleter
-    def ulIvFixedBits(self):
-        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulIvFixedBits')
 
     @property
     def ivGenerator(self):
@@ -10266,9 +9309,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ivGenerator(self, value):
         self._p.ivGenerator = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ivGenerator', 0, 18446744073709551615)
 
-    @ivGenerator.deleter
-    def ivGenerator(self):
-        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ivGenerator')
 
     @property
     def pTag(self):
@@ -10286,9 +9326,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
             self._p.pTag = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pTag', held)
 
-    @pTag.deleter
-    def pTag(self):
-        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.pTag')
 
     @property
     def ulTagBits(self):
@@ -10298,9 +9335,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ulTagBits(self, value):
         self._p.ulTagBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulTagBits', 0, 18446744073709551615)
 
-    @ulTagBits.deleter
-    def ulTagBits(self):
-        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulTagBits')
 
 
 #: the pointer type ffi.new allocates a CK_GCM_MESSAGE_PARAMS with
@@ -10353,9 +9387,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulDataLen(self, value):
         self._p.ulDataLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulDataLen', 0, 18446744073709551615)
 
-    @ulDataLen.deleter
-    def ulDataLen(self):
-        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulDataLen')
 
     @property
     def pNonce(self):
@@ -10373,9 +9404,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.pNonce')
 
     @property
     def ulNonceLen(self):
@@ -10385,9 +9413,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulNonceLen')
 
     @property
     def ulNonceFixedBits(self):
@@ -10397,9 +9422,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulNonceFixedBits(self, value):
         self._p.ulNonceFixedBits = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits', 0, 18446744073709551615)
 
-    @ulNonceFixedBits.deleter
-    def ulNonceFixedBits(self):
-        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits')
 
     @property
     def nonceGenerator(self):
@@ -10409,9 +9431,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def nonceGenerator(self, value):
         self._p.nonceGenerator = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.nonceGenerator', 0, 18446744073709551615)
 
-    @nonceGenerator.deleter
-    def nonceGenerator(self):
-        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.nonceGenerator')
 
     @property
     def pMAC(self):
@@ -10429,9 +9448,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
             self._p.pMAC = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pMAC', held)
 
-    @pMAC.deleter
-    def pMAC(self):
-        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.pMAC')
 
     @property
     def ulMACLen(self):
@@ -10441,9 +9457,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulMACLen(self, value):
         self._p.ulMACLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulMACLen', 0, 18446744073709551615)
 
-    @ulMACLen.deleter
-    def ulMACLen(self):
-        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulMACLen')
 
 
 #: the pointer type ffi.new allocates a CK_CCM_MESSAGE_PARAMS with
@@ -10496,9 +9509,6 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce')
 
     @property
     def ulNonceLen(self):
@@ -10508,9 +9518,6 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen')
 
     @property
     def pTag(self):
@@ -10528,9 +9535,6 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
             self._p.pTag = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pTag', held)
 
-    @pTag.deleter
-    def pTag(self):
-        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag')
 
 
 #: the pointer type ffi.new allocates a CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS with
@@ -10591,9 +9595,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPasswordLen(self, value):
         self._p.ulPasswordLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
-    @ulPasswordLen.deleter
-    def ulPasswordLen(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen')
 
     @property
     def pPassword(self):
@@ -10611,9 +9612,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPassword', held)
 
-    @pPassword.deleter
-    def pPassword(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword')
 
     @property
     def ulPublicDataLen(self):
@@ -10623,9 +9621,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -10643,9 +9638,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData')
 
     @property
     def ulPAndGLen(self):
@@ -10655,9 +9647,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPAndGLen(self, value):
         self._p.ulPAndGLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen', 0, 18446744073709551615)
 
-    @ulPAndGLen.deleter
-    def ulPAndGLen(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen')
 
     @property
     def ulQLen(self):
@@ -10667,9 +9656,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulQLen(self, value):
         self._p.ulQLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen', 0, 18446744073709551615)
 
-    @ulQLen.deleter
-    def ulQLen(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen')
 
     @property
     def ulRandomLen(self):
@@ -10679,9 +9665,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulRandomLen(self, value):
         self._p.ulRandomLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
-    @ulRandomLen.deleter
-    def ulRandomLen(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen')
 
     @property
     def pRandomA(self):
@@ -10699,9 +9682,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomA', held)
 
-    @pRandomA.deleter
-    def pRandomA(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA')
 
     @property
     def pPrimeP(self):
@@ -10719,9 +9699,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pPrimeP = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrimeP', held)
 
-    @pPrimeP.deleter
-    def pPrimeP(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP')
 
     @property
     def pBaseG(self):
@@ -10739,9 +9716,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pBaseG = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBaseG', held)
 
-    @pBaseG.deleter
-    def pBaseG(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG')
 
     @property
     def pSubprimeQ(self):
@@ -10759,9 +9733,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pSubprimeQ = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSubprimeQ', held)
 
-    @pSubprimeQ.deleter
-    def pSubprimeQ(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ')
 
 
 #: the pointer type ffi.new allocates a CK_SKIPJACK_PRIVATE_WRAP_PARAMS with
@@ -10828,9 +9799,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldWrappedXLen(self, value):
         self._p.ulOldWrappedXLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen', 0, 18446744073709551615)
 
-    @ulOldWrappedXLen.deleter
-    def ulOldWrappedXLen(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen')
 
     @property
     def pOldWrappedX(self):
@@ -10848,9 +9816,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pOldWrappedX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldWrappedX', held)
 
-    @pOldWrappedX.deleter
-    def pOldWrappedX(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX')
 
     @property
     def ulOldPasswordLen(self):
@@ -10860,9 +9825,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldPasswordLen(self, value):
         self._p.ulOldPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen', 0, 18446744073709551615)
 
-    @ulOldPasswordLen.deleter
-    def ulOldPasswordLen(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen')
 
     @property
     def pOldPassword(self):
@@ -10880,9 +9842,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pOldPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldPassword', held)
 
-    @pOldPassword.deleter
-    def pOldPassword(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldPassword')
 
     @property
     def ulOldPublicDataLen(self):
@@ -10892,9 +9851,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldPublicDataLen(self, value):
         self._p.ulOldPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen', 0, 18446744073709551615)
 
-    @ulOldPublicDataLen.deleter
-    def ulOldPublicDataLen(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen')
 
     @property
     def pOldPublicData(self):
@@ -10912,9 +9868,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pOldPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldPublicData', held)
 
-    @pOldPublicData.deleter
-    def pOldPublicData(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData')
 
     @property
     def ulOldRandomLen(self):
@@ -10924,9 +9877,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldRandomLen(self, value):
         self._p.ulOldRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen', 0, 18446744073709551615)
 
-    @ulOldRandomLen.deleter
-    def ulOldRandomLen(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen')
 
     @property
     def pOldRandomA(self):
@@ -10944,9 +9894,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pOldRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldRandomA', held)
 
-    @pOldRandomA.deleter
-    def pOldRandomA(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA')
 
     @property
     def ulNewPasswordLen(self):
@@ -10956,9 +9903,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewPasswordLen(self, value):
         self._p.ulNewPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen', 0, 18446744073709551615)
 
-    @ulNewPasswordLen.deleter
-    def ulNewPasswordLen(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen')
 
     @property
     def pNewPassword(self):
@@ -10976,9 +9920,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pNewPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewPassword', held)
 
-    @pNewPassword.deleter
-    def pNewPassword(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewPassword')
 
     @property
     def ulNewPublicDataLen(self):
@@ -10988,9 +9929,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewPublicDataLen(self, value):
         self._p.ulNewPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen', 0, 18446744073709551615)
 
-    @ulNewPublicDataLen.deleter
-    def ulNewPublicDataLen(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen')
 
     @property
     def pNewPublicData(self):
@@ -11008,9 +9946,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pNewPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewPublicData', held)
 
-    @pNewPublicData.deleter
-    def pNewPublicData(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData')
 
     @property
     def ulNewRandomLen(self):
@@ -11020,9 +9955,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewRandomLen(self, value):
         self._p.ulNewRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen', 0, 18446744073709551615)
 
-    @ulNewRandomLen.deleter
-    def ulNewRandomLen(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen')
 
     @property
     def pNewRandomA(self):
@@ -11040,9 +9972,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pNewRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewRandomA', held)
 
-    @pNewRandomA.deleter
-    def pNewRandomA(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA')
 
 
 #: the pointer type ffi.new allocates a CK_SKIPJACK_RELAYX_PARAMS with
@@ -11089,9 +10018,6 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     def ulCounterBits(self, value):
         self._p.ulCounterBits = _pb_index(value, 'CK_CAMELLIA_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
-    @ulCounterBits.deleter
-    def ulCounterBits(self):
-        _pb_no_delete('CK_CAMELLIA_CTR_PARAMS.ulCounterBits')
 
     @property
     def cb(self):
@@ -11101,9 +10027,6 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     def cb(self, value):
         _pb_store_bytes(self._p.cb, 16, value, 'CK_CAMELLIA_CTR_PARAMS.cb')
 
-    @cb.deleter
-    def cb(self):
-        _pb_no_delete('CK_CAMELLIA_CTR_PARAMS.cb')
 
 
 #: the pointer type ffi.new allocates a CK_CAMELLIA_CTR_PARAMS with
@@ -11148,9 +10071,6 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -11168,9 +10088,6 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData')
 
     @property
     def length(self):
@@ -11180,9 +10097,6 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS with
@@ -11227,9 +10141,6 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -11247,9 +10158,6 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData')
 
     @property
     def length(self):
@@ -11259,9 +10167,6 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_ARIA_CBC_ENCRYPT_DATA_PARAMS with
@@ -11306,9 +10211,6 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -11326,9 +10228,6 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData')
 
     @property
     def length(self):
@@ -11338,9 +10237,6 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 #: the pointer type ffi.new allocates a CK_SEED_CBC_ENCRYPT_DATA_PARAMS with
@@ -11395,9 +10291,6 @@ class CK_CHACHA20_PARAMS(_pb_Record):
             self._p.pBlockCounter = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBlockCounter', held)
 
-    @pBlockCounter.deleter
-    def pBlockCounter(self):
-        _pb_no_delete('CK_CHACHA20_PARAMS.pBlockCounter')
 
     @property
     def blockCounterBits(self):
@@ -11407,9 +10300,6 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     def blockCounterBits(self, value):
         self._p.blockCounterBits = _pb_index(value, 'CK_CHACHA20_PARAMS.blockCounterBits', 0, 18446744073709551615)
 
-    @blockCounterBits.deleter
-    def blockCounterBits(self):
-        _pb_no_delete('CK_CHACHA20_PARAMS.blockCounterBits')
 
     @property
     def pNonce(self):
@@ -11427,9 +10317,6 @@ class CK_CHACHA20_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete('CK_CHACHA20_PARAMS.pNonce')
 
     @property
     def ulNonceBits(self):
@@ -11439,9 +10326,6 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     def ulNonceBits(self, value):
         self._p.ulNonceBits = _pb_index(value, 'CK_CHACHA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
 
-    @ulNonceBits.deleter
-    def ulNonceBits(self):
-        _pb_no_delete('CK_CHACHA20_PARAMS.ulNonceBits')
 
 
 #: the pointer type ffi.new allocates a CK_CHACHA20_PARAMS with
@@ -11494,9 +10378,6 @@ class CK_SALSA20_PARAMS(_pb_Record):
             self._p.pBlockCounter = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBlockCounter', held)
 
-    @pBlockCounter.deleter
-    def pBlockCounter(self):
-        _pb_no_delete('CK_SALSA20_PARAMS.pBlockCounter')
 
     @property
     def pNonce(self):
@@ -11514,9 +10395,6 @@ class CK_SALSA20_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete('CK_SALSA20_PARAMS.pNonce')
 
     @property
     def ulNonceBits(self):
@@ -11526,9 +10404,6 @@ class CK_SALSA20_PARAMS(_pb_Record):
     def ulNonceBits(self, value):
         self._p.ulNonceBits = _pb_index(value, 'CK_SALSA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
 
-    @ulNonceBits.deleter
-    def ulNonceBits(self):
-        _pb_no_delete('CK_SALSA20_PARAMS.ulNonceBits')
 
 
 #: the pointer type ffi.new allocates a CK_SALSA20_PARAMS with
@@ -11587,9 +10462,6 @@ class CK_PBE_PARAMS(_pb_Record):
             self._p.pInitVector = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInitVector', held)
 
-    @pInitVector.deleter
-    def pInitVector(self):
-        _pb_no_delete('CK_PBE_PARAMS.pInitVector')
 
     @property
     def pPassword(self):
@@ -11607,9 +10479,6 @@ class CK_PBE_PARAMS(_pb_Record):
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
 
-    @pPassword.deleter
-    def pPassword(self):
-        _pb_no_delete('CK_PBE_PARAMS.pPassword')
 
     @property
     def ulPasswordLen(self):
@@ -11619,9 +10488,6 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulPasswordLen(self, value):
         self._p.ulPasswordLen = _pb_index(value, 'CK_PBE_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
-    @ulPasswordLen.deleter
-    def ulPasswordLen(self):
-        _pb_no_delete('CK_PBE_PARAMS.ulPasswordLen')
 
     @property
     def pSalt(self):
@@ -11639,9 +10505,6 @@ class CK_PBE_PARAMS(_pb_Record):
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
-    @pSalt.deleter
-    def pSalt(self):
-        _pb_no_delete('CK_PBE_PARAMS.pSalt')
 
     @property
     def ulSaltLen(self):
@@ -11651,9 +10514,6 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulSaltLen(self, value):
         self._p.ulSaltLen = _pb_index(value, 'CK_PBE_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
-    @ulSaltLen.deleter
-    def ulSaltLen(self):
-        _pb_no_delete('CK_PBE_PARAMS.ulSaltLen')
 
     @property
     def ulIteration(self):
@@ -11663,9 +10523,6 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulIteration(self, value):
         self._p.ulIteration = _pb_index(value, 'CK_PBE_PARAMS.ulIteration', 0, 18446744073709551615)
 
-    @ulIteration.deleter
-    def ulIteration(self):
-        _pb_no_delete('CK_PBE_PARAMS.ulIteration')
 
 
 #: the pointer type ffi.new allocates a CK_PBE_PARAMS with
@@ -11710,9 +10567,6 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def bBC(self, value):
         self._p.bBC = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.bBC', 0, 255)
 
-    @bBC.deleter
-    def bBC(self):
-        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.bBC')
 
     @property
     def pX(self):
@@ -11730,9 +10584,6 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
             self._p.pX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pX', held)
 
-    @pX.deleter
-    def pX(self):
-        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.pX')
 
     @property
     def ulXLen(self):
@@ -11742,9 +10593,6 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def ulXLen(self, value):
         self._p.ulXLen = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen', 0, 18446744073709551615)
 
-    @ulXLen.deleter
-    def ulXLen(self):
-        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen')
 
 
 #: the pointer type ffi.new allocates a CK_KEY_WRAP_SET_OAEP_PARAMS with
@@ -11799,9 +10647,6 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
             self._p.pClientRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pClientRandom', held)
 
-    @pClientRandom.deleter
-    def pClientRandom(self):
-        _pb_no_delete('CK_SSL3_RANDOM_DATA.pClientRandom')
 
     @property
     def ulClientRandomLen(self):
@@ -11811,9 +10656,6 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     def ulClientRandomLen(self, value):
         self._p.ulClientRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
-    @ulClientRandomLen.deleter
-    def ulClientRandomLen(self):
-        _pb_no_delete('CK_SSL3_RANDOM_DATA.ulClientRandomLen')
 
     @property
     def pServerRandom(self):
@@ -11831,9 +10673,6 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
             self._p.pServerRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pServerRandom', held)
 
-    @pServerRandom.deleter
-    def pServerRandom(self):
-        _pb_no_delete('CK_SSL3_RANDOM_DATA.pServerRandom')
 
     @property
     def ulServerRandomLen(self):
@@ -11843,9 +10682,6 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     def ulServerRandomLen(self, value):
         self._p.ulServerRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
 
-    @ulServerRandomLen.deleter
-    def ulServerRandomLen(self):
-        _pb_no_delete('CK_SSL3_RANDOM_DATA.ulServerRandomLen')
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_RANDOM_DATA with
@@ -11891,9 +10727,6 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
 
     @property
     def pVersion(self):
@@ -11906,9 +10739,6 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
         _pb_keep(self, 'pVersion', value)
 
-    @pVersion.deleter
-    def pVersion(self):
-        _pb_no_delete('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_MASTER_KEY_DERIVE_PARAMS with
@@ -11959,9 +10789,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hClientMacSecret(self, value):
         self._p.hClientMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientMacSecret', 0, 18446744073709551615)
 
-    @hClientMacSecret.deleter
-    def hClientMacSecret(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hClientMacSecret')
 
     @property
     def hServerMacSecret(self):
@@ -11971,9 +10798,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hServerMacSecret(self, value):
         self._p.hServerMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerMacSecret', 0, 18446744073709551615)
 
-    @hServerMacSecret.deleter
-    def hServerMacSecret(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hServerMacSecret')
 
     @property
     def hClientKey(self):
@@ -11983,9 +10807,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hClientKey(self, value):
         self._p.hClientKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientKey', 0, 18446744073709551615)
 
-    @hClientKey.deleter
-    def hClientKey(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hClientKey')
 
     @property
     def hServerKey(self):
@@ -11995,9 +10816,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hServerKey(self, value):
         self._p.hServerKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerKey', 0, 18446744073709551615)
 
-    @hServerKey.deleter
-    def hServerKey(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hServerKey')
 
     @property
     def pIVClient(self):
@@ -12015,9 +10833,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
             self._p.pIVClient = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIVClient', held)
 
-    @pIVClient.deleter
-    def pIVClient(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.pIVClient')
 
     @property
     def pIVServer(self):
@@ -12035,9 +10850,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
             self._p.pIVServer = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIVServer', held)
 
-    @pIVServer.deleter
-    def pIVServer(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.pIVServer')
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_KEY_MAT_OUT with
@@ -12088,9 +10900,6 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._p.ulMacSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
-    @ulMacSizeInBits.deleter
-    def ulMacSizeInBits(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits')
 
     @property
     def ulKeySizeInBits(self):
@@ -12100,9 +10909,6 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulKeySizeInBits(self, value):
         self._p.ulKeySizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
-    @ulKeySizeInBits.deleter
-    def ulKeySizeInBits(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits')
 
     @property
     def ulIVSizeInBits(self):
@@ -12112,9 +10918,6 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._p.ulIVSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
-    @ulIVSizeInBits.deleter
-    def ulIVSizeInBits(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits')
 
     @property
     def bIsExport(self):
@@ -12124,9 +10927,6 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def bIsExport(self, value):
         self._p.bIsExport = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
-    @bIsExport.deleter
-    def bIsExport(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -12139,9 +10939,6 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.RandomInfo')
 
     @property
     def pReturnedKeyMaterial(self):
@@ -12154,9 +10951,6 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, value._p)
         _pb_keep(self, 'pReturnedKeyMaterial', value)
 
-    @pReturnedKeyMaterial.deleter
-    def pReturnedKeyMaterial(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial')
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_KEY_MAT_PARAMS with
@@ -12215,9 +11009,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
-    @pSeed.deleter
-    def pSeed(self):
-        _pb_no_delete('CK_TLS_PRF_PARAMS.pSeed')
 
     @property
     def ulSeedLen(self):
@@ -12227,9 +11018,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
-    @ulSeedLen.deleter
-    def ulSeedLen(self):
-        _pb_no_delete('CK_TLS_PRF_PARAMS.ulSeedLen')
 
     @property
     def pLabel(self):
@@ -12247,9 +11035,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
-    @pLabel.deleter
-    def pLabel(self):
-        _pb_no_delete('CK_TLS_PRF_PARAMS.pLabel')
 
     @property
     def ulLabelLen(self):
@@ -12259,9 +11044,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def ulLabelLen(self, value):
         self._p.ulLabelLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
-    @ulLabelLen.deleter
-    def ulLabelLen(self):
-        _pb_no_delete('CK_TLS_PRF_PARAMS.ulLabelLen')
 
     @property
     def pOutput(self):
@@ -12279,9 +11061,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._p.pOutput = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOutput', held)
 
-    @pOutput.deleter
-    def pOutput(self):
-        _pb_no_delete('CK_TLS_PRF_PARAMS.pOutput')
 
     @property
     def pulOutputLen(self):
@@ -12306,9 +11085,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._p.pulOutputLen = _ffi.cast('CK_ULONG *', held)
             _pb_keep(self, 'pulOutputLen', held)
 
-    @pulOutputLen.deleter
-    def pulOutputLen(self):
-        _pb_no_delete('CK_TLS_PRF_PARAMS.pulOutputLen')
 
 
 #: the pointer type ffi.new allocates a CK_TLS_PRF_PARAMS with
@@ -12356,9 +11132,6 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
 
     @property
     def pVersion(self):
@@ -12371,9 +11144,6 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
         _pb_keep(self, 'pVersion', value)
 
-    @pVersion.deleter
-    def pVersion(self):
-        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
     @property
     def prfHashMechanism(self):
@@ -12383,9 +11153,6 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism')
 
 
 #: the pointer type ffi.new allocates a CK_TLS12_MASTER_KEY_DERIVE_PARAMS with
@@ -12438,9 +11205,6 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._p.ulMacSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
-    @ulMacSizeInBits.deleter
-    def ulMacSizeInBits(self):
-        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits')
 
     @property
     def ulKeySizeInBits(self):
@@ -12450,9 +11214,6 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulKeySizeInBits(self, value):
         self._p.ulKeySizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
-    @ulKeySizeInBits.deleter
-    def ulKeySizeInBits(self):
-        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits')
 
     @property
     def ulIVSizeInBits(self):
@@ -12462,9 +11223,6 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._p.ulIVSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
-    @ulIVSizeInBits.deleter
-    def ulIVSizeInBits(self):
-        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits')
 
     @property
     def bIsExport(self):
@@ -12474,9 +11232,6 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def bIsExport(self, value):
         self._p.bIsExport = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
-    @bIsExport.deleter
-    def bIsExport(self):
-        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -12489,9 +11244,6 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.RandomInfo')
 
     @property
     def pReturnedKeyMaterial(self):
@@ -12504,9 +11256,6 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, value._p)
         _pb_keep(self, 'pReturnedKeyMaterial', value)
 
-    @pReturnedKeyMaterial.deleter
-    def pReturnedKeyMaterial(self):
-        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial')
 
     @property
     def prfHashMechanism(self):
@@ -12516,9 +11265,6 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism')
 
 
 #: the pointer type ffi.new allocates a CK_TLS12_KEY_MAT_PARAMS with
@@ -12569,9 +11315,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_TLS_KDF_PARAMS.prfMechanism', 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete('CK_TLS_KDF_PARAMS.prfMechanism')
 
     @property
     def pLabel(self):
@@ -12589,9 +11332,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
-    @pLabel.deleter
-    def pLabel(self):
-        _pb_no_delete('CK_TLS_KDF_PARAMS.pLabel')
 
     @property
     def ulLabelLength(self):
@@ -12601,9 +11341,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def ulLabelLength(self, value):
         self._p.ulLabelLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulLabelLength', 0, 18446744073709551615)
 
-    @ulLabelLength.deleter
-    def ulLabelLength(self):
-        _pb_no_delete('CK_TLS_KDF_PARAMS.ulLabelLength')
 
     @property
     def RandomInfo(self):
@@ -12616,9 +11353,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete('CK_TLS_KDF_PARAMS.RandomInfo')
 
     @property
     def pContextData(self):
@@ -12636,9 +11370,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
             self._p.pContextData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pContextData', held)
 
-    @pContextData.deleter
-    def pContextData(self):
-        _pb_no_delete('CK_TLS_KDF_PARAMS.pContextData')
 
     @property
     def ulContextDataLength(self):
@@ -12648,9 +11379,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def ulContextDataLength(self, value):
         self._p.ulContextDataLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulContextDataLength', 0, 18446744073709551615)
 
-    @ulContextDataLength.deleter
-    def ulContextDataLength(self):
-        _pb_no_delete('CK_TLS_KDF_PARAMS.ulContextDataLength')
 
 
 #: the pointer type ffi.new allocates a CK_TLS_KDF_PARAMS with
@@ -12699,9 +11427,6 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_TLS_MAC_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete('CK_TLS_MAC_PARAMS.prfHashMechanism')
 
     @property
     def ulMacLength(self):
@@ -12711,9 +11436,6 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def ulMacLength(self, value):
         self._p.ulMacLength = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulMacLength', 0, 18446744073709551615)
 
-    @ulMacLength.deleter
-    def ulMacLength(self):
-        _pb_no_delete('CK_TLS_MAC_PARAMS.ulMacLength')
 
     @property
     def ulServerOrClient(self):
@@ -12723,9 +11445,6 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def ulServerOrClient(self, value):
         self._p.ulServerOrClient = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulServerOrClient', 0, 18446744073709551615)
 
-    @ulServerOrClient.deleter
-    def ulServerOrClient(self):
-        _pb_no_delete('CK_TLS_MAC_PARAMS.ulServerOrClient')
 
 
 #: the pointer type ffi.new allocates a CK_TLS_MAC_PARAMS with
@@ -12782,9 +11501,6 @@ class CK_HKDF_PARAMS(_pb_Record):
     def bExtract(self, value):
         self._p.bExtract = _pb_index(value, 'CK_HKDF_PARAMS.bExtract', 0, 255)
 
-    @bExtract.deleter
-    def bExtract(self):
-        _pb_no_delete('CK_HKDF_PARAMS.bExtract')
 
     @property
     def bExpand(self):
@@ -12794,9 +11510,6 @@ class CK_HKDF_PARAMS(_pb_Record):
     def bExpand(self, value):
         self._p.bExpand = _pb_index(value, 'CK_HKDF_PARAMS.bExpand', 0, 255)
 
-    @bExpand.deleter
-    def bExpand(self):
-        _pb_no_delete('CK_HKDF_PARAMS.bExpand')
 
     @property
     def prfHashMechanism(self):
@@ -12806,9 +11519,6 @@ class CK_HKDF_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_HKDF_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete('CK_HKDF_PARAMS.prfHashMechanism')
 
     @property
     def ulSaltType(self):
@@ -12818,9 +11528,6 @@ class CK_HKDF_PARAMS(_pb_Record):
     def ulSaltType(self, value):
         self._p.ulSaltType = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltType', 0, 18446744073709551615)
 
-    @ulSaltType.deleter
-    def ulSaltType(self):
-        _pb_no_delete('CK_HKDF_PARAMS.ulSaltType')
 
     @property
     def pSalt(self):
@@ -12838,9 +11545,6 @@ class CK_HKDF_PARAMS(_pb_Record):
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
-    @pSalt.deleter
-    def pSalt(self):
-        _pb_no_delete('CK_HKDF_PARAMS.pSalt')
 
     @property
     def ulSaltLen(self):
@@ -12850,9 +11554,6 @@ class CK_HKDF_PARAMS(_pb_Record):
     def ulSaltLen(self, value):
         self._p.ulSaltLen = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
-    @ulSaltLen.deleter
-    def ulSaltLen(self):
-        _pb_no_delete('CK_HKDF_PARAMS.ulSaltLen')
 
     @property
     def hSaltKey(self):
@@ -12862,9 +11563,6 @@ class CK_HKDF_PARAMS(_pb_Record):
     def hSaltKey(self, value):
         self._p.hSaltKey = _pb_index(value, 'CK_HKDF_PARAMS.hSaltKey', 0, 18446744073709551615)
 
-    @hSaltKey.deleter
-    def hSaltKey(self):
-        _pb_no_delete('CK_HKDF_PARAMS.hSaltKey')
 
     @property
     def pInfo(self):
@@ -12882,9 +11580,6 @@ class CK_HKDF_PARAMS(_pb_Record):
             self._p.pInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInfo', held)
 
-    @pInfo.deleter
-    def pInfo(self):
-        _pb_no_delete('CK_HKDF_PARAMS.pInfo')
 
     @property
     def ulInfoLen(self):
@@ -12894,9 +11589,6 @@ class CK_HKDF_PARAMS(_pb_Record):
     def ulInfoLen(self, value):
         self._p.ulInfoLen = _pb_index(value, 'CK_HKDF_PARAMS.ulInfoLen', 0, 18446744073709551615)
 
-    @ulInfoLen.deleter
-    def ulInfoLen(self):
-        _pb_no_delete('CK_HKDF_PARAMS.ulInfoLen')
 
 
 #: the pointer type ffi.new allocates a CK_HKDF_PARAMS with
@@ -12951,9 +11643,6 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
             self._p.pClientRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pClientRandom', held)
 
-    @pClientRandom.deleter
-    def pClientRandom(self):
-        _pb_no_delete('CK_WTLS_RANDOM_DATA.pClientRandom')
 
     @property
     def ulClientRandomLen(self):
@@ -12963,9 +11652,6 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     def ulClientRandomLen(self, value):
         self._p.ulClientRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
-    @ulClientRandomLen.deleter
-    def ulClientRandomLen(self):
-        _pb_no_delete('CK_WTLS_RANDOM_DATA.ulClientRandomLen')
 
     @property
     def pServerRandom(self):
@@ -12983,9 +11669,6 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
             self._p.pServerRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pServerRandom', held)
 
-    @pServerRandom.deleter
-    def pServerRandom(self):
-        _pb_no_delete('CK_WTLS_RANDOM_DATA.pServerRandom')
 
     @property
     def ulServerRandomLen(self):
@@ -12995,9 +11678,6 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     def ulServerRandomLen(self, value):
         self._p.ulServerRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
 
-    @ulServerRandomLen.deleter
-    def ulServerRandomLen(self):
-        _pb_no_delete('CK_WTLS_RANDOM_DATA.ulServerRandomLen')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_RANDOM_DATA with
@@ -13042,9 +11722,6 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
-    @DigestMechanism.deleter
-    def DigestMechanism(self):
-        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism')
 
     @property
     def RandomInfo(self):
@@ -13057,9 +11734,6 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_WTLS_RANDOM_DATA.sizeof, value)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
 
     @property
     def pVersion(self):
@@ -13077,9 +11751,6 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             self._p.pVersion = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pVersion', held)
 
-    @pVersion.deleter
-    def pVersion(self):
-        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_MASTER_KEY_DERIVE_PARAMS with
@@ -13132,9 +11803,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_PRF_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
-    @DigestMechanism.deleter
-    def DigestMechanism(self):
-        _pb_no_delete('CK_WTLS_PRF_PARAMS.DigestMechanism')
 
     @property
     def pSeed(self):
@@ -13152,9 +11820,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
-    @pSeed.deleter
-    def pSeed(self):
-        _pb_no_delete('CK_WTLS_PRF_PARAMS.pSeed')
 
     @property
     def ulSeedLen(self):
@@ -13164,9 +11829,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
-    @ulSeedLen.deleter
-    def ulSeedLen(self):
-        _pb_no_delete('CK_WTLS_PRF_PARAMS.ulSeedLen')
 
     @property
     def pLabel(self):
@@ -13184,9 +11846,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
-    @pLabel.deleter
-    def pLabel(self):
-        _pb_no_delete('CK_WTLS_PRF_PARAMS.pLabel')
 
     @property
     def ulLabelLen(self):
@@ -13196,9 +11855,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def ulLabelLen(self, value):
         self._p.ulLabelLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
-    @ulLabelLen.deleter
-    def ulLabelLen(self):
-        _pb_no_delete('CK_WTLS_PRF_PARAMS.ulLabelLen')
 
     @property
     def pOutput(self):
@@ -13216,9 +11872,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._p.pOutput = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOutput', held)
 
-    @pOutput.deleter
-    def pOutput(self):
-        _pb_no_delete('CK_WTLS_PRF_PARAMS.pOutput')
 
     @property
     def pulOutputLen(self):
@@ -13243,9 +11896,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._p.pulOutputLen = _ffi.cast('CK_ULONG *', held)
             _pb_keep(self, 'pulOutputLen', held)
 
-    @pulOutputLen.deleter
-    def pulOutputLen(self):
-        _pb_no_delete('CK_WTLS_PRF_PARAMS.pulOutputLen')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_PRF_PARAMS with
@@ -13290,9 +11940,6 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def hMacSecret(self, value):
         self._p.hMacSecret = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hMacSecret', 0, 18446744073709551615)
 
-    @hMacSecret.deleter
-    def hMacSecret(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.hMacSecret')
 
     @property
     def hKey(self):
@@ -13302,9 +11949,6 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def hKey(self, value):
         self._p.hKey = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hKey', 0, 18446744073709551615)
 
-    @hKey.deleter
-    def hKey(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.hKey')
 
     @property
     def pIV(self):
@@ -13322,9 +11966,6 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
             self._p.pIV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIV', held)
 
-    @pIV.deleter
-    def pIV(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.pIV')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_KEY_MAT_OUT with
@@ -13379,9 +12020,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
-    @DigestMechanism.deleter
-    def DigestMechanism(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.DigestMechanism')
 
     @property
     def ulMacSizeInBits(self):
@@ -13391,9 +12029,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._p.ulMacSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
-    @ulMacSizeInBits.deleter
-    def ulMacSizeInBits(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits')
 
     @property
     def ulKeySizeInBits(self):
@@ -13403,9 +12038,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulKeySizeInBits(self, value):
         self._p.ulKeySizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
-    @ulKeySizeInBits.deleter
-    def ulKeySizeInBits(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits')
 
     @property
     def ulIVSizeInBits(self):
@@ -13415,9 +12047,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._p.ulIVSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
-    @ulIVSizeInBits.deleter
-    def ulIVSizeInBits(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits')
 
     @property
     def ulSequenceNumber(self):
@@ -13427,9 +12056,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulSequenceNumber(self, value):
         self._p.ulSequenceNumber = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber', 0, 18446744073709551615)
 
-    @ulSequenceNumber.deleter
-    def ulSequenceNumber(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber')
 
     @property
     def bIsExport(self):
@@ -13439,9 +12065,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def bIsExport(self, value):
         self._p.bIsExport = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
-    @bIsExport.deleter
-    def bIsExport(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -13454,9 +12077,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_WTLS_RANDOM_DATA.sizeof, value)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.RandomInfo')
 
     @property
     def pReturnedKeyMaterial(self):
@@ -13469,9 +12089,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_WTLS_KEY_MAT_OUT, value._p)
         _pb_keep(self, 'pReturnedKeyMaterial', value)
 
-    @pReturnedKeyMaterial.deleter
-    def pReturnedKeyMaterial(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial')
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_KEY_MAT_PARAMS with
@@ -13516,9 +12133,6 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     def type(self, value):
         self._p.type = _pb_index(value, 'CK_PRF_DATA_PARAM.type', 0, 18446744073709551615)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete('CK_PRF_DATA_PARAM.type')
 
     @property
     def pValue(self):
@@ -13543,9 +12157,6 @@ class CK_PRF_DATA_PARAM(_pb_Record):
             self._p.pValue = _ffi.cast('void *', held)
             _pb_keep(self, 'pValue', held)
 
-    @pValue.deleter
-    def pValue(self):
-        _pb_no_delete('CK_PRF_DATA_PARAM.pValue')
 
     @property
     def ulValueLen(self):
@@ -13555,9 +12166,6 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     def ulValueLen(self, value):
         self._p.ulValueLen = _pb_index(value, 'CK_PRF_DATA_PARAM.ulValueLen', 0, 18446744073709551615)
 
-    @ulValueLen.deleter
-    def ulValueLen(self):
-        _pb_no_delete('CK_PRF_DATA_PARAM.ulValueLen')
 
 
 #: the pointer type ffi.new allocates a CK_PRF_DATA_PARAM with
@@ -13604,9 +12212,6 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     def bLittleEndian(self, value):
         self._p.bLittleEndian = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.bLittleEndian', 0, 255)
 
-    @bLittleEndian.deleter
-    def bLittleEndian(self):
-        _pb_no_delete('CK_SP800_108_COUNTER_FORMAT.bLittleEndian')
 
     @property
     def ulWidthInBits(self):
@@ -13616,9 +12221,6 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     def ulWidthInBits(self, value):
         self._p.ulWidthInBits = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.ulWidthInBits', 0, 18446744073709551615)
 
-    @ulWidthInBits.deleter
-    def ulWidthInBits(self):
-        _pb_no_delete('CK_SP800_108_COUNTER_FORMAT.ulWidthInBits')
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_COUNTER_FORMAT with
@@ -13667,9 +12269,6 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def dkmLengthMethod(self, value):
         self._p.dkmLengthMethod = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod', 0, 18446744073709551615)
 
-    @dkmLengthMethod.deleter
-    def dkmLengthMethod(self):
-        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod')
 
     @property
     def bLittleEndian(self):
@@ -13679,9 +12278,6 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def bLittleEndian(self, value):
         self._p.bLittleEndian = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian', 0, 255)
 
-    @bLittleEndian.deleter
-    def bLittleEndian(self):
-        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian')
 
     @property
     def ulWidthInBits(self):
@@ -13691,9 +12287,6 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def ulWidthInBits(self, value):
         self._p.ulWidthInBits = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits', 0, 18446744073709551615)
 
-    @ulWidthInBits.deleter
-    def ulWidthInBits(self):
-        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits')
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_DKM_LENGTH_FORMAT with
@@ -13741,9 +12334,6 @@ class CK_DERIVED_KEY(_pb_Record):
         self._p.pTemplate = _NULL if value is None else _ffi.cast(_pb_ptr_CK_ATTRIBUTE, value._p)
         _pb_keep(self, 'pTemplate', value)
 
-    @pTemplate.deleter
-    def pTemplate(self):
-        _pb_no_delete('CK_DERIVED_KEY.pTemplate')
 
     @property
     def ulAttributeCount(self):
@@ -13753,9 +12343,6 @@ class CK_DERIVED_KEY(_pb_Record):
     def ulAttributeCount(self, value):
         self._p.ulAttributeCount = _pb_index(value, 'CK_DERIVED_KEY.ulAttributeCount', 0, 18446744073709551615)
 
-    @ulAttributeCount.deleter
-    def ulAttributeCount(self):
-        _pb_no_delete('CK_DERIVED_KEY.ulAttributeCount')
 
     @property
     def phKey(self):
@@ -13780,9 +12367,6 @@ class CK_DERIVED_KEY(_pb_Record):
             self._p.phKey = _ffi.cast('CK_OBJECT_HANDLE *', held)
             _pb_keep(self, 'phKey', held)
 
-    @phKey.deleter
-    def phKey(self):
-        _pb_no_delete('CK_DERIVED_KEY.phKey')
 
 
 #: the pointer type ffi.new allocates a CK_DERIVED_KEY with
@@ -13831,9 +12415,6 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def prfType(self, value):
         self._p.prfType = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
-    @prfType.deleter
-    def prfType(self):
-        _pb_no_delete('CK_SP800_108_KDF_PARAMS.prfType')
 
     @property
     def ulNumberOfDataParams(self):
@@ -13843,9 +12424,6 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def ulNumberOfDataParams(self, value):
         self._p.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
 
-    @ulNumberOfDataParams.deleter
-    def ulNumberOfDataParams(self):
-        _pb_no_delete('CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams')
 
     @property
     def pDataParams(self):
@@ -13858,9 +12436,6 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         self._p.pDataParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, value._p)
         _pb_keep(self, 'pDataParams', value)
 
-    @pDataParams.deleter
-    def pDataParams(self):
-        _pb_no_delete('CK_SP800_108_KDF_PARAMS.pDataParams')
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -13870,9 +12445,6 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def ulAdditionalDerivedKeys(self, value):
         self._p.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
 
-    @ulAdditionalDerivedKeys.deleter
-    def ulAdditionalDerivedKeys(self):
-        _pb_no_delete('CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys')
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -13885,9 +12457,6 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         self._p.pAdditionalDerivedKeys = _NULL if value is None else _ffi.cast(_pb_ptr_CK_DERIVED_KEY, value._p)
         _pb_keep(self, 'pAdditionalDerivedKeys', value)
 
-    @pAdditionalDerivedKeys.deleter
-    def pAdditionalDerivedKeys(self):
-        _pb_no_delete('CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys')
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_KDF_PARAMS with
@@ -13940,9 +12509,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def prfType(self, value):
         self._p.prfType = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
-    @prfType.deleter
-    def prfType(self):
-        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType')
 
     @property
     def ulNumberOfDataParams(self):
@@ -13952,9 +12518,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def ulNumberOfDataParams(self, value):
         self._p.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
 
-    @ulNumberOfDataParams.deleter
-    def ulNumberOfDataParams(self):
-        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams')
 
     @property
     def pDataParams(self):
@@ -13967,9 +12530,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         self._p.pDataParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, value._p)
         _pb_keep(self, 'pDataParams', value)
 
-    @pDataParams.deleter
-    def pDataParams(self):
-        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams')
 
     @property
     def ulIVLen(self):
@@ -13979,9 +12539,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def ulIVLen(self, value):
         self._p.ulIVLen = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen', 0, 18446744073709551615)
 
-    @ulIVLen.deleter
-    def ulIVLen(self):
-        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen')
 
     @property
     def pIV(self):
@@ -13999,9 +12556,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
             self._p.pIV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIV', held)
 
-    @pIV.deleter
-    def pIV(self):
-        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV')
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -14011,9 +12565,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def ulAdditionalDerivedKeys(self, value):
         self._p.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
 
-    @ulAdditionalDerivedKeys.deleter
-    def ulAdditionalDerivedKeys(self):
-        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys')
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -14026,9 +12577,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         self._p.pAdditionalDerivedKeys = _NULL if value is None else _ffi.cast(_pb_ptr_CK_DERIVED_KEY, value._p)
         _pb_keep(self, 'pAdditionalDerivedKeys', value)
 
-    @pAdditionalDerivedKeys.deleter
-    def pAdditionalDerivedKeys(self):
-        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys')
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_FEEDBACK_KDF_PARAMS with
@@ -14083,9 +12631,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def certificateHandle(self, value):
         self._p.certificateHandle = _pb_index(value, 'CK_CMS_SIG_PARAMS.certificateHandle', 0, 18446744073709551615)
 
-    @certificateHandle.deleter
-    def certificateHandle(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.certificateHandle')
 
     @property
     def pSigningMechanism(self):
@@ -14098,9 +12643,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         self._p.pSigningMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
         _pb_keep(self, 'pSigningMechanism', value)
 
-    @pSigningMechanism.deleter
-    def pSigningMechanism(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.pSigningMechanism')
 
     @property
     def pDigestMechanism(self):
@@ -14113,9 +12655,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         self._p.pDigestMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
         _pb_keep(self, 'pDigestMechanism', value)
 
-    @pDigestMechanism.deleter
-    def pDigestMechanism(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.pDigestMechanism')
 
     @property
     def pContentType(self):
@@ -14133,9 +12672,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._p.pContentType = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pContentType', held)
 
-    @pContentType.deleter
-    def pContentType(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.pContentType')
 
     @property
     def pRequestedAttributes(self):
@@ -14153,9 +12689,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._p.pRequestedAttributes = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRequestedAttributes', held)
 
-    @pRequestedAttributes.deleter
-    def pRequestedAttributes(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.pRequestedAttributes')
 
     @property
     def ulRequestedAttributesLen(self):
@@ -14165,9 +12698,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def ulRequestedAttributesLen(self, value):
         self._p.ulRequestedAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequestedAttributesLen', 0, 18446744073709551615)
 
-    @ulRequestedAttributesLen.deleter
-    def ulRequestedAttributesLen(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.ulRequestedAttributesLen')
 
     @property
     def pRequiredAttributes(self):
@@ -14185,9 +12715,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._p.pRequiredAttributes = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRequiredAttributes', held)
 
-    @pRequiredAttributes.deleter
-    def pRequiredAttributes(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.pRequiredAttributes')
 
     @property
     def ulRequiredAttributesLen(self):
@@ -14197,9 +12724,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def ulRequiredAttributesLen(self, value):
         self._p.ulRequiredAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequiredAttributesLen', 0, 18446744073709551615)
 
-    @ulRequiredAttributesLen.deleter
-    def ulRequiredAttributesLen(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.ulRequiredAttributesLen')
 
 
 #: the pointer type ffi.new allocates a CK_CMS_SIG_PARAMS with
@@ -14250,9 +12774,6 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete('CK_KEY_DERIVATION_STRING_DATA.pData')
 
     @property
     def ulLen(self):
@@ -14262,9 +12783,6 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     def ulLen(self, value):
         self._p.ulLen = _pb_index(value, 'CK_KEY_DERIVATION_STRING_DATA.ulLen', 0, 18446744073709551615)
 
-    @ulLen.deleter
-    def ulLen(self):
-        _pb_no_delete('CK_KEY_DERIVATION_STRING_DATA.ulLen')
 
 
 #: the pointer type ffi.new allocates a CK_KEY_DERIVATION_STRING_DATA with
@@ -14321,9 +12839,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def saltSource(self, value):
         self._p.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.saltSource', 0, 18446744073709551615)
 
-    @saltSource.deleter
-    def saltSource(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.saltSource')
 
     @property
     def pSaltSourceData(self):
@@ -14348,9 +12863,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._p.pSaltSourceData = _ffi.cast('void *', held)
             _pb_keep(self, 'pSaltSourceData', held)
 
-    @pSaltSourceData.deleter
-    def pSaltSourceData(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pSaltSourceData')
 
     @property
     def ulSaltSourceDataLen(self):
@@ -14360,9 +12872,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def ulSaltSourceDataLen(self, value):
         self._p.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen', 0, 18446744073709551615)
 
-    @ulSaltSourceDataLen.deleter
-    def ulSaltSourceDataLen(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen')
 
     @property
     def iterations(self):
@@ -14372,9 +12881,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def iterations(self, value):
         self._p.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.iterations', 0, 18446744073709551615)
 
-    @iterations.deleter
-    def iterations(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.iterations')
 
     @property
     def prf(self):
@@ -14384,9 +12890,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def prf(self, value):
         self._p.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.prf', 0, 18446744073709551615)
 
-    @prf.deleter
-    def prf(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.prf')
 
     @property
     def pPrfData(self):
@@ -14411,9 +12914,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._p.pPrfData = _ffi.cast('void *', held)
             _pb_keep(self, 'pPrfData', held)
 
-    @pPrfData.deleter
-    def pPrfData(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pPrfData')
 
     @property
     def ulPrfDataLen(self):
@@ -14423,9 +12923,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def ulPrfDataLen(self, value):
         self._p.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen', 0, 18446744073709551615)
 
-    @ulPrfDataLen.deleter
-    def ulPrfDataLen(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen')
 
     @property
     def pPassword(self):
@@ -14443,9 +12940,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
 
-    @pPassword.deleter
-    def pPassword(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pPassword')
 
     @property
     def ulPasswordLen(self):
@@ -14470,9 +12964,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._p.ulPasswordLen = _ffi.cast('CK_ULONG *', held)
             _pb_keep(self, 'ulPasswordLen', held)
 
-    @ulPasswordLen.deleter
-    def ulPasswordLen(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulPasswordLen')
 
 
 #: the pointer type ffi.new allocates a CK_PKCS5_PBKD2_PARAMS with
@@ -14529,9 +13020,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def saltSource(self, value):
         self._p.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.saltSource', 0, 18446744073709551615)
 
-    @saltSource.deleter
-    def saltSource(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.saltSource')
 
     @property
     def pSaltSourceData(self):
@@ -14556,9 +13044,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._p.pSaltSourceData = _ffi.cast('void *', held)
             _pb_keep(self, 'pSaltSourceData', held)
 
-    @pSaltSourceData.deleter
-    def pSaltSourceData(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData')
 
     @property
     def ulSaltSourceDataLen(self):
@@ -14568,9 +13053,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def ulSaltSourceDataLen(self, value):
         self._p.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen', 0, 18446744073709551615)
 
-    @ulSaltSourceDataLen.deleter
-    def ulSaltSourceDataLen(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen')
 
     @property
     def iterations(self):
@@ -14580,9 +13062,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def iterations(self, value):
         self._p.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.iterations', 0, 18446744073709551615)
 
-    @iterations.deleter
-    def iterations(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.iterations')
 
     @property
     def prf(self):
@@ -14592,9 +13071,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def prf(self, value):
         self._p.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.prf', 0, 18446744073709551615)
 
-    @prf.deleter
-    def prf(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.prf')
 
     @property
     def pPrfData(self):
@@ -14619,9 +13095,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._p.pPrfData = _ffi.cast('void *', held)
             _pb_keep(self, 'pPrfData', held)
 
-    @pPrfData.deleter
-    def pPrfData(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pPrfData')
 
     @property
     def ulPrfDataLen(self):
@@ -14631,9 +13104,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def ulPrfDataLen(self, value):
         self._p.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen', 0, 18446744073709551615)
 
-    @ulPrfDataLen.deleter
-    def ulPrfDataLen(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen')
 
     @property
     def pPassword(self):
@@ -14651,9 +13121,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
 
-    @pPassword.deleter
-    def pPassword(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pPassword')
 
     @property
     def ulPasswordLen(self):
@@ -14663,9 +13130,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def ulPasswordLen(self, value):
         self._p.ulPasswordLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen', 0, 18446744073709551615)
 
-    @ulPasswordLen.deleter
-    def ulPasswordLen(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen')
 
 
 #: the pointer type ffi.new allocates a CK_PKCS5_PBKD2_PARAMS2 with
@@ -14710,9 +13174,6 @@ class CK_OTP_PARAM(_pb_Record):
     def type(self, value):
         self._p.type = _pb_index(value, 'CK_OTP_PARAM.type', 0, 18446744073709551615)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete('CK_OTP_PARAM.type')
 
     @property
     def pValue(self):
@@ -14737,9 +13198,6 @@ class CK_OTP_PARAM(_pb_Record):
             self._p.pValue = _ffi.cast('void *', held)
             _pb_keep(self, 'pValue', held)
 
-    @pValue.deleter
-    def pValue(self):
-        _pb_no_delete('CK_OTP_PARAM.pValue')
 
     @property
     def ulValueLen(self):
@@ -14749,9 +13207,6 @@ class CK_OTP_PARAM(_pb_Record):
     def ulValueLen(self, value):
         self._p.ulValueLen = _pb_index(value, 'CK_OTP_PARAM.ulValueLen', 0, 18446744073709551615)
 
-    @ulValueLen.deleter
-    def ulValueLen(self):
-        _pb_no_delete('CK_OTP_PARAM.ulValueLen')
 
 
 #: the pointer type ffi.new allocates a CK_OTP_PARAM with
@@ -14797,9 +13252,6 @@ class CK_OTP_PARAMS(_pb_Record):
         self._p.pParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_OTP_PARAM, value._p)
         _pb_keep(self, 'pParams', value)
 
-    @pParams.deleter
-    def pParams(self):
-        _pb_no_delete('CK_OTP_PARAMS.pParams')
 
     @property
     def ulCount(self):
@@ -14809,9 +13261,6 @@ class CK_OTP_PARAMS(_pb_Record):
     def ulCount(self, value):
         self._p.ulCount = _pb_index(value, 'CK_OTP_PARAMS.ulCount', 0, 18446744073709551615)
 
-    @ulCount.deleter
-    def ulCount(self):
-        _pb_no_delete('CK_OTP_PARAMS.ulCount')
 
 
 #: the pointer type ffi.new allocates a CK_OTP_PARAMS with
@@ -14857,9 +13306,6 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
         self._p.pParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_OTP_PARAM, value._p)
         _pb_keep(self, 'pParams', value)
 
-    @pParams.deleter
-    def pParams(self):
-        _pb_no_delete('CK_OTP_SIGNATURE_INFO.pParams')
 
     @property
     def ulCount(self):
@@ -14869,9 +13315,6 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
     def ulCount(self, value):
         self._p.ulCount = _pb_index(value, 'CK_OTP_SIGNATURE_INFO.ulCount', 0, 18446744073709551615)
 
-    @ulCount.deleter
-    def ulCount(self):
-        _pb_no_delete('CK_OTP_SIGNATURE_INFO.ulCount')
 
 
 #: the pointer type ffi.new allocates a CK_OTP_SIGNATURE_INFO with
@@ -14921,9 +13364,6 @@ class CK_KIP_PARAMS(_pb_Record):
         self._p.pMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
         _pb_keep(self, 'pMechanism', value)
 
-    @pMechanism.deleter
-    def pMechanism(self):
-        _pb_no_delete('CK_KIP_PARAMS.pMechanism')
 
     @property
     def hKey(self):
@@ -14933,9 +13373,6 @@ class CK_KIP_PARAMS(_pb_Record):
     def hKey(self, value):
         self._p.hKey = _pb_index(value, 'CK_KIP_PARAMS.hKey', 0, 18446744073709551615)
 
-    @hKey.deleter
-    def hKey(self):
-        _pb_no_delete('CK_KIP_PARAMS.hKey')
 
     @property
     def pSeed(self):
@@ -14953,9 +13390,6 @@ class CK_KIP_PARAMS(_pb_Record):
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
-    @pSeed.deleter
-    def pSeed(self):
-        _pb_no_delete('CK_KIP_PARAMS.pSeed')
 
     @property
     def ulSeedLen(self):
@@ -14965,9 +13399,6 @@ class CK_KIP_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_KIP_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
-    @ulSeedLen.deleter
-    def ulSeedLen(self):
-        _pb_no_delete('CK_KIP_PARAMS.ulSeedLen')
 
 
 #: the pointer type ffi.new allocates a CK_KIP_PARAMS with
@@ -15014,9 +13445,6 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def hash(self, value):
         self._p.hash = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.hash', 0, 18446744073709551615)
 
-    @hash.deleter
-    def hash(self):
-        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.hash')
 
     @property
     def pSeed(self):
@@ -15034,9 +13462,6 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
-    @pSeed.deleter
-    def pSeed(self):
-        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.pSeed')
 
     @property
     def ulSeedLen(self):
@@ -15046,9 +13471,6 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen', 0, 18446744073709551615)
 
-    @ulSeedLen.deleter
-    def ulSeedLen(self):
-        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen')
 
     @property
     def ulIndex(self):
@@ -15058,9 +13480,6 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def ulIndex(self, value):
         self._p.ulIndex = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulIndex', 0, 18446744073709551615)
 
-    @ulIndex.deleter
-    def ulIndex(self):
-        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.ulIndex')
 
 
 #: the pointer type ffi.new allocates a CK_DSA_PARAMETER_GEN_PARAM with
@@ -15107,9 +13526,6 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulAESKeyBits(self, value):
         self._p.ulAESKeyBits = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
-    @ulAESKeyBits.deleter
-    def ulAESKeyBits(self):
-        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits')
 
     @property
     def kdf(self):
@@ -15119,9 +13535,6 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.kdf')
 
     @property
     def ulSharedDataLen(self):
@@ -15131,9 +13544,6 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
-    @ulSharedDataLen.deleter
-    def ulSharedDataLen(self):
-        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -15151,9 +13561,6 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
-    @pSharedData.deleter
-    def pSharedData(self):
-        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData')
 
 
 #: the pointer type ffi.new allocates a CK_ECDH_AES_KEY_WRAP_PARAMS with
@@ -15196,9 +13603,6 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulAESKeyBits(self, value):
         self._p.ulAESKeyBits = _pb_index(value, 'CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
-    @ulAESKeyBits.deleter
-    def ulAESKeyBits(self):
-        _pb_no_delete('CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits')
 
     @property
     def pOAEPParams(self):
@@ -15211,9 +13615,6 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
         self._p.pOAEPParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_RSA_PKCS_OAEP_PARAMS, value._p)
         _pb_keep(self, 'pOAEPParams', value)
 
-    @pOAEPParams.deleter
-    def pOAEPParams(self):
-        _pb_no_delete('CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams')
 
 
 #: the pointer type ffi.new allocates a CK_RSA_AES_KEY_WRAP_PARAMS with
@@ -15262,9 +13663,6 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.kdf')
 
     @property
     def pPublicData(self):
@@ -15282,9 +13680,6 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.pPublicData')
 
     @property
     def ulPublicDataLen(self):
@@ -15294,9 +13689,6 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pUKM(self):
@@ -15314,9 +13706,6 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
             self._p.pUKM = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pUKM', held)
 
-    @pUKM.deleter
-    def pUKM(self):
-        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.pUKM')
 
     @property
     def ulUKMLen(self):
@@ -15326,9 +13715,6 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def ulUKMLen(self, value):
         self._p.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
-    @ulUKMLen.deleter
-    def ulUKMLen(self):
-        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen')
 
 
 #: the pointer type ffi.new allocates a CK_GOSTR3410_DERIVE_PARAMS with
@@ -15385,9 +13771,6 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
             self._p.pWrapOID = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pWrapOID', held)
 
-    @pWrapOID.deleter
-    def pWrapOID(self):
-        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID')
 
     @property
     def ulWrapOIDLen(self):
@@ -15397,9 +13780,6 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def ulWrapOIDLen(self, value):
         self._p.ulWrapOIDLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen', 0, 18446744073709551615)
 
-    @ulWrapOIDLen.deleter
-    def ulWrapOIDLen(self):
-        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen')
 
     @property
     def pUKM(self):
@@ -15417,9 +13797,6 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
             self._p.pUKM = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pUKM', held)
 
-    @pUKM.deleter
-    def pUKM(self):
-        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM')
 
     @property
     def ulUKMLen(self):
@@ -15429,9 +13806,6 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def ulUKMLen(self, value):
         self._p.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
-    @ulUKMLen.deleter
-    def ulUKMLen(self):
-        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen')
 
     @property
     def hKey(self):
@@ -15441,9 +13815,6 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def hKey(self, value):
         self._p.hKey = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.hKey', 0, 18446744073709551615)
 
-    @hKey.deleter
-    def hKey(self):
-        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.hKey')
 
 
 #: the pointer type ffi.new allocates a CK_GOSTR3410_KEY_WRAP_PARAMS with
@@ -15488,9 +13859,6 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def phFlag(self, value):
         self._p.phFlag = _pb_index(value, 'CK_EDDSA_PARAMS.phFlag', 0, 255)
 
-    @phFlag.deleter
-    def phFlag(self):
-        _pb_no_delete('CK_EDDSA_PARAMS.phFlag')
 
     @property
     def ulContextDataLen(self):
@@ -15500,9 +13868,6 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def ulContextDataLen(self, value):
         self._p.ulContextDataLen = _pb_index(value, 'CK_EDDSA_PARAMS.ulContextDataLen', 0, 18446744073709551615)
 
-    @ulContextDataLen.deleter
-    def ulContextDataLen(self):
-        _pb_no_delete('CK_EDDSA_PARAMS.ulContextDataLen')
 
     @property
     def pContextData(self):
@@ -15520,9 +13885,6 @@ class CK_EDDSA_PARAMS(_pb_Record):
             self._p.pContextData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pContextData', held)
 
-    @pContextData.deleter
-    def pContextData(self):
-        _pb_no_delete('CK_EDDSA_PARAMS.pContextData')
 
 
 #: the pointer type ffi.new allocates a CK_EDDSA_PARAMS with
@@ -15567,9 +13929,6 @@ class CK_XEDDSA_PARAMS(_pb_Record):
     def hash(self, value):
         self._p.hash = _pb_index(value, 'CK_XEDDSA_PARAMS.hash', 0, 18446744073709551615)
 
-    @hash.deleter
-    def hash(self):
-        _pb_no_delete('CK_XEDDSA_PARAMS.hash')
 
 
 #: the pointer type ffi.new allocates a CK_XEDDSA_PARAMS with
@@ -15622,9 +13981,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.kdf')
 
     @property
     def pPeer_identity(self):
@@ -15634,9 +13990,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pPeer_identity(self, value):
         self._p.pPeer_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_identity', 0, 18446744073709551615)
 
-    @pPeer_identity.deleter
-    def pPeer_identity(self):
-        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPeer_identity')
 
     @property
     def pPeer_prekey(self):
@@ -15646,9 +13999,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pPeer_prekey(self, value):
         self._p.pPeer_prekey = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_prekey', 0, 18446744073709551615)
 
-    @pPeer_prekey.deleter
-    def pPeer_prekey(self):
-        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPeer_prekey')
 
     @property
     def pPrekey_signature(self):
@@ -15666,9 +14016,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
             self._p.pPrekey_signature = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrekey_signature', held)
 
-    @pPrekey_signature.deleter
-    def pPrekey_signature(self):
-        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPrekey_signature')
 
     @property
     def pOnetime_key(self):
@@ -15686,9 +14033,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
             self._p.pOnetime_key = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOnetime_key', held)
 
-    @pOnetime_key.deleter
-    def pOnetime_key(self):
-        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOnetime_key')
 
     @property
     def pOwn_identity(self):
@@ -15698,9 +14042,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pOwn_identity(self, value):
         self._p.pOwn_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_identity', 0, 18446744073709551615)
 
-    @pOwn_identity.deleter
-    def pOwn_identity(self):
-        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOwn_identity')
 
     @property
     def pOwn_ephemeral(self):
@@ -15710,9 +14051,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pOwn_ephemeral(self, value):
         self._p.pOwn_ephemeral = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral', 0, 18446744073709551615)
 
-    @pOwn_ephemeral.deleter
-    def pOwn_ephemeral(self):
-        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral')
 
 
 #: the pointer type ffi.new allocates a CK_X3DH_INITIATE_PARAMS with
@@ -15763,9 +14101,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.kdf')
 
     @property
     def pIdentity_id(self):
@@ -15783,9 +14118,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._p.pIdentity_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIdentity_id', held)
 
-    @pIdentity_id.deleter
-    def pIdentity_id(self):
-        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pIdentity_id')
 
     @property
     def pPrekey_id(self):
@@ -15803,9 +14135,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._p.pPrekey_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrekey_id', held)
 
-    @pPrekey_id.deleter
-    def pPrekey_id(self):
-        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pPrekey_id')
 
     @property
     def pOnetime_id(self):
@@ -15823,9 +14152,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._p.pOnetime_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOnetime_id', held)
 
-    @pOnetime_id.deleter
-    def pOnetime_id(self):
-        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pOnetime_id')
 
     @property
     def pInitiator_identity(self):
@@ -15835,9 +14161,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def pInitiator_identity(self, value):
         self._p.pInitiator_identity = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_identity', 0, 18446744073709551615)
 
-    @pInitiator_identity.deleter
-    def pInitiator_identity(self):
-        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pInitiator_identity')
 
     @property
     def pInitiator_ephemeral(self):
@@ -15855,9 +14178,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._p.pInitiator_ephemeral = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInitiator_ephemeral', held)
 
-    @pInitiator_ephemeral.deleter
-    def pInitiator_ephemeral(self):
-        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral')
 
 
 #: the pointer type ffi.new allocates a CK_X3DH_RESPOND_PARAMS with
@@ -15920,9 +14240,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
             self._p.sk = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'sk', held)
 
-    @sk.deleter
-    def sk(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.sk')
 
     @property
     def peer_public_prekey(self):
@@ -15932,9 +14249,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def peer_public_prekey(self, value):
         self._p.peer_public_prekey = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey', 0, 18446744073709551615)
 
-    @peer_public_prekey.deleter
-    def peer_public_prekey(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey')
 
     @property
     def peer_public_identity(self):
@@ -15944,9 +14258,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def peer_public_identity(self, value):
         self._p.peer_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity', 0, 18446744073709551615)
 
-    @peer_public_identity.deleter
-    def peer_public_identity(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity')
 
     @property
     def own_public_identity(self):
@@ -15956,9 +14267,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def own_public_identity(self, value):
         self._p.own_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity', 0, 18446744073709551615)
 
-    @own_public_identity.deleter
-    def own_public_identity(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity')
 
     @property
     def bEncryptedHeader(self):
@@ -15968,9 +14276,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def bEncryptedHeader(self, value):
         self._p.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader', 0, 255)
 
-    @bEncryptedHeader.deleter
-    def bEncryptedHeader(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader')
 
     @property
     def eCurve(self):
@@ -15980,9 +14285,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def eCurve(self, value):
         self._p.eCurve = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.eCurve', 0, 18446744073709551615)
 
-    @eCurve.deleter
-    def eCurve(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.eCurve')
 
     @property
     def aeadMechanism(self):
@@ -15992,9 +14294,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def aeadMechanism(self, value):
         self._p.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
-    @aeadMechanism.deleter
-    def aeadMechanism(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism')
 
     @property
     def kdfMechanism(self):
@@ -16004,9 +14303,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def kdfMechanism(self, value):
         self._p.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism', 0, 18446744073709551615)
 
-    @kdfMechanism.deleter
-    def kdfMechanism(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism')
 
 
 #: the pointer type ffi.new allocates a CK_X2RATCHET_INITIALIZE_PARAMS with
@@ -16069,9 +14365,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
             self._p.sk = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'sk', held)
 
-    @sk.deleter
-    def sk(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.sk')
 
     @property
     def own_prekey(self):
@@ -16081,9 +14374,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def own_prekey(self, value):
         self._p.own_prekey = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_prekey', 0, 18446744073709551615)
 
-    @own_prekey.deleter
-    def own_prekey(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.own_prekey')
 
     @property
     def initiator_identity(self):
@@ -16093,9 +14383,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def initiator_identity(self, value):
         self._p.initiator_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.initiator_identity', 0, 18446744073709551615)
 
-    @initiator_identity.deleter
-    def initiator_identity(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.initiator_identity')
 
     @property
     def own_public_identity(self):
@@ -16105,9 +14392,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def own_public_identity(self, value):
         self._p.own_public_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_public_identity', 0, 18446744073709551615)
 
-    @own_public_identity.deleter
-    def own_public_identity(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.own_public_identity')
 
     @property
     def bEncryptedHeader(self):
@@ -16117,9 +14401,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def bEncryptedHeader(self, value):
         self._p.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader', 0, 255)
 
-    @bEncryptedHeader.deleter
-    def bEncryptedHeader(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader')
 
     @property
     def eCurve(self):
@@ -16129,9 +14410,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def eCurve(self, value):
         self._p.eCurve = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.eCurve', 0, 18446744073709551615)
 
-    @eCurve.deleter
-    def eCurve(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.eCurve')
 
     @property
     def aeadMechanism(self):
@@ -16141,9 +14419,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def aeadMechanism(self, value):
         self._p.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
-    @aeadMechanism.deleter
-    def aeadMechanism(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism')
 
     @property
     def kdfMechanism(self):
@@ -16153,9 +14428,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def kdfMechanism(self, value):
         self._p.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615)
 
-    @kdfMechanism.deleter
-    def kdfMechanism(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism')
 
 
 #: the pointer type ffi.new allocates a CK_X2RATCHET_RESPOND_PARAMS with
@@ -16214,9 +14486,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._p.pGX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pGX', held)
 
-    @pGX.deleter
-    def pGX(self):
-        _pb_no_delete('CK_NSS_JPAKEPublicValue.pGX')
 
     @property
     def ulGXLen(self):
@@ -16226,9 +14495,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulGXLen(self, value):
         self._p.ulGXLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
 
-    @ulGXLen.deleter
-    def ulGXLen(self):
-        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulGXLen')
 
     @property
     def pGV(self):
@@ -16246,9 +14512,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._p.pGV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pGV', held)
 
-    @pGV.deleter
-    def pGV(self):
-        _pb_no_delete('CK_NSS_JPAKEPublicValue.pGV')
 
     @property
     def ulGVLen(self):
@@ -16258,9 +14521,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulGVLen(self, value):
         self._p.ulGVLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
 
-    @ulGVLen.deleter
-    def ulGVLen(self):
-        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulGVLen')
 
     @property
     def pR(self):
@@ -16278,9 +14538,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._p.pR = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pR', held)
 
-    @pR.deleter
-    def pR(self):
-        _pb_no_delete('CK_NSS_JPAKEPublicValue.pR')
 
     @property
     def ulRLen(self):
@@ -16290,9 +14547,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulRLen(self, value):
         self._p.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
 
-    @ulRLen.deleter
-    def ulRLen(self):
-        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulRLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKEPublicValue with
@@ -16338,9 +14592,6 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
         self._p.gx1 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx1')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
-    @gx1.deleter
-    def gx1(self):
-        _pb_no_delete('CK_NSS_JPAKERound1Params.gx1')
 
     @property
     def gx2(self):
@@ -16353,9 +14604,6 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
         self._p.gx2 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx2')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
-    @gx2.deleter
-    def gx2(self):
-        _pb_no_delete('CK_NSS_JPAKERound1Params.gx2')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKERound1Params with
@@ -16412,9 +14660,6 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
             self._p.pSharedKey = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedKey', held)
 
-    @pSharedKey.deleter
-    def pSharedKey(self):
-        _pb_no_delete('CK_NSS_JPAKERound2Params.pSharedKey')
 
     @property
     def ulSharedKeyLen(self):
@@ -16424,9 +14669,6 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
     def ulSharedKeyLen(self, value):
         self._p.ulSharedKeyLen = _pb_index(value, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
 
-    @ulSharedKeyLen.deleter
-    def ulSharedKeyLen(self):
-        _pb_no_delete('CK_NSS_JPAKERound2Params.ulSharedKeyLen')
 
     @property
     def gx3(self):
@@ -16439,9 +14681,6 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._p.gx3 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx3')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
-    @gx3.deleter
-    def gx3(self):
-        _pb_no_delete('CK_NSS_JPAKERound2Params.gx3')
 
     @property
     def gx4(self):
@@ -16454,9 +14693,6 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._p.gx4 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx4')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
-    @gx4.deleter
-    def gx4(self):
-        _pb_no_delete('CK_NSS_JPAKERound2Params.gx4')
 
     @property
     def A(self):
@@ -16469,9 +14705,6 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._p.A = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'A')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
-    @A.deleter
-    def A(self):
-        _pb_no_delete('CK_NSS_JPAKERound2Params.A')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKERound2Params with
@@ -16515,9 +14748,6 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
         self._p.B = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'B')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
-    @B.deleter
-    def B(self):
-        _pb_no_delete('CK_NSS_JPAKEFinalParams.B')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKEFinalParams with
@@ -16564,9 +14794,6 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def macAlg(self, value):
         self._p.macAlg = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
 
-    @macAlg.deleter
-    def macAlg(self):
-        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg')
 
     @property
     def ulBodyTotalLen(self):
@@ -16576,9 +14803,6 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def ulBodyTotalLen(self, value):
         self._p.ulBodyTotalLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
 
-    @ulBodyTotalLen.deleter
-    def ulBodyTotalLen(self):
-        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen')
 
     @property
     def pHeader(self):
@@ -16596,9 +14820,6 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
             self._p.pHeader = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pHeader', held)
 
-    @pHeader.deleter
-    def pHeader(self):
-        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader')
 
     @property
     def ulHeaderLen(self):
@@ -16608,9 +14829,6 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def ulHeaderLen(self, value):
         self._p.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
 
-    @ulHeaderLen.deleter
-    def ulHeaderLen(self):
-        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_MAC_CONSTANT_TIME_PARAMS with
@@ -16667,9 +14885,6 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete('CK_NSS_AEAD_PARAMS.pNonce')
 
     @property
     def ulNonceLen(self):
@@ -16679,9 +14894,6 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulNonceLen')
 
     @property
     def pAAD(self):
@@ -16699,9 +14911,6 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete('CK_NSS_AEAD_PARAMS.pAAD')
 
     @property
     def ulAADLen(self):
@@ -16711,9 +14920,6 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulAADLen')
 
     @property
     def ulTagLen(self):
@@ -16723,9 +14929,6 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulTagLen(self, value):
         self._p.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
 
-    @ulTagLen.deleter
-    def ulTagLen(self):
-        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulTagLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_AEAD_PARAMS with
@@ -16776,9 +14979,6 @@ class CK_NSS_HKDFParams(_pb_Record):
     def bExtract(self, value):
         self._p.bExtract = _pb_index(value, 'CK_NSS_HKDFParams.bExtract', 0, 255)
 
-    @bExtract.deleter
-    def bExtract(self):
-        _pb_no_delete('CK_NSS_HKDFParams.bExtract')
 
     @property
     def pSalt(self):
@@ -16796,9 +14996,6 @@ class CK_NSS_HKDFParams(_pb_Record):
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
-    @pSalt.deleter
-    def pSalt(self):
-        _pb_no_delete('CK_NSS_HKDFParams.pSalt')
 
     @property
     def ulSaltLen(self):
@@ -16808,9 +15005,6 @@ class CK_NSS_HKDFParams(_pb_Record):
     def ulSaltLen(self, value):
         self._p.ulSaltLen = _pb_index(value, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
 
-    @ulSaltLen.deleter
-    def ulSaltLen(self):
-        _pb_no_delete('CK_NSS_HKDFParams.ulSaltLen')
 
     @property
     def bExpand(self):
@@ -16820,9 +15014,6 @@ class CK_NSS_HKDFParams(_pb_Record):
     def bExpand(self, value):
         self._p.bExpand = _pb_index(value, 'CK_NSS_HKDFParams.bExpand', 0, 255)
 
-    @bExpand.deleter
-    def bExpand(self):
-        _pb_no_delete('CK_NSS_HKDFParams.bExpand')
 
     @property
     def pInfo(self):
@@ -16840,9 +15031,6 @@ class CK_NSS_HKDFParams(_pb_Record):
             self._p.pInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInfo', held)
 
-    @pInfo.deleter
-    def pInfo(self):
-        _pb_no_delete('CK_NSS_HKDFParams.pInfo')
 
     @property
     def ulInfoLen(self):
@@ -16852,9 +15040,6 @@ class CK_NSS_HKDFParams(_pb_Record):
     def ulInfoLen(self, value):
         self._p.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
 
-    @ulInfoLen.deleter
-    def ulInfoLen(self):
-        _pb_no_delete('CK_NSS_HKDFParams.ulInfoLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_HKDFParams with
@@ -16903,9 +15088,6 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism')
 
     @property
     def bHasSeedKey(self):
@@ -16915,9 +15097,6 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def bHasSeedKey(self, value):
         self._p.bHasSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
 
-    @bHasSeedKey.deleter
-    def bHasSeedKey(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey')
 
     @property
     def hSeedKey(self):
@@ -16927,9 +15106,6 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def hSeedKey(self, value):
         self._p.hSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
 
-    @hSeedKey.deleter
-    def hSeedKey(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey')
 
     @property
     def pSeedData(self):
@@ -16947,9 +15123,6 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
             self._p.pSeedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeedData', held)
 
-    @pSeedData.deleter
-    def pSeedData(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData')
 
     @property
     def ulSeedDataLen(self):
@@ -16959,9 +15132,6 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def ulSeedDataLen(self, value):
         self._p.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
 
-    @ulSeedDataLen.deleter
-    def ulSeedDataLen(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS with
@@ -17016,9 +15186,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism')
 
     @property
     def bDataAsKey(self):
@@ -17028,9 +15195,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def bDataAsKey(self, value):
         self._p.bDataAsKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
 
-    @bDataAsKey.deleter
-    def bDataAsKey(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey')
 
     @property
     def bRekey(self):
@@ -17040,9 +15204,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def bRekey(self, value):
         self._p.bRekey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
 
-    @bRekey.deleter
-    def bRekey(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey')
 
     @property
     def pNi(self):
@@ -17060,9 +15221,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pNi = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNi', held)
 
-    @pNi.deleter
-    def pNi(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi')
 
     @property
     def ulNiLen(self):
@@ -17072,9 +15230,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def ulNiLen(self, value):
         self._p.ulNiLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
 
-    @ulNiLen.deleter
-    def ulNiLen(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen')
 
     @property
     def pNr(self):
@@ -17092,9 +15247,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pNr = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNr', held)
 
-    @pNr.deleter
-    def pNr(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr')
 
     @property
     def ulNrLen(self):
@@ -17104,9 +15256,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def ulNrLen(self, value):
         self._p.ulNrLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
 
-    @ulNrLen.deleter
-    def ulNrLen(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen')
 
     @property
     def hNewKey(self):
@@ -17116,9 +15265,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def hNewKey(self, value):
         self._p.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
 
-    @hNewKey.deleter
-    def hNewKey(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE_PRF_DERIVE_PARAMS with
@@ -17175,9 +15321,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism')
 
     @property
     def bHasPrevKey(self):
@@ -17187,9 +15330,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def bHasPrevKey(self, value):
         self._p.bHasPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
 
-    @bHasPrevKey.deleter
-    def bHasPrevKey(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey')
 
     @property
     def hKeygxy(self):
@@ -17199,9 +15339,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def hKeygxy(self, value):
         self._p.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
-    @hKeygxy.deleter
-    def hKeygxy(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy')
 
     @property
     def hPrevKey(self):
@@ -17211,9 +15348,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def hPrevKey(self, value):
         self._p.hPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
 
-    @hPrevKey.deleter
-    def hPrevKey(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey')
 
     @property
     def pCKYi(self):
@@ -17231,9 +15365,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pCKYi = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pCKYi', held)
 
-    @pCKYi.deleter
-    def pCKYi(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi')
 
     @property
     def ulCKYiLen(self):
@@ -17243,9 +15374,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def ulCKYiLen(self, value):
         self._p.ulCKYiLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
 
-    @ulCKYiLen.deleter
-    def ulCKYiLen(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen')
 
     @property
     def pCKYr(self):
@@ -17263,9 +15391,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pCKYr = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pCKYr', held)
 
-    @pCKYr.deleter
-    def pCKYr(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr')
 
     @property
     def ulCKYrLen(self):
@@ -17275,9 +15400,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def ulCKYrLen(self, value):
         self._p.ulCKYrLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
 
-    @ulCKYrLen.deleter
-    def ulCKYrLen(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen')
 
     @property
     def keyNumber(self):
@@ -17287,9 +15409,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def keyNumber(self, value):
         self._p.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
 
-    @keyNumber.deleter
-    def keyNumber(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE1_PRF_DERIVE_PARAMS with
@@ -17338,9 +15457,6 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism')
 
     @property
     def bHasKeygxy(self):
@@ -17350,9 +15466,6 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def bHasKeygxy(self, value):
         self._p.bHasKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
 
-    @bHasKeygxy.deleter
-    def bHasKeygxy(self):
-        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy')
 
     @property
     def hKeygxy(self):
@@ -17362,9 +15475,6 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def hKeygxy(self, value):
         self._p.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
-    @hKeygxy.deleter
-    def hKeygxy(self):
-        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy')
 
     @property
     def pExtraData(self):
@@ -17382,9 +15492,6 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pExtraData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pExtraData', held)
 
-    @pExtraData.deleter
-    def pExtraData(self):
-        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData')
 
     @property
     def ulExtraDataLen(self):
@@ -17394,9 +15501,6 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def ulExtraDataLen(self, value):
         self._p.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
 
-    @ulExtraDataLen.deleter
-    def ulExtraDataLen(self):
-        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS with
@@ -17443,9 +15547,6 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism')
 
     @property
     def pSessionHash(self):
@@ -17463,9 +15564,6 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             self._p.pSessionHash = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSessionHash', held)
 
-    @pSessionHash.deleter
-    def pSessionHash(self):
-        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash')
 
     @property
     def ulSessionHashLen(self):
@@ -17475,9 +15573,6 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def ulSessionHashLen(self, value):
         self._p.ulSessionHashLen = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
 
-    @ulSessionHashLen.deleter
-    def ulSessionHashLen(self):
-        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen')
 
     @property
     def pVersion(self):
@@ -17490,9 +15585,6 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
         _pb_keep(self, 'pVersion', value)
 
-    @pVersion.deleter
-    def pVersion(self):
-        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS with
@@ -17537,9 +15629,6 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete('CK_NSS_MODULE_FUNCTIONS.version')
 
     @property
     def NSC_ModuleDBFunc(self):
@@ -17551,9 +15640,6 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
         self._p.NSC_ModuleDBFunc = _NULL if pointer is None else pointer
         _pb_keep(self, 'NSC_ModuleDBFunc', value)
 
-    @NSC_ModuleDBFunc.deleter
-    def NSC_ModuleDBFunc(self):
-        _pb_no_delete('CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_MODULE_FUNCTIONS with
@@ -17598,9 +15684,6 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete('CK_NSS_FIPS_FUNCTIONS.version')
 
     @property
     def NSC_NSSGetFIPSStatus(self):
@@ -17612,9 +15695,6 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
         self._p.NSC_NSSGetFIPSStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'NSC_NSSGetFIPSStatus', value)
 
-    @NSC_NSSGetFIPSStatus.deleter
-    def NSC_NSSGetFIPSStatus(self):
-        _pb_no_delete('CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_FIPS_FUNCTIONS with
@@ -17671,9 +15751,6 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
-    @pIv.deleter
-    def pIv(self):
-        _pb_no_delete('CK_NSS_GCM_PARAMS.pIv')
 
     @property
     def ulIvLen(self):
@@ -17683,9 +15760,6 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
 
-    @ulIvLen.deleter
-    def ulIvLen(self):
-        _pb_no_delete('CK_NSS_GCM_PARAMS.ulIvLen')
 
     @property
     def pAAD(self):
@@ -17703,9 +15777,6 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete('CK_NSS_GCM_PARAMS.pAAD')
 
     @property
     def ulAADLen(self):
@@ -17715,9 +15786,6 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete('CK_NSS_GCM_PARAMS.ulAADLen')
 
     @property
     def ulTagBits(self):
@@ -17727,9 +15795,6 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulTagBits(self, value):
         self._p.ulTagBits = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
 
-    @ulTagBits.deleter
-    def ulTagBits(self):
-        _pb_no_delete('CK_NSS_GCM_PARAMS.ulTagBits')
 
 
 #: the pointer type ffi.new allocates a CK_NSS_GCM_PARAMS with

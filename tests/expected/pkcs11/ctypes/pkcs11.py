@@ -504,6 +504,9 @@ class _pb_Record(_pb_Owner):
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
+    def __delattr__(self, name):
+        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
+
 
 def _pb_missing(message):
     """What a Library holds for a function its library lacks: calling it raises AttributeError."""
@@ -4276,9 +4279,6 @@ class CK_VERSION(_pb_Record):
     def major(self, value):
         self._s.major = _pb_index(value, 'CK_VERSION.major', 0, 255)
 
-    @major.deleter
-    def major(self):
-        _pb_no_delete('CK_VERSION.major')
 
     @property
     def minor(self):
@@ -4288,9 +4288,6 @@ class CK_VERSION(_pb_Record):
     def minor(self, value):
         self._s.minor = _pb_index(value, 'CK_VERSION.minor', 0, 255)
 
-    @minor.deleter
-    def minor(self):
-        _pb_no_delete('CK_VERSION.minor')
 
 
 class CK_INFO(_pb_Record):
@@ -4337,9 +4334,6 @@ class CK_INFO(_pb_Record):
             raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.cryptokiVersion = value._s
 
-    @cryptokiVersion.deleter
-    def cryptokiVersion(self):
-        _pb_no_delete('CK_INFO.cryptokiVersion')
 
     @property
     def manufacturerID(self):
@@ -4349,9 +4343,6 @@ class CK_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._s, _S1.manufacturerID.offset, 32, value, 'CK_INFO.manufacturerID')
 
-    @manufacturerID.deleter
-    def manufacturerID(self):
-        _pb_no_delete('CK_INFO.manufacturerID')
 
     @property
     def flags(self):
@@ -4361,9 +4352,6 @@ class CK_INFO(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_INFO.flags', 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('CK_INFO.flags')
 
     @property
     def libraryDescription(self):
@@ -4373,9 +4361,6 @@ class CK_INFO(_pb_Record):
     def libraryDescription(self, value):
         _pb_store_bytes(self._s, _S1.libraryDescription.offset, 32, value, 'CK_INFO.libraryDescription')
 
-    @libraryDescription.deleter
-    def libraryDescription(self):
-        _pb_no_delete('CK_INFO.libraryDescription')
 
     @property
     def libraryVersion(self):
@@ -4387,9 +4372,6 @@ class CK_INFO(_pb_Record):
             raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.libraryVersion = value._s
 
-    @libraryVersion.deleter
-    def libraryVersion(self):
-        _pb_no_delete('CK_INFO.libraryVersion')
 
 
 class CK_SLOT_INFO(_pb_Record):
@@ -4434,9 +4416,6 @@ class CK_SLOT_INFO(_pb_Record):
     def slotDescription(self, value):
         _pb_store_bytes(self._s, _S2.slotDescription.offset, 64, value, 'CK_SLOT_INFO.slotDescription')
 
-    @slotDescription.deleter
-    def slotDescription(self):
-        _pb_no_delete('CK_SLOT_INFO.slotDescription')
 
     @property
     def manufacturerID(self):
@@ -4446,9 +4425,6 @@ class CK_SLOT_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._s, _S2.manufacturerID.offset, 32, value, 'CK_SLOT_INFO.manufacturerID')
 
-    @manufacturerID.deleter
-    def manufacturerID(self):
-        _pb_no_delete('CK_SLOT_INFO.manufacturerID')
 
     @property
     def flags(self):
@@ -4458,9 +4434,6 @@ class CK_SLOT_INFO(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('CK_SLOT_INFO.flags')
 
     @property
     def hardwareVersion(self):
@@ -4472,9 +4445,6 @@ class CK_SLOT_INFO(_pb_Record):
             raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.hardwareVersion = value._s
 
-    @hardwareVersion.deleter
-    def hardwareVersion(self):
-        _pb_no_delete('CK_SLOT_INFO.hardwareVersion')
 
     @property
     def firmwareVersion(self):
@@ -4486,9 +4456,6 @@ class CK_SLOT_INFO(_pb_Record):
             raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.firmwareVersion = value._s
 
-    @firmwareVersion.deleter
-    def firmwareVersion(self):
-        _pb_no_delete('CK_SLOT_INFO.firmwareVersion')
 
 
 class CK_TOKEN_INFO(_pb_Record):
@@ -4559,9 +4526,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._s, _S3.label.offset, 32, value, 'CK_TOKEN_INFO.label')
 
-    @label.deleter
-    def label(self):
-        _pb_no_delete('CK_TOKEN_INFO.label')
 
     @property
     def manufacturerID(self):
@@ -4571,9 +4535,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._s, _S3.manufacturerID.offset, 32, value, 'CK_TOKEN_INFO.manufacturerID')
 
-    @manufacturerID.deleter
-    def manufacturerID(self):
-        _pb_no_delete('CK_TOKEN_INFO.manufacturerID')
 
     @property
     def model(self):
@@ -4583,9 +4544,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def model(self, value):
         _pb_store_bytes(self._s, _S3.model.offset, 16, value, 'CK_TOKEN_INFO.model')
 
-    @model.deleter
-    def model(self):
-        _pb_no_delete('CK_TOKEN_INFO.model')
 
     @property
     def serialNumber(self):
@@ -4595,9 +4553,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def serialNumber(self, value):
         _pb_store_bytes(self._s, _S3.serialNumber.offset, 16, value, 'CK_TOKEN_INFO.serialNumber')
 
-    @serialNumber.deleter
-    def serialNumber(self):
-        _pb_no_delete('CK_TOKEN_INFO.serialNumber')
 
     @property
     def flags(self):
@@ -4607,9 +4562,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('CK_TOKEN_INFO.flags')
 
     @property
     def ulMaxSessionCount(self):
@@ -4619,9 +4571,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMaxSessionCount(self, value):
         self._s.ulMaxSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
 
-    @ulMaxSessionCount.deleter
-    def ulMaxSessionCount(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulMaxSessionCount')
 
     @property
     def ulSessionCount(self):
@@ -4631,9 +4580,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulSessionCount(self, value):
         self._s.ulSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
 
-    @ulSessionCount.deleter
-    def ulSessionCount(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulSessionCount')
 
     @property
     def ulMaxRwSessionCount(self):
@@ -4643,9 +4589,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMaxRwSessionCount(self, value):
         self._s.ulMaxRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
 
-    @ulMaxRwSessionCount.deleter
-    def ulMaxRwSessionCount(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulMaxRwSessionCount')
 
     @property
     def ulRwSessionCount(self):
@@ -4655,9 +4598,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulRwSessionCount(self, value):
         self._s.ulRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
 
-    @ulRwSessionCount.deleter
-    def ulRwSessionCount(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulRwSessionCount')
 
     @property
     def ulMaxPinLen(self):
@@ -4667,9 +4607,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMaxPinLen(self, value):
         self._s.ulMaxPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
 
-    @ulMaxPinLen.deleter
-    def ulMaxPinLen(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulMaxPinLen')
 
     @property
     def ulMinPinLen(self):
@@ -4679,9 +4616,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMinPinLen(self, value):
         self._s.ulMinPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
 
-    @ulMinPinLen.deleter
-    def ulMinPinLen(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulMinPinLen')
 
     @property
     def ulTotalPublicMemory(self):
@@ -4691,9 +4625,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulTotalPublicMemory(self, value):
         self._s.ulTotalPublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
 
-    @ulTotalPublicMemory.deleter
-    def ulTotalPublicMemory(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulTotalPublicMemory')
 
     @property
     def ulFreePublicMemory(self):
@@ -4703,9 +4634,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulFreePublicMemory(self, value):
         self._s.ulFreePublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
 
-    @ulFreePublicMemory.deleter
-    def ulFreePublicMemory(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulFreePublicMemory')
 
     @property
     def ulTotalPrivateMemory(self):
@@ -4715,9 +4643,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulTotalPrivateMemory(self, value):
         self._s.ulTotalPrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
 
-    @ulTotalPrivateMemory.deleter
-    def ulTotalPrivateMemory(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulTotalPrivateMemory')
 
     @property
     def ulFreePrivateMemory(self):
@@ -4727,9 +4652,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulFreePrivateMemory(self, value):
         self._s.ulFreePrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
 
-    @ulFreePrivateMemory.deleter
-    def ulFreePrivateMemory(self):
-        _pb_no_delete('CK_TOKEN_INFO.ulFreePrivateMemory')
 
     @property
     def hardwareVersion(self):
@@ -4741,9 +4663,6 @@ class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.hardwareVersion = value._s
 
-    @hardwareVersion.deleter
-    def hardwareVersion(self):
-        _pb_no_delete('CK_TOKEN_INFO.hardwareVersion')
 
     @property
     def firmwareVersion(self):
@@ -4755,9 +4674,6 @@ class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.firmwareVersion = value._s
 
-    @firmwareVersion.deleter
-    def firmwareVersion(self):
-        _pb_no_delete('CK_TOKEN_INFO.firmwareVersion')
 
     @property
     def utcTime(self):
@@ -4767,9 +4683,6 @@ class CK_TOKEN_INFO(_pb_Record):
     def utcTime(self, value):
         _pb_store_bytes(self._s, _S3.utcTime.offset, 16, value, 'CK_TOKEN_INFO.utcTime')
 
-    @utcTime.deleter
-    def utcTime(self):
-        _pb_no_delete('CK_TOKEN_INFO.utcTime')
 
 
 class CK_SESSION_INFO(_pb_Record):
@@ -4812,9 +4725,6 @@ class CK_SESSION_INFO(_pb_Record):
     def slotID(self, value):
         self._s.slotID = _pb_index(value, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
 
-    @slotID.deleter
-    def slotID(self):
-        _pb_no_delete('CK_SESSION_INFO.slotID')
 
     @property
     def state(self):
@@ -4824,9 +4734,6 @@ class CK_SESSION_INFO(_pb_Record):
     def state(self, value):
         self._s.state = _pb_index(value, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
 
-    @state.deleter
-    def state(self):
-        _pb_no_delete('CK_SESSION_INFO.state')
 
     @property
     def flags(self):
@@ -4836,9 +4743,6 @@ class CK_SESSION_INFO(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('CK_SESSION_INFO.flags')
 
     @property
     def ulDeviceError(self):
@@ -4848,9 +4752,6 @@ class CK_SESSION_INFO(_pb_Record):
     def ulDeviceError(self, value):
         self._s.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
 
-    @ulDeviceError.deleter
-    def ulDeviceError(self):
-        _pb_no_delete('CK_SESSION_INFO.ulDeviceError')
 
 
 class CK_ATTRIBUTE(_pb_Record):
@@ -4889,9 +4790,6 @@ class CK_ATTRIBUTE(_pb_Record):
     def type(self, value):
         self._s.type = _pb_index(value, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete('CK_ATTRIBUTE.type')
 
     @property
     def pValue(self):
@@ -4912,9 +4810,6 @@ class CK_ATTRIBUTE(_pb_Record):
             self._s.pValue = address
             _pb_keep(self._s, 'pValue', kept)
 
-    @pValue.deleter
-    def pValue(self):
-        _pb_no_delete('CK_ATTRIBUTE.pValue')
 
     @property
     def ulValueLen(self):
@@ -4924,9 +4819,6 @@ class CK_ATTRIBUTE(_pb_Record):
     def ulValueLen(self, value):
         self._s.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
 
-    @ulValueLen.deleter
-    def ulValueLen(self):
-        _pb_no_delete('CK_ATTRIBUTE.ulValueLen')
 
 
 class CK_DATE(_pb_Record):
@@ -4967,9 +4859,6 @@ class CK_DATE(_pb_Record):
     def year(self, value):
         _pb_store_bytes(self._s, _S6.year.offset, 4, value, 'CK_DATE.year')
 
-    @year.deleter
-    def year(self):
-        _pb_no_delete('CK_DATE.year')
 
     @property
     def month(self):
@@ -4979,9 +4868,6 @@ class CK_DATE(_pb_Record):
     def month(self, value):
         _pb_store_bytes(self._s, _S6.month.offset, 2, value, 'CK_DATE.month')
 
-    @month.deleter
-    def month(self):
-        _pb_no_delete('CK_DATE.month')
 
     @property
     def day(self):
@@ -4991,9 +4877,6 @@ class CK_DATE(_pb_Record):
     def day(self, value):
         _pb_store_bytes(self._s, _S6.day.offset, 2, value, 'CK_DATE.day')
 
-    @day.deleter
-    def day(self):
-        _pb_no_delete('CK_DATE.day')
 
 
 class CK_MECHANISM(_pb_Record):
@@ -5032,9 +4915,6 @@ class CK_MECHANISM(_pb_Record):
     def mechanism(self, value):
         self._s.mechanism = _pb_index(value, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
 
-    @mechanism.deleter
-    def mechanism(self):
-        _pb_no_delete('CK_MECHANISM.mechanism')
 
     @property
     def pParameter(self):
@@ -5055,9 +4935,6 @@ class CK_MECHANISM(_pb_Record):
             self._s.pParameter = address
             _pb_keep(self._s, 'pParameter', kept)
 
-    @pParameter.deleter
-    def pParameter(self):
-        _pb_no_delete('CK_MECHANISM.pParameter')
 
     @property
     def ulParameterLen(self):
@@ -5067,9 +4944,6 @@ class CK_MECHANISM(_pb_Record):
     def ulParameterLen(self, value):
         self._s.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
 
-    @ulParameterLen.deleter
-    def ulParameterLen(self):
-        _pb_no_delete('CK_MECHANISM.ulParameterLen')
 
 
 class CK_MECHANISM_INFO(_pb_Record):
@@ -5110,9 +4984,6 @@ class CK_MECHANISM_INFO(_pb_Record):
     def ulMinKeySize(self, value):
         self._s.ulMinKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
 
-    @ulMinKeySize.deleter
-    def ulMinKeySize(self):
-        _pb_no_delete('CK_MECHANISM_INFO.ulMinKeySize')
 
     @property
     def ulMaxKeySize(self):
@@ -5122,9 +4993,6 @@ class CK_MECHANISM_INFO(_pb_Record):
     def ulMaxKeySize(self, value):
         self._s.ulMaxKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
 
-    @ulMaxKeySize.deleter
-    def ulMaxKeySize(self):
-        _pb_no_delete('CK_MECHANISM_INFO.ulMaxKeySize')
 
     @property
     def flags(self):
@@ -5134,9 +5002,6 @@ class CK_MECHANISM_INFO(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('CK_MECHANISM_INFO.flags')
 
 
 class CK_FUNCTION_LIST(_pb_Record):
@@ -5309,9 +5174,6 @@ class CK_FUNCTION_LIST(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete('CK_FUNCTION_LIST.version')
 
     @property
     def C_Initialize(self):
@@ -5322,9 +5184,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize')
         _pb_keep(self._s, 'C_Initialize', value)
 
-    @C_Initialize.deleter
-    def C_Initialize(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Initialize')
 
     @property
     def C_Finalize(self):
@@ -5335,9 +5194,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Finalize')
         _pb_keep(self._s, 'C_Finalize', value)
 
-    @C_Finalize.deleter
-    def C_Finalize(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Finalize')
 
     @property
     def C_GetInfo(self):
@@ -5348,9 +5204,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo')
         _pb_keep(self._s, 'C_GetInfo', value)
 
-    @C_GetInfo.deleter
-    def C_GetInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetInfo')
 
     @property
     def C_GetFunctionList(self):
@@ -5361,9 +5214,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList')
         _pb_keep(self._s, 'C_GetFunctionList', value)
 
-    @C_GetFunctionList.deleter
-    def C_GetFunctionList(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetFunctionList')
 
     @property
     def C_GetSlotList(self):
@@ -5374,9 +5224,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList')
         _pb_keep(self._s, 'C_GetSlotList', value)
 
-    @C_GetSlotList.deleter
-    def C_GetSlotList(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetSlotList')
 
     @property
     def C_GetSlotInfo(self):
@@ -5387,9 +5234,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo')
         _pb_keep(self._s, 'C_GetSlotInfo', value)
 
-    @C_GetSlotInfo.deleter
-    def C_GetSlotInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetSlotInfo')
 
     @property
     def C_GetTokenInfo(self):
@@ -5400,9 +5244,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
         _pb_keep(self._s, 'C_GetTokenInfo', value)
 
-    @C_GetTokenInfo.deleter
-    def C_GetTokenInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetTokenInfo')
 
     @property
     def C_GetMechanismList(self):
@@ -5413,9 +5254,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList')
         _pb_keep(self._s, 'C_GetMechanismList', value)
 
-    @C_GetMechanismList.deleter
-    def C_GetMechanismList(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetMechanismList')
 
     @property
     def C_GetMechanismInfo(self):
@@ -5426,9 +5264,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
         _pb_keep(self._s, 'C_GetMechanismInfo', value)
 
-    @C_GetMechanismInfo.deleter
-    def C_GetMechanismInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetMechanismInfo')
 
     @property
     def C_InitToken(self):
@@ -5439,9 +5274,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken')
         _pb_keep(self._s, 'C_InitToken', value)
 
-    @C_InitToken.deleter
-    def C_InitToken(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_InitToken')
 
     @property
     def C_InitPIN(self):
@@ -5452,9 +5284,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN')
         _pb_keep(self._s, 'C_InitPIN', value)
 
-    @C_InitPIN.deleter
-    def C_InitPIN(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_InitPIN')
 
     @property
     def C_SetPIN(self):
@@ -5465,9 +5294,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN')
         _pb_keep(self._s, 'C_SetPIN', value)
 
-    @C_SetPIN.deleter
-    def C_SetPIN(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SetPIN')
 
     @property
     def C_OpenSession(self):
@@ -5478,9 +5304,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession')
         _pb_keep(self._s, 'C_OpenSession', value)
 
-    @C_OpenSession.deleter
-    def C_OpenSession(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_OpenSession')
 
     @property
     def C_CloseSession(self):
@@ -5491,9 +5314,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession')
         _pb_keep(self._s, 'C_CloseSession', value)
 
-    @C_CloseSession.deleter
-    def C_CloseSession(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_CloseSession')
 
     @property
     def C_CloseAllSessions(self):
@@ -5504,9 +5324,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
         _pb_keep(self._s, 'C_CloseAllSessions', value)
 
-    @C_CloseAllSessions.deleter
-    def C_CloseAllSessions(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_CloseAllSessions')
 
     @property
     def C_GetSessionInfo(self):
@@ -5517,9 +5334,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo')
         _pb_keep(self._s, 'C_GetSessionInfo', value)
 
-    @C_GetSessionInfo.deleter
-    def C_GetSessionInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetSessionInfo')
 
     @property
     def C_GetOperationState(self):
@@ -5530,9 +5344,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState')
         _pb_keep(self._s, 'C_GetOperationState', value)
 
-    @C_GetOperationState.deleter
-    def C_GetOperationState(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetOperationState')
 
     @property
     def C_SetOperationState(self):
@@ -5543,9 +5354,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState')
         _pb_keep(self._s, 'C_SetOperationState', value)
 
-    @C_SetOperationState.deleter
-    def C_SetOperationState(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SetOperationState')
 
     @property
     def C_Login(self):
@@ -5556,9 +5364,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login')
         _pb_keep(self._s, 'C_Login', value)
 
-    @C_Login.deleter
-    def C_Login(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Login')
 
     @property
     def C_Logout(self):
@@ -5569,9 +5374,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout')
         _pb_keep(self._s, 'C_Logout', value)
 
-    @C_Logout.deleter
-    def C_Logout(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Logout')
 
     @property
     def C_CreateObject(self):
@@ -5582,9 +5384,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject')
         _pb_keep(self._s, 'C_CreateObject', value)
 
-    @C_CreateObject.deleter
-    def C_CreateObject(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_CreateObject')
 
     @property
     def C_CopyObject(self):
@@ -5595,9 +5394,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject')
         _pb_keep(self._s, 'C_CopyObject', value)
 
-    @C_CopyObject.deleter
-    def C_CopyObject(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_CopyObject')
 
     @property
     def C_DestroyObject(self):
@@ -5608,9 +5404,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject')
         _pb_keep(self._s, 'C_DestroyObject', value)
 
-    @C_DestroyObject.deleter
-    def C_DestroyObject(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DestroyObject')
 
     @property
     def C_GetObjectSize(self):
@@ -5621,9 +5414,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize')
         _pb_keep(self._s, 'C_GetObjectSize', value)
 
-    @C_GetObjectSize.deleter
-    def C_GetObjectSize(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetObjectSize')
 
     @property
     def C_GetAttributeValue(self):
@@ -5634,9 +5424,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
         _pb_keep(self._s, 'C_GetAttributeValue', value)
 
-    @C_GetAttributeValue.deleter
-    def C_GetAttributeValue(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetAttributeValue')
 
     @property
     def C_SetAttributeValue(self):
@@ -5647,9 +5434,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue')
         _pb_keep(self._s, 'C_SetAttributeValue', value)
 
-    @C_SetAttributeValue.deleter
-    def C_SetAttributeValue(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SetAttributeValue')
 
     @property
     def C_FindObjectsInit(self):
@@ -5660,9 +5444,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
         _pb_keep(self._s, 'C_FindObjectsInit', value)
 
-    @C_FindObjectsInit.deleter
-    def C_FindObjectsInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjectsInit')
 
     @property
     def C_FindObjects(self):
@@ -5673,9 +5454,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects')
         _pb_keep(self._s, 'C_FindObjects', value)
 
-    @C_FindObjects.deleter
-    def C_FindObjects(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjects')
 
     @property
     def C_FindObjectsFinal(self):
@@ -5686,9 +5464,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
         _pb_keep(self._s, 'C_FindObjectsFinal', value)
 
-    @C_FindObjectsFinal.deleter
-    def C_FindObjectsFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_FindObjectsFinal')
 
     @property
     def C_EncryptInit(self):
@@ -5699,9 +5474,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit')
         _pb_keep(self._s, 'C_EncryptInit', value)
 
-    @C_EncryptInit.deleter
-    def C_EncryptInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptInit')
 
     @property
     def C_Encrypt(self):
@@ -5712,9 +5484,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt')
         _pb_keep(self._s, 'C_Encrypt', value)
 
-    @C_Encrypt.deleter
-    def C_Encrypt(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Encrypt')
 
     @property
     def C_EncryptUpdate(self):
@@ -5725,9 +5494,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate')
         _pb_keep(self._s, 'C_EncryptUpdate', value)
 
-    @C_EncryptUpdate.deleter
-    def C_EncryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptUpdate')
 
     @property
     def C_EncryptFinal(self):
@@ -5738,9 +5504,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal')
         _pb_keep(self._s, 'C_EncryptFinal', value)
 
-    @C_EncryptFinal.deleter
-    def C_EncryptFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_EncryptFinal')
 
     @property
     def C_DecryptInit(self):
@@ -5751,9 +5514,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit')
         _pb_keep(self._s, 'C_DecryptInit', value)
 
-    @C_DecryptInit.deleter
-    def C_DecryptInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptInit')
 
     @property
     def C_Decrypt(self):
@@ -5764,9 +5524,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt')
         _pb_keep(self._s, 'C_Decrypt', value)
 
-    @C_Decrypt.deleter
-    def C_Decrypt(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Decrypt')
 
     @property
     def C_DecryptUpdate(self):
@@ -5777,9 +5534,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate')
         _pb_keep(self._s, 'C_DecryptUpdate', value)
 
-    @C_DecryptUpdate.deleter
-    def C_DecryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptUpdate')
 
     @property
     def C_DecryptFinal(self):
@@ -5790,9 +5544,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal')
         _pb_keep(self._s, 'C_DecryptFinal', value)
 
-    @C_DecryptFinal.deleter
-    def C_DecryptFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptFinal')
 
     @property
     def C_DigestInit(self):
@@ -5803,9 +5554,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit')
         _pb_keep(self._s, 'C_DigestInit', value)
 
-    @C_DigestInit.deleter
-    def C_DigestInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DigestInit')
 
     @property
     def C_Digest(self):
@@ -5816,9 +5564,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest')
         _pb_keep(self._s, 'C_Digest', value)
 
-    @C_Digest.deleter
-    def C_Digest(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Digest')
 
     @property
     def C_DigestUpdate(self):
@@ -5829,9 +5574,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate')
         _pb_keep(self._s, 'C_DigestUpdate', value)
 
-    @C_DigestUpdate.deleter
-    def C_DigestUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DigestUpdate')
 
     @property
     def C_DigestKey(self):
@@ -5842,9 +5584,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey')
         _pb_keep(self._s, 'C_DigestKey', value)
 
-    @C_DigestKey.deleter
-    def C_DigestKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DigestKey')
 
     @property
     def C_DigestFinal(self):
@@ -5855,9 +5594,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal')
         _pb_keep(self._s, 'C_DigestFinal', value)
 
-    @C_DigestFinal.deleter
-    def C_DigestFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DigestFinal')
 
     @property
     def C_SignInit(self):
@@ -5868,9 +5604,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit')
         _pb_keep(self._s, 'C_SignInit', value)
 
-    @C_SignInit.deleter
-    def C_SignInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SignInit')
 
     @property
     def C_Sign(self):
@@ -5881,9 +5614,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign')
         _pb_keep(self._s, 'C_Sign', value)
 
-    @C_Sign.deleter
-    def C_Sign(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Sign')
 
     @property
     def C_SignUpdate(self):
@@ -5894,9 +5624,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate')
         _pb_keep(self._s, 'C_SignUpdate', value)
 
-    @C_SignUpdate.deleter
-    def C_SignUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SignUpdate')
 
     @property
     def C_SignFinal(self):
@@ -5907,9 +5634,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal')
         _pb_keep(self._s, 'C_SignFinal', value)
 
-    @C_SignFinal.deleter
-    def C_SignFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SignFinal')
 
     @property
     def C_SignRecoverInit(self):
@@ -5920,9 +5644,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
         _pb_keep(self._s, 'C_SignRecoverInit', value)
 
-    @C_SignRecoverInit.deleter
-    def C_SignRecoverInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SignRecoverInit')
 
     @property
     def C_SignRecover(self):
@@ -5933,9 +5654,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover')
         _pb_keep(self._s, 'C_SignRecover', value)
 
-    @C_SignRecover.deleter
-    def C_SignRecover(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SignRecover')
 
     @property
     def C_VerifyInit(self):
@@ -5946,9 +5664,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit')
         _pb_keep(self._s, 'C_VerifyInit', value)
 
-    @C_VerifyInit.deleter
-    def C_VerifyInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyInit')
 
     @property
     def C_Verify(self):
@@ -5959,9 +5674,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify')
         _pb_keep(self._s, 'C_Verify', value)
 
-    @C_Verify.deleter
-    def C_Verify(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_Verify')
 
     @property
     def C_VerifyUpdate(self):
@@ -5972,9 +5684,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
         _pb_keep(self._s, 'C_VerifyUpdate', value)
 
-    @C_VerifyUpdate.deleter
-    def C_VerifyUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyUpdate')
 
     @property
     def C_VerifyFinal(self):
@@ -5985,9 +5694,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal')
         _pb_keep(self._s, 'C_VerifyFinal', value)
 
-    @C_VerifyFinal.deleter
-    def C_VerifyFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyFinal')
 
     @property
     def C_VerifyRecoverInit(self):
@@ -5998,9 +5704,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
         _pb_keep(self._s, 'C_VerifyRecoverInit', value)
 
-    @C_VerifyRecoverInit.deleter
-    def C_VerifyRecoverInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyRecoverInit')
 
     @property
     def C_VerifyRecover(self):
@@ -6011,9 +5714,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover')
         _pb_keep(self._s, 'C_VerifyRecover', value)
 
-    @C_VerifyRecover.deleter
-    def C_VerifyRecover(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_VerifyRecover')
 
     @property
     def C_DigestEncryptUpdate(self):
@@ -6024,9 +5724,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
         _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
 
-    @C_DigestEncryptUpdate.deleter
-    def C_DigestEncryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DigestEncryptUpdate')
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -6037,9 +5734,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate')
         _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
 
-    @C_DecryptDigestUpdate.deleter
-    def C_DecryptDigestUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptDigestUpdate')
 
     @property
     def C_SignEncryptUpdate(self):
@@ -6050,9 +5744,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
         _pb_keep(self._s, 'C_SignEncryptUpdate', value)
 
-    @C_SignEncryptUpdate.deleter
-    def C_SignEncryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SignEncryptUpdate')
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -6063,9 +5754,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
         _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
 
-    @C_DecryptVerifyUpdate.deleter
-    def C_DecryptVerifyUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
 
     @property
     def C_GenerateKey(self):
@@ -6076,9 +5764,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey')
         _pb_keep(self._s, 'C_GenerateKey', value)
 
-    @C_GenerateKey.deleter
-    def C_GenerateKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateKey')
 
     @property
     def C_GenerateKeyPair(self):
@@ -6089,9 +5774,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair')
         _pb_keep(self._s, 'C_GenerateKeyPair', value)
 
-    @C_GenerateKeyPair.deleter
-    def C_GenerateKeyPair(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateKeyPair')
 
     @property
     def C_WrapKey(self):
@@ -6102,9 +5784,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey')
         _pb_keep(self._s, 'C_WrapKey', value)
 
-    @C_WrapKey.deleter
-    def C_WrapKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_WrapKey')
 
     @property
     def C_UnwrapKey(self):
@@ -6115,9 +5794,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey')
         _pb_keep(self._s, 'C_UnwrapKey', value)
 
-    @C_UnwrapKey.deleter
-    def C_UnwrapKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_UnwrapKey')
 
     @property
     def C_DeriveKey(self):
@@ -6128,9 +5804,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey')
         _pb_keep(self._s, 'C_DeriveKey', value)
 
-    @C_DeriveKey.deleter
-    def C_DeriveKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_DeriveKey')
 
     @property
     def C_SeedRandom(self):
@@ -6141,9 +5814,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom')
         _pb_keep(self._s, 'C_SeedRandom', value)
 
-    @C_SeedRandom.deleter
-    def C_SeedRandom(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_SeedRandom')
 
     @property
     def C_GenerateRandom(self):
@@ -6154,9 +5824,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom')
         _pb_keep(self._s, 'C_GenerateRandom', value)
 
-    @C_GenerateRandom.deleter
-    def C_GenerateRandom(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GenerateRandom')
 
     @property
     def C_GetFunctionStatus(self):
@@ -6167,9 +5834,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus')
         _pb_keep(self._s, 'C_GetFunctionStatus', value)
 
-    @C_GetFunctionStatus.deleter
-    def C_GetFunctionStatus(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_GetFunctionStatus')
 
     @property
     def C_CancelFunction(self):
@@ -6180,9 +5844,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction')
         _pb_keep(self._s, 'C_CancelFunction', value)
 
-    @C_CancelFunction.deleter
-    def C_CancelFunction(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_CancelFunction')
 
     @property
     def C_WaitForSlotEvent(self):
@@ -6193,9 +5854,6 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
         _pb_keep(self._s, 'C_WaitForSlotEvent', value)
 
-    @C_WaitForSlotEvent.deleter
-    def C_WaitForSlotEvent(self):
-        _pb_no_delete('CK_FUNCTION_LIST.C_WaitForSlotEvent')
 
 
 class CK_FUNCTION_LIST_3_0(_pb_Record):
@@ -6416,9 +6074,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.version')
 
     @property
     def C_Initialize(self):
@@ -6429,9 +6084,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize')
         _pb_keep(self._s, 'C_Initialize', value)
 
-    @C_Initialize.deleter
-    def C_Initialize(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Initialize')
 
     @property
     def C_Finalize(self):
@@ -6442,9 +6094,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Finalize')
         _pb_keep(self._s, 'C_Finalize', value)
 
-    @C_Finalize.deleter
-    def C_Finalize(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Finalize')
 
     @property
     def C_GetInfo(self):
@@ -6455,9 +6104,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo')
         _pb_keep(self._s, 'C_GetInfo', value)
 
-    @C_GetInfo.deleter
-    def C_GetInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInfo')
 
     @property
     def C_GetFunctionList(self):
@@ -6468,9 +6114,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList')
         _pb_keep(self._s, 'C_GetFunctionList', value)
 
-    @C_GetFunctionList.deleter
-    def C_GetFunctionList(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetFunctionList')
 
     @property
     def C_GetSlotList(self):
@@ -6481,9 +6124,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList')
         _pb_keep(self._s, 'C_GetSlotList', value)
 
-    @C_GetSlotList.deleter
-    def C_GetSlotList(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSlotList')
 
     @property
     def C_GetSlotInfo(self):
@@ -6494,9 +6134,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
         _pb_keep(self._s, 'C_GetSlotInfo', value)
 
-    @C_GetSlotInfo.deleter
-    def C_GetSlotInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
 
     @property
     def C_GetTokenInfo(self):
@@ -6507,9 +6144,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
         _pb_keep(self._s, 'C_GetTokenInfo', value)
 
-    @C_GetTokenInfo.deleter
-    def C_GetTokenInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
 
     @property
     def C_GetMechanismList(self):
@@ -6520,9 +6154,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList')
         _pb_keep(self._s, 'C_GetMechanismList', value)
 
-    @C_GetMechanismList.deleter
-    def C_GetMechanismList(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetMechanismList')
 
     @property
     def C_GetMechanismInfo(self):
@@ -6533,9 +6164,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
         _pb_keep(self._s, 'C_GetMechanismInfo', value)
 
-    @C_GetMechanismInfo.deleter
-    def C_GetMechanismInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
 
     @property
     def C_InitToken(self):
@@ -6546,9 +6174,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken')
         _pb_keep(self._s, 'C_InitToken', value)
 
-    @C_InitToken.deleter
-    def C_InitToken(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_InitToken')
 
     @property
     def C_InitPIN(self):
@@ -6559,9 +6184,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN')
         _pb_keep(self._s, 'C_InitPIN', value)
 
-    @C_InitPIN.deleter
-    def C_InitPIN(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_InitPIN')
 
     @property
     def C_SetPIN(self):
@@ -6572,9 +6194,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN')
         _pb_keep(self._s, 'C_SetPIN', value)
 
-    @C_SetPIN.deleter
-    def C_SetPIN(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetPIN')
 
     @property
     def C_OpenSession(self):
@@ -6585,9 +6204,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession')
         _pb_keep(self._s, 'C_OpenSession', value)
 
-    @C_OpenSession.deleter
-    def C_OpenSession(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_OpenSession')
 
     @property
     def C_CloseSession(self):
@@ -6598,9 +6214,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession')
         _pb_keep(self._s, 'C_CloseSession', value)
 
-    @C_CloseSession.deleter
-    def C_CloseSession(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CloseSession')
 
     @property
     def C_CloseAllSessions(self):
@@ -6611,9 +6224,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
         _pb_keep(self._s, 'C_CloseAllSessions', value)
 
-    @C_CloseAllSessions.deleter
-    def C_CloseAllSessions(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
 
     @property
     def C_GetSessionInfo(self):
@@ -6624,9 +6234,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
         _pb_keep(self._s, 'C_GetSessionInfo', value)
 
-    @C_GetSessionInfo.deleter
-    def C_GetSessionInfo(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
 
     @property
     def C_GetOperationState(self):
@@ -6637,9 +6244,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState')
         _pb_keep(self._s, 'C_GetOperationState', value)
 
-    @C_GetOperationState.deleter
-    def C_GetOperationState(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetOperationState')
 
     @property
     def C_SetOperationState(self):
@@ -6650,9 +6254,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState')
         _pb_keep(self._s, 'C_SetOperationState', value)
 
-    @C_SetOperationState.deleter
-    def C_SetOperationState(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetOperationState')
 
     @property
     def C_Login(self):
@@ -6663,9 +6264,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login')
         _pb_keep(self._s, 'C_Login', value)
 
-    @C_Login.deleter
-    def C_Login(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Login')
 
     @property
     def C_Logout(self):
@@ -6676,9 +6274,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout')
         _pb_keep(self._s, 'C_Logout', value)
 
-    @C_Logout.deleter
-    def C_Logout(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Logout')
 
     @property
     def C_CreateObject(self):
@@ -6689,9 +6284,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject')
         _pb_keep(self._s, 'C_CreateObject', value)
 
-    @C_CreateObject.deleter
-    def C_CreateObject(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CreateObject')
 
     @property
     def C_CopyObject(self):
@@ -6702,9 +6294,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject')
         _pb_keep(self._s, 'C_CopyObject', value)
 
-    @C_CopyObject.deleter
-    def C_CopyObject(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CopyObject')
 
     @property
     def C_DestroyObject(self):
@@ -6715,9 +6304,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject')
         _pb_keep(self._s, 'C_DestroyObject', value)
 
-    @C_DestroyObject.deleter
-    def C_DestroyObject(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DestroyObject')
 
     @property
     def C_GetObjectSize(self):
@@ -6728,9 +6314,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize')
         _pb_keep(self._s, 'C_GetObjectSize', value)
 
-    @C_GetObjectSize.deleter
-    def C_GetObjectSize(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetObjectSize')
 
     @property
     def C_GetAttributeValue(self):
@@ -6741,9 +6324,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
         _pb_keep(self._s, 'C_GetAttributeValue', value)
 
-    @C_GetAttributeValue.deleter
-    def C_GetAttributeValue(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
 
     @property
     def C_SetAttributeValue(self):
@@ -6754,9 +6334,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
         _pb_keep(self._s, 'C_SetAttributeValue', value)
 
-    @C_SetAttributeValue.deleter
-    def C_SetAttributeValue(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
 
     @property
     def C_FindObjectsInit(self):
@@ -6767,9 +6344,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
         _pb_keep(self._s, 'C_FindObjectsInit', value)
 
-    @C_FindObjectsInit.deleter
-    def C_FindObjectsInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
 
     @property
     def C_FindObjects(self):
@@ -6780,9 +6354,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects')
         _pb_keep(self._s, 'C_FindObjects', value)
 
-    @C_FindObjects.deleter
-    def C_FindObjects(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjects')
 
     @property
     def C_FindObjectsFinal(self):
@@ -6793,9 +6364,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
         _pb_keep(self._s, 'C_FindObjectsFinal', value)
 
-    @C_FindObjectsFinal.deleter
-    def C_FindObjectsFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
 
     @property
     def C_EncryptInit(self):
@@ -6806,9 +6374,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit')
         _pb_keep(self._s, 'C_EncryptInit', value)
 
-    @C_EncryptInit.deleter
-    def C_EncryptInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptInit')
 
     @property
     def C_Encrypt(self):
@@ -6819,9 +6384,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt')
         _pb_keep(self._s, 'C_Encrypt', value)
 
-    @C_Encrypt.deleter
-    def C_Encrypt(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Encrypt')
 
     @property
     def C_EncryptUpdate(self):
@@ -6832,9 +6394,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
         _pb_keep(self._s, 'C_EncryptUpdate', value)
 
-    @C_EncryptUpdate.deleter
-    def C_EncryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
 
     @property
     def C_EncryptFinal(self):
@@ -6845,9 +6404,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal')
         _pb_keep(self._s, 'C_EncryptFinal', value)
 
-    @C_EncryptFinal.deleter
-    def C_EncryptFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptFinal')
 
     @property
     def C_DecryptInit(self):
@@ -6858,9 +6414,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit')
         _pb_keep(self._s, 'C_DecryptInit', value)
 
-    @C_DecryptInit.deleter
-    def C_DecryptInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptInit')
 
     @property
     def C_Decrypt(self):
@@ -6871,9 +6424,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt')
         _pb_keep(self._s, 'C_Decrypt', value)
 
-    @C_Decrypt.deleter
-    def C_Decrypt(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Decrypt')
 
     @property
     def C_DecryptUpdate(self):
@@ -6884,9 +6434,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
         _pb_keep(self._s, 'C_DecryptUpdate', value)
 
-    @C_DecryptUpdate.deleter
-    def C_DecryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
 
     @property
     def C_DecryptFinal(self):
@@ -6897,9 +6444,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal')
         _pb_keep(self._s, 'C_DecryptFinal', value)
 
-    @C_DecryptFinal.deleter
-    def C_DecryptFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptFinal')
 
     @property
     def C_DigestInit(self):
@@ -6910,9 +6454,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit')
         _pb_keep(self._s, 'C_DigestInit', value)
 
-    @C_DigestInit.deleter
-    def C_DigestInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestInit')
 
     @property
     def C_Digest(self):
@@ -6923,9 +6464,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest')
         _pb_keep(self._s, 'C_Digest', value)
 
-    @C_Digest.deleter
-    def C_Digest(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Digest')
 
     @property
     def C_DigestUpdate(self):
@@ -6936,9 +6474,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate')
         _pb_keep(self._s, 'C_DigestUpdate', value)
 
-    @C_DigestUpdate.deleter
-    def C_DigestUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestUpdate')
 
     @property
     def C_DigestKey(self):
@@ -6949,9 +6484,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey')
         _pb_keep(self._s, 'C_DigestKey', value)
 
-    @C_DigestKey.deleter
-    def C_DigestKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestKey')
 
     @property
     def C_DigestFinal(self):
@@ -6962,9 +6494,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal')
         _pb_keep(self._s, 'C_DigestFinal', value)
 
-    @C_DigestFinal.deleter
-    def C_DigestFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestFinal')
 
     @property
     def C_SignInit(self):
@@ -6975,9 +6504,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit')
         _pb_keep(self._s, 'C_SignInit', value)
 
-    @C_SignInit.deleter
-    def C_SignInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignInit')
 
     @property
     def C_Sign(self):
@@ -6988,9 +6514,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign')
         _pb_keep(self._s, 'C_Sign', value)
 
-    @C_Sign.deleter
-    def C_Sign(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Sign')
 
     @property
     def C_SignUpdate(self):
@@ -7001,9 +6524,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate')
         _pb_keep(self._s, 'C_SignUpdate', value)
 
-    @C_SignUpdate.deleter
-    def C_SignUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignUpdate')
 
     @property
     def C_SignFinal(self):
@@ -7014,9 +6534,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal')
         _pb_keep(self._s, 'C_SignFinal', value)
 
-    @C_SignFinal.deleter
-    def C_SignFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignFinal')
 
     @property
     def C_SignRecoverInit(self):
@@ -7027,9 +6544,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
         _pb_keep(self._s, 'C_SignRecoverInit', value)
 
-    @C_SignRecoverInit.deleter
-    def C_SignRecoverInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
 
     @property
     def C_SignRecover(self):
@@ -7040,9 +6554,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover')
         _pb_keep(self._s, 'C_SignRecover', value)
 
-    @C_SignRecover.deleter
-    def C_SignRecover(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignRecover')
 
     @property
     def C_VerifyInit(self):
@@ -7053,9 +6564,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit')
         _pb_keep(self._s, 'C_VerifyInit', value)
 
-    @C_VerifyInit.deleter
-    def C_VerifyInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyInit')
 
     @property
     def C_Verify(self):
@@ -7066,9 +6574,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify')
         _pb_keep(self._s, 'C_Verify', value)
 
-    @C_Verify.deleter
-    def C_Verify(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_Verify')
 
     @property
     def C_VerifyUpdate(self):
@@ -7079,9 +6584,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
         _pb_keep(self._s, 'C_VerifyUpdate', value)
 
-    @C_VerifyUpdate.deleter
-    def C_VerifyUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
 
     @property
     def C_VerifyFinal(self):
@@ -7092,9 +6594,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal')
         _pb_keep(self._s, 'C_VerifyFinal', value)
 
-    @C_VerifyFinal.deleter
-    def C_VerifyFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyFinal')
 
     @property
     def C_VerifyRecoverInit(self):
@@ -7105,9 +6604,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
         _pb_keep(self._s, 'C_VerifyRecoverInit', value)
 
-    @C_VerifyRecoverInit.deleter
-    def C_VerifyRecoverInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
 
     @property
     def C_VerifyRecover(self):
@@ -7118,9 +6614,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover')
         _pb_keep(self._s, 'C_VerifyRecover', value)
 
-    @C_VerifyRecover.deleter
-    def C_VerifyRecover(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyRecover')
 
     @property
     def C_DigestEncryptUpdate(self):
@@ -7131,9 +6624,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
         _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
 
-    @C_DigestEncryptUpdate.deleter
-    def C_DigestEncryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -7144,9 +6634,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
         _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
 
-    @C_DecryptDigestUpdate.deleter
-    def C_DecryptDigestUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
 
     @property
     def C_SignEncryptUpdate(self):
@@ -7157,9 +6644,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
         _pb_keep(self._s, 'C_SignEncryptUpdate', value)
 
-    @C_SignEncryptUpdate.deleter
-    def C_SignEncryptUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -7170,9 +6654,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
         _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
 
-    @C_DecryptVerifyUpdate.deleter
-    def C_DecryptVerifyUpdate(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
 
     @property
     def C_GenerateKey(self):
@@ -7183,9 +6664,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey')
         _pb_keep(self._s, 'C_GenerateKey', value)
 
-    @C_GenerateKey.deleter
-    def C_GenerateKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateKey')
 
     @property
     def C_GenerateKeyPair(self):
@@ -7196,9 +6674,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
         _pb_keep(self._s, 'C_GenerateKeyPair', value)
 
-    @C_GenerateKeyPair.deleter
-    def C_GenerateKeyPair(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
 
     @property
     def C_WrapKey(self):
@@ -7209,9 +6684,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey')
         _pb_keep(self._s, 'C_WrapKey', value)
 
-    @C_WrapKey.deleter
-    def C_WrapKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_WrapKey')
 
     @property
     def C_UnwrapKey(self):
@@ -7222,9 +6694,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey')
         _pb_keep(self._s, 'C_UnwrapKey', value)
 
-    @C_UnwrapKey.deleter
-    def C_UnwrapKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_UnwrapKey')
 
     @property
     def C_DeriveKey(self):
@@ -7235,9 +6704,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey')
         _pb_keep(self._s, 'C_DeriveKey', value)
 
-    @C_DeriveKey.deleter
-    def C_DeriveKey(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DeriveKey')
 
     @property
     def C_SeedRandom(self):
@@ -7248,9 +6714,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom')
         _pb_keep(self._s, 'C_SeedRandom', value)
 
-    @C_SeedRandom.deleter
-    def C_SeedRandom(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SeedRandom')
 
     @property
     def C_GenerateRandom(self):
@@ -7261,9 +6724,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom')
         _pb_keep(self._s, 'C_GenerateRandom', value)
 
-    @C_GenerateRandom.deleter
-    def C_GenerateRandom(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GenerateRandom')
 
     @property
     def C_GetFunctionStatus(self):
@@ -7274,9 +6734,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
         _pb_keep(self._s, 'C_GetFunctionStatus', value)
 
-    @C_GetFunctionStatus.deleter
-    def C_GetFunctionStatus(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
 
     @property
     def C_CancelFunction(self):
@@ -7287,9 +6744,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction')
         _pb_keep(self._s, 'C_CancelFunction', value)
 
-    @C_CancelFunction.deleter
-    def C_CancelFunction(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_CancelFunction')
 
     @property
     def C_WaitForSlotEvent(self):
@@ -7300,9 +6754,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
         _pb_keep(self._s, 'C_WaitForSlotEvent', value)
 
-    @C_WaitForSlotEvent.deleter
-    def C_WaitForSlotEvent(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
 
     @property
     def C_GetInterfaceList(self):
@@ -7313,9 +6764,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetInterfaceList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
         _pb_keep(self._s, 'C_GetInterfaceList', value)
 
-    @C_GetInterfaceList.deleter
-    def C_GetInterfaceList(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
 
     @property
     def C_GetInterface(self):
@@ -7326,9 +6774,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetInterface = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface')
         _pb_keep(self._s, 'C_GetInterface', value)
 
-    @C_GetInterface.deleter
-    def C_GetInterface(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_GetInterface')
 
     @property
     def C_LoginUser(self):
@@ -7339,9 +6784,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_LoginUser = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser')
         _pb_keep(self._s, 'C_LoginUser', value)
 
-    @C_LoginUser.deleter
-    def C_LoginUser(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_LoginUser')
 
     @property
     def C_SessionCancel(self):
@@ -7352,9 +6794,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SessionCancel = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel')
         _pb_keep(self._s, 'C_SessionCancel', value)
 
-    @C_SessionCancel.deleter
-    def C_SessionCancel(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SessionCancel')
 
     @property
     def C_MessageEncryptInit(self):
@@ -7365,9 +6804,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageEncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
         _pb_keep(self._s, 'C_MessageEncryptInit', value)
 
-    @C_MessageEncryptInit.deleter
-    def C_MessageEncryptInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
 
     @property
     def C_EncryptMessage(self):
@@ -7378,9 +6814,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage')
         _pb_keep(self._s, 'C_EncryptMessage', value)
 
-    @C_EncryptMessage.deleter
-    def C_EncryptMessage(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessage')
 
     @property
     def C_EncryptMessageBegin(self):
@@ -7391,9 +6824,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
         _pb_keep(self._s, 'C_EncryptMessageBegin', value)
 
-    @C_EncryptMessageBegin.deleter
-    def C_EncryptMessageBegin(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
 
     @property
     def C_EncryptMessageNext(self):
@@ -7404,9 +6834,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
         _pb_keep(self._s, 'C_EncryptMessageNext', value)
 
-    @C_EncryptMessageNext.deleter
-    def C_EncryptMessageNext(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
 
     @property
     def C_MessageEncryptFinal(self):
@@ -7417,9 +6844,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageEncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
         _pb_keep(self._s, 'C_MessageEncryptFinal', value)
 
-    @C_MessageEncryptFinal.deleter
-    def C_MessageEncryptFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
 
     @property
     def C_MessageDecryptInit(self):
@@ -7430,9 +6854,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageDecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
         _pb_keep(self._s, 'C_MessageDecryptInit', value)
 
-    @C_MessageDecryptInit.deleter
-    def C_MessageDecryptInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
 
     @property
     def C_DecryptMessage(self):
@@ -7443,9 +6864,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage')
         _pb_keep(self._s, 'C_DecryptMessage', value)
 
-    @C_DecryptMessage.deleter
-    def C_DecryptMessage(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessage')
 
     @property
     def C_DecryptMessageBegin(self):
@@ -7456,9 +6874,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
         _pb_keep(self._s, 'C_DecryptMessageBegin', value)
 
-    @C_DecryptMessageBegin.deleter
-    def C_DecryptMessageBegin(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
 
     @property
     def C_DecryptMessageNext(self):
@@ -7469,9 +6884,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
         _pb_keep(self._s, 'C_DecryptMessageNext', value)
 
-    @C_DecryptMessageNext.deleter
-    def C_DecryptMessageNext(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
 
     @property
     def C_MessageDecryptFinal(self):
@@ -7482,9 +6894,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageDecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
         _pb_keep(self._s, 'C_MessageDecryptFinal', value)
 
-    @C_MessageDecryptFinal.deleter
-    def C_MessageDecryptFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
 
     @property
     def C_MessageSignInit(self):
@@ -7495,9 +6904,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageSignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit')
         _pb_keep(self._s, 'C_MessageSignInit', value)
 
-    @C_MessageSignInit.deleter
-    def C_MessageSignInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageSignInit')
 
     @property
     def C_SignMessage(self):
@@ -7508,9 +6914,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage')
         _pb_keep(self._s, 'C_SignMessage', value)
 
-    @C_SignMessage.deleter
-    def C_SignMessage(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessage')
 
     @property
     def C_SignMessageBegin(self):
@@ -7521,9 +6924,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
         _pb_keep(self._s, 'C_SignMessageBegin', value)
 
-    @C_SignMessageBegin.deleter
-    def C_SignMessageBegin(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
 
     @property
     def C_SignMessageNext(self):
@@ -7534,9 +6934,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext')
         _pb_keep(self._s, 'C_SignMessageNext', value)
 
-    @C_SignMessageNext.deleter
-    def C_SignMessageNext(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_SignMessageNext')
 
     @property
     def C_MessageSignFinal(self):
@@ -7547,9 +6944,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageSignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
         _pb_keep(self._s, 'C_MessageSignFinal', value)
 
-    @C_MessageSignFinal.deleter
-    def C_MessageSignFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
 
     @property
     def C_MessageVerifyInit(self):
@@ -7560,9 +6954,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageVerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
         _pb_keep(self._s, 'C_MessageVerifyInit', value)
 
-    @C_MessageVerifyInit.deleter
-    def C_MessageVerifyInit(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
 
     @property
     def C_VerifyMessage(self):
@@ -7573,9 +6964,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage')
         _pb_keep(self._s, 'C_VerifyMessage', value)
 
-    @C_VerifyMessage.deleter
-    def C_VerifyMessage(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessage')
 
     @property
     def C_VerifyMessageBegin(self):
@@ -7586,9 +6974,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
         _pb_keep(self._s, 'C_VerifyMessageBegin', value)
 
-    @C_VerifyMessageBegin.deleter
-    def C_VerifyMessageBegin(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
 
     @property
     def C_VerifyMessageNext(self):
@@ -7599,9 +6984,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
         _pb_keep(self._s, 'C_VerifyMessageNext', value)
 
-    @C_VerifyMessageNext.deleter
-    def C_VerifyMessageNext(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
 
     @property
     def C_MessageVerifyFinal(self):
@@ -7612,9 +6994,6 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageVerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
         _pb_keep(self._s, 'C_MessageVerifyFinal', value)
 
-    @C_MessageVerifyFinal.deleter
-    def C_MessageVerifyFinal(self):
-        _pb_no_delete('CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
 
 
 class CK_INTERFACE(_pb_Record):
@@ -7661,9 +7040,6 @@ class CK_INTERFACE(_pb_Record):
             self._s.pInterfaceName = address
             _pb_keep(self._s, 'pInterfaceName', kept)
 
-    @pInterfaceName.deleter
-    def pInterfaceName(self):
-        _pb_no_delete('CK_INTERFACE.pInterfaceName')
 
     @property
     def pFunctionList(self):
@@ -7684,9 +7060,6 @@ class CK_INTERFACE(_pb_Record):
             self._s.pFunctionList = address
             _pb_keep(self._s, 'pFunctionList', kept)
 
-    @pFunctionList.deleter
-    def pFunctionList(self):
-        _pb_no_delete('CK_INTERFACE.pFunctionList')
 
     @property
     def flags(self):
@@ -7696,9 +7069,6 @@ class CK_INTERFACE(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_INTERFACE.flags', 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('CK_INTERFACE.flags')
 
 
 class CK_C_INITIALIZE_ARGS(_pb_Record):
@@ -7746,9 +7116,6 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._s.CreateMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR)', 'CK_C_INITIALIZE_ARGS.CreateMutex')
         _pb_keep(self._s, 'CreateMutex', value)
 
-    @CreateMutex.deleter
-    def CreateMutex(self):
-        _pb_no_delete('CK_C_INITIALIZE_ARGS.CreateMutex')
 
     @property
     def DestroyMutex(self):
@@ -7759,9 +7126,6 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._s.DestroyMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex')
         _pb_keep(self._s, 'DestroyMutex', value)
 
-    @DestroyMutex.deleter
-    def DestroyMutex(self):
-        _pb_no_delete('CK_C_INITIALIZE_ARGS.DestroyMutex')
 
     @property
     def LockMutex(self):
@@ -7772,9 +7136,6 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._s.LockMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.LockMutex')
         _pb_keep(self._s, 'LockMutex', value)
 
-    @LockMutex.deleter
-    def LockMutex(self):
-        _pb_no_delete('CK_C_INITIALIZE_ARGS.LockMutex')
 
     @property
     def UnlockMutex(self):
@@ -7785,9 +7146,6 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._s.UnlockMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.UnlockMutex')
         _pb_keep(self._s, 'UnlockMutex', value)
 
-    @UnlockMutex.deleter
-    def UnlockMutex(self):
-        _pb_no_delete('CK_C_INITIALIZE_ARGS.UnlockMutex')
 
     @property
     def flags(self):
@@ -7797,9 +7155,6 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_C_INITIALIZE_ARGS.flags', 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('CK_C_INITIALIZE_ARGS.flags')
 
     @property
     def LibraryParameters(self):
@@ -7820,9 +7175,6 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
             self._s.LibraryParameters = address
             _pb_keep(self._s, 'LibraryParameters', kept)
 
-    @LibraryParameters.deleter
-    def LibraryParameters(self):
-        _pb_no_delete('CK_C_INITIALIZE_ARGS.LibraryParameters')
 
     @property
     def pReserved(self):
@@ -7843,9 +7195,6 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
             self._s.pReserved = address
             _pb_keep(self._s, 'pReserved', kept)
 
-    @pReserved.deleter
-    def pReserved(self):
-        _pb_no_delete('CK_C_INITIALIZE_ARGS.pReserved')
 
 
 class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
@@ -7888,9 +7237,6 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def hashAlg(self, value):
         self._s.hashAlg = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.hashAlg', 0, 18446744073709551615)
 
-    @hashAlg.deleter
-    def hashAlg(self):
-        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.hashAlg')
 
     @property
     def mgf(self):
@@ -7900,9 +7246,6 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def mgf(self, value):
         self._s.mgf = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.mgf', 0, 18446744073709551615)
 
-    @mgf.deleter
-    def mgf(self):
-        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.mgf')
 
     @property
     def source(self):
@@ -7912,9 +7255,6 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def source(self, value):
         self._s.source = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.source', 0, 18446744073709551615)
 
-    @source.deleter
-    def source(self):
-        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.source')
 
     @property
     def pSourceData(self):
@@ -7935,9 +7275,6 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
             self._s.pSourceData = address
             _pb_keep(self._s, 'pSourceData', kept)
 
-    @pSourceData.deleter
-    def pSourceData(self):
-        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.pSourceData')
 
     @property
     def ulSourceDataLen(self):
@@ -7947,9 +7284,6 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def ulSourceDataLen(self, value):
         self._s.ulSourceDataLen = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen', 0, 18446744073709551615)
 
-    @ulSourceDataLen.deleter
-    def ulSourceDataLen(self):
-        _pb_no_delete('CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen')
 
 
 class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
@@ -7990,9 +7324,6 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def hashAlg(self, value):
         self._s.hashAlg = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.hashAlg', 0, 18446744073709551615)
 
-    @hashAlg.deleter
-    def hashAlg(self):
-        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.hashAlg')
 
     @property
     def mgf(self):
@@ -8002,9 +7333,6 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def mgf(self, value):
         self._s.mgf = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.mgf', 0, 18446744073709551615)
 
-    @mgf.deleter
-    def mgf(self):
-        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.mgf')
 
     @property
     def sLen(self):
@@ -8014,9 +7342,6 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def sLen(self, value):
         self._s.sLen = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.sLen', 0, 18446744073709551615)
 
-    @sLen.deleter
-    def sLen(self):
-        _pb_no_delete('CK_RSA_PKCS_PSS_PARAMS.sLen')
 
 
 class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
@@ -8059,9 +7384,6 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.kdf')
 
     @property
     def ulSharedDataLen(self):
@@ -8071,9 +7393,6 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
-    @ulSharedDataLen.deleter
-    def ulSharedDataLen(self):
-        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -8091,9 +7410,6 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
-    @pSharedData.deleter
-    def pSharedData(self):
-        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.pSharedData')
 
     @property
     def ulPublicDataLen(self):
@@ -8103,9 +7419,6 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -8123,9 +7436,6 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_ECDH1_DERIVE_PARAMS.pPublicData')
 
 
 class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
@@ -8176,9 +7486,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.kdf')
 
     @property
     def ulSharedDataLen(self):
@@ -8188,9 +7495,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
-    @ulSharedDataLen.deleter
-    def ulSharedDataLen(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -8208,9 +7512,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
-    @pSharedData.deleter
-    def pSharedData(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pSharedData')
 
     @property
     def ulPublicDataLen(self):
@@ -8220,9 +7521,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -8240,9 +7538,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pPublicData')
 
     @property
     def ulPrivateDataLen(self):
@@ -8252,9 +7547,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
-    @ulPrivateDataLen.deleter
-    def ulPrivateDataLen(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -8264,9 +7556,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
-    @hPrivateData.deleter
-    def hPrivateData(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.hPrivateData')
 
     @property
     def ulPublicDataLen2(self):
@@ -8276,9 +7565,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
-    @ulPublicDataLen2.deleter
-    def ulPublicDataLen2(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -8296,9 +7582,6 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
-    @pPublicData2.deleter
-    def pPublicData2(self):
-        _pb_no_delete('CK_ECDH2_DERIVE_PARAMS.pPublicData2')
 
 
 class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
@@ -8351,9 +7634,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.kdf')
 
     @property
     def ulSharedDataLen(self):
@@ -8363,9 +7643,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
-    @ulSharedDataLen.deleter
-    def ulSharedDataLen(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -8383,9 +7660,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
-    @pSharedData.deleter
-    def pSharedData(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pSharedData')
 
     @property
     def ulPublicDataLen(self):
@@ -8395,9 +7669,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -8415,9 +7686,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pPublicData')
 
     @property
     def ulPrivateDataLen(self):
@@ -8427,9 +7695,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
-    @ulPrivateDataLen.deleter
-    def ulPrivateDataLen(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -8439,9 +7704,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
-    @hPrivateData.deleter
-    def hPrivateData(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.hPrivateData')
 
     @property
     def ulPublicDataLen2(self):
@@ -8451,9 +7713,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
-    @ulPublicDataLen2.deleter
-    def ulPublicDataLen2(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -8471,9 +7730,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
-    @pPublicData2.deleter
-    def pPublicData2(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.pPublicData2')
 
     @property
     def publicKey(self):
@@ -8483,9 +7739,6 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def publicKey(self, value):
         self._s.publicKey = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
 
-    @publicKey.deleter
-    def publicKey(self):
-        _pb_no_delete('CK_ECMQV_DERIVE_PARAMS.publicKey')
 
 
 class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
@@ -8528,9 +7781,6 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.kdf')
 
     @property
     def ulOtherInfoLen(self):
@@ -8540,9 +7790,6 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
-    @ulOtherInfoLen.deleter
-    def ulOtherInfoLen(self):
-        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen')
 
     @property
     def pOtherInfo(self):
@@ -8560,9 +7807,6 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
-    @pOtherInfo.deleter
-    def pOtherInfo(self):
-        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo')
 
     @property
     def ulPublicDataLen(self):
@@ -8572,9 +7816,6 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -8592,9 +7833,6 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_X9_42_DH1_DERIVE_PARAMS.pPublicData')
 
 
 class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
@@ -8645,9 +7883,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.kdf')
 
     @property
     def ulOtherInfoLen(self):
@@ -8657,9 +7892,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
-    @ulOtherInfoLen.deleter
-    def ulOtherInfoLen(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen')
 
     @property
     def pOtherInfo(self):
@@ -8677,9 +7909,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
-    @pOtherInfo.deleter
-    def pOtherInfo(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo')
 
     @property
     def ulPublicDataLen(self):
@@ -8689,9 +7918,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -8709,9 +7935,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData')
 
     @property
     def ulPrivateDataLen(self):
@@ -8721,9 +7944,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
-    @ulPrivateDataLen.deleter
-    def ulPrivateDataLen(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -8733,9 +7953,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
-    @hPrivateData.deleter
-    def hPrivateData(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData')
 
     @property
     def ulPublicDataLen2(self):
@@ -8745,9 +7962,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
-    @ulPublicDataLen2.deleter
-    def ulPublicDataLen2(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -8765,9 +7979,6 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
-    @pPublicData2.deleter
-    def pPublicData2(self):
-        _pb_no_delete('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2')
 
 
 class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
@@ -8820,9 +8031,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.kdf')
 
     @property
     def ulOtherInfoLen(self):
@@ -8832,9 +8040,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
-    @ulOtherInfoLen.deleter
-    def ulOtherInfoLen(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen')
 
     @property
     def pOtherInfo(self):
@@ -8852,9 +8057,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
-    @pOtherInfo.deleter
-    def pOtherInfo(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo')
 
     @property
     def ulPublicDataLen(self):
@@ -8864,9 +8066,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -8884,9 +8083,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData')
 
     @property
     def ulPrivateDataLen(self):
@@ -8896,9 +8092,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
-    @ulPrivateDataLen.deleter
-    def ulPrivateDataLen(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen')
 
     @property
     def hPrivateData(self):
@@ -8908,9 +8101,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
-    @hPrivateData.deleter
-    def hPrivateData(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData')
 
     @property
     def ulPublicDataLen2(self):
@@ -8920,9 +8110,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
-    @ulPublicDataLen2.deleter
-    def ulPublicDataLen2(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2')
 
     @property
     def pPublicData2(self):
@@ -8940,9 +8127,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
-    @pPublicData2.deleter
-    def pPublicData2(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2')
 
     @property
     def publicKey(self):
@@ -8952,9 +8136,6 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def publicKey(self, value):
         self._s.publicKey = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
 
-    @publicKey.deleter
-    def publicKey(self):
-        _pb_no_delete('CK_X9_42_MQV_DERIVE_PARAMS.publicKey')
 
 
 class CK_KEA_DERIVE_PARAMS(_pb_Record):
@@ -8999,9 +8180,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def isSender(self, value):
         self._s.isSender = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.isSender', 0, 255)
 
-    @isSender.deleter
-    def isSender(self):
-        _pb_no_delete('CK_KEA_DERIVE_PARAMS.isSender')
 
     @property
     def ulRandomLen(self):
@@ -9011,9 +8189,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def ulRandomLen(self, value):
         self._s.ulRandomLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
-    @ulRandomLen.deleter
-    def ulRandomLen(self):
-        _pb_no_delete('CK_KEA_DERIVE_PARAMS.ulRandomLen')
 
     @property
     def pRandomA(self):
@@ -9031,9 +8206,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._s.pRandomA = address
             _pb_keep(self._s, 'pRandomA', kept)
 
-    @pRandomA.deleter
-    def pRandomA(self):
-        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pRandomA')
 
     @property
     def pRandomB(self):
@@ -9051,9 +8223,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._s.pRandomB = address
             _pb_keep(self._s, 'pRandomB', kept)
 
-    @pRandomB.deleter
-    def pRandomB(self):
-        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pRandomB')
 
     @property
     def ulPublicDataLen(self):
@@ -9063,9 +8232,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_KEA_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -9083,9 +8249,6 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_KEA_DERIVE_PARAMS.pPublicData')
 
 
 class CK_RC2_CBC_PARAMS(_pb_Record):
@@ -9124,9 +8287,6 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     def ulEffectiveBits(self, value):
         self._s.ulEffectiveBits = _pb_index(value, 'CK_RC2_CBC_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
-    @ulEffectiveBits.deleter
-    def ulEffectiveBits(self):
-        _pb_no_delete('CK_RC2_CBC_PARAMS.ulEffectiveBits')
 
     @property
     def iv(self):
@@ -9136,9 +8296,6 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S22.iv.offset, 8, value, 'CK_RC2_CBC_PARAMS.iv')
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete('CK_RC2_CBC_PARAMS.iv')
 
 
 class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
@@ -9177,9 +8334,6 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     def ulEffectiveBits(self, value):
         self._s.ulEffectiveBits = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
-    @ulEffectiveBits.deleter
-    def ulEffectiveBits(self):
-        _pb_no_delete('CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits')
 
     @property
     def ulMacLength(self):
@@ -9189,9 +8343,6 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     def ulMacLength(self, value):
         self._s.ulMacLength = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
 
-    @ulMacLength.deleter
-    def ulMacLength(self):
-        _pb_no_delete('CK_RC2_MAC_GENERAL_PARAMS.ulMacLength')
 
 
 class CK_RC5_PARAMS(_pb_Record):
@@ -9230,9 +8381,6 @@ class CK_RC5_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._s.ulWordsize = _pb_index(value, 'CK_RC5_PARAMS.ulWordsize', 0, 18446744073709551615)
 
-    @ulWordsize.deleter
-    def ulWordsize(self):
-        _pb_no_delete('CK_RC5_PARAMS.ulWordsize')
 
     @property
     def ulRounds(self):
@@ -9242,9 +8390,6 @@ class CK_RC5_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._s.ulRounds = _pb_index(value, 'CK_RC5_PARAMS.ulRounds', 0, 18446744073709551615)
 
-    @ulRounds.deleter
-    def ulRounds(self):
-        _pb_no_delete('CK_RC5_PARAMS.ulRounds')
 
 
 class CK_RC5_CBC_PARAMS(_pb_Record):
@@ -9285,9 +8430,6 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._s.ulWordsize = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulWordsize', 0, 18446744073709551615)
 
-    @ulWordsize.deleter
-    def ulWordsize(self):
-        _pb_no_delete('CK_RC5_CBC_PARAMS.ulWordsize')
 
     @property
     def ulRounds(self):
@@ -9297,9 +8439,6 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._s.ulRounds = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulRounds', 0, 18446744073709551615)
 
-    @ulRounds.deleter
-    def ulRounds(self):
-        _pb_no_delete('CK_RC5_CBC_PARAMS.ulRounds')
 
     @property
     def pIv(self):
@@ -9317,9 +8456,6 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
-    @pIv.deleter
-    def pIv(self):
-        _pb_no_delete('CK_RC5_CBC_PARAMS.pIv')
 
     @property
     def ulIvLen(self):
@@ -9329,9 +8465,6 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulIvLen', 0, 18446744073709551615)
 
-    @ulIvLen.deleter
-    def ulIvLen(self):
-        _pb_no_delete('CK_RC5_CBC_PARAMS.ulIvLen')
 
 
 class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
@@ -9372,9 +8505,6 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._s.ulWordsize = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulWordsize', 0, 18446744073709551615)
 
-    @ulWordsize.deleter
-    def ulWordsize(self):
-        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulWordsize')
 
     @property
     def ulRounds(self):
@@ -9384,9 +8514,6 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._s.ulRounds = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulRounds', 0, 18446744073709551615)
 
-    @ulRounds.deleter
-    def ulRounds(self):
-        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulRounds')
 
     @property
     def ulMacLength(self):
@@ -9396,9 +8523,6 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulMacLength(self, value):
         self._s.ulMacLength = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
 
-    @ulMacLength.deleter
-    def ulMacLength(self):
-        _pb_no_delete('CK_RC5_MAC_GENERAL_PARAMS.ulMacLength')
 
 
 class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -9437,9 +8561,6 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S27.iv.offset, 8, value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -9457,9 +8578,6 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData')
 
     @property
     def length(self):
@@ -9469,9 +8587,6 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete('CK_DES_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -9510,9 +8625,6 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S28.iv.offset, 16, value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -9530,9 +8642,6 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData')
 
     @property
     def length(self):
@@ -9542,9 +8651,6 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete('CK_AES_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_AES_CTR_PARAMS(_pb_Record):
@@ -9583,9 +8689,6 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     def ulCounterBits(self, value):
         self._s.ulCounterBits = _pb_index(value, 'CK_AES_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
-    @ulCounterBits.deleter
-    def ulCounterBits(self):
-        _pb_no_delete('CK_AES_CTR_PARAMS.ulCounterBits')
 
     @property
     def cb(self):
@@ -9595,9 +8698,6 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     def cb(self, value):
         _pb_store_bytes(self._s, _S29.cb.offset, 16, value, 'CK_AES_CTR_PARAMS.cb')
 
-    @cb.deleter
-    def cb(self):
-        _pb_no_delete('CK_AES_CTR_PARAMS.cb')
 
 
 class CK_GCM_PARAMS_V3(_pb_Record):
@@ -9650,9 +8750,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
-    @pIv.deleter
-    def pIv(self):
-        _pb_no_delete('CK_GCM_PARAMS_V3.pIv')
 
     @property
     def ulIvLen(self):
@@ -9662,9 +8759,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
 
-    @ulIvLen.deleter
-    def ulIvLen(self):
-        _pb_no_delete('CK_GCM_PARAMS_V3.ulIvLen')
 
     @property
     def ulIvBits(self):
@@ -9674,9 +8768,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulIvBits(self, value):
         self._s.ulIvBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
 
-    @ulIvBits.deleter
-    def ulIvBits(self):
-        _pb_no_delete('CK_GCM_PARAMS_V3.ulIvBits')
 
     @property
     def pAAD(self):
@@ -9694,9 +8785,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete('CK_GCM_PARAMS_V3.pAAD')
 
     @property
     def ulAADLen(self):
@@ -9706,9 +8794,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete('CK_GCM_PARAMS_V3.ulAADLen')
 
     @property
     def ulTagBits(self):
@@ -9718,9 +8803,6 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulTagBits(self, value):
         self._s.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
 
-    @ulTagBits.deleter
-    def ulTagBits(self):
-        _pb_no_delete('CK_GCM_PARAMS_V3.ulTagBits')
 
 
 class CK_CCM_PARAMS(_pb_Record):
@@ -9765,9 +8847,6 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulDataLen(self, value):
         self._s.ulDataLen = _pb_index(value, 'CK_CCM_PARAMS.ulDataLen', 0, 18446744073709551615)
 
-    @ulDataLen.deleter
-    def ulDataLen(self):
-        _pb_no_delete('CK_CCM_PARAMS.ulDataLen')
 
     @property
     def pNonce(self):
@@ -9785,9 +8864,6 @@ class CK_CCM_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete('CK_CCM_PARAMS.pNonce')
 
     @property
     def ulNonceLen(self):
@@ -9797,9 +8873,6 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_CCM_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete('CK_CCM_PARAMS.ulNonceLen')
 
     @property
     def pAAD(self):
@@ -9817,9 +8890,6 @@ class CK_CCM_PARAMS(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete('CK_CCM_PARAMS.pAAD')
 
     @property
     def ulAADLen(self):
@@ -9829,9 +8899,6 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_CCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete('CK_CCM_PARAMS.ulAADLen')
 
     @property
     def ulMACLen(self):
@@ -9841,9 +8908,6 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulMACLen(self, value):
         self._s.ulMACLen = _pb_index(value, 'CK_CCM_PARAMS.ulMACLen', 0, 18446744073709551615)
 
-    @ulMACLen.deleter
-    def ulMACLen(self):
-        _pb_no_delete('CK_CCM_PARAMS.ulMACLen')
 
 
 class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
@@ -9892,9 +8956,6 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce')
 
     @property
     def ulNonceLen(self):
@@ -9904,9 +8965,6 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen')
 
     @property
     def pAAD(self):
@@ -9924,9 +8982,6 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD')
 
     @property
     def ulAADLen(self):
@@ -9936,9 +8991,6 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen', 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen')
 
 
 class CK_GCM_MESSAGE_PARAMS(_pb_Record):
@@ -9991,9 +9043,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
-    @pIv.deleter
-    def pIv(self):
-        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.pIv')
 
     @property
     def ulIvLen(self):
@@ -10003,9 +9052,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvLen', 0, 18446744073709551615)
 
-    @ulIvLen.deleter
-    def ulIvLen(self):
-        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulIvLen')
 
     @property
     def ulIvFixedBits(self):
@@ -10015,9 +9061,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ulIvFixedBits(self, value):
         self._s.ulIvFixedBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvFixedBits', 0, 18446744073709551615)
 
-    @ulIvFixedBits.deleter
-    def ulIvFixedBits(self):
-        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulIvFixedBits')
 
     @property
     def ivGenerator(self):
@@ -10027,9 +9070,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ivGenerator(self, value):
         self._s.ivGenerator = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ivGenerator', 0, 18446744073709551615)
 
-    @ivGenerator.deleter
-    def ivGenerator(self):
-        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ivGenerator')
 
     @property
     def pTag(self):
@@ -10047,9 +9087,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
             self._s.pTag = address
             _pb_keep(self._s, 'pTag', kept)
 
-    @pTag.deleter
-    def pTag(self):
-        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.pTag')
 
     @property
     def ulTagBits(self):
@@ -10059,9 +9096,6 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ulTagBits(self, value):
         self._s.ulTagBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulTagBits', 0, 18446744073709551615)
 
-    @ulTagBits.deleter
-    def ulTagBits(self):
-        _pb_no_delete('CK_GCM_MESSAGE_PARAMS.ulTagBits')
 
 
 class CK_CCM_MESSAGE_PARAMS(_pb_Record):
@@ -10108,9 +9142,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulDataLen(self, value):
         self._s.ulDataLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulDataLen', 0, 18446744073709551615)
 
-    @ulDataLen.deleter
-    def ulDataLen(self):
-        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulDataLen')
 
     @property
     def pNonce(self):
@@ -10128,9 +9159,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.pNonce')
 
     @property
     def ulNonceLen(self):
@@ -10140,9 +9168,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulNonceLen')
 
     @property
     def ulNonceFixedBits(self):
@@ -10152,9 +9177,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulNonceFixedBits(self, value):
         self._s.ulNonceFixedBits = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits', 0, 18446744073709551615)
 
-    @ulNonceFixedBits.deleter
-    def ulNonceFixedBits(self):
-        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits')
 
     @property
     def nonceGenerator(self):
@@ -10164,9 +9186,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def nonceGenerator(self, value):
         self._s.nonceGenerator = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.nonceGenerator', 0, 18446744073709551615)
 
-    @nonceGenerator.deleter
-    def nonceGenerator(self):
-        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.nonceGenerator')
 
     @property
     def pMAC(self):
@@ -10184,9 +9203,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
             self._s.pMAC = address
             _pb_keep(self._s, 'pMAC', kept)
 
-    @pMAC.deleter
-    def pMAC(self):
-        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.pMAC')
 
     @property
     def ulMACLen(self):
@@ -10196,9 +9212,6 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulMACLen(self, value):
         self._s.ulMACLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulMACLen', 0, 18446744073709551615)
 
-    @ulMACLen.deleter
-    def ulMACLen(self):
-        _pb_no_delete('CK_CCM_MESSAGE_PARAMS.ulMACLen')
 
 
 class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
@@ -10245,9 +9258,6 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce')
 
     @property
     def ulNonceLen(self):
@@ -10257,9 +9267,6 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen')
 
     @property
     def pTag(self):
@@ -10277,9 +9284,6 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
             self._s.pTag = address
             _pb_keep(self._s, 'pTag', kept)
 
-    @pTag.deleter
-    def pTag(self):
-        _pb_no_delete('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag')
 
 
 class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
@@ -10334,9 +9338,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPasswordLen(self, value):
         self._s.ulPasswordLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
-    @ulPasswordLen.deleter
-    def ulPasswordLen(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen')
 
     @property
     def pPassword(self):
@@ -10354,9 +9355,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
-    @pPassword.deleter
-    def pPassword(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword')
 
     @property
     def ulPublicDataLen(self):
@@ -10366,9 +9364,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen')
 
     @property
     def pPublicData(self):
@@ -10386,9 +9381,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData')
 
     @property
     def ulPAndGLen(self):
@@ -10398,9 +9390,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPAndGLen(self, value):
         self._s.ulPAndGLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen', 0, 18446744073709551615)
 
-    @ulPAndGLen.deleter
-    def ulPAndGLen(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen')
 
     @property
     def ulQLen(self):
@@ -10410,9 +9399,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulQLen(self, value):
         self._s.ulQLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen', 0, 18446744073709551615)
 
-    @ulQLen.deleter
-    def ulQLen(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen')
 
     @property
     def ulRandomLen(self):
@@ -10422,9 +9408,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulRandomLen(self, value):
         self._s.ulRandomLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
-    @ulRandomLen.deleter
-    def ulRandomLen(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen')
 
     @property
     def pRandomA(self):
@@ -10442,9 +9425,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pRandomA = address
             _pb_keep(self._s, 'pRandomA', kept)
 
-    @pRandomA.deleter
-    def pRandomA(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA')
 
     @property
     def pPrimeP(self):
@@ -10462,9 +9442,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pPrimeP = address
             _pb_keep(self._s, 'pPrimeP', kept)
 
-    @pPrimeP.deleter
-    def pPrimeP(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP')
 
     @property
     def pBaseG(self):
@@ -10482,9 +9459,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pBaseG = address
             _pb_keep(self._s, 'pBaseG', kept)
 
-    @pBaseG.deleter
-    def pBaseG(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG')
 
     @property
     def pSubprimeQ(self):
@@ -10502,9 +9476,6 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pSubprimeQ = address
             _pb_keep(self._s, 'pSubprimeQ', kept)
 
-    @pSubprimeQ.deleter
-    def pSubprimeQ(self):
-        _pb_no_delete('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ')
 
 
 class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
@@ -10565,9 +9536,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldWrappedXLen(self, value):
         self._s.ulOldWrappedXLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen', 0, 18446744073709551615)
 
-    @ulOldWrappedXLen.deleter
-    def ulOldWrappedXLen(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen')
 
     @property
     def pOldWrappedX(self):
@@ -10585,9 +9553,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pOldWrappedX = address
             _pb_keep(self._s, 'pOldWrappedX', kept)
 
-    @pOldWrappedX.deleter
-    def pOldWrappedX(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX')
 
     @property
     def ulOldPasswordLen(self):
@@ -10597,9 +9562,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldPasswordLen(self, value):
         self._s.ulOldPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen', 0, 18446744073709551615)
 
-    @ulOldPasswordLen.deleter
-    def ulOldPasswordLen(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen')
 
     @property
     def pOldPassword(self):
@@ -10617,9 +9579,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pOldPassword = address
             _pb_keep(self._s, 'pOldPassword', kept)
 
-    @pOldPassword.deleter
-    def pOldPassword(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldPassword')
 
     @property
     def ulOldPublicDataLen(self):
@@ -10629,9 +9588,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldPublicDataLen(self, value):
         self._s.ulOldPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen', 0, 18446744073709551615)
 
-    @ulOldPublicDataLen.deleter
-    def ulOldPublicDataLen(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen')
 
     @property
     def pOldPublicData(self):
@@ -10649,9 +9605,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pOldPublicData = address
             _pb_keep(self._s, 'pOldPublicData', kept)
 
-    @pOldPublicData.deleter
-    def pOldPublicData(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData')
 
     @property
     def ulOldRandomLen(self):
@@ -10661,9 +9614,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldRandomLen(self, value):
         self._s.ulOldRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen', 0, 18446744073709551615)
 
-    @ulOldRandomLen.deleter
-    def ulOldRandomLen(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen')
 
     @property
     def pOldRandomA(self):
@@ -10681,9 +9631,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pOldRandomA = address
             _pb_keep(self._s, 'pOldRandomA', kept)
 
-    @pOldRandomA.deleter
-    def pOldRandomA(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA')
 
     @property
     def ulNewPasswordLen(self):
@@ -10693,9 +9640,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewPasswordLen(self, value):
         self._s.ulNewPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen', 0, 18446744073709551615)
 
-    @ulNewPasswordLen.deleter
-    def ulNewPasswordLen(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen')
 
     @property
     def pNewPassword(self):
@@ -10713,9 +9657,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pNewPassword = address
             _pb_keep(self._s, 'pNewPassword', kept)
 
-    @pNewPassword.deleter
-    def pNewPassword(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewPassword')
 
     @property
     def ulNewPublicDataLen(self):
@@ -10725,9 +9666,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewPublicDataLen(self, value):
         self._s.ulNewPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen', 0, 18446744073709551615)
 
-    @ulNewPublicDataLen.deleter
-    def ulNewPublicDataLen(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen')
 
     @property
     def pNewPublicData(self):
@@ -10745,9 +9683,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pNewPublicData = address
             _pb_keep(self._s, 'pNewPublicData', kept)
 
-    @pNewPublicData.deleter
-    def pNewPublicData(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData')
 
     @property
     def ulNewRandomLen(self):
@@ -10757,9 +9692,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewRandomLen(self, value):
         self._s.ulNewRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen', 0, 18446744073709551615)
 
-    @ulNewRandomLen.deleter
-    def ulNewRandomLen(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen')
 
     @property
     def pNewRandomA(self):
@@ -10777,9 +9709,6 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pNewRandomA = address
             _pb_keep(self._s, 'pNewRandomA', kept)
 
-    @pNewRandomA.deleter
-    def pNewRandomA(self):
-        _pb_no_delete('CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA')
 
 
 class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
@@ -10818,9 +9747,6 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     def ulCounterBits(self, value):
         self._s.ulCounterBits = _pb_index(value, 'CK_CAMELLIA_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
-    @ulCounterBits.deleter
-    def ulCounterBits(self):
-        _pb_no_delete('CK_CAMELLIA_CTR_PARAMS.ulCounterBits')
 
     @property
     def cb(self):
@@ -10830,9 +9756,6 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     def cb(self, value):
         _pb_store_bytes(self._s, _S38.cb.offset, 16, value, 'CK_CAMELLIA_CTR_PARAMS.cb')
 
-    @cb.deleter
-    def cb(self):
-        _pb_no_delete('CK_CAMELLIA_CTR_PARAMS.cb')
 
 
 class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -10871,9 +9794,6 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S39.iv.offset, 16, value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -10891,9 +9811,6 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData')
 
     @property
     def length(self):
@@ -10903,9 +9820,6 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -10944,9 +9858,6 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S40.iv.offset, 16, value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -10964,9 +9875,6 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData')
 
     @property
     def length(self):
@@ -10976,9 +9884,6 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -11017,9 +9922,6 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S41.iv.offset, 16, value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
 
     @property
     def pData(self):
@@ -11037,9 +9939,6 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData')
 
     @property
     def length(self):
@@ -11049,9 +9948,6 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length')
 
 
 class CK_CHACHA20_PARAMS(_pb_Record):
@@ -11100,9 +9996,6 @@ class CK_CHACHA20_PARAMS(_pb_Record):
             self._s.pBlockCounter = address
             _pb_keep(self._s, 'pBlockCounter', kept)
 
-    @pBlockCounter.deleter
-    def pBlockCounter(self):
-        _pb_no_delete('CK_CHACHA20_PARAMS.pBlockCounter')
 
     @property
     def blockCounterBits(self):
@@ -11112,9 +10005,6 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     def blockCounterBits(self, value):
         self._s.blockCounterBits = _pb_index(value, 'CK_CHACHA20_PARAMS.blockCounterBits', 0, 18446744073709551615)
 
-    @blockCounterBits.deleter
-    def blockCounterBits(self):
-        _pb_no_delete('CK_CHACHA20_PARAMS.blockCounterBits')
 
     @property
     def pNonce(self):
@@ -11132,9 +10022,6 @@ class CK_CHACHA20_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete('CK_CHACHA20_PARAMS.pNonce')
 
     @property
     def ulNonceBits(self):
@@ -11144,9 +10031,6 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     def ulNonceBits(self, value):
         self._s.ulNonceBits = _pb_index(value, 'CK_CHACHA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
 
-    @ulNonceBits.deleter
-    def ulNonceBits(self):
-        _pb_no_delete('CK_CHACHA20_PARAMS.ulNonceBits')
 
 
 class CK_SALSA20_PARAMS(_pb_Record):
@@ -11193,9 +10077,6 @@ class CK_SALSA20_PARAMS(_pb_Record):
             self._s.pBlockCounter = address
             _pb_keep(self._s, 'pBlockCounter', kept)
 
-    @pBlockCounter.deleter
-    def pBlockCounter(self):
-        _pb_no_delete('CK_SALSA20_PARAMS.pBlockCounter')
 
     @property
     def pNonce(self):
@@ -11213,9 +10094,6 @@ class CK_SALSA20_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete('CK_SALSA20_PARAMS.pNonce')
 
     @property
     def ulNonceBits(self):
@@ -11225,9 +10103,6 @@ class CK_SALSA20_PARAMS(_pb_Record):
     def ulNonceBits(self, value):
         self._s.ulNonceBits = _pb_index(value, 'CK_SALSA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
 
-    @ulNonceBits.deleter
-    def ulNonceBits(self):
-        _pb_no_delete('CK_SALSA20_PARAMS.ulNonceBits')
 
 
 class CK_PBE_PARAMS(_pb_Record):
@@ -11280,9 +10155,6 @@ class CK_PBE_PARAMS(_pb_Record):
             self._s.pInitVector = address
             _pb_keep(self._s, 'pInitVector', kept)
 
-    @pInitVector.deleter
-    def pInitVector(self):
-        _pb_no_delete('CK_PBE_PARAMS.pInitVector')
 
     @property
     def pPassword(self):
@@ -11300,9 +10172,6 @@ class CK_PBE_PARAMS(_pb_Record):
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
-    @pPassword.deleter
-    def pPassword(self):
-        _pb_no_delete('CK_PBE_PARAMS.pPassword')
 
     @property
     def ulPasswordLen(self):
@@ -11312,9 +10181,6 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulPasswordLen(self, value):
         self._s.ulPasswordLen = _pb_index(value, 'CK_PBE_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
-    @ulPasswordLen.deleter
-    def ulPasswordLen(self):
-        _pb_no_delete('CK_PBE_PARAMS.ulPasswordLen')
 
     @property
     def pSalt(self):
@@ -11332,9 +10198,6 @@ class CK_PBE_PARAMS(_pb_Record):
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
-    @pSalt.deleter
-    def pSalt(self):
-        _pb_no_delete('CK_PBE_PARAMS.pSalt')
 
     @property
     def ulSaltLen(self):
@@ -11344,9 +10207,6 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulSaltLen(self, value):
         self._s.ulSaltLen = _pb_index(value, 'CK_PBE_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
-    @ulSaltLen.deleter
-    def ulSaltLen(self):
-        _pb_no_delete('CK_PBE_PARAMS.ulSaltLen')
 
     @property
     def ulIteration(self):
@@ -11356,9 +10216,6 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulIteration(self, value):
         self._s.ulIteration = _pb_index(value, 'CK_PBE_PARAMS.ulIteration', 0, 18446744073709551615)
 
-    @ulIteration.deleter
-    def ulIteration(self):
-        _pb_no_delete('CK_PBE_PARAMS.ulIteration')
 
 
 class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
@@ -11397,9 +10254,6 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def bBC(self, value):
         self._s.bBC = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.bBC', 0, 255)
 
-    @bBC.deleter
-    def bBC(self):
-        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.bBC')
 
     @property
     def pX(self):
@@ -11417,9 +10271,6 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
             self._s.pX = address
             _pb_keep(self._s, 'pX', kept)
 
-    @pX.deleter
-    def pX(self):
-        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.pX')
 
     @property
     def ulXLen(self):
@@ -11429,9 +10280,6 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def ulXLen(self, value):
         self._s.ulXLen = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen', 0, 18446744073709551615)
 
-    @ulXLen.deleter
-    def ulXLen(self):
-        _pb_no_delete('CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen')
 
 
 class CK_SSL3_RANDOM_DATA(_pb_Record):
@@ -11480,9 +10328,6 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
             self._s.pClientRandom = address
             _pb_keep(self._s, 'pClientRandom', kept)
 
-    @pClientRandom.deleter
-    def pClientRandom(self):
-        _pb_no_delete('CK_SSL3_RANDOM_DATA.pClientRandom')
 
     @property
     def ulClientRandomLen(self):
@@ -11492,9 +10337,6 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     def ulClientRandomLen(self, value):
         self._s.ulClientRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
-    @ulClientRandomLen.deleter
-    def ulClientRandomLen(self):
-        _pb_no_delete('CK_SSL3_RANDOM_DATA.ulClientRandomLen')
 
     @property
     def pServerRandom(self):
@@ -11512,9 +10354,6 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
             self._s.pServerRandom = address
             _pb_keep(self._s, 'pServerRandom', kept)
 
-    @pServerRandom.deleter
-    def pServerRandom(self):
-        _pb_no_delete('CK_SSL3_RANDOM_DATA.pServerRandom')
 
     @property
     def ulServerRandomLen(self):
@@ -11524,9 +10363,6 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     def ulServerRandomLen(self, value):
         self._s.ulServerRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
 
-    @ulServerRandomLen.deleter
-    def ulServerRandomLen(self):
-        _pb_no_delete('CK_SSL3_RANDOM_DATA.ulServerRandomLen')
 
 
 class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
@@ -11566,9 +10402,6 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
 
     @property
     def pVersion(self):
@@ -11581,9 +10414,6 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.pVersion = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pVersion', value)
 
-    @pVersion.deleter
-    def pVersion(self):
-        _pb_no_delete('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 class CK_SSL3_KEY_MAT_OUT(_pb_Record):
@@ -11628,9 +10458,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hClientMacSecret(self, value):
         self._s.hClientMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientMacSecret', 0, 18446744073709551615)
 
-    @hClientMacSecret.deleter
-    def hClientMacSecret(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hClientMacSecret')
 
     @property
     def hServerMacSecret(self):
@@ -11640,9 +10467,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hServerMacSecret(self, value):
         self._s.hServerMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerMacSecret', 0, 18446744073709551615)
 
-    @hServerMacSecret.deleter
-    def hServerMacSecret(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hServerMacSecret')
 
     @property
     def hClientKey(self):
@@ -11652,9 +10476,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hClientKey(self, value):
         self._s.hClientKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientKey', 0, 18446744073709551615)
 
-    @hClientKey.deleter
-    def hClientKey(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hClientKey')
 
     @property
     def hServerKey(self):
@@ -11664,9 +10485,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hServerKey(self, value):
         self._s.hServerKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerKey', 0, 18446744073709551615)
 
-    @hServerKey.deleter
-    def hServerKey(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.hServerKey')
 
     @property
     def pIVClient(self):
@@ -11684,9 +10502,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
             self._s.pIVClient = address
             _pb_keep(self._s, 'pIVClient', kept)
 
-    @pIVClient.deleter
-    def pIVClient(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.pIVClient')
 
     @property
     def pIVServer(self):
@@ -11704,9 +10519,6 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
             self._s.pIVServer = address
             _pb_keep(self._s, 'pIVServer', kept)
 
-    @pIVServer.deleter
-    def pIVServer(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_OUT.pIVServer')
 
 
 class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
@@ -11751,9 +10563,6 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._s.ulMacSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
-    @ulMacSizeInBits.deleter
-    def ulMacSizeInBits(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits')
 
     @property
     def ulKeySizeInBits(self):
@@ -11763,9 +10572,6 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulKeySizeInBits(self, value):
         self._s.ulKeySizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
-    @ulKeySizeInBits.deleter
-    def ulKeySizeInBits(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits')
 
     @property
     def ulIVSizeInBits(self):
@@ -11775,9 +10581,6 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._s.ulIVSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
-    @ulIVSizeInBits.deleter
-    def ulIVSizeInBits(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits')
 
     @property
     def bIsExport(self):
@@ -11787,9 +10590,6 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def bIsExport(self, value):
         self._s.bIsExport = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
-    @bIsExport.deleter
-    def bIsExport(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -11802,9 +10602,6 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.RandomInfo')
 
     @property
     def pReturnedKeyMaterial(self):
@@ -11817,9 +10614,6 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pReturnedKeyMaterial', value)
 
-    @pReturnedKeyMaterial.deleter
-    def pReturnedKeyMaterial(self):
-        _pb_no_delete('CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial')
 
 
 class CK_TLS_PRF_PARAMS(_pb_Record):
@@ -11872,9 +10666,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
-    @pSeed.deleter
-    def pSeed(self):
-        _pb_no_delete('CK_TLS_PRF_PARAMS.pSeed')
 
     @property
     def ulSeedLen(self):
@@ -11884,9 +10675,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
-    @ulSeedLen.deleter
-    def ulSeedLen(self):
-        _pb_no_delete('CK_TLS_PRF_PARAMS.ulSeedLen')
 
     @property
     def pLabel(self):
@@ -11904,9 +10692,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
-    @pLabel.deleter
-    def pLabel(self):
-        _pb_no_delete('CK_TLS_PRF_PARAMS.pLabel')
 
     @property
     def ulLabelLen(self):
@@ -11916,9 +10701,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def ulLabelLen(self, value):
         self._s.ulLabelLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
-    @ulLabelLen.deleter
-    def ulLabelLen(self):
-        _pb_no_delete('CK_TLS_PRF_PARAMS.ulLabelLen')
 
     @property
     def pOutput(self):
@@ -11936,9 +10718,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._s.pOutput = address
             _pb_keep(self._s, 'pOutput', kept)
 
-    @pOutput.deleter
-    def pOutput(self):
-        _pb_no_delete('CK_TLS_PRF_PARAMS.pOutput')
 
     @property
     def pulOutputLen(self):
@@ -11959,9 +10738,6 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._s.pulOutputLen = address
             _pb_keep(self._s, 'pulOutputLen', kept)
 
-    @pulOutputLen.deleter
-    def pulOutputLen(self):
-        _pb_no_delete('CK_TLS_PRF_PARAMS.pulOutputLen')
 
 
 class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
@@ -12003,9 +10779,6 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
 
     @property
     def pVersion(self):
@@ -12018,9 +10791,6 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.pVersion = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pVersion', value)
 
-    @pVersion.deleter
-    def pVersion(self):
-        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
     @property
     def prfHashMechanism(self):
@@ -12030,9 +10800,6 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism')
 
 
 class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
@@ -12079,9 +10846,6 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._s.ulMacSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
-    @ulMacSizeInBits.deleter
-    def ulMacSizeInBits(self):
-        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits')
 
     @property
     def ulKeySizeInBits(self):
@@ -12091,9 +10855,6 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulKeySizeInBits(self, value):
         self._s.ulKeySizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
-    @ulKeySizeInBits.deleter
-    def ulKeySizeInBits(self):
-        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits')
 
     @property
     def ulIVSizeInBits(self):
@@ -12103,9 +10864,6 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._s.ulIVSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
-    @ulIVSizeInBits.deleter
-    def ulIVSizeInBits(self):
-        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits')
 
     @property
     def bIsExport(self):
@@ -12115,9 +10873,6 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def bIsExport(self, value):
         self._s.bIsExport = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
-    @bIsExport.deleter
-    def bIsExport(self):
-        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -12130,9 +10885,6 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.RandomInfo')
 
     @property
     def pReturnedKeyMaterial(self):
@@ -12145,9 +10897,6 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pReturnedKeyMaterial', value)
 
-    @pReturnedKeyMaterial.deleter
-    def pReturnedKeyMaterial(self):
-        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial')
 
     @property
     def prfHashMechanism(self):
@@ -12157,9 +10906,6 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete('CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism')
 
 
 class CK_TLS_KDF_PARAMS(_pb_Record):
@@ -12204,9 +10950,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_TLS_KDF_PARAMS.prfMechanism', 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete('CK_TLS_KDF_PARAMS.prfMechanism')
 
     @property
     def pLabel(self):
@@ -12224,9 +10967,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
-    @pLabel.deleter
-    def pLabel(self):
-        _pb_no_delete('CK_TLS_KDF_PARAMS.pLabel')
 
     @property
     def ulLabelLength(self):
@@ -12236,9 +10976,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def ulLabelLength(self, value):
         self._s.ulLabelLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulLabelLength', 0, 18446744073709551615)
 
-    @ulLabelLength.deleter
-    def ulLabelLength(self):
-        _pb_no_delete('CK_TLS_KDF_PARAMS.ulLabelLength')
 
     @property
     def RandomInfo(self):
@@ -12251,9 +10988,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete('CK_TLS_KDF_PARAMS.RandomInfo')
 
     @property
     def pContextData(self):
@@ -12271,9 +11005,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
             self._s.pContextData = address
             _pb_keep(self._s, 'pContextData', kept)
 
-    @pContextData.deleter
-    def pContextData(self):
-        _pb_no_delete('CK_TLS_KDF_PARAMS.pContextData')
 
     @property
     def ulContextDataLength(self):
@@ -12283,9 +11014,6 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def ulContextDataLength(self, value):
         self._s.ulContextDataLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulContextDataLength', 0, 18446744073709551615)
 
-    @ulContextDataLength.deleter
-    def ulContextDataLength(self):
-        _pb_no_delete('CK_TLS_KDF_PARAMS.ulContextDataLength')
 
 
 class CK_TLS_MAC_PARAMS(_pb_Record):
@@ -12326,9 +11054,6 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_TLS_MAC_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete('CK_TLS_MAC_PARAMS.prfHashMechanism')
 
     @property
     def ulMacLength(self):
@@ -12338,9 +11063,6 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def ulMacLength(self, value):
         self._s.ulMacLength = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulMacLength', 0, 18446744073709551615)
 
-    @ulMacLength.deleter
-    def ulMacLength(self):
-        _pb_no_delete('CK_TLS_MAC_PARAMS.ulMacLength')
 
     @property
     def ulServerOrClient(self):
@@ -12350,9 +11072,6 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def ulServerOrClient(self, value):
         self._s.ulServerOrClient = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulServerOrClient', 0, 18446744073709551615)
 
-    @ulServerOrClient.deleter
-    def ulServerOrClient(self):
-        _pb_no_delete('CK_TLS_MAC_PARAMS.ulServerOrClient')
 
 
 class CK_HKDF_PARAMS(_pb_Record):
@@ -12403,9 +11122,6 @@ class CK_HKDF_PARAMS(_pb_Record):
     def bExtract(self, value):
         self._s.bExtract = _pb_index(value, 'CK_HKDF_PARAMS.bExtract', 0, 255)
 
-    @bExtract.deleter
-    def bExtract(self):
-        _pb_no_delete('CK_HKDF_PARAMS.bExtract')
 
     @property
     def bExpand(self):
@@ -12415,9 +11131,6 @@ class CK_HKDF_PARAMS(_pb_Record):
     def bExpand(self, value):
         self._s.bExpand = _pb_index(value, 'CK_HKDF_PARAMS.bExpand', 0, 255)
 
-    @bExpand.deleter
-    def bExpand(self):
-        _pb_no_delete('CK_HKDF_PARAMS.bExpand')
 
     @property
     def prfHashMechanism(self):
@@ -12427,9 +11140,6 @@ class CK_HKDF_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_HKDF_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete('CK_HKDF_PARAMS.prfHashMechanism')
 
     @property
     def ulSaltType(self):
@@ -12439,9 +11149,6 @@ class CK_HKDF_PARAMS(_pb_Record):
     def ulSaltType(self, value):
         self._s.ulSaltType = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltType', 0, 18446744073709551615)
 
-    @ulSaltType.deleter
-    def ulSaltType(self):
-        _pb_no_delete('CK_HKDF_PARAMS.ulSaltType')
 
     @property
     def pSalt(self):
@@ -12459,9 +11166,6 @@ class CK_HKDF_PARAMS(_pb_Record):
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
-    @pSalt.deleter
-    def pSalt(self):
-        _pb_no_delete('CK_HKDF_PARAMS.pSalt')
 
     @property
     def ulSaltLen(self):
@@ -12471,9 +11175,6 @@ class CK_HKDF_PARAMS(_pb_Record):
     def ulSaltLen(self, value):
         self._s.ulSaltLen = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
-    @ulSaltLen.deleter
-    def ulSaltLen(self):
-        _pb_no_delete('CK_HKDF_PARAMS.ulSaltLen')
 
     @property
     def hSaltKey(self):
@@ -12483,9 +11184,6 @@ class CK_HKDF_PARAMS(_pb_Record):
     def hSaltKey(self, value):
         self._s.hSaltKey = _pb_index(value, 'CK_HKDF_PARAMS.hSaltKey', 0, 18446744073709551615)
 
-    @hSaltKey.deleter
-    def hSaltKey(self):
-        _pb_no_delete('CK_HKDF_PARAMS.hSaltKey')
 
     @property
     def pInfo(self):
@@ -12503,9 +11201,6 @@ class CK_HKDF_PARAMS(_pb_Record):
             self._s.pInfo = address
             _pb_keep(self._s, 'pInfo', kept)
 
-    @pInfo.deleter
-    def pInfo(self):
-        _pb_no_delete('CK_HKDF_PARAMS.pInfo')
 
     @property
     def ulInfoLen(self):
@@ -12515,9 +11210,6 @@ class CK_HKDF_PARAMS(_pb_Record):
     def ulInfoLen(self, value):
         self._s.ulInfoLen = _pb_index(value, 'CK_HKDF_PARAMS.ulInfoLen', 0, 18446744073709551615)
 
-    @ulInfoLen.deleter
-    def ulInfoLen(self):
-        _pb_no_delete('CK_HKDF_PARAMS.ulInfoLen')
 
 
 class CK_WTLS_RANDOM_DATA(_pb_Record):
@@ -12566,9 +11258,6 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
             self._s.pClientRandom = address
             _pb_keep(self._s, 'pClientRandom', kept)
 
-    @pClientRandom.deleter
-    def pClientRandom(self):
-        _pb_no_delete('CK_WTLS_RANDOM_DATA.pClientRandom')
 
     @property
     def ulClientRandomLen(self):
@@ -12578,9 +11267,6 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     def ulClientRandomLen(self, value):
         self._s.ulClientRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
-    @ulClientRandomLen.deleter
-    def ulClientRandomLen(self):
-        _pb_no_delete('CK_WTLS_RANDOM_DATA.ulClientRandomLen')
 
     @property
     def pServerRandom(self):
@@ -12598,9 +11284,6 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
             self._s.pServerRandom = address
             _pb_keep(self._s, 'pServerRandom', kept)
 
-    @pServerRandom.deleter
-    def pServerRandom(self):
-        _pb_no_delete('CK_WTLS_RANDOM_DATA.pServerRandom')
 
     @property
     def ulServerRandomLen(self):
@@ -12610,9 +11293,6 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     def ulServerRandomLen(self, value):
         self._s.ulServerRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
 
-    @ulServerRandomLen.deleter
-    def ulServerRandomLen(self):
-        _pb_no_delete('CK_WTLS_RANDOM_DATA.ulServerRandomLen')
 
 
 class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
@@ -12651,9 +11331,6 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
-    @DigestMechanism.deleter
-    def DigestMechanism(self):
-        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism')
 
     @property
     def RandomInfo(self):
@@ -12666,9 +11343,6 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo')
 
     @property
     def pVersion(self):
@@ -12686,9 +11360,6 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             self._s.pVersion = address
             _pb_keep(self._s, 'pVersion', kept)
 
-    @pVersion.deleter
-    def pVersion(self):
-        _pb_no_delete('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 class CK_WTLS_PRF_PARAMS(_pb_Record):
@@ -12735,9 +11406,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_PRF_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
-    @DigestMechanism.deleter
-    def DigestMechanism(self):
-        _pb_no_delete('CK_WTLS_PRF_PARAMS.DigestMechanism')
 
     @property
     def pSeed(self):
@@ -12755,9 +11423,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
-    @pSeed.deleter
-    def pSeed(self):
-        _pb_no_delete('CK_WTLS_PRF_PARAMS.pSeed')
 
     @property
     def ulSeedLen(self):
@@ -12767,9 +11432,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
-    @ulSeedLen.deleter
-    def ulSeedLen(self):
-        _pb_no_delete('CK_WTLS_PRF_PARAMS.ulSeedLen')
 
     @property
     def pLabel(self):
@@ -12787,9 +11449,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
-    @pLabel.deleter
-    def pLabel(self):
-        _pb_no_delete('CK_WTLS_PRF_PARAMS.pLabel')
 
     @property
     def ulLabelLen(self):
@@ -12799,9 +11458,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def ulLabelLen(self, value):
         self._s.ulLabelLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
-    @ulLabelLen.deleter
-    def ulLabelLen(self):
-        _pb_no_delete('CK_WTLS_PRF_PARAMS.ulLabelLen')
 
     @property
     def pOutput(self):
@@ -12819,9 +11475,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._s.pOutput = address
             _pb_keep(self._s, 'pOutput', kept)
 
-    @pOutput.deleter
-    def pOutput(self):
-        _pb_no_delete('CK_WTLS_PRF_PARAMS.pOutput')
 
     @property
     def pulOutputLen(self):
@@ -12842,9 +11495,6 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._s.pulOutputLen = address
             _pb_keep(self._s, 'pulOutputLen', kept)
 
-    @pulOutputLen.deleter
-    def pulOutputLen(self):
-        _pb_no_delete('CK_WTLS_PRF_PARAMS.pulOutputLen')
 
 
 class CK_WTLS_KEY_MAT_OUT(_pb_Record):
@@ -12883,9 +11533,6 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def hMacSecret(self, value):
         self._s.hMacSecret = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hMacSecret', 0, 18446744073709551615)
 
-    @hMacSecret.deleter
-    def hMacSecret(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.hMacSecret')
 
     @property
     def hKey(self):
@@ -12895,9 +11542,6 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def hKey(self, value):
         self._s.hKey = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hKey', 0, 18446744073709551615)
 
-    @hKey.deleter
-    def hKey(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.hKey')
 
     @property
     def pIV(self):
@@ -12915,9 +11559,6 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
             self._s.pIV = address
             _pb_keep(self._s, 'pIV', kept)
 
-    @pIV.deleter
-    def pIV(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_OUT.pIV')
 
 
 class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
@@ -12966,9 +11607,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
-    @DigestMechanism.deleter
-    def DigestMechanism(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.DigestMechanism')
 
     @property
     def ulMacSizeInBits(self):
@@ -12978,9 +11616,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._s.ulMacSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
-    @ulMacSizeInBits.deleter
-    def ulMacSizeInBits(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits')
 
     @property
     def ulKeySizeInBits(self):
@@ -12990,9 +11625,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulKeySizeInBits(self, value):
         self._s.ulKeySizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
-    @ulKeySizeInBits.deleter
-    def ulKeySizeInBits(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits')
 
     @property
     def ulIVSizeInBits(self):
@@ -13002,9 +11634,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._s.ulIVSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
-    @ulIVSizeInBits.deleter
-    def ulIVSizeInBits(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits')
 
     @property
     def ulSequenceNumber(self):
@@ -13014,9 +11643,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulSequenceNumber(self, value):
         self._s.ulSequenceNumber = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber', 0, 18446744073709551615)
 
-    @ulSequenceNumber.deleter
-    def ulSequenceNumber(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber')
 
     @property
     def bIsExport(self):
@@ -13026,9 +11652,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def bIsExport(self, value):
         self._s.bIsExport = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
-    @bIsExport.deleter
-    def bIsExport(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.bIsExport')
 
     @property
     def RandomInfo(self):
@@ -13041,9 +11664,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.RandomInfo')
 
     @property
     def pReturnedKeyMaterial(self):
@@ -13056,9 +11676,6 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pReturnedKeyMaterial', value)
 
-    @pReturnedKeyMaterial.deleter
-    def pReturnedKeyMaterial(self):
-        _pb_no_delete('CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial')
 
 
 class CK_PRF_DATA_PARAM(_pb_Record):
@@ -13097,9 +11714,6 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     def type(self, value):
         self._s.type = _pb_index(value, 'CK_PRF_DATA_PARAM.type', 0, 18446744073709551615)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete('CK_PRF_DATA_PARAM.type')
 
     @property
     def pValue(self):
@@ -13120,9 +11734,6 @@ class CK_PRF_DATA_PARAM(_pb_Record):
             self._s.pValue = address
             _pb_keep(self._s, 'pValue', kept)
 
-    @pValue.deleter
-    def pValue(self):
-        _pb_no_delete('CK_PRF_DATA_PARAM.pValue')
 
     @property
     def ulValueLen(self):
@@ -13132,9 +11743,6 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     def ulValueLen(self, value):
         self._s.ulValueLen = _pb_index(value, 'CK_PRF_DATA_PARAM.ulValueLen', 0, 18446744073709551615)
 
-    @ulValueLen.deleter
-    def ulValueLen(self):
-        _pb_no_delete('CK_PRF_DATA_PARAM.ulValueLen')
 
 
 class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
@@ -13173,9 +11781,6 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     def bLittleEndian(self, value):
         self._s.bLittleEndian = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.bLittleEndian', 0, 255)
 
-    @bLittleEndian.deleter
-    def bLittleEndian(self):
-        _pb_no_delete('CK_SP800_108_COUNTER_FORMAT.bLittleEndian')
 
     @property
     def ulWidthInBits(self):
@@ -13185,9 +11790,6 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     def ulWidthInBits(self, value):
         self._s.ulWidthInBits = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.ulWidthInBits', 0, 18446744073709551615)
 
-    @ulWidthInBits.deleter
-    def ulWidthInBits(self):
-        _pb_no_delete('CK_SP800_108_COUNTER_FORMAT.ulWidthInBits')
 
 
 class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
@@ -13228,9 +11830,6 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def dkmLengthMethod(self, value):
         self._s.dkmLengthMethod = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod', 0, 18446744073709551615)
 
-    @dkmLengthMethod.deleter
-    def dkmLengthMethod(self):
-        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod')
 
     @property
     def bLittleEndian(self):
@@ -13240,9 +11839,6 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def bLittleEndian(self, value):
         self._s.bLittleEndian = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian', 0, 255)
 
-    @bLittleEndian.deleter
-    def bLittleEndian(self):
-        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian')
 
     @property
     def ulWidthInBits(self):
@@ -13252,9 +11848,6 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def ulWidthInBits(self, value):
         self._s.ulWidthInBits = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits', 0, 18446744073709551615)
 
-    @ulWidthInBits.deleter
-    def ulWidthInBits(self):
-        _pb_no_delete('CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits')
 
 
 class CK_DERIVED_KEY(_pb_Record):
@@ -13296,9 +11889,6 @@ class CK_DERIVED_KEY(_pb_Record):
         self._s.pTemplate = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pTemplate', value)
 
-    @pTemplate.deleter
-    def pTemplate(self):
-        _pb_no_delete('CK_DERIVED_KEY.pTemplate')
 
     @property
     def ulAttributeCount(self):
@@ -13308,9 +11898,6 @@ class CK_DERIVED_KEY(_pb_Record):
     def ulAttributeCount(self, value):
         self._s.ulAttributeCount = _pb_index(value, 'CK_DERIVED_KEY.ulAttributeCount', 0, 18446744073709551615)
 
-    @ulAttributeCount.deleter
-    def ulAttributeCount(self):
-        _pb_no_delete('CK_DERIVED_KEY.ulAttributeCount')
 
     @property
     def phKey(self):
@@ -13331,9 +11918,6 @@ class CK_DERIVED_KEY(_pb_Record):
             self._s.phKey = address
             _pb_keep(self._s, 'phKey', kept)
 
-    @phKey.deleter
-    def phKey(self):
-        _pb_no_delete('CK_DERIVED_KEY.phKey')
 
 
 class CK_SP800_108_KDF_PARAMS(_pb_Record):
@@ -13376,9 +11960,6 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def prfType(self, value):
         self._s.prfType = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
-    @prfType.deleter
-    def prfType(self):
-        _pb_no_delete('CK_SP800_108_KDF_PARAMS.prfType')
 
     @property
     def ulNumberOfDataParams(self):
@@ -13388,9 +11969,6 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def ulNumberOfDataParams(self, value):
         self._s.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
 
-    @ulNumberOfDataParams.deleter
-    def ulNumberOfDataParams(self):
-        _pb_no_delete('CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams')
 
     @property
     def pDataParams(self):
@@ -13403,9 +11981,6 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         self._s.pDataParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pDataParams', value)
 
-    @pDataParams.deleter
-    def pDataParams(self):
-        _pb_no_delete('CK_SP800_108_KDF_PARAMS.pDataParams')
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -13415,9 +11990,6 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def ulAdditionalDerivedKeys(self, value):
         self._s.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
 
-    @ulAdditionalDerivedKeys.deleter
-    def ulAdditionalDerivedKeys(self):
-        _pb_no_delete('CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys')
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -13430,9 +12002,6 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         self._s.pAdditionalDerivedKeys = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pAdditionalDerivedKeys', value)
 
-    @pAdditionalDerivedKeys.deleter
-    def pAdditionalDerivedKeys(self):
-        _pb_no_delete('CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys')
 
 
 class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
@@ -13479,9 +12048,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def prfType(self, value):
         self._s.prfType = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
-    @prfType.deleter
-    def prfType(self):
-        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType')
 
     @property
     def ulNumberOfDataParams(self):
@@ -13491,9 +12057,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def ulNumberOfDataParams(self, value):
         self._s.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
 
-    @ulNumberOfDataParams.deleter
-    def ulNumberOfDataParams(self):
-        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams')
 
     @property
     def pDataParams(self):
@@ -13506,9 +12069,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         self._s.pDataParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pDataParams', value)
 
-    @pDataParams.deleter
-    def pDataParams(self):
-        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams')
 
     @property
     def ulIVLen(self):
@@ -13518,9 +12078,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def ulIVLen(self, value):
         self._s.ulIVLen = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen', 0, 18446744073709551615)
 
-    @ulIVLen.deleter
-    def ulIVLen(self):
-        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen')
 
     @property
     def pIV(self):
@@ -13538,9 +12095,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
             self._s.pIV = address
             _pb_keep(self._s, 'pIV', kept)
 
-    @pIV.deleter
-    def pIV(self):
-        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV')
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -13550,9 +12104,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def ulAdditionalDerivedKeys(self, value):
         self._s.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
 
-    @ulAdditionalDerivedKeys.deleter
-    def ulAdditionalDerivedKeys(self):
-        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys')
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -13565,9 +12116,6 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         self._s.pAdditionalDerivedKeys = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pAdditionalDerivedKeys', value)
 
-    @pAdditionalDerivedKeys.deleter
-    def pAdditionalDerivedKeys(self):
-        _pb_no_delete('CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys')
 
 
 class CK_CMS_SIG_PARAMS(_pb_Record):
@@ -13616,9 +12164,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def certificateHandle(self, value):
         self._s.certificateHandle = _pb_index(value, 'CK_CMS_SIG_PARAMS.certificateHandle', 0, 18446744073709551615)
 
-    @certificateHandle.deleter
-    def certificateHandle(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.certificateHandle')
 
     @property
     def pSigningMechanism(self):
@@ -13631,9 +12176,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         self._s.pSigningMechanism = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pSigningMechanism', value)
 
-    @pSigningMechanism.deleter
-    def pSigningMechanism(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.pSigningMechanism')
 
     @property
     def pDigestMechanism(self):
@@ -13646,9 +12188,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         self._s.pDigestMechanism = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pDigestMechanism', value)
 
-    @pDigestMechanism.deleter
-    def pDigestMechanism(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.pDigestMechanism')
 
     @property
     def pContentType(self):
@@ -13666,9 +12205,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._s.pContentType = address
             _pb_keep(self._s, 'pContentType', kept)
 
-    @pContentType.deleter
-    def pContentType(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.pContentType')
 
     @property
     def pRequestedAttributes(self):
@@ -13686,9 +12222,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._s.pRequestedAttributes = address
             _pb_keep(self._s, 'pRequestedAttributes', kept)
 
-    @pRequestedAttributes.deleter
-    def pRequestedAttributes(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.pRequestedAttributes')
 
     @property
     def ulRequestedAttributesLen(self):
@@ -13698,9 +12231,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def ulRequestedAttributesLen(self, value):
         self._s.ulRequestedAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequestedAttributesLen', 0, 18446744073709551615)
 
-    @ulRequestedAttributesLen.deleter
-    def ulRequestedAttributesLen(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.ulRequestedAttributesLen')
 
     @property
     def pRequiredAttributes(self):
@@ -13718,9 +12248,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._s.pRequiredAttributes = address
             _pb_keep(self._s, 'pRequiredAttributes', kept)
 
-    @pRequiredAttributes.deleter
-    def pRequiredAttributes(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.pRequiredAttributes')
 
     @property
     def ulRequiredAttributesLen(self):
@@ -13730,9 +12257,6 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def ulRequiredAttributesLen(self, value):
         self._s.ulRequiredAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequiredAttributesLen', 0, 18446744073709551615)
 
-    @ulRequiredAttributesLen.deleter
-    def ulRequiredAttributesLen(self):
-        _pb_no_delete('CK_CMS_SIG_PARAMS.ulRequiredAttributesLen')
 
 
 class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
@@ -13777,9 +12301,6 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete('CK_KEY_DERIVATION_STRING_DATA.pData')
 
     @property
     def ulLen(self):
@@ -13789,9 +12310,6 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     def ulLen(self, value):
         self._s.ulLen = _pb_index(value, 'CK_KEY_DERIVATION_STRING_DATA.ulLen', 0, 18446744073709551615)
 
-    @ulLen.deleter
-    def ulLen(self):
-        _pb_no_delete('CK_KEY_DERIVATION_STRING_DATA.ulLen')
 
 
 class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
@@ -13842,9 +12360,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def saltSource(self, value):
         self._s.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.saltSource', 0, 18446744073709551615)
 
-    @saltSource.deleter
-    def saltSource(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.saltSource')
 
     @property
     def pSaltSourceData(self):
@@ -13865,9 +12380,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._s.pSaltSourceData = address
             _pb_keep(self._s, 'pSaltSourceData', kept)
 
-    @pSaltSourceData.deleter
-    def pSaltSourceData(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pSaltSourceData')
 
     @property
     def ulSaltSourceDataLen(self):
@@ -13877,9 +12389,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def ulSaltSourceDataLen(self, value):
         self._s.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen', 0, 18446744073709551615)
 
-    @ulSaltSourceDataLen.deleter
-    def ulSaltSourceDataLen(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen')
 
     @property
     def iterations(self):
@@ -13889,9 +12398,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def iterations(self, value):
         self._s.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.iterations', 0, 18446744073709551615)
 
-    @iterations.deleter
-    def iterations(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.iterations')
 
     @property
     def prf(self):
@@ -13901,9 +12407,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def prf(self, value):
         self._s.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.prf', 0, 18446744073709551615)
 
-    @prf.deleter
-    def prf(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.prf')
 
     @property
     def pPrfData(self):
@@ -13924,9 +12427,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._s.pPrfData = address
             _pb_keep(self._s, 'pPrfData', kept)
 
-    @pPrfData.deleter
-    def pPrfData(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pPrfData')
 
     @property
     def ulPrfDataLen(self):
@@ -13936,9 +12436,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def ulPrfDataLen(self, value):
         self._s.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen', 0, 18446744073709551615)
 
-    @ulPrfDataLen.deleter
-    def ulPrfDataLen(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen')
 
     @property
     def pPassword(self):
@@ -13956,9 +12453,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
-    @pPassword.deleter
-    def pPassword(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.pPassword')
 
     @property
     def ulPasswordLen(self):
@@ -13979,9 +12473,6 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._s.ulPasswordLen = address
             _pb_keep(self._s, 'ulPasswordLen', kept)
 
-    @ulPasswordLen.deleter
-    def ulPasswordLen(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS.ulPasswordLen')
 
 
 class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
@@ -14032,9 +12523,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def saltSource(self, value):
         self._s.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.saltSource', 0, 18446744073709551615)
 
-    @saltSource.deleter
-    def saltSource(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.saltSource')
 
     @property
     def pSaltSourceData(self):
@@ -14055,9 +12543,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._s.pSaltSourceData = address
             _pb_keep(self._s, 'pSaltSourceData', kept)
 
-    @pSaltSourceData.deleter
-    def pSaltSourceData(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData')
 
     @property
     def ulSaltSourceDataLen(self):
@@ -14067,9 +12552,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def ulSaltSourceDataLen(self, value):
         self._s.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen', 0, 18446744073709551615)
 
-    @ulSaltSourceDataLen.deleter
-    def ulSaltSourceDataLen(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen')
 
     @property
     def iterations(self):
@@ -14079,9 +12561,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def iterations(self, value):
         self._s.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.iterations', 0, 18446744073709551615)
 
-    @iterations.deleter
-    def iterations(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.iterations')
 
     @property
     def prf(self):
@@ -14091,9 +12570,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def prf(self, value):
         self._s.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.prf', 0, 18446744073709551615)
 
-    @prf.deleter
-    def prf(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.prf')
 
     @property
     def pPrfData(self):
@@ -14114,9 +12590,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._s.pPrfData = address
             _pb_keep(self._s, 'pPrfData', kept)
 
-    @pPrfData.deleter
-    def pPrfData(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pPrfData')
 
     @property
     def ulPrfDataLen(self):
@@ -14126,9 +12599,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def ulPrfDataLen(self, value):
         self._s.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen', 0, 18446744073709551615)
 
-    @ulPrfDataLen.deleter
-    def ulPrfDataLen(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen')
 
     @property
     def pPassword(self):
@@ -14146,9 +12616,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
-    @pPassword.deleter
-    def pPassword(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.pPassword')
 
     @property
     def ulPasswordLen(self):
@@ -14158,9 +12625,6 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def ulPasswordLen(self, value):
         self._s.ulPasswordLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen', 0, 18446744073709551615)
 
-    @ulPasswordLen.deleter
-    def ulPasswordLen(self):
-        _pb_no_delete('CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen')
 
 
 class CK_OTP_PARAM(_pb_Record):
@@ -14199,9 +12663,6 @@ class CK_OTP_PARAM(_pb_Record):
     def type(self, value):
         self._s.type = _pb_index(value, 'CK_OTP_PARAM.type', 0, 18446744073709551615)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete('CK_OTP_PARAM.type')
 
     @property
     def pValue(self):
@@ -14222,9 +12683,6 @@ class CK_OTP_PARAM(_pb_Record):
             self._s.pValue = address
             _pb_keep(self._s, 'pValue', kept)
 
-    @pValue.deleter
-    def pValue(self):
-        _pb_no_delete('CK_OTP_PARAM.pValue')
 
     @property
     def ulValueLen(self):
@@ -14234,9 +12692,6 @@ class CK_OTP_PARAM(_pb_Record):
     def ulValueLen(self, value):
         self._s.ulValueLen = _pb_index(value, 'CK_OTP_PARAM.ulValueLen', 0, 18446744073709551615)
 
-    @ulValueLen.deleter
-    def ulValueLen(self):
-        _pb_no_delete('CK_OTP_PARAM.ulValueLen')
 
 
 class CK_OTP_PARAMS(_pb_Record):
@@ -14276,9 +12731,6 @@ class CK_OTP_PARAMS(_pb_Record):
         self._s.pParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pParams', value)
 
-    @pParams.deleter
-    def pParams(self):
-        _pb_no_delete('CK_OTP_PARAMS.pParams')
 
     @property
     def ulCount(self):
@@ -14288,9 +12740,6 @@ class CK_OTP_PARAMS(_pb_Record):
     def ulCount(self, value):
         self._s.ulCount = _pb_index(value, 'CK_OTP_PARAMS.ulCount', 0, 18446744073709551615)
 
-    @ulCount.deleter
-    def ulCount(self):
-        _pb_no_delete('CK_OTP_PARAMS.ulCount')
 
 
 class CK_OTP_SIGNATURE_INFO(_pb_Record):
@@ -14330,9 +12779,6 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
         self._s.pParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pParams', value)
 
-    @pParams.deleter
-    def pParams(self):
-        _pb_no_delete('CK_OTP_SIGNATURE_INFO.pParams')
 
     @property
     def ulCount(self):
@@ -14342,9 +12788,6 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
     def ulCount(self, value):
         self._s.ulCount = _pb_index(value, 'CK_OTP_SIGNATURE_INFO.ulCount', 0, 18446744073709551615)
 
-    @ulCount.deleter
-    def ulCount(self):
-        _pb_no_delete('CK_OTP_SIGNATURE_INFO.ulCount')
 
 
 class CK_KIP_PARAMS(_pb_Record):
@@ -14388,9 +12831,6 @@ class CK_KIP_PARAMS(_pb_Record):
         self._s.pMechanism = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pMechanism', value)
 
-    @pMechanism.deleter
-    def pMechanism(self):
-        _pb_no_delete('CK_KIP_PARAMS.pMechanism')
 
     @property
     def hKey(self):
@@ -14400,9 +12840,6 @@ class CK_KIP_PARAMS(_pb_Record):
     def hKey(self, value):
         self._s.hKey = _pb_index(value, 'CK_KIP_PARAMS.hKey', 0, 18446744073709551615)
 
-    @hKey.deleter
-    def hKey(self):
-        _pb_no_delete('CK_KIP_PARAMS.hKey')
 
     @property
     def pSeed(self):
@@ -14420,9 +12857,6 @@ class CK_KIP_PARAMS(_pb_Record):
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
-    @pSeed.deleter
-    def pSeed(self):
-        _pb_no_delete('CK_KIP_PARAMS.pSeed')
 
     @property
     def ulSeedLen(self):
@@ -14432,9 +12866,6 @@ class CK_KIP_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_KIP_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
-    @ulSeedLen.deleter
-    def ulSeedLen(self):
-        _pb_no_delete('CK_KIP_PARAMS.ulSeedLen')
 
 
 class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
@@ -14475,9 +12906,6 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def hash(self, value):
         self._s.hash = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.hash', 0, 18446744073709551615)
 
-    @hash.deleter
-    def hash(self):
-        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.hash')
 
     @property
     def pSeed(self):
@@ -14495,9 +12923,6 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
-    @pSeed.deleter
-    def pSeed(self):
-        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.pSeed')
 
     @property
     def ulSeedLen(self):
@@ -14507,9 +12932,6 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen', 0, 18446744073709551615)
 
-    @ulSeedLen.deleter
-    def ulSeedLen(self):
-        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen')
 
     @property
     def ulIndex(self):
@@ -14519,9 +12941,6 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def ulIndex(self, value):
         self._s.ulIndex = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulIndex', 0, 18446744073709551615)
 
-    @ulIndex.deleter
-    def ulIndex(self):
-        _pb_no_delete('CK_DSA_PARAMETER_GEN_PARAM.ulIndex')
 
 
 class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
@@ -14562,9 +12981,6 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulAESKeyBits(self, value):
         self._s.ulAESKeyBits = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
-    @ulAESKeyBits.deleter
-    def ulAESKeyBits(self):
-        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits')
 
     @property
     def kdf(self):
@@ -14574,9 +12990,6 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.kdf')
 
     @property
     def ulSharedDataLen(self):
@@ -14586,9 +12999,6 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
-    @ulSharedDataLen.deleter
-    def ulSharedDataLen(self):
-        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen')
 
     @property
     def pSharedData(self):
@@ -14606,9 +13016,6 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
-    @pSharedData.deleter
-    def pSharedData(self):
-        _pb_no_delete('CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData')
 
 
 class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
@@ -14645,9 +13052,6 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulAESKeyBits(self, value):
         self._s.ulAESKeyBits = _pb_index(value, 'CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
-    @ulAESKeyBits.deleter
-    def ulAESKeyBits(self):
-        _pb_no_delete('CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits')
 
     @property
     def pOAEPParams(self):
@@ -14660,9 +13064,6 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
         self._s.pOAEPParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pOAEPParams', value)
 
-    @pOAEPParams.deleter
-    def pOAEPParams(self):
-        _pb_no_delete('CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams')
 
 
 class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
@@ -14705,9 +13106,6 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.kdf')
 
     @property
     def pPublicData(self):
@@ -14725,9 +13123,6 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.pPublicData')
 
     @property
     def ulPublicDataLen(self):
@@ -14737,9 +13132,6 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen')
 
     @property
     def pUKM(self):
@@ -14757,9 +13149,6 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
             self._s.pUKM = address
             _pb_keep(self._s, 'pUKM', kept)
 
-    @pUKM.deleter
-    def pUKM(self):
-        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.pUKM')
 
     @property
     def ulUKMLen(self):
@@ -14769,9 +13158,6 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def ulUKMLen(self, value):
         self._s.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
-    @ulUKMLen.deleter
-    def ulUKMLen(self):
-        _pb_no_delete('CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen')
 
 
 class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
@@ -14822,9 +13208,6 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
             self._s.pWrapOID = address
             _pb_keep(self._s, 'pWrapOID', kept)
 
-    @pWrapOID.deleter
-    def pWrapOID(self):
-        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID')
 
     @property
     def ulWrapOIDLen(self):
@@ -14834,9 +13217,6 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def ulWrapOIDLen(self, value):
         self._s.ulWrapOIDLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen', 0, 18446744073709551615)
 
-    @ulWrapOIDLen.deleter
-    def ulWrapOIDLen(self):
-        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen')
 
     @property
     def pUKM(self):
@@ -14854,9 +13234,6 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
             self._s.pUKM = address
             _pb_keep(self._s, 'pUKM', kept)
 
-    @pUKM.deleter
-    def pUKM(self):
-        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM')
 
     @property
     def ulUKMLen(self):
@@ -14866,9 +13243,6 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def ulUKMLen(self, value):
         self._s.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
-    @ulUKMLen.deleter
-    def ulUKMLen(self):
-        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen')
 
     @property
     def hKey(self):
@@ -14878,9 +13252,6 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def hKey(self, value):
         self._s.hKey = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.hKey', 0, 18446744073709551615)
 
-    @hKey.deleter
-    def hKey(self):
-        _pb_no_delete('CK_GOSTR3410_KEY_WRAP_PARAMS.hKey')
 
 
 class CK_EDDSA_PARAMS(_pb_Record):
@@ -14919,9 +13290,6 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def phFlag(self, value):
         self._s.phFlag = _pb_index(value, 'CK_EDDSA_PARAMS.phFlag', 0, 255)
 
-    @phFlag.deleter
-    def phFlag(self):
-        _pb_no_delete('CK_EDDSA_PARAMS.phFlag')
 
     @property
     def ulContextDataLen(self):
@@ -14931,9 +13299,6 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def ulContextDataLen(self, value):
         self._s.ulContextDataLen = _pb_index(value, 'CK_EDDSA_PARAMS.ulContextDataLen', 0, 18446744073709551615)
 
-    @ulContextDataLen.deleter
-    def ulContextDataLen(self):
-        _pb_no_delete('CK_EDDSA_PARAMS.ulContextDataLen')
 
     @property
     def pContextData(self):
@@ -14951,9 +13316,6 @@ class CK_EDDSA_PARAMS(_pb_Record):
             self._s.pContextData = address
             _pb_keep(self._s, 'pContextData', kept)
 
-    @pContextData.deleter
-    def pContextData(self):
-        _pb_no_delete('CK_EDDSA_PARAMS.pContextData')
 
 
 class CK_XEDDSA_PARAMS(_pb_Record):
@@ -14990,9 +13352,6 @@ class CK_XEDDSA_PARAMS(_pb_Record):
     def hash(self, value):
         self._s.hash = _pb_index(value, 'CK_XEDDSA_PARAMS.hash', 0, 18446744073709551615)
 
-    @hash.deleter
-    def hash(self):
-        _pb_no_delete('CK_XEDDSA_PARAMS.hash')
 
 
 class CK_X3DH_INITIATE_PARAMS(_pb_Record):
@@ -15039,9 +13398,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.kdf')
 
     @property
     def pPeer_identity(self):
@@ -15051,9 +13407,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pPeer_identity(self, value):
         self._s.pPeer_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_identity', 0, 18446744073709551615)
 
-    @pPeer_identity.deleter
-    def pPeer_identity(self):
-        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPeer_identity')
 
     @property
     def pPeer_prekey(self):
@@ -15063,9 +13416,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pPeer_prekey(self, value):
         self._s.pPeer_prekey = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_prekey', 0, 18446744073709551615)
 
-    @pPeer_prekey.deleter
-    def pPeer_prekey(self):
-        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPeer_prekey')
 
     @property
     def pPrekey_signature(self):
@@ -15083,9 +13433,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
             self._s.pPrekey_signature = address
             _pb_keep(self._s, 'pPrekey_signature', kept)
 
-    @pPrekey_signature.deleter
-    def pPrekey_signature(self):
-        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pPrekey_signature')
 
     @property
     def pOnetime_key(self):
@@ -15103,9 +13450,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
             self._s.pOnetime_key = address
             _pb_keep(self._s, 'pOnetime_key', kept)
 
-    @pOnetime_key.deleter
-    def pOnetime_key(self):
-        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOnetime_key')
 
     @property
     def pOwn_identity(self):
@@ -15115,9 +13459,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pOwn_identity(self, value):
         self._s.pOwn_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_identity', 0, 18446744073709551615)
 
-    @pOwn_identity.deleter
-    def pOwn_identity(self):
-        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOwn_identity')
 
     @property
     def pOwn_ephemeral(self):
@@ -15127,9 +13468,6 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pOwn_ephemeral(self, value):
         self._s.pOwn_ephemeral = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral', 0, 18446744073709551615)
 
-    @pOwn_ephemeral.deleter
-    def pOwn_ephemeral(self):
-        _pb_no_delete('CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral')
 
 
 class CK_X3DH_RESPOND_PARAMS(_pb_Record):
@@ -15174,9 +13512,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.kdf', 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.kdf')
 
     @property
     def pIdentity_id(self):
@@ -15194,9 +13529,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._s.pIdentity_id = address
             _pb_keep(self._s, 'pIdentity_id', kept)
 
-    @pIdentity_id.deleter
-    def pIdentity_id(self):
-        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pIdentity_id')
 
     @property
     def pPrekey_id(self):
@@ -15214,9 +13546,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._s.pPrekey_id = address
             _pb_keep(self._s, 'pPrekey_id', kept)
 
-    @pPrekey_id.deleter
-    def pPrekey_id(self):
-        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pPrekey_id')
 
     @property
     def pOnetime_id(self):
@@ -15234,9 +13563,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._s.pOnetime_id = address
             _pb_keep(self._s, 'pOnetime_id', kept)
 
-    @pOnetime_id.deleter
-    def pOnetime_id(self):
-        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pOnetime_id')
 
     @property
     def pInitiator_identity(self):
@@ -15246,9 +13572,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def pInitiator_identity(self, value):
         self._s.pInitiator_identity = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_identity', 0, 18446744073709551615)
 
-    @pInitiator_identity.deleter
-    def pInitiator_identity(self):
-        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pInitiator_identity')
 
     @property
     def pInitiator_ephemeral(self):
@@ -15266,9 +13589,6 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._s.pInitiator_ephemeral = address
             _pb_keep(self._s, 'pInitiator_ephemeral', kept)
 
-    @pInitiator_ephemeral.deleter
-    def pInitiator_ephemeral(self):
-        _pb_no_delete('CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral')
 
 
 class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
@@ -15325,9 +13645,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
             self._s.sk = address
             _pb_keep(self._s, 'sk', kept)
 
-    @sk.deleter
-    def sk(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.sk')
 
     @property
     def peer_public_prekey(self):
@@ -15337,9 +13654,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def peer_public_prekey(self, value):
         self._s.peer_public_prekey = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey', 0, 18446744073709551615)
 
-    @peer_public_prekey.deleter
-    def peer_public_prekey(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey')
 
     @property
     def peer_public_identity(self):
@@ -15349,9 +13663,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def peer_public_identity(self, value):
         self._s.peer_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity', 0, 18446744073709551615)
 
-    @peer_public_identity.deleter
-    def peer_public_identity(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity')
 
     @property
     def own_public_identity(self):
@@ -15361,9 +13672,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def own_public_identity(self, value):
         self._s.own_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity', 0, 18446744073709551615)
 
-    @own_public_identity.deleter
-    def own_public_identity(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity')
 
     @property
     def bEncryptedHeader(self):
@@ -15373,9 +13681,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def bEncryptedHeader(self, value):
         self._s.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader', 0, 255)
 
-    @bEncryptedHeader.deleter
-    def bEncryptedHeader(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader')
 
     @property
     def eCurve(self):
@@ -15385,9 +13690,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def eCurve(self, value):
         self._s.eCurve = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.eCurve', 0, 18446744073709551615)
 
-    @eCurve.deleter
-    def eCurve(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.eCurve')
 
     @property
     def aeadMechanism(self):
@@ -15397,9 +13699,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def aeadMechanism(self, value):
         self._s.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
-    @aeadMechanism.deleter
-    def aeadMechanism(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism')
 
     @property
     def kdfMechanism(self):
@@ -15409,9 +13708,6 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def kdfMechanism(self, value):
         self._s.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism', 0, 18446744073709551615)
 
-    @kdfMechanism.deleter
-    def kdfMechanism(self):
-        _pb_no_delete('CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism')
 
 
 class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
@@ -15468,9 +13764,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
             self._s.sk = address
             _pb_keep(self._s, 'sk', kept)
 
-    @sk.deleter
-    def sk(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.sk')
 
     @property
     def own_prekey(self):
@@ -15480,9 +13773,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def own_prekey(self, value):
         self._s.own_prekey = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_prekey', 0, 18446744073709551615)
 
-    @own_prekey.deleter
-    def own_prekey(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.own_prekey')
 
     @property
     def initiator_identity(self):
@@ -15492,9 +13782,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def initiator_identity(self, value):
         self._s.initiator_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.initiator_identity', 0, 18446744073709551615)
 
-    @initiator_identity.deleter
-    def initiator_identity(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.initiator_identity')
 
     @property
     def own_public_identity(self):
@@ -15504,9 +13791,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def own_public_identity(self, value):
         self._s.own_public_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_public_identity', 0, 18446744073709551615)
 
-    @own_public_identity.deleter
-    def own_public_identity(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.own_public_identity')
 
     @property
     def bEncryptedHeader(self):
@@ -15516,9 +13800,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def bEncryptedHeader(self, value):
         self._s.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader', 0, 255)
 
-    @bEncryptedHeader.deleter
-    def bEncryptedHeader(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader')
 
     @property
     def eCurve(self):
@@ -15528,9 +13809,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def eCurve(self, value):
         self._s.eCurve = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.eCurve', 0, 18446744073709551615)
 
-    @eCurve.deleter
-    def eCurve(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.eCurve')
 
     @property
     def aeadMechanism(self):
@@ -15540,9 +13818,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def aeadMechanism(self, value):
         self._s.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
-    @aeadMechanism.deleter
-    def aeadMechanism(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism')
 
     @property
     def kdfMechanism(self):
@@ -15552,9 +13827,6 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def kdfMechanism(self, value):
         self._s.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615)
 
-    @kdfMechanism.deleter
-    def kdfMechanism(self):
-        _pb_no_delete('CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism')
 
 
 class CK_NSS_JPAKEPublicValue(_pb_Record):
@@ -15607,9 +13879,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._s.pGX = address
             _pb_keep(self._s, 'pGX', kept)
 
-    @pGX.deleter
-    def pGX(self):
-        _pb_no_delete('CK_NSS_JPAKEPublicValue.pGX')
 
     @property
     def ulGXLen(self):
@@ -15619,9 +13888,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulGXLen(self, value):
         self._s.ulGXLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
 
-    @ulGXLen.deleter
-    def ulGXLen(self):
-        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulGXLen')
 
     @property
     def pGV(self):
@@ -15639,9 +13905,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._s.pGV = address
             _pb_keep(self._s, 'pGV', kept)
 
-    @pGV.deleter
-    def pGV(self):
-        _pb_no_delete('CK_NSS_JPAKEPublicValue.pGV')
 
     @property
     def ulGVLen(self):
@@ -15651,9 +13914,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulGVLen(self, value):
         self._s.ulGVLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
 
-    @ulGVLen.deleter
-    def ulGVLen(self):
-        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulGVLen')
 
     @property
     def pR(self):
@@ -15671,9 +13931,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._s.pR = address
             _pb_keep(self._s, 'pR', kept)
 
-    @pR.deleter
-    def pR(self):
-        _pb_no_delete('CK_NSS_JPAKEPublicValue.pR')
 
     @property
     def ulRLen(self):
@@ -15683,9 +13940,6 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulRLen(self, value):
         self._s.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
 
-    @ulRLen.deleter
-    def ulRLen(self):
-        _pb_no_delete('CK_NSS_JPAKEPublicValue.ulRLen')
 
 
 class CK_NSS_JPAKERound1Params(_pb_Record):
@@ -15725,9 +13979,6 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
         self._s.gx1 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx1), _ct.sizeof(value._s), value._s)
 
-    @gx1.deleter
-    def gx1(self):
-        _pb_no_delete('CK_NSS_JPAKERound1Params.gx1')
 
     @property
     def gx2(self):
@@ -15740,9 +13991,6 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
         self._s.gx2 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx2), _ct.sizeof(value._s), value._s)
 
-    @gx2.deleter
-    def gx2(self):
-        _pb_no_delete('CK_NSS_JPAKERound1Params.gx2')
 
 
 class CK_NSS_JPAKERound2Params(_pb_Record):
@@ -15793,9 +14041,6 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
             self._s.pSharedKey = address
             _pb_keep(self._s, 'pSharedKey', kept)
 
-    @pSharedKey.deleter
-    def pSharedKey(self):
-        _pb_no_delete('CK_NSS_JPAKERound2Params.pSharedKey')
 
     @property
     def ulSharedKeyLen(self):
@@ -15805,9 +14050,6 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
     def ulSharedKeyLen(self, value):
         self._s.ulSharedKeyLen = _pb_index(value, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
 
-    @ulSharedKeyLen.deleter
-    def ulSharedKeyLen(self):
-        _pb_no_delete('CK_NSS_JPAKERound2Params.ulSharedKeyLen')
 
     @property
     def gx3(self):
@@ -15820,9 +14062,6 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._s.gx3 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx3), _ct.sizeof(value._s), value._s)
 
-    @gx3.deleter
-    def gx3(self):
-        _pb_no_delete('CK_NSS_JPAKERound2Params.gx3')
 
     @property
     def gx4(self):
@@ -15835,9 +14074,6 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._s.gx4 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx4), _ct.sizeof(value._s), value._s)
 
-    @gx4.deleter
-    def gx4(self):
-        _pb_no_delete('CK_NSS_JPAKERound2Params.gx4')
 
     @property
     def A(self):
@@ -15850,9 +14086,6 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._s.A = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.A), _ct.sizeof(value._s), value._s)
 
-    @A.deleter
-    def A(self):
-        _pb_no_delete('CK_NSS_JPAKERound2Params.A')
 
 
 class CK_NSS_JPAKEFinalParams(_pb_Record):
@@ -15890,9 +14123,6 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
         self._s.B = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.B), _ct.sizeof(value._s), value._s)
 
-    @B.deleter
-    def B(self):
-        _pb_no_delete('CK_NSS_JPAKEFinalParams.B')
 
 
 class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
@@ -15933,9 +14163,6 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def macAlg(self, value):
         self._s.macAlg = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
 
-    @macAlg.deleter
-    def macAlg(self):
-        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg')
 
     @property
     def ulBodyTotalLen(self):
@@ -15945,9 +14172,6 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def ulBodyTotalLen(self, value):
         self._s.ulBodyTotalLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
 
-    @ulBodyTotalLen.deleter
-    def ulBodyTotalLen(self):
-        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen')
 
     @property
     def pHeader(self):
@@ -15965,9 +14189,6 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
             self._s.pHeader = address
             _pb_keep(self._s, 'pHeader', kept)
 
-    @pHeader.deleter
-    def pHeader(self):
-        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader')
 
     @property
     def ulHeaderLen(self):
@@ -15977,9 +14198,6 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def ulHeaderLen(self, value):
         self._s.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
 
-    @ulHeaderLen.deleter
-    def ulHeaderLen(self):
-        _pb_no_delete('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen')
 
 
 class CK_NSS_AEAD_PARAMS(_pb_Record):
@@ -16030,9 +14248,6 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete('CK_NSS_AEAD_PARAMS.pNonce')
 
     @property
     def ulNonceLen(self):
@@ -16042,9 +14257,6 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulNonceLen')
 
     @property
     def pAAD(self):
@@ -16062,9 +14274,6 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete('CK_NSS_AEAD_PARAMS.pAAD')
 
     @property
     def ulAADLen(self):
@@ -16074,9 +14283,6 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulAADLen')
 
     @property
     def ulTagLen(self):
@@ -16086,9 +14292,6 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulTagLen(self, value):
         self._s.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
 
-    @ulTagLen.deleter
-    def ulTagLen(self):
-        _pb_no_delete('CK_NSS_AEAD_PARAMS.ulTagLen')
 
 
 class CK_NSS_HKDFParams(_pb_Record):
@@ -16133,9 +14336,6 @@ class CK_NSS_HKDFParams(_pb_Record):
     def bExtract(self, value):
         self._s.bExtract = _pb_index(value, 'CK_NSS_HKDFParams.bExtract', 0, 255)
 
-    @bExtract.deleter
-    def bExtract(self):
-        _pb_no_delete('CK_NSS_HKDFParams.bExtract')
 
     @property
     def pSalt(self):
@@ -16153,9 +14353,6 @@ class CK_NSS_HKDFParams(_pb_Record):
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
-    @pSalt.deleter
-    def pSalt(self):
-        _pb_no_delete('CK_NSS_HKDFParams.pSalt')
 
     @property
     def ulSaltLen(self):
@@ -16165,9 +14362,6 @@ class CK_NSS_HKDFParams(_pb_Record):
     def ulSaltLen(self, value):
         self._s.ulSaltLen = _pb_index(value, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
 
-    @ulSaltLen.deleter
-    def ulSaltLen(self):
-        _pb_no_delete('CK_NSS_HKDFParams.ulSaltLen')
 
     @property
     def bExpand(self):
@@ -16177,9 +14371,6 @@ class CK_NSS_HKDFParams(_pb_Record):
     def bExpand(self, value):
         self._s.bExpand = _pb_index(value, 'CK_NSS_HKDFParams.bExpand', 0, 255)
 
-    @bExpand.deleter
-    def bExpand(self):
-        _pb_no_delete('CK_NSS_HKDFParams.bExpand')
 
     @property
     def pInfo(self):
@@ -16197,9 +14388,6 @@ class CK_NSS_HKDFParams(_pb_Record):
             self._s.pInfo = address
             _pb_keep(self._s, 'pInfo', kept)
 
-    @pInfo.deleter
-    def pInfo(self):
-        _pb_no_delete('CK_NSS_HKDFParams.pInfo')
 
     @property
     def ulInfoLen(self):
@@ -16209,9 +14397,6 @@ class CK_NSS_HKDFParams(_pb_Record):
     def ulInfoLen(self, value):
         self._s.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
 
-    @ulInfoLen.deleter
-    def ulInfoLen(self):
-        _pb_no_delete('CK_NSS_HKDFParams.ulInfoLen')
 
 
 class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
@@ -16254,9 +14439,6 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism')
 
     @property
     def bHasSeedKey(self):
@@ -16266,9 +14448,6 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def bHasSeedKey(self, value):
         self._s.bHasSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
 
-    @bHasSeedKey.deleter
-    def bHasSeedKey(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey')
 
     @property
     def hSeedKey(self):
@@ -16278,9 +14457,6 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def hSeedKey(self, value):
         self._s.hSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
 
-    @hSeedKey.deleter
-    def hSeedKey(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey')
 
     @property
     def pSeedData(self):
@@ -16298,9 +14474,6 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
             self._s.pSeedData = address
             _pb_keep(self._s, 'pSeedData', kept)
 
-    @pSeedData.deleter
-    def pSeedData(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData')
 
     @property
     def ulSeedDataLen(self):
@@ -16310,9 +14483,6 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def ulSeedDataLen(self, value):
         self._s.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
 
-    @ulSeedDataLen.deleter
-    def ulSeedDataLen(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen')
 
 
 class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
@@ -16361,9 +14531,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism')
 
     @property
     def bDataAsKey(self):
@@ -16373,9 +14540,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def bDataAsKey(self, value):
         self._s.bDataAsKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
 
-    @bDataAsKey.deleter
-    def bDataAsKey(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey')
 
     @property
     def bRekey(self):
@@ -16385,9 +14549,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def bRekey(self, value):
         self._s.bRekey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
 
-    @bRekey.deleter
-    def bRekey(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey')
 
     @property
     def pNi(self):
@@ -16405,9 +14566,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pNi = address
             _pb_keep(self._s, 'pNi', kept)
 
-    @pNi.deleter
-    def pNi(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi')
 
     @property
     def ulNiLen(self):
@@ -16417,9 +14575,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def ulNiLen(self, value):
         self._s.ulNiLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
 
-    @ulNiLen.deleter
-    def ulNiLen(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen')
 
     @property
     def pNr(self):
@@ -16437,9 +14592,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pNr = address
             _pb_keep(self._s, 'pNr', kept)
 
-    @pNr.deleter
-    def pNr(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr')
 
     @property
     def ulNrLen(self):
@@ -16449,9 +14601,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def ulNrLen(self, value):
         self._s.ulNrLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
 
-    @ulNrLen.deleter
-    def ulNrLen(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen')
 
     @property
     def hNewKey(self):
@@ -16461,9 +14610,6 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def hNewKey(self, value):
         self._s.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
 
-    @hNewKey.deleter
-    def hNewKey(self):
-        _pb_no_delete('CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey')
 
 
 class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
@@ -16514,9 +14660,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism')
 
     @property
     def bHasPrevKey(self):
@@ -16526,9 +14669,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def bHasPrevKey(self, value):
         self._s.bHasPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
 
-    @bHasPrevKey.deleter
-    def bHasPrevKey(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey')
 
     @property
     def hKeygxy(self):
@@ -16538,9 +14678,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def hKeygxy(self, value):
         self._s.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
-    @hKeygxy.deleter
-    def hKeygxy(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy')
 
     @property
     def hPrevKey(self):
@@ -16550,9 +14687,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def hPrevKey(self, value):
         self._s.hPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
 
-    @hPrevKey.deleter
-    def hPrevKey(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey')
 
     @property
     def pCKYi(self):
@@ -16570,9 +14704,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pCKYi = address
             _pb_keep(self._s, 'pCKYi', kept)
 
-    @pCKYi.deleter
-    def pCKYi(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi')
 
     @property
     def ulCKYiLen(self):
@@ -16582,9 +14713,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def ulCKYiLen(self, value):
         self._s.ulCKYiLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
 
-    @ulCKYiLen.deleter
-    def ulCKYiLen(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen')
 
     @property
     def pCKYr(self):
@@ -16602,9 +14730,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pCKYr = address
             _pb_keep(self._s, 'pCKYr', kept)
 
-    @pCKYr.deleter
-    def pCKYr(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr')
 
     @property
     def ulCKYrLen(self):
@@ -16614,9 +14739,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def ulCKYrLen(self, value):
         self._s.ulCKYrLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
 
-    @ulCKYrLen.deleter
-    def ulCKYrLen(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen')
 
     @property
     def keyNumber(self):
@@ -16626,9 +14748,6 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def keyNumber(self, value):
         self._s.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
 
-    @keyNumber.deleter
-    def keyNumber(self):
-        _pb_no_delete('CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber')
 
 
 class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
@@ -16671,9 +14790,6 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism')
 
     @property
     def bHasKeygxy(self):
@@ -16683,9 +14799,6 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def bHasKeygxy(self, value):
         self._s.bHasKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
 
-    @bHasKeygxy.deleter
-    def bHasKeygxy(self):
-        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy')
 
     @property
     def hKeygxy(self):
@@ -16695,9 +14808,6 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def hKeygxy(self, value):
         self._s.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
-    @hKeygxy.deleter
-    def hKeygxy(self):
-        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy')
 
     @property
     def pExtraData(self):
@@ -16715,9 +14825,6 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pExtraData = address
             _pb_keep(self._s, 'pExtraData', kept)
 
-    @pExtraData.deleter
-    def pExtraData(self):
-        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData')
 
     @property
     def ulExtraDataLen(self):
@@ -16727,9 +14834,6 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def ulExtraDataLen(self, value):
         self._s.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
 
-    @ulExtraDataLen.deleter
-    def ulExtraDataLen(self):
-        _pb_no_delete('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen')
 
 
 class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
@@ -16770,9 +14874,6 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism')
 
     @property
     def pSessionHash(self):
@@ -16790,9 +14891,6 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             self._s.pSessionHash = address
             _pb_keep(self._s, 'pSessionHash', kept)
 
-    @pSessionHash.deleter
-    def pSessionHash(self):
-        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash')
 
     @property
     def ulSessionHashLen(self):
@@ -16802,9 +14900,6 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def ulSessionHashLen(self, value):
         self._s.ulSessionHashLen = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
 
-    @ulSessionHashLen.deleter
-    def ulSessionHashLen(self):
-        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen')
 
     @property
     def pVersion(self):
@@ -16817,9 +14912,6 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.pVersion = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pVersion', value)
 
-    @pVersion.deleter
-    def pVersion(self):
-        _pb_no_delete('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion')
 
 
 class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
@@ -16858,9 +14950,6 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete('CK_NSS_MODULE_FUNCTIONS.version')
 
     @property
     def NSC_ModuleDBFunc(self):
@@ -16871,9 +14960,6 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
         self._s.NSC_ModuleDBFunc = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
         _pb_keep(self._s, 'NSC_ModuleDBFunc', value)
 
-    @NSC_ModuleDBFunc.deleter
-    def NSC_ModuleDBFunc(self):
-        _pb_no_delete('CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
 
 
 class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
@@ -16912,9 +14998,6 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete('CK_NSS_FIPS_FUNCTIONS.version')
 
     @property
     def NSC_NSSGetFIPSStatus(self):
@@ -16925,9 +15008,6 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
         self._s.NSC_NSSGetFIPSStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
         _pb_keep(self._s, 'NSC_NSSGetFIPSStatus', value)
 
-    @NSC_NSSGetFIPSStatus.deleter
-    def NSC_NSSGetFIPSStatus(self):
-        _pb_no_delete('CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
 
 
 class CK_NSS_GCM_PARAMS(_pb_Record):
@@ -16978,9 +15058,6 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
-    @pIv.deleter
-    def pIv(self):
-        _pb_no_delete('CK_NSS_GCM_PARAMS.pIv')
 
     @property
     def ulIvLen(self):
@@ -16990,9 +15067,6 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
 
-    @ulIvLen.deleter
-    def ulIvLen(self):
-        _pb_no_delete('CK_NSS_GCM_PARAMS.ulIvLen')
 
     @property
     def pAAD(self):
@@ -17010,9 +15084,6 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete('CK_NSS_GCM_PARAMS.pAAD')
 
     @property
     def ulAADLen(self):
@@ -17022,9 +15093,6 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete('CK_NSS_GCM_PARAMS.ulAADLen')
 
     @property
     def ulTagBits(self):
@@ -17034,9 +15102,6 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulTagBits(self, value):
         self._s.ulTagBits = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
 
-    @ulTagBits.deleter
-    def ulTagBits(self):
-        _pb_no_delete('CK_NSS_GCM_PARAMS.ulTagBits')
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
 
 

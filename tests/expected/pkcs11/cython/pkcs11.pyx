@@ -762,7 +762,8 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
 
 cdef class _pb_Record:
     # The base of every record class: what a void * parameter takes as the record's
-    # address, and what a view an ownership rule gives frees (as Pointer does).
+    # address, what a view an ownership rule gives frees (as Pointer does), and what
+    # every record class does alike (one compiled copy, not one a class).
     cdef _pb_release _pb_free
     cdef void *_pb_free_fn
     cdef void *_pb_free_memory
@@ -787,6 +788,17 @@ cdef class _pb_Record:
         self._pb_closed = True
         self._pb_detach()
         return True
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def close(self):
         """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
@@ -2665,6 +2677,8 @@ cdef class CK_VERSION(_pb_Record):
     'struct CK_VERSION: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_VERSION _value
     cdef _cs_CK_VERSION *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -2711,13 +2725,6 @@ cdef class CK_VERSION(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_VERSION))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_VERSION(major={self.major!r}, minor={self.minor!r})"
 
@@ -2730,9 +2737,6 @@ cdef class CK_VERSION(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.major = _pb_index(value, "CK_VERSION.major", 0, 255)
 
-    @major.deleter
-    def major(self):
-        _pb_no_delete("CK_VERSION.major")
 
     @property
     def minor(self):
@@ -2743,9 +2747,6 @@ cdef class CK_VERSION(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.minor = _pb_index(value, "CK_VERSION.minor", 0, 255)
 
-    @minor.deleter
-    def minor(self):
-        _pb_no_delete("CK_VERSION.minor")
 
 
 cdef CK_VERSION _pb_view_CK_VERSION(object owner, void *ptr):
@@ -2773,6 +2774,8 @@ cdef class CK_INFO(_pb_Record):
     'struct CK_INFO: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_INFO _value
     cdef _cs_CK_INFO *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -2825,13 +2828,6 @@ cdef class CK_INFO(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_INFO))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_INFO(cryptokiVersion={self.cryptokiVersion!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, libraryDescription={self.libraryDescription!r}, libraryVersion={self.libraryVersion!r})"
 
@@ -2845,9 +2841,6 @@ cdef class CK_INFO(_pb_Record):
             raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.cryptokiVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.cryptokiVersion))
 
-    @cryptokiVersion.deleter
-    def cryptokiVersion(self):
-        _pb_no_delete("CK_INFO.cryptokiVersion")
 
     @property
     def manufacturerID(self):
@@ -2857,9 +2850,6 @@ cdef class CK_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_INFO.manufacturerID")
 
-    @manufacturerID.deleter
-    def manufacturerID(self):
-        _pb_no_delete("CK_INFO.manufacturerID")
 
     @property
     def flags(self):
@@ -2870,9 +2860,6 @@ cdef class CK_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.flags = _pb_index(value, "CK_INFO.flags", 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete("CK_INFO.flags")
 
     @property
     def libraryDescription(self):
@@ -2882,9 +2869,6 @@ cdef class CK_INFO(_pb_Record):
     def libraryDescription(self, value):
         _pb_store_bytes(self._ptr.libraryDescription, 32, value, "CK_INFO.libraryDescription")
 
-    @libraryDescription.deleter
-    def libraryDescription(self):
-        _pb_no_delete("CK_INFO.libraryDescription")
 
     @property
     def libraryVersion(self):
@@ -2896,9 +2880,6 @@ cdef class CK_INFO(_pb_Record):
             raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.libraryVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.libraryVersion))
 
-    @libraryVersion.deleter
-    def libraryVersion(self):
-        _pb_no_delete("CK_INFO.libraryVersion")
 
 
 cdef CK_INFO _pb_view_CK_INFO(object owner, void *ptr):
@@ -2926,6 +2907,8 @@ cdef class CK_SLOT_INFO(_pb_Record):
     'CK_SLOT_INFO provides information about a slot'
     cdef _cs_CK_SLOT_INFO _value
     cdef _cs_CK_SLOT_INFO *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -2978,13 +2961,6 @@ cdef class CK_SLOT_INFO(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SLOT_INFO))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SLOT_INFO(slotDescription={self.slotDescription!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r})"
 
@@ -2996,9 +2972,6 @@ cdef class CK_SLOT_INFO(_pb_Record):
     def slotDescription(self, value):
         _pb_store_bytes(self._ptr.slotDescription, 64, value, "CK_SLOT_INFO.slotDescription")
 
-    @slotDescription.deleter
-    def slotDescription(self):
-        _pb_no_delete("CK_SLOT_INFO.slotDescription")
 
     @property
     def manufacturerID(self):
@@ -3008,9 +2981,6 @@ cdef class CK_SLOT_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_SLOT_INFO.manufacturerID")
 
-    @manufacturerID.deleter
-    def manufacturerID(self):
-        _pb_no_delete("CK_SLOT_INFO.manufacturerID")
 
     @property
     def flags(self):
@@ -3021,9 +2991,6 @@ cdef class CK_SLOT_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.flags = _pb_index(value, "CK_SLOT_INFO.flags", 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete("CK_SLOT_INFO.flags")
 
     @property
     def hardwareVersion(self):
@@ -3035,9 +3002,6 @@ cdef class CK_SLOT_INFO(_pb_Record):
             raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.hardwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.hardwareVersion))
 
-    @hardwareVersion.deleter
-    def hardwareVersion(self):
-        _pb_no_delete("CK_SLOT_INFO.hardwareVersion")
 
     @property
     def firmwareVersion(self):
@@ -3049,9 +3013,6 @@ cdef class CK_SLOT_INFO(_pb_Record):
             raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.firmwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.firmwareVersion))
 
-    @firmwareVersion.deleter
-    def firmwareVersion(self):
-        _pb_no_delete("CK_SLOT_INFO.firmwareVersion")
 
 
 cdef CK_SLOT_INFO _pb_view_CK_SLOT_INFO(object owner, void *ptr):
@@ -3079,6 +3040,8 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     'CK_TOKEN_INFO provides information about a token'
     cdef _cs_CK_TOKEN_INFO _value
     cdef _cs_CK_TOKEN_INFO *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -3157,13 +3120,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TOKEN_INFO))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_TOKEN_INFO(label={self.label!r}, manufacturerID={self.manufacturerID!r}, model={self.model!r}, serialNumber={self.serialNumber!r}, flags={self.flags!r}, ulMaxSessionCount={self.ulMaxSessionCount!r}, ulSessionCount={self.ulSessionCount!r}, ulMaxRwSessionCount={self.ulMaxRwSessionCount!r}, ulRwSessionCount={self.ulRwSessionCount!r}, ulMaxPinLen={self.ulMaxPinLen!r}, ulMinPinLen={self.ulMinPinLen!r}, ulTotalPublicMemory={self.ulTotalPublicMemory!r}, ulFreePublicMemory={self.ulFreePublicMemory!r}, ulTotalPrivateMemory={self.ulTotalPrivateMemory!r}, ulFreePrivateMemory={self.ulFreePrivateMemory!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r}, utcTime={self.utcTime!r})"
 
@@ -3175,9 +3131,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._ptr.label, 32, value, "CK_TOKEN_INFO.label")
 
-    @label.deleter
-    def label(self):
-        _pb_no_delete("CK_TOKEN_INFO.label")
 
     @property
     def manufacturerID(self):
@@ -3187,9 +3140,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_TOKEN_INFO.manufacturerID")
 
-    @manufacturerID.deleter
-    def manufacturerID(self):
-        _pb_no_delete("CK_TOKEN_INFO.manufacturerID")
 
     @property
     def model(self):
@@ -3199,9 +3149,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     def model(self, value):
         _pb_store_bytes(self._ptr.model, 16, value, "CK_TOKEN_INFO.model")
 
-    @model.deleter
-    def model(self):
-        _pb_no_delete("CK_TOKEN_INFO.model")
 
     @property
     def serialNumber(self):
@@ -3211,9 +3158,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     def serialNumber(self, value):
         _pb_store_bytes(self._ptr.serialNumber, 16, value, "CK_TOKEN_INFO.serialNumber")
 
-    @serialNumber.deleter
-    def serialNumber(self):
-        _pb_no_delete("CK_TOKEN_INFO.serialNumber")
 
     @property
     def flags(self):
@@ -3224,9 +3168,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.flags = _pb_index(value, "CK_TOKEN_INFO.flags", 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete("CK_TOKEN_INFO.flags")
 
     @property
     def ulMaxSessionCount(self):
@@ -3237,9 +3178,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulMaxSessionCount = _pb_index(value, "CK_TOKEN_INFO.ulMaxSessionCount", 0, 18446744073709551615)
 
-    @ulMaxSessionCount.deleter
-    def ulMaxSessionCount(self):
-        _pb_no_delete("CK_TOKEN_INFO.ulMaxSessionCount")
 
     @property
     def ulSessionCount(self):
@@ -3250,9 +3188,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSessionCount = _pb_index(value, "CK_TOKEN_INFO.ulSessionCount", 0, 18446744073709551615)
 
-    @ulSessionCount.deleter
-    def ulSessionCount(self):
-        _pb_no_delete("CK_TOKEN_INFO.ulSessionCount")
 
     @property
     def ulMaxRwSessionCount(self):
@@ -3263,9 +3198,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulMaxRwSessionCount = _pb_index(value, "CK_TOKEN_INFO.ulMaxRwSessionCount", 0, 18446744073709551615)
 
-    @ulMaxRwSessionCount.deleter
-    def ulMaxRwSessionCount(self):
-        _pb_no_delete("CK_TOKEN_INFO.ulMaxRwSessionCount")
 
     @property
     def ulRwSessionCount(self):
@@ -3276,9 +3208,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulRwSessionCount = _pb_index(value, "CK_TOKEN_INFO.ulRwSessionCount", 0, 18446744073709551615)
 
-    @ulRwSessionCount.deleter
-    def ulRwSessionCount(self):
-        _pb_no_delete("CK_TOKEN_INFO.ulRwSessionCount")
 
     @property
     def ulMaxPinLen(self):
@@ -3289,9 +3218,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulMaxPinLen = _pb_index(value, "CK_TOKEN_INFO.ulMaxPinLen", 0, 18446744073709551615)
 
-    @ulMaxPinLen.deleter
-    def ulMaxPinLen(self):
-        _pb_no_delete("CK_TOKEN_INFO.ulMaxPinLen")
 
     @property
     def ulMinPinLen(self):
@@ -3302,9 +3228,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulMinPinLen = _pb_index(value, "CK_TOKEN_INFO.ulMinPinLen", 0, 18446744073709551615)
 
-    @ulMinPinLen.deleter
-    def ulMinPinLen(self):
-        _pb_no_delete("CK_TOKEN_INFO.ulMinPinLen")
 
     @property
     def ulTotalPublicMemory(self):
@@ -3315,9 +3238,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulTotalPublicMemory = _pb_index(value, "CK_TOKEN_INFO.ulTotalPublicMemory", 0, 18446744073709551615)
 
-    @ulTotalPublicMemory.deleter
-    def ulTotalPublicMemory(self):
-        _pb_no_delete("CK_TOKEN_INFO.ulTotalPublicMemory")
 
     @property
     def ulFreePublicMemory(self):
@@ -3328,9 +3248,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulFreePublicMemory = _pb_index(value, "CK_TOKEN_INFO.ulFreePublicMemory", 0, 18446744073709551615)
 
-    @ulFreePublicMemory.deleter
-    def ulFreePublicMemory(self):
-        _pb_no_delete("CK_TOKEN_INFO.ulFreePublicMemory")
 
     @property
     def ulTotalPrivateMemory(self):
@@ -3341,9 +3258,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulTotalPrivateMemory = _pb_index(value, "CK_TOKEN_INFO.ulTotalPrivateMemory", 0, 18446744073709551615)
 
-    @ulTotalPrivateMemory.deleter
-    def ulTotalPrivateMemory(self):
-        _pb_no_delete("CK_TOKEN_INFO.ulTotalPrivateMemory")
 
     @property
     def ulFreePrivateMemory(self):
@@ -3354,9 +3268,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulFreePrivateMemory = _pb_index(value, "CK_TOKEN_INFO.ulFreePrivateMemory", 0, 18446744073709551615)
 
-    @ulFreePrivateMemory.deleter
-    def ulFreePrivateMemory(self):
-        _pb_no_delete("CK_TOKEN_INFO.ulFreePrivateMemory")
 
     @property
     def hardwareVersion(self):
@@ -3368,9 +3279,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.hardwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.hardwareVersion))
 
-    @hardwareVersion.deleter
-    def hardwareVersion(self):
-        _pb_no_delete("CK_TOKEN_INFO.hardwareVersion")
 
     @property
     def firmwareVersion(self):
@@ -3382,9 +3290,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.firmwareVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.firmwareVersion))
 
-    @firmwareVersion.deleter
-    def firmwareVersion(self):
-        _pb_no_delete("CK_TOKEN_INFO.firmwareVersion")
 
     @property
     def utcTime(self):
@@ -3394,9 +3299,6 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     def utcTime(self, value):
         _pb_store_bytes(self._ptr.utcTime, 16, value, "CK_TOKEN_INFO.utcTime")
 
-    @utcTime.deleter
-    def utcTime(self):
-        _pb_no_delete("CK_TOKEN_INFO.utcTime")
 
 
 cdef CK_TOKEN_INFO _pb_view_CK_TOKEN_INFO(object owner, void *ptr):
@@ -3424,6 +3326,8 @@ cdef class CK_SESSION_INFO(_pb_Record):
     'CK_SESSION_INFO provides information about a session'
     cdef _cs_CK_SESSION_INFO _value
     cdef _cs_CK_SESSION_INFO *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -3474,13 +3378,6 @@ cdef class CK_SESSION_INFO(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SESSION_INFO))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SESSION_INFO(slotID={self.slotID!r}, state={self.state!r}, flags={self.flags!r}, ulDeviceError={self.ulDeviceError!r})"
 
@@ -3493,9 +3390,6 @@ cdef class CK_SESSION_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.slotID = _pb_index(value, "CK_SESSION_INFO.slotID", 0, 18446744073709551615)
 
-    @slotID.deleter
-    def slotID(self):
-        _pb_no_delete("CK_SESSION_INFO.slotID")
 
     @property
     def state(self):
@@ -3506,9 +3400,6 @@ cdef class CK_SESSION_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.state = _pb_index(value, "CK_SESSION_INFO.state", 0, 18446744073709551615)
 
-    @state.deleter
-    def state(self):
-        _pb_no_delete("CK_SESSION_INFO.state")
 
     @property
     def flags(self):
@@ -3519,9 +3410,6 @@ cdef class CK_SESSION_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.flags = _pb_index(value, "CK_SESSION_INFO.flags", 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete("CK_SESSION_INFO.flags")
 
     @property
     def ulDeviceError(self):
@@ -3532,9 +3420,6 @@ cdef class CK_SESSION_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulDeviceError = _pb_index(value, "CK_SESSION_INFO.ulDeviceError", 0, 18446744073709551615)
 
-    @ulDeviceError.deleter
-    def ulDeviceError(self):
-        _pb_no_delete("CK_SESSION_INFO.ulDeviceError")
 
 
 cdef CK_SESSION_INFO _pb_view_CK_SESSION_INFO(object owner, void *ptr):
@@ -3562,6 +3447,8 @@ cdef class CK_ATTRIBUTE(_pb_Record):
     'CK_ATTRIBUTE is a structure that includes the type, length\nand value of an attribute'
     cdef _cs_CK_ATTRIBUTE _value
     cdef _cs_CK_ATTRIBUTE *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -3606,13 +3493,6 @@ cdef class CK_ATTRIBUTE(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ATTRIBUTE))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_ATTRIBUTE(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
 
@@ -3625,9 +3505,6 @@ cdef class CK_ATTRIBUTE(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.type = _pb_index(value, "CK_ATTRIBUTE.type", 0, 18446744073709551615)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete("CK_ATTRIBUTE.type")
 
     @property
     def pValue(self):
@@ -3643,9 +3520,6 @@ cdef class CK_ATTRIBUTE(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_ATTRIBUTE.pValue", False, 0, True)
 
-    @pValue.deleter
-    def pValue(self):
-        _pb_no_delete("CK_ATTRIBUTE.pValue")
 
     @property
     def ulValueLen(self):
@@ -3656,9 +3530,6 @@ cdef class CK_ATTRIBUTE(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulValueLen = _pb_index(value, "CK_ATTRIBUTE.ulValueLen", 0, 18446744073709551615)
 
-    @ulValueLen.deleter
-    def ulValueLen(self):
-        _pb_no_delete("CK_ATTRIBUTE.ulValueLen")
 
 
 cdef CK_ATTRIBUTE _pb_view_CK_ATTRIBUTE(object owner, void *ptr):
@@ -3686,6 +3557,8 @@ cdef class CK_DATE(_pb_Record):
     'CK_DATE is a structure that defines a date'
     cdef _cs_CK_DATE _value
     cdef _cs_CK_DATE *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -3734,13 +3607,6 @@ cdef class CK_DATE(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DATE))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_DATE(year={self.year!r}, month={self.month!r}, day={self.day!r})"
 
@@ -3752,9 +3618,6 @@ cdef class CK_DATE(_pb_Record):
     def year(self, value):
         _pb_store_bytes(self._ptr.year, 4, value, "CK_DATE.year")
 
-    @year.deleter
-    def year(self):
-        _pb_no_delete("CK_DATE.year")
 
     @property
     def month(self):
@@ -3764,9 +3627,6 @@ cdef class CK_DATE(_pb_Record):
     def month(self, value):
         _pb_store_bytes(self._ptr.month, 2, value, "CK_DATE.month")
 
-    @month.deleter
-    def month(self):
-        _pb_no_delete("CK_DATE.month")
 
     @property
     def day(self):
@@ -3776,9 +3636,6 @@ cdef class CK_DATE(_pb_Record):
     def day(self, value):
         _pb_store_bytes(self._ptr.day, 2, value, "CK_DATE.day")
 
-    @day.deleter
-    def day(self):
-        _pb_no_delete("CK_DATE.day")
 
 
 cdef CK_DATE _pb_view_CK_DATE(object owner, void *ptr):
@@ -3806,6 +3663,8 @@ cdef class CK_MECHANISM(_pb_Record):
     'CK_MECHANISM is a structure that specifies a particular\nmechanism'
     cdef _cs_CK_MECHANISM _value
     cdef _cs_CK_MECHANISM *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -3850,13 +3709,6 @@ cdef class CK_MECHANISM(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_MECHANISM))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_MECHANISM(mechanism={self.mechanism!r}, pParameter={self.pParameter!r}, ulParameterLen={self.ulParameterLen!r})"
 
@@ -3869,9 +3721,6 @@ cdef class CK_MECHANISM(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.mechanism = _pb_index(value, "CK_MECHANISM.mechanism", 0, 18446744073709551615)
 
-    @mechanism.deleter
-    def mechanism(self):
-        _pb_no_delete("CK_MECHANISM.mechanism")
 
     @property
     def pParameter(self):
@@ -3887,9 +3736,6 @@ cdef class CK_MECHANISM(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParameter, value, "CK_MECHANISM.pParameter", False, 0, True)
 
-    @pParameter.deleter
-    def pParameter(self):
-        _pb_no_delete("CK_MECHANISM.pParameter")
 
     @property
     def ulParameterLen(self):
@@ -3900,9 +3746,6 @@ cdef class CK_MECHANISM(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulParameterLen = _pb_index(value, "CK_MECHANISM.ulParameterLen", 0, 18446744073709551615)
 
-    @ulParameterLen.deleter
-    def ulParameterLen(self):
-        _pb_no_delete("CK_MECHANISM.ulParameterLen")
 
 
 cdef CK_MECHANISM _pb_view_CK_MECHANISM(object owner, void *ptr):
@@ -3930,6 +3773,8 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
     'CK_MECHANISM_INFO provides information about a particular\nmechanism'
     cdef _cs_CK_MECHANISM_INFO _value
     cdef _cs_CK_MECHANISM_INFO *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -3978,13 +3823,6 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_MECHANISM_INFO))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_MECHANISM_INFO(ulMinKeySize={self.ulMinKeySize!r}, ulMaxKeySize={self.ulMaxKeySize!r}, flags={self.flags!r})"
 
@@ -3997,9 +3835,6 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulMinKeySize = _pb_index(value, "CK_MECHANISM_INFO.ulMinKeySize", 0, 18446744073709551615)
 
-    @ulMinKeySize.deleter
-    def ulMinKeySize(self):
-        _pb_no_delete("CK_MECHANISM_INFO.ulMinKeySize")
 
     @property
     def ulMaxKeySize(self):
@@ -4010,9 +3845,6 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulMaxKeySize = _pb_index(value, "CK_MECHANISM_INFO.ulMaxKeySize", 0, 18446744073709551615)
 
-    @ulMaxKeySize.deleter
-    def ulMaxKeySize(self):
-        _pb_no_delete("CK_MECHANISM_INFO.ulMaxKeySize")
 
     @property
     def flags(self):
@@ -4023,9 +3855,6 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.flags = _pb_index(value, "CK_MECHANISM_INFO.flags", 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete("CK_MECHANISM_INFO.flags")
 
 
 cdef CK_MECHANISM_INFO _pb_view_CK_MECHANISM_INFO(object owner, void *ptr):
@@ -4053,6 +3882,8 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
     'CK_FUNCTION_LIST is new for v2.0'
     cdef _cs_CK_FUNCTION_LIST _value
     cdef _cs_CK_FUNCTION_LIST *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -4229,13 +4060,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_FUNCTION_LIST))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_FUNCTION_LIST(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r})"
 
@@ -4249,9 +4073,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete("CK_FUNCTION_LIST.version")
 
     @property
     def C_Initialize(self):
@@ -4264,9 +4085,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_Initialize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Initialize, value)
 
-    @C_Initialize.deleter
-    def C_Initialize(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_Initialize")
 
     @property
     def C_Finalize(self):
@@ -4279,9 +4097,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_Finalize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Finalize, value)
 
-    @C_Finalize.deleter
-    def C_Finalize(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_Finalize")
 
     @property
     def C_GetInfo(self):
@@ -4294,9 +4109,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInfo, value)
 
-    @C_GetInfo.deleter
-    def C_GetInfo(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GetInfo")
 
     @property
     def C_GetFunctionList(self):
@@ -4309,9 +4121,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetFunctionList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionList, value)
 
-    @C_GetFunctionList.deleter
-    def C_GetFunctionList(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GetFunctionList")
 
     @property
     def C_GetSlotList(self):
@@ -4324,9 +4133,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetSlotList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotList, value)
 
-    @C_GetSlotList.deleter
-    def C_GetSlotList(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GetSlotList")
 
     @property
     def C_GetSlotInfo(self):
@@ -4339,9 +4145,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetSlotInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotInfo, value)
 
-    @C_GetSlotInfo.deleter
-    def C_GetSlotInfo(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GetSlotInfo")
 
     @property
     def C_GetTokenInfo(self):
@@ -4354,9 +4157,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetTokenInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetTokenInfo, value)
 
-    @C_GetTokenInfo.deleter
-    def C_GetTokenInfo(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GetTokenInfo")
 
     @property
     def C_GetMechanismList(self):
@@ -4369,9 +4169,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetMechanismList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismList, value)
 
-    @C_GetMechanismList.deleter
-    def C_GetMechanismList(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GetMechanismList")
 
     @property
     def C_GetMechanismInfo(self):
@@ -4384,9 +4181,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetMechanismInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismInfo, value)
 
-    @C_GetMechanismInfo.deleter
-    def C_GetMechanismInfo(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GetMechanismInfo")
 
     @property
     def C_InitToken(self):
@@ -4399,9 +4193,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_InitToken, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitToken, value)
 
-    @C_InitToken.deleter
-    def C_InitToken(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_InitToken")
 
     @property
     def C_InitPIN(self):
@@ -4414,9 +4205,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_InitPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitPIN, value)
 
-    @C_InitPIN.deleter
-    def C_InitPIN(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_InitPIN")
 
     @property
     def C_SetPIN(self):
@@ -4429,9 +4217,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SetPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetPIN, value)
 
-    @C_SetPIN.deleter
-    def C_SetPIN(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_SetPIN")
 
     @property
     def C_OpenSession(self):
@@ -4444,9 +4229,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_OpenSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_OpenSession, value)
 
-    @C_OpenSession.deleter
-    def C_OpenSession(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_OpenSession")
 
     @property
     def C_CloseSession(self):
@@ -4459,9 +4241,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_CloseSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseSession, value)
 
-    @C_CloseSession.deleter
-    def C_CloseSession(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_CloseSession")
 
     @property
     def C_CloseAllSessions(self):
@@ -4474,9 +4253,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_CloseAllSessions, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseAllSessions, value)
 
-    @C_CloseAllSessions.deleter
-    def C_CloseAllSessions(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_CloseAllSessions")
 
     @property
     def C_GetSessionInfo(self):
@@ -4489,9 +4265,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetSessionInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSessionInfo, value)
 
-    @C_GetSessionInfo.deleter
-    def C_GetSessionInfo(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GetSessionInfo")
 
     @property
     def C_GetOperationState(self):
@@ -4504,9 +4277,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetOperationState, value)
 
-    @C_GetOperationState.deleter
-    def C_GetOperationState(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GetOperationState")
 
     @property
     def C_SetOperationState(self):
@@ -4519,9 +4289,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetOperationState, value)
 
-    @C_SetOperationState.deleter
-    def C_SetOperationState(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_SetOperationState")
 
     @property
     def C_Login(self):
@@ -4534,9 +4301,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_Login, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Login, value)
 
-    @C_Login.deleter
-    def C_Login(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_Login")
 
     @property
     def C_Logout(self):
@@ -4549,9 +4313,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_Logout, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Logout, value)
 
-    @C_Logout.deleter
-    def C_Logout(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_Logout")
 
     @property
     def C_CreateObject(self):
@@ -4564,9 +4325,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_CreateObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CreateObject, value)
 
-    @C_CreateObject.deleter
-    def C_CreateObject(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_CreateObject")
 
     @property
     def C_CopyObject(self):
@@ -4579,9 +4337,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_CopyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CopyObject, value)
 
-    @C_CopyObject.deleter
-    def C_CopyObject(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_CopyObject")
 
     @property
     def C_DestroyObject(self):
@@ -4594,9 +4349,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DestroyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DestroyObject, value)
 
-    @C_DestroyObject.deleter
-    def C_DestroyObject(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_DestroyObject")
 
     @property
     def C_GetObjectSize(self):
@@ -4609,9 +4361,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetObjectSize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetObjectSize, value)
 
-    @C_GetObjectSize.deleter
-    def C_GetObjectSize(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GetObjectSize")
 
     @property
     def C_GetAttributeValue(self):
@@ -4624,9 +4373,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetAttributeValue, value)
 
-    @C_GetAttributeValue.deleter
-    def C_GetAttributeValue(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GetAttributeValue")
 
     @property
     def C_SetAttributeValue(self):
@@ -4639,9 +4385,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetAttributeValue, value)
 
-    @C_SetAttributeValue.deleter
-    def C_SetAttributeValue(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_SetAttributeValue")
 
     @property
     def C_FindObjectsInit(self):
@@ -4654,9 +4397,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_FindObjectsInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsInit, value)
 
-    @C_FindObjectsInit.deleter
-    def C_FindObjectsInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_FindObjectsInit")
 
     @property
     def C_FindObjects(self):
@@ -4669,9 +4409,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_FindObjects, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjects, value)
 
-    @C_FindObjects.deleter
-    def C_FindObjects(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_FindObjects")
 
     @property
     def C_FindObjectsFinal(self):
@@ -4684,9 +4421,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_FindObjectsFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsFinal, value)
 
-    @C_FindObjectsFinal.deleter
-    def C_FindObjectsFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_FindObjectsFinal")
 
     @property
     def C_EncryptInit(self):
@@ -4699,9 +4433,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_EncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptInit, value)
 
-    @C_EncryptInit.deleter
-    def C_EncryptInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_EncryptInit")
 
     @property
     def C_Encrypt(self):
@@ -4714,9 +4445,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_Encrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Encrypt, value)
 
-    @C_Encrypt.deleter
-    def C_Encrypt(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_Encrypt")
 
     @property
     def C_EncryptUpdate(self):
@@ -4729,9 +4457,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_EncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptUpdate, value)
 
-    @C_EncryptUpdate.deleter
-    def C_EncryptUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_EncryptUpdate")
 
     @property
     def C_EncryptFinal(self):
@@ -4744,9 +4469,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_EncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptFinal, value)
 
-    @C_EncryptFinal.deleter
-    def C_EncryptFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_EncryptFinal")
 
     @property
     def C_DecryptInit(self):
@@ -4759,9 +4481,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptInit, value)
 
-    @C_DecryptInit.deleter
-    def C_DecryptInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptInit")
 
     @property
     def C_Decrypt(self):
@@ -4774,9 +4493,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_Decrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Decrypt, value)
 
-    @C_Decrypt.deleter
-    def C_Decrypt(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_Decrypt")
 
     @property
     def C_DecryptUpdate(self):
@@ -4789,9 +4505,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DecryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptUpdate, value)
 
-    @C_DecryptUpdate.deleter
-    def C_DecryptUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptUpdate")
 
     @property
     def C_DecryptFinal(self):
@@ -4804,9 +4517,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptFinal, value)
 
-    @C_DecryptFinal.deleter
-    def C_DecryptFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptFinal")
 
     @property
     def C_DigestInit(self):
@@ -4819,9 +4529,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DigestInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestInit, value)
 
-    @C_DigestInit.deleter
-    def C_DigestInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_DigestInit")
 
     @property
     def C_Digest(self):
@@ -4834,9 +4541,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_Digest, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Digest, value)
 
-    @C_Digest.deleter
-    def C_Digest(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_Digest")
 
     @property
     def C_DigestUpdate(self):
@@ -4849,9 +4553,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestUpdate, value)
 
-    @C_DigestUpdate.deleter
-    def C_DigestUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_DigestUpdate")
 
     @property
     def C_DigestKey(self):
@@ -4864,9 +4565,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DigestKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestKey, value)
 
-    @C_DigestKey.deleter
-    def C_DigestKey(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_DigestKey")
 
     @property
     def C_DigestFinal(self):
@@ -4879,9 +4577,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DigestFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestFinal, value)
 
-    @C_DigestFinal.deleter
-    def C_DigestFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_DigestFinal")
 
     @property
     def C_SignInit(self):
@@ -4894,9 +4589,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignInit, value)
 
-    @C_SignInit.deleter
-    def C_SignInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_SignInit")
 
     @property
     def C_Sign(self):
@@ -4909,9 +4601,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_Sign, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Sign, value)
 
-    @C_Sign.deleter
-    def C_Sign(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_Sign")
 
     @property
     def C_SignUpdate(self):
@@ -4924,9 +4613,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SignUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignUpdate, value)
 
-    @C_SignUpdate.deleter
-    def C_SignUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_SignUpdate")
 
     @property
     def C_SignFinal(self):
@@ -4939,9 +4625,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignFinal, value)
 
-    @C_SignFinal.deleter
-    def C_SignFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_SignFinal")
 
     @property
     def C_SignRecoverInit(self):
@@ -4954,9 +4637,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SignRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecoverInit, value)
 
-    @C_SignRecoverInit.deleter
-    def C_SignRecoverInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_SignRecoverInit")
 
     @property
     def C_SignRecover(self):
@@ -4969,9 +4649,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SignRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecover, value)
 
-    @C_SignRecover.deleter
-    def C_SignRecover(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_SignRecover")
 
     @property
     def C_VerifyInit(self):
@@ -4984,9 +4661,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_VerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyInit, value)
 
-    @C_VerifyInit.deleter
-    def C_VerifyInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyInit")
 
     @property
     def C_Verify(self):
@@ -4999,9 +4673,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_Verify, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Verify, value)
 
-    @C_Verify.deleter
-    def C_Verify(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_Verify")
 
     @property
     def C_VerifyUpdate(self):
@@ -5014,9 +4685,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_VerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyUpdate, value)
 
-    @C_VerifyUpdate.deleter
-    def C_VerifyUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyUpdate")
 
     @property
     def C_VerifyFinal(self):
@@ -5029,9 +4697,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_VerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyFinal, value)
 
-    @C_VerifyFinal.deleter
-    def C_VerifyFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyFinal")
 
     @property
     def C_VerifyRecoverInit(self):
@@ -5044,9 +4709,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_VerifyRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecoverInit, value)
 
-    @C_VerifyRecoverInit.deleter
-    def C_VerifyRecoverInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyRecoverInit")
 
     @property
     def C_VerifyRecover(self):
@@ -5059,9 +4721,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_VerifyRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecover, value)
 
-    @C_VerifyRecover.deleter
-    def C_VerifyRecover(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_VerifyRecover")
 
     @property
     def C_DigestEncryptUpdate(self):
@@ -5074,9 +4733,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DigestEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestEncryptUpdate, value)
 
-    @C_DigestEncryptUpdate.deleter
-    def C_DigestEncryptUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_DigestEncryptUpdate")
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -5089,9 +4745,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DecryptDigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptDigestUpdate, value)
 
-    @C_DecryptDigestUpdate.deleter
-    def C_DecryptDigestUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptDigestUpdate")
 
     @property
     def C_SignEncryptUpdate(self):
@@ -5104,9 +4757,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SignEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignEncryptUpdate, value)
 
-    @C_SignEncryptUpdate.deleter
-    def C_SignEncryptUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_SignEncryptUpdate")
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -5119,9 +4769,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DecryptVerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptVerifyUpdate, value)
 
-    @C_DecryptVerifyUpdate.deleter
-    def C_DecryptVerifyUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_DecryptVerifyUpdate")
 
     @property
     def C_GenerateKey(self):
@@ -5134,9 +4781,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GenerateKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKey, value)
 
-    @C_GenerateKey.deleter
-    def C_GenerateKey(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GenerateKey")
 
     @property
     def C_GenerateKeyPair(self):
@@ -5149,9 +4793,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GenerateKeyPair, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKeyPair, value)
 
-    @C_GenerateKeyPair.deleter
-    def C_GenerateKeyPair(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GenerateKeyPair")
 
     @property
     def C_WrapKey(self):
@@ -5164,9 +4805,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_WrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WrapKey, value)
 
-    @C_WrapKey.deleter
-    def C_WrapKey(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_WrapKey")
 
     @property
     def C_UnwrapKey(self):
@@ -5179,9 +4817,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_UnwrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_UnwrapKey, value)
 
-    @C_UnwrapKey.deleter
-    def C_UnwrapKey(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_UnwrapKey")
 
     @property
     def C_DeriveKey(self):
@@ -5194,9 +4829,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_DeriveKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DeriveKey, value)
 
-    @C_DeriveKey.deleter
-    def C_DeriveKey(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_DeriveKey")
 
     @property
     def C_SeedRandom(self):
@@ -5209,9 +4841,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_SeedRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SeedRandom, value)
 
-    @C_SeedRandom.deleter
-    def C_SeedRandom(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_SeedRandom")
 
     @property
     def C_GenerateRandom(self):
@@ -5224,9 +4853,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GenerateRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateRandom, value)
 
-    @C_GenerateRandom.deleter
-    def C_GenerateRandom(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GenerateRandom")
 
     @property
     def C_GetFunctionStatus(self):
@@ -5239,9 +4865,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_GetFunctionStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionStatus, value)
 
-    @C_GetFunctionStatus.deleter
-    def C_GetFunctionStatus(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_GetFunctionStatus")
 
     @property
     def C_CancelFunction(self):
@@ -5254,9 +4877,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_CancelFunction, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CancelFunction, value)
 
-    @C_CancelFunction.deleter
-    def C_CancelFunction(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_CancelFunction")
 
     @property
     def C_WaitForSlotEvent(self):
@@ -5269,9 +4889,6 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
         memcpy(&self._ptr.C_WaitForSlotEvent, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WaitForSlotEvent, value)
 
-    @C_WaitForSlotEvent.deleter
-    def C_WaitForSlotEvent(self):
-        _pb_no_delete("CK_FUNCTION_LIST.C_WaitForSlotEvent")
 
 
 cdef CK_FUNCTION_LIST _pb_view_CK_FUNCTION_LIST(object owner, void *ptr):
@@ -5299,6 +4916,8 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
     'These are new for v3.0'
     cdef _cs_CK_FUNCTION_LIST_3_0 _value
     cdef _cs_CK_FUNCTION_LIST_3_0 *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -5523,13 +5142,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_FUNCTION_LIST_3_0))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_FUNCTION_LIST_3_0(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r}, C_GetInterfaceList={self.C_GetInterfaceList!r}, C_GetInterface={self.C_GetInterface!r}, C_LoginUser={self.C_LoginUser!r}, C_SessionCancel={self.C_SessionCancel!r}, C_MessageEncryptInit={self.C_MessageEncryptInit!r}, C_EncryptMessage={self.C_EncryptMessage!r}, C_EncryptMessageBegin={self.C_EncryptMessageBegin!r}, C_EncryptMessageNext={self.C_EncryptMessageNext!r}, C_MessageEncryptFinal={self.C_MessageEncryptFinal!r}, C_MessageDecryptInit={self.C_MessageDecryptInit!r}, C_DecryptMessage={self.C_DecryptMessage!r}, C_DecryptMessageBegin={self.C_DecryptMessageBegin!r}, C_DecryptMessageNext={self.C_DecryptMessageNext!r}, C_MessageDecryptFinal={self.C_MessageDecryptFinal!r}, C_MessageSignInit={self.C_MessageSignInit!r}, C_SignMessage={self.C_SignMessage!r}, C_SignMessageBegin={self.C_SignMessageBegin!r}, C_SignMessageNext={self.C_SignMessageNext!r}, C_MessageSignFinal={self.C_MessageSignFinal!r}, C_MessageVerifyInit={self.C_MessageVerifyInit!r}, C_VerifyMessage={self.C_VerifyMessage!r}, C_VerifyMessageBegin={self.C_VerifyMessageBegin!r}, C_VerifyMessageNext={self.C_VerifyMessageNext!r}, C_MessageVerifyFinal={self.C_MessageVerifyFinal!r})"
 
@@ -5543,9 +5155,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.version")
 
     @property
     def C_Initialize(self):
@@ -5558,9 +5167,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_Initialize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Initialize, value)
 
-    @C_Initialize.deleter
-    def C_Initialize(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Initialize")
 
     @property
     def C_Finalize(self):
@@ -5573,9 +5179,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_Finalize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Finalize, value)
 
-    @C_Finalize.deleter
-    def C_Finalize(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Finalize")
 
     @property
     def C_GetInfo(self):
@@ -5588,9 +5191,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInfo, value)
 
-    @C_GetInfo.deleter
-    def C_GetInfo(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetInfo")
 
     @property
     def C_GetFunctionList(self):
@@ -5603,9 +5203,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetFunctionList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionList, value)
 
-    @C_GetFunctionList.deleter
-    def C_GetFunctionList(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetFunctionList")
 
     @property
     def C_GetSlotList(self):
@@ -5618,9 +5215,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetSlotList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotList, value)
 
-    @C_GetSlotList.deleter
-    def C_GetSlotList(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetSlotList")
 
     @property
     def C_GetSlotInfo(self):
@@ -5633,9 +5227,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetSlotInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotInfo, value)
 
-    @C_GetSlotInfo.deleter
-    def C_GetSlotInfo(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetSlotInfo")
 
     @property
     def C_GetTokenInfo(self):
@@ -5648,9 +5239,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetTokenInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetTokenInfo, value)
 
-    @C_GetTokenInfo.deleter
-    def C_GetTokenInfo(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetTokenInfo")
 
     @property
     def C_GetMechanismList(self):
@@ -5663,9 +5251,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetMechanismList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismList, value)
 
-    @C_GetMechanismList.deleter
-    def C_GetMechanismList(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetMechanismList")
 
     @property
     def C_GetMechanismInfo(self):
@@ -5678,9 +5263,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetMechanismInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismInfo, value)
 
-    @C_GetMechanismInfo.deleter
-    def C_GetMechanismInfo(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetMechanismInfo")
 
     @property
     def C_InitToken(self):
@@ -5693,9 +5275,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_InitToken, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitToken, value)
 
-    @C_InitToken.deleter
-    def C_InitToken(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_InitToken")
 
     @property
     def C_InitPIN(self):
@@ -5708,9 +5287,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_InitPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitPIN, value)
 
-    @C_InitPIN.deleter
-    def C_InitPIN(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_InitPIN")
 
     @property
     def C_SetPIN(self):
@@ -5723,9 +5299,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SetPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetPIN, value)
 
-    @C_SetPIN.deleter
-    def C_SetPIN(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SetPIN")
 
     @property
     def C_OpenSession(self):
@@ -5738,9 +5311,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_OpenSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_OpenSession, value)
 
-    @C_OpenSession.deleter
-    def C_OpenSession(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_OpenSession")
 
     @property
     def C_CloseSession(self):
@@ -5753,9 +5323,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_CloseSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseSession, value)
 
-    @C_CloseSession.deleter
-    def C_CloseSession(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CloseSession")
 
     @property
     def C_CloseAllSessions(self):
@@ -5768,9 +5335,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_CloseAllSessions, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseAllSessions, value)
 
-    @C_CloseAllSessions.deleter
-    def C_CloseAllSessions(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CloseAllSessions")
 
     @property
     def C_GetSessionInfo(self):
@@ -5783,9 +5347,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetSessionInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSessionInfo, value)
 
-    @C_GetSessionInfo.deleter
-    def C_GetSessionInfo(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetSessionInfo")
 
     @property
     def C_GetOperationState(self):
@@ -5798,9 +5359,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetOperationState, value)
 
-    @C_GetOperationState.deleter
-    def C_GetOperationState(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetOperationState")
 
     @property
     def C_SetOperationState(self):
@@ -5813,9 +5371,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetOperationState, value)
 
-    @C_SetOperationState.deleter
-    def C_SetOperationState(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SetOperationState")
 
     @property
     def C_Login(self):
@@ -5828,9 +5383,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_Login, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Login, value)
 
-    @C_Login.deleter
-    def C_Login(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Login")
 
     @property
     def C_Logout(self):
@@ -5843,9 +5395,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_Logout, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Logout, value)
 
-    @C_Logout.deleter
-    def C_Logout(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Logout")
 
     @property
     def C_CreateObject(self):
@@ -5858,9 +5407,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_CreateObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CreateObject, value)
 
-    @C_CreateObject.deleter
-    def C_CreateObject(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CreateObject")
 
     @property
     def C_CopyObject(self):
@@ -5873,9 +5419,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_CopyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CopyObject, value)
 
-    @C_CopyObject.deleter
-    def C_CopyObject(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CopyObject")
 
     @property
     def C_DestroyObject(self):
@@ -5888,9 +5431,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DestroyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DestroyObject, value)
 
-    @C_DestroyObject.deleter
-    def C_DestroyObject(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DestroyObject")
 
     @property
     def C_GetObjectSize(self):
@@ -5903,9 +5443,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetObjectSize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetObjectSize, value)
 
-    @C_GetObjectSize.deleter
-    def C_GetObjectSize(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetObjectSize")
 
     @property
     def C_GetAttributeValue(self):
@@ -5918,9 +5455,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetAttributeValue, value)
 
-    @C_GetAttributeValue.deleter
-    def C_GetAttributeValue(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetAttributeValue")
 
     @property
     def C_SetAttributeValue(self):
@@ -5933,9 +5467,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetAttributeValue, value)
 
-    @C_SetAttributeValue.deleter
-    def C_SetAttributeValue(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SetAttributeValue")
 
     @property
     def C_FindObjectsInit(self):
@@ -5948,9 +5479,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_FindObjectsInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsInit, value)
 
-    @C_FindObjectsInit.deleter
-    def C_FindObjectsInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_FindObjectsInit")
 
     @property
     def C_FindObjects(self):
@@ -5963,9 +5491,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_FindObjects, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjects, value)
 
-    @C_FindObjects.deleter
-    def C_FindObjects(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_FindObjects")
 
     @property
     def C_FindObjectsFinal(self):
@@ -5978,9 +5503,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_FindObjectsFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsFinal, value)
 
-    @C_FindObjectsFinal.deleter
-    def C_FindObjectsFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_FindObjectsFinal")
 
     @property
     def C_EncryptInit(self):
@@ -5993,9 +5515,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_EncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptInit, value)
 
-    @C_EncryptInit.deleter
-    def C_EncryptInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptInit")
 
     @property
     def C_Encrypt(self):
@@ -6008,9 +5527,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_Encrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Encrypt, value)
 
-    @C_Encrypt.deleter
-    def C_Encrypt(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Encrypt")
 
     @property
     def C_EncryptUpdate(self):
@@ -6023,9 +5539,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_EncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptUpdate, value)
 
-    @C_EncryptUpdate.deleter
-    def C_EncryptUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptUpdate")
 
     @property
     def C_EncryptFinal(self):
@@ -6038,9 +5551,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_EncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptFinal, value)
 
-    @C_EncryptFinal.deleter
-    def C_EncryptFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptFinal")
 
     @property
     def C_DecryptInit(self):
@@ -6053,9 +5563,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptInit, value)
 
-    @C_DecryptInit.deleter
-    def C_DecryptInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptInit")
 
     @property
     def C_Decrypt(self):
@@ -6068,9 +5575,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_Decrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Decrypt, value)
 
-    @C_Decrypt.deleter
-    def C_Decrypt(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Decrypt")
 
     @property
     def C_DecryptUpdate(self):
@@ -6083,9 +5587,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DecryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptUpdate, value)
 
-    @C_DecryptUpdate.deleter
-    def C_DecryptUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptUpdate")
 
     @property
     def C_DecryptFinal(self):
@@ -6098,9 +5599,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptFinal, value)
 
-    @C_DecryptFinal.deleter
-    def C_DecryptFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptFinal")
 
     @property
     def C_DigestInit(self):
@@ -6113,9 +5611,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DigestInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestInit, value)
 
-    @C_DigestInit.deleter
-    def C_DigestInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestInit")
 
     @property
     def C_Digest(self):
@@ -6128,9 +5623,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_Digest, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Digest, value)
 
-    @C_Digest.deleter
-    def C_Digest(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Digest")
 
     @property
     def C_DigestUpdate(self):
@@ -6143,9 +5635,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestUpdate, value)
 
-    @C_DigestUpdate.deleter
-    def C_DigestUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestUpdate")
 
     @property
     def C_DigestKey(self):
@@ -6158,9 +5647,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DigestKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestKey, value)
 
-    @C_DigestKey.deleter
-    def C_DigestKey(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestKey")
 
     @property
     def C_DigestFinal(self):
@@ -6173,9 +5659,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DigestFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestFinal, value)
 
-    @C_DigestFinal.deleter
-    def C_DigestFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestFinal")
 
     @property
     def C_SignInit(self):
@@ -6188,9 +5671,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignInit, value)
 
-    @C_SignInit.deleter
-    def C_SignInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignInit")
 
     @property
     def C_Sign(self):
@@ -6203,9 +5683,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_Sign, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Sign, value)
 
-    @C_Sign.deleter
-    def C_Sign(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Sign")
 
     @property
     def C_SignUpdate(self):
@@ -6218,9 +5695,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SignUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignUpdate, value)
 
-    @C_SignUpdate.deleter
-    def C_SignUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignUpdate")
 
     @property
     def C_SignFinal(self):
@@ -6233,9 +5707,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignFinal, value)
 
-    @C_SignFinal.deleter
-    def C_SignFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignFinal")
 
     @property
     def C_SignRecoverInit(self):
@@ -6248,9 +5719,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SignRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecoverInit, value)
 
-    @C_SignRecoverInit.deleter
-    def C_SignRecoverInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignRecoverInit")
 
     @property
     def C_SignRecover(self):
@@ -6263,9 +5731,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SignRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecover, value)
 
-    @C_SignRecover.deleter
-    def C_SignRecover(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignRecover")
 
     @property
     def C_VerifyInit(self):
@@ -6278,9 +5743,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_VerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyInit, value)
 
-    @C_VerifyInit.deleter
-    def C_VerifyInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyInit")
 
     @property
     def C_Verify(self):
@@ -6293,9 +5755,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_Verify, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Verify, value)
 
-    @C_Verify.deleter
-    def C_Verify(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_Verify")
 
     @property
     def C_VerifyUpdate(self):
@@ -6308,9 +5767,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_VerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyUpdate, value)
 
-    @C_VerifyUpdate.deleter
-    def C_VerifyUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyUpdate")
 
     @property
     def C_VerifyFinal(self):
@@ -6323,9 +5779,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_VerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyFinal, value)
 
-    @C_VerifyFinal.deleter
-    def C_VerifyFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyFinal")
 
     @property
     def C_VerifyRecoverInit(self):
@@ -6338,9 +5791,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_VerifyRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecoverInit, value)
 
-    @C_VerifyRecoverInit.deleter
-    def C_VerifyRecoverInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit")
 
     @property
     def C_VerifyRecover(self):
@@ -6353,9 +5803,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_VerifyRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecover, value)
 
-    @C_VerifyRecover.deleter
-    def C_VerifyRecover(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyRecover")
 
     @property
     def C_DigestEncryptUpdate(self):
@@ -6368,9 +5815,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DigestEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestEncryptUpdate, value)
 
-    @C_DigestEncryptUpdate.deleter
-    def C_DigestEncryptUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate")
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -6383,9 +5827,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DecryptDigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptDigestUpdate, value)
 
-    @C_DecryptDigestUpdate.deleter
-    def C_DecryptDigestUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate")
 
     @property
     def C_SignEncryptUpdate(self):
@@ -6398,9 +5839,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SignEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignEncryptUpdate, value)
 
-    @C_SignEncryptUpdate.deleter
-    def C_SignEncryptUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate")
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -6413,9 +5851,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DecryptVerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptVerifyUpdate, value)
 
-    @C_DecryptVerifyUpdate.deleter
-    def C_DecryptVerifyUpdate(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate")
 
     @property
     def C_GenerateKey(self):
@@ -6428,9 +5863,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GenerateKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKey, value)
 
-    @C_GenerateKey.deleter
-    def C_GenerateKey(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GenerateKey")
 
     @property
     def C_GenerateKeyPair(self):
@@ -6443,9 +5875,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GenerateKeyPair, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKeyPair, value)
 
-    @C_GenerateKeyPair.deleter
-    def C_GenerateKeyPair(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GenerateKeyPair")
 
     @property
     def C_WrapKey(self):
@@ -6458,9 +5887,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_WrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WrapKey, value)
 
-    @C_WrapKey.deleter
-    def C_WrapKey(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_WrapKey")
 
     @property
     def C_UnwrapKey(self):
@@ -6473,9 +5899,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_UnwrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_UnwrapKey, value)
 
-    @C_UnwrapKey.deleter
-    def C_UnwrapKey(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_UnwrapKey")
 
     @property
     def C_DeriveKey(self):
@@ -6488,9 +5911,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DeriveKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DeriveKey, value)
 
-    @C_DeriveKey.deleter
-    def C_DeriveKey(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DeriveKey")
 
     @property
     def C_SeedRandom(self):
@@ -6503,9 +5923,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SeedRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SeedRandom, value)
 
-    @C_SeedRandom.deleter
-    def C_SeedRandom(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SeedRandom")
 
     @property
     def C_GenerateRandom(self):
@@ -6518,9 +5935,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GenerateRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateRandom, value)
 
-    @C_GenerateRandom.deleter
-    def C_GenerateRandom(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GenerateRandom")
 
     @property
     def C_GetFunctionStatus(self):
@@ -6533,9 +5947,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetFunctionStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionStatus, value)
 
-    @C_GetFunctionStatus.deleter
-    def C_GetFunctionStatus(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetFunctionStatus")
 
     @property
     def C_CancelFunction(self):
@@ -6548,9 +5959,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_CancelFunction, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CancelFunction, value)
 
-    @C_CancelFunction.deleter
-    def C_CancelFunction(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_CancelFunction")
 
     @property
     def C_WaitForSlotEvent(self):
@@ -6563,9 +5971,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_WaitForSlotEvent, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WaitForSlotEvent, value)
 
-    @C_WaitForSlotEvent.deleter
-    def C_WaitForSlotEvent(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent")
 
     @property
     def C_GetInterfaceList(self):
@@ -6578,9 +5983,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetInterfaceList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInterfaceList, value)
 
-    @C_GetInterfaceList.deleter
-    def C_GetInterfaceList(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetInterfaceList")
 
     @property
     def C_GetInterface(self):
@@ -6593,9 +5995,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_GetInterface, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInterface, value)
 
-    @C_GetInterface.deleter
-    def C_GetInterface(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_GetInterface")
 
     @property
     def C_LoginUser(self):
@@ -6608,9 +6007,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_LoginUser, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_LoginUser, value)
 
-    @C_LoginUser.deleter
-    def C_LoginUser(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_LoginUser")
 
     @property
     def C_SessionCancel(self):
@@ -6623,9 +6019,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SessionCancel, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SessionCancel, value)
 
-    @C_SessionCancel.deleter
-    def C_SessionCancel(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SessionCancel")
 
     @property
     def C_MessageEncryptInit(self):
@@ -6638,9 +6031,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_MessageEncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageEncryptInit, value)
 
-    @C_MessageEncryptInit.deleter
-    def C_MessageEncryptInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageEncryptInit")
 
     @property
     def C_EncryptMessage(self):
@@ -6653,9 +6043,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_EncryptMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessage, value)
 
-    @C_EncryptMessage.deleter
-    def C_EncryptMessage(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptMessage")
 
     @property
     def C_EncryptMessageBegin(self):
@@ -6668,9 +6055,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_EncryptMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessageBegin, value)
 
-    @C_EncryptMessageBegin.deleter
-    def C_EncryptMessageBegin(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin")
 
     @property
     def C_EncryptMessageNext(self):
@@ -6683,9 +6067,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_EncryptMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessageNext, value)
 
-    @C_EncryptMessageNext.deleter
-    def C_EncryptMessageNext(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_EncryptMessageNext")
 
     @property
     def C_MessageEncryptFinal(self):
@@ -6698,9 +6079,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_MessageEncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageEncryptFinal, value)
 
-    @C_MessageEncryptFinal.deleter
-    def C_MessageEncryptFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal")
 
     @property
     def C_MessageDecryptInit(self):
@@ -6713,9 +6091,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_MessageDecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageDecryptInit, value)
 
-    @C_MessageDecryptInit.deleter
-    def C_MessageDecryptInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageDecryptInit")
 
     @property
     def C_DecryptMessage(self):
@@ -6728,9 +6103,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DecryptMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessage, value)
 
-    @C_DecryptMessage.deleter
-    def C_DecryptMessage(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptMessage")
 
     @property
     def C_DecryptMessageBegin(self):
@@ -6743,9 +6115,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DecryptMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessageBegin, value)
 
-    @C_DecryptMessageBegin.deleter
-    def C_DecryptMessageBegin(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin")
 
     @property
     def C_DecryptMessageNext(self):
@@ -6758,9 +6127,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_DecryptMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessageNext, value)
 
-    @C_DecryptMessageNext.deleter
-    def C_DecryptMessageNext(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_DecryptMessageNext")
 
     @property
     def C_MessageDecryptFinal(self):
@@ -6773,9 +6139,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_MessageDecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageDecryptFinal, value)
 
-    @C_MessageDecryptFinal.deleter
-    def C_MessageDecryptFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal")
 
     @property
     def C_MessageSignInit(self):
@@ -6788,9 +6151,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_MessageSignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageSignInit, value)
 
-    @C_MessageSignInit.deleter
-    def C_MessageSignInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageSignInit")
 
     @property
     def C_SignMessage(self):
@@ -6803,9 +6163,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SignMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessage, value)
 
-    @C_SignMessage.deleter
-    def C_SignMessage(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignMessage")
 
     @property
     def C_SignMessageBegin(self):
@@ -6818,9 +6175,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SignMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessageBegin, value)
 
-    @C_SignMessageBegin.deleter
-    def C_SignMessageBegin(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignMessageBegin")
 
     @property
     def C_SignMessageNext(self):
@@ -6833,9 +6187,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_SignMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessageNext, value)
 
-    @C_SignMessageNext.deleter
-    def C_SignMessageNext(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_SignMessageNext")
 
     @property
     def C_MessageSignFinal(self):
@@ -6848,9 +6199,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_MessageSignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageSignFinal, value)
 
-    @C_MessageSignFinal.deleter
-    def C_MessageSignFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageSignFinal")
 
     @property
     def C_MessageVerifyInit(self):
@@ -6863,9 +6211,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_MessageVerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageVerifyInit, value)
 
-    @C_MessageVerifyInit.deleter
-    def C_MessageVerifyInit(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageVerifyInit")
 
     @property
     def C_VerifyMessage(self):
@@ -6878,9 +6223,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_VerifyMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessage, value)
 
-    @C_VerifyMessage.deleter
-    def C_VerifyMessage(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyMessage")
 
     @property
     def C_VerifyMessageBegin(self):
@@ -6893,9 +6235,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_VerifyMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessageBegin, value)
 
-    @C_VerifyMessageBegin.deleter
-    def C_VerifyMessageBegin(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin")
 
     @property
     def C_VerifyMessageNext(self):
@@ -6908,9 +6247,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_VerifyMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessageNext, value)
 
-    @C_VerifyMessageNext.deleter
-    def C_VerifyMessageNext(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_VerifyMessageNext")
 
     @property
     def C_MessageVerifyFinal(self):
@@ -6923,9 +6259,6 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
         memcpy(&self._ptr.C_MessageVerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageVerifyFinal, value)
 
-    @C_MessageVerifyFinal.deleter
-    def C_MessageVerifyFinal(self):
-        _pb_no_delete("CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal")
 
 
 cdef CK_FUNCTION_LIST_3_0 _pb_view_CK_FUNCTION_LIST_3_0(object owner, void *ptr):
@@ -6953,6 +6286,8 @@ cdef class CK_INTERFACE(_pb_Record):
     'Interfaces are new in v3.0'
     cdef _cs_CK_INTERFACE _value
     cdef _cs_CK_INTERFACE *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -6997,13 +6332,6 @@ cdef class CK_INTERFACE(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_INTERFACE))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_INTERFACE(pInterfaceName={self.pInterfaceName!r}, pFunctionList={self.pFunctionList!r}, flags={self.flags!r})"
 
@@ -7016,9 +6344,6 @@ cdef class CK_INTERFACE(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pInterfaceName = <_c_CK_CHAR *>_pb_keep_text(self, <size_t>&self._ptr.pInterfaceName, value, "CK_INTERFACE.pInterfaceName", True)
 
-    @pInterfaceName.deleter
-    def pInterfaceName(self):
-        _pb_no_delete("CK_INTERFACE.pInterfaceName")
 
     @property
     def pFunctionList(self):
@@ -7034,9 +6359,6 @@ cdef class CK_INTERFACE(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pFunctionList = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pFunctionList, value, "CK_INTERFACE.pFunctionList", False, 0, True)
 
-    @pFunctionList.deleter
-    def pFunctionList(self):
-        _pb_no_delete("CK_INTERFACE.pFunctionList")
 
     @property
     def flags(self):
@@ -7047,9 +6369,6 @@ cdef class CK_INTERFACE(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.flags = _pb_index(value, "CK_INTERFACE.flags", 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete("CK_INTERFACE.flags")
 
 
 cdef CK_INTERFACE _pb_view_CK_INTERFACE(object owner, void *ptr):
@@ -7077,6 +6396,8 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
     'CK_C_INITIALIZE_ARGS provides the optional arguments to\nC_Initialize'
     cdef _cs_CK_C_INITIALIZE_ARGS _value
     cdef _cs_CK_C_INITIALIZE_ARGS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -7129,13 +6450,6 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_C_INITIALIZE_ARGS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_C_INITIALIZE_ARGS(CreateMutex={self.CreateMutex!r}, DestroyMutex={self.DestroyMutex!r}, LockMutex={self.LockMutex!r}, UnlockMutex={self.UnlockMutex!r}, flags={self.flags!r}, LibraryParameters={self.LibraryParameters!r}, pReserved={self.pReserved!r})"
 
@@ -7150,9 +6464,6 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
         memcpy(&self._ptr.CreateMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.CreateMutex, value)
 
-    @CreateMutex.deleter
-    def CreateMutex(self):
-        _pb_no_delete("CK_C_INITIALIZE_ARGS.CreateMutex")
 
     @property
     def DestroyMutex(self):
@@ -7165,9 +6476,6 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
         memcpy(&self._ptr.DestroyMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.DestroyMutex, value)
 
-    @DestroyMutex.deleter
-    def DestroyMutex(self):
-        _pb_no_delete("CK_C_INITIALIZE_ARGS.DestroyMutex")
 
     @property
     def LockMutex(self):
@@ -7180,9 +6488,6 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
         memcpy(&self._ptr.LockMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.LockMutex, value)
 
-    @LockMutex.deleter
-    def LockMutex(self):
-        _pb_no_delete("CK_C_INITIALIZE_ARGS.LockMutex")
 
     @property
     def UnlockMutex(self):
@@ -7195,9 +6500,6 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
         memcpy(&self._ptr.UnlockMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.UnlockMutex, value)
 
-    @UnlockMutex.deleter
-    def UnlockMutex(self):
-        _pb_no_delete("CK_C_INITIALIZE_ARGS.UnlockMutex")
 
     @property
     def flags(self):
@@ -7208,9 +6510,6 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.flags = _pb_index(value, "CK_C_INITIALIZE_ARGS.flags", 0, 18446744073709551615)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete("CK_C_INITIALIZE_ARGS.flags")
 
     @property
     def LibraryParameters(self):
@@ -7226,9 +6525,6 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.LibraryParameters = <_c_CK_CHAR_PTR *>_pb_keep_buffer(self, <size_t>&self._ptr.LibraryParameters, value, "CK_C_INITIALIZE_ARGS.LibraryParameters", True, 8, False)
 
-    @LibraryParameters.deleter
-    def LibraryParameters(self):
-        _pb_no_delete("CK_C_INITIALIZE_ARGS.LibraryParameters")
 
     @property
     def pReserved(self):
@@ -7244,9 +6540,6 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pReserved = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pReserved, value, "CK_C_INITIALIZE_ARGS.pReserved", False, 0, True)
 
-    @pReserved.deleter
-    def pReserved(self):
-        _pb_no_delete("CK_C_INITIALIZE_ARGS.pReserved")
 
 
 cdef CK_C_INITIALIZE_ARGS _pb_view_CK_C_INITIALIZE_ARGS(object owner, void *ptr):
@@ -7274,6 +6567,8 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     'CK_RSA_PKCS_OAEP_PARAMS is new for v2.10.\nCK_RSA_PKCS_OAEP_PARAMS provides the parameters to the\nCKM_RSA_PKCS_OAEP mechanism.'
     cdef _cs_CK_RSA_PKCS_OAEP_PARAMS _value
     cdef _cs_CK_RSA_PKCS_OAEP_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -7322,13 +6617,6 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_PKCS_OAEP_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_RSA_PKCS_OAEP_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, source={self.source!r}, pSourceData={self.pSourceData!r}, ulSourceDataLen={self.ulSourceDataLen!r})"
 
@@ -7341,9 +6629,6 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hashAlg = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.hashAlg", 0, 18446744073709551615)
 
-    @hashAlg.deleter
-    def hashAlg(self):
-        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.hashAlg")
 
     @property
     def mgf(self):
@@ -7354,9 +6639,6 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.mgf = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.mgf", 0, 18446744073709551615)
 
-    @mgf.deleter
-    def mgf(self):
-        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.mgf")
 
     @property
     def source(self):
@@ -7367,9 +6649,6 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.source = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.source", 0, 18446744073709551615)
 
-    @source.deleter
-    def source(self):
-        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.source")
 
     @property
     def pSourceData(self):
@@ -7385,9 +6664,6 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSourceData, value, "CK_RSA_PKCS_OAEP_PARAMS.pSourceData", False, 0, True)
 
-    @pSourceData.deleter
-    def pSourceData(self):
-        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.pSourceData")
 
     @property
     def ulSourceDataLen(self):
@@ -7398,9 +6674,6 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSourceDataLen = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen", 0, 18446744073709551615)
 
-    @ulSourceDataLen.deleter
-    def ulSourceDataLen(self):
-        _pb_no_delete("CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen")
 
 
 cdef CK_RSA_PKCS_OAEP_PARAMS _pb_view_CK_RSA_PKCS_OAEP_PARAMS(object owner, void *ptr):
@@ -7428,6 +6701,8 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     'CK_RSA_PKCS_PSS_PARAMS is new for v2.11.\nCK_RSA_PKCS_PSS_PARAMS provides the parameters to the\nCKM_RSA_PKCS_PSS mechanism(s).'
     cdef _cs_CK_RSA_PKCS_PSS_PARAMS _value
     cdef _cs_CK_RSA_PKCS_PSS_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -7476,13 +6751,6 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_RSA_PKCS_PSS_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, sLen={self.sLen!r})"
 
@@ -7495,9 +6763,6 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hashAlg = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.hashAlg", 0, 18446744073709551615)
 
-    @hashAlg.deleter
-    def hashAlg(self):
-        _pb_no_delete("CK_RSA_PKCS_PSS_PARAMS.hashAlg")
 
     @property
     def mgf(self):
@@ -7508,9 +6773,6 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.mgf = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.mgf", 0, 18446744073709551615)
 
-    @mgf.deleter
-    def mgf(self):
-        _pb_no_delete("CK_RSA_PKCS_PSS_PARAMS.mgf")
 
     @property
     def sLen(self):
@@ -7521,9 +6783,6 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.sLen = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.sLen", 0, 18446744073709551615)
 
-    @sLen.deleter
-    def sLen(self):
-        _pb_no_delete("CK_RSA_PKCS_PSS_PARAMS.sLen")
 
 
 cdef CK_RSA_PKCS_PSS_PARAMS _pb_view_CK_RSA_PKCS_PSS_PARAMS(object owner, void *ptr):
@@ -7551,6 +6810,8 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     'CK_ECDH1_DERIVE_PARAMS is new for v2.11.\nCK_ECDH1_DERIVE_PARAMS provides the parameters to the\nCKM_ECDH1_DERIVE and CKM_ECDH1_COFACTOR_DERIVE mechanisms,\nwhere each party contributes one key pair.'
     cdef _cs_CK_ECDH1_DERIVE_PARAMS _value
     cdef _cs_CK_ECDH1_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -7599,13 +6860,6 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECDH1_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_ECDH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
 
@@ -7618,9 +6872,6 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.kdf = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.kdf")
 
     @property
     def ulSharedDataLen(self):
@@ -7631,9 +6882,6 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSharedDataLen = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen", 0, 18446744073709551615)
 
-    @ulSharedDataLen.deleter
-    def ulSharedDataLen(self):
-        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen")
 
     @property
     def pSharedData(self):
@@ -7644,9 +6892,6 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH1_DERIVE_PARAMS.pSharedData", True)
 
-    @pSharedData.deleter
-    def pSharedData(self):
-        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.pSharedData")
 
     @property
     def ulPublicDataLen(self):
@@ -7657,9 +6902,6 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPublicDataLen = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -7670,9 +6912,6 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH1_DERIVE_PARAMS.pPublicData", True)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete("CK_ECDH1_DERIVE_PARAMS.pPublicData")
 
 
 cdef CK_ECDH1_DERIVE_PARAMS _pb_view_CK_ECDH1_DERIVE_PARAMS(object owner, void *ptr):
@@ -7700,6 +6939,8 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     'CK_ECDH2_DERIVE_PARAMS is new for v2.11.\nCK_ECDH2_DERIVE_PARAMS provides the parameters to the\nCKM_ECMQV_DERIVE mechanism, where each party contributes two key pairs.'
     cdef _cs_CK_ECDH2_DERIVE_PARAMS _value
     cdef _cs_CK_ECDH2_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -7756,13 +6997,6 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECDH2_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_ECDH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
 
@@ -7775,9 +7009,6 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.kdf = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.kdf")
 
     @property
     def ulSharedDataLen(self):
@@ -7788,9 +7019,6 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSharedDataLen = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen", 0, 18446744073709551615)
 
-    @ulSharedDataLen.deleter
-    def ulSharedDataLen(self):
-        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen")
 
     @property
     def pSharedData(self):
@@ -7801,9 +7029,6 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH2_DERIVE_PARAMS.pSharedData", True)
 
-    @pSharedData.deleter
-    def pSharedData(self):
-        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.pSharedData")
 
     @property
     def ulPublicDataLen(self):
@@ -7814,9 +7039,6 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPublicDataLen = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -7827,9 +7049,6 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData", True)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.pPublicData")
 
     @property
     def ulPrivateDataLen(self):
@@ -7840,9 +7059,6 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPrivateDataLen = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen", 0, 18446744073709551615)
 
-    @ulPrivateDataLen.deleter
-    def ulPrivateDataLen(self):
-        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen")
 
     @property
     def hPrivateData(self):
@@ -7853,9 +7069,6 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hPrivateData = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.hPrivateData", 0, 18446744073709551615)
 
-    @hPrivateData.deleter
-    def hPrivateData(self):
-        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.hPrivateData")
 
     @property
     def ulPublicDataLen2(self):
@@ -7866,9 +7079,6 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPublicDataLen2 = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2", 0, 18446744073709551615)
 
-    @ulPublicDataLen2.deleter
-    def ulPublicDataLen2(self):
-        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2")
 
     @property
     def pPublicData2(self):
@@ -7879,9 +7089,6 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData2", True)
 
-    @pPublicData2.deleter
-    def pPublicData2(self):
-        _pb_no_delete("CK_ECDH2_DERIVE_PARAMS.pPublicData2")
 
 
 cdef CK_ECDH2_DERIVE_PARAMS _pb_view_CK_ECDH2_DERIVE_PARAMS(object owner, void *ptr):
@@ -7909,6 +7116,8 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     'struct CK_ECMQV_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_ECMQV_DERIVE_PARAMS _value
     cdef _cs_CK_ECMQV_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -7967,13 +7176,6 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECMQV_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_ECMQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
 
@@ -7986,9 +7188,6 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.kdf = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.kdf")
 
     @property
     def ulSharedDataLen(self):
@@ -7999,9 +7198,6 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSharedDataLen = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen", 0, 18446744073709551615)
 
-    @ulSharedDataLen.deleter
-    def ulSharedDataLen(self):
-        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen")
 
     @property
     def pSharedData(self):
@@ -8012,9 +7208,6 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECMQV_DERIVE_PARAMS.pSharedData", True)
 
-    @pSharedData.deleter
-    def pSharedData(self):
-        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.pSharedData")
 
     @property
     def ulPublicDataLen(self):
@@ -8025,9 +7218,6 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPublicDataLen = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -8038,9 +7228,6 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData", True)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.pPublicData")
 
     @property
     def ulPrivateDataLen(self):
@@ -8051,9 +7238,6 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPrivateDataLen = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen", 0, 18446744073709551615)
 
-    @ulPrivateDataLen.deleter
-    def ulPrivateDataLen(self):
-        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen")
 
     @property
     def hPrivateData(self):
@@ -8064,9 +7248,6 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hPrivateData = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.hPrivateData", 0, 18446744073709551615)
 
-    @hPrivateData.deleter
-    def hPrivateData(self):
-        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.hPrivateData")
 
     @property
     def ulPublicDataLen2(self):
@@ -8077,9 +7258,6 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPublicDataLen2 = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2", 0, 18446744073709551615)
 
-    @ulPublicDataLen2.deleter
-    def ulPublicDataLen2(self):
-        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2")
 
     @property
     def pPublicData2(self):
@@ -8090,9 +7268,6 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData2", True)
 
-    @pPublicData2.deleter
-    def pPublicData2(self):
-        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.pPublicData2")
 
     @property
     def publicKey(self):
@@ -8103,9 +7278,6 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.publicKey = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.publicKey", 0, 18446744073709551615)
 
-    @publicKey.deleter
-    def publicKey(self):
-        _pb_no_delete("CK_ECMQV_DERIVE_PARAMS.publicKey")
 
 
 cdef CK_ECMQV_DERIVE_PARAMS _pb_view_CK_ECMQV_DERIVE_PARAMS(object owner, void *ptr):
@@ -8133,6 +7305,8 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     'CK_X9_42_DH1_DERIVE_PARAMS is new for v2.11.\nCK_X9_42_DH1_DERIVE_PARAMS provides the parameters to the\nCKM_X9_42_DH_DERIVE key derivation mechanism, where each party\ncontributes one key pair'
     cdef _cs_CK_X9_42_DH1_DERIVE_PARAMS _value
     cdef _cs_CK_X9_42_DH1_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -8181,13 +7355,6 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X9_42_DH1_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_X9_42_DH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
 
@@ -8200,9 +7367,6 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.kdf = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.kdf")
 
     @property
     def ulOtherInfoLen(self):
@@ -8213,9 +7377,6 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulOtherInfoLen = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen", 0, 18446744073709551615)
 
-    @ulOtherInfoLen.deleter
-    def ulOtherInfoLen(self):
-        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen")
 
     @property
     def pOtherInfo(self):
@@ -8226,9 +7387,6 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo", True)
 
-    @pOtherInfo.deleter
-    def pOtherInfo(self):
-        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo")
 
     @property
     def ulPublicDataLen(self):
@@ -8239,9 +7397,6 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPublicDataLen = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -8252,9 +7407,6 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH1_DERIVE_PARAMS.pPublicData", True)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete("CK_X9_42_DH1_DERIVE_PARAMS.pPublicData")
 
 
 cdef CK_X9_42_DH1_DERIVE_PARAMS _pb_view_CK_X9_42_DH1_DERIVE_PARAMS(object owner, void *ptr):
@@ -8282,6 +7434,8 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     'CK_X9_42_DH2_DERIVE_PARAMS is new for v2.11.\nCK_X9_42_DH2_DERIVE_PARAMS provides the parameters to the\nCKM_X9_42_DH_HYBRID_DERIVE and CKM_X9_42_MQV_DERIVE key derivation\nmechanisms, where each party contributes two key pairs'
     cdef _cs_CK_X9_42_DH2_DERIVE_PARAMS _value
     cdef _cs_CK_X9_42_DH2_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -8338,13 +7492,6 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X9_42_DH2_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_X9_42_DH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
 
@@ -8357,9 +7504,6 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.kdf = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.kdf")
 
     @property
     def ulOtherInfoLen(self):
@@ -8370,9 +7514,6 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulOtherInfoLen = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen", 0, 18446744073709551615)
 
-    @ulOtherInfoLen.deleter
-    def ulOtherInfoLen(self):
-        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen")
 
     @property
     def pOtherInfo(self):
@@ -8383,9 +7524,6 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo", True)
 
-    @pOtherInfo.deleter
-    def pOtherInfo(self):
-        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo")
 
     @property
     def ulPublicDataLen(self):
@@ -8396,9 +7534,6 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPublicDataLen = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -8409,9 +7544,6 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData", True)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.pPublicData")
 
     @property
     def ulPrivateDataLen(self):
@@ -8422,9 +7554,6 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPrivateDataLen = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen", 0, 18446744073709551615)
 
-    @ulPrivateDataLen.deleter
-    def ulPrivateDataLen(self):
-        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen")
 
     @property
     def hPrivateData(self):
@@ -8435,9 +7564,6 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hPrivateData = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData", 0, 18446744073709551615)
 
-    @hPrivateData.deleter
-    def hPrivateData(self):
-        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData")
 
     @property
     def ulPublicDataLen2(self):
@@ -8448,9 +7574,6 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPublicDataLen2 = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2", 0, 18446744073709551615)
 
-    @ulPublicDataLen2.deleter
-    def ulPublicDataLen2(self):
-        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2")
 
     @property
     def pPublicData2(self):
@@ -8461,9 +7584,6 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2", True)
 
-    @pPublicData2.deleter
-    def pPublicData2(self):
-        _pb_no_delete("CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2")
 
 
 cdef CK_X9_42_DH2_DERIVE_PARAMS _pb_view_CK_X9_42_DH2_DERIVE_PARAMS(object owner, void *ptr):
@@ -8491,6 +7611,8 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     'struct CK_X9_42_MQV_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X9_42_MQV_DERIVE_PARAMS _value
     cdef _cs_CK_X9_42_MQV_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -8549,13 +7671,6 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X9_42_MQV_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_X9_42_MQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
 
@@ -8568,9 +7683,6 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.kdf = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.kdf")
 
     @property
     def ulOtherInfoLen(self):
@@ -8581,9 +7693,6 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulOtherInfoLen = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen", 0, 18446744073709551615)
 
-    @ulOtherInfoLen.deleter
-    def ulOtherInfoLen(self):
-        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen")
 
     @property
     def pOtherInfo(self):
@@ -8594,9 +7703,6 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo", True)
 
-    @pOtherInfo.deleter
-    def pOtherInfo(self):
-        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo")
 
     @property
     def ulPublicDataLen(self):
@@ -8607,9 +7713,6 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPublicDataLen = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -8620,9 +7723,6 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData", True)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.pPublicData")
 
     @property
     def ulPrivateDataLen(self):
@@ -8633,9 +7733,6 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPrivateDataLen = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen", 0, 18446744073709551615)
 
-    @ulPrivateDataLen.deleter
-    def ulPrivateDataLen(self):
-        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen")
 
     @property
     def hPrivateData(self):
@@ -8646,9 +7743,6 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hPrivateData = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData", 0, 18446744073709551615)
 
-    @hPrivateData.deleter
-    def hPrivateData(self):
-        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData")
 
     @property
     def ulPublicDataLen2(self):
@@ -8659,9 +7753,6 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPublicDataLen2 = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2", 0, 18446744073709551615)
 
-    @ulPublicDataLen2.deleter
-    def ulPublicDataLen2(self):
-        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2")
 
     @property
     def pPublicData2(self):
@@ -8672,9 +7763,6 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2", True)
 
-    @pPublicData2.deleter
-    def pPublicData2(self):
-        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2")
 
     @property
     def publicKey(self):
@@ -8685,9 +7773,6 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.publicKey = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.publicKey", 0, 18446744073709551615)
 
-    @publicKey.deleter
-    def publicKey(self):
-        _pb_no_delete("CK_X9_42_MQV_DERIVE_PARAMS.publicKey")
 
 
 cdef CK_X9_42_MQV_DERIVE_PARAMS _pb_view_CK_X9_42_MQV_DERIVE_PARAMS(object owner, void *ptr):
@@ -8715,6 +7800,8 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
     'CK_KEA_DERIVE_PARAMS is new for v2.0'
     cdef _cs_CK_KEA_DERIVE_PARAMS _value
     cdef _cs_CK_KEA_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -8765,13 +7852,6 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KEA_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_KEA_DERIVE_PARAMS(isSender={self.isSender!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pRandomB={self.pRandomB!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
 
@@ -8784,9 +7864,6 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.isSender = _pb_index(value, "CK_KEA_DERIVE_PARAMS.isSender", 0, 255)
 
-    @isSender.deleter
-    def isSender(self):
-        _pb_no_delete("CK_KEA_DERIVE_PARAMS.isSender")
 
     @property
     def ulRandomLen(self):
@@ -8797,9 +7874,6 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulRandomLen = _pb_index(value, "CK_KEA_DERIVE_PARAMS.ulRandomLen", 0, 18446744073709551615)
 
-    @ulRandomLen.deleter
-    def ulRandomLen(self):
-        _pb_no_delete("CK_KEA_DERIVE_PARAMS.ulRandomLen")
 
     @property
     def pRandomA(self):
@@ -8810,9 +7884,6 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomA, value, "CK_KEA_DERIVE_PARAMS.pRandomA", True)
 
-    @pRandomA.deleter
-    def pRandomA(self):
-        _pb_no_delete("CK_KEA_DERIVE_PARAMS.pRandomA")
 
     @property
     def pRandomB(self):
@@ -8823,9 +7894,6 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pRandomB = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomB, value, "CK_KEA_DERIVE_PARAMS.pRandomB", True)
 
-    @pRandomB.deleter
-    def pRandomB(self):
-        _pb_no_delete("CK_KEA_DERIVE_PARAMS.pRandomB")
 
     @property
     def ulPublicDataLen(self):
@@ -8836,9 +7904,6 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPublicDataLen = _pb_index(value, "CK_KEA_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete("CK_KEA_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -8849,9 +7914,6 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_KEA_DERIVE_PARAMS.pPublicData", True)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete("CK_KEA_DERIVE_PARAMS.pPublicData")
 
 
 cdef CK_KEA_DERIVE_PARAMS _pb_view_CK_KEA_DERIVE_PARAMS(object owner, void *ptr):
@@ -8879,6 +7941,8 @@ cdef class CK_RC2_CBC_PARAMS(_pb_Record):
     'CK_RC2_CBC_PARAMS provides the parameters to the CKM_RC2_CBC\nmechanism'
     cdef _cs_CK_RC2_CBC_PARAMS _value
     cdef _cs_CK_RC2_CBC_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -8925,13 +7989,6 @@ cdef class CK_RC2_CBC_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC2_CBC_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_RC2_CBC_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, iv={self.iv!r})"
 
@@ -8944,9 +8001,6 @@ cdef class CK_RC2_CBC_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulEffectiveBits = _pb_index(value, "CK_RC2_CBC_PARAMS.ulEffectiveBits", 0, 18446744073709551615)
 
-    @ulEffectiveBits.deleter
-    def ulEffectiveBits(self):
-        _pb_no_delete("CK_RC2_CBC_PARAMS.ulEffectiveBits")
 
     @property
     def iv(self):
@@ -8956,9 +8010,6 @@ cdef class CK_RC2_CBC_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 8, value, "CK_RC2_CBC_PARAMS.iv")
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete("CK_RC2_CBC_PARAMS.iv")
 
 
 cdef CK_RC2_CBC_PARAMS _pb_view_CK_RC2_CBC_PARAMS(object owner, void *ptr):
@@ -8986,6 +8037,8 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     'CK_RC2_MAC_GENERAL_PARAMS is new for v2.0'
     cdef _cs_CK_RC2_MAC_GENERAL_PARAMS _value
     cdef _cs_CK_RC2_MAC_GENERAL_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -9032,13 +8085,6 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_RC2_MAC_GENERAL_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, ulMacLength={self.ulMacLength!r})"
 
@@ -9051,9 +8097,6 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulEffectiveBits = _pb_index(value, "CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits", 0, 18446744073709551615)
 
-    @ulEffectiveBits.deleter
-    def ulEffectiveBits(self):
-        _pb_no_delete("CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits")
 
     @property
     def ulMacLength(self):
@@ -9064,9 +8107,6 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulMacLength = _pb_index(value, "CK_RC2_MAC_GENERAL_PARAMS.ulMacLength", 0, 18446744073709551615)
 
-    @ulMacLength.deleter
-    def ulMacLength(self):
-        _pb_no_delete("CK_RC2_MAC_GENERAL_PARAMS.ulMacLength")
 
 
 cdef CK_RC2_MAC_GENERAL_PARAMS _pb_view_CK_RC2_MAC_GENERAL_PARAMS(object owner, void *ptr):
@@ -9094,6 +8134,8 @@ cdef class CK_RC5_PARAMS(_pb_Record):
     'CK_RC5_PARAMS is new for v2.0'
     cdef _cs_CK_RC5_PARAMS _value
     cdef _cs_CK_RC5_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -9140,13 +8182,6 @@ cdef class CK_RC5_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC5_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_RC5_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r})"
 
@@ -9159,9 +8194,6 @@ cdef class CK_RC5_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulWordsize = _pb_index(value, "CK_RC5_PARAMS.ulWordsize", 0, 18446744073709551615)
 
-    @ulWordsize.deleter
-    def ulWordsize(self):
-        _pb_no_delete("CK_RC5_PARAMS.ulWordsize")
 
     @property
     def ulRounds(self):
@@ -9172,9 +8204,6 @@ cdef class CK_RC5_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulRounds = _pb_index(value, "CK_RC5_PARAMS.ulRounds", 0, 18446744073709551615)
 
-    @ulRounds.deleter
-    def ulRounds(self):
-        _pb_no_delete("CK_RC5_PARAMS.ulRounds")
 
 
 cdef CK_RC5_PARAMS _pb_view_CK_RC5_PARAMS(object owner, void *ptr):
@@ -9202,6 +8231,8 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
     'CK_RC5_CBC_PARAMS is new for v2.0'
     cdef _cs_CK_RC5_CBC_PARAMS _value
     cdef _cs_CK_RC5_CBC_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -9248,13 +8279,6 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC5_CBC_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_RC5_CBC_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r})"
 
@@ -9267,9 +8291,6 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulWordsize = _pb_index(value, "CK_RC5_CBC_PARAMS.ulWordsize", 0, 18446744073709551615)
 
-    @ulWordsize.deleter
-    def ulWordsize(self):
-        _pb_no_delete("CK_RC5_CBC_PARAMS.ulWordsize")
 
     @property
     def ulRounds(self):
@@ -9280,9 +8301,6 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulRounds = _pb_index(value, "CK_RC5_CBC_PARAMS.ulRounds", 0, 18446744073709551615)
 
-    @ulRounds.deleter
-    def ulRounds(self):
-        _pb_no_delete("CK_RC5_CBC_PARAMS.ulRounds")
 
     @property
     def pIv(self):
@@ -9293,9 +8311,6 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_RC5_CBC_PARAMS.pIv", True)
 
-    @pIv.deleter
-    def pIv(self):
-        _pb_no_delete("CK_RC5_CBC_PARAMS.pIv")
 
     @property
     def ulIvLen(self):
@@ -9306,9 +8321,6 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulIvLen = _pb_index(value, "CK_RC5_CBC_PARAMS.ulIvLen", 0, 18446744073709551615)
 
-    @ulIvLen.deleter
-    def ulIvLen(self):
-        _pb_no_delete("CK_RC5_CBC_PARAMS.ulIvLen")
 
 
 cdef CK_RC5_CBC_PARAMS _pb_view_CK_RC5_CBC_PARAMS(object owner, void *ptr):
@@ -9336,6 +8348,8 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     'CK_RC5_MAC_GENERAL_PARAMS is new for v2.0'
     cdef _cs_CK_RC5_MAC_GENERAL_PARAMS _value
     cdef _cs_CK_RC5_MAC_GENERAL_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -9384,13 +8398,6 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_RC5_MAC_GENERAL_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, ulMacLength={self.ulMacLength!r})"
 
@@ -9403,9 +8410,6 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulWordsize = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulWordsize", 0, 18446744073709551615)
 
-    @ulWordsize.deleter
-    def ulWordsize(self):
-        _pb_no_delete("CK_RC5_MAC_GENERAL_PARAMS.ulWordsize")
 
     @property
     def ulRounds(self):
@@ -9416,9 +8420,6 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulRounds = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulRounds", 0, 18446744073709551615)
 
-    @ulRounds.deleter
-    def ulRounds(self):
-        _pb_no_delete("CK_RC5_MAC_GENERAL_PARAMS.ulRounds")
 
     @property
     def ulMacLength(self):
@@ -9429,9 +8430,6 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulMacLength = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulMacLength", 0, 18446744073709551615)
 
-    @ulMacLength.deleter
-    def ulMacLength(self):
-        _pb_no_delete("CK_RC5_MAC_GENERAL_PARAMS.ulMacLength")
 
 
 cdef CK_RC5_MAC_GENERAL_PARAMS _pb_view_CK_RC5_MAC_GENERAL_PARAMS(object owner, void *ptr):
@@ -9459,6 +8457,8 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'CK_DES/AES_ECB/CBC_ENCRYPT_DATA_PARAMS are new for v2.20'
     cdef _cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -9503,13 +8503,6 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_DES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -9521,9 +8514,6 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 8, value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv")
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete("CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv")
 
     @property
     def pData(self):
@@ -9534,9 +8524,6 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete("CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData")
 
     @property
     def length(self):
@@ -9547,9 +8534,6 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.length = _pb_index(value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete("CK_DES_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_DES_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_DES_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -9577,6 +8561,8 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_AES_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -9621,13 +8607,6 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_AES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -9639,9 +8618,6 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 16, value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv")
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete("CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv")
 
     @property
     def pData(self):
@@ -9652,9 +8628,6 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete("CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData")
 
     @property
     def length(self):
@@ -9665,9 +8638,6 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.length = _pb_index(value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete("CK_AES_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_AES_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_AES_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -9695,6 +8665,8 @@ cdef class CK_AES_CTR_PARAMS(_pb_Record):
     'CK_AES_CTR_PARAMS is new for PKCS #11 v2.20 amendment 3'
     cdef _cs_CK_AES_CTR_PARAMS _value
     cdef _cs_CK_AES_CTR_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -9741,13 +8713,6 @@ cdef class CK_AES_CTR_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_AES_CTR_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_AES_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
 
@@ -9760,9 +8725,6 @@ cdef class CK_AES_CTR_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulCounterBits = _pb_index(value, "CK_AES_CTR_PARAMS.ulCounterBits", 0, 18446744073709551615)
 
-    @ulCounterBits.deleter
-    def ulCounterBits(self):
-        _pb_no_delete("CK_AES_CTR_PARAMS.ulCounterBits")
 
     @property
     def cb(self):
@@ -9772,9 +8734,6 @@ cdef class CK_AES_CTR_PARAMS(_pb_Record):
     def cb(self, value):
         _pb_store_bytes(self._ptr.cb, 16, value, "CK_AES_CTR_PARAMS.cb")
 
-    @cb.deleter
-    def cb(self):
-        _pb_no_delete("CK_AES_CTR_PARAMS.cb")
 
 
 cdef CK_AES_CTR_PARAMS _pb_view_CK_AES_CTR_PARAMS(object owner, void *ptr):
@@ -9802,6 +8761,8 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
     "There was a discrepency between the doc and the headers\nin PKCS #11 v2.40, NSS had the doc version, but the header\nwas normative. In V3.0 they were reconsiled as the header\nversion. In NSS the header version is called CK_GCM_PARAMS_V3\nand the v2.40 doc version is called CK_NSS_GCM_PARAMS.\nCK_GCM_PARMS is define as CK_NSS_GCM_PARAMS  if\nNSS_PCKS11_2_0_COMPAT is defined and CK_GCM_PARAMS_V3 if it's not.\nSoftoken accepts either version and internally uses CK_NSS_GCM_PARAMS"
     cdef _cs_CK_GCM_PARAMS_V3 _value
     cdef _cs_CK_GCM_PARAMS_V3 *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -9852,13 +8813,6 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GCM_PARAMS_V3))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_GCM_PARAMS_V3(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvBits={self.ulIvBits!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
 
@@ -9871,9 +8825,6 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_GCM_PARAMS_V3.pIv", True)
 
-    @pIv.deleter
-    def pIv(self):
-        _pb_no_delete("CK_GCM_PARAMS_V3.pIv")
 
     @property
     def ulIvLen(self):
@@ -9884,9 +8835,6 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulIvLen = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvLen", 0, 18446744073709551615)
 
-    @ulIvLen.deleter
-    def ulIvLen(self):
-        _pb_no_delete("CK_GCM_PARAMS_V3.ulIvLen")
 
     @property
     def ulIvBits(self):
@@ -9897,9 +8845,6 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulIvBits = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvBits", 0, 18446744073709551615)
 
-    @ulIvBits.deleter
-    def ulIvBits(self):
-        _pb_no_delete("CK_GCM_PARAMS_V3.ulIvBits")
 
     @property
     def pAAD(self):
@@ -9910,9 +8855,6 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_GCM_PARAMS_V3.pAAD", True)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete("CK_GCM_PARAMS_V3.pAAD")
 
     @property
     def ulAADLen(self):
@@ -9923,9 +8865,6 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulAADLen = _pb_index(value, "CK_GCM_PARAMS_V3.ulAADLen", 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete("CK_GCM_PARAMS_V3.ulAADLen")
 
     @property
     def ulTagBits(self):
@@ -9936,9 +8875,6 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulTagBits = _pb_index(value, "CK_GCM_PARAMS_V3.ulTagBits", 0, 18446744073709551615)
 
-    @ulTagBits.deleter
-    def ulTagBits(self):
-        _pb_no_delete("CK_GCM_PARAMS_V3.ulTagBits")
 
 
 cdef CK_GCM_PARAMS_V3 _pb_view_CK_GCM_PARAMS_V3(object owner, void *ptr):
@@ -9966,6 +8902,8 @@ cdef class CK_CCM_PARAMS(_pb_Record):
     'CK_CCM_PARAMS is new for version 2.30'
     cdef _cs_CK_CCM_PARAMS _value
     cdef _cs_CK_CCM_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10016,13 +8954,6 @@ cdef class CK_CCM_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CCM_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_CCM_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulMACLen={self.ulMACLen!r})"
 
@@ -10035,9 +8966,6 @@ cdef class CK_CCM_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulDataLen = _pb_index(value, "CK_CCM_PARAMS.ulDataLen", 0, 18446744073709551615)
 
-    @ulDataLen.deleter
-    def ulDataLen(self):
-        _pb_no_delete("CK_CCM_PARAMS.ulDataLen")
 
     @property
     def pNonce(self):
@@ -10048,9 +8976,6 @@ cdef class CK_CCM_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_PARAMS.pNonce", True)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete("CK_CCM_PARAMS.pNonce")
 
     @property
     def ulNonceLen(self):
@@ -10061,9 +8986,6 @@ cdef class CK_CCM_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNonceLen = _pb_index(value, "CK_CCM_PARAMS.ulNonceLen", 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete("CK_CCM_PARAMS.ulNonceLen")
 
     @property
     def pAAD(self):
@@ -10074,9 +8996,6 @@ cdef class CK_CCM_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_CCM_PARAMS.pAAD", True)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete("CK_CCM_PARAMS.pAAD")
 
     @property
     def ulAADLen(self):
@@ -10087,9 +9006,6 @@ cdef class CK_CCM_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulAADLen = _pb_index(value, "CK_CCM_PARAMS.ulAADLen", 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete("CK_CCM_PARAMS.ulAADLen")
 
     @property
     def ulMACLen(self):
@@ -10100,9 +9016,6 @@ cdef class CK_CCM_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulMACLen = _pb_index(value, "CK_CCM_PARAMS.ulMACLen", 0, 18446744073709551615)
 
-    @ulMACLen.deleter
-    def ulMACLen(self):
-        _pb_no_delete("CK_CCM_PARAMS.ulMACLen")
 
 
 cdef CK_CCM_PARAMS _pb_view_CK_CCM_PARAMS(object owner, void *ptr):
@@ -10130,6 +9043,8 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     'SALSA20_POLY1305 and CHACHA20_POLY1305 is AEAD is new in v3.0'
     cdef _cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS _value
     cdef _cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10176,13 +9091,6 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SALSA20_CHACHA20_POLY1305_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r})"
 
@@ -10195,9 +9103,6 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce", True)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce")
 
     @property
     def ulNonceLen(self):
@@ -10208,9 +9113,6 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNonceLen = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen", 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen")
 
     @property
     def pAAD(self):
@@ -10221,9 +9123,6 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD", True)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD")
 
     @property
     def ulAADLen(self):
@@ -10234,9 +9133,6 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulAADLen = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen", 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen")
 
 
 cdef CK_SALSA20_CHACHA20_POLY1305_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_PARAMS(object owner, void *ptr):
@@ -10264,6 +9160,8 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     'struct CK_GCM_MESSAGE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_GCM_MESSAGE_PARAMS _value
     cdef _cs_CK_GCM_MESSAGE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10314,13 +9212,6 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GCM_MESSAGE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_GCM_MESSAGE_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvFixedBits={self.ulIvFixedBits!r}, ivGenerator={self.ivGenerator!r}, pTag={self.pTag!r}, ulTagBits={self.ulTagBits!r})"
 
@@ -10333,9 +9224,6 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_GCM_MESSAGE_PARAMS.pIv", True)
 
-    @pIv.deleter
-    def pIv(self):
-        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.pIv")
 
     @property
     def ulIvLen(self):
@@ -10346,9 +9234,6 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulIvLen = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulIvLen", 0, 18446744073709551615)
 
-    @ulIvLen.deleter
-    def ulIvLen(self):
-        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.ulIvLen")
 
     @property
     def ulIvFixedBits(self):
@@ -10359,9 +9244,6 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulIvFixedBits = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulIvFixedBits", 0, 18446744073709551615)
 
-    @ulIvFixedBits.deleter
-    def ulIvFixedBits(self):
-        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.ulIvFixedBits")
 
     @property
     def ivGenerator(self):
@@ -10372,9 +9254,6 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ivGenerator = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ivGenerator", 0, 18446744073709551615)
 
-    @ivGenerator.deleter
-    def ivGenerator(self):
-        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.ivGenerator")
 
     @property
     def pTag(self):
@@ -10385,9 +9264,6 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pTag, value, "CK_GCM_MESSAGE_PARAMS.pTag", True)
 
-    @pTag.deleter
-    def pTag(self):
-        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.pTag")
 
     @property
     def ulTagBits(self):
@@ -10398,9 +9274,6 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulTagBits = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulTagBits", 0, 18446744073709551615)
 
-    @ulTagBits.deleter
-    def ulTagBits(self):
-        _pb_no_delete("CK_GCM_MESSAGE_PARAMS.ulTagBits")
 
 
 cdef CK_GCM_MESSAGE_PARAMS _pb_view_CK_GCM_MESSAGE_PARAMS(object owner, void *ptr):
@@ -10428,6 +9301,8 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     'struct CK_CCM_MESSAGE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_CCM_MESSAGE_PARAMS _value
     cdef _cs_CK_CCM_MESSAGE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10480,13 +9355,6 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CCM_MESSAGE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_CCM_MESSAGE_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, ulNonceFixedBits={self.ulNonceFixedBits!r}, nonceGenerator={self.nonceGenerator!r}, pMAC={self.pMAC!r}, ulMACLen={self.ulMACLen!r})"
 
@@ -10499,9 +9367,6 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulDataLen = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulDataLen", 0, 18446744073709551615)
 
-    @ulDataLen.deleter
-    def ulDataLen(self):
-        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.ulDataLen")
 
     @property
     def pNonce(self):
@@ -10512,9 +9377,6 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_MESSAGE_PARAMS.pNonce", True)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.pNonce")
 
     @property
     def ulNonceLen(self):
@@ -10525,9 +9387,6 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNonceLen = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulNonceLen", 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.ulNonceLen")
 
     @property
     def ulNonceFixedBits(self):
@@ -10538,9 +9397,6 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNonceFixedBits = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits", 0, 18446744073709551615)
 
-    @ulNonceFixedBits.deleter
-    def ulNonceFixedBits(self):
-        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits")
 
     @property
     def nonceGenerator(self):
@@ -10551,9 +9407,6 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.nonceGenerator = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.nonceGenerator", 0, 18446744073709551615)
 
-    @nonceGenerator.deleter
-    def nonceGenerator(self):
-        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.nonceGenerator")
 
     @property
     def pMAC(self):
@@ -10564,9 +9417,6 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pMAC = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pMAC, value, "CK_CCM_MESSAGE_PARAMS.pMAC", True)
 
-    @pMAC.deleter
-    def pMAC(self):
-        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.pMAC")
 
     @property
     def ulMACLen(self):
@@ -10577,9 +9427,6 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulMACLen = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulMACLen", 0, 18446744073709551615)
 
-    @ulMACLen.deleter
-    def ulMACLen(self):
-        _pb_no_delete("CK_CCM_MESSAGE_PARAMS.ulMACLen")
 
 
 cdef CK_CCM_MESSAGE_PARAMS _pb_view_CK_CCM_MESSAGE_PARAMS(object owner, void *ptr):
@@ -10607,6 +9454,8 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     'SALSA20/CHACHA20 doe not define IV generators'
     cdef _cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _value
     cdef _cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10651,13 +9500,6 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pTag={self.pTag!r})"
 
@@ -10670,9 +9512,6 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce", True)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce")
 
     @property
     def ulNonceLen(self):
@@ -10683,9 +9522,6 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNonceLen = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen", 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen")
 
     @property
     def pTag(self):
@@ -10696,9 +9532,6 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pTag, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag", True)
 
-    @pTag.deleter
-    def pTag(self):
-        _pb_no_delete("CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag")
 
 
 cdef CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(object owner, void *ptr):
@@ -10726,6 +9559,8 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     'CK_SKIPJACK_PRIVATE_WRAP_PARAMS is new for v2.0'
     cdef _cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS _value
     cdef _cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10786,13 +9621,6 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS(ulPasswordLen={self.ulPasswordLen!r}, pPassword={self.pPassword!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPAndGLen={self.ulPAndGLen!r}, ulQLen={self.ulQLen!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pPrimeP={self.pPrimeP!r}, pBaseG={self.pBaseG!r}, pSubprimeQ={self.pSubprimeQ!r})"
 
@@ -10805,9 +9633,6 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPasswordLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen", 0, 18446744073709551615)
 
-    @ulPasswordLen.deleter
-    def ulPasswordLen(self):
-        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen")
 
     @property
     def pPassword(self):
@@ -10818,9 +9643,6 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword", True)
 
-    @pPassword.deleter
-    def pPassword(self):
-        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword")
 
     @property
     def ulPublicDataLen(self):
@@ -10831,9 +9653,6 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPublicDataLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen")
 
     @property
     def pPublicData(self):
@@ -10844,9 +9663,6 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData", True)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData")
 
     @property
     def ulPAndGLen(self):
@@ -10857,9 +9673,6 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPAndGLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen", 0, 18446744073709551615)
 
-    @ulPAndGLen.deleter
-    def ulPAndGLen(self):
-        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen")
 
     @property
     def ulQLen(self):
@@ -10870,9 +9683,6 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulQLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen", 0, 18446744073709551615)
 
-    @ulQLen.deleter
-    def ulQLen(self):
-        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen")
 
     @property
     def ulRandomLen(self):
@@ -10883,9 +9693,6 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulRandomLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen", 0, 18446744073709551615)
 
-    @ulRandomLen.deleter
-    def ulRandomLen(self):
-        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen")
 
     @property
     def pRandomA(self):
@@ -10896,9 +9703,6 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomA, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA", True)
 
-    @pRandomA.deleter
-    def pRandomA(self):
-        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA")
 
     @property
     def pPrimeP(self):
@@ -10909,9 +9713,6 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPrimeP = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrimeP, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP", True)
 
-    @pPrimeP.deleter
-    def pPrimeP(self):
-        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP")
 
     @property
     def pBaseG(self):
@@ -10922,9 +9723,6 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pBaseG = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBaseG, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG", True)
 
-    @pBaseG.deleter
-    def pBaseG(self):
-        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG")
 
     @property
     def pSubprimeQ(self):
@@ -10935,9 +9733,6 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSubprimeQ = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSubprimeQ, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ", True)
 
-    @pSubprimeQ.deleter
-    def pSubprimeQ(self):
-        _pb_no_delete("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ")
 
 
 cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS _pb_view_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(object owner, void *ptr):
@@ -10965,6 +9760,8 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     'CK_SKIPJACK_RELAYX_PARAMS is new for v2.0'
     cdef _cs_CK_SKIPJACK_RELAYX_PARAMS _value
     cdef _cs_CK_SKIPJACK_RELAYX_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11031,13 +9828,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SKIPJACK_RELAYX_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SKIPJACK_RELAYX_PARAMS(ulOldWrappedXLen={self.ulOldWrappedXLen!r}, pOldWrappedX={self.pOldWrappedX!r}, ulOldPasswordLen={self.ulOldPasswordLen!r}, pOldPassword={self.pOldPassword!r}, ulOldPublicDataLen={self.ulOldPublicDataLen!r}, pOldPublicData={self.pOldPublicData!r}, ulOldRandomLen={self.ulOldRandomLen!r}, pOldRandomA={self.pOldRandomA!r}, ulNewPasswordLen={self.ulNewPasswordLen!r}, pNewPassword={self.pNewPassword!r}, ulNewPublicDataLen={self.ulNewPublicDataLen!r}, pNewPublicData={self.pNewPublicData!r}, ulNewRandomLen={self.ulNewRandomLen!r}, pNewRandomA={self.pNewRandomA!r})"
 
@@ -11050,9 +9840,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulOldWrappedXLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen", 0, 18446744073709551615)
 
-    @ulOldWrappedXLen.deleter
-    def ulOldWrappedXLen(self):
-        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen")
 
     @property
     def pOldWrappedX(self):
@@ -11063,9 +9850,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOldWrappedX = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldWrappedX, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX", True)
 
-    @pOldWrappedX.deleter
-    def pOldWrappedX(self):
-        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX")
 
     @property
     def ulOldPasswordLen(self):
@@ -11076,9 +9860,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulOldPasswordLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen", 0, 18446744073709551615)
 
-    @ulOldPasswordLen.deleter
-    def ulOldPasswordLen(self):
-        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen")
 
     @property
     def pOldPassword(self):
@@ -11089,9 +9870,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOldPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPassword", True)
 
-    @pOldPassword.deleter
-    def pOldPassword(self):
-        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pOldPassword")
 
     @property
     def ulOldPublicDataLen(self):
@@ -11102,9 +9880,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulOldPublicDataLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen", 0, 18446744073709551615)
 
-    @ulOldPublicDataLen.deleter
-    def ulOldPublicDataLen(self):
-        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen")
 
     @property
     def pOldPublicData(self):
@@ -11115,9 +9890,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOldPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData", True)
 
-    @pOldPublicData.deleter
-    def pOldPublicData(self):
-        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData")
 
     @property
     def ulOldRandomLen(self):
@@ -11128,9 +9900,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulOldRandomLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen", 0, 18446744073709551615)
 
-    @ulOldRandomLen.deleter
-    def ulOldRandomLen(self):
-        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen")
 
     @property
     def pOldRandomA(self):
@@ -11141,9 +9910,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOldRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA", True)
 
-    @pOldRandomA.deleter
-    def pOldRandomA(self):
-        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA")
 
     @property
     def ulNewPasswordLen(self):
@@ -11154,9 +9920,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNewPasswordLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen", 0, 18446744073709551615)
 
-    @ulNewPasswordLen.deleter
-    def ulNewPasswordLen(self):
-        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen")
 
     @property
     def pNewPassword(self):
@@ -11167,9 +9930,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNewPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPassword", True)
 
-    @pNewPassword.deleter
-    def pNewPassword(self):
-        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pNewPassword")
 
     @property
     def ulNewPublicDataLen(self):
@@ -11180,9 +9940,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNewPublicDataLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen", 0, 18446744073709551615)
 
-    @ulNewPublicDataLen.deleter
-    def ulNewPublicDataLen(self):
-        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen")
 
     @property
     def pNewPublicData(self):
@@ -11193,9 +9950,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNewPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData", True)
 
-    @pNewPublicData.deleter
-    def pNewPublicData(self):
-        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData")
 
     @property
     def ulNewRandomLen(self):
@@ -11206,9 +9960,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNewRandomLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen", 0, 18446744073709551615)
 
-    @ulNewRandomLen.deleter
-    def ulNewRandomLen(self):
-        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen")
 
     @property
     def pNewRandomA(self):
@@ -11219,9 +9970,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNewRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA", True)
 
-    @pNewRandomA.deleter
-    def pNewRandomA(self):
-        _pb_no_delete("CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA")
 
 
 cdef CK_SKIPJACK_RELAYX_PARAMS _pb_view_CK_SKIPJACK_RELAYX_PARAMS(object owner, void *ptr):
@@ -11249,6 +9997,8 @@ cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     'New for v2.40, CAMELLIA, ARIA, SEED'
     cdef _cs_CK_CAMELLIA_CTR_PARAMS _value
     cdef _cs_CK_CAMELLIA_CTR_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11295,13 +10045,6 @@ cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CAMELLIA_CTR_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_CAMELLIA_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
 
@@ -11314,9 +10057,6 @@ cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulCounterBits = _pb_index(value, "CK_CAMELLIA_CTR_PARAMS.ulCounterBits", 0, 18446744073709551615)
 
-    @ulCounterBits.deleter
-    def ulCounterBits(self):
-        _pb_no_delete("CK_CAMELLIA_CTR_PARAMS.ulCounterBits")
 
     @property
     def cb(self):
@@ -11326,9 +10066,6 @@ cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     def cb(self, value):
         _pb_store_bytes(self._ptr.cb, 16, value, "CK_CAMELLIA_CTR_PARAMS.cb")
 
-    @cb.deleter
-    def cb(self):
-        _pb_no_delete("CK_CAMELLIA_CTR_PARAMS.cb")
 
 
 cdef CK_CAMELLIA_CTR_PARAMS _pb_view_CK_CAMELLIA_CTR_PARAMS(object owner, void *ptr):
@@ -11356,6 +10093,8 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11400,13 +10139,6 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -11418,9 +10150,6 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 16, value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv")
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete("CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv")
 
     @property
     def pData(self):
@@ -11431,9 +10160,6 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete("CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData")
 
     @property
     def length(self):
@@ -11444,9 +10170,6 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.length = _pb_index(value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete("CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -11474,6 +10197,8 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11518,13 +10243,6 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -11536,9 +10254,6 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 16, value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv")
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete("CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv")
 
     @property
     def pData(self):
@@ -11549,9 +10264,6 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete("CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData")
 
     @property
     def length(self):
@@ -11562,9 +10274,6 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.length = _pb_index(value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete("CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_ARIA_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -11592,6 +10301,8 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     'struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11636,13 +10347,6 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SEED_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
 
@@ -11654,9 +10358,6 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 16, value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv")
 
-    @iv.deleter
-    def iv(self):
-        _pb_no_delete("CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv")
 
     @property
     def pData(self):
@@ -11667,9 +10368,6 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete("CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData")
 
     @property
     def length(self):
@@ -11680,9 +10378,6 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.length = _pb_index(value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete("CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length")
 
 
 cdef CK_SEED_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_SEED_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -11710,6 +10405,8 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
     'ChaCha20/Salsa20 Counter support is new in v3.0'
     cdef _cs_CK_CHACHA20_PARAMS _value
     cdef _cs_CK_CHACHA20_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11756,13 +10453,6 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CHACHA20_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_CHACHA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, blockCounterBits={self.blockCounterBits!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
 
@@ -11775,9 +10465,6 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBlockCounter, value, "CK_CHACHA20_PARAMS.pBlockCounter", True)
 
-    @pBlockCounter.deleter
-    def pBlockCounter(self):
-        _pb_no_delete("CK_CHACHA20_PARAMS.pBlockCounter")
 
     @property
     def blockCounterBits(self):
@@ -11788,9 +10475,6 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.blockCounterBits = _pb_index(value, "CK_CHACHA20_PARAMS.blockCounterBits", 0, 18446744073709551615)
 
-    @blockCounterBits.deleter
-    def blockCounterBits(self):
-        _pb_no_delete("CK_CHACHA20_PARAMS.blockCounterBits")
 
     @property
     def pNonce(self):
@@ -11801,9 +10485,6 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CHACHA20_PARAMS.pNonce", True)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete("CK_CHACHA20_PARAMS.pNonce")
 
     @property
     def ulNonceBits(self):
@@ -11814,9 +10495,6 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNonceBits = _pb_index(value, "CK_CHACHA20_PARAMS.ulNonceBits", 0, 18446744073709551615)
 
-    @ulNonceBits.deleter
-    def ulNonceBits(self):
-        _pb_no_delete("CK_CHACHA20_PARAMS.ulNonceBits")
 
 
 cdef CK_CHACHA20_PARAMS _pb_view_CK_CHACHA20_PARAMS(object owner, void *ptr):
@@ -11844,6 +10522,8 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
     'struct CK_SALSA20_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SALSA20_PARAMS _value
     cdef _cs_CK_SALSA20_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11888,13 +10568,6 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SALSA20_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SALSA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
 
@@ -11907,9 +10580,6 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBlockCounter, value, "CK_SALSA20_PARAMS.pBlockCounter", True)
 
-    @pBlockCounter.deleter
-    def pBlockCounter(self):
-        _pb_no_delete("CK_SALSA20_PARAMS.pBlockCounter")
 
     @property
     def pNonce(self):
@@ -11920,9 +10590,6 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_PARAMS.pNonce", True)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete("CK_SALSA20_PARAMS.pNonce")
 
     @property
     def ulNonceBits(self):
@@ -11933,9 +10600,6 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNonceBits = _pb_index(value, "CK_SALSA20_PARAMS.ulNonceBits", 0, 18446744073709551615)
 
-    @ulNonceBits.deleter
-    def ulNonceBits(self):
-        _pb_no_delete("CK_SALSA20_PARAMS.ulNonceBits")
 
 
 cdef CK_SALSA20_PARAMS _pb_view_CK_SALSA20_PARAMS(object owner, void *ptr):
@@ -11963,6 +10627,8 @@ cdef class CK_PBE_PARAMS(_pb_Record):
     'struct CK_PBE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_PBE_PARAMS _value
     cdef _cs_CK_PBE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12013,13 +10679,6 @@ cdef class CK_PBE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PBE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_PBE_PARAMS(pInitVector={self.pInitVector!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, ulIteration={self.ulIteration!r})"
 
@@ -12032,9 +10691,6 @@ cdef class CK_PBE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pInitVector = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInitVector, value, "CK_PBE_PARAMS.pInitVector", True)
 
-    @pInitVector.deleter
-    def pInitVector(self):
-        _pb_no_delete("CK_PBE_PARAMS.pInitVector")
 
     @property
     def pPassword(self):
@@ -12045,9 +10701,6 @@ cdef class CK_PBE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PBE_PARAMS.pPassword", True)
 
-    @pPassword.deleter
-    def pPassword(self):
-        _pb_no_delete("CK_PBE_PARAMS.pPassword")
 
     @property
     def ulPasswordLen(self):
@@ -12058,9 +10711,6 @@ cdef class CK_PBE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPasswordLen = _pb_index(value, "CK_PBE_PARAMS.ulPasswordLen", 0, 18446744073709551615)
 
-    @ulPasswordLen.deleter
-    def ulPasswordLen(self):
-        _pb_no_delete("CK_PBE_PARAMS.ulPasswordLen")
 
     @property
     def pSalt(self):
@@ -12071,9 +10721,6 @@ cdef class CK_PBE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_PBE_PARAMS.pSalt", True)
 
-    @pSalt.deleter
-    def pSalt(self):
-        _pb_no_delete("CK_PBE_PARAMS.pSalt")
 
     @property
     def ulSaltLen(self):
@@ -12084,9 +10731,6 @@ cdef class CK_PBE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSaltLen = _pb_index(value, "CK_PBE_PARAMS.ulSaltLen", 0, 18446744073709551615)
 
-    @ulSaltLen.deleter
-    def ulSaltLen(self):
-        _pb_no_delete("CK_PBE_PARAMS.ulSaltLen")
 
     @property
     def ulIteration(self):
@@ -12097,9 +10741,6 @@ cdef class CK_PBE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulIteration = _pb_index(value, "CK_PBE_PARAMS.ulIteration", 0, 18446744073709551615)
 
-    @ulIteration.deleter
-    def ulIteration(self):
-        _pb_no_delete("CK_PBE_PARAMS.ulIteration")
 
 
 cdef CK_PBE_PARAMS _pb_view_CK_PBE_PARAMS(object owner, void *ptr):
@@ -12127,6 +10768,8 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     'CK_KEY_WRAP_SET_OAEP_PARAMS is new for v2.0'
     cdef _cs_CK_KEY_WRAP_SET_OAEP_PARAMS _value
     cdef _cs_CK_KEY_WRAP_SET_OAEP_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12171,13 +10814,6 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KEY_WRAP_SET_OAEP_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_KEY_WRAP_SET_OAEP_PARAMS(bBC={self.bBC!r}, pX={self.pX!r}, ulXLen={self.ulXLen!r})"
 
@@ -12190,9 +10826,6 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bBC = _pb_index(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.bBC", 0, 255)
 
-    @bBC.deleter
-    def bBC(self):
-        _pb_no_delete("CK_KEY_WRAP_SET_OAEP_PARAMS.bBC")
 
     @property
     def pX(self):
@@ -12203,9 +10836,6 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pX = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pX, value, "CK_KEY_WRAP_SET_OAEP_PARAMS.pX", True)
 
-    @pX.deleter
-    def pX(self):
-        _pb_no_delete("CK_KEY_WRAP_SET_OAEP_PARAMS.pX")
 
     @property
     def ulXLen(self):
@@ -12216,9 +10846,6 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulXLen = _pb_index(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen", 0, 18446744073709551615)
 
-    @ulXLen.deleter
-    def ulXLen(self):
-        _pb_no_delete("CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen")
 
 
 cdef CK_KEY_WRAP_SET_OAEP_PARAMS _pb_view_CK_KEY_WRAP_SET_OAEP_PARAMS(object owner, void *ptr):
@@ -12246,6 +10873,8 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
     'struct CK_SSL3_RANDOM_DATA: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SSL3_RANDOM_DATA _value
     cdef _cs_CK_SSL3_RANDOM_DATA *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12292,13 +10921,6 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_RANDOM_DATA))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SSL3_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
 
@@ -12311,9 +10933,6 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pClientRandom, value, "CK_SSL3_RANDOM_DATA.pClientRandom", True)
 
-    @pClientRandom.deleter
-    def pClientRandom(self):
-        _pb_no_delete("CK_SSL3_RANDOM_DATA.pClientRandom")
 
     @property
     def ulClientRandomLen(self):
@@ -12324,9 +10943,6 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulClientRandomLen = _pb_index(value, "CK_SSL3_RANDOM_DATA.ulClientRandomLen", 0, 18446744073709551615)
 
-    @ulClientRandomLen.deleter
-    def ulClientRandomLen(self):
-        _pb_no_delete("CK_SSL3_RANDOM_DATA.ulClientRandomLen")
 
     @property
     def pServerRandom(self):
@@ -12337,9 +10953,6 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pServerRandom, value, "CK_SSL3_RANDOM_DATA.pServerRandom", True)
 
-    @pServerRandom.deleter
-    def pServerRandom(self):
-        _pb_no_delete("CK_SSL3_RANDOM_DATA.pServerRandom")
 
     @property
     def ulServerRandomLen(self):
@@ -12350,9 +10963,6 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulServerRandomLen = _pb_index(value, "CK_SSL3_RANDOM_DATA.ulServerRandomLen", 0, 18446744073709551615)
 
-    @ulServerRandomLen.deleter
-    def ulServerRandomLen(self):
-        _pb_no_delete("CK_SSL3_RANDOM_DATA.ulServerRandomLen")
 
 
 cdef CK_SSL3_RANDOM_DATA _pb_view_CK_SSL3_RANDOM_DATA(object owner, void *ptr):
@@ -12380,6 +10990,8 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS _value
     cdef _cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12422,13 +11034,6 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)})"
 
@@ -12443,9 +11048,6 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete("CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo")
 
     @property
     def pVersion(self):
@@ -12459,9 +11061,6 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pVersion, value)
         self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
 
-    @pVersion.deleter
-    def pVersion(self):
-        _pb_no_delete("CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion")
 
 
 cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -12489,6 +11088,8 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     'struct CK_SSL3_KEY_MAT_OUT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SSL3_KEY_MAT_OUT _value
     cdef _cs_CK_SSL3_KEY_MAT_OUT *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12539,13 +11140,6 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_KEY_MAT_OUT))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SSL3_KEY_MAT_OUT(hClientMacSecret={self.hClientMacSecret!r}, hServerMacSecret={self.hServerMacSecret!r}, hClientKey={self.hClientKey!r}, hServerKey={self.hServerKey!r}, pIVClient={self.pIVClient!r}, pIVServer={self.pIVServer!r})"
 
@@ -12558,9 +11152,6 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hClientMacSecret = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hClientMacSecret", 0, 18446744073709551615)
 
-    @hClientMacSecret.deleter
-    def hClientMacSecret(self):
-        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.hClientMacSecret")
 
     @property
     def hServerMacSecret(self):
@@ -12571,9 +11162,6 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hServerMacSecret = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hServerMacSecret", 0, 18446744073709551615)
 
-    @hServerMacSecret.deleter
-    def hServerMacSecret(self):
-        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.hServerMacSecret")
 
     @property
     def hClientKey(self):
@@ -12584,9 +11172,6 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hClientKey = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hClientKey", 0, 18446744073709551615)
 
-    @hClientKey.deleter
-    def hClientKey(self):
-        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.hClientKey")
 
     @property
     def hServerKey(self):
@@ -12597,9 +11182,6 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hServerKey = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hServerKey", 0, 18446744073709551615)
 
-    @hServerKey.deleter
-    def hServerKey(self):
-        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.hServerKey")
 
     @property
     def pIVClient(self):
@@ -12610,9 +11192,6 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIVClient = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIVClient, value, "CK_SSL3_KEY_MAT_OUT.pIVClient", True)
 
-    @pIVClient.deleter
-    def pIVClient(self):
-        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.pIVClient")
 
     @property
     def pIVServer(self):
@@ -12623,9 +11202,6 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIVServer = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIVServer, value, "CK_SSL3_KEY_MAT_OUT.pIVServer", True)
 
-    @pIVServer.deleter
-    def pIVServer(self):
-        _pb_no_delete("CK_SSL3_KEY_MAT_OUT.pIVServer")
 
 
 cdef CK_SSL3_KEY_MAT_OUT _pb_view_CK_SSL3_KEY_MAT_OUT(object owner, void *ptr):
@@ -12653,6 +11229,8 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     'struct CK_SSL3_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SSL3_KEY_MAT_PARAMS _value
     cdef _cs_CK_SSL3_KEY_MAT_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12703,13 +11281,6 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_KEY_MAT_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
 
@@ -12722,9 +11293,6 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulMacSizeInBits = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits", 0, 18446744073709551615)
 
-    @ulMacSizeInBits.deleter
-    def ulMacSizeInBits(self):
-        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits")
 
     @property
     def ulKeySizeInBits(self):
@@ -12735,9 +11303,6 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulKeySizeInBits = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits", 0, 18446744073709551615)
 
-    @ulKeySizeInBits.deleter
-    def ulKeySizeInBits(self):
-        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits")
 
     @property
     def ulIVSizeInBits(self):
@@ -12748,9 +11313,6 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulIVSizeInBits = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits", 0, 18446744073709551615)
 
-    @ulIVSizeInBits.deleter
-    def ulIVSizeInBits(self):
-        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits")
 
     @property
     def bIsExport(self):
@@ -12761,9 +11323,6 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bIsExport = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.bIsExport", 0, 255)
 
-    @bIsExport.deleter
-    def bIsExport(self):
-        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.bIsExport")
 
     @property
     def RandomInfo(self):
@@ -12776,9 +11335,6 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.RandomInfo")
 
     @property
     def pReturnedKeyMaterial(self):
@@ -12792,9 +11348,6 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
         self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_SSL3_KEY_MAT_OUT_PTR>(<CK_SSL3_KEY_MAT_OUT>value)._ptr
 
-    @pReturnedKeyMaterial.deleter
-    def pReturnedKeyMaterial(self):
-        _pb_no_delete("CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial")
 
 
 cdef CK_SSL3_KEY_MAT_PARAMS _pb_view_CK_SSL3_KEY_MAT_PARAMS(object owner, void *ptr):
@@ -12822,6 +11375,8 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
     'CK_TLS_PRF_PARAMS is new for version 2.20'
     cdef _cs_CK_TLS_PRF_PARAMS _value
     cdef _cs_CK_TLS_PRF_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12872,13 +11427,6 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS_PRF_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_TLS_PRF_PARAMS(pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
 
@@ -12891,9 +11439,6 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_TLS_PRF_PARAMS.pSeed", True)
 
-    @pSeed.deleter
-    def pSeed(self):
-        _pb_no_delete("CK_TLS_PRF_PARAMS.pSeed")
 
     @property
     def ulSeedLen(self):
@@ -12904,9 +11449,6 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSeedLen = _pb_index(value, "CK_TLS_PRF_PARAMS.ulSeedLen", 0, 18446744073709551615)
 
-    @ulSeedLen.deleter
-    def ulSeedLen(self):
-        _pb_no_delete("CK_TLS_PRF_PARAMS.ulSeedLen")
 
     @property
     def pLabel(self):
@@ -12917,9 +11459,6 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_PRF_PARAMS.pLabel", True)
 
-    @pLabel.deleter
-    def pLabel(self):
-        _pb_no_delete("CK_TLS_PRF_PARAMS.pLabel")
 
     @property
     def ulLabelLen(self):
@@ -12930,9 +11469,6 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulLabelLen = _pb_index(value, "CK_TLS_PRF_PARAMS.ulLabelLen", 0, 18446744073709551615)
 
-    @ulLabelLen.deleter
-    def ulLabelLen(self):
-        _pb_no_delete("CK_TLS_PRF_PARAMS.ulLabelLen")
 
     @property
     def pOutput(self):
@@ -12943,9 +11479,6 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOutput, value, "CK_TLS_PRF_PARAMS.pOutput", True)
 
-    @pOutput.deleter
-    def pOutput(self):
-        _pb_no_delete("CK_TLS_PRF_PARAMS.pOutput")
 
     @property
     def pulOutputLen(self):
@@ -12961,9 +11494,6 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_TLS_PRF_PARAMS.pulOutputLen", True, 8, False)
 
-    @pulOutputLen.deleter
-    def pulOutputLen(self):
-        _pb_no_delete("CK_TLS_PRF_PARAMS.pulOutputLen")
 
 
 cdef CK_TLS_PRF_PARAMS _pb_view_CK_TLS_PRF_PARAMS(object owner, void *ptr):
@@ -12991,6 +11521,8 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'TLS 1.2 is new for version 2.40'
     cdef _cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS _value
     cdef _cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -13035,13 +11567,6 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)}, prfHashMechanism={self.prfHashMechanism!r})"
 
@@ -13056,9 +11581,6 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete("CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo")
 
     @property
     def pVersion(self):
@@ -13072,9 +11594,6 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pVersion, value)
         self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
 
-    @pVersion.deleter
-    def pVersion(self):
-        _pb_no_delete("CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion")
 
     @property
     def prfHashMechanism(self):
@@ -13085,9 +11604,6 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.prfHashMechanism = _pb_index(value, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism", 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete("CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
 
 
 cdef CK_TLS12_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_TLS12_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -13115,6 +11631,8 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     'struct CK_TLS12_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_TLS12_KEY_MAT_PARAMS _value
     cdef _cs_CK_TLS12_KEY_MAT_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -13167,13 +11685,6 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS12_KEY_MAT_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)}, prfHashMechanism={self.prfHashMechanism!r})"
 
@@ -13186,9 +11697,6 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulMacSizeInBits = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits", 0, 18446744073709551615)
 
-    @ulMacSizeInBits.deleter
-    def ulMacSizeInBits(self):
-        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits")
 
     @property
     def ulKeySizeInBits(self):
@@ -13199,9 +11707,6 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulKeySizeInBits = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits", 0, 18446744073709551615)
 
-    @ulKeySizeInBits.deleter
-    def ulKeySizeInBits(self):
-        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits")
 
     @property
     def ulIVSizeInBits(self):
@@ -13212,9 +11717,6 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulIVSizeInBits = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits", 0, 18446744073709551615)
 
-    @ulIVSizeInBits.deleter
-    def ulIVSizeInBits(self):
-        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits")
 
     @property
     def bIsExport(self):
@@ -13225,9 +11727,6 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bIsExport = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.bIsExport", 0, 255)
 
-    @bIsExport.deleter
-    def bIsExport(self):
-        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.bIsExport")
 
     @property
     def RandomInfo(self):
@@ -13240,9 +11739,6 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.RandomInfo")
 
     @property
     def pReturnedKeyMaterial(self):
@@ -13256,9 +11752,6 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
         self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_SSL3_KEY_MAT_OUT_PTR>(<CK_SSL3_KEY_MAT_OUT>value)._ptr
 
-    @pReturnedKeyMaterial.deleter
-    def pReturnedKeyMaterial(self):
-        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial")
 
     @property
     def prfHashMechanism(self):
@@ -13269,9 +11762,6 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.prfHashMechanism = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism", 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete("CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism")
 
 
 cdef CK_TLS12_KEY_MAT_PARAMS _pb_view_CK_TLS12_KEY_MAT_PARAMS(object owner, void *ptr):
@@ -13299,6 +11789,8 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
     'struct CK_TLS_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_TLS_KDF_PARAMS _value
     cdef _cs_CK_TLS_KDF_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -13349,13 +11841,6 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS_KDF_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_TLS_KDF_PARAMS(prfMechanism={self.prfMechanism!r}, pLabel={self.pLabel!r}, ulLabelLength={self.ulLabelLength!r}, RandomInfo={self.RandomInfo!r}, pContextData={self.pContextData!r}, ulContextDataLength={self.ulContextDataLength!r})"
 
@@ -13368,9 +11853,6 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.prfMechanism = _pb_index(value, "CK_TLS_KDF_PARAMS.prfMechanism", 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete("CK_TLS_KDF_PARAMS.prfMechanism")
 
     @property
     def pLabel(self):
@@ -13381,9 +11863,6 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_KDF_PARAMS.pLabel", True)
 
-    @pLabel.deleter
-    def pLabel(self):
-        _pb_no_delete("CK_TLS_KDF_PARAMS.pLabel")
 
     @property
     def ulLabelLength(self):
@@ -13394,9 +11873,6 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulLabelLength = _pb_index(value, "CK_TLS_KDF_PARAMS.ulLabelLength", 0, 18446744073709551615)
 
-    @ulLabelLength.deleter
-    def ulLabelLength(self):
-        _pb_no_delete("CK_TLS_KDF_PARAMS.ulLabelLength")
 
     @property
     def RandomInfo(self):
@@ -13409,9 +11885,6 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
         memcpy(&self._ptr.RandomInfo, (<CK_SSL3_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_SSL3_RANDOM_DATA>value)._ptr)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete("CK_TLS_KDF_PARAMS.RandomInfo")
 
     @property
     def pContextData(self):
@@ -13422,9 +11895,6 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContextData, value, "CK_TLS_KDF_PARAMS.pContextData", True)
 
-    @pContextData.deleter
-    def pContextData(self):
-        _pb_no_delete("CK_TLS_KDF_PARAMS.pContextData")
 
     @property
     def ulContextDataLength(self):
@@ -13435,9 +11905,6 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulContextDataLength = _pb_index(value, "CK_TLS_KDF_PARAMS.ulContextDataLength", 0, 18446744073709551615)
 
-    @ulContextDataLength.deleter
-    def ulContextDataLength(self):
-        _pb_no_delete("CK_TLS_KDF_PARAMS.ulContextDataLength")
 
 
 cdef CK_TLS_KDF_PARAMS _pb_view_CK_TLS_KDF_PARAMS(object owner, void *ptr):
@@ -13465,6 +11932,8 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     'struct CK_TLS_MAC_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_TLS_MAC_PARAMS _value
     cdef _cs_CK_TLS_MAC_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -13513,13 +11982,6 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS_MAC_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_TLS_MAC_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, ulMacLength={self.ulMacLength!r}, ulServerOrClient={self.ulServerOrClient!r})"
 
@@ -13532,9 +11994,6 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.prfHashMechanism = _pb_index(value, "CK_TLS_MAC_PARAMS.prfHashMechanism", 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete("CK_TLS_MAC_PARAMS.prfHashMechanism")
 
     @property
     def ulMacLength(self):
@@ -13545,9 +12004,6 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulMacLength = _pb_index(value, "CK_TLS_MAC_PARAMS.ulMacLength", 0, 18446744073709551615)
 
-    @ulMacLength.deleter
-    def ulMacLength(self):
-        _pb_no_delete("CK_TLS_MAC_PARAMS.ulMacLength")
 
     @property
     def ulServerOrClient(self):
@@ -13558,9 +12014,6 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulServerOrClient = _pb_index(value, "CK_TLS_MAC_PARAMS.ulServerOrClient", 0, 18446744073709551615)
 
-    @ulServerOrClient.deleter
-    def ulServerOrClient(self):
-        _pb_no_delete("CK_TLS_MAC_PARAMS.ulServerOrClient")
 
 
 cdef CK_TLS_MAC_PARAMS _pb_view_CK_TLS_MAC_PARAMS(object owner, void *ptr):
@@ -13588,6 +12041,8 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     'HKDF is new for v3.0'
     cdef _cs_CK_HKDF_PARAMS _value
     cdef _cs_CK_HKDF_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -13644,13 +12099,6 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_HKDF_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_HKDF_PARAMS(bExtract={self.bExtract!r}, bExpand={self.bExpand!r}, prfHashMechanism={self.prfHashMechanism!r}, ulSaltType={self.ulSaltType!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, hSaltKey={self.hSaltKey!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
 
@@ -13663,9 +12111,6 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bExtract = _pb_index(value, "CK_HKDF_PARAMS.bExtract", 0, 255)
 
-    @bExtract.deleter
-    def bExtract(self):
-        _pb_no_delete("CK_HKDF_PARAMS.bExtract")
 
     @property
     def bExpand(self):
@@ -13676,9 +12121,6 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bExpand = _pb_index(value, "CK_HKDF_PARAMS.bExpand", 0, 255)
 
-    @bExpand.deleter
-    def bExpand(self):
-        _pb_no_delete("CK_HKDF_PARAMS.bExpand")
 
     @property
     def prfHashMechanism(self):
@@ -13689,9 +12131,6 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.prfHashMechanism = _pb_index(value, "CK_HKDF_PARAMS.prfHashMechanism", 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete("CK_HKDF_PARAMS.prfHashMechanism")
 
     @property
     def ulSaltType(self):
@@ -13702,9 +12141,6 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSaltType = _pb_index(value, "CK_HKDF_PARAMS.ulSaltType", 0, 18446744073709551615)
 
-    @ulSaltType.deleter
-    def ulSaltType(self):
-        _pb_no_delete("CK_HKDF_PARAMS.ulSaltType")
 
     @property
     def pSalt(self):
@@ -13715,9 +12151,6 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_HKDF_PARAMS.pSalt", True)
 
-    @pSalt.deleter
-    def pSalt(self):
-        _pb_no_delete("CK_HKDF_PARAMS.pSalt")
 
     @property
     def ulSaltLen(self):
@@ -13728,9 +12161,6 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSaltLen = _pb_index(value, "CK_HKDF_PARAMS.ulSaltLen", 0, 18446744073709551615)
 
-    @ulSaltLen.deleter
-    def ulSaltLen(self):
-        _pb_no_delete("CK_HKDF_PARAMS.ulSaltLen")
 
     @property
     def hSaltKey(self):
@@ -13741,9 +12171,6 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hSaltKey = _pb_index(value, "CK_HKDF_PARAMS.hSaltKey", 0, 18446744073709551615)
 
-    @hSaltKey.deleter
-    def hSaltKey(self):
-        _pb_no_delete("CK_HKDF_PARAMS.hSaltKey")
 
     @property
     def pInfo(self):
@@ -13754,9 +12181,6 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInfo, value, "CK_HKDF_PARAMS.pInfo", True)
 
-    @pInfo.deleter
-    def pInfo(self):
-        _pb_no_delete("CK_HKDF_PARAMS.pInfo")
 
     @property
     def ulInfoLen(self):
@@ -13767,9 +12191,6 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulInfoLen = _pb_index(value, "CK_HKDF_PARAMS.ulInfoLen", 0, 18446744073709551615)
 
-    @ulInfoLen.deleter
-    def ulInfoLen(self):
-        _pb_no_delete("CK_HKDF_PARAMS.ulInfoLen")
 
 
 cdef CK_HKDF_PARAMS _pb_view_CK_HKDF_PARAMS(object owner, void *ptr):
@@ -13797,6 +12218,8 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
     'WTLS is new for version 2.20'
     cdef _cs_CK_WTLS_RANDOM_DATA _value
     cdef _cs_CK_WTLS_RANDOM_DATA *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -13843,13 +12266,6 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_RANDOM_DATA))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_WTLS_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
 
@@ -13862,9 +12278,6 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pClientRandom, value, "CK_WTLS_RANDOM_DATA.pClientRandom", True)
 
-    @pClientRandom.deleter
-    def pClientRandom(self):
-        _pb_no_delete("CK_WTLS_RANDOM_DATA.pClientRandom")
 
     @property
     def ulClientRandomLen(self):
@@ -13875,9 +12288,6 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulClientRandomLen = _pb_index(value, "CK_WTLS_RANDOM_DATA.ulClientRandomLen", 0, 18446744073709551615)
 
-    @ulClientRandomLen.deleter
-    def ulClientRandomLen(self):
-        _pb_no_delete("CK_WTLS_RANDOM_DATA.ulClientRandomLen")
 
     @property
     def pServerRandom(self):
@@ -13888,9 +12298,6 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pServerRandom, value, "CK_WTLS_RANDOM_DATA.pServerRandom", True)
 
-    @pServerRandom.deleter
-    def pServerRandom(self):
-        _pb_no_delete("CK_WTLS_RANDOM_DATA.pServerRandom")
 
     @property
     def ulServerRandomLen(self):
@@ -13901,9 +12308,6 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulServerRandomLen = _pb_index(value, "CK_WTLS_RANDOM_DATA.ulServerRandomLen", 0, 18446744073709551615)
 
-    @ulServerRandomLen.deleter
-    def ulServerRandomLen(self):
-        _pb_no_delete("CK_WTLS_RANDOM_DATA.ulServerRandomLen")
 
 
 cdef CK_WTLS_RANDOM_DATA _pb_view_CK_WTLS_RANDOM_DATA(object owner, void *ptr):
@@ -13931,6 +12335,8 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS _value
     cdef _cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -13975,13 +12381,6 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS(DigestMechanism={self.DigestMechanism!r}, RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
 
@@ -13994,9 +12393,6 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.DigestMechanism = _pb_index(value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism", 0, 18446744073709551615)
 
-    @DigestMechanism.deleter
-    def DigestMechanism(self):
-        _pb_no_delete("CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism")
 
     @property
     def RandomInfo(self):
@@ -14009,9 +12405,6 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         memcpy(&self._ptr.RandomInfo, (<CK_WTLS_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_WTLS_RANDOM_DATA>value)._ptr)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete("CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo")
 
     @property
     def pVersion(self):
@@ -14022,9 +12415,6 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pVersion = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pVersion, value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion", True)
 
-    @pVersion.deleter
-    def pVersion(self):
-        _pb_no_delete("CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion")
 
 
 cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -14052,6 +12442,8 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
     'struct CK_WTLS_PRF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_WTLS_PRF_PARAMS _value
     cdef _cs_CK_WTLS_PRF_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14104,13 +12496,6 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_PRF_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_WTLS_PRF_PARAMS(DigestMechanism={self.DigestMechanism!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
 
@@ -14123,9 +12508,6 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.DigestMechanism = _pb_index(value, "CK_WTLS_PRF_PARAMS.DigestMechanism", 0, 18446744073709551615)
 
-    @DigestMechanism.deleter
-    def DigestMechanism(self):
-        _pb_no_delete("CK_WTLS_PRF_PARAMS.DigestMechanism")
 
     @property
     def pSeed(self):
@@ -14136,9 +12518,6 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_WTLS_PRF_PARAMS.pSeed", True)
 
-    @pSeed.deleter
-    def pSeed(self):
-        _pb_no_delete("CK_WTLS_PRF_PARAMS.pSeed")
 
     @property
     def ulSeedLen(self):
@@ -14149,9 +12528,6 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSeedLen = _pb_index(value, "CK_WTLS_PRF_PARAMS.ulSeedLen", 0, 18446744073709551615)
 
-    @ulSeedLen.deleter
-    def ulSeedLen(self):
-        _pb_no_delete("CK_WTLS_PRF_PARAMS.ulSeedLen")
 
     @property
     def pLabel(self):
@@ -14162,9 +12538,6 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_WTLS_PRF_PARAMS.pLabel", True)
 
-    @pLabel.deleter
-    def pLabel(self):
-        _pb_no_delete("CK_WTLS_PRF_PARAMS.pLabel")
 
     @property
     def ulLabelLen(self):
@@ -14175,9 +12548,6 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulLabelLen = _pb_index(value, "CK_WTLS_PRF_PARAMS.ulLabelLen", 0, 18446744073709551615)
 
-    @ulLabelLen.deleter
-    def ulLabelLen(self):
-        _pb_no_delete("CK_WTLS_PRF_PARAMS.ulLabelLen")
 
     @property
     def pOutput(self):
@@ -14188,9 +12558,6 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOutput = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOutput, value, "CK_WTLS_PRF_PARAMS.pOutput", True)
 
-    @pOutput.deleter
-    def pOutput(self):
-        _pb_no_delete("CK_WTLS_PRF_PARAMS.pOutput")
 
     @property
     def pulOutputLen(self):
@@ -14206,9 +12573,6 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pulOutputLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pulOutputLen, value, "CK_WTLS_PRF_PARAMS.pulOutputLen", True, 8, False)
 
-    @pulOutputLen.deleter
-    def pulOutputLen(self):
-        _pb_no_delete("CK_WTLS_PRF_PARAMS.pulOutputLen")
 
 
 cdef CK_WTLS_PRF_PARAMS _pb_view_CK_WTLS_PRF_PARAMS(object owner, void *ptr):
@@ -14236,6 +12600,8 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     'struct CK_WTLS_KEY_MAT_OUT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_WTLS_KEY_MAT_OUT _value
     cdef _cs_CK_WTLS_KEY_MAT_OUT *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14280,13 +12646,6 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_KEY_MAT_OUT))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_WTLS_KEY_MAT_OUT(hMacSecret={self.hMacSecret!r}, hKey={self.hKey!r}, pIV={self.pIV!r})"
 
@@ -14299,9 +12658,6 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hMacSecret = _pb_index(value, "CK_WTLS_KEY_MAT_OUT.hMacSecret", 0, 18446744073709551615)
 
-    @hMacSecret.deleter
-    def hMacSecret(self):
-        _pb_no_delete("CK_WTLS_KEY_MAT_OUT.hMacSecret")
 
     @property
     def hKey(self):
@@ -14312,9 +12668,6 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hKey = _pb_index(value, "CK_WTLS_KEY_MAT_OUT.hKey", 0, 18446744073709551615)
 
-    @hKey.deleter
-    def hKey(self):
-        _pb_no_delete("CK_WTLS_KEY_MAT_OUT.hKey")
 
     @property
     def pIV(self):
@@ -14325,9 +12678,6 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIV, value, "CK_WTLS_KEY_MAT_OUT.pIV", True)
 
-    @pIV.deleter
-    def pIV(self):
-        _pb_no_delete("CK_WTLS_KEY_MAT_OUT.pIV")
 
 
 cdef CK_WTLS_KEY_MAT_OUT _pb_view_CK_WTLS_KEY_MAT_OUT(object owner, void *ptr):
@@ -14355,6 +12705,8 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     'struct CK_WTLS_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_WTLS_KEY_MAT_PARAMS _value
     cdef _cs_CK_WTLS_KEY_MAT_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14409,13 +12761,6 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_KEY_MAT_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
 
@@ -14428,9 +12773,6 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.DigestMechanism = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.DigestMechanism", 0, 18446744073709551615)
 
-    @DigestMechanism.deleter
-    def DigestMechanism(self):
-        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.DigestMechanism")
 
     @property
     def ulMacSizeInBits(self):
@@ -14441,9 +12783,6 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulMacSizeInBits = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits", 0, 18446744073709551615)
 
-    @ulMacSizeInBits.deleter
-    def ulMacSizeInBits(self):
-        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits")
 
     @property
     def ulKeySizeInBits(self):
@@ -14454,9 +12793,6 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulKeySizeInBits = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits", 0, 18446744073709551615)
 
-    @ulKeySizeInBits.deleter
-    def ulKeySizeInBits(self):
-        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits")
 
     @property
     def ulIVSizeInBits(self):
@@ -14467,9 +12803,6 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulIVSizeInBits = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits", 0, 18446744073709551615)
 
-    @ulIVSizeInBits.deleter
-    def ulIVSizeInBits(self):
-        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits")
 
     @property
     def ulSequenceNumber(self):
@@ -14480,9 +12813,6 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSequenceNumber = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber", 0, 18446744073709551615)
 
-    @ulSequenceNumber.deleter
-    def ulSequenceNumber(self):
-        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber")
 
     @property
     def bIsExport(self):
@@ -14493,9 +12823,6 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bIsExport = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.bIsExport", 0, 255)
 
-    @bIsExport.deleter
-    def bIsExport(self):
-        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.bIsExport")
 
     @property
     def RandomInfo(self):
@@ -14508,9 +12835,6 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         memcpy(&self._ptr.RandomInfo, (<CK_WTLS_RANDOM_DATA>value)._ptr, sizeof(self._ptr.RandomInfo))
         _pb_keep_copy(self, <size_t>&self._ptr.RandomInfo, sizeof(self._ptr.RandomInfo), value, <size_t>(<CK_WTLS_RANDOM_DATA>value)._ptr)
 
-    @RandomInfo.deleter
-    def RandomInfo(self):
-        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.RandomInfo")
 
     @property
     def pReturnedKeyMaterial(self):
@@ -14524,9 +12848,6 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pReturnedKeyMaterial, value)
         self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_WTLS_KEY_MAT_OUT_PTR>(<CK_WTLS_KEY_MAT_OUT>value)._ptr
 
-    @pReturnedKeyMaterial.deleter
-    def pReturnedKeyMaterial(self):
-        _pb_no_delete("CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial")
 
 
 cdef CK_WTLS_KEY_MAT_PARAMS _pb_view_CK_WTLS_KEY_MAT_PARAMS(object owner, void *ptr):
@@ -14554,6 +12875,8 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
     'struct CK_PRF_DATA_PARAM: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_PRF_DATA_PARAM _value
     cdef _cs_CK_PRF_DATA_PARAM *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14598,13 +12921,6 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PRF_DATA_PARAM))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_PRF_DATA_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
 
@@ -14617,9 +12933,6 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.type = _pb_index(value, "CK_PRF_DATA_PARAM.type", 0, 18446744073709551615)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete("CK_PRF_DATA_PARAM.type")
 
     @property
     def pValue(self):
@@ -14635,9 +12948,6 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_PRF_DATA_PARAM.pValue", False, 0, True)
 
-    @pValue.deleter
-    def pValue(self):
-        _pb_no_delete("CK_PRF_DATA_PARAM.pValue")
 
     @property
     def ulValueLen(self):
@@ -14648,9 +12958,6 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulValueLen = _pb_index(value, "CK_PRF_DATA_PARAM.ulValueLen", 0, 18446744073709551615)
 
-    @ulValueLen.deleter
-    def ulValueLen(self):
-        _pb_no_delete("CK_PRF_DATA_PARAM.ulValueLen")
 
 
 cdef CK_PRF_DATA_PARAM _pb_view_CK_PRF_DATA_PARAM(object owner, void *ptr):
@@ -14678,6 +12985,8 @@ cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     'struct CK_SP800_108_COUNTER_FORMAT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_COUNTER_FORMAT _value
     cdef _cs_CK_SP800_108_COUNTER_FORMAT *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14724,13 +13033,6 @@ cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_COUNTER_FORMAT))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SP800_108_COUNTER_FORMAT(bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
 
@@ -14743,9 +13045,6 @@ cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bLittleEndian = _pb_index(value, "CK_SP800_108_COUNTER_FORMAT.bLittleEndian", 0, 255)
 
-    @bLittleEndian.deleter
-    def bLittleEndian(self):
-        _pb_no_delete("CK_SP800_108_COUNTER_FORMAT.bLittleEndian")
 
     @property
     def ulWidthInBits(self):
@@ -14756,9 +13055,6 @@ cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulWidthInBits = _pb_index(value, "CK_SP800_108_COUNTER_FORMAT.ulWidthInBits", 0, 18446744073709551615)
 
-    @ulWidthInBits.deleter
-    def ulWidthInBits(self):
-        _pb_no_delete("CK_SP800_108_COUNTER_FORMAT.ulWidthInBits")
 
 
 cdef CK_SP800_108_COUNTER_FORMAT _pb_view_CK_SP800_108_COUNTER_FORMAT(object owner, void *ptr):
@@ -14786,6 +13082,8 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     'struct CK_SP800_108_DKM_LENGTH_FORMAT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_DKM_LENGTH_FORMAT _value
     cdef _cs_CK_SP800_108_DKM_LENGTH_FORMAT *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14834,13 +13132,6 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SP800_108_DKM_LENGTH_FORMAT(dkmLengthMethod={self.dkmLengthMethod!r}, bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
 
@@ -14853,9 +13144,6 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.dkmLengthMethod = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod", 0, 18446744073709551615)
 
-    @dkmLengthMethod.deleter
-    def dkmLengthMethod(self):
-        _pb_no_delete("CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod")
 
     @property
     def bLittleEndian(self):
@@ -14866,9 +13154,6 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bLittleEndian = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian", 0, 255)
 
-    @bLittleEndian.deleter
-    def bLittleEndian(self):
-        _pb_no_delete("CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian")
 
     @property
     def ulWidthInBits(self):
@@ -14879,9 +13164,6 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulWidthInBits = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits", 0, 18446744073709551615)
 
-    @ulWidthInBits.deleter
-    def ulWidthInBits(self):
-        _pb_no_delete("CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits")
 
 
 cdef CK_SP800_108_DKM_LENGTH_FORMAT _pb_view_CK_SP800_108_DKM_LENGTH_FORMAT(object owner, void *ptr):
@@ -14909,6 +13191,8 @@ cdef class CK_DERIVED_KEY(_pb_Record):
     'struct CK_DERIVED_KEY: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_DERIVED_KEY _value
     cdef _cs_CK_DERIVED_KEY *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14953,13 +13237,6 @@ cdef class CK_DERIVED_KEY(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DERIVED_KEY))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_DERIVED_KEY(pTemplate={_pb_ref_repr(self.pTemplate)}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
 
@@ -14975,9 +13252,6 @@ cdef class CK_DERIVED_KEY(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pTemplate, value)
         self._ptr.pTemplate = NULL if value is None else <_c_CK_ATTRIBUTE_PTR>(<CK_ATTRIBUTE>value)._ptr
 
-    @pTemplate.deleter
-    def pTemplate(self):
-        _pb_no_delete("CK_DERIVED_KEY.pTemplate")
 
     @property
     def ulAttributeCount(self):
@@ -14988,9 +13262,6 @@ cdef class CK_DERIVED_KEY(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulAttributeCount = _pb_index(value, "CK_DERIVED_KEY.ulAttributeCount", 0, 18446744073709551615)
 
-    @ulAttributeCount.deleter
-    def ulAttributeCount(self):
-        _pb_no_delete("CK_DERIVED_KEY.ulAttributeCount")
 
     @property
     def phKey(self):
@@ -15006,9 +13277,6 @@ cdef class CK_DERIVED_KEY(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.phKey = <_c_CK_OBJECT_HANDLE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.phKey, value, "CK_DERIVED_KEY.phKey", True, 8, False)
 
-    @phKey.deleter
-    def phKey(self):
-        _pb_no_delete("CK_DERIVED_KEY.phKey")
 
 
 cdef CK_DERIVED_KEY _pb_view_CK_DERIVED_KEY(object owner, void *ptr):
@@ -15036,6 +13304,8 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
     'struct CK_SP800_108_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_KDF_PARAMS _value
     cdef _cs_CK_SP800_108_KDF_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -15084,13 +13354,6 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_KDF_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
 
@@ -15103,9 +13366,6 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.prfType = _pb_index(value, "CK_SP800_108_KDF_PARAMS.prfType", 0, 18446744073709551615)
 
-    @prfType.deleter
-    def prfType(self):
-        _pb_no_delete("CK_SP800_108_KDF_PARAMS.prfType")
 
     @property
     def ulNumberOfDataParams(self):
@@ -15116,9 +13376,6 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNumberOfDataParams = _pb_index(value, "CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams", 0, 18446744073709551615)
 
-    @ulNumberOfDataParams.deleter
-    def ulNumberOfDataParams(self):
-        _pb_no_delete("CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams")
 
     @property
     def pDataParams(self):
@@ -15132,9 +13389,6 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pDataParams, value)
         self._ptr.pDataParams = NULL if value is None else <_c_CK_PRF_DATA_PARAM_PTR>(<CK_PRF_DATA_PARAM>value)._ptr
 
-    @pDataParams.deleter
-    def pDataParams(self):
-        _pb_no_delete("CK_SP800_108_KDF_PARAMS.pDataParams")
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -15145,9 +13399,6 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulAdditionalDerivedKeys = _pb_index(value, "CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys", 0, 18446744073709551615)
 
-    @ulAdditionalDerivedKeys.deleter
-    def ulAdditionalDerivedKeys(self):
-        _pb_no_delete("CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys")
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -15161,9 +13412,6 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value)
         self._ptr.pAdditionalDerivedKeys = NULL if value is None else <_c_CK_DERIVED_KEY_PTR>(<CK_DERIVED_KEY>value)._ptr
 
-    @pAdditionalDerivedKeys.deleter
-    def pAdditionalDerivedKeys(self):
-        _pb_no_delete("CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys")
 
 
 cdef CK_SP800_108_KDF_PARAMS _pb_view_CK_SP800_108_KDF_PARAMS(object owner, void *ptr):
@@ -15191,6 +13439,8 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     'struct CK_SP800_108_FEEDBACK_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_FEEDBACK_KDF_PARAMS _value
     cdef _cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -15243,13 +13493,6 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
 
@@ -15262,9 +13505,6 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.prfType = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType", 0, 18446744073709551615)
 
-    @prfType.deleter
-    def prfType(self):
-        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType")
 
     @property
     def ulNumberOfDataParams(self):
@@ -15275,9 +13515,6 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNumberOfDataParams = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams", 0, 18446744073709551615)
 
-    @ulNumberOfDataParams.deleter
-    def ulNumberOfDataParams(self):
-        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams")
 
     @property
     def pDataParams(self):
@@ -15291,9 +13528,6 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pDataParams, value)
         self._ptr.pDataParams = NULL if value is None else <_c_CK_PRF_DATA_PARAM_PTR>(<CK_PRF_DATA_PARAM>value)._ptr
 
-    @pDataParams.deleter
-    def pDataParams(self):
-        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams")
 
     @property
     def ulIVLen(self):
@@ -15304,9 +13538,6 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulIVLen = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen", 0, 18446744073709551615)
 
-    @ulIVLen.deleter
-    def ulIVLen(self):
-        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen")
 
     @property
     def pIV(self):
@@ -15317,9 +13548,6 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIV, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV", True)
 
-    @pIV.deleter
-    def pIV(self):
-        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV")
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -15330,9 +13558,6 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulAdditionalDerivedKeys = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys", 0, 18446744073709551615)
 
-    @ulAdditionalDerivedKeys.deleter
-    def ulAdditionalDerivedKeys(self):
-        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys")
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -15346,9 +13571,6 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value)
         self._ptr.pAdditionalDerivedKeys = NULL if value is None else <_c_CK_DERIVED_KEY_PTR>(<CK_DERIVED_KEY>value)._ptr
 
-    @pAdditionalDerivedKeys.deleter
-    def pAdditionalDerivedKeys(self):
-        _pb_no_delete("CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys")
 
 
 cdef CK_SP800_108_FEEDBACK_KDF_PARAMS _pb_view_CK_SP800_108_FEEDBACK_KDF_PARAMS(object owner, void *ptr):
@@ -15376,6 +13598,8 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
     'CMS is new for version 2.20'
     cdef _cs_CK_CMS_SIG_PARAMS _value
     cdef _cs_CK_CMS_SIG_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -15430,13 +13654,6 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CMS_SIG_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={_pb_ref_repr(self.pSigningMechanism)}, pDigestMechanism={_pb_ref_repr(self.pDigestMechanism)}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
 
@@ -15449,9 +13666,6 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.certificateHandle = _pb_index(value, "CK_CMS_SIG_PARAMS.certificateHandle", 0, 18446744073709551615)
 
-    @certificateHandle.deleter
-    def certificateHandle(self):
-        _pb_no_delete("CK_CMS_SIG_PARAMS.certificateHandle")
 
     @property
     def pSigningMechanism(self):
@@ -15465,9 +13679,6 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pSigningMechanism, value)
         self._ptr.pSigningMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
 
-    @pSigningMechanism.deleter
-    def pSigningMechanism(self):
-        _pb_no_delete("CK_CMS_SIG_PARAMS.pSigningMechanism")
 
     @property
     def pDigestMechanism(self):
@@ -15481,9 +13692,6 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pDigestMechanism, value)
         self._ptr.pDigestMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
 
-    @pDigestMechanism.deleter
-    def pDigestMechanism(self):
-        _pb_no_delete("CK_CMS_SIG_PARAMS.pDigestMechanism")
 
     @property
     def pContentType(self):
@@ -15494,9 +13702,6 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pContentType = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContentType, value, "CK_CMS_SIG_PARAMS.pContentType", True)
 
-    @pContentType.deleter
-    def pContentType(self):
-        _pb_no_delete("CK_CMS_SIG_PARAMS.pContentType")
 
     @property
     def pRequestedAttributes(self):
@@ -15507,9 +13712,6 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pRequestedAttributes = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRequestedAttributes, value, "CK_CMS_SIG_PARAMS.pRequestedAttributes", True)
 
-    @pRequestedAttributes.deleter
-    def pRequestedAttributes(self):
-        _pb_no_delete("CK_CMS_SIG_PARAMS.pRequestedAttributes")
 
     @property
     def ulRequestedAttributesLen(self):
@@ -15520,9 +13722,6 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulRequestedAttributesLen = _pb_index(value, "CK_CMS_SIG_PARAMS.ulRequestedAttributesLen", 0, 18446744073709551615)
 
-    @ulRequestedAttributesLen.deleter
-    def ulRequestedAttributesLen(self):
-        _pb_no_delete("CK_CMS_SIG_PARAMS.ulRequestedAttributesLen")
 
     @property
     def pRequiredAttributes(self):
@@ -15533,9 +13732,6 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pRequiredAttributes = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRequiredAttributes, value, "CK_CMS_SIG_PARAMS.pRequiredAttributes", True)
 
-    @pRequiredAttributes.deleter
-    def pRequiredAttributes(self):
-        _pb_no_delete("CK_CMS_SIG_PARAMS.pRequiredAttributes")
 
     @property
     def ulRequiredAttributesLen(self):
@@ -15546,9 +13742,6 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulRequiredAttributesLen = _pb_index(value, "CK_CMS_SIG_PARAMS.ulRequiredAttributesLen", 0, 18446744073709551615)
 
-    @ulRequiredAttributesLen.deleter
-    def ulRequiredAttributesLen(self):
-        _pb_no_delete("CK_CMS_SIG_PARAMS.ulRequiredAttributesLen")
 
 
 cdef CK_CMS_SIG_PARAMS _pb_view_CK_CMS_SIG_PARAMS(object owner, void *ptr):
@@ -15576,6 +13769,8 @@ cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     'struct CK_KEY_DERIVATION_STRING_DATA: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_KEY_DERIVATION_STRING_DATA _value
     cdef _cs_CK_KEY_DERIVATION_STRING_DATA *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -15618,13 +13813,6 @@ cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KEY_DERIVATION_STRING_DATA))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_KEY_DERIVATION_STRING_DATA(pData={self.pData!r}, ulLen={self.ulLen!r})"
 
@@ -15637,9 +13825,6 @@ cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_KEY_DERIVATION_STRING_DATA.pData", True)
 
-    @pData.deleter
-    def pData(self):
-        _pb_no_delete("CK_KEY_DERIVATION_STRING_DATA.pData")
 
     @property
     def ulLen(self):
@@ -15650,9 +13835,6 @@ cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulLen = _pb_index(value, "CK_KEY_DERIVATION_STRING_DATA.ulLen", 0, 18446744073709551615)
 
-    @ulLen.deleter
-    def ulLen(self):
-        _pb_no_delete("CK_KEY_DERIVATION_STRING_DATA.ulLen")
 
 
 cdef CK_KEY_DERIVATION_STRING_DATA _pb_view_CK_KEY_DERIVATION_STRING_DATA(object owner, void *ptr):
@@ -15680,6 +13862,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     'this structure is kept for compatibility. use _PARAMS2.'
     cdef _cs_CK_PKCS5_PBKD2_PARAMS _value
     cdef _cs_CK_PKCS5_PBKD2_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -15736,13 +13920,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_PKCS5_PBKD2_PARAMS(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
 
@@ -15755,9 +13932,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.saltSource = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.saltSource", 0, 18446744073709551615)
 
-    @saltSource.deleter
-    def saltSource(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.saltSource")
 
     @property
     def pSaltSourceData(self):
@@ -15773,9 +13947,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS.pSaltSourceData", False, 0, True)
 
-    @pSaltSourceData.deleter
-    def pSaltSourceData(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.pSaltSourceData")
 
     @property
     def ulSaltSourceDataLen(self):
@@ -15786,9 +13957,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSaltSourceDataLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen", 0, 18446744073709551615)
 
-    @ulSaltSourceDataLen.deleter
-    def ulSaltSourceDataLen(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen")
 
     @property
     def iterations(self):
@@ -15799,9 +13967,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.iterations = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.iterations", 0, 18446744073709551615)
 
-    @iterations.deleter
-    def iterations(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.iterations")
 
     @property
     def prf(self):
@@ -15812,9 +13977,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.prf = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.prf", 0, 18446744073709551615)
 
-    @prf.deleter
-    def prf(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.prf")
 
     @property
     def pPrfData(self):
@@ -15830,9 +13992,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS.pPrfData", False, 0, True)
 
-    @pPrfData.deleter
-    def pPrfData(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.pPrfData")
 
     @property
     def ulPrfDataLen(self):
@@ -15843,9 +14002,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPrfDataLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen", 0, 18446744073709551615)
 
-    @ulPrfDataLen.deleter
-    def ulPrfDataLen(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen")
 
     @property
     def pPassword(self):
@@ -15856,9 +14012,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS.pPassword", True)
 
-    @pPassword.deleter
-    def pPassword(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.pPassword")
 
     @property
     def ulPasswordLen(self):
@@ -15874,9 +14027,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.ulPasswordLen = <_c_CK_ULONG_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.ulPasswordLen, value, "CK_PKCS5_PBKD2_PARAMS.ulPasswordLen", True, 8, False)
 
-    @ulPasswordLen.deleter
-    def ulPasswordLen(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS.ulPasswordLen")
 
 
 cdef CK_PKCS5_PBKD2_PARAMS _pb_view_CK_PKCS5_PBKD2_PARAMS(object owner, void *ptr):
@@ -15904,6 +14054,8 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     'struct CK_PKCS5_PBKD2_PARAMS2: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_PKCS5_PBKD2_PARAMS2 _value
     cdef _cs_CK_PKCS5_PBKD2_PARAMS2 *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -15960,13 +14112,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS2))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_PKCS5_PBKD2_PARAMS2(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
 
@@ -15979,9 +14124,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.saltSource = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.saltSource", 0, 18446744073709551615)
 
-    @saltSource.deleter
-    def saltSource(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.saltSource")
 
     @property
     def pSaltSourceData(self):
@@ -15997,9 +14139,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData", False, 0, True)
 
-    @pSaltSourceData.deleter
-    def pSaltSourceData(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData")
 
     @property
     def ulSaltSourceDataLen(self):
@@ -16010,9 +14149,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSaltSourceDataLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen", 0, 18446744073709551615)
 
-    @ulSaltSourceDataLen.deleter
-    def ulSaltSourceDataLen(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen")
 
     @property
     def iterations(self):
@@ -16023,9 +14159,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.iterations = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.iterations", 0, 18446744073709551615)
 
-    @iterations.deleter
-    def iterations(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.iterations")
 
     @property
     def prf(self):
@@ -16036,9 +14169,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.prf = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.prf", 0, 18446744073709551615)
 
-    @prf.deleter
-    def prf(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.prf")
 
     @property
     def pPrfData(self):
@@ -16054,9 +14184,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS2.pPrfData", False, 0, True)
 
-    @pPrfData.deleter
-    def pPrfData(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.pPrfData")
 
     @property
     def ulPrfDataLen(self):
@@ -16067,9 +14194,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPrfDataLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen", 0, 18446744073709551615)
 
-    @ulPrfDataLen.deleter
-    def ulPrfDataLen(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen")
 
     @property
     def pPassword(self):
@@ -16080,9 +14204,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS2.pPassword", True)
 
-    @pPassword.deleter
-    def pPassword(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.pPassword")
 
     @property
     def ulPasswordLen(self):
@@ -16093,9 +14214,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPasswordLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen", 0, 18446744073709551615)
 
-    @ulPasswordLen.deleter
-    def ulPasswordLen(self):
-        _pb_no_delete("CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen")
 
 
 cdef CK_PKCS5_PBKD2_PARAMS2 _pb_view_CK_PKCS5_PBKD2_PARAMS2(object owner, void *ptr):
@@ -16123,6 +14241,8 @@ cdef class CK_OTP_PARAM(_pb_Record):
     'struct CK_OTP_PARAM: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_OTP_PARAM _value
     cdef _cs_CK_OTP_PARAM *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16167,13 +14287,6 @@ cdef class CK_OTP_PARAM(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_PARAM))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_OTP_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
 
@@ -16186,9 +14299,6 @@ cdef class CK_OTP_PARAM(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.type = _pb_index(value, "CK_OTP_PARAM.type", 0, 18446744073709551615)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete("CK_OTP_PARAM.type")
 
     @property
     def pValue(self):
@@ -16204,9 +14314,6 @@ cdef class CK_OTP_PARAM(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_OTP_PARAM.pValue", False, 0, True)
 
-    @pValue.deleter
-    def pValue(self):
-        _pb_no_delete("CK_OTP_PARAM.pValue")
 
     @property
     def ulValueLen(self):
@@ -16217,9 +14324,6 @@ cdef class CK_OTP_PARAM(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulValueLen = _pb_index(value, "CK_OTP_PARAM.ulValueLen", 0, 18446744073709551615)
 
-    @ulValueLen.deleter
-    def ulValueLen(self):
-        _pb_no_delete("CK_OTP_PARAM.ulValueLen")
 
 
 cdef CK_OTP_PARAM _pb_view_CK_OTP_PARAM(object owner, void *ptr):
@@ -16247,6 +14351,8 @@ cdef class CK_OTP_PARAMS(_pb_Record):
     'struct CK_OTP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_OTP_PARAMS _value
     cdef _cs_CK_OTP_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16289,13 +14395,6 @@ cdef class CK_OTP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_OTP_PARAMS(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
 
@@ -16311,9 +14410,6 @@ cdef class CK_OTP_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pParams, value)
         self._ptr.pParams = NULL if value is None else <_c_CK_OTP_PARAM_PTR>(<CK_OTP_PARAM>value)._ptr
 
-    @pParams.deleter
-    def pParams(self):
-        _pb_no_delete("CK_OTP_PARAMS.pParams")
 
     @property
     def ulCount(self):
@@ -16324,9 +14420,6 @@ cdef class CK_OTP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulCount = _pb_index(value, "CK_OTP_PARAMS.ulCount", 0, 18446744073709551615)
 
-    @ulCount.deleter
-    def ulCount(self):
-        _pb_no_delete("CK_OTP_PARAMS.ulCount")
 
 
 cdef CK_OTP_PARAMS _pb_view_CK_OTP_PARAMS(object owner, void *ptr):
@@ -16354,6 +14447,8 @@ cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
     'struct CK_OTP_SIGNATURE_INFO: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_OTP_SIGNATURE_INFO _value
     cdef _cs_CK_OTP_SIGNATURE_INFO *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16396,13 +14491,6 @@ cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_SIGNATURE_INFO))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_OTP_SIGNATURE_INFO(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
 
@@ -16418,9 +14506,6 @@ cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pParams, value)
         self._ptr.pParams = NULL if value is None else <_c_CK_OTP_PARAM_PTR>(<CK_OTP_PARAM>value)._ptr
 
-    @pParams.deleter
-    def pParams(self):
-        _pb_no_delete("CK_OTP_SIGNATURE_INFO.pParams")
 
     @property
     def ulCount(self):
@@ -16431,9 +14516,6 @@ cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulCount = _pb_index(value, "CK_OTP_SIGNATURE_INFO.ulCount", 0, 18446744073709551615)
 
-    @ulCount.deleter
-    def ulCount(self):
-        _pb_no_delete("CK_OTP_SIGNATURE_INFO.ulCount")
 
 
 cdef CK_OTP_SIGNATURE_INFO _pb_view_CK_OTP_SIGNATURE_INFO(object owner, void *ptr):
@@ -16461,6 +14543,8 @@ cdef class CK_KIP_PARAMS(_pb_Record):
     'KIP is new in v2.40'
     cdef _cs_CK_KIP_PARAMS _value
     cdef _cs_CK_KIP_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16507,13 +14591,6 @@ cdef class CK_KIP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KIP_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_KIP_PARAMS(pMechanism={_pb_ref_repr(self.pMechanism)}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
 
@@ -16529,9 +14606,6 @@ cdef class CK_KIP_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pMechanism, value)
         self._ptr.pMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
 
-    @pMechanism.deleter
-    def pMechanism(self):
-        _pb_no_delete("CK_KIP_PARAMS.pMechanism")
 
     @property
     def hKey(self):
@@ -16542,9 +14616,6 @@ cdef class CK_KIP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hKey = _pb_index(value, "CK_KIP_PARAMS.hKey", 0, 18446744073709551615)
 
-    @hKey.deleter
-    def hKey(self):
-        _pb_no_delete("CK_KIP_PARAMS.hKey")
 
     @property
     def pSeed(self):
@@ -16555,9 +14626,6 @@ cdef class CK_KIP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_KIP_PARAMS.pSeed", True)
 
-    @pSeed.deleter
-    def pSeed(self):
-        _pb_no_delete("CK_KIP_PARAMS.pSeed")
 
     @property
     def ulSeedLen(self):
@@ -16568,9 +14636,6 @@ cdef class CK_KIP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSeedLen = _pb_index(value, "CK_KIP_PARAMS.ulSeedLen", 0, 18446744073709551615)
 
-    @ulSeedLen.deleter
-    def ulSeedLen(self):
-        _pb_no_delete("CK_KIP_PARAMS.ulSeedLen")
 
 
 cdef CK_KIP_PARAMS _pb_view_CK_KIP_PARAMS(object owner, void *ptr):
@@ -16598,6 +14663,8 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     'DSA Param Gen is new for v2.40'
     cdef _cs_CK_DSA_PARAMETER_GEN_PARAM _value
     cdef _cs_CK_DSA_PARAMETER_GEN_PARAM *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16644,13 +14711,6 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DSA_PARAMETER_GEN_PARAM))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_DSA_PARAMETER_GEN_PARAM(hash={self.hash!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, ulIndex={self.ulIndex!r})"
 
@@ -16663,9 +14723,6 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hash = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.hash", 0, 18446744073709551615)
 
-    @hash.deleter
-    def hash(self):
-        _pb_no_delete("CK_DSA_PARAMETER_GEN_PARAM.hash")
 
     @property
     def pSeed(self):
@@ -16676,9 +14733,6 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_DSA_PARAMETER_GEN_PARAM.pSeed", True)
 
-    @pSeed.deleter
-    def pSeed(self):
-        _pb_no_delete("CK_DSA_PARAMETER_GEN_PARAM.pSeed")
 
     @property
     def ulSeedLen(self):
@@ -16689,9 +14743,6 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSeedLen = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen", 0, 18446744073709551615)
 
-    @ulSeedLen.deleter
-    def ulSeedLen(self):
-        _pb_no_delete("CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen")
 
     @property
     def ulIndex(self):
@@ -16702,9 +14753,6 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulIndex = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.ulIndex", 0, 18446744073709551615)
 
-    @ulIndex.deleter
-    def ulIndex(self):
-        _pb_no_delete("CK_DSA_PARAMETER_GEN_PARAM.ulIndex")
 
 
 cdef CK_DSA_PARAMETER_GEN_PARAM _pb_view_CK_DSA_PARAMETER_GEN_PARAM(object owner, void *ptr):
@@ -16732,6 +14780,8 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     'XXXX_AES_KEY_WRAP is new for v2.40'
     cdef _cs_CK_ECDH_AES_KEY_WRAP_PARAMS _value
     cdef _cs_CK_ECDH_AES_KEY_WRAP_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16778,13 +14828,6 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECDH_AES_KEY_WRAP_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_ECDH_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r})"
 
@@ -16797,9 +14840,6 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulAESKeyBits = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits", 0, 18446744073709551615)
 
-    @ulAESKeyBits.deleter
-    def ulAESKeyBits(self):
-        _pb_no_delete("CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
 
     @property
     def kdf(self):
@@ -16810,9 +14850,6 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.kdf = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.kdf", 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete("CK_ECDH_AES_KEY_WRAP_PARAMS.kdf")
 
     @property
     def ulSharedDataLen(self):
@@ -16823,9 +14860,6 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSharedDataLen = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen", 0, 18446744073709551615)
 
-    @ulSharedDataLen.deleter
-    def ulSharedDataLen(self):
-        _pb_no_delete("CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen")
 
     @property
     def pSharedData(self):
@@ -16836,9 +14870,6 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData", True)
 
-    @pSharedData.deleter
-    def pSharedData(self):
-        _pb_no_delete("CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData")
 
 
 cdef CK_ECDH_AES_KEY_WRAP_PARAMS _pb_view_CK_ECDH_AES_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -16866,6 +14897,8 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     'struct CK_RSA_AES_KEY_WRAP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_RSA_AES_KEY_WRAP_PARAMS _value
     cdef _cs_CK_RSA_AES_KEY_WRAP_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16908,13 +14941,6 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_AES_KEY_WRAP_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={_pb_ref_repr(self.pOAEPParams)})"
 
@@ -16927,9 +14953,6 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulAESKeyBits = _pb_index(value, "CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits", 0, 18446744073709551615)
 
-    @ulAESKeyBits.deleter
-    def ulAESKeyBits(self):
-        _pb_no_delete("CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
 
     @property
     def pOAEPParams(self):
@@ -16943,9 +14966,6 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pOAEPParams, value)
         self._ptr.pOAEPParams = NULL if value is None else <_c_CK_RSA_PKCS_OAEP_PARAMS_PTR>(<CK_RSA_PKCS_OAEP_PARAMS>value)._ptr
 
-    @pOAEPParams.deleter
-    def pOAEPParams(self):
-        _pb_no_delete("CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams")
 
 
 cdef CK_RSA_AES_KEY_WRAP_PARAMS _pb_view_CK_RSA_AES_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -16973,6 +14993,8 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     'GOSTR3410 is new for v2.40'
     cdef _cs_CK_GOSTR3410_DERIVE_PARAMS _value
     cdef _cs_CK_GOSTR3410_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -17021,13 +15043,6 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GOSTR3410_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_GOSTR3410_DERIVE_PARAMS(kdf={self.kdf!r}, pPublicData={self.pPublicData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r})"
 
@@ -17040,9 +15055,6 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.kdf = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.kdf")
 
     @property
     def pPublicData(self):
@@ -17053,9 +15065,6 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_GOSTR3410_DERIVE_PARAMS.pPublicData", True)
 
-    @pPublicData.deleter
-    def pPublicData(self):
-        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.pPublicData")
 
     @property
     def ulPublicDataLen(self):
@@ -17066,9 +15075,6 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulPublicDataLen = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
 
-    @ulPublicDataLen.deleter
-    def ulPublicDataLen(self):
-        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen")
 
     @property
     def pUKM(self):
@@ -17079,9 +15085,6 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_DERIVE_PARAMS.pUKM", True)
 
-    @pUKM.deleter
-    def pUKM(self):
-        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.pUKM")
 
     @property
     def ulUKMLen(self):
@@ -17092,9 +15095,6 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulUKMLen = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen", 0, 18446744073709551615)
 
-    @ulUKMLen.deleter
-    def ulUKMLen(self):
-        _pb_no_delete("CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen")
 
 
 cdef CK_GOSTR3410_DERIVE_PARAMS _pb_view_CK_GOSTR3410_DERIVE_PARAMS(object owner, void *ptr):
@@ -17122,6 +15122,8 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     'struct CK_GOSTR3410_KEY_WRAP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_GOSTR3410_KEY_WRAP_PARAMS _value
     cdef _cs_CK_GOSTR3410_KEY_WRAP_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -17170,13 +15172,6 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GOSTR3410_KEY_WRAP_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_GOSTR3410_KEY_WRAP_PARAMS(pWrapOID={self.pWrapOID!r}, ulWrapOIDLen={self.ulWrapOIDLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r}, hKey={self.hKey!r})"
 
@@ -17189,9 +15184,6 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pWrapOID = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pWrapOID, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID", True)
 
-    @pWrapOID.deleter
-    def pWrapOID(self):
-        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID")
 
     @property
     def ulWrapOIDLen(self):
@@ -17202,9 +15194,6 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulWrapOIDLen = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen", 0, 18446744073709551615)
 
-    @ulWrapOIDLen.deleter
-    def ulWrapOIDLen(self):
-        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen")
 
     @property
     def pUKM(self):
@@ -17215,9 +15204,6 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM", True)
 
-    @pUKM.deleter
-    def pUKM(self):
-        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM")
 
     @property
     def ulUKMLen(self):
@@ -17228,9 +15214,6 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulUKMLen = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen", 0, 18446744073709551615)
 
-    @ulUKMLen.deleter
-    def ulUKMLen(self):
-        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen")
 
     @property
     def hKey(self):
@@ -17241,9 +15224,6 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hKey = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.hKey", 0, 18446744073709551615)
 
-    @hKey.deleter
-    def hKey(self):
-        _pb_no_delete("CK_GOSTR3410_KEY_WRAP_PARAMS.hKey")
 
 
 cdef CK_GOSTR3410_KEY_WRAP_PARAMS _pb_view_CK_GOSTR3410_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -17271,6 +15251,8 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
     'EDDSA and XEDDSA are new for v3.0'
     cdef _cs_CK_EDDSA_PARAMS _value
     cdef _cs_CK_EDDSA_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -17315,13 +15297,6 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_EDDSA_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_EDDSA_PARAMS(phFlag={self.phFlag!r}, ulContextDataLen={self.ulContextDataLen!r}, pContextData={self.pContextData!r})"
 
@@ -17334,9 +15309,6 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.phFlag = _pb_index(value, "CK_EDDSA_PARAMS.phFlag", 0, 255)
 
-    @phFlag.deleter
-    def phFlag(self):
-        _pb_no_delete("CK_EDDSA_PARAMS.phFlag")
 
     @property
     def ulContextDataLen(self):
@@ -17347,9 +15319,6 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulContextDataLen = _pb_index(value, "CK_EDDSA_PARAMS.ulContextDataLen", 0, 18446744073709551615)
 
-    @ulContextDataLen.deleter
-    def ulContextDataLen(self):
-        _pb_no_delete("CK_EDDSA_PARAMS.ulContextDataLen")
 
     @property
     def pContextData(self):
@@ -17360,9 +15329,6 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContextData, value, "CK_EDDSA_PARAMS.pContextData", True)
 
-    @pContextData.deleter
-    def pContextData(self):
-        _pb_no_delete("CK_EDDSA_PARAMS.pContextData")
 
 
 cdef CK_EDDSA_PARAMS _pb_view_CK_EDDSA_PARAMS(object owner, void *ptr):
@@ -17390,6 +15356,8 @@ cdef class CK_XEDDSA_PARAMS(_pb_Record):
     'struct CK_XEDDSA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_XEDDSA_PARAMS _value
     cdef _cs_CK_XEDDSA_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -17434,13 +15402,6 @@ cdef class CK_XEDDSA_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_XEDDSA_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_XEDDSA_PARAMS(hash={self.hash!r})"
 
@@ -17453,9 +15414,6 @@ cdef class CK_XEDDSA_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hash = _pb_index(value, "CK_XEDDSA_PARAMS.hash", 0, 18446744073709551615)
 
-    @hash.deleter
-    def hash(self):
-        _pb_no_delete("CK_XEDDSA_PARAMS.hash")
 
 
 cdef CK_XEDDSA_PARAMS _pb_view_CK_XEDDSA_PARAMS(object owner, void *ptr):
@@ -17483,6 +15441,8 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     'struct CK_X3DH_INITIATE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X3DH_INITIATE_PARAMS _value
     cdef _cs_CK_X3DH_INITIATE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -17535,13 +15495,6 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X3DH_INITIATE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_X3DH_INITIATE_PARAMS(kdf={self.kdf!r}, pPeer_identity={self.pPeer_identity!r}, pPeer_prekey={self.pPeer_prekey!r}, pPrekey_signature={self.pPrekey_signature!r}, pOnetime_key={self.pOnetime_key!r}, pOwn_identity={self.pOwn_identity!r}, pOwn_ephemeral={self.pOwn_ephemeral!r})"
 
@@ -17554,9 +15507,6 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.kdf = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.kdf", 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.kdf")
 
     @property
     def pPeer_identity(self):
@@ -17567,9 +15517,6 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.pPeer_identity = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pPeer_identity", 0, 18446744073709551615)
 
-    @pPeer_identity.deleter
-    def pPeer_identity(self):
-        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pPeer_identity")
 
     @property
     def pPeer_prekey(self):
@@ -17580,9 +15527,6 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.pPeer_prekey = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pPeer_prekey", 0, 18446744073709551615)
 
-    @pPeer_prekey.deleter
-    def pPeer_prekey(self):
-        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pPeer_prekey")
 
     @property
     def pPrekey_signature(self):
@@ -17593,9 +15537,6 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPrekey_signature = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrekey_signature, value, "CK_X3DH_INITIATE_PARAMS.pPrekey_signature", True)
 
-    @pPrekey_signature.deleter
-    def pPrekey_signature(self):
-        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pPrekey_signature")
 
     @property
     def pOnetime_key(self):
@@ -17606,9 +15547,6 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOnetime_key = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOnetime_key, value, "CK_X3DH_INITIATE_PARAMS.pOnetime_key", True)
 
-    @pOnetime_key.deleter
-    def pOnetime_key(self):
-        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pOnetime_key")
 
     @property
     def pOwn_identity(self):
@@ -17619,9 +15557,6 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.pOwn_identity = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pOwn_identity", 0, 18446744073709551615)
 
-    @pOwn_identity.deleter
-    def pOwn_identity(self):
-        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pOwn_identity")
 
     @property
     def pOwn_ephemeral(self):
@@ -17632,9 +15567,6 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.pOwn_ephemeral = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral", 0, 18446744073709551615)
 
-    @pOwn_ephemeral.deleter
-    def pOwn_ephemeral(self):
-        _pb_no_delete("CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral")
 
 
 cdef CK_X3DH_INITIATE_PARAMS _pb_view_CK_X3DH_INITIATE_PARAMS(object owner, void *ptr):
@@ -17662,6 +15594,8 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     'struct CK_X3DH_RESPOND_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X3DH_RESPOND_PARAMS _value
     cdef _cs_CK_X3DH_RESPOND_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -17712,13 +15646,6 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X3DH_RESPOND_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_X3DH_RESPOND_PARAMS(kdf={self.kdf!r}, pIdentity_id={self.pIdentity_id!r}, pPrekey_id={self.pPrekey_id!r}, pOnetime_id={self.pOnetime_id!r}, pInitiator_identity={self.pInitiator_identity!r}, pInitiator_ephemeral={self.pInitiator_ephemeral!r})"
 
@@ -17731,9 +15658,6 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.kdf = _pb_index(value, "CK_X3DH_RESPOND_PARAMS.kdf", 0, 18446744073709551615)
 
-    @kdf.deleter
-    def kdf(self):
-        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.kdf")
 
     @property
     def pIdentity_id(self):
@@ -17744,9 +15668,6 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIdentity_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIdentity_id, value, "CK_X3DH_RESPOND_PARAMS.pIdentity_id", True)
 
-    @pIdentity_id.deleter
-    def pIdentity_id(self):
-        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pIdentity_id")
 
     @property
     def pPrekey_id(self):
@@ -17757,9 +15678,6 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPrekey_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPrekey_id, value, "CK_X3DH_RESPOND_PARAMS.pPrekey_id", True)
 
-    @pPrekey_id.deleter
-    def pPrekey_id(self):
-        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pPrekey_id")
 
     @property
     def pOnetime_id(self):
@@ -17770,9 +15688,6 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pOnetime_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOnetime_id, value, "CK_X3DH_RESPOND_PARAMS.pOnetime_id", True)
 
-    @pOnetime_id.deleter
-    def pOnetime_id(self):
-        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pOnetime_id")
 
     @property
     def pInitiator_identity(self):
@@ -17783,9 +15698,6 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.pInitiator_identity = _pb_index(value, "CK_X3DH_RESPOND_PARAMS.pInitiator_identity", 0, 18446744073709551615)
 
-    @pInitiator_identity.deleter
-    def pInitiator_identity(self):
-        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pInitiator_identity")
 
     @property
     def pInitiator_ephemeral(self):
@@ -17796,9 +15708,6 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pInitiator_ephemeral = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInitiator_ephemeral, value, "CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral", True)
 
-    @pInitiator_ephemeral.deleter
-    def pInitiator_ephemeral(self):
-        _pb_no_delete("CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral")
 
 
 cdef CK_X3DH_RESPOND_PARAMS _pb_view_CK_X3DH_RESPOND_PARAMS(object owner, void *ptr):
@@ -17826,6 +15735,8 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     'struct CK_X2RATCHET_INITIALIZE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X2RATCHET_INITIALIZE_PARAMS _value
     cdef _cs_CK_X2RATCHET_INITIALIZE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -17880,13 +15791,6 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X2RATCHET_INITIALIZE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_X2RATCHET_INITIALIZE_PARAMS(sk={self.sk!r}, peer_public_prekey={self.peer_public_prekey!r}, peer_public_identity={self.peer_public_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
 
@@ -17899,9 +15803,6 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_INITIALIZE_PARAMS.sk", True)
 
-    @sk.deleter
-    def sk(self):
-        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.sk")
 
     @property
     def peer_public_prekey(self):
@@ -17912,9 +15813,6 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.peer_public_prekey = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey", 0, 18446744073709551615)
 
-    @peer_public_prekey.deleter
-    def peer_public_prekey(self):
-        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey")
 
     @property
     def peer_public_identity(self):
@@ -17925,9 +15823,6 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.peer_public_identity = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity", 0, 18446744073709551615)
 
-    @peer_public_identity.deleter
-    def peer_public_identity(self):
-        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity")
 
     @property
     def own_public_identity(self):
@@ -17938,9 +15833,6 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.own_public_identity = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity", 0, 18446744073709551615)
 
-    @own_public_identity.deleter
-    def own_public_identity(self):
-        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity")
 
     @property
     def bEncryptedHeader(self):
@@ -17951,9 +15843,6 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bEncryptedHeader = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader", 0, 255)
 
-    @bEncryptedHeader.deleter
-    def bEncryptedHeader(self):
-        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader")
 
     @property
     def eCurve(self):
@@ -17964,9 +15853,6 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.eCurve = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.eCurve", 0, 18446744073709551615)
 
-    @eCurve.deleter
-    def eCurve(self):
-        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.eCurve")
 
     @property
     def aeadMechanism(self):
@@ -17977,9 +15863,6 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.aeadMechanism = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism", 0, 18446744073709551615)
 
-    @aeadMechanism.deleter
-    def aeadMechanism(self):
-        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism")
 
     @property
     def kdfMechanism(self):
@@ -17990,9 +15873,6 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.kdfMechanism = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism", 0, 18446744073709551615)
 
-    @kdfMechanism.deleter
-    def kdfMechanism(self):
-        _pb_no_delete("CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism")
 
 
 cdef CK_X2RATCHET_INITIALIZE_PARAMS _pb_view_CK_X2RATCHET_INITIALIZE_PARAMS(object owner, void *ptr):
@@ -18020,6 +15900,8 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     'struct CK_X2RATCHET_RESPOND_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X2RATCHET_RESPOND_PARAMS _value
     cdef _cs_CK_X2RATCHET_RESPOND_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -18074,13 +15956,6 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X2RATCHET_RESPOND_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_X2RATCHET_RESPOND_PARAMS(sk={self.sk!r}, own_prekey={self.own_prekey!r}, initiator_identity={self.initiator_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
 
@@ -18093,9 +15968,6 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_RESPOND_PARAMS.sk", True)
 
-    @sk.deleter
-    def sk(self):
-        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.sk")
 
     @property
     def own_prekey(self):
@@ -18106,9 +15978,6 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.own_prekey = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.own_prekey", 0, 18446744073709551615)
 
-    @own_prekey.deleter
-    def own_prekey(self):
-        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.own_prekey")
 
     @property
     def initiator_identity(self):
@@ -18119,9 +15988,6 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.initiator_identity = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.initiator_identity", 0, 18446744073709551615)
 
-    @initiator_identity.deleter
-    def initiator_identity(self):
-        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.initiator_identity")
 
     @property
     def own_public_identity(self):
@@ -18132,9 +15998,6 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.own_public_identity = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.own_public_identity", 0, 18446744073709551615)
 
-    @own_public_identity.deleter
-    def own_public_identity(self):
-        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.own_public_identity")
 
     @property
     def bEncryptedHeader(self):
@@ -18145,9 +16008,6 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bEncryptedHeader = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader", 0, 255)
 
-    @bEncryptedHeader.deleter
-    def bEncryptedHeader(self):
-        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader")
 
     @property
     def eCurve(self):
@@ -18158,9 +16018,6 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.eCurve = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.eCurve", 0, 18446744073709551615)
 
-    @eCurve.deleter
-    def eCurve(self):
-        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.eCurve")
 
     @property
     def aeadMechanism(self):
@@ -18171,9 +16028,6 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.aeadMechanism = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism", 0, 18446744073709551615)
 
-    @aeadMechanism.deleter
-    def aeadMechanism(self):
-        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism")
 
     @property
     def kdfMechanism(self):
@@ -18184,9 +16038,6 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.kdfMechanism = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism", 0, 18446744073709551615)
 
-    @kdfMechanism.deleter
-    def kdfMechanism(self):
-        _pb_no_delete("CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism")
 
 
 cdef CK_X2RATCHET_RESPOND_PARAMS _pb_view_CK_X2RATCHET_RESPOND_PARAMS(object owner, void *ptr):
@@ -18214,6 +16065,8 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
     'struct CK_NSS_JPAKEPublicValue: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_JPAKEPublicValue _value
     cdef _cs_CK_NSS_JPAKEPublicValue *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -18264,13 +16117,6 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKEPublicValue))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_JPAKEPublicValue(pGX={self.pGX!r}, ulGXLen={self.ulGXLen!r}, pGV={self.pGV!r}, ulGVLen={self.ulGVLen!r}, pR={self.pR!r}, ulRLen={self.ulRLen!r})"
 
@@ -18283,9 +16129,6 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pGX = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pGX, value, "CK_NSS_JPAKEPublicValue.pGX", True)
 
-    @pGX.deleter
-    def pGX(self):
-        _pb_no_delete("CK_NSS_JPAKEPublicValue.pGX")
 
     @property
     def ulGXLen(self):
@@ -18296,9 +16139,6 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulGXLen = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGXLen", 0, 18446744073709551615)
 
-    @ulGXLen.deleter
-    def ulGXLen(self):
-        _pb_no_delete("CK_NSS_JPAKEPublicValue.ulGXLen")
 
     @property
     def pGV(self):
@@ -18309,9 +16149,6 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pGV = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pGV, value, "CK_NSS_JPAKEPublicValue.pGV", True)
 
-    @pGV.deleter
-    def pGV(self):
-        _pb_no_delete("CK_NSS_JPAKEPublicValue.pGV")
 
     @property
     def ulGVLen(self):
@@ -18322,9 +16159,6 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulGVLen = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGVLen", 0, 18446744073709551615)
 
-    @ulGVLen.deleter
-    def ulGVLen(self):
-        _pb_no_delete("CK_NSS_JPAKEPublicValue.ulGVLen")
 
     @property
     def pR(self):
@@ -18335,9 +16169,6 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pR = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pR, value, "CK_NSS_JPAKEPublicValue.pR", True)
 
-    @pR.deleter
-    def pR(self):
-        _pb_no_delete("CK_NSS_JPAKEPublicValue.pR")
 
     @property
     def ulRLen(self):
@@ -18348,9 +16179,6 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulRLen = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulRLen", 0, 18446744073709551615)
 
-    @ulRLen.deleter
-    def ulRLen(self):
-        _pb_no_delete("CK_NSS_JPAKEPublicValue.ulRLen")
 
 
 cdef CK_NSS_JPAKEPublicValue _pb_view_CK_NSS_JPAKEPublicValue(object owner, void *ptr):
@@ -18378,6 +16206,8 @@ cdef class CK_NSS_JPAKERound1Params(_pb_Record):
     'struct CK_NSS_JPAKERound1Params: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_JPAKERound1Params _value
     cdef _cs_CK_NSS_JPAKERound1Params *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -18420,13 +16250,6 @@ cdef class CK_NSS_JPAKERound1Params(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKERound1Params))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_JPAKERound1Params(gx1={self.gx1!r}, gx2={self.gx2!r})"
 
@@ -18441,9 +16264,6 @@ cdef class CK_NSS_JPAKERound1Params(_pb_Record):
         memcpy(&self._ptr.gx1, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx1))
         _pb_keep_copy(self, <size_t>&self._ptr.gx1, sizeof(self._ptr.gx1), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
 
-    @gx1.deleter
-    def gx1(self):
-        _pb_no_delete("CK_NSS_JPAKERound1Params.gx1")
 
     @property
     def gx2(self):
@@ -18456,9 +16276,6 @@ cdef class CK_NSS_JPAKERound1Params(_pb_Record):
         memcpy(&self._ptr.gx2, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx2))
         _pb_keep_copy(self, <size_t>&self._ptr.gx2, sizeof(self._ptr.gx2), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
 
-    @gx2.deleter
-    def gx2(self):
-        _pb_no_delete("CK_NSS_JPAKERound1Params.gx2")
 
 
 cdef CK_NSS_JPAKERound1Params _pb_view_CK_NSS_JPAKERound1Params(object owner, void *ptr):
@@ -18486,6 +16303,8 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
     'struct CK_NSS_JPAKERound2Params: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_JPAKERound2Params _value
     cdef _cs_CK_NSS_JPAKERound2Params *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -18534,13 +16353,6 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKERound2Params))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_JPAKERound2Params(pSharedKey={self.pSharedKey!r}, ulSharedKeyLen={self.ulSharedKeyLen!r}, gx3={self.gx3!r}, gx4={self.gx4!r}, A={self.A!r})"
 
@@ -18553,9 +16365,6 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSharedKey = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pSharedKey, value, "CK_NSS_JPAKERound2Params.pSharedKey", True)
 
-    @pSharedKey.deleter
-    def pSharedKey(self):
-        _pb_no_delete("CK_NSS_JPAKERound2Params.pSharedKey")
 
     @property
     def ulSharedKeyLen(self):
@@ -18566,9 +16375,6 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSharedKeyLen = _pb_index(value, "CK_NSS_JPAKERound2Params.ulSharedKeyLen", 0, 18446744073709551615)
 
-    @ulSharedKeyLen.deleter
-    def ulSharedKeyLen(self):
-        _pb_no_delete("CK_NSS_JPAKERound2Params.ulSharedKeyLen")
 
     @property
     def gx3(self):
@@ -18581,9 +16387,6 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
         memcpy(&self._ptr.gx3, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx3))
         _pb_keep_copy(self, <size_t>&self._ptr.gx3, sizeof(self._ptr.gx3), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
 
-    @gx3.deleter
-    def gx3(self):
-        _pb_no_delete("CK_NSS_JPAKERound2Params.gx3")
 
     @property
     def gx4(self):
@@ -18596,9 +16399,6 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
         memcpy(&self._ptr.gx4, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.gx4))
         _pb_keep_copy(self, <size_t>&self._ptr.gx4, sizeof(self._ptr.gx4), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
 
-    @gx4.deleter
-    def gx4(self):
-        _pb_no_delete("CK_NSS_JPAKERound2Params.gx4")
 
     @property
     def A(self):
@@ -18611,9 +16411,6 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
         memcpy(&self._ptr.A, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.A))
         _pb_keep_copy(self, <size_t>&self._ptr.A, sizeof(self._ptr.A), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
 
-    @A.deleter
-    def A(self):
-        _pb_no_delete("CK_NSS_JPAKERound2Params.A")
 
 
 cdef CK_NSS_JPAKERound2Params _pb_view_CK_NSS_JPAKERound2Params(object owner, void *ptr):
@@ -18641,6 +16438,8 @@ cdef class CK_NSS_JPAKEFinalParams(_pb_Record):
     'struct CK_NSS_JPAKEFinalParams: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_JPAKEFinalParams _value
     cdef _cs_CK_NSS_JPAKEFinalParams *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -18681,13 +16480,6 @@ cdef class CK_NSS_JPAKEFinalParams(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKEFinalParams))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_JPAKEFinalParams(B={self.B!r})"
 
@@ -18702,9 +16494,6 @@ cdef class CK_NSS_JPAKEFinalParams(_pb_Record):
         memcpy(&self._ptr.B, (<CK_NSS_JPAKEPublicValue>value)._ptr, sizeof(self._ptr.B))
         _pb_keep_copy(self, <size_t>&self._ptr.B, sizeof(self._ptr.B), value, <size_t>(<CK_NSS_JPAKEPublicValue>value)._ptr)
 
-    @B.deleter
-    def B(self):
-        _pb_no_delete("CK_NSS_JPAKEFinalParams.B")
 
 
 cdef CK_NSS_JPAKEFinalParams _pb_view_CK_NSS_JPAKEFinalParams(object owner, void *ptr):
@@ -18732,6 +16521,8 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     "macAlg: the MAC algorithm to use. This determines the hash function used in\n    the HMAC/SSLv3 MAC calculations.\nulBodyTotalLen: the total length of the data, including padding bytes and\n    padding length.\npHeader: points to a block of data that contains additional data to\n    authenticate. For TLS this includes the sequence number etc. For SSLv3,\n    this also includes the initial padding bytes.\n\nNOTE: the softoken's implementation of CKM_NSS_HMAC_CONSTANT_TIME and\nCKM_NSS_SSL3_MAC_CONSTANT_TIME requires that the sum of ulBodyTotalLen\nand ulHeaderLen be much smaller than 2^32 / 8 bytes because it uses an\nunsigned int variable to represent the length in bits. This should not\nbe a problem because the SSL/TLS protocol limits the size of an SSL\nrecord to something considerably less than 2^32 bytes."
     cdef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS _value
     cdef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -18778,13 +16569,6 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_MAC_CONSTANT_TIME_PARAMS(macAlg={self.macAlg!r}, ulBodyTotalLen={self.ulBodyTotalLen!r}, pHeader={self.pHeader!r}, ulHeaderLen={self.ulHeaderLen!r})"
 
@@ -18797,9 +16581,6 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.macAlg = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg", 0, 18446744073709551615)
 
-    @macAlg.deleter
-    def macAlg(self):
-        _pb_no_delete("CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg")
 
     @property
     def ulBodyTotalLen(self):
@@ -18810,9 +16591,6 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulBodyTotalLen = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen", 0, 18446744073709551615)
 
-    @ulBodyTotalLen.deleter
-    def ulBodyTotalLen(self):
-        _pb_no_delete("CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen")
 
     @property
     def pHeader(self):
@@ -18823,9 +16601,6 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pHeader = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pHeader, value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader", True)
 
-    @pHeader.deleter
-    def pHeader(self):
-        _pb_no_delete("CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader")
 
     @property
     def ulHeaderLen(self):
@@ -18836,9 +16611,6 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulHeaderLen = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen", 0, 18446744073709551615)
 
-    @ulHeaderLen.deleter
-    def ulHeaderLen(self):
-        _pb_no_delete("CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen")
 
 
 cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS _pb_view_CK_NSS_MAC_CONSTANT_TIME_PARAMS(object owner, void *ptr):
@@ -18866,6 +16638,8 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
     'struct CK_NSS_AEAD_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_AEAD_PARAMS _value
     cdef _cs_CK_NSS_AEAD_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -18914,13 +16688,6 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_AEAD_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_AEAD_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagLen={self.ulTagLen!r})"
 
@@ -18933,9 +16700,6 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_NSS_AEAD_PARAMS.pNonce", True)
 
-    @pNonce.deleter
-    def pNonce(self):
-        _pb_no_delete("CK_NSS_AEAD_PARAMS.pNonce")
 
     @property
     def ulNonceLen(self):
@@ -18946,9 +16710,6 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNonceLen = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulNonceLen", 0, 18446744073709551615)
 
-    @ulNonceLen.deleter
-    def ulNonceLen(self):
-        _pb_no_delete("CK_NSS_AEAD_PARAMS.ulNonceLen")
 
     @property
     def pAAD(self):
@@ -18959,9 +16720,6 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_AEAD_PARAMS.pAAD", True)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete("CK_NSS_AEAD_PARAMS.pAAD")
 
     @property
     def ulAADLen(self):
@@ -18972,9 +16730,6 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulAADLen = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulAADLen", 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete("CK_NSS_AEAD_PARAMS.ulAADLen")
 
     @property
     def ulTagLen(self):
@@ -18985,9 +16740,6 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulTagLen = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulTagLen", 0, 18446744073709551615)
 
-    @ulTagLen.deleter
-    def ulTagLen(self):
-        _pb_no_delete("CK_NSS_AEAD_PARAMS.ulTagLen")
 
 
 cdef CK_NSS_AEAD_PARAMS _pb_view_CK_NSS_AEAD_PARAMS(object owner, void *ptr):
@@ -19015,6 +16767,8 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
     'Mandatory parameter for the CKM_NSS_HKDF_* key deriviation mechanisms.\nSee RFC 5869.\n\n bExtract: If set, HKDF-Extract will be applied to the input key. If\n           the optional salt is given, it is used; otherwise, the salt is\n           set to a sequence of zeros equal in length to the HMAC output.\n           If bExpand is not set, then the key template given to\n           C_DeriveKey must indicate an output key size less than or equal\n           to the output size of the HMAC.\n\n bExpand:  If set, HKDF-Expand will be applied to the input key (if\n           bExtract is not set) or to the result of HKDF-Extract (if\n           bExtract is set). Any info given in the optional pInfo field will\n           be included in the calculation.\n\n The size of the output key must be specified in the template passed to\n C_DeriveKey.'
     cdef _cs_CK_NSS_HKDFParams _value
     cdef _cs_CK_NSS_HKDFParams *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -19065,13 +16819,6 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_HKDFParams))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_HKDFParams(bExtract={self.bExtract!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, bExpand={self.bExpand!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
 
@@ -19084,9 +16831,6 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bExtract = _pb_index(value, "CK_NSS_HKDFParams.bExtract", 0, 255)
 
-    @bExtract.deleter
-    def bExtract(self):
-        _pb_no_delete("CK_NSS_HKDFParams.bExtract")
 
     @property
     def pSalt(self):
@@ -19097,9 +16841,6 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_NSS_HKDFParams.pSalt", True)
 
-    @pSalt.deleter
-    def pSalt(self):
-        _pb_no_delete("CK_NSS_HKDFParams.pSalt")
 
     @property
     def ulSaltLen(self):
@@ -19110,9 +16851,6 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSaltLen = _pb_index(value, "CK_NSS_HKDFParams.ulSaltLen", 0, 18446744073709551615)
 
-    @ulSaltLen.deleter
-    def ulSaltLen(self):
-        _pb_no_delete("CK_NSS_HKDFParams.ulSaltLen")
 
     @property
     def bExpand(self):
@@ -19123,9 +16861,6 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bExpand = _pb_index(value, "CK_NSS_HKDFParams.bExpand", 0, 255)
 
-    @bExpand.deleter
-    def bExpand(self):
-        _pb_no_delete("CK_NSS_HKDFParams.bExpand")
 
     @property
     def pInfo(self):
@@ -19136,9 +16871,6 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInfo, value, "CK_NSS_HKDFParams.pInfo", True)
 
-    @pInfo.deleter
-    def pInfo(self):
-        _pb_no_delete("CK_NSS_HKDFParams.pInfo")
 
     @property
     def ulInfoLen(self):
@@ -19149,9 +16881,6 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulInfoLen = _pb_index(value, "CK_NSS_HKDFParams.ulInfoLen", 0, 18446744073709551615)
 
-    @ulInfoLen.deleter
-    def ulInfoLen(self):
-        _pb_no_delete("CK_NSS_HKDFParams.ulInfoLen")
 
 
 cdef CK_NSS_HKDFParams _pb_view_CK_NSS_HKDFParams(object owner, void *ptr):
@@ -19179,6 +16908,8 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     'CK_NSS_IKE_PRF_PLUS_PARAMS is a structure that provides the parameters to\nthe CKM_NSS_IKE_PRF_PLUS_DERIVE mechanism.\nThe fields of the structure have the following meanings:\n     prfMechanism    underlying MAC mechanism used to generate the prf.\n     bHasSeedKey     hSeed key is present.\n     hSeedKey        optional seed from key\n     pSeedData       optional seed from data.\n     ulSeedDataLen   length of optional seed data.\n       If no seed data is present this value is NULL.'
     cdef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -19227,13 +16958,6 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasSeedKey={self.bHasSeedKey!r}, hSeedKey={self.hSeedKey!r}, pSeedData={self.pSeedData!r}, ulSeedDataLen={self.ulSeedDataLen!r})"
 
@@ -19246,9 +16970,6 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.prfMechanism = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism", 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism")
 
     @property
     def bHasSeedKey(self):
@@ -19259,9 +16980,6 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bHasSeedKey = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey", 0, 255)
 
-    @bHasSeedKey.deleter
-    def bHasSeedKey(self):
-        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey")
 
     @property
     def hSeedKey(self):
@@ -19272,9 +16990,6 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hSeedKey = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey", 0, 18446744073709551615)
 
-    @hSeedKey.deleter
-    def hSeedKey(self):
-        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey")
 
     @property
     def pSeedData(self):
@@ -19285,9 +17000,6 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSeedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeedData, value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData", True)
 
-    @pSeedData.deleter
-    def pSeedData(self):
-        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData")
 
     @property
     def ulSeedDataLen(self):
@@ -19298,9 +17010,6 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSeedDataLen = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen", 0, 18446744073709551615)
 
-    @ulSeedDataLen.deleter
-    def ulSeedDataLen(self):
-        _pb_no_delete("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen")
 
 
 cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(object owner, void *ptr):
@@ -19328,6 +17037,8 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     'CK_NSS_IKE_PRF_DERIVE_PARAMS is a structure that provides the parameters to\n the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism underlying MAC mechanism used to generate the prf.\n    bRekey       hNewKey is present.\n    pNi          Ni value\n    ulNiLen      length of Ni\n    pNr          Nr value\n    ulNrLen      length of Nr\n    hNewKey      New key value to drive the rekey.'
     cdef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -19382,13 +17093,6 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_IKE_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bDataAsKey={self.bDataAsKey!r}, bRekey={self.bRekey!r}, pNi={self.pNi!r}, ulNiLen={self.ulNiLen!r}, pNr={self.pNr!r}, ulNrLen={self.ulNrLen!r}, hNewKey={self.hNewKey!r})"
 
@@ -19401,9 +17105,6 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.prfMechanism = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism", 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism")
 
     @property
     def bDataAsKey(self):
@@ -19414,9 +17115,6 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bDataAsKey = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey", 0, 255)
 
-    @bDataAsKey.deleter
-    def bDataAsKey(self):
-        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey")
 
     @property
     def bRekey(self):
@@ -19427,9 +17125,6 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bRekey = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey", 0, 255)
 
-    @bRekey.deleter
-    def bRekey(self):
-        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey")
 
     @property
     def pNi(self):
@@ -19440,9 +17135,6 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNi = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNi, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi", True)
 
-    @pNi.deleter
-    def pNi(self):
-        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi")
 
     @property
     def ulNiLen(self):
@@ -19453,9 +17145,6 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNiLen = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen", 0, 18446744073709551615)
 
-    @ulNiLen.deleter
-    def ulNiLen(self):
-        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen")
 
     @property
     def pNr(self):
@@ -19466,9 +17155,6 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNr = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNr, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr", True)
 
-    @pNr.deleter
-    def pNr(self):
-        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr")
 
     @property
     def ulNrLen(self):
@@ -19479,9 +17165,6 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulNrLen = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen", 0, 18446744073709551615)
 
-    @ulNrLen.deleter
-    def ulNrLen(self):
-        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen")
 
     @property
     def hNewKey(self):
@@ -19492,9 +17175,6 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hNewKey = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey", 0, 18446744073709551615)
 
-    @hNewKey.deleter
-    def hNewKey(self):
-        _pb_no_delete("CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey")
 
 
 cdef CK_NSS_IKE_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_DERIVE_PARAMS(object owner, void *ptr):
@@ -19522,6 +17202,8 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     'CK_NSS_IKE1_PRF_DERIVE_PARAMS is a structure that provides the parameters\nto the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bRekey        hNewKey is present.\n    pCKYi         CKYi value\n    ulCKYiLen     length of CKYi\n    pCKYr         CKYr value\n    ulCKYrLen     length of CKYr\n    hNewKey       New key value to drive the rekey.'
     cdef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -19578,13 +17260,6 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_IKE1_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasPrevKey={self.bHasPrevKey!r}, hKeygxy={self.hKeygxy!r}, hPrevKey={self.hPrevKey!r}, pCKYi={self.pCKYi!r}, ulCKYiLen={self.ulCKYiLen!r}, pCKYr={self.pCKYr!r}, ulCKYrLen={self.ulCKYrLen!r}, keyNumber={self.keyNumber!r})"
 
@@ -19597,9 +17272,6 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.prfMechanism = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism", 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism")
 
     @property
     def bHasPrevKey(self):
@@ -19610,9 +17282,6 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bHasPrevKey = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey", 0, 255)
 
-    @bHasPrevKey.deleter
-    def bHasPrevKey(self):
-        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey")
 
     @property
     def hKeygxy(self):
@@ -19623,9 +17292,6 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hKeygxy = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy", 0, 18446744073709551615)
 
-    @hKeygxy.deleter
-    def hKeygxy(self):
-        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy")
 
     @property
     def hPrevKey(self):
@@ -19636,9 +17302,6 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hPrevKey = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey", 0, 18446744073709551615)
 
-    @hPrevKey.deleter
-    def hPrevKey(self):
-        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey")
 
     @property
     def pCKYi(self):
@@ -19649,9 +17312,6 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pCKYi = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pCKYi, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi", True)
 
-    @pCKYi.deleter
-    def pCKYi(self):
-        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi")
 
     @property
     def ulCKYiLen(self):
@@ -19662,9 +17322,6 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulCKYiLen = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen", 0, 18446744073709551615)
 
-    @ulCKYiLen.deleter
-    def ulCKYiLen(self):
-        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen")
 
     @property
     def pCKYr(self):
@@ -19675,9 +17332,6 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pCKYr = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pCKYr, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr", True)
 
-    @pCKYr.deleter
-    def pCKYr(self):
-        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr")
 
     @property
     def ulCKYrLen(self):
@@ -19688,9 +17342,6 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulCKYrLen = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen", 0, 18446744073709551615)
 
-    @ulCKYrLen.deleter
-    def ulCKYrLen(self):
-        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen")
 
     @property
     def keyNumber(self):
@@ -19701,9 +17352,6 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.keyNumber = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber", 0, 255)
 
-    @keyNumber.deleter
-    def keyNumber(self):
-        _pb_no_delete("CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber")
 
 
 cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_PRF_DERIVE_PARAMS(object owner, void *ptr):
@@ -19731,6 +17379,8 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS is a structure that provides the\nparameters to the CKM_NSS_IKE_APP_B_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bHasKeygxy    hKeygxy exists\n    hKeygxy       optional key to hash in the prf\n    pExtraData    optional extra data to hash in the prf\n    ulExtraData   length of the optional extra data.\n\nCK_NSS_IKE_APP_B_PRF_DERIVE can take wither CK_NSS_IKE1_APP_B_PRF_DRIVE_PARAMS\nor a single CK_MECHANISM_TYPE. In the latter cases bHashKeygx is assumed to\nbe false and ulExtraDataLen is assumed to be '0'."
     cdef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -19779,13 +17429,6 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasKeygxy={self.bHasKeygxy!r}, hKeygxy={self.hKeygxy!r}, pExtraData={self.pExtraData!r}, ulExtraDataLen={self.ulExtraDataLen!r})"
 
@@ -19798,9 +17441,6 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.prfMechanism = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism", 0, 18446744073709551615)
 
-    @prfMechanism.deleter
-    def prfMechanism(self):
-        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism")
 
     @property
     def bHasKeygxy(self):
@@ -19811,9 +17451,6 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.bHasKeygxy = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy", 0, 255)
 
-    @bHasKeygxy.deleter
-    def bHasKeygxy(self):
-        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy")
 
     @property
     def hKeygxy(self):
@@ -19824,9 +17461,6 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.hKeygxy = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy", 0, 18446744073709551615)
 
-    @hKeygxy.deleter
-    def hKeygxy(self):
-        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy")
 
     @property
     def pExtraData(self):
@@ -19837,9 +17471,6 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pExtraData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pExtraData, value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData", True)
 
-    @pExtraData.deleter
-    def pExtraData(self):
-        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData")
 
     @property
     def ulExtraDataLen(self):
@@ -19850,9 +17481,6 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulExtraDataLen = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen", 0, 18446744073709551615)
 
-    @ulExtraDataLen.deleter
-    def ulExtraDataLen(self):
-        _pb_no_delete("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen")
 
 
 cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(object owner, void *ptr):
@@ -19880,6 +17508,8 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     'Parameter for the TLS extended master secret key derivation mechanisms:\n\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_DH\n\nFor the TLS 1.2 PRF, the prfHashMechanism parameter determines the hash\nfunction used. For earlier versions of the PRF, set the prfHashMechanism\nvalue to CKM_TLS_PRF.\n\nThe session hash input is expected to be the output of the same hash\nfunction as the PRF uses (as required by draft-ietf-tls-session-hash).  So\nthe ulSessionHashLen member must be equal the output length of the hash\nfunction specified by the prfHashMechanism member (or, for pre-TLS 1.2 PRF,\nthe length of concatenated MD5 and SHA-1 digests).'
     cdef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -19926,13 +17556,6 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={_pb_ref_repr(self.pVersion)})"
 
@@ -19945,9 +17568,6 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.prfHashMechanism = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism", 0, 18446744073709551615)
 
-    @prfHashMechanism.deleter
-    def prfHashMechanism(self):
-        _pb_no_delete("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
 
     @property
     def pSessionHash(self):
@@ -19958,9 +17578,6 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSessionHash = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSessionHash, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash", True)
 
-    @pSessionHash.deleter
-    def pSessionHash(self):
-        _pb_no_delete("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash")
 
     @property
     def ulSessionHashLen(self):
@@ -19971,9 +17588,6 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulSessionHashLen = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen", 0, 18446744073709551615)
 
-    @ulSessionHashLen.deleter
-    def ulSessionHashLen(self):
-        _pb_no_delete("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen")
 
     @property
     def pVersion(self):
@@ -19987,9 +17601,6 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.pVersion, value)
         self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
 
-    @pVersion.deleter
-    def pVersion(self):
-        _pb_no_delete("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion")
 
 
 cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -20017,6 +17628,8 @@ cdef class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
     'struct CK_NSS_MODULE_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_MODULE_FUNCTIONS _value
     cdef _cs_CK_NSS_MODULE_FUNCTIONS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -20059,13 +17672,6 @@ cdef class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_MODULE_FUNCTIONS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_MODULE_FUNCTIONS(version={self.version!r}, NSC_ModuleDBFunc={self.NSC_ModuleDBFunc!r})"
 
@@ -20079,9 +17685,6 @@ cdef class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete("CK_NSS_MODULE_FUNCTIONS.version")
 
     @property
     def NSC_ModuleDBFunc(self):
@@ -20094,9 +17697,6 @@ cdef class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
         memcpy(&self._ptr.NSC_ModuleDBFunc, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.NSC_ModuleDBFunc, value)
 
-    @NSC_ModuleDBFunc.deleter
-    def NSC_ModuleDBFunc(self):
-        _pb_no_delete("CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc")
 
 
 cdef CK_NSS_MODULE_FUNCTIONS _pb_view_CK_NSS_MODULE_FUNCTIONS(object owner, void *ptr):
@@ -20124,6 +17724,8 @@ cdef class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     'struct CK_NSS_FIPS_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_FIPS_FUNCTIONS _value
     cdef _cs_CK_NSS_FIPS_FUNCTIONS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -20166,13 +17768,6 @@ cdef class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_FIPS_FUNCTIONS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_FIPS_FUNCTIONS(version={self.version!r}, NSC_NSSGetFIPSStatus={self.NSC_NSSGetFIPSStatus!r})"
 
@@ -20186,9 +17781,6 @@ cdef class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete("CK_NSS_FIPS_FUNCTIONS.version")
 
     @property
     def NSC_NSSGetFIPSStatus(self):
@@ -20201,9 +17793,6 @@ cdef class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
         memcpy(&self._ptr.NSC_NSSGetFIPSStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.NSC_NSSGetFIPSStatus, value)
 
-    @NSC_NSSGetFIPSStatus.deleter
-    def NSC_NSSGetFIPSStatus(self):
-        _pb_no_delete("CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus")
 
 
 cdef CK_NSS_FIPS_FUNCTIONS _pb_view_CK_NSS_FIPS_FUNCTIONS(object owner, void *ptr):
@@ -20231,6 +17820,8 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
     "There was an inconsistency between the spec and the header file in defining\nthe CK_GCM_PARAMS structure. The authoritative reference is the header file,\nbut NSS used the spec when adding it to its own header. In V3 we've\ncorrected it, but we need to handle the old case for devices that followed\nus in using the incorrect specification."
     cdef _cs_CK_NSS_GCM_PARAMS _value
     cdef _cs_CK_NSS_GCM_PARAMS *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -20279,13 +17870,6 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_GCM_PARAMS))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"CK_NSS_GCM_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
 
@@ -20298,9 +17882,6 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_NSS_GCM_PARAMS.pIv", True)
 
-    @pIv.deleter
-    def pIv(self):
-        _pb_no_delete("CK_NSS_GCM_PARAMS.pIv")
 
     @property
     def ulIvLen(self):
@@ -20311,9 +17892,6 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulIvLen = _pb_index(value, "CK_NSS_GCM_PARAMS.ulIvLen", 0, 18446744073709551615)
 
-    @ulIvLen.deleter
-    def ulIvLen(self):
-        _pb_no_delete("CK_NSS_GCM_PARAMS.ulIvLen")
 
     @property
     def pAAD(self):
@@ -20324,9 +17902,6 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_GCM_PARAMS.pAAD", True)
 
-    @pAAD.deleter
-    def pAAD(self):
-        _pb_no_delete("CK_NSS_GCM_PARAMS.pAAD")
 
     @property
     def ulAADLen(self):
@@ -20337,9 +17912,6 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulAADLen = _pb_index(value, "CK_NSS_GCM_PARAMS.ulAADLen", 0, 18446744073709551615)
 
-    @ulAADLen.deleter
-    def ulAADLen(self):
-        _pb_no_delete("CK_NSS_GCM_PARAMS.ulAADLen")
 
     @property
     def ulTagBits(self):
@@ -20350,9 +17922,6 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.ulTagBits = _pb_index(value, "CK_NSS_GCM_PARAMS.ulTagBits", 0, 18446744073709551615)
 
-    @ulTagBits.deleter
-    def ulTagBits(self):
-        _pb_no_delete("CK_NSS_GCM_PARAMS.ulTagBits")
 
 
 cdef CK_NSS_GCM_PARAMS _pb_view_CK_NSS_GCM_PARAMS(object owner, void *ptr):

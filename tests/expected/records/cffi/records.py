@@ -511,6 +511,9 @@ class _pb_Record(_pb_Owner):
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
+    def __delattr__(self, name):
+        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
+
 
 def _pb_missing(message):
     """What a Library holds for a function its library lacks: calling it raises AttributeError."""
@@ -1112,9 +1115,6 @@ class point(_pb_Record):
     def x(self, value):
         self._p.x = _pb_index(value, 'point.x', -2147483648, 2147483647)
 
-    @x.deleter
-    def x(self):
-        _pb_no_delete('point.x')
 
     @property
     def y(self):
@@ -1124,9 +1124,6 @@ class point(_pb_Record):
     def y(self, value):
         self._p.y = _pb_index(value, 'point.y', -2147483648, 2147483647)
 
-    @y.deleter
-    def y(self):
-        _pb_no_delete('point.y')
 
 
 #: the pointer type ffi.new allocates a point with
@@ -1177,9 +1174,6 @@ class segment(_pb_Record):
             raise TypeError(f"segment.from_ must be a point, not {type(value).__name__}")
         _ffi.addressof(self._p, 'from')[0] = value._p[0]
 
-    @from_.deleter
-    def from_(self):
-        _pb_no_delete('segment.from_')
 
     @property
     def to(self):
@@ -1191,9 +1185,6 @@ class segment(_pb_Record):
             raise TypeError(f"segment.to must be a point, not {type(value).__name__}")
         self._p.to = value._p[0]
 
-    @to.deleter
-    def to(self):
-        _pb_no_delete('segment.to')
 
     @property
     def label(self):
@@ -1203,9 +1194,6 @@ class segment(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._p.label, 16, value, 'segment.label')
 
-    @label.deleter
-    def label(self):
-        _pb_no_delete('segment.label')
 
 
 #: the pointer type ffi.new allocates a segment with
@@ -1254,9 +1242,6 @@ class variant_as(_pb_Record):
     def i(self, value):
         self._p.i = _pb_index(value, 'variant_as.i', -2147483648, 2147483647)
 
-    @i.deleter
-    def i(self):
-        _pb_no_delete('variant_as.i')
 
     @property
     def d(self):
@@ -1266,9 +1251,6 @@ class variant_as(_pb_Record):
     def d(self, value):
         self._p.d = _pb_float(value, 'variant_as.d')
 
-    @d.deleter
-    def d(self):
-        _pb_no_delete('variant_as.d')
 
     @property
     def text(self):
@@ -1278,9 +1260,6 @@ class variant_as(_pb_Record):
     def text(self, value):
         _pb_store_bytes(self._p.text, 8, value, 'variant_as.text')
 
-    @text.deleter
-    def text(self):
-        _pb_no_delete('variant_as.text')
 
 
 #: the pointer type ffi.new allocates a variant_as with
@@ -1333,9 +1312,6 @@ class variant(_pb_Record):
     def kind(self, value):
         self._p.kind = _pb_index(value, 'variant.kind', 0, 255)
 
-    @kind.deleter
-    def kind(self):
-        _pb_no_delete('variant.kind')
 
     @property
     def as_(self):
@@ -1347,9 +1323,6 @@ class variant(_pb_Record):
             raise TypeError(f"variant.as_ must be a variant_as, not {type(value).__name__}")
         _ffi.addressof(self._p, 'as')[0] = value._p[0]
 
-    @as_.deleter
-    def as_(self):
-        _pb_no_delete('variant.as_')
 
     @property
     def year(self):
@@ -1359,9 +1332,6 @@ class variant(_pb_Record):
     def year(self, value):
         self._p.year = _pb_index(value, 'variant.year', 0, 65535)
 
-    @year.deleter
-    def year(self):
-        _pb_no_delete('variant.year')
 
     @property
     def month(self):
@@ -1371,9 +1341,6 @@ class variant(_pb_Record):
     def month(self, value):
         self._p.month = _pb_index(value, 'variant.month', 0, 255)
 
-    @month.deleter
-    def month(self):
-        _pb_no_delete('variant.month')
 
     @property
     def day(self):
@@ -1383,9 +1350,6 @@ class variant(_pb_Record):
     def day(self, value):
         self._p.day = _pb_index(value, 'variant.day', 0, 255)
 
-    @day.deleter
-    def day(self):
-        _pb_no_delete('variant.day')
 
 
 #: the pointer type ffi.new allocates a variant with
@@ -1434,9 +1398,6 @@ class number(_pb_Record):
     def whole(self, value):
         self._p.whole = _pb_index(value, 'number.whole', -9223372036854775808, 9223372036854775807)
 
-    @whole.deleter
-    def whole(self):
-        _pb_no_delete('number.whole')
 
     @property
     def real(self):
@@ -1446,9 +1407,6 @@ class number(_pb_Record):
     def real(self, value):
         self._p.real = _pb_float(value, 'number.real')
 
-    @real.deleter
-    def real(self):
-        _pb_no_delete('number.real')
 
     @property
     def raw(self):
@@ -1458,9 +1416,6 @@ class number(_pb_Record):
     def raw(self, value):
         _pb_store_bytes(self._p.raw, 8, value, 'number.raw')
 
-    @raw.deleter
-    def raw(self):
-        _pb_no_delete('number.raw')
 
 
 #: the pointer type ffi.new allocates a number with
@@ -1507,9 +1462,6 @@ class message(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'message.length', 0, 4294967295)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete('message.length')
 
     @property
     def type(self):
@@ -1519,9 +1471,6 @@ class message(_pb_Record):
     def type(self, value):
         self._p.type = _pb_index(value, 'message.type', 0, 65535)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete('message.type')
 
 
 #: the pointer type ffi.new allocates a message with
@@ -1571,9 +1520,6 @@ class node(_pb_Record):
         self._p.next = _NULL if value is None else _ffi.cast(_pb_ptr_node, value._p)
         _pb_keep(self, 'next', value)
 
-    @next.deleter
-    def next(self):
-        _pb_no_delete('node.next')
 
     @property
     def prev(self):
@@ -1586,9 +1532,6 @@ class node(_pb_Record):
         self._p.prev = _NULL if value is None else _ffi.cast(_pb_ptr_node, value._p)
         _pb_keep(self, 'prev', value)
 
-    @prev.deleter
-    def prev(self):
-        _pb_no_delete('node.prev')
 
     @property
     def value(self):
@@ -1613,9 +1556,6 @@ class node(_pb_Record):
             self._p.value = _ffi.cast('void *', held)
             _pb_keep(self, 'value', held)
 
-    @value.deleter
-    def value(self):
-        _pb_no_delete('node.value')
 
     @property
     def compare(self):
@@ -1627,9 +1567,6 @@ class node(_pb_Record):
         self._p.compare = _NULL if pointer is None else pointer
         _pb_keep(self, 'compare', value)
 
-    @compare.deleter
-    def compare(self):
-        _pb_no_delete('node.compare')
 
 
 #: the pointer type ffi.new allocates a node with

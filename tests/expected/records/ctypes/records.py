@@ -504,6 +504,9 @@ class _pb_Record(_pb_Owner):
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
+    def __delattr__(self, name):
+        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
+
 
 def _pb_missing(message):
     """What a Library holds for a function its library lacks: calling it raises AttributeError."""
@@ -1268,9 +1271,6 @@ class point(_pb_Record):
     def x(self, value):
         self._s.x = _pb_index(value, 'point.x', -2147483648, 2147483647)
 
-    @x.deleter
-    def x(self):
-        _pb_no_delete('point.x')
 
     @property
     def y(self):
@@ -1280,9 +1280,6 @@ class point(_pb_Record):
     def y(self, value):
         self._s.y = _pb_index(value, 'point.y', -2147483648, 2147483647)
 
-    @y.deleter
-    def y(self):
-        _pb_no_delete('point.y')
 
 
 class segment(_pb_Record):
@@ -1325,9 +1322,6 @@ class segment(_pb_Record):
             raise TypeError(f"segment.from_ must be a point, not {type(value).__name__}")
         self._s._pb_from = value._s
 
-    @from_.deleter
-    def from_(self):
-        _pb_no_delete('segment.from_')
 
     @property
     def to(self):
@@ -1339,9 +1333,6 @@ class segment(_pb_Record):
             raise TypeError(f"segment.to must be a point, not {type(value).__name__}")
         self._s.to = value._s
 
-    @to.deleter
-    def to(self):
-        _pb_no_delete('segment.to')
 
     @property
     def label(self):
@@ -1351,9 +1342,6 @@ class segment(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._s, _S1.label.offset, 16, value, 'segment.label')
 
-    @label.deleter
-    def label(self):
-        _pb_no_delete('segment.label')
 
 
 class variant_as(_pb_Record):
@@ -1394,9 +1382,6 @@ class variant_as(_pb_Record):
     def i(self, value):
         self._s.i = _pb_index(value, 'variant_as.i', -2147483648, 2147483647)
 
-    @i.deleter
-    def i(self):
-        _pb_no_delete('variant_as.i')
 
     @property
     def d(self):
@@ -1406,9 +1391,6 @@ class variant_as(_pb_Record):
     def d(self, value):
         self._s.d = _pb_float(value, 'variant_as.d')
 
-    @d.deleter
-    def d(self):
-        _pb_no_delete('variant_as.d')
 
     @property
     def text(self):
@@ -1418,9 +1400,6 @@ class variant_as(_pb_Record):
     def text(self, value):
         _pb_store_bytes(self._s, _S3.text.offset, 8, value, 'variant_as.text')
 
-    @text.deleter
-    def text(self):
-        _pb_no_delete('variant_as.text')
 
 
 class variant(_pb_Record):
@@ -1465,9 +1444,6 @@ class variant(_pb_Record):
     def kind(self, value):
         self._s.kind = _pb_index(value, 'variant.kind', 0, 255)
 
-    @kind.deleter
-    def kind(self):
-        _pb_no_delete('variant.kind')
 
     @property
     def as_(self):
@@ -1479,9 +1455,6 @@ class variant(_pb_Record):
             raise TypeError(f"variant.as_ must be a variant_as, not {type(value).__name__}")
         self._s._pb_as = value._s
 
-    @as_.deleter
-    def as_(self):
-        _pb_no_delete('variant.as_')
 
     @property
     def year(self):
@@ -1491,9 +1464,6 @@ class variant(_pb_Record):
     def year(self, value):
         self._s.year = _pb_index(value, 'variant.year', 0, 65535)
 
-    @year.deleter
-    def year(self):
-        _pb_no_delete('variant.year')
 
     @property
     def month(self):
@@ -1503,9 +1473,6 @@ class variant(_pb_Record):
     def month(self, value):
         self._s.month = _pb_index(value, 'variant.month', 0, 255)
 
-    @month.deleter
-    def month(self):
-        _pb_no_delete('variant.month')
 
     @property
     def day(self):
@@ -1515,9 +1482,6 @@ class variant(_pb_Record):
     def day(self, value):
         self._s.day = _pb_index(value, 'variant.day', 0, 255)
 
-    @day.deleter
-    def day(self):
-        _pb_no_delete('variant.day')
 
 
 class number(_pb_Record):
@@ -1558,9 +1522,6 @@ class number(_pb_Record):
     def whole(self, value):
         self._s.whole = _pb_index(value, 'number.whole', -9223372036854775808, 9223372036854775807)
 
-    @whole.deleter
-    def whole(self):
-        _pb_no_delete('number.whole')
 
     @property
     def real(self):
@@ -1570,9 +1531,6 @@ class number(_pb_Record):
     def real(self, value):
         self._s.real = _pb_float(value, 'number.real')
 
-    @real.deleter
-    def real(self):
-        _pb_no_delete('number.real')
 
     @property
     def raw(self):
@@ -1582,9 +1540,6 @@ class number(_pb_Record):
     def raw(self, value):
         _pb_store_bytes(self._s, _S5.raw.offset, 8, value, 'number.raw')
 
-    @raw.deleter
-    def raw(self):
-        _pb_no_delete('number.raw')
 
 
 class message(_pb_Record):
@@ -1623,9 +1578,6 @@ class message(_pb_Record):
     def length(self, value):
         self._s.length = _pb_index(value, 'message.length', 0, 4294967295)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete('message.length')
 
     @property
     def type(self):
@@ -1635,9 +1587,6 @@ class message(_pb_Record):
     def type(self, value):
         self._s.type = _pb_index(value, 'message.type', 0, 65535)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete('message.type')
 
 
 class node(_pb_Record):
@@ -1681,9 +1630,6 @@ class node(_pb_Record):
         self._s.next = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'next', value)
 
-    @next.deleter
-    def next(self):
-        _pb_no_delete('node.next')
 
     @property
     def prev(self):
@@ -1696,9 +1642,6 @@ class node(_pb_Record):
         self._s.prev = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'prev', value)
 
-    @prev.deleter
-    def prev(self):
-        _pb_no_delete('node.prev')
 
     @property
     def value(self):
@@ -1719,9 +1662,6 @@ class node(_pb_Record):
             self._s.value = address
             _pb_keep(self._s, 'value', kept)
 
-    @value.deleter
-    def value(self):
-        _pb_no_delete('node.value')
 
     @property
     def compare(self):
@@ -1732,9 +1672,6 @@ class node(_pb_Record):
         self._s.compare = _pb_function_pointer_value(value, 'int (*)(const struct node *, const struct node *)', 'node.compare')
         _pb_keep(self._s, 'compare', value)
 
-    @compare.deleter
-    def compare(self):
-        _pb_no_delete('node.compare')
 
 
 class matrix(_pb_Record):

@@ -642,7 +642,8 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
 
 cdef class _pb_Record:
     # The base of every record class: what a void * parameter takes as the record's
-    # address, and what a view an ownership rule gives frees (as Pointer does).
+    # address, what a view an ownership rule gives frees (as Pointer does), and what
+    # every record class does alike (one compiled copy, not one a class).
     cdef _pb_release _pb_free
     cdef void *_pb_free_fn
     cdef void *_pb_free_memory
@@ -667,6 +668,17 @@ cdef class _pb_Record:
         self._pb_closed = True
         self._pb_detach()
         return True
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def close(self):
         """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
@@ -1002,6 +1014,8 @@ cdef class point(_pb_Record):
     'struct point: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_point _value
     cdef _cs_point *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1048,13 +1062,6 @@ cdef class point(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_point))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"point(x={self.x!r}, y={self.y!r})"
 
@@ -1067,9 +1074,6 @@ cdef class point(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.x = _pb_index(value, "point.x", -2147483648, 2147483647)
 
-    @x.deleter
-    def x(self):
-        _pb_no_delete("point.x")
 
     @property
     def y(self):
@@ -1080,9 +1084,6 @@ cdef class point(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.y = _pb_index(value, "point.y", -2147483648, 2147483647)
 
-    @y.deleter
-    def y(self):
-        _pb_no_delete("point.y")
 
 
 cdef point _pb_view_point(object owner, void *ptr):
@@ -1110,6 +1111,8 @@ cdef class segment(_pb_Record):
     'struct segment: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_segment _value
     cdef _cs_segment *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1158,13 +1161,6 @@ cdef class segment(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_segment))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"segment(from_={self.from_!r}, to={self.to!r}, label={self.label!r})"
 
@@ -1178,9 +1174,6 @@ cdef class segment(_pb_Record):
             raise TypeError(f"segment.from_ must be a point, not {type(value).__name__}")
         memcpy(&self._ptr.from_, (<point>value)._ptr, sizeof(self._ptr.from_))
 
-    @from_.deleter
-    def from_(self):
-        _pb_no_delete("segment.from_")
 
     @property
     def to(self):
@@ -1192,9 +1185,6 @@ cdef class segment(_pb_Record):
             raise TypeError(f"segment.to must be a point, not {type(value).__name__}")
         memcpy(&self._ptr.to, (<point>value)._ptr, sizeof(self._ptr.to))
 
-    @to.deleter
-    def to(self):
-        _pb_no_delete("segment.to")
 
     @property
     def label(self):
@@ -1204,9 +1194,6 @@ cdef class segment(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._ptr.label, 16, value, "segment.label")
 
-    @label.deleter
-    def label(self):
-        _pb_no_delete("segment.label")
 
 
 cdef segment _pb_view_segment(object owner, void *ptr):
@@ -1234,6 +1221,8 @@ cdef class variant_as(_pb_Record):
     'union variant_as: fields as attributes; bytes(obj) is its memory.'
     cdef _ca_union_anonymous_at_records_h_18_5 _value
     cdef _ca_union_anonymous_at_records_h_18_5 *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1282,13 +1271,6 @@ cdef class variant_as(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_ca_union_anonymous_at_records_h_18_5))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"variant_as(i={self.i!r}, d={self.d!r}, text={self.text!r})"
 
@@ -1301,9 +1283,6 @@ cdef class variant_as(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.i = _pb_index(value, "variant_as.i", -2147483648, 2147483647)
 
-    @i.deleter
-    def i(self):
-        _pb_no_delete("variant_as.i")
 
     @property
     def d(self):
@@ -1318,9 +1297,6 @@ cdef class variant_as(_pb_Record):
             _pb_refused(_pb_take_error(), ('float', 'variant_as.d'), value)
         self._ptr.d = _pb_value
 
-    @d.deleter
-    def d(self):
-        _pb_no_delete("variant_as.d")
 
     @property
     def text(self):
@@ -1330,9 +1306,6 @@ cdef class variant_as(_pb_Record):
     def text(self, value):
         _pb_store_bytes(self._ptr.text, 8, value, "variant_as.text")
 
-    @text.deleter
-    def text(self):
-        _pb_no_delete("variant_as.text")
 
 
 cdef variant_as _pb_view_variant_as(object owner, void *ptr):
@@ -1360,6 +1333,8 @@ cdef class variant(_pb_Record):
     'struct variant: fields as attributes; bytes(obj) is its memory.'
     cdef _c_variant _value
     cdef _c_variant *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1412,13 +1387,6 @@ cdef class variant(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_c_variant))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"variant(kind={self.kind!r}, as_={self.as_!r}, year={self.year!r}, month={self.month!r}, day={self.day!r})"
 
@@ -1431,9 +1399,6 @@ cdef class variant(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.kind = _pb_index(value, "variant.kind", 0, 255)
 
-    @kind.deleter
-    def kind(self):
-        _pb_no_delete("variant.kind")
 
     @property
     def as_(self):
@@ -1445,9 +1410,6 @@ cdef class variant(_pb_Record):
             raise TypeError(f"variant.as_ must be a variant_as, not {type(value).__name__}")
         memcpy(&self._ptr.as_, (<variant_as>value)._ptr, sizeof(self._ptr.as_))
 
-    @as_.deleter
-    def as_(self):
-        _pb_no_delete("variant.as_")
 
     @property
     def year(self):
@@ -1458,9 +1420,6 @@ cdef class variant(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.year = _pb_index(value, "variant.year", 0, 65535)
 
-    @year.deleter
-    def year(self):
-        _pb_no_delete("variant.year")
 
     @property
     def month(self):
@@ -1471,9 +1430,6 @@ cdef class variant(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.month = _pb_index(value, "variant.month", 0, 255)
 
-    @month.deleter
-    def month(self):
-        _pb_no_delete("variant.month")
 
     @property
     def day(self):
@@ -1484,9 +1440,6 @@ cdef class variant(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.day = _pb_index(value, "variant.day", 0, 255)
 
-    @day.deleter
-    def day(self):
-        _pb_no_delete("variant.day")
 
 
 cdef variant _pb_view_variant(object owner, void *ptr):
@@ -1514,6 +1467,8 @@ cdef class number(_pb_Record):
     'union number: fields as attributes; bytes(obj) is its memory.'
     cdef _cu_number _value
     cdef _cu_number *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1562,13 +1517,6 @@ cdef class number(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cu_number))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"number(whole={self.whole!r}, real={self.real!r}, raw={self.raw!r})"
 
@@ -1581,9 +1529,6 @@ cdef class number(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.whole = _pb_index(value, "number.whole", -9223372036854775808, 9223372036854775807)
 
-    @whole.deleter
-    def whole(self):
-        _pb_no_delete("number.whole")
 
     @property
     def real(self):
@@ -1598,9 +1543,6 @@ cdef class number(_pb_Record):
             _pb_refused(_pb_take_error(), ('float', 'number.real'), value)
         self._ptr.real = _pb_value
 
-    @real.deleter
-    def real(self):
-        _pb_no_delete("number.real")
 
     @property
     def raw(self):
@@ -1610,9 +1552,6 @@ cdef class number(_pb_Record):
     def raw(self, value):
         _pb_store_bytes(self._ptr.raw, 8, value, "number.raw")
 
-    @raw.deleter
-    def raw(self):
-        _pb_no_delete("number.raw")
 
 
 cdef number _pb_view_number(object owner, void *ptr):
@@ -1640,6 +1579,8 @@ cdef class message(_pb_Record):
     'struct message: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_message _value
     cdef _cs_message *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1686,13 +1627,6 @@ cdef class message(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_message))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"message(length={self.length!r}, type={self.type!r})"
 
@@ -1705,9 +1639,6 @@ cdef class message(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.length = _pb_index(value, "message.length", 0, 4294967295)
 
-    @length.deleter
-    def length(self):
-        _pb_no_delete("message.length")
 
     @property
     def type(self):
@@ -1718,9 +1649,6 @@ cdef class message(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.type = _pb_index(value, "message.type", 0, 65535)
 
-    @type.deleter
-    def type(self):
-        _pb_no_delete("message.type")
 
 
 cdef message _pb_view_message(object owner, void *ptr):
@@ -1748,6 +1676,8 @@ cdef class node(_pb_Record):
     'struct node: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_node _value
     cdef _cs_node *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1794,13 +1724,6 @@ cdef class node(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_node))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"node(next={_pb_ref_repr(self.next)}, prev={_pb_ref_repr(self.prev)}, value={self.value!r}, compare={self.compare!r})"
 
@@ -1816,9 +1739,6 @@ cdef class node(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.next, value)
         self._ptr.next = NULL if value is None else <_cs_node *>(<node>value)._ptr
 
-    @next.deleter
-    def next(self):
-        _pb_no_delete("node.next")
 
     @property
     def prev(self):
@@ -1832,9 +1752,6 @@ cdef class node(_pb_Record):
         _pb_keep(self, <size_t>&self._ptr.prev, value)
         self._ptr.prev = NULL if value is None else <_cs_node *>(<node>value)._ptr
 
-    @prev.deleter
-    def prev(self):
-        _pb_no_delete("node.prev")
 
     @property
     def value(self):
@@ -1850,9 +1767,6 @@ cdef class node(_pb_Record):
             # size) for as long as the record may hand the pointer to C.
             self._ptr.value = <void *>_pb_keep_buffer(self, <size_t>&self._ptr.value, value, "node.value", False, 0, True)
 
-    @value.deleter
-    def value(self):
-        _pb_no_delete("node.value")
 
     @property
     def compare(self):
@@ -1865,9 +1779,6 @@ cdef class node(_pb_Record):
         memcpy(&self._ptr.compare, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.compare, value)
 
-    @compare.deleter
-    def compare(self):
-        _pb_no_delete("node.compare")
 
 
 cdef node _pb_view_node(object owner, void *ptr):
@@ -1895,6 +1806,8 @@ cdef class matrix(_pb_Record):
     'struct matrix: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_matrix _value
     cdef _cs_matrix *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1933,13 +1846,6 @@ cdef class matrix(_pb_Record):
 
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_matrix))
-
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
 
     def __repr__(self):
         return f"matrix()"

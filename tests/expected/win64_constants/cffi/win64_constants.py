@@ -511,6 +511,9 @@ class _pb_Record(_pb_Owner):
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
 
+    def __delattr__(self, name):
+        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
+
 
 def _pb_missing(message):
     """What a Library holds for a function its library lacks: calling it raises AttributeError."""
@@ -1110,9 +1113,6 @@ class ck_version(_pb_Record):
     def major(self, value):
         self._p.major = _pb_index(value, 'ck_version.major', 0, 255)
 
-    @major.deleter
-    def major(self):
-        _pb_no_delete('ck_version.major')
 
     @property
     def minor(self):
@@ -1122,9 +1122,6 @@ class ck_version(_pb_Record):
     def minor(self, value):
         self._p.minor = _pb_index(value, 'ck_version.minor', 0, 255)
 
-    @minor.deleter
-    def minor(self):
-        _pb_no_delete('ck_version.minor')
 
 
 #: the pointer type ffi.new allocates a ck_version with
@@ -1175,9 +1172,6 @@ class ck_info(_pb_Record):
             raise TypeError(f"ck_info.version must be a ck_version, not {type(value).__name__}")
         self._p.version = value._p[0]
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete('ck_info.version')
 
     @property
     def flags(self):
@@ -1187,9 +1181,6 @@ class ck_info(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'ck_info.flags', 0, 4294967295)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete('ck_info.flags')
 
     @property
     def label(self):
@@ -1199,9 +1190,6 @@ class ck_info(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._p.label, 32, value, 'ck_info.label')
 
-    @label.deleter
-    def label(self):
-        _pb_no_delete('ck_info.label')
 
 
 #: the pointer type ffi.new allocates a ck_info with

@@ -612,7 +612,8 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
 
 cdef class _pb_Record:
     # The base of every record class: what a void * parameter takes as the record's
-    # address, and what a view an ownership rule gives frees (as Pointer does).
+    # address, what a view an ownership rule gives frees (as Pointer does), and what
+    # every record class does alike (one compiled copy, not one a class).
     cdef _pb_release _pb_free
     cdef void *_pb_free_fn
     cdef void *_pb_free_memory
@@ -637,6 +638,17 @@ cdef class _pb_Record:
         self._pb_closed = True
         self._pb_detach()
         return True
+
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    def __reduce_ex__(self, protocol):
+        _pb_no_copy(self, protocol)
+
+    def __reduce__(self):
+        _pb_no_copy(self)
+
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def close(self):
         """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
@@ -953,6 +965,8 @@ cdef class ck_version(_pb_Record):
     'struct ck_version: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_ck_version _value
     cdef _cs_ck_version *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -999,13 +1013,6 @@ cdef class ck_version(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_ck_version))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"ck_version(major={self.major!r}, minor={self.minor!r})"
 
@@ -1018,9 +1025,6 @@ cdef class ck_version(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.major = _pb_index(value, "ck_version.major", 0, 255)
 
-    @major.deleter
-    def major(self):
-        _pb_no_delete("ck_version.major")
 
     @property
     def minor(self):
@@ -1031,9 +1035,6 @@ cdef class ck_version(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.minor = _pb_index(value, "ck_version.minor", 0, 255)
 
-    @minor.deleter
-    def minor(self):
-        _pb_no_delete("ck_version.minor")
 
 
 cdef ck_version _pb_view_ck_version(object owner, void *ptr):
@@ -1062,6 +1063,8 @@ cdef class ck_info(_pb_Record):
     'struct ck_info: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_ck_info _value
     cdef _cs_ck_info *_ptr
+    # (object fields live in each record class, not in _pb_Record: a base with
+    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1110,13 +1113,6 @@ cdef class ck_info(_pb_Record):
     def __bytes__(self):
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_ck_info))
 
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
     def __repr__(self):
         return f"ck_info(version={self.version!r}, flags={self.flags!r}, label={self.label!r})"
 
@@ -1130,9 +1126,6 @@ cdef class ck_info(_pb_Record):
             raise TypeError(f"ck_info.version must be a ck_version, not {type(value).__name__}")
         memcpy(&self._ptr.version, (<ck_version>value)._ptr, sizeof(self._ptr.version))
 
-    @version.deleter
-    def version(self):
-        _pb_no_delete("ck_info.version")
 
     @property
     def flags(self):
@@ -1143,9 +1136,6 @@ cdef class ck_info(_pb_Record):
         # C would keep the low bits of any value: the range is checked here
         self._ptr.flags = _pb_index(value, "ck_info.flags", 0, 4294967295)
 
-    @flags.deleter
-    def flags(self):
-        _pb_no_delete("ck_info.flags")
 
     @property
     def label(self):
@@ -1155,9 +1145,6 @@ cdef class ck_info(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._ptr.label, 32, value, "ck_info.label")
 
-    @label.deleter
-    def label(self):
-        _pb_no_delete("ck_info.label")
 
 
 cdef ck_info _pb_view_ck_info(object owner, void *ptr):
